@@ -1,0 +1,272 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Entry is one key-value pair returned by List.
+type Entry struct {
+	Key   string
+	Value []byte
+}
+
+// ListOptions selects and orders the keys List returns. Keys compare in
+// UTF-8 byte order. Each bound applies only when its Has flag is set.
+type ListOptions struct {
+	Start      string // first key, inclusive
+	StartAfter string // keys strictly after this one
+	End        string // keys strictly before this one
+	Prefix     string // keys starting with this prefix
+
+	HasStart, HasStartAfter, HasEnd, HasPrefix bool
+
+	// Reverse returns the selected keys in descending order; it flips the
+	// order, not the bounds.
+	Reverse bool
+	// Limit caps the number of entries, counted in the chosen order;
+	// 0 (or less) means no limit.
+	Limit int
+}
+
+// Get returns the values of keys: result[i] is the value of keys[i], or nil
+// when keys[i] is absent. A present empty value is a non-nil empty slice.
+func (db *DB) Get(keys []string) ([][]byte, error) {
+	if err := db.enter(); err != nil {
+		return nil, fmt.Errorf("get keys: %w", err)
+	}
+	values := make([][]byte, len(keys))
+	for i, k := range keys {
+		var v []byte
+		err := db.get.QueryRow(db.scope, k).Scan(&v)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("get keys: %w", db.abort(err))
+		}
+		if v == nil {
+			v = []byte{} // the driver reads an empty BLOB as NULL
+		}
+		values[i] = v
+	}
+	return values, nil
+}
+
+// Put stores values[i] under keys[i], replacing existing values. A nil value
+// is stored as an empty one. A key given twice keeps its last value.
+func (db *DB) Put(keys []string, values [][]byte) error {
+	if len(keys) != len(values) {
+		return fmt.Errorf("put keys: %d keys but %d values", len(keys), len(values))
+	}
+	if err := db.enter(); err != nil {
+		return fmt.Errorf("put keys: %w", err)
+	}
+	for i, k := range keys {
+		if _, err := db.put.Exec(db.scope, k, values[i]); err != nil {
+			return fmt.Errorf("put keys: %w", db.abort(err))
+		}
+	}
+	return nil
+}
+
+// Delete deletes keys and returns how many of them existed. A key given
+// twice counts once.
+func (db *DB) Delete(keys []string) (deleted int, err error) {
+	if err := db.enter(); err != nil {
+		return 0, fmt.Errorf("delete keys: %w", err)
+	}
+	for _, k := range keys {
+		res, err := db.del.Exec(db.scope, k)
+		if err != nil {
+			return 0, fmt.Errorf("delete keys: %w", db.abort(err))
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, fmt.Errorf("delete keys: %w", db.abort(err))
+		}
+		deleted += int(n)
+	}
+	return deleted, nil
+}
+
+// List returns the entries selected by o, in ascending key order (descending
+// if o.Reverse). When both Start and StartAfter are set, the greater bound
+// applies (StartAfter when they are equal).
+func (db *DB) List(o ListOptions) ([]Entry, error) {
+	if err := db.enter(); err != nil {
+		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	query, args := listQuery(db.scope, o)
+	stmt, err := db.stmt(query)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", db.abort(err))
+	}
+	entries, err := scanEntries(stmt, args)
+	if err != nil {
+		return nil, fmt.Errorf("list keys: %w", db.abort(err))
+	}
+	return entries, nil
+}
+
+func scanEntries(stmt *sql.Stmt, args []any) ([]Entry, error) {
+	rows, err := stmt.Query(args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var entries []Entry
+	for rows.Next() {
+		var (
+			k string
+			v sql.RawBytes
+		)
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		entries = append(entries, Entry{Key: k, Value: append([]byte{}, v...)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return entries, rows.Close()
+}
+
+// listQuery returns the SQL and arguments of the List query for o. Every
+// bound is a range condition on k, so the (scope, k) primary key index
+// serves all of them; the SQL depends only on which options are set, which
+// keeps the statement cache small.
+func listQuery(scope string, o ListOptions) (string, []any) {
+	var b strings.Builder
+	args := []any{scope}
+	b.WriteString(`SELECT k, v FROM _cf_KV WHERE scope = ?`)
+	if o.HasStart {
+		b.WriteString(` AND k >= ?`)
+		args = append(args, o.Start)
+	}
+	if o.HasStartAfter {
+		b.WriteString(` AND k > ?`)
+		args = append(args, o.StartAfter)
+	}
+	if o.HasEnd {
+		b.WriteString(` AND k < ?`)
+		args = append(args, o.End)
+	}
+	if o.HasPrefix && o.Prefix != "" {
+		b.WriteString(` AND k >= ?`)
+		args = append(args, o.Prefix)
+		if end, ok := prefixEnd(o.Prefix); ok {
+			b.WriteString(` AND k < ?`)
+			args = append(args, end)
+		}
+	}
+	if o.Reverse {
+		b.WriteString(` ORDER BY k DESC`)
+	} else {
+		b.WriteString(` ORDER BY k`)
+	}
+	if o.Limit > 0 {
+		b.WriteString(` LIMIT ?`)
+		args = append(args, o.Limit)
+	}
+	return b.String(), args
+}
+
+// prefixEnd returns the smallest string greater, in byte order, than every
+// string starting with prefix; ok is false when there is none (prefix is
+// empty or all 0xFF bytes). The result may be invalid UTF-8: SQLite
+// compares TEXT with BINARY collation byte by byte, so it still bounds.
+func prefixEnd(prefix string) (end string, ok bool) {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
+}
+
+// DeleteAll deletes every key of every scope and drops the user's tables
+// and views, in the implicit transaction. The internal _cf_METADATA and
+// _cf_ALARM tables and their rows are kept.
+func (db *DB) DeleteAll() error {
+	if err := db.enter(); err != nil {
+		return fmt.Errorf("delete all: %w", err)
+	}
+	if err := db.deleteAll(); err != nil {
+		return fmt.Errorf("delete all: %w", db.abort(err))
+	}
+	return nil
+}
+
+type schemaObject struct {
+	typ, name string
+	virtual   bool
+}
+
+func (db *DB) deleteAll() error {
+	ctx := context.Background()
+	// Dropping a table deletes its rows first; deferring foreign key
+	// checks to the commit lets tables that reference each other go in
+	// any order. The pragma resets when the transaction ends.
+	if _, err := db.conn.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+		return err
+	}
+	rows, err := db.conn.QueryContext(ctx, `
+SELECT type, name, coalesce(sql, '') LIKE 'CREATE VIRTUAL TABLE%'
+FROM sqlite_schema
+WHERE type IN ('table', 'view')
+  AND name NOT LIKE 'sqlite\_%' ESCAPE '\'
+  AND name NOT LIKE '\_cf\_%' ESCAPE '\'`)
+	if err != nil {
+		return err
+	}
+	var objs []schemaObject
+	for rows.Next() {
+		var o schemaObject
+		if err := rows.Scan(&o.typ, &o.name, &o.virtual); err != nil {
+			rows.Close()
+			return err
+		}
+		objs = append(objs, o)
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return err
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+
+	// Views first (they may name tables), then virtual tables (which
+	// drop their shadow tables), then the remaining tables.
+	for _, pass := range []func(schemaObject) bool{
+		func(o schemaObject) bool { return o.typ == "view" },
+		func(o schemaObject) bool { return o.typ == "table" && o.virtual },
+		func(o schemaObject) bool { return o.typ == "table" && !o.virtual },
+	} {
+		for _, o := range objs {
+			if !pass(o) {
+				continue
+			}
+			stmt := `DROP TABLE IF EXISTS ` + quoteIdent(o.name)
+			if o.typ == "view" {
+				stmt = `DROP VIEW IF EXISTS ` + quoteIdent(o.name)
+			}
+			if _, err := db.conn.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("drop %s %s: %w", o.typ, o.name, err)
+			}
+		}
+	}
+	_, err = db.conn.ExecContext(ctx, `DELETE FROM _cf_KV`)
+	return err
+}
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
