@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeProject writes files (name → content) into a new directory.
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const okConfig = `{
+  // comments are allowed
+  "name": "t", "main": "index.js", "compatibility_date": "2026-01-01",
+  "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]},
+}`
+
+const okModule = `export class C { async fetch() { return new Response("c"); } }
+export default { fetch() { return new Response("w"); } };`
+
+func TestRun_BadInput(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		args  func(dir string) []string
+		want  string // substring of the one-line error
+	}{
+		{"MissingDir", nil, func(dir string) []string { return []string{"dev", filepath.Join(dir, "nope")} }, "no such file or directory"},
+		{"NoConfig", map[string]string{"index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, "no wrangler.jsonc, wrangler.json or wrangler.toml"},
+		{"MissingEntry", map[string]string{"wrangler.jsonc": okConfig}, func(dir string) []string { return []string{"dev", dir} }, "index.js does not exist"},
+		{"SyntaxError", map[string]string{"wrangler.jsonc": okConfig, "index.js": "export class C {\n  fetch( {\n}"}, func(dir string) []string { return []string{"dev", dir} }, "index.js:3:"},
+		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
+		{"UnknownKey", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js","kv_namespacez":[]}`, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, `unknown configuration key "kv_namespacez"`},
+		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `module "node:fs" is not supported by cellhost`},
+		{"DefaultIsDurableObject", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js"}`, "index.js": `import { DurableObject } from "cloudflare:workers"; export default class X extends DurableObject {}`}, func(dir string) []string { return []string{"dev", dir} }, "the default export is a Durable Object class"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeProject(t, tt.files)
+			var stdout, stderr bytes.Buffer
+			code := run(append(tt.args(dir), "--port", "0"), &stdout, &stderr)
+			if code == 0 {
+				t.Fatalf("exit code 0, want non-zero; stderr: %s", stderr.String())
+			}
+			msg := stderr.String()
+			if !strings.HasPrefix(msg, "cellhost: ") || !strings.Contains(msg, tt.want) {
+				t.Errorf("stderr = %q, want a cellhost: error containing %q", msg, tt.want)
+			}
+			if strings.Contains(msg, "goroutine ") || strings.Contains(msg, ".go:") {
+				t.Errorf("stderr looks like a Go stack trace: %q", msg)
+			}
+		})
+	}
+}
+
+func TestRun_PortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	dir := writeProject(t, map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"dev", dir, "--port", port}, &stdout, &stderr); code == 0 {
+		t.Fatal("exit code 0 on a port in use")
+	}
+	if want := "the port is in use"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
+	}
+}
+
+// TestRunDev_ServesAndStops serves a bare module (no config: every exported
+// class is a DO class) and stops on context cancel.
+func TestRunDev_ServesAndStops(t *testing.T) {
+	dir := writeProject(t, map[string]string{"mod.ts": `export class Box { async fetch(r: Request) { return new Response("box"); } }
+export default { async fetch() { return new Response("worker"); } };`})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- runDev(ctx, filepath.Join(dir, "mod.ts"), devOptions{port: port, ip: "127.0.0.1"}, io.Discard, io.Discard)
+	}()
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	var body string
+	for i := 0; i < 100; i++ {
+		resp, err := http.Get(base + "/do/Box/one")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if body != "box" {
+		t.Errorf("GET /do/Box/one = %q, want %q", body, "box")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("runDev: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".cellhost")); err != nil {
+		t.Errorf("state directory not created beside the module: %v", err)
+	}
+}

@@ -1,0 +1,280 @@
+package host
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/storage"
+)
+
+// A cell is one Durable Object: its scope, its database and, while active,
+// its JS instance. A cell lives in one shard for its whole activation; every
+// field below the line is owned by that shard's loop.
+type cell struct {
+	class string
+	id    string // 64 lowercase hex
+	scope string // <class>:<id>
+	s     *shard
+
+	db      *storage.DB
+	inst    *goja.Object
+	gen     int      // instance generation: a reset starts a new one
+	dirty   bool     // in s.dirty this turn
+	blocked int      // open blockConcurrencyWhile calls (input gate closed)
+	waiting []func() // events held by the input gate, in arrival order
+	waking  bool     // a job to deliver the next waiting event is posted
+	broken  error    // set while reset fails the events it held
+}
+
+// BrokenObjectError is what callers of a reset object get.
+type BrokenObjectError struct{ Reason string }
+
+func (e *BrokenObjectError) Error() string { return "Durable Object reset because " + e.Reason }
+
+// bcwTimeout is workerd's limit on one blockConcurrencyWhile call.
+const bcwTimeout = 30 * time.Second
+
+const bcwTimeoutMessage = "A call to blockConcurrencyWhile() in a Durable Object waited for too long. The call was canceled and the Durable Object was reset."
+
+// dbPath is where the cell's SQLite file lives under the state directory.
+func (h *Host) dbPath(class, id string) string {
+	return filepath.Join(h.cfg.StateDir, "cells", class, id+".sqlite")
+}
+
+// activate opens the database and constructs the instance if needed. name
+// is the name of the id that woke it ("" when reached by id string).
+// On the loop.
+func (c *cell) activate(name string) error {
+	if c.inst != nil {
+		return nil
+	}
+	s := c.s
+	if c.db == nil {
+		db, err := storage.Open(s.h.dbPath(c.class, c.id), storage.Options{ActorName: name})
+		if err != nil {
+			return fmt.Errorf("activate %s: %w", c.scope, err)
+		}
+		c.db = db
+	}
+	ns := s.ns[c.class]
+	state := s.w.NewState(jsapi.StateOptions{
+		ID:      s.w.NewID(ns, c.id, name),
+		Storage: cellKV{c},
+		Block:   c.block,
+		Abort:   func(reason string) { c.reset(reason) },
+	})
+	inst, err := s.w.Construct(c.class, state)
+	if err != nil {
+		return err
+	}
+	c.inst = inst
+	return nil
+}
+
+// deliver runs ev now if the input gate is open and nothing is waiting,
+// else queues it. On the loop.
+func (c *cell) deliver(ev func()) {
+	if c.blocked > 0 || len(c.waiting) > 0 {
+		c.waiting = append(c.waiting, ev)
+		return
+	}
+	c.run(ev)
+}
+
+// run runs one event of the cell, marking it as the shard's current cell
+// for the CPU-limit watchdog.
+func (c *cell) run(ev func()) {
+	prev := c.s.current
+	c.s.current = c
+	defer func() { c.s.current = prev }()
+	ev()
+}
+
+// block closes the input gate for one blockConcurrencyWhile call. The
+// release reopens it; an error, or the 30 s limit, resets the object.
+func (c *cell) block() (release func(err error)) {
+	c.blocked++
+	gen := c.gen
+	done := false
+	cancel := c.s.AfterFunc(bcwTimeout, func() {
+		if done {
+			return
+		}
+		done = true
+		c.blocked--
+		if c.gen == gen {
+			c.s.h.logf("%s: %s", c.scope, bcwTimeoutMessage)
+			c.reset("a blockConcurrencyWhile() call timed out")
+		}
+		c.wakeNext()
+	})
+	return func(err error) {
+		if done {
+			return
+		}
+		done = true
+		cancel()
+		c.blocked--
+		if err != nil && c.gen == gen {
+			c.reset("blockConcurrencyWhile() failed: " + err.Error())
+		}
+		c.wakeNext()
+	}
+}
+
+// wakeNext delivers the next waiting event in a macrotask of its own, one at
+// a time, while the gate stays open.
+func (c *cell) wakeNext() {
+	if c.blocked > 0 || len(c.waiting) == 0 || c.waking {
+		return
+	}
+	c.waking = true
+	c.s.post(func() {
+		c.waking = false
+		if c.blocked > 0 || len(c.waiting) == 0 {
+			return
+		}
+		ev := c.waiting[0]
+		c.waiting[0] = nil
+		c.waiting = c.waiting[1:]
+		c.run(ev)
+		c.wakeNext()
+	})
+}
+
+// reset breaks the current instance: its pending writes are discarded, the
+// events it held fail with BrokenObjectError, and the next event builds a
+// fresh instance. On the loop.
+func (c *cell) reset(reason string) {
+	if c.inst == nil && len(c.waiting) == 0 {
+		return
+	}
+	c.s.h.logf("%s: Durable Object reset because %s", c.scope, reason)
+	if c.db != nil {
+		_ = c.db.Rollback()
+	}
+	c.inst = nil
+	c.gen++
+	c.blocked = 0
+	waiting := c.waiting
+	c.waiting = nil
+	c.broken = &BrokenObjectError{Reason: reason}
+	for _, ev := range waiting {
+		ev() // runs against c.broken: replies with the error
+	}
+	c.broken = nil
+}
+
+// touch marks the cell's implicit transaction as part of this turn.
+func (c *cell) touch() {
+	if !c.dirty {
+		c.dirty = true
+		c.s.dirty = append(c.s.dirty, c)
+	}
+}
+
+// commit ends the cell's implicit transaction. On the loop, at the end of a
+// turn.
+func (c *cell) commit() {
+	c.dirty = false
+	if c.db == nil {
+		return
+	}
+	if err := c.db.Commit(); err != nil {
+		c.s.h.logf("%s: commit failed: %v", c.scope, err)
+		_ = c.db.Rollback()
+		c.reset("a commit failed to become durable")
+	}
+}
+
+// fetch delivers an HTTP request to the object through its input gate.
+// reply is called on the loop, after the commit of the turn in which the
+// response was produced.
+func (c *cell) fetch(name string, req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
+	s := c.s
+	fail := func(err error) { s.reply(func() { reply(nil, err) }) }
+	if err := c.activate(name); err != nil {
+		fail(err)
+		return
+	}
+	c.deliver(func() {
+		if c.broken != nil {
+			fail(c.broken)
+			return
+		}
+		if err := c.activate(name); err != nil { // a reset may have happened while it waited
+			fail(err)
+			return
+		}
+		gen := c.gen
+		jreq, err := jsapi.NewRequest(s.rt, req)
+		if err != nil {
+			fail(err)
+			return
+		}
+		v, err := s.w.CallObjectFetch(c.inst, jreq)
+		if err != nil {
+			fail(err)
+			return
+		}
+		s.settleResponse(v, func(resp *jsapi.HTTPResponse, err error) {
+			if c.gen != gen && err == nil {
+				err = &BrokenObjectError{Reason: "it was reset while the request was in flight"}
+			}
+			reply(resp, err)
+		})
+	})
+}
+
+// settleResponse waits for v (a Response or a promise of one) and queues
+// reply for the end of the turn in which it settles.
+func (s *shard) settleResponse(v goja.Value, reply func(*jsapi.HTTPResponse, error)) {
+	s.w.Settle(v, func(r goja.Value) {
+		resp, err := jsapi.ExportResponse(s.rt, r)
+		s.reply(func() { reply(resp, err) })
+	}, func(e goja.Value) {
+		err := s.w.ScriptErrorOf(e)
+		s.reply(func() { reply(nil, err) })
+	})
+}
+
+// cellKV is the cell's storage as jsapi sees it: every call joins the turn's
+// implicit transaction.
+type cellKV struct{ c *cell }
+
+func (k cellKV) Get(keys []string) ([][]byte, error) {
+	k.c.touch()
+	return k.c.db.Get(keys)
+}
+
+func (k cellKV) Put(keys []string, values [][]byte) error {
+	k.c.touch()
+	return k.c.db.Put(keys, values)
+}
+
+func (k cellKV) Delete(keys []string) (int, error) {
+	k.c.touch()
+	return k.c.db.Delete(keys)
+}
+
+func (k cellKV) List(o jsapi.ListOptions) ([]jsapi.KVEntry, error) {
+	k.c.touch()
+	entries, err := k.c.db.List(storage.ListOptions(o))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]jsapi.KVEntry, len(entries))
+	for i, e := range entries {
+		out[i] = jsapi.KVEntry(e)
+	}
+	return out, nil
+}
+
+func (k cellKV) DeleteAll() error {
+	k.c.touch()
+	return k.c.db.DeleteAll()
+}

@@ -1,0 +1,314 @@
+// Package host runs Durable Object classes: shards (one goja runtime and
+// event loop each), cells (activation, delivery, commit), gates, and the
+// HTTP front. Its core is usable without the HTTP edge (http.go).
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+	"golang.org/x/sys/unix"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// Binding binds a Durable Object class to a name on env.
+type Binding struct {
+	Name  string // env.<Name>
+	Class string // the exported class
+}
+
+// Config is everything a Host needs; cmd/cellhost builds it from the wrangler
+// config and flags. Host reads no files or environment on its own beyond
+// StateDir.
+type Config struct {
+	Bundle   *jsapi.Bundle
+	Script   string // the worker's name: part of every id (bucket-protocol.md 3)
+	Bindings []Binding
+	Vars     map[string]any
+	StateDir string    // cell databases and the state lock live here
+	Shards   int       // default: number of CPUs
+	Log      io.Writer // console output and host messages; default os.Stderr
+	// RequestTimeout bounds how long a request waits for an object to answer.
+	RequestTimeout time.Duration // default 2 minutes
+	// CPULimit bounds one event's run on the loop (a macrotask); past it the
+	// JS is interrupted and the object reset. Default 30 s.
+	CPULimit time.Duration
+}
+
+// Host runs one worker's Durable Objects. New has no side effects; Open
+// starts the shards; Close stops them and closes every cell database.
+type Host struct {
+	cfg     Config
+	classes map[string]bool
+	shards  []*shard
+	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
+	lock    *os.File
+
+	mu    sync.Mutex
+	cells map[string]*cell // by scope; guarded by mu
+	logMu sync.Mutex
+}
+
+// New validates cfg and returns a Host that is not yet running.
+func New(cfg Config) (*Host, error) {
+	if cfg.Bundle == nil {
+		return nil, errors.New("new host: no worker bundle")
+	}
+	if cfg.StateDir == "" {
+		return nil, errors.New("new host: no state directory")
+	}
+	if cfg.Shards <= 0 {
+		cfg.Shards = runtime.NumCPU()
+	}
+	if cfg.Log == nil {
+		cfg.Log = os.Stderr
+	}
+	if cfg.CPULimit <= 0 {
+		cfg.CPULimit = 30 * time.Second
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 2 * time.Minute
+	}
+	h := &Host{cfg: cfg, classes: map[string]bool{}, cells: map[string]*cell{}}
+	for _, b := range cfg.Bindings {
+		h.classes[b.Class] = true
+	}
+	return h, nil
+}
+
+// ErrStateLocked means another process uses the state directory.
+var ErrStateLocked = errors.New("state directory is in use")
+
+// Open locks the state directory, builds every shard's runtime and starts
+// the loops. On error nothing is left running.
+func (h *Host) Open() error {
+	if err := os.MkdirAll(h.cfg.StateDir, 0o755); err != nil {
+		return fmt.Errorf("open host: %w", err)
+	}
+	lockPath := filepath.Join(h.cfg.StateDir, "LOCK")
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open host: %w", err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		b, _ := os.ReadFile(lockPath)
+		f.Close()
+		holder := strings.TrimSpace(string(b))
+		if holder == "" {
+			holder = "unknown"
+		}
+		return fmt.Errorf("%w: %s is locked by another cellhost process (pid %s); stop it, or pass --state to use another directory", ErrStateLocked, h.cfg.StateDir, holder)
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	h.lock = f
+
+	h.shards = make([]*shard, h.cfg.Shards)
+	errs := make(chan error, h.cfg.Shards)
+	for i := range h.shards {
+		s := newShard(h, i)
+		h.shards[i] = s
+		go func() {
+			err := s.load()
+			errs <- err
+			if err != nil {
+				close(s.done)
+				return
+			}
+			s.run()
+		}()
+	}
+	var first error
+	for range h.shards {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		h.Close()
+		return first
+	}
+	return nil
+}
+
+// Close stops every shard after the work already queued, closes the cell
+// databases and releases the state lock.
+func (h *Host) Close() error {
+	for _, s := range h.shards {
+		select {
+		case <-s.done:
+		default:
+			s.close()
+		}
+	}
+	h.mu.Lock()
+	var first error
+	for _, c := range h.cells {
+		if c.db != nil {
+			if err := c.db.Close(); err != nil && first == nil {
+				first = err
+			}
+			c.db = nil
+		}
+	}
+	h.mu.Unlock()
+	if h.lock != nil {
+		_ = unix.Flock(int(h.lock.Fd()), unix.LOCK_UN)
+		h.lock.Close()
+		h.lock = nil
+	}
+	return first
+}
+
+// HasClass reports whether class is a bound Durable Object class.
+func (h *Host) HasClass(class string) bool { return h.classes[class] }
+
+// Script is the worker's name.
+func (h *Host) Script() string { return h.cfg.Script }
+
+func (h *Host) logf(format string, args ...any) {
+	h.logMu.Lock()
+	defer h.logMu.Unlock()
+	fmt.Fprintf(h.cfg.Log, format+"\n", args...)
+}
+
+// shardFor is the shard of a scope for its whole activation.
+func (h *Host) shardFor(scope string) *shard {
+	f := fnv.New32a()
+	f.Write([]byte(scope))
+	return h.shards[f.Sum32()%uint32(len(h.shards))]
+}
+
+// cellFor returns the cell for class and id, creating its record if needed.
+// Safe from any goroutine.
+func (h *Host) cellFor(class, id string) *cell {
+	scope := class + ":" + id
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.cells[scope]
+	if !ok {
+		c = &cell{class: class, id: id, scope: scope, s: h.shardFor(scope)}
+		h.cells[scope] = c
+	}
+	return c
+}
+
+// ErrUnknownClass is returned for a class that is not a bound Durable Object class.
+var ErrUnknownClass = errors.New("unknown Durable Object class")
+
+// ResolveID turns an HTTP address (a 64-hex id or a name) into an id and
+// the name (empty when addressed by id).
+func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
+	if !h.classes[class] {
+		return "", "", fmt.Errorf("%w %q", ErrUnknownClass, class)
+	}
+	if isHexID(idOrName) {
+		id, err := ParseID(h.cfg.Script, class, idOrName)
+		return id, "", err
+	}
+	return IDFromName(h.cfg.Script, class, idOrName), idOrName, nil
+}
+
+// FetchObject delivers req to the object class/id (name is the name the id
+// came from, or ""), and waits for its response. Safe from any goroutine.
+func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	c := h.cellFor(class, id)
+	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
+		c.s.post(func() { c.fetch(name, req, reply) })
+	})
+}
+
+// Fetch delivers req to the worker's default fetch handler and waits for
+// its response. Safe from any goroutine.
+func (h *Host) Fetch(ctx context.Context, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	s := h.shards[int(h.next.Add(1))%len(h.shards)]
+	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
+		s.post(func() { s.workerFetch(req, reply) })
+	})
+}
+
+// ErrTimeout means an object did not answer within the request timeout.
+var ErrTimeout = errors.New("the Durable Object did not answer in time")
+
+type result struct {
+	resp *jsapi.HTTPResponse
+	err  error
+}
+
+func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPResponse, error))) (*jsapi.HTTPResponse, error) {
+	ch := make(chan result, 1)
+	start(func(r *jsapi.HTTPResponse, err error) { ch <- result{r, err} })
+	t := time.NewTimer(h.cfg.RequestTimeout)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r.resp, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
+	}
+}
+
+// workerFetch runs the default export's fetch handler. On the loop.
+func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
+	fail := func(err error) { s.reply(func() { reply(nil, err) }) }
+	jreq, err := jsapi.NewRequest(s.rt, req)
+	if err != nil {
+		fail(err)
+		return
+	}
+	ctx := s.w.NewExecutionContext(func(goja.Value) {})
+	v, err := s.w.CallFetch(jreq, ctx)
+	if err != nil {
+		fail(err)
+		return
+	}
+	s.settleResponse(v, reply)
+}
+
+// namespace is one class's binding inside one shard (jsapi.Namespace).
+type namespace struct {
+	s     *shard
+	class string
+}
+
+func (n *namespace) IDFromName(name string) string {
+	return IDFromName(n.s.h.cfg.Script, n.class, name)
+}
+
+func (n *namespace) IDFromString(str string) (string, error) {
+	return ParseID(n.s.h.cfg.Script, n.class, str)
+}
+
+func (n *namespace) NewUniqueID() string { return NewUniqueID(n.s.h.cfg.Script, n.class) }
+
+// Fetch delivers req to the object and calls done on the caller's loop.
+func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*jsapi.HTTPResponse, error)) {
+	c := n.s.h.cellFor(n.class, id)
+	caller := n.s
+	c.s.post(func() {
+		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
+			var se *jsapi.ScriptError
+			if errors.As(err, &se) {
+				remote := *se
+				remote.Remote = true
+				err = &remote
+			}
+			caller.post(func() { done(resp, err) })
+		})
+	})
+}

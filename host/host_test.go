@@ -1,0 +1,184 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+const counterJS = `
+import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  async fetch(request) {
+    const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
+    await this.ctx.storage.put("n", n);
+    return Response.json({ n, name: this.ctx.id.name ?? null });
+  }
+}
+export class Plain {
+  constructor(state, env) { this.state = state; }
+  async fetch() { return new Response("plain " + (this.state.id.name ?? "")); }
+}
+export default {
+  async fetch(request, env) {
+    const name = new URL(request.url).searchParams.get("name") ?? "default";
+    if (name === "throw") throw new TypeError("thrown by the worker");
+    return env.COUNTER.getByName(name).fetch(request);
+  },
+};
+`
+
+// newHost bundles src into a temp dir and returns an unopened host whose
+// state lives in stateDir.
+func newHost(t *testing.T, src, stateDir string) *host.Host {
+	t.Helper()
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := jsapi.BuildBundle(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Config{
+		Bundle:   b,
+		Script:   "counter",
+		Bindings: []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
+		StateDir: stateDir,
+		Shards:   2,
+		Log:      io.Discard,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func counterValue(t *testing.T, body string) int {
+	t.Helper()
+	var v struct{ N int }
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatalf("body %q: %v", body, err)
+	}
+	return v.N
+}
+
+func TestHost_StateSurvivesRestart(t *testing.T) {
+	state := t.TempDir()
+	for round, want := range []int{2, 4} {
+		h := newHost(t, counterJS, state)
+		if err := h.Open(); err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h.Handler())
+		get(t, srv, "/do/Counter/alice")
+		_, body := get(t, srv, "/?name=alice")
+		if got := counterValue(t, body); got != want {
+			t.Errorf("round %d: n = %d, want %d", round, got, want)
+		}
+		srv.Close()
+		if err := h.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestHost_SecondHostOnStateIsRefused(t *testing.T) {
+	state := t.TempDir()
+	h1 := newHost(t, counterJS, state)
+	if err := h1.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h1.Close()
+	h2 := newHost(t, counterJS, state)
+	err := h2.Open()
+	if !errors.Is(err, host.ErrStateLocked) {
+		t.Fatalf("second Open: err = %v, want ErrStateLocked", err)
+	}
+	if !strings.Contains(err.Error(), state) {
+		t.Errorf("error %q does not name the state directory", err)
+	}
+}
+
+func TestHost_HTTPFront(t *testing.T) {
+	h := newHost(t, counterJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+
+	aliceID := host.IDFromName("counter", "Counter", "alice")
+	tests := []struct {
+		path       string
+		wantStatus int
+		wantBody   string
+	}{
+		{"/do/Counter/alice", 200, `{"n":1,"name":"alice"}`},
+		{"/do/Counter/" + aliceID, 200, `{"n":2,"name":"alice"}`}, // same instance: woken by name
+		{"/do/Counter/alice/sub/path?q=1", 200, `{"n":3,"name":"alice"}`},
+		{"/do/Plain/bob", 200, `plain bob`},
+		{"/do/Nope/alice", 404, "no Durable Object class named \"Nope\" is bound in this worker\n"},
+		{"/do/Counter/" + strings.Repeat("0", 64), 400, "Durable Object ID is not valid for this namespace.\n"},
+		{"/?name=throw", 500, "Internal Server Error"},
+	}
+	for _, tt := range tests {
+		status, body := get(t, srv, tt.path)
+		if status != tt.wantStatus || body != tt.wantBody {
+			t.Errorf("GET %s = %d %q, want %d %q", tt.path, status, body, tt.wantStatus, tt.wantBody)
+		}
+	}
+}
+
+func TestHost_ConcurrentObjects(t *testing.T) {
+	h := newHost(t, counterJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := string(rune('a' + i))
+			id := host.IDFromName("counter", "Counter", name)
+			for j := 1; j <= 5; j++ {
+				resp, err := h.FetchObject(ctx, "Counter", id, name, &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := counterValue(t, string(resp.Body)); got != j {
+					t.Errorf("%s: n = %d, want %d", name, got, j)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}

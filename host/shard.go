@@ -1,0 +1,220 @@
+package host
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// maxCallStackSize bounds JS recursion so that JS→Go→JS recursion ends in a
+// RangeError instead of a fatal Go stack overflow.
+const maxCallStackSize = 8192
+
+// A shard owns one goja runtime, the worker bundle evaluated in it, and the
+// JS instances of the cells that hash to it. One goroutine (run) executes
+// every job; anything else reaches the runtime by post.
+type shard struct {
+	h   *Host
+	idx int
+
+	mu     sync.Mutex
+	queue  []func() // guarded by mu
+	closed bool     // guarded by mu
+	wake   chan struct{}
+	done   chan struct{}
+
+	// The CPU-limit watchdog: jobSeq and jobRunning are guarded by cpuMu.
+	cpuMu       sync.Mutex
+	jobSeq      uint64
+	jobRunning  bool
+	interrupted bool // the watchdog interrupted the current job
+
+	// Owned by the loop goroutine.
+	current *cell // the cell whose event is running, if any
+	rt      *goja.Runtime
+	w       *jsapi.Worker
+	ns      map[string]*namespace // by class name
+	dirty   []*cell               // cells whose implicit transaction is open
+	replies []func()              // released after this turn's commits
+}
+
+func newShard(h *Host, idx int) *shard {
+	return &shard{h: h, idx: idx, wake: make(chan struct{}, 1), done: make(chan struct{}), ns: map[string]*namespace{}}
+}
+
+// load builds the runtime and evaluates the bundle. Called before run, on the
+// goroutine that will run the loop.
+func (s *shard) load() error {
+	rt := goja.New()
+	rt.SetMaxCallStackSize(maxCallStackSize)
+	if err := jsapi.InstallWeb(rt, jsapi.WebOptions{Console: s.h.cfg.Log}); err != nil {
+		return fmt.Errorf("shard %d: %w", s.idx, err)
+	}
+	jsapi.InstallTimers(rt, s)
+	nss := map[string]jsapi.Namespace{}
+	classes := make([]string, 0, len(s.h.cfg.Bindings))
+	for _, b := range s.h.cfg.Bindings {
+		n, ok := s.ns[b.Class]
+		if !ok {
+			n = &namespace{s: s, class: b.Class}
+			s.ns[b.Class] = n
+		}
+		nss[b.Name] = n
+		classes = append(classes, b.Class)
+	}
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes})
+	if err != nil {
+		return err
+	}
+	s.rt, s.w = rt, w
+	return nil
+}
+
+// post queues f to run on the loop as a macrotask of its own. Safe from any
+// goroutine; never blocks. Jobs posted after close are dropped.
+func (s *shard) post(f func()) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.queue = append(s.queue, f)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// AfterFunc implements jsapi.Scheduler: f runs on the loop after d.
+func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
+	canceled := false // read and written on the loop only
+	t := time.AfterFunc(d, func() {
+		s.post(func() {
+			if !canceled {
+				f()
+			}
+		})
+	})
+	return func() {
+		canceled = true
+		t.Stop()
+	}
+}
+
+// run is the event loop. It returns once close was called and the queue
+// drained.
+func (s *shard) run() {
+	defer close(s.done)
+	var batch []func()
+	for {
+		s.mu.Lock()
+		batch, s.queue = s.queue, batch[:0]
+		closed := s.closed
+		s.mu.Unlock()
+		if len(batch) == 0 {
+			if closed {
+				return
+			}
+			<-s.wake
+			continue
+		}
+		for i, job := range batch {
+			s.runJob(job)
+			s.endTurn()
+			batch[i] = nil
+		}
+	}
+}
+
+// close stops the loop after the jobs already queued, and waits.
+func (s *shard) close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	<-s.done
+}
+
+// errCPULimit is the value the watchdog interrupts a runtime with.
+type errCPULimit struct{ limit time.Duration }
+
+func (e errCPULimit) String() string {
+	return fmt.Sprintf("the handler exceeded its time limit of %s", e.limit)
+}
+
+// runJob runs one macrotask under the CPU-time watchdog. A panic (from a
+// host function or a throwing timer callback) is logged, never allowed to
+// kill the process. A job interrupted at the limit resets the object whose
+// event was running.
+func (s *shard) runJob(job func()) {
+	limit := s.h.cfg.CPULimit
+	s.cpuMu.Lock()
+	s.jobSeq++
+	seq := s.jobSeq
+	s.jobRunning = true
+	s.cpuMu.Unlock()
+	t := time.AfterFunc(limit, func() {
+		s.cpuMu.Lock()
+		defer s.cpuMu.Unlock()
+		if s.jobRunning && s.jobSeq == seq {
+			s.interrupted = true
+			s.rt.Interrupt(errCPULimit{limit})
+		}
+	})
+	defer func() {
+		t.Stop()
+		s.cpuMu.Lock()
+		s.jobRunning = false
+		interrupted := s.interrupted
+		s.interrupted = false
+		s.cpuMu.Unlock()
+		if interrupted {
+			s.rt.ClearInterrupt()
+			if c := s.current; c != nil {
+				c.reset(errCPULimit{limit}.String())
+			} else {
+				s.h.logf("a worker handler exceeded its time limit of %s and was interrupted", limit)
+			}
+		}
+		s.current = nil
+	}()
+	defer func() {
+		if r := recover(); r != nil {
+			if ex, ok := r.(*goja.Exception); ok {
+				s.h.logf("uncaught exception: %s", ex.String())
+				return
+			}
+			s.h.logf("internal error in shard %d: %v\n%s", s.idx, r, debug.Stack())
+		}
+	}()
+	job()
+}
+
+// endTurn ends a macrotask: commit every cell the turn dirtied, then release
+// the replies that waited for those commits (the output gate).
+func (s *shard) endTurn() {
+	for _, c := range s.dirty {
+		c.commit()
+	}
+	s.dirty = s.dirty[:0]
+	if len(s.replies) == 0 {
+		return
+	}
+	replies := s.replies
+	s.replies = nil
+	for _, r := range replies {
+		r()
+	}
+}
+
+// reply queues f to run at the end of this turn, after its commits.
+func (s *shard) reply(f func()) { s.replies = append(s.replies, f) }

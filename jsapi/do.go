@@ -1,0 +1,427 @@
+package jsapi
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+//go:embed do.js
+var doSource string
+
+var doProgram = goja.MustCompile("cellhost:do.js", doSource, true)
+
+// Namespace is one Durable Object namespace binding (env.NAME), provided by
+// host. Every method is called on the goroutine of the runtime that holds
+// the binding; Fetch must call done on that same goroutine, exactly once.
+type Namespace interface {
+	IDFromName(name string) string
+	IDFromString(s string) (string, error) // the error text is a JS TypeError message
+	NewUniqueID() string
+	Fetch(id, name string, req *HTTPRequest, done func(*HTTPResponse, error))
+}
+
+// ScriptError is a JS exception carried across runtimes or out to Go.
+type ScriptError struct {
+	Name    string
+	Message string
+	Stack   string
+	Remote  bool // it crossed from another object (JS sees error.remote = true)
+}
+
+func (e *ScriptError) Error() string {
+	if e.Message == "" {
+		return e.Name
+	}
+	return e.Name + ": " + e.Message
+}
+
+// WorkerOptions describes what a worker's runtime is given.
+type WorkerOptions struct {
+	Bundle *Bundle
+	// Namespaces are the Durable Object bindings: binding name → namespace.
+	Namespaces map[string]Namespace
+	// Vars are plain values (JSON-compatible) bound on env.
+	Vars map[string]any
+	// Classes are the class names the configuration requires the module to
+	// export (durable_objects bindings).
+	Classes []string
+}
+
+// Worker is a bundle evaluated in one runtime, with its env and exports.
+// All methods must be called on the runtime's goroutine.
+type Worker struct {
+	rt       *goja.Runtime
+	Env      *goja.Object
+	Exports  *goja.Object
+	Default  goja.Value              // the default export, or nil
+	Classes  map[string]*goja.Object // every exported class (function) by name
+	settle   goja.Callable
+	makeID   goja.Callable
+	entryCls *goja.Object // WorkerEntrypoint
+	doCls    *goja.Object // DurableObject
+	nsObjs   map[*goja.Object]Namespace
+}
+
+// NewWorker installs the DurableObject model into rt, evaluates the bundle
+// and checks its exports. rt must already have the Web globals (InstallWeb)
+// and timers.
+func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
+	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, Classes: map[string]*goja.Object{}}
+	fnv, err := rt.RunProgram(doProgram)
+	if err != nil {
+		return nil, fmt.Errorf("load worker: install model: %w", err)
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	native := rt.NewObject()
+	_ = native.Set("stubFetch", w.stubFetch)
+	mv, err := fn(goja.Undefined(), native)
+	if err != nil {
+		return nil, fmt.Errorf("load worker: install model: %w", err)
+	}
+	model := mv.ToObject(rt)
+	w.settle, _ = goja.AssertFunction(model.Get("settle"))
+	w.makeID, _ = goja.AssertFunction(model.Get("makeId"))
+	w.doCls = model.Get("DurableObject").ToObject(rt)
+	w.entryCls = model.Get("WorkerEntrypoint").ToObject(rt)
+	nsClass := model.Get("DurableObjectNamespace")
+
+	w.Env = rt.NewObject()
+	for _, name := range sortedKeys(o.Vars) {
+		if err := w.Env.Set(name, rt.ToValue(o.Vars[name])); err != nil {
+			return nil, fmt.Errorf("load worker: bind var %s: %w", name, err)
+		}
+	}
+	for _, name := range sortedKeys(o.Namespaces) {
+		nsObj := w.nativeNamespace(o.Namespaces[name])
+		v, err := rt.New(nsClass, nsObj)
+		if err != nil {
+			return nil, fmt.Errorf("load worker: bind %s: %w", name, err)
+		}
+		_ = w.Env.Set(name, v)
+	}
+
+	cw := rt.NewObject()
+	_ = cw.Set("DurableObject", w.doCls)
+	_ = cw.Set("WorkerEntrypoint", w.entryCls)
+	_ = cw.Set("RpcTarget", model.Get("RpcTarget"))
+	_ = cw.Set("env", w.Env)
+	_ = rt.Set("__cellhost_cloudflare_workers", cw)
+
+	if _, err := rt.RunProgram(o.Bundle.Program); err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, scriptErrorOf(err))
+	}
+	ex := rt.Get(bundleGlobal)
+	if ex == nil || goja.IsUndefined(ex) || goja.IsNull(ex) {
+		return nil, fmt.Errorf("load worker %s: the bundle exported nothing", o.Bundle.Entry)
+	}
+	w.Exports = ex.ToObject(rt)
+	for _, k := range w.Exports.Keys() {
+		v := w.Exports.Get(k)
+		if k == "default" {
+			w.Default = v
+			continue
+		}
+		if obj, ok := v.(*goja.Object); ok {
+			if _, isFn := goja.AssertFunction(obj); isFn && isClass(obj) {
+				w.Classes[k] = obj
+			}
+		}
+	}
+	if d, ok := w.Default.(*goja.Object); ok && w.extends(d, w.doCls) {
+		return nil, fmt.Errorf("load worker %s: the default export is a Durable Object class; export it by name and bind it in durable_objects.bindings", o.Bundle.Entry)
+	}
+	for _, cls := range o.Classes {
+		if _, ok := w.Classes[cls]; !ok {
+			return nil, fmt.Errorf("load worker %s: durable_objects binding names class %q, but the module does not export it (exported classes: %s)", o.Bundle.Entry, cls, listOrNone(sortedKeys(w.Classes)))
+		}
+	}
+	return w, nil
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// isClass reports whether fn was written as a class (its source says so).
+func isClass(fn *goja.Object) bool {
+	s := fn.String()
+	return strings.HasPrefix(s, "class")
+}
+
+// extends reports whether cls is base or inherits from it.
+func (w *Worker) extends(cls, base *goja.Object) bool {
+	for p := cls; p != nil; {
+		if p == base {
+			return true
+		}
+		proto := p.Prototype()
+		if proto == nil {
+			return false
+		}
+		p = proto
+	}
+	return false
+}
+
+// ExtendsDurableObject reports whether the exported class extends
+// DurableObject (and so supports RPC).
+func (w *Worker) ExtendsDurableObject(cls *goja.Object) bool { return w.extends(cls, w.doCls) }
+
+func (w *Worker) nativeNamespace(ns Namespace) *goja.Object {
+	rt := w.rt
+	obj := rt.NewObject()
+	_ = obj.Set("idFromName", func(name string) string { return ns.IDFromName(name) })
+	_ = obj.Set("idFromString", func(s string) string {
+		id, err := ns.IDFromString(s)
+		if err != nil {
+			panic(rt.NewTypeError(err.Error()))
+		}
+		return id
+	})
+	_ = obj.Set("newUniqueId", func() string { return ns.NewUniqueID() })
+	w.nsObjs[obj] = ns
+	return obj
+}
+
+// NewID builds a DurableObjectId for ns (which must be bound in this worker).
+func (w *Worker) NewID(ns Namespace, hex, name string) goja.Value {
+	var nsObj goja.Value = goja.Undefined()
+	for o, n := range w.nsObjs {
+		if n == ns {
+			nsObj = o
+			break
+		}
+	}
+	var nameV goja.Value = goja.Undefined()
+	if name != "" {
+		nameV = w.rt.ToValue(name)
+	}
+	v, err := w.makeID(goja.Undefined(), w.rt.ToValue(hex), nameV, nsObj)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
+	rt := w.rt
+	nsObj, _ := call.Argument(0).(*goja.Object)
+	ns := w.nsObjs[nsObj]
+	hex := call.Argument(1).String()
+	name := ""
+	if n := call.Argument(2); !goja.IsUndefined(n) {
+		name = n.String()
+	}
+	p, resolve, reject := rt.NewPromise()
+	req, err := ExportRequest(rt, call.Argument(3))
+	if err != nil {
+		_ = reject(w.ErrorValue(err))
+		return rt.ToValue(p)
+	}
+	ns.Fetch(hex, name, req, func(resp *HTTPResponse, err error) {
+		if err != nil {
+			_ = reject(w.ErrorValue(err))
+			return
+		}
+		v, err := NewResponse(rt, resp)
+		if err != nil {
+			_ = reject(w.ErrorValue(err))
+			return
+		}
+		_ = resolve(v)
+	})
+	return rt.ToValue(p)
+}
+
+// ErrorValue turns a Go error into a JS value to throw or reject with. A
+// ScriptError becomes an error of the same class (when built in) with the
+// same message; anything else an Error with the Go message.
+func (w *Worker) ErrorValue(err error) goja.Value {
+	var ev errValue
+	if errors.As(err, &ev) {
+		return ev.v
+	}
+	var se *ScriptError
+	if errors.As(err, &se) {
+		e := NewError(w.rt, se.Name, se.Message)
+		if se.Remote {
+			_ = e.Set("remote", true)
+		}
+		return e
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return ex.Value()
+	}
+	return NewError(w.rt, "Error", err.Error())
+}
+
+// Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
+// be a plain value, a promise or a thenable.
+func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)) {
+	_, err := w.settle(goja.Undefined(), v, w.rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		ok(c.Argument(0))
+		return goja.Undefined()
+	}), w.rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		fail(c.Argument(0))
+		return goja.Undefined()
+	}))
+	if err != nil {
+		fail(w.rt.ToValue(err.Error()))
+	}
+}
+
+// CallFetch invokes the fetch handler of the default export (an object with
+// fetch(request, env, ctx), or a WorkerEntrypoint class) and returns its
+// result (a value or promise). ctx is the ExecutionContext.
+func (w *Worker) CallFetch(req goja.Value, ctx *goja.Object) (goja.Value, error) {
+	d, ok := w.Default.(*goja.Object)
+	if !ok {
+		return nil, ErrNoDefaultFetch
+	}
+	if w.extends(d, w.entryCls) {
+		inst, err := w.rt.New(d, ctx, w.Env)
+		if err != nil {
+			return nil, scriptErrorOf(err)
+		}
+		return w.callMethod(inst, "fetch", req)
+	}
+	return w.callMethod(d, "fetch", req, w.Env, ctx)
+}
+
+// ErrNoDefaultFetch means the module has no default export with a fetch handler.
+var ErrNoDefaultFetch = errors.New("the worker has no default export with a fetch() handler")
+
+func (w *Worker) callMethod(obj *goja.Object, name string, args ...goja.Value) (goja.Value, error) {
+	fn, ok := goja.AssertFunction(obj.Get(name))
+	if !ok {
+		if name == "fetch" && obj != w.Default {
+			return nil, &ScriptError{Name: "TypeError", Message: "Handler does not export a fetch() function."}
+		}
+		return nil, ErrNoDefaultFetch
+	}
+	v, err := fn(obj, args...)
+	if err != nil {
+		return nil, scriptErrorOf(err)
+	}
+	return v, nil
+}
+
+// Construct builds a Durable Object instance: new Class(state, env).
+func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, error) {
+	cls, ok := w.Classes[class]
+	if !ok {
+		return nil, fmt.Errorf("construct %s: the module does not export it", class)
+	}
+	inst, err := w.rt.New(cls, state, w.Env)
+	if err != nil {
+		return nil, scriptErrorOf(err)
+	}
+	return inst, nil
+}
+
+// CallObjectFetch calls instance.fetch(request).
+func (w *Worker) CallObjectFetch(inst *goja.Object, req goja.Value) (goja.Value, error) {
+	return w.callMethod(inst, "fetch", req)
+}
+
+// NewExecutionContext is the ctx argument of a worker's fetch handler.
+func (w *Worker) NewExecutionContext(waitUntil func(goja.Value)) *goja.Object {
+	ctx := w.rt.NewObject()
+	_ = ctx.Set("waitUntil", func(p goja.Value) { waitUntil(p) })
+	_ = ctx.Set("passThroughOnException", func() {})
+	_ = ctx.Set("props", w.rt.NewObject())
+	return ctx
+}
+
+// ScriptErrorOf converts a JS value (a thrown or rejected value) to a
+// ScriptError with its name, message and stack.
+func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError { return scriptErrorOfValue(w.rt, v) }
+
+func scriptErrorOf(err error) error {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		se := scriptErrorOfValue(nil, ex.Value())
+		if se.Stack == "" {
+			se.Stack = ex.String()
+		}
+		return se
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return err
+}
+
+func scriptErrorOfValue(rt *goja.Runtime, v goja.Value) *ScriptError {
+	if v == nil || goja.IsUndefined(v) {
+		return &ScriptError{Name: "Error", Message: "undefined"}
+	}
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return &ScriptError{Name: "Error", Message: v.String()}
+	}
+	se := &ScriptError{Name: "Error"}
+	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
+		se.Name = n.String()
+	}
+	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
+		se.Message = m.String()
+	} else {
+		se.Message = obj.String()
+	}
+	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
+		se.Stack = s.String()
+	}
+	return se
+}
+
+// ObjectClasses evaluates the bundle in a scratch runtime and returns the
+// exported classes that can serve as Durable Object classes (every exported
+// class except WorkerEntrypoint subclasses), sorted. Used when no
+// configuration names the bindings.
+func ObjectClasses(b *Bundle) ([]string, error) {
+	rt := goja.New()
+	rt.SetMaxCallStackSize(8192)
+	if err := InstallWeb(rt, WebOptions{Console: io.Discard}); err != nil {
+		return nil, err
+	}
+	InstallTimers(rt, idleScheduler{})
+	w, err := NewWorker(rt, WorkerOptions{Bundle: b})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, name := range sortedKeys(w.Classes) {
+		if !w.extends(w.Classes[name], w.entryCls) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// idleScheduler never runs anything: module top-level timers are inert while
+// inspecting exports.
+type idleScheduler struct{}
+
+func (idleScheduler) AfterFunc(time.Duration, func()) func() { return func() {} }

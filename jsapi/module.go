@@ -1,0 +1,151 @@
+// Package jsapi is everything a Durable Object program sees: module loading
+// (esbuild), the DurableObject model, the Web platform globals, structured
+// clone and errors. It knows nothing of SQLite or object stores: it calls the
+// interfaces that host hands it.
+package jsapi
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// bundleGlobal is the global variable the IIFE bundle assigns its exports to.
+const bundleGlobal = "__cellhost_worker"
+
+// virtualNamespace is esbuild's namespace for modules cellhost provides.
+const virtualNamespace = "cellhost-virtual"
+
+// virtualModules are the imports served by cellhost itself. Their contents read
+// host-provided values from a global installed before the bundle runs.
+var virtualModules = map[string]string{
+	"cloudflare:workers": `const m = globalThis.__cellhost_cloudflare_workers;
+export const DurableObject = m.DurableObject;
+export const WorkerEntrypoint = m.WorkerEntrypoint;
+export const RpcTarget = m.RpcTarget;
+export const env = m.env;
+export default m;
+`,
+}
+
+// Bundle is a worker's entry module bundled into one script goja can run.
+// A Bundle is immutable and may be shared by every shard's runtime.
+type Bundle struct {
+	Entry   string        // absolute path of the entry module
+	Code    string        // the bundled script
+	Program *goja.Program // Code compiled once
+	Inputs  []string      // absolute paths of the source files (for reloading)
+}
+
+// BuildError is a bundling failure; each message is "file:line:column: text".
+type BuildError struct {
+	Messages []string
+}
+
+func (e *BuildError) Error() string {
+	return "build worker: " + strings.Join(e.Messages, "\n")
+}
+
+// BuildBundle bundles the module at entry (JavaScript or TypeScript) with
+// esbuild's Go API into an IIFE that goja runs.
+func BuildBundle(entry string) (*Bundle, error) {
+	abs, err := filepath.Abs(entry)
+	if err != nil {
+		return nil, fmt.Errorf("build worker: %w", err)
+	}
+	res := api.Build(api.BuildOptions{
+		EntryPoints:   []string{abs},
+		Bundle:        true,
+		Write:         false,
+		Metafile:      true,
+		Format:        api.FormatIIFE,
+		GlobalName:    bundleGlobal,
+		Platform:      api.PlatformNeutral,
+		MainFields:    []string{"module", "main"},
+		Conditions:    []string{"workerd", "worker", "browser"},
+		Target:        api.ESNext,
+		Charset:       api.CharsetUTF8,
+		AbsWorkingDir: filepath.Dir(abs),
+		LogLevel:      api.LogLevelSilent,
+		Supported: map[string]bool{
+			"async-generator": false,
+			"for-await":       false,
+			"using":           false,
+			"decorators":      false,
+			"dynamic-import":  false,
+		},
+		Plugins: []api.Plugin{virtualModulesPlugin()},
+	})
+	if len(res.Errors) > 0 {
+		return nil, &BuildError{Messages: formatMessages(res.Errors)}
+	}
+	if len(res.OutputFiles) != 1 {
+		return nil, fmt.Errorf("build worker: esbuild produced %d outputs, want 1", len(res.OutputFiles))
+	}
+	code := string(res.OutputFiles[0].Contents)
+	prog, err := goja.Compile(abs, code, false)
+	if err != nil {
+		return nil, fmt.Errorf("build worker: compile bundle of %s: %w", abs, err)
+	}
+	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs))}, nil
+}
+
+func formatMessages(msgs []api.Message) []string {
+	out := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Location != nil {
+			out = append(out, fmt.Sprintf("%s:%d:%d: %s", m.Location.File, m.Location.Line, m.Location.Column+1, m.Text))
+		} else {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+// metafileInputs lists the bundle's source files from esbuild's metafile.
+func metafileInputs(meta, dir string) []string {
+	var m struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	}
+	if json.Unmarshal([]byte(meta), &m) != nil {
+		return nil
+	}
+	inputs := make([]string, 0, len(m.Inputs))
+	for p := range m.Inputs {
+		if strings.Contains(p, ":") && !filepath.IsAbs(p) {
+			continue // a virtual module such as cellhost-virtual:cloudflare:workers
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		inputs = append(inputs, p)
+	}
+	sort.Strings(inputs)
+	return inputs
+}
+
+// virtualModulesPlugin serves cellhost's own modules and refuses the
+// node: and cloudflare: modules it does not provide, naming them.
+func virtualModulesPlugin() api.Plugin {
+	return api.Plugin{
+		Name: "cellhost-modules",
+		Setup: func(b api.PluginBuild) {
+			b.OnResolve(api.OnResolveOptions{Filter: `^(cloudflare|node|workerd):`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+				if _, ok := virtualModules[a.Path]; ok {
+					return api.OnResolveResult{Path: a.Path, Namespace: virtualNamespace}, nil
+				}
+				return api.OnResolveResult{}, errors.New("module \"" + a.Path + "\" is not supported by cellhost")
+			})
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: virtualNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				src := virtualModules[a.Path]
+				return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS}, nil
+			})
+		},
+	}
+}
