@@ -1,0 +1,1539 @@
+// Web platform globals for cellhost, run once per goja runtime by
+// InstallWeb (web.go). The completion value of this script is a function
+// that receives the Go natives and returns the internals the Go bridge uses.
+(function (native) {
+  "use strict";
+
+  const G = globalThis;
+  const hostBrand = native.hostBrand;
+  const INTERNAL = Symbol("internal");
+  const jsonParse = JSON.parse; // already wrapped to give V8's messages
+  const jsonStringify = JSON.stringify;
+  const ObjectProto = Object.prototype;
+
+  function defineGlobal(name, value) {
+    Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+  function brandHost(cls, name) {
+    Object.defineProperty(cls.prototype, hostBrand, { value: name });
+    Object.defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  }
+  function isObject(x) {
+    return (typeof x === "object" && x !== null) || typeof x === "function";
+  }
+
+  const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  function isArrayBuffer(x) {
+    if (!isObject(x)) return false;
+    try {
+      abByteLength.call(x);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  // toU8 returns a Uint8Array view of a BufferSource, or undefined.
+  function toU8(x) {
+    if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+    if (isArrayBuffer(x)) return new Uint8Array(x);
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- DOMException
+  const domCodes = {
+    IndexSizeError: 1, HierarchyRequestError: 3, WrongDocumentError: 4, InvalidCharacterError: 5,
+    NoModificationAllowedError: 7, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11,
+    SyntaxError: 12, InvalidModificationError: 13, NamespaceError: 14, InvalidAccessError: 15,
+    TypeMismatchError: 17, SecurityError: 18, NetworkError: 19, AbortError: 20, URLMismatchError: 21,
+    QuotaExceededError: 22, TimeoutError: 23, InvalidNodeTypeError: 24, DataCloneError: 25,
+  };
+  class DOMException extends Error {
+    #name;
+    #code;
+    constructor(message = "", options = "Error") {
+      super(String(message));
+      let name = "Error";
+      if (isObject(options)) {
+        if ("name" in options) name = String(options.name);
+        if ("cause" in options) Object.defineProperty(this, "cause", { value: options.cause, writable: true, configurable: true });
+      } else if (options !== undefined) {
+        name = String(options);
+      }
+      this.#name = name;
+      this.#code = domCodes[name] ?? 0;
+    }
+    get name() {
+      return this.#name;
+    }
+    get code() {
+      return this.#code;
+    }
+  }
+  Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
+  for (const [k, v] of Object.entries({
+    INDEX_SIZE_ERR: 1, HIERARCHY_REQUEST_ERR: 3, WRONG_DOCUMENT_ERR: 4, INVALID_CHARACTER_ERR: 5,
+    NO_MODIFICATION_ALLOWED_ERR: 7, NOT_FOUND_ERR: 8, NOT_SUPPORTED_ERR: 9, INVALID_STATE_ERR: 11,
+    SYNTAX_ERR: 12, INVALID_MODIFICATION_ERR: 13, NAMESPACE_ERR: 14, INVALID_ACCESS_ERR: 15,
+    TYPE_MISMATCH_ERR: 17, SECURITY_ERR: 18, NETWORK_ERR: 19, ABORT_ERR: 20, URL_MISMATCH_ERR: 21,
+    QUOTA_EXCEEDED_ERR: 22, TIMEOUT_ERR: 23, INVALID_NODE_TYPE_ERR: 24, DATA_CLONE_ERR: 25,
+  })) {
+    Object.defineProperty(DOMException, k, { value: v, enumerable: true });
+    Object.defineProperty(DOMException.prototype, k, { value: v, enumerable: true });
+  }
+  defineGlobal("DOMException", DOMException);
+
+  // ---------------------------------------------------------------- Event, EventTarget
+  const eventState = new WeakMap();
+  class Event {
+    constructor(type, init = {}) {
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'Event': 1 argument required, but only 0 present.");
+      init = init ?? {};
+      eventState.set(this, {
+        type: String(type),
+        bubbles: !!init.bubbles,
+        cancelable: !!init.cancelable,
+        composed: !!init.composed,
+        defaultPrevented: false,
+        stop: false,
+        target: null,
+        currentTarget: null,
+        phase: 0,
+        timeStamp: Date.now(),
+      });
+    }
+    get type() { return eventState.get(this).type; }
+    get bubbles() { return eventState.get(this).bubbles; }
+    get cancelable() { return eventState.get(this).cancelable; }
+    get composed() { return eventState.get(this).composed; }
+    get defaultPrevented() { return eventState.get(this).defaultPrevented; }
+    get target() { return eventState.get(this).target; }
+    get srcElement() { return eventState.get(this).target; }
+    get currentTarget() { return eventState.get(this).currentTarget; }
+    get eventPhase() { return eventState.get(this).phase; }
+    get timeStamp() { return eventState.get(this).timeStamp; }
+    get isTrusted() { return false; }
+    get returnValue() { return !eventState.get(this).defaultPrevented; }
+    get cancelBubble() { return eventState.get(this).stop; }
+    set cancelBubble(v) { if (v) eventState.get(this).stop = true; }
+    composedPath() {
+      const s = eventState.get(this);
+      return s.currentTarget ? [s.currentTarget] : [];
+    }
+    preventDefault() {
+      const s = eventState.get(this);
+      if (s.cancelable) s.defaultPrevented = true;
+    }
+    stopPropagation() { eventState.get(this).stop = true; }
+    stopImmediatePropagation() {
+      const s = eventState.get(this);
+      s.stop = true;
+      s.stopImmediate = true;
+    }
+  }
+  Object.assign(Event, { NONE: 0, CAPTURING_PHASE: 1, AT_TARGET: 2, BUBBLING_PHASE: 3 });
+  Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: "Event", configurable: true });
+
+  const listenersOf = new WeakMap();
+  class EventTarget {
+    constructor() {
+      listenersOf.set(this, new Map());
+    }
+    addEventListener(type, listener, options) {
+      if (listener === null || listener === undefined) return;
+      if (typeof listener !== "function" && !(isObject(listener) && "handleEvent" in listener)) {
+        throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': parameter 2 is not of type 'EventListener'.");
+      }
+      const opts = typeof options === "boolean" ? { capture: options } : options ?? {};
+      const map = listenersOf.get(this);
+      if (!map) throw new TypeError("Illegal invocation");
+      type = String(type);
+      let list = map.get(type);
+      if (!list) map.set(type, (list = []));
+      const capture = !!opts.capture;
+      if (list.some((l) => l.listener === listener && l.capture === capture)) return;
+      const entry = { listener, capture, once: !!opts.once, removed: false };
+      if (opts.signal !== undefined) {
+        const sig = opts.signal;
+        if (sig.aborted) return;
+        sig.addEventListener("abort", () => this.removeEventListener(type, listener, { capture }));
+      }
+      list.push(entry);
+    }
+    removeEventListener(type, listener, options) {
+      const opts = typeof options === "boolean" ? { capture: options } : options ?? {};
+      const map = listenersOf.get(this);
+      if (!map) throw new TypeError("Illegal invocation");
+      const list = map.get(String(type));
+      if (!list) return;
+      const capture = !!opts.capture;
+      const i = list.findIndex((l) => l.listener === listener && l.capture === capture);
+      if (i >= 0) {
+        list[i].removed = true;
+        list.splice(i, 1);
+      }
+    }
+    dispatchEvent(event) {
+      const s = eventState.get(event);
+      if (!s) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
+      const map = listenersOf.get(this);
+      if (!map) throw new TypeError("Illegal invocation");
+      s.target = this;
+      s.currentTarget = this;
+      s.phase = 2;
+      const list = (map.get(s.type) || []).slice();
+      for (const l of list) {
+        if (l.removed) continue;
+        if (l.once) this.removeEventListener(s.type, l.listener, { capture: l.capture });
+        try {
+          if (typeof l.listener === "function") l.listener.call(this, event);
+          else l.listener.handleEvent(event);
+        } catch (e) {
+          reportError(e);
+        }
+        if (s.stopImmediate) break;
+      }
+      s.currentTarget = null;
+      s.phase = 0;
+      return !s.defaultPrevented;
+    }
+  }
+  Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: "EventTarget", configurable: true });
+  function reportError(e) {
+    try {
+      native.consoleWrite("Uncaught " + inspect(e));
+    } catch {}
+  }
+  defineGlobal("Event", Event);
+  defineGlobal("EventTarget", EventTarget);
+
+  // ---------------------------------------------------------------- AbortController
+  const signalState = new WeakMap();
+  class AbortSignal extends EventTarget {
+    constructor(token) {
+      if (token !== INTERNAL) throw new TypeError("Illegal constructor");
+      super();
+      signalState.set(this, { aborted: false, reason: undefined, onabort: null });
+    }
+    get aborted() { return signalState.get(this).aborted; }
+    get reason() { return signalState.get(this).reason; }
+    get onabort() { return signalState.get(this).onabort; }
+    set onabort(f) {
+      const s = signalState.get(this);
+      if (s.onabort) this.removeEventListener("abort", s.onabort);
+      s.onabort = typeof f === "function" ? f : null;
+      if (s.onabort) this.addEventListener("abort", s.onabort);
+    }
+    throwIfAborted() {
+      const s = signalState.get(this);
+      if (s.aborted) throw s.reason;
+    }
+    static abort(reason) {
+      const sig = new AbortSignal(INTERNAL);
+      abortSignal(sig, reason);
+      return sig;
+    }
+    static timeout(ms) {
+      const sig = new AbortSignal(INTERNAL);
+      if (typeof G.setTimeout !== "function") throw new TypeError("AbortSignal.timeout() needs timers, which are not available here");
+      G.setTimeout(() => abortSignal(sig, new DOMException("The operation was aborted due to timeout", "TimeoutError")), Number(ms));
+      return sig;
+    }
+    static any(signals) {
+      const sig = new AbortSignal(INTERNAL);
+      for (const s of signals) {
+        if (s.aborted) {
+          abortSignal(sig, s.reason);
+          return sig;
+        }
+      }
+      for (const s of signals) s.addEventListener("abort", () => abortSignal(sig, s.reason));
+      return sig;
+    }
+  }
+  Object.defineProperty(AbortSignal.prototype, Symbol.toStringTag, { value: "AbortSignal", configurable: true });
+  function abortSignal(sig, reason) {
+    const s = signalState.get(sig);
+    if (s.aborted) return;
+    s.aborted = true;
+    s.reason = reason === undefined ? new DOMException("The operation was aborted.", "AbortError") : reason;
+    sig.dispatchEvent(new Event("abort"));
+  }
+  class AbortController {
+    #signal = new AbortSignal(INTERNAL);
+    get signal() { return this.#signal; }
+    abort(reason) { abortSignal(this.#signal, reason); }
+  }
+  Object.defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+  defineGlobal("AbortSignal", AbortSignal);
+  defineGlobal("AbortController", AbortController);
+
+  // ---------------------------------------------------------------- TextEncoder / TextDecoder
+  class TextEncoder {
+    get encoding() { return "utf-8"; }
+    encode(input = "") {
+      return new Uint8Array(native.utf8Encode(String(input)));
+    }
+    encodeInto(source, destination) {
+      if (!(destination instanceof Uint8Array)) throw new TypeError("Failed to execute 'encodeInto' on 'TextEncoder': parameter 2 is not of type 'Uint8Array'.");
+      const r = native.encodeInto(String(source), destination);
+      return { read: r[0], written: r[1] };
+    }
+  }
+  Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
+
+  const encodingLabels = {
+    "unicode-1-1-utf-8": "utf-8", unicode11utf8: "utf-8", unicode20utf8: "utf-8", "utf-8": "utf-8", utf8: "utf-8", "x-unicode20utf8": "utf-8",
+    "utf-16": "utf-16le", "utf-16le": "utf-16le", "csunicode": "utf-16le", "iso-10646-ucs-2": "utf-16le", "ucs-2": "utf-16le", unicode: "utf-16le", unicodefeff: "utf-16le",
+    "utf-16be": "utf-16be", unicodefffe: "utf-16be",
+    "ansi_x3.4-1968": "windows-1252", ascii: "windows-1252", cp1252: "windows-1252", cp819: "windows-1252", csisolatin1: "windows-1252",
+    ibm819: "windows-1252", "iso-8859-1": "windows-1252", "iso-ir-100": "windows-1252", "iso8859-1": "windows-1252", iso88591: "windows-1252",
+    "iso_8859-1": "windows-1252", "iso_8859-1:1987": "windows-1252", l1: "windows-1252", latin1: "windows-1252", "us-ascii": "windows-1252",
+    "windows-1252": "windows-1252", "x-cp1252": "windows-1252",
+  };
+  class TextDecoder {
+    #encoding;
+    #fatal;
+    #ignoreBOM;
+    #pending = null;
+    #bomSeen = false;
+    constructor(label = "utf-8", options = {}) {
+      const key = String(label).trim().toLowerCase();
+      const enc = Object.prototype.hasOwnProperty.call(encodingLabels, key) ? encodingLabels[key] : undefined;
+      if (enc === undefined) throw new RangeError(`"${label}" is not a valid encoding.`);
+      options = options ?? {};
+      this.#encoding = enc;
+      this.#fatal = !!options.fatal;
+      this.#ignoreBOM = !!options.ignoreBOM;
+    }
+    get encoding() { return this.#encoding; }
+    get fatal() { return this.#fatal; }
+    get ignoreBOM() { return this.#ignoreBOM; }
+    decode(input, options = {}) {
+      let bytes;
+      if (input === undefined || input === null) bytes = new Uint8Array(0);
+      else {
+        bytes = toU8(input);
+        if (bytes === undefined) throw new TypeError("Failed to execute 'decode' on 'TextDecoder': parameter 1 is not of type 'ArrayBuffer or ArrayBufferView'.");
+      }
+      const stream = !!(options && options.stream);
+      if (this.#pending) {
+        const merged = new Uint8Array(this.#pending.length + bytes.length);
+        merged.set(this.#pending);
+        merged.set(bytes, this.#pending.length);
+        bytes = merged;
+        this.#pending = null;
+      }
+      if (stream) {
+        const keep = incompleteTail(bytes, this.#encoding);
+        if (keep > 0) {
+          this.#pending = bytes.slice(bytes.length - keep);
+          bytes = bytes.subarray(0, bytes.length - keep);
+        }
+      }
+      const out = native.decode(bytes, this.#encoding, this.#fatal, this.#ignoreBOM || this.#bomSeen);
+      if (stream) {
+        if (out.length > 0) this.#bomSeen = true;
+      } else {
+        this.#bomSeen = false;
+      }
+      return out;
+    }
+  }
+  Object.defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: "TextDecoder", configurable: true });
+  function incompleteTail(b, enc) {
+    if (enc === "utf-16le" || enc === "utf-16be") return b.length % 2;
+    if (enc !== "utf-8") return 0;
+    for (let k = 1; k <= 3 && k <= b.length; k++) {
+      const c = b[b.length - k];
+      if ((c & 0xc0) === 0x80) continue;
+      const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+      return need > k ? k : 0;
+    }
+    return 0;
+  }
+  defineGlobal("TextEncoder", TextEncoder);
+  defineGlobal("TextDecoder", TextDecoder);
+
+  // ---------------------------------------------------------------- atob / btoa
+  defineGlobal("atob", function atob(data) {
+    return arguments.length === 0 ? native.atob() : native.atob(String(data));
+  });
+  defineGlobal("btoa", function btoa(data) {
+    return arguments.length === 0 ? native.btoa() : native.btoa(String(data));
+  });
+
+  // ---------------------------------------------------------------- URLSearchParams / URL
+  function stableSortPairs(list) {
+    const idx = list.map((p, i) => [p, i]);
+    idx.sort((a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
+    return idx.map((x) => x[0]);
+  }
+  function parsePairs(s) {
+    const flat = native.formParse(s);
+    const out = [];
+    for (let i = 0; i < flat.length; i += 2) out.push([flat[i], flat[i + 1]]);
+    return out;
+  }
+  function toUSV(v) {
+    return String(v);
+  }
+  let paramsAttach; // (params, url) links a URLSearchParams to its URL
+  let paramsReset; // (params, queryString) replaces the list without updating the URL
+  class URLSearchParams {
+    #list = [];
+    #url = null;
+    constructor(init = "") {
+      if (isObject(init)) {
+        if (#list in init) {
+          this.#list = init.#list.map((p) => [p[0], p[1]]);
+        } else if (typeof init[Symbol.iterator] === "function") {
+          for (const pair of init) {
+            if (!isObject(pair) || typeof pair[Symbol.iterator] !== "function") {
+              throw new TypeError("Failed to construct 'URLSearchParams': The provided value cannot be converted to a sequence.");
+            }
+            const p = [...pair];
+            if (p.length !== 2) throw new TypeError("Failed to construct 'URLSearchParams': Sequence initializer must only contain pair elements");
+            this.#list.push([toUSV(p[0]), toUSV(p[1])]);
+          }
+        } else {
+          for (const k of Object.keys(init)) this.#list.push([k, toUSV(init[k])]);
+        }
+      } else {
+        let s = toUSV(init);
+        if (s.startsWith("?")) s = s.slice(1);
+        this.#list = parsePairs(s);
+      }
+    }
+    static {
+      paramsAttach = (p, url) => {
+        p.#url = url;
+      };
+      paramsReset = (p, q) => {
+        p.#list = q === null ? [] : parsePairs(q);
+      };
+    }
+    #update() {
+      if (this.#url) urlSetQueryFromParams(this.#url, this.toString());
+    }
+    get size() { return this.#list.length; }
+    append(name, value) {
+      this.#list.push([toUSV(name), toUSV(value)]);
+      this.#update();
+    }
+    delete(name, value) {
+      name = toUSV(name);
+      if (value === undefined) this.#list = this.#list.filter((p) => p[0] !== name);
+      else {
+        value = toUSV(value);
+        this.#list = this.#list.filter((p) => !(p[0] === name && p[1] === value));
+      }
+      this.#update();
+    }
+    get(name) {
+      name = toUSV(name);
+      const p = this.#list.find((p) => p[0] === name);
+      return p ? p[1] : null;
+    }
+    getAll(name) {
+      name = toUSV(name);
+      return this.#list.filter((p) => p[0] === name).map((p) => p[1]);
+    }
+    has(name, value) {
+      name = toUSV(name);
+      if (value === undefined) return this.#list.some((p) => p[0] === name);
+      value = toUSV(value);
+      return this.#list.some((p) => p[0] === name && p[1] === value);
+    }
+    set(name, value) {
+      name = toUSV(name);
+      value = toUSV(value);
+      const i = this.#list.findIndex((p) => p[0] === name);
+      if (i < 0) this.#list.push([name, value]);
+      else {
+        this.#list[i][1] = value;
+        this.#list = this.#list.filter((p, j) => j <= i || p[0] !== name);
+      }
+      this.#update();
+    }
+    sort() {
+      this.#list = stableSortPairs(this.#list);
+      this.#update();
+    }
+    forEach(callback, thisArg) {
+      if (typeof callback !== "function") throw new TypeError("Failed to execute 'forEach' on 'URLSearchParams': parameter 1 is not of type 'Function'.");
+      for (let i = 0; i < this.#list.length; i++) {
+        const p = this.#list[i];
+        callback.call(thisArg, p[1], p[0], this);
+      }
+    }
+    *entries() {
+      for (let i = 0; i < this.#list.length; i++) yield [this.#list[i][0], this.#list[i][1]];
+    }
+    *keys() {
+      for (let i = 0; i < this.#list.length; i++) yield this.#list[i][0];
+    }
+    *values() {
+      for (let i = 0; i < this.#list.length; i++) yield this.#list[i][1];
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+    toString() {
+      const flat = [];
+      for (const p of this.#list) flat.push(p[0], p[1]);
+      return native.formSerialize(flat);
+    }
+  }
+  Object.defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: "URLSearchParams", configurable: true });
+  function isURLSearchParams(x) {
+    return isObject(x) && URLSearchParams.prototype.isPrototypeOf(x) && paramsBrand(x);
+  }
+  function paramsBrand(x) {
+    try {
+      URLSearchParams.prototype.has.call(x, "");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // record: [href, protocol, username, password, host, hostname, port, pathname, search, hash, origin, query]
+  let urlSetQueryFromParams;
+  class URL {
+    #rec;
+    #params = null;
+    constructor(url, base) {
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
+      const rec = native.urlParse(toUSV(url), base === undefined ? undefined : toUSV(base));
+      if (rec === null) throw new TypeError("Invalid URL string.");
+      this.#rec = rec;
+    }
+    static canParse(url, base) {
+      return native.urlParse(toUSV(url), base === undefined ? undefined : toUSV(base)) !== null;
+    }
+    static parse(url, base) {
+      try {
+        return new URL(url, base);
+      } catch {
+        return null;
+      }
+    }
+    static createObjectURL() {
+      throw new TypeError("URL.createObjectURL() is not supported by cellhost.");
+    }
+    static revokeObjectURL() {
+      throw new TypeError("URL.revokeObjectURL() is not supported by cellhost.");
+    }
+    static {
+      urlSetQueryFromParams = (u, s) => {
+        const r = native.urlSet(u.#rec[0], "search", s);
+        if (r !== null) u.#rec = r;
+      };
+    }
+    #set(component, value) {
+      const r = native.urlSet(this.#rec[0], component, toUSV(value));
+      if (r === null) {
+        if (component === "href") throw new TypeError("Invalid URL string.");
+        return;
+      }
+      this.#rec = r;
+      if (this.#params && (component === "href" || component === "search")) paramsReset(this.#params, r[11]);
+    }
+    get href() { return this.#rec[0]; }
+    set href(v) { this.#set("href", v); }
+    get origin() { return this.#rec[10]; }
+    get protocol() { return this.#rec[1]; }
+    set protocol(v) { this.#set("protocol", v); }
+    get username() { return this.#rec[2]; }
+    set username(v) { this.#set("username", v); }
+    get password() { return this.#rec[3]; }
+    set password(v) { this.#set("password", v); }
+    get host() { return this.#rec[4]; }
+    set host(v) { this.#set("host", v); }
+    get hostname() { return this.#rec[5]; }
+    set hostname(v) { this.#set("hostname", v); }
+    get port() { return this.#rec[6]; }
+    set port(v) { this.#set("port", v); }
+    get pathname() { return this.#rec[7]; }
+    set pathname(v) { this.#set("pathname", v); }
+    get search() { return this.#rec[8]; }
+    set search(v) { this.#set("search", v); }
+    get searchParams() {
+      if (!this.#params) {
+        this.#params = new URLSearchParams(this.#rec[11] ?? "");
+        paramsAttach(this.#params, this);
+      }
+      return this.#params;
+    }
+    get hash() { return this.#rec[9]; }
+    set hash(v) { this.#set("hash", v); }
+    toString() { return this.#rec[0]; }
+    toJSON() { return this.#rec[0]; }
+  }
+  Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
+  defineGlobal("URL", URL);
+  defineGlobal("URLSearchParams", URLSearchParams);
+
+  // ---------------------------------------------------------------- Headers
+  const BODY_USED = "Body has already been used. It can only be used once. Use tee() first if you need to read it twice.";
+  const tokenRe = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  function checkName(name) {
+    name = String(name);
+    if (!tokenRe.test(name)) throw new TypeError("Invalid header name.");
+    return name.toLowerCase();
+  }
+  function normalizeValue(value) {
+    value = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+    if (/[\0\r\n]/.test(value)) throw new TypeError("Invalid header value.");
+    return value;
+  }
+  let headersInternal; // (h) → { map, setGuard(g) }
+  class Headers {
+    #map = new Map(); // lowercase name → [values]
+    #guard = "none";
+    constructor(init) {
+      if (init === undefined) return;
+      if (!isObject(init)) {
+        throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
+      }
+      if (#map in init) {
+        for (const [k, v] of init.#map) this.#map.set(k, v.slice());
+      } else if (typeof init[Symbol.iterator] === "function") {
+        for (const pair of init) {
+          const p = isObject(pair) && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+          if (p === null || p.length !== 2) {
+            throw new TypeError("To initialize a Headers object from a sequence, each inner sequence must have exactly two elements.");
+          }
+          this.append(p[0], p[1]);
+        }
+      } else {
+        for (const k of Object.keys(init)) this.append(k, init[k]);
+      }
+    }
+    static {
+      headersInternal = (h) => ({
+        map: h.#map,
+        setGuard(g) {
+          h.#guard = g;
+        },
+        appendRaw(name, value) {
+          const k = name.toLowerCase();
+          const l = h.#map.get(k);
+          if (l) l.push(value);
+          else h.#map.set(k, [value]);
+        },
+      });
+    }
+    #check() {
+      if (this.#guard !== "none") throw new TypeError("Can't modify immutable headers.");
+    }
+    append(name, value) {
+      this.#check();
+      const k = checkName(name);
+      value = normalizeValue(value);
+      const l = this.#map.get(k);
+      if (l) l.push(value);
+      else this.#map.set(k, [value]);
+    }
+    delete(name) {
+      this.#check();
+      this.#map.delete(checkName(name));
+    }
+    get(name) {
+      const l = this.#map.get(checkName(name));
+      return l ? l.join(", ") : null;
+    }
+    getAll(name) {
+      if (String(name).toLowerCase() !== "set-cookie") {
+        throw new TypeError('getAll() can only be used with the header name "Set-Cookie".');
+      }
+      return this.getSetCookie();
+    }
+    getSetCookie() {
+      const l = this.#map.get("set-cookie");
+      return l ? l.slice() : [];
+    }
+    has(name) {
+      return this.#map.has(checkName(name));
+    }
+    set(name, value) {
+      this.#check();
+      const k = checkName(name);
+      this.#map.set(k, [normalizeValue(value)]);
+    }
+    #displayed() {
+      const keys = [...this.#map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const out = [];
+      for (const k of keys) {
+        const l = this.#map.get(k);
+        if (k === "set-cookie") for (const v of l) out.push([k, v]);
+        else out.push([k, l.join(", ")]);
+      }
+      return out;
+    }
+    forEach(callback, thisArg) {
+      if (typeof callback !== "function") throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.");
+      for (const [k, v] of this.#displayed()) callback.call(thisArg, v, k, this);
+    }
+    entries() {
+      return this.#displayed()[Symbol.iterator]();
+    }
+    keys() {
+      return this.#displayed().map((e) => e[0])[Symbol.iterator]();
+    }
+    values() {
+      return this.#displayed().map((e) => e[1])[Symbol.iterator]();
+    }
+    [Symbol.iterator]() {
+      return this.entries();
+    }
+  }
+  brandHost(Headers, "Headers");
+  defineGlobal("Headers", Headers);
+  function headersFlat(h) {
+    const flat = [];
+    for (const [k, v] of h) flat.push(k, v);
+    return flat;
+  }
+  function headersFromFlat(flat, guard) {
+    const h = new Headers();
+    const hi = headersInternal(h);
+    for (let i = 0; i + 1 < flat.length; i += 2) hi.appendRaw(String(flat[i]), String(flat[i + 1]));
+    if (guard) hi.setGuard(guard);
+    return h;
+  }
+
+  // ---------------------------------------------------------------- bodies
+  // A body state is shared by a Request/Response and its stream:
+  // { bytes: Uint8Array, used: boolean, stream: ReadableStream|null, locked: boolean }
+  function newBodyState(bytes) {
+    return { bytes, used: false, stream: null, locked: false };
+  }
+  const streamState = new WeakMap();
+  // ReadableStream is not a global yet: only bodies hand these out.
+  class ReadableStream {
+    constructor(token, state) {
+      if (token !== INTERNAL) {
+        throw new TypeError("ReadableStream is not supported by cellhost yet (request and response bodies are buffered).");
+      }
+      streamState.set(this, state);
+    }
+    get locked() { return streamState.get(this).locked; }
+    getReader(options) {
+      const st = streamState.get(this);
+      if (options && options.mode === "byob") throw new TypeError("cellhost does not support BYOB readers yet.");
+      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      st.locked = true;
+      return new ReadableStreamDefaultReader(INTERNAL, st);
+    }
+    cancel(reason) {
+      const st = streamState.get(this);
+      if (st.locked) return Promise.reject(new TypeError("This ReadableStream is currently locked to a reader."));
+      st.used = true;
+      st.bytes = new Uint8Array(0);
+      return Promise.resolve(undefined);
+    }
+    tee() {
+      const st = streamState.get(this);
+      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      const bytes = st.used ? new Uint8Array(0) : st.bytes;
+      st.used = true;
+      st.locked = true;
+      return [new ReadableStream(INTERNAL, newBodyState(bytes.slice())), new ReadableStream(INTERNAL, newBodyState(bytes.slice()))];
+    }
+    pipeTo() {
+      return Promise.reject(new TypeError("ReadableStream.pipeTo() is not supported by cellhost yet."));
+    }
+    pipeThrough() {
+      throw new TypeError("ReadableStream.pipeThrough() is not supported by cellhost yet.");
+    }
+    values() {
+      const reader = this.getReader();
+      return {
+        next: () => reader.read(),
+        return: () => {
+          reader.releaseLock();
+          return Promise.resolve({ value: undefined, done: true });
+        },
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
+    }
+    [Symbol.asyncIterator]() {
+      return this.values();
+    }
+  }
+  brandHost(ReadableStream, "ReadableStream");
+  class ReadableStreamDefaultReader {
+    #st;
+    #released = false;
+    constructor(token, st) {
+      if (token !== INTERNAL) throw new TypeError("ReadableStreamDefaultReader is not supported by cellhost yet.");
+      this.#st = st;
+    }
+    get closed() { return Promise.resolve(undefined); }
+    read() {
+      if (this.#released) return Promise.reject(new TypeError("This ReadableStream reader has been released."));
+      const st = this.#st;
+      if (st.used || st.bytes.length === 0) {
+        st.used = true;
+        return Promise.resolve({ value: undefined, done: true });
+      }
+      st.used = true;
+      return Promise.resolve({ value: st.bytes.slice(), done: false });
+    }
+    releaseLock() {
+      if (!this.#released) {
+        this.#released = true;
+        this.#st.locked = false;
+      }
+    }
+    cancel() {
+      this.#st.used = true;
+      return Promise.resolve(undefined);
+    }
+  }
+  brandHost(ReadableStreamDefaultReader, "ReadableStreamDefaultReader");
+
+  // extractBody returns { state, contentType } for a body init value.
+  function extractBody(init) {
+    if (typeof init === "string") return { state: newBodyState(new Uint8Array(native.utf8Encode(init))), contentType: "text/plain;charset=UTF-8" };
+    if (isObject(init)) {
+      const u8 = toU8(init);
+      if (u8 !== undefined) return { state: newBodyState(u8.slice()), contentType: null };
+      if (isURLSearchParams(init)) {
+        return { state: newBodyState(new Uint8Array(native.utf8Encode(init.toString()))), contentType: "application/x-www-form-urlencoded;charset=UTF-8" };
+      }
+      const ss = streamState.get(init);
+      if (ss) {
+        if (ss.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+        if (ss.used) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
+        ss.used = true;
+        ss.locked = true;
+        return { state: newBodyState(ss.bytes), contentType: null };
+      }
+      if (typeof init.getReader === "function" || typeof init[Symbol.asyncIterator] === "function") {
+        throw new TypeError("cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body.");
+      }
+      const tag = Object.prototype.toString.call(init);
+      if (tag === "[object Blob]" || tag === "[object File]" || tag === "[object FormData]") {
+        throw new TypeError("cellhost does not support Blob or FormData bodies yet.");
+      }
+    }
+    return { state: newBodyState(new Uint8Array(native.utf8Encode(String(init)))), contentType: "text/plain;charset=UTF-8" };
+  }
+
+  let bodyStateOf;
+  class Body {
+    #state; // body state or null
+    #headers;
+    constructor(token, state, headers) {
+      if (token !== INTERNAL) throw new TypeError("Illegal constructor");
+      this.#state = state;
+      this.#headers = headers;
+    }
+    static {
+      bodyStateOf = (b) => b.#state;
+    }
+    get body() {
+      const st = this.#state;
+      if (st === null) return null;
+      if (!st.stream) st.stream = new ReadableStream(INTERNAL, st);
+      return st.stream;
+    }
+    get bodyUsed() {
+      return this.#state !== null && this.#state.used;
+    }
+    #take() {
+      const st = this.#state;
+      if (st === null) return new Uint8Array(0);
+      if (st.used) throw new TypeError(BODY_USED);
+      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      st.used = true;
+      return st.bytes;
+    }
+    async arrayBuffer() {
+      return this.#take().slice().buffer;
+    }
+    async bytes() {
+      return this.#take().slice();
+    }
+    async text() {
+      return native.decode(this.#take(), "utf-8", false, false);
+    }
+    async json() {
+      return jsonParse(native.decode(this.#take(), "utf-8", false, false));
+    }
+    async formData() {
+      if (this.#state !== null && this.#state.used) throw new TypeError(BODY_USED);
+      throw new TypeError("cellhost does not support FormData yet.");
+    }
+    async blob() {
+      if (this.#state !== null && this.#state.used) throw new TypeError(BODY_USED);
+      throw new TypeError("cellhost does not support Blob yet.");
+    }
+  }
+
+  // ---------------------------------------------------------------- Request
+  const httpMethods = new Set([
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "PURGE", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE",
+    "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "ACL", "REPORT", "MKACTIVITY", "CHECKOUT", "MERGE", "M-SEARCH",
+    "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE",
+  ]);
+  function normalizeMethod(m) {
+    if (httpMethods.has(m)) return m;
+    const u = m.toUpperCase();
+    if (httpMethods.has(u)) return u;
+    throw new TypeError("Invalid HTTP method string: " + m);
+  }
+  function readDict(init, names) {
+    const d = {};
+    for (const n of names) d[n] = init[n];
+    return d;
+  }
+  let requestInternals;
+  class Request extends Body {
+    #method;
+    #url;
+    #headers;
+    #redirect;
+    #signal;
+    #cf;
+    #cache;
+    constructor(input, init) {
+      if (input === INTERNAL) {
+        // internal construction: init = { method, url, headers, state }
+        super(INTERNAL, init.state, init.headers);
+        this.#method = init.method;
+        this.#url = init.url;
+        this.#headers = init.headers;
+        this.#redirect = "follow";
+        this.#signal = null;
+        this.#cf = undefined;
+        this.#cache = undefined;
+        return;
+      }
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+      let url;
+      let method = "GET";
+      let headers = null;
+      let state = null;
+      let contentType = null;
+      let redirect = "follow";
+      let signal = null;
+      let cf;
+      let cache;
+      const initIsRequest = isObject(init) && #method in init;
+      let dict = null;
+      if (init !== undefined && init !== null && !initIsRequest) {
+        if (!isObject(init)) throw new TypeError("Failed to construct 'Request': parameter 2 is not of type 'RequestInit'.");
+        dict = readDict(init, ["body", "cache", "cf", "encodeResponseBody", "fetcher", "headers", "integrity", "method", "redirect", "signal"]);
+      }
+      const ignoreInputBody = initIsRequest || (dict !== null && dict.body !== undefined);
+      if (isObject(input) && #method in input) {
+        url = input.#url;
+        method = input.#method;
+        headers = new Headers(input.#headers);
+        cf = input.#cf;
+        cache = input.#cache;
+        redirect = input.#redirect;
+        signal = input.#signal;
+        if (!ignoreInputBody) {
+          const st = bodyStateOf(input);
+          if (st !== null) {
+            if (st.used) throw new TypeError("Cannot reconstruct a Request with a used body.");
+            state = newBodyState(st.bytes);
+            st.used = true;
+            st.locked = true;
+          }
+        }
+      } else {
+        const s = toUSV(input);
+        const rec = native.urlParse(s, undefined);
+        if (rec === null) throw new TypeError("Invalid URL: " + s);
+        url = rec[0];
+      }
+      if (dict !== null) {
+        if (dict.integrity !== undefined && String(dict.integrity) !== "") {
+          throw new TypeError("Subrequest integrity checking is not implemented. The integrity option must be either undefined or an empty string.");
+        }
+        if (dict.method !== undefined) method = normalizeMethod(String(dict.method));
+        if (dict.headers !== undefined) headers = new Headers(dict.headers);
+        if (dict.signal !== undefined) signal = dict.signal;
+        if (dict.cf !== undefined) cf = dict.cf === null ? undefined : native.structuredClone(dict.cf);
+        if (dict.body !== undefined && dict.body !== null) {
+          const ex = extractBody(dict.body);
+          state = ex.state;
+          contentType = ex.contentType;
+          if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+        } else if (dict.body === null) {
+          state = null;
+        }
+        if (dict.redirect !== undefined) {
+          const r = String(dict.redirect).toLowerCase();
+          if (r !== "follow" && r !== "manual") {
+            throw new TypeError('Invalid redirect value, must be one of "follow" or "manual" ("error" won\'t be implemented since it does not make sense at the edge; use "manual" and check the response status code).');
+          }
+          redirect = r;
+        }
+        if (dict.cache !== undefined) {
+          const c = String(dict.cache);
+          if (c !== "no-store" && c !== "no-cache" && c !== "reload") throw new TypeError("Unsupported cache mode: " + c);
+          cache = c;
+        }
+        if (dict.encodeResponseBody !== undefined) {
+          const e = String(dict.encodeResponseBody);
+          if (e !== "manual" && e !== "automatic") throw new TypeError("encodeResponseBody: unexpected value: " + e);
+        }
+        if ((dict.method !== undefined || dict.body !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
+          throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+        }
+      } else if (initIsRequest) {
+        method = init.#method;
+        redirect = init.#redirect;
+        cache = init.#cache;
+        signal = init.#signal;
+        headers = new Headers(init.#headers);
+        cf = init.#cf;
+        state = bodyStateOf(init); // shared, as workerd does
+      }
+      if (headers === null) headers = new Headers();
+      if (contentType !== null && !headers.has("content-type")) headers.set("content-type", contentType);
+      super(INTERNAL, state, headers);
+      this.#method = method;
+      this.#url = url;
+      this.#headers = headers;
+      this.#redirect = redirect;
+      this.#signal = signal;
+      this.#cf = cf;
+      this.#cache = cache;
+    }
+    static {
+      requestInternals = (r) => (isObject(r) && #method in r ? { method: r.#method, url: r.#url, headers: r.#headers } : null);
+    }
+    get method() { return this.#method; }
+    get url() { return this.#url; }
+    get headers() { return this.#headers; }
+    get redirect() { return this.#redirect; }
+    get signal() {
+      if (this.#signal === null) this.#signal = new AbortSignal(INTERNAL);
+      return this.#signal;
+    }
+    get fetcher() { return null; }
+    get cf() { return this.#cf; }
+    get cache() { return this.#cache; }
+    get integrity() { return ""; }
+    get keepalive() { return false; }
+    clone() {
+      const st = bodyStateOf(this);
+      if (st !== null && st.used) throw new TypeError(BODY_USED);
+      const r = new Request(INTERNAL, {
+        method: this.#method,
+        url: this.#url,
+        headers: new Headers(this.#headers),
+        state: st === null ? null : newBodyState(st.bytes.slice()),
+      });
+      r.#redirect = this.#redirect;
+      r.#signal = this.#signal;
+      r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      r.#cache = this.#cache;
+      return r;
+    }
+  }
+  brandHost(Request, "Request");
+  defineGlobal("Request", Request);
+
+  // ---------------------------------------------------------------- Response
+  const statusTexts = {
+    0: "", 100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints", 200: "OK", 201: "Created",
+    202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+    207: "Multi-Status", 208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
+    302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+    400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+    405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+    409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
+    414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+    418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity", 423: "Locked", 424: "Failed Dependency",
+    426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+    451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+    503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+    507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
+  };
+  function defaultStatusText(s) {
+    if (Object.prototype.hasOwnProperty.call(statusTexts, s)) return statusTexts[s];
+    if (s >= 200 && s < 300) return "Successful";
+    if (s >= 300 && s < 400) return "Redirection";
+    if (s >= 400 && s < 500) return "Client Error";
+    if (s >= 500 && s < 600) return "Server Error";
+    return "";
+  }
+  function toInt32(v) {
+    return Number(v) | 0;
+  }
+  const nullBodyStatus = (s) => s === 101 || s === 204 || s === 205 || s === 304;
+  let responseInternals;
+  class Response extends Body {
+    #status;
+    #statusText; // null = default for the status
+    #headers;
+    #webSocket;
+    #type;
+    #cf;
+    constructor(body, init) {
+      if (body === INTERNAL) {
+        // internal construction: init = { status, statusText, headers, state, webSocket, type }
+        super(INTERNAL, init.state, init.headers);
+        this.#status = init.status;
+        this.#statusText = init.statusText;
+        this.#headers = init.headers;
+        this.#webSocket = init.webSocket ?? null;
+        this.#type = init.type ?? "default";
+        this.#cf = undefined;
+        return;
+      }
+      let status = 200;
+      let statusText = null;
+      let headers;
+      let webSocket = null;
+      let cf;
+      if (isObject(init) && #status in init) {
+        status = init.#status;
+        if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
+        headers = new Headers(init.#headers);
+        webSocket = init.#webSocket;
+        cf = init.#cf;
+      } else if (init !== undefined && init !== null) {
+        if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
+        const d = readDict(init, ["cf", "encodeBody", "headers", "status", "statusText", "webSocket"]);
+        if (d.status !== undefined) status = toInt32(d.status);
+        if (d.statusText !== undefined) statusText = String(d.statusText);
+        if (d.encodeBody !== undefined) {
+          const e = String(d.encodeBody);
+          if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
+        }
+        headers = d.headers !== undefined ? new Headers(d.headers) : new Headers();
+        if (d.cf !== undefined && d.cf !== null) cf = native.structuredClone(d.cf);
+        if (d.webSocket !== undefined && d.webSocket !== null) webSocket = d.webSocket;
+      } else {
+        headers = new Headers();
+      }
+      if (webSocket === null) {
+        if (!(status >= 200 && status <= 599)) {
+          throw new RangeError("Responses may only be constructed with status codes in the range 200 to 599, inclusive.");
+        }
+      } else if (status !== 101) {
+        throw new RangeError("Responses with a WebSocket must have status code 101.");
+      }
+      if (statusText !== null) {
+        for (let i = 0; i < statusText.length; i++) {
+          if (statusText.charCodeAt(i) < 0x20) throw new TypeError("Invalid statusText");
+        }
+      }
+      let state = null;
+      if (body !== undefined && body !== null) {
+        const ex = extractBody(body);
+        if (nullBodyStatus(status)) {
+          if (ex.state.bytes.length !== 0) {
+            throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
+          }
+        } else {
+          state = ex.state;
+          if (ex.contentType !== null && !headers.has("content-type")) headers.set("content-type", ex.contentType);
+        }
+      }
+      super(INTERNAL, state, headers);
+      this.#status = status;
+      this.#statusText = statusText;
+      this.#headers = headers;
+      this.#webSocket = webSocket;
+      this.#type = "default";
+      this.#cf = cf;
+    }
+    static {
+      responseInternals = (r) =>
+        isObject(r) && #status in r
+          ? { status: r.#status, statusText: r.#statusText ?? defaultStatusText(r.#status), headers: r.#headers, webSocket: r.#webSocket }
+          : null;
+    }
+    static json(data, init) {
+      const text = jsonStringify(data);
+      if (text === undefined) throw new TypeError("The value provided to Response.json() is not JSON-serializable.");
+      let newInit;
+      if (isObject(init) && #status in init) {
+        const headers = new Headers(init.#headers);
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        newInit = { status: init.#status, headers, webSocket: init.#webSocket ?? undefined };
+        if (init.#statusText !== null && init.#statusText !== defaultStatusText(init.#status)) newInit.statusText = init.#statusText;
+      } else if (init !== undefined && init !== null) {
+        if (!isObject(init)) throw new TypeError("Failed to execute 'json' on 'Response': parameter 2 is not of type 'ResponseInit'.");
+        const d = readDict(init, ["cf", "encodeBody", "headers", "status", "statusText", "webSocket"]);
+        const headers = d.headers !== undefined ? new Headers(d.headers) : new Headers();
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        newInit = { cf: d.cf, encodeBody: d.encodeBody, headers, status: d.status, statusText: d.statusText, webSocket: d.webSocket };
+      } else {
+        newInit = { headers: new Headers({ "content-type": "application/json" }) };
+      }
+      return new Response(text, newInit);
+    }
+    static redirect(url, status = 302) {
+      const code = toInt32(status);
+      if (![301, 302, 303, 307, 308].includes(code)) {
+        throw new RangeError(`${code} is not a redirect status code. It must be one of: 301, 302, 303, 307, or 308.`);
+      }
+      const s = toUSV(url);
+      const rec = native.urlParse(s, undefined);
+      if (rec === null) throw new TypeError("Unable to parse URL: " + s);
+      const headers = headersFromFlat(["location", rec[0]], "immutable");
+      return new Response(INTERNAL, { status: code, statusText: null, headers, state: null });
+    }
+    static error() {
+      return new Response(INTERNAL, { status: 0, statusText: null, headers: new Headers(), state: null, type: "error" });
+    }
+    get status() { return this.#status; }
+    get statusText() { return this.#statusText ?? defaultStatusText(this.#status); }
+    get ok() { return this.#status >= 200 && this.#status < 300; }
+    get redirected() { return false; }
+    get url() { return ""; }
+    get headers() { return this.#headers; }
+    get webSocket() { return this.#webSocket; }
+    get cf() { return this.#cf; }
+    get type() { return this.#type; }
+    clone() {
+      if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
+      const st = bodyStateOf(this);
+      if (st !== null && st.used) throw new TypeError(BODY_USED);
+      const r = new Response(INTERNAL, {
+        status: this.#status,
+        statusText: this.#statusText,
+        headers: new Headers(this.#headers),
+        state: st === null ? null : newBodyState(st.bytes.slice()),
+        type: this.#type,
+      });
+      r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      return r;
+    }
+  }
+  brandHost(Response, "Response");
+  defineGlobal("Response", Response);
+
+  // ---------------------------------------------------------------- bridge internals
+  function bodyArg(ab) {
+    return ab === null || ab === undefined ? null : newBodyState(new Uint8Array(ab));
+  }
+  function takeForExport(b) {
+    const st = bodyStateOf(b);
+    if (st === null) return null;
+    if (st.used) throw new TypeError(BODY_USED);
+    if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+    st.used = true;
+    return st.bytes;
+  }
+  const internals = {
+    DOMException,
+    makeRequest(method, url, flat, body) {
+      return new Request(INTERNAL, { method, url, headers: headersFromFlat(flat, "immutable"), state: bodyArg(body) });
+    },
+    exportRequest(req) {
+      const r = requestInternals(req);
+      if (r === null) throw new TypeError("Expected a Request object.");
+      return [r.method, r.url, headersFlat(r.headers), takeForExport(req)];
+    },
+    requestFrom(input, init) {
+      if (init === undefined && requestInternals(input) !== null) return input;
+      return new Request(input, init);
+    },
+    makeResponse(status, statusText, flat, body, webSocket) {
+      return new Response(INTERNAL, {
+        status,
+        statusText: statusText === "" || statusText === defaultStatusText(status) ? null : statusText,
+        headers: headersFromFlat(flat, "immutable"),
+        state: bodyArg(body),
+        webSocket: webSocket ?? null,
+      });
+    },
+    exportResponse(res) {
+      const r = responseInternals(res);
+      if (r === null) throw new TypeError("Expected a Response object.");
+      return [r.status, r.statusText, headersFlat(r.headers), takeForExport(res), r.webSocket];
+    },
+  };
+
+  // ---------------------------------------------------------------- console
+  const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  function quote(s) {
+    return "'" + s.replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n") + "'";
+  }
+  function ctorName(o) {
+    try {
+      const p = Object.getPrototypeOf(o);
+      if (p === null) return null;
+      const c = p.constructor;
+      return typeof c === "function" && typeof c.name === "string" ? c.name : "";
+    } catch {
+      return "";
+    }
+  }
+  function inspect(v, depth = 2, seen = []) {
+    switch (typeof v) {
+      case "string":
+        return seen.length === 0 ? v : quote(v);
+      case "number":
+        return Object.is(v, -0) ? "-0" : String(v);
+      case "bigint":
+        return v + "n";
+      case "symbol":
+        return v.toString();
+      case "undefined":
+        return "undefined";
+      case "boolean":
+        return String(v);
+      case "function": {
+        const src = Function.prototype.toString.call(v);
+        if (src.startsWith("class")) return `[class ${v.name || "(anonymous)"}]`;
+        return v.name ? `[Function: ${v.name}]` : "[Function (anonymous)]";
+      }
+    }
+    if (v === null) return "null";
+    if (seen.includes(v)) return "[Circular *1]";
+    if (v instanceof Error) {
+      const stack = typeof v.stack === "string" ? v.stack : "";
+      const head = `${v.name}: ${v.message}`;
+      return stack && stack.startsWith(head) ? stack : stack ? head + "\n" + stack : head;
+    }
+    if (v instanceof Date) return isNaN(v.getTime()) ? "Invalid Date" : v.toISOString();
+    if (v instanceof RegExp) return String(v);
+    if (v instanceof URL) return `URL '${v.href}'`;
+    const inner = seen.concat([v]);
+    const fmt = (x) => (typeof x === "string" ? quote(x) : inspect(x, depth - 1, inner));
+    const wrap = (prefix, items) => (items.length === 0 ? prefix + "{}" : `${prefix}{ ${items.join(", ")} }`);
+    if (Array.isArray(v)) {
+      if (depth < 0) return "[Array]";
+      const items = [];
+      let holes = 0;
+      const flushHoles = () => {
+        if (holes) items.push(`<${holes} empty item${holes > 1 ? "s" : ""}>`);
+        holes = 0;
+      };
+      const n = Math.min(v.length, 100);
+      for (let i = 0; i < n; i++) {
+        if (!(i in v)) {
+          holes++;
+          continue;
+        }
+        flushHoles();
+        items.push(fmt(v[i]));
+      }
+      flushHoles();
+      if (v.length > 100) items.push(`... ${v.length - 100} more item${v.length - 100 > 1 ? "s" : ""}`);
+      for (const k of Object.keys(v)) if (!/^\d+$/.test(k)) items.push(`${identRe.test(k) ? k : quote(k)}: ${fmt(v[k])}`);
+      return items.length === 0 ? "[]" : `[ ${items.join(", ")} ]`;
+    }
+    if (v instanceof Map) {
+      if (depth < 0) return "[Map]";
+      const items = [];
+      for (const [k, x] of v) items.push(`${fmt(k)} => ${fmt(x)}`);
+      return wrap(`Map(${v.size}) `, items);
+    }
+    if (v instanceof Set) {
+      if (depth < 0) return "[Set]";
+      const items = [];
+      for (const x of v) items.push(fmt(x));
+      return wrap(`Set(${v.size}) `, items);
+    }
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const items = Array.from(v.subarray(0, 100), (x) => fmt(x));
+      if (v.length > 100) items.push(`... ${v.length - 100} more items`);
+      return `${ctorName(v)}(${v.length}) [${items.length ? " " + items.join(", ") + " " : ""}]`;
+    }
+    if (isArrayBuffer(v)) {
+      const b = Array.from(new Uint8Array(v).subarray(0, 50), (x) => x.toString(16).padStart(2, "0"));
+      return `ArrayBuffer { [Uint8Contents]: <${b.join(" ")}${v.byteLength > 50 ? " ... " + (v.byteLength - 50) + " more bytes" : ""}>, byteLength: ${v.byteLength} }`;
+    }
+    if (v instanceof Promise) return "Promise { <unknown> }";
+    if (v instanceof Headers) return `Headers(${[...v].length}) { ${[...v].map(([k, x]) => `${quote(k)} => ${quote(x)}`).join(", ")} }`;
+    const name = ctorName(v);
+    if (depth < 0) return name === "Object" || name === "" ? "[Object]" : `[${name || "Object"}]`;
+    const items = [];
+    for (const k of Object.keys(v)) {
+      let x;
+      try {
+        x = v[k];
+      } catch (e) {
+        x = e;
+      }
+      items.push(`${identRe.test(k) ? k : quote(k)}: ${fmt(x)}`);
+    }
+    let prefix = "";
+    if (name === null) prefix = "[Object: null prototype] ";
+    else if (name !== "Object") prefix = (name || "Object") + " ";
+    const tag = v[Symbol.toStringTag];
+    if (typeof tag === "string" && tag !== name && name !== null) prefix = `${name || "Object"} [${tag}] `;
+    return wrap(prefix, items);
+  }
+  function format(args) {
+    if (args.length === 0) return "";
+    let out = "";
+    let i = 0;
+    if (typeof args[0] === "string") {
+      const f = args[0];
+      i = 1;
+      let last = 0;
+      for (let j = 0; j < f.length - 1; j++) {
+        if (f[j] !== "%") continue;
+        const c = f[j + 1];
+        let rep;
+        if (c === "%") rep = "%";
+        else if (i < args.length) {
+          const a = args[i];
+          switch (c) {
+            case "s":
+              rep = typeof a === "string" ? a : typeof a === "bigint" ? a + "n" : typeof a === "symbol" ? a.toString() : isObject(a) ? inspect(a, 1, [null]) : inspect(a);
+              break;
+            case "d":
+            case "i":
+              rep = typeof a === "bigint" ? a + "n" : isObject(a) ? "NaN" : String(c === "i" ? parseInt(a) : Number(a));
+              break;
+            case "f":
+              rep = String(parseFloat(a));
+              break;
+            case "j":
+              try {
+                rep = jsonStringify(a);
+              } catch {
+                rep = "[Circular]";
+              }
+              break;
+            case "o":
+            case "O":
+              rep = inspect(a, c === "o" ? 4 : 2, [null]);
+              break;
+            case "c":
+              rep = "";
+              break;
+            default:
+              continue;
+          }
+          i++;
+        } else continue;
+        out += f.slice(last, j) + rep;
+        last = j + 2;
+        j++;
+      }
+      out += f.slice(last);
+    }
+    for (; i < args.length; i++) {
+      if (out !== "" || i > 0) out += " ";
+      out += typeof args[i] === "string" ? args[i] : inspect(args[i]);
+    }
+    return out;
+  }
+  let groupIndent = "";
+  const counts = new Map();
+  const timers = new Map();
+  function emit(args) {
+    let line = format(args);
+    if (groupIndent) line = line.split("\n").map((l) => groupIndent + l).join("\n");
+    native.consoleWrite(line);
+  }
+  const consoleObj = {
+    log: (...a) => emit(a),
+    info: (...a) => emit(a),
+    debug: (...a) => emit(a),
+    warn: (...a) => emit(a),
+    error: (...a) => emit(a),
+    trace: (...a) => emit(["Trace:", ...a]),
+    dir: (v) => emit([inspect(v, 2, [null])]),
+    dirxml: (...a) => emit(a),
+    table: (...a) => emit(a),
+    assert: (cond, ...a) => {
+      if (!cond) emit(a.length ? ["Assertion failed:", ...a] : ["Assertion failed"]);
+    },
+    group: (...a) => {
+      if (a.length) emit(a);
+      groupIndent += "  ";
+    },
+    groupCollapsed: (...a) => consoleObj.group(...a),
+    groupEnd: () => {
+      groupIndent = groupIndent.slice(2);
+    },
+    count: (label = "default") => {
+      const n = (counts.get(label) ?? 0) + 1;
+      counts.set(label, n);
+      emit([`${label}: ${n}`]);
+    },
+    countReset: (label = "default") => counts.delete(label),
+    time: (label = "default") => timers.set(label, Date.now()),
+    timeLog: (label = "default", ...a) => emit([`${label}: ${Date.now() - (timers.get(label) ?? Date.now())}ms`, ...a]),
+    timeEnd: (label = "default") => {
+      emit([`${label}: ${Date.now() - (timers.get(label) ?? Date.now())}ms`]);
+      timers.delete(label);
+    },
+  };
+  defineGlobal("console", consoleObj);
+
+  // ---------------------------------------------------------------- crypto, misc
+  const integerArrays = new Set(["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"]);
+  const taTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+  function notSupported(name) {
+    return function () {
+      return Promise.reject(new DOMException(`crypto.subtle.${name}() is not supported by cellhost yet.`, "NotSupportedError"));
+    };
+  }
+  const subtle = {};
+  for (const m of ["encrypt", "decrypt", "sign", "verify", "generateKey", "deriveKey", "deriveBits", "importKey", "exportKey", "wrapKey", "unwrapKey"]) {
+    subtle[m] = notSupported(m);
+  }
+  subtle.digest = function digest(algorithm, data) {
+    try {
+      const name = String(isObject(algorithm) ? algorithm.name : algorithm).toUpperCase();
+      const bytes = toU8(data);
+      if (bytes === undefined) throw new TypeError("Failed to execute 'digest' on 'SubtleCrypto': parameter 2 is not of type 'ArrayBuffer or ArrayBufferView'.");
+      return Promise.resolve(native.digest(name, bytes));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+  subtle.timingSafeEqual = function timingSafeEqual(a, b) {
+    const x = toU8(a);
+    const y = toU8(b);
+    if (x === undefined || y === undefined) throw new TypeError("timingSafeEqual() requires ArrayBuffer or ArrayBufferView arguments.");
+    if (x.byteLength !== y.byteLength) throw new RangeError("Input buffers must have the same byte length.");
+    let d = 0;
+    for (let i = 0; i < x.length; i++) d |= x[i] ^ y[i];
+    return d === 0;
+  };
+  const cryptoObj = {
+    subtle,
+    randomUUID: () => native.randomUUID(),
+    getRandomValues(array) {
+      const tag = ArrayBuffer.isView(array) ? taTag.call(array) : undefined;
+      if (!integerArrays.has(tag)) {
+        throw new DOMException("ArrayBufferView argument to getRandomValues() must be an integer-typed view.", "TypeMismatchError");
+      }
+      if (array.byteLength > 65536) {
+        throw new DOMException(`getRandomValues() only accepts buffers of size <= 64K but provided ${array.byteLength} bytes.`, "QuotaExceededError");
+      }
+      native.fillRandom(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      return array;
+    },
+  };
+  defineGlobal("crypto", cryptoObj);
+  defineGlobal("structuredClone", function structuredClone(value, options) {
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+    if (options && options.transfer && options.transfer.length) {
+      throw new DOMException("structuredClone() with a transfer list is not supported by cellhost yet.", "DataCloneError");
+    }
+    return native.structuredClone(value);
+  });
+  defineGlobal("queueMicrotask", function queueMicrotask(callback) {
+    if (typeof callback !== "function") {
+      throw new TypeError("Failed to execute 'queueMicrotask': parameter 1 is not of type 'Function'.");
+    }
+    Promise.resolve().then(() => callback());
+  });
+  defineGlobal("navigator", Object.freeze({ userAgent: "Cloudflare-Workers", hardwareConcurrency: 1, language: "en-US", languages: ["en-US"] }));
+  defineGlobal("self", G);
+
+  return internals;
+});
