@@ -191,43 +191,73 @@ func (c *cell) commit() {
 	}
 }
 
-// fetch delivers an HTTP request to the object through its input gate.
-// reply is called on the loop, after the commit of the turn in which the
-// response was produced.
-func (c *cell) fetch(name string, req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
+// event runs one event on the object through its input gate. start calls
+// into the instance and returns a value or promise; when it settles, done
+// converts the value on the loop and returns the delivery, which runs after
+// the commit of that turn (the output gate). fail delivers an error the
+// same way. Replies of an instance reset in the meantime become
+// BrokenObjectError.
+func (c *cell) event(name string, start func() (goja.Value, error), done func(goja.Value) func(), fail func(error)) {
 	s := c.s
-	fail := func(err error) { s.reply(func() { reply(nil, err) }) }
+	failLater := func(err error) { s.reply(func() { fail(err) }) }
 	if err := c.activate(name); err != nil {
-		fail(err)
+		failLater(err)
 		return
 	}
 	c.deliver(func() {
 		if c.broken != nil {
-			fail(c.broken)
+			failLater(c.broken)
 			return
 		}
 		if err := c.activate(name); err != nil { // a reset may have happened while it waited
-			fail(err)
+			failLater(err)
 			return
 		}
 		gen := c.gen
-		jreq, err := jsapi.NewRequest(s.rt, req)
+		v, err := start()
 		if err != nil {
-			fail(err)
+			failLater(err)
 			return
 		}
-		v, err := s.w.CallObjectFetch(c.inst, jreq)
-		if err != nil {
-			fail(err)
-			return
-		}
-		s.settleResponse(v, func(resp *jsapi.HTTPResponse, err error) {
-			if c.gen != gen && err == nil {
-				err = &BrokenObjectError{Reason: "it was reset while the request was in flight"}
-			}
-			reply(resp, err)
+		s.w.Settle(v, func(r goja.Value) {
+			deliver := done(r)
+			s.reply(func() {
+				if c.gen != gen {
+					fail(&BrokenObjectError{Reason: "it was reset while the call was in flight"})
+					return
+				}
+				deliver()
+			})
+		}, func(e goja.Value) {
+			failLater(s.w.ScriptErrorOf(e))
 		})
 	})
+}
+
+// fetch delivers an HTTP request to the object's fetch handler.
+func (c *cell) fetch(name string, req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
+	s := c.s
+	c.event(name, func() (goja.Value, error) {
+		jreq, err := jsapi.NewRequest(s.rt, req)
+		if err != nil {
+			return nil, err
+		}
+		return s.w.CallObjectFetch(c.inst, jreq)
+	}, func(v goja.Value) func() {
+		resp, err := jsapi.ExportResponse(s.rt, v)
+		return func() { reply(resp, err) }
+	}, func(err error) { reply(nil, err) })
+}
+
+// call delivers an RPC (a method call, or a property read when get is set).
+func (c *cell) call(name, method string, args []byte, get bool, reply func([]byte, error)) {
+	s := c.s
+	c.event(name, func() (goja.Value, error) {
+		return s.w.CallRPC(c.class, c.inst, method, args, get)
+	}, func(v goja.Value) func() {
+		b, err := s.w.SerializeResult(v)
+		return func() { reply(b, err) }
+	}, func(err error) { reply(nil, err) })
 }
 
 // settleResponse waits for v (a Response or a promise of one) and queues

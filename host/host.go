@@ -302,13 +302,36 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	caller := n.s
 	c.s.post(func() {
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
-			var se *jsapi.ScriptError
-			if errors.As(err, &se) {
-				remote := *se
-				remote.Remote = true
-				err = &remote
-			}
+			err = remoteError(err)
 			caller.post(func() { done(resp, err) })
 		})
 	})
+}
+
+// Call delivers an RPC to the object and calls done on the caller's loop.
+func (n *namespace) Call(id, name, method string, args []byte, get bool, done func([]byte, error)) {
+	c := n.s.h.cellFor(n.class, id)
+	caller := n.s
+	c.s.post(func() {
+		c.call(name, method, args, get, func(res []byte, err error) {
+			err = remoteError(err)
+			caller.post(func() { done(res, err) })
+		})
+	})
+}
+
+// remoteError marks an error thrown by another object: JS sees it with
+// error.remote = true.
+func remoteError(err error) error {
+	var se *jsapi.ScriptError
+	if errors.As(err, &se) {
+		remote := *se
+		remote.Remote = true
+		return &remote
+	}
+	var be *BrokenObjectError
+	if errors.As(err, &be) {
+		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true}
+	}
+	return err
 }

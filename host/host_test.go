@@ -58,7 +58,7 @@ func newHost(t *testing.T, src, stateDir string) *host.Host {
 		Bindings: []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
 		StateDir: stateDir,
 		Shards:   2,
-		Log:      io.Discard,
+		Log:      os.Stderr,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,9 @@ type Namespace interface {
 	IDFromString(s string) (string, error) // the error text is a JS TypeError message
 	NewUniqueID() string
 	Fetch(id, name string, req *HTTPRequest, done func(*HTTPResponse, error))
+	// Call invokes an RPC method (or reads a property when get is set) with
+	// structured-clone argument bytes; done gets the result's bytes.
+	Call(id, name, method string, args []byte, get bool, done func([]byte, error))
 }
 
 // ScriptError is a JS exception carried across runtimes or out to Go.
@@ -64,6 +68,7 @@ type Worker struct {
 	Classes  map[string]*goja.Object // every exported class (function) by name
 	settle   goja.Callable
 	makeID   goja.Callable
+	invoke   goja.Callable
 	entryCls *goja.Object // WorkerEntrypoint
 	doCls    *goja.Object // DurableObject
 	nsObjs   map[*goja.Object]Namespace
@@ -81,6 +86,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	fn, _ := goja.AssertFunction(fnv)
 	native := rt.NewObject()
 	_ = native.Set("stubFetch", w.stubFetch)
+	_ = native.Set("stubCall", w.stubCall)
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install model: %w", err)
@@ -88,6 +94,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	model := mv.ToObject(rt)
 	w.settle, _ = goja.AssertFunction(model.Get("settle"))
 	w.makeID, _ = goja.AssertFunction(model.Get("makeId"))
+	w.invoke, _ = goja.AssertFunction(model.Get("rpcInvoke"))
 	w.doCls = model.Get("DurableObject").ToObject(rt)
 	w.entryCls = model.Get("WorkerEntrypoint").ToObject(rt)
 	nsClass := model.Get("DurableObjectNamespace")
@@ -115,7 +122,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	_ = rt.Set("__cellhost_cloudflare_workers", cw)
 
 	if _, err := rt.RunProgram(o.Bundle.Program); err != nil {
-		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, scriptErrorOf(err))
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))
 	}
 	ex := rt.Get(bundleGlobal)
 	if ex == nil || goja.IsUndefined(ex) || goja.IsNull(ex) {
@@ -252,6 +259,76 @@ func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	return rt.ToValue(p)
 }
 
+func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
+	rt := w.rt
+	nsObj, _ := call.Argument(0).(*goja.Object)
+	ns := w.nsObjs[nsObj]
+	hex := call.Argument(1).String()
+	name := ""
+	if n := call.Argument(2); !goja.IsUndefined(n) {
+		name = n.String()
+	}
+	method := call.Argument(3).String()
+	get := call.Argument(5).ToBoolean()
+	p, resolve, reject := rt.NewPromise()
+	args, err := catchThrow(func() ([]byte, error) { return Serialize(rt, call.Argument(4)) })
+	if err != nil {
+		_ = reject(w.ErrorValue(err))
+		return rt.ToValue(p)
+	}
+	ns.Call(hex, name, method, args, get, func(res []byte, err error) {
+		if err != nil {
+			_ = reject(w.ErrorValue(err))
+			return
+		}
+		v, err := Deserialize(rt, res)
+		if err != nil {
+			_ = reject(w.ErrorValue(err))
+			return
+		}
+		_ = resolve(v)
+	})
+	return rt.ToValue(p)
+}
+
+// ErrNoRPC is workerd's error for an RPC to a class that does not extend
+// DurableObject.
+var ErrNoRPC = &ScriptError{Name: "TypeError", Message: "The receiving Durable Object does not support RPC, because its class was not declared with `extends DurableObject`."}
+
+// CallRPC invokes an RPC on a Durable Object instance of class: args are the
+// structured-clone bytes of the argument array. It returns the result (a
+// value or promise) to settle.
+func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []byte, get bool) (goja.Value, error) {
+	if cls, ok := w.Classes[class]; !ok || !w.extends(cls, w.doCls) {
+		return nil, ErrNoRPC
+	}
+	argv, err := Deserialize(w.rt, args)
+	if err != nil {
+		return nil, err
+	}
+	argList := []goja.Value{}
+	if obj, ok := argv.(*goja.Object); ok {
+		w.rt.ForOf(obj, func(v goja.Value) bool {
+			argList = append(argList, v)
+			return true
+		})
+	}
+	arr := w.rt.NewArray()
+	for i, a := range argList {
+		_ = arr.Set(strconv.Itoa(i), a)
+	}
+	v, err := w.invoke(goja.Undefined(), inst, w.rt.ToValue(method), arr, w.rt.ToValue(get))
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	return v, nil
+}
+
+// SerializeResult structured-clones an RPC result for another runtime.
+func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
+	return catchThrow(func() ([]byte, error) { return Serialize(w.rt, v) })
+}
+
 // ErrorValue turns a Go error into a JS value to throw or reject with. A
 // ScriptError becomes an error of the same class (when built in) with the
 // same message; anything else an Error with the Go message.
@@ -301,7 +378,7 @@ func (w *Worker) CallFetch(req goja.Value, ctx *goja.Object) (goja.Value, error)
 	if w.extends(d, w.entryCls) {
 		inst, err := w.rt.New(d, ctx, w.Env)
 		if err != nil {
-			return nil, scriptErrorOf(err)
+			return nil, w.errorOf(err)
 		}
 		return w.callMethod(inst, "fetch", req)
 	}
@@ -321,7 +398,7 @@ func (w *Worker) callMethod(obj *goja.Object, name string, args ...goja.Value) (
 	}
 	v, err := fn(obj, args...)
 	if err != nil {
-		return nil, scriptErrorOf(err)
+		return nil, w.errorOf(err)
 	}
 	return v, nil
 }
@@ -334,7 +411,7 @@ func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, erro
 	}
 	inst, err := w.rt.New(cls, state, w.Env)
 	if err != nil {
-		return nil, scriptErrorOf(err)
+		return nil, w.errorOf(err)
 	}
 	return inst, nil
 }
@@ -354,46 +431,72 @@ func (w *Worker) NewExecutionContext(waitUntil func(goja.Value)) *goja.Object {
 }
 
 // ScriptErrorOf converts a JS value (a thrown or rejected value) to a
-// ScriptError with its name, message and stack.
-func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError { return scriptErrorOfValue(w.rt, v) }
+// ScriptError the way workerd carries errors across objects: built-in error
+// classes keep their name and message; any other error becomes an Error
+// whose message is its toString() ("QuotaError: quota exceeded"); a thrown
+// non-error becomes an Error with its string form ("just a string",
+// "#<Object>").
+func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		msg := "undefined"
+		if v != nil {
+			msg = v.String()
+		}
+		return &ScriptError{Name: "Error", Message: msg}
+	}
+	str := func(name string) string {
+		if x := obj.Get(name); x != nil && !goja.IsUndefined(x) && !goja.IsNull(x) {
+			return x.String()
+		}
+		return ""
+	}
+	if !w.isError(obj) {
+		ctor := "Object"
+		if c, ok := obj.Get("constructor").(*goja.Object); ok {
+			if n := c.Get("name"); n != nil && n.String() != "" {
+				ctor = n.String()
+			}
+		}
+		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
+	}
+	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: str("stack")}
+	if !builtinErrorNames[se.Name] {
+		se.Message = obj.String()
+		se.Name = "Error"
+	}
+	return se
+}
 
-func scriptErrorOf(err error) error {
+// builtinErrorNames are the error classes that keep their class across an
+// object boundary.
+var builtinErrorNames = map[string]bool{
+	"Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
+	"ReferenceError": true, "EvalError": true, "URIError": true,
+}
+
+func (w *Worker) isError(obj *goja.Object) bool {
+	proto := w.rt.Get("Error").ToObject(w.rt).Get("prototype").(*goja.Object)
+	for p := obj.Prototype(); p != nil; p = p.Prototype() {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// errorOf converts an error from a goja call: a JS exception becomes a
+// ScriptError (with the stack of the throw), anything else stays.
+func (w *Worker) errorOf(err error) error {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		se := scriptErrorOfValue(nil, ex.Value())
+		se := w.ScriptErrorOf(ex.Value())
 		if se.Stack == "" {
 			se.Stack = ex.String()
 		}
 		return se
 	}
-	var ie *goja.InterruptedError
-	if errors.As(err, &ie) {
-		return err
-	}
 	return err
-}
-
-func scriptErrorOfValue(rt *goja.Runtime, v goja.Value) *ScriptError {
-	if v == nil || goja.IsUndefined(v) {
-		return &ScriptError{Name: "Error", Message: "undefined"}
-	}
-	obj, ok := v.(*goja.Object)
-	if !ok {
-		return &ScriptError{Name: "Error", Message: v.String()}
-	}
-	se := &ScriptError{Name: "Error"}
-	if n := obj.Get("name"); n != nil && !goja.IsUndefined(n) {
-		se.Name = n.String()
-	}
-	if m := obj.Get("message"); m != nil && !goja.IsUndefined(m) {
-		se.Message = m.String()
-	} else {
-		se.Message = obj.String()
-	}
-	if s := obj.Get("stack"); s != nil && !goja.IsUndefined(s) {
-		se.Stack = s.String()
-	}
-	return se
 }
 
 // ObjectClasses evaluates the bundle in a scratch runtime and returns the

@@ -62,6 +62,27 @@
     }
   }
 
+  // makeStub wraps a stub in a Proxy so that any other property is an RPC
+  // method: stub.m(...args) calls it; awaiting stub.p reads a property
+  // (prototype getters). The stub itself is not thenable.
+  function makeStub(ns, id) {
+    const stub = new DurableObjectStub(ns, id);
+    const hex = idHex.get(id);
+    const proxy = new Proxy(stub, {
+      get(target, prop) {
+        if (typeof prop === "symbol" || prop in target) {
+          return Reflect.get(target, prop, target);
+        }
+        if (prop === "then") return undefined;
+        const call = (...args) => native.stubCall(ns, hex, id.name, prop, args, false);
+        call.then = (ok, fail) => native.stubCall(ns, hex, id.name, prop, [], true).then(ok, fail);
+        return call;
+      },
+    });
+    stubTarget.set(proxy, stubTarget.get(stub));
+    return proxy;
+  }
+
   class DurableObjectNamespace {
     #ns;
     constructor(ns) {
@@ -84,7 +105,7 @@
       if (idNamespace.get(id) !== this.#ns) {
         throw new TypeError("Durable Object ID is not valid for this namespace.");
       }
-      return new DurableObjectStub(this.#ns, id);
+      return makeStub(this.#ns, id);
     }
     getByName(name, options) {
       return this.get(this.idFromName(name), options);
@@ -99,7 +120,33 @@
     Promise.resolve(v).then(ok, fail);
   }
 
+  // rpcTarget finds what an RPC may reach on a DurableObject instance: a
+  // method or accessor of its class (never an instance field, never Object's).
+  function rpcLookup(inst, name) {
+    for (let p = Object.getPrototypeOf(inst); p && p !== DurableObject.prototype && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+      const d = Object.getOwnPropertyDescriptor(p, name);
+      if (d) return name === "constructor" ? undefined : d;
+    }
+    return undefined;
+  }
+
+  function rpcInvoke(inst, name, args, isGet) {
+    const d = rpcLookup(inst, name);
+    if (d === undefined) {
+      throw new TypeError(`The RPC receiver does not implement the method "${name}".`);
+    }
+    if (isGet) {
+      return d.get ? d.get.call(inst) : d.value;
+    }
+    const fn = d.get ? d.get.call(inst) : d.value;
+    if (typeof fn !== "function") {
+      throw new TypeError(`"${name}" is not a function.`);
+    }
+    return fn.apply(inst, args);
+  }
+
   return {
+    rpcInvoke,
     DurableObject,
     WorkerEntrypoint,
     RpcTarget,

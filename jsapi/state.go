@@ -69,7 +69,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		}
 		v, err := f(goja.Undefined())
 		if err != nil {
-			err = scriptErrorOf(err)
+			err = w.errorOf(err)
 			release(err)
 			_ = reject(w.ErrorValue(err))
 			return rt.ToValue(p)
@@ -112,7 +112,9 @@ func (w *Worker) storageCall(f func() (goja.Value, error)) goja.Value {
 
 // catch runs f, turning a JS exception thrown inside it (a panic with a
 // goja value, as goja's helpers raise) into an error.
-func (w *Worker) catch(f func() (goja.Value, error)) (v goja.Value, err error) {
+func (w *Worker) catch(f func() (goja.Value, error)) (goja.Value, error) { return catchThrow(f) }
+
+func catchThrow[T any](f func() (T, error)) (v T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch x := r.(type) {
