@@ -392,7 +392,10 @@ func (w *cloneWriter) number(f float64) {
 	w.double(f)
 }
 
-var cloneTypeBigInt = reflect.TypeOf((*big.Int)(nil))
+var (
+	cloneTypeBigInt      = reflect.TypeOf((*big.Int)(nil))
+	cloneTypeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
+)
 
 func (w *cloneWriter) value(v goja.Value) {
 	switch {
@@ -481,7 +484,7 @@ func (w *cloneWriter) value(v goja.Value) {
 	}
 	et := o.ExportType()
 	switch {
-	case et == reflect.TypeOf(goja.ArrayBuffer{}):
+	case et == cloneTypeArrayBuffer:
 		ab := o.Export().(goja.ArrayBuffer)
 		if ab.Detached() {
 			w.fail("DataCloneError", "An ArrayBuffer is detached and could not be cloned.")
@@ -1009,7 +1012,7 @@ func (r *cloneReader) bufferValue() goja.Value {
 	default:
 		r.fail("expected an ArrayBuffer at %d", r.p)
 	}
-	if _, ok := v.Export().(goja.ArrayBuffer); !ok {
+	if o, ok := v.(*goja.Object); !ok || o.ExportType() != cloneTypeArrayBuffer {
 		r.fail("view over a non-ArrayBuffer")
 	}
 	return v

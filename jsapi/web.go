@@ -1104,9 +1104,9 @@ func urlPercentDecode(s string) []byte {
 
 var errURLInvalid = errors.New("invalid URL")
 
-func urlIsASCIIAlpha(c rune) bool  { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
-func urlIsASCIIDigit(c rune) bool  { return c >= '0' && c <= '9' }
-func urlIsASCIIAlnum(c rune) bool  { return urlIsASCIIAlpha(c) || urlIsASCIIDigit(c) }
+func urlIsASCIIAlpha(c rune) bool       { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
+func urlIsASCIIDigit(c rune) bool       { return c >= '0' && c <= '9' }
+func urlIsASCIIAlnum(c rune) bool       { return urlIsASCIIAlpha(c) || urlIsASCIIDigit(c) }
 func urlIsWindowsLetter(a, b rune) bool { return urlIsASCIIAlpha(a) && (b == ':' || b == '|') }
 
 func urlStartsWithWindowsDriveLetter(cs []rune, p int) bool {

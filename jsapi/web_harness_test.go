@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -231,7 +232,8 @@ func (h *harness) step(s caseStep) caseResult {
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, r.Path, err)
 	}
-	if p, ok := v.Export().(*goja.Promise); ok {
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == reflect.TypeOf((*goja.Promise)(nil)) {
+		p := o.Export().(*goja.Promise)
 		if p.State() != goja.PromiseStateFulfilled {
 			t.Fatalf("%s %s: promise %v: %v", method, r.Path, p.State(), jsErrorText(p.Result()))
 		}

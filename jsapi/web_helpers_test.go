@@ -31,7 +31,8 @@ func runJS(t testing.TB, rt *goja.Runtime, src string) goja.Value {
 	if err != nil {
 		t.Fatalf("run %q: %v", firstLine(src), err)
 	}
-	if p, ok := v.Export().(*goja.Promise); ok {
+	if o, ok := v.(*goja.Object); ok && o.ExportType() == reflect.TypeOf((*goja.Promise)(nil)) {
+		p := o.Export().(*goja.Promise)
 		switch p.State() {
 		case goja.PromiseStateFulfilled:
 			return p.Result()
