@@ -20,14 +20,19 @@ type cell struct {
 	scope string // <class>:<id>
 	s     *shard
 
-	db      *storage.DB
-	inst    *goja.Object
-	gen     int      // instance generation: a reset starts a new one
-	dirty   bool     // in s.dirty this turn
-	blocked int      // open blockConcurrencyWhile calls (input gate closed)
-	waiting []func() // events held by the input gate, in arrival order
-	waking  bool     // a job to deliver the next waiting event is posted
-	broken  error    // set while reset fails the events it held
+	db    *storage.DB
+	inst  *goja.Object
+	gen   int  // instance generation: a reset starts a new one
+	dirty bool // in s.dirty this turn
+	wrote bool // the open transaction has written
+	// committed counts commits that wrote; synced is the highest of them
+	// known durable. A reply waits while synced < committed.
+	committed, synced uint64
+	resetReason       string   // why the last reset happened
+	blocked           int      // open blockConcurrencyWhile calls (input gate closed)
+	waiting           []func() // events held by the input gate, in arrival order
+	waking            bool     // a job to deliver the next waiting event is posted
+	broken            error    // set while reset fails the events it held
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -54,7 +59,7 @@ func (c *cell) activate(name string) error {
 	}
 	s := c.s
 	if c.db == nil {
-		db, err := storage.Open(s.h.dbPath(c.class, c.id), storage.Options{ActorName: name})
+		db, err := storage.Open(s.h.dbPath(c.class, c.id), storage.Options{ActorName: name, DeferSync: true})
 		if err != nil {
 			return fmt.Errorf("activate %s: %w", c.scope, err)
 		}
@@ -150,13 +155,12 @@ func (c *cell) wakeNext() {
 // events it held fail with BrokenObjectError, and the next event builds a
 // fresh instance. On the loop.
 func (c *cell) reset(reason string) {
-	if c.inst == nil && len(c.waiting) == 0 {
-		return
-	}
 	c.s.h.logf("%s: Durable Object reset because %s", c.scope, reason)
 	if c.db != nil {
 		_ = c.db.Rollback()
 	}
+	c.wrote = false
+	c.resetReason = reason
 	c.inst = nil
 	c.gen++
 	c.blocked = 0
@@ -177,18 +181,27 @@ func (c *cell) touch() {
 	}
 }
 
-// commit ends the cell's implicit transaction. On the loop, at the end of a
-// turn.
-func (c *cell) commit() {
+// commit ends the cell's implicit transaction at the end of a turn and
+// reports whether it committed writes (which must now become durable). A
+// failed commit resets the object. On the loop.
+func (c *cell) commit() bool {
 	c.dirty = false
+	wrote := c.wrote
+	c.wrote = false
 	if c.db == nil {
-		return
+		return false
 	}
 	if err := c.db.Commit(); err != nil {
 		c.s.h.logf("%s: commit failed: %v", c.scope, err)
 		_ = c.db.Rollback()
 		c.reset("a commit failed to become durable")
+		return false
 	}
+	if !wrote {
+		return false
+	}
+	c.committed++
+	return true
 }
 
 // event runs one event on the object through its input gate. start calls
@@ -199,7 +212,7 @@ func (c *cell) commit() {
 // BrokenObjectError.
 func (c *cell) event(name string, start func() (goja.Value, error), done func(goja.Value) func(), fail func(error)) {
 	s := c.s
-	failLater := func(err error) { s.reply(func() { fail(err) }) }
+	failLater := func(err error) { s.reply(c, func() { fail(err) }) }
 	if err := c.activate(name); err != nil {
 		failLater(err)
 		return
@@ -221,9 +234,9 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		}
 		s.w.Settle(v, func(r goja.Value) {
 			deliver := done(r)
-			s.reply(func() {
+			s.reply(c, func() {
 				if c.gen != gen {
-					fail(&BrokenObjectError{Reason: "it was reset while the call was in flight"})
+					fail(&BrokenObjectError{Reason: c.resetReason})
 					return
 				}
 				deliver()
@@ -260,18 +273,6 @@ func (c *cell) call(name, method string, args []byte, get bool, reply func([]byt
 	}, func(err error) { reply(nil, err) })
 }
 
-// settleResponse waits for v (a Response or a promise of one) and queues
-// reply for the end of the turn in which it settles.
-func (s *shard) settleResponse(v goja.Value, reply func(*jsapi.HTTPResponse, error)) {
-	s.w.Settle(v, func(r goja.Value) {
-		resp, err := jsapi.ExportResponse(s.rt, r)
-		s.reply(func() { reply(resp, err) })
-	}, func(e goja.Value) {
-		err := s.w.ScriptErrorOf(e)
-		s.reply(func() { reply(nil, err) })
-	})
-}
-
 // cellKV is the cell's storage as jsapi sees it: every call joins the turn's
 // implicit transaction.
 type cellKV struct{ c *cell }
@@ -283,11 +284,13 @@ func (k cellKV) Get(keys []string) ([][]byte, error) {
 
 func (k cellKV) Put(keys []string, values [][]byte) error {
 	k.c.touch()
+	k.c.wrote = true
 	return k.c.db.Put(keys, values)
 }
 
 func (k cellKV) Delete(keys []string) (int, error) {
 	k.c.touch()
+	k.c.wrote = true
 	return k.c.db.Delete(keys)
 }
 
@@ -306,5 +309,6 @@ func (k cellKV) List(o jsapi.ListOptions) ([]jsapi.KVEntry, error) {
 
 func (k cellKV) DeleteAll() error {
 	k.c.touch()
+	k.c.wrote = true
 	return k.c.db.DeleteAll()
 }

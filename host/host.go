@@ -46,6 +46,9 @@ type Config struct {
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
 	// JS is interrupted and the object reset. Default 30 s.
 	CPULimit time.Duration
+	// Syncer makes commits durable before replies leave (the output gate).
+	// Default: LocalSync on StateDir.
+	Syncer Syncer
 }
 
 // Host runs one worker's Durable Objects. New has no side effects; Open
@@ -56,6 +59,7 @@ type Host struct {
 	shards  []*shard
 	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
 	lock    *os.File
+	syncer  *syncer
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -75,6 +79,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
+	}
+	if cfg.Syncer == nil {
+		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
 	}
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = 30 * time.Second
@@ -116,6 +123,8 @@ func (h *Host) Open() error {
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	h.lock = f
 
+	h.syncer = newSyncer(h.cfg.Syncer)
+	go h.syncer.run()
 	h.shards = make([]*shard, h.cfg.Shards)
 	errs := make(chan error, h.cfg.Shards)
 	for i := range h.shards {
@@ -153,6 +162,9 @@ func (h *Host) Close() error {
 		default:
 			s.close()
 		}
+	}
+	if h.syncer != nil {
+		h.syncer.close()
 	}
 	h.mu.Lock()
 	var first error
@@ -265,7 +277,7 @@ func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPRespo
 
 // workerFetch runs the default export's fetch handler. On the loop.
 func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
-	fail := func(err error) { s.reply(func() { reply(nil, err) }) }
+	fail := func(err error) { s.reply(nil, func() { reply(nil, err) }) }
 	jreq, err := jsapi.NewRequest(s.rt, req)
 	if err != nil {
 		fail(err)
@@ -278,6 +290,18 @@ func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPRespon
 		return
 	}
 	s.settleResponse(v, reply)
+}
+
+// settleResponse waits for v (a Response or a promise of one) and queues
+// reply for the end of the turn in which it settles.
+func (s *shard) settleResponse(v goja.Value, reply func(*jsapi.HTTPResponse, error)) {
+	s.w.Settle(v, func(r goja.Value) {
+		resp, err := jsapi.ExportResponse(s.rt, r)
+		s.reply(nil, func() { reply(resp, err) })
+	}, func(e goja.Value) {
+		err := s.w.ScriptErrorOf(e)
+		s.reply(nil, func() { reply(nil, err) })
+	})
 }
 
 // namespace is one class's binding inside one shard (jsapi.Namespace).

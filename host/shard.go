@@ -40,7 +40,14 @@ type shard struct {
 	w       *jsapi.Worker
 	ns      map[string]*namespace // by class name
 	dirty   []*cell               // cells whose implicit transaction is open
-	replies []func()              // released after this turn's commits
+	replies []pendingReply        // released after this turn's commits
+}
+
+// pendingReply is a reply produced during a turn: it leaves once the commits
+// of its cell (nil: none) are durable.
+type pendingReply struct {
+	c *cell
+	f func()
 }
 
 func newShard(h *Host, idx int) *shard {
@@ -199,22 +206,44 @@ func (s *shard) runJob(job func()) {
 	job()
 }
 
-// endTurn ends a macrotask: commit every cell the turn dirtied, then release
-// the replies that waited for those commits (the output gate).
+// endTurn ends a macrotask: commit every cell the turn dirtied, release the
+// replies whose cells have nothing waiting to become durable, and hand the
+// commits and the other replies to the syncer (the output gate). A reply
+// never waits for more than its own cell's commits.
 func (s *shard) endTurn() {
+	var b *syncBatch
 	for _, c := range s.dirty {
-		c.commit()
+		if !c.commit() {
+			continue
+		}
+		if b == nil {
+			b = &syncBatch{s: s}
+		}
+		b.cells = append(b.cells, c)
+		b.seqs = append(b.seqs, c.committed)
+		b.dbs = append(b.dbs, c.db)
 	}
+	clear(s.dirty)
 	s.dirty = s.dirty[:0]
-	if len(s.replies) == 0 {
-		return
+	if len(s.replies) > 0 {
+		replies := s.replies
+		s.replies = nil
+		for _, r := range replies {
+			if r.c == nil || r.c.synced >= r.c.committed {
+				r.f()
+				continue
+			}
+			if b == nil {
+				b = &syncBatch{s: s}
+			}
+			b.replies = append(b.replies, r.f)
+		}
 	}
-	replies := s.replies
-	s.replies = nil
-	for _, r := range replies {
-		r()
+	if b != nil {
+		s.h.syncer.submit(b)
 	}
 }
 
-// reply queues f to run at the end of this turn, after its commits.
-func (s *shard) reply(f func()) { s.replies = append(s.replies, f) }
+// reply queues f to run at the end of this turn, once the commits of c
+// (nil: no cell) are durable.
+func (s *shard) reply(c *cell, f func()) { s.replies = append(s.replies, pendingReply{c, f}) }

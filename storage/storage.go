@@ -16,7 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
+	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
 )
 
@@ -66,6 +68,11 @@ type Options struct {
 	// ActorName, if non-empty, is written to _cf_METADATA for Scope when
 	// no row exists for Scope yet.
 	ActorName string
+	// DeferSync runs the database with synchronous=NORMAL: Commit only
+	// writes the WAL, and the caller makes commits durable with Sync (or
+	// SyncFS for many databases at once). This lets concurrent commits share
+	// one fsync (group commit). Without it every Commit is fsync'd.
+	DeferSync bool
 }
 
 // DB is one cell's SQLite database, used through a single dedicated
@@ -73,6 +80,7 @@ type Options struct {
 // first operation after Commit or Rollback begins it, and only Commit makes
 // its writes visible to other connections and durable.
 type DB struct {
+	abs   string
 	path  string
 	scope string
 
@@ -87,6 +95,13 @@ type DB struct {
 	inTx    bool
 	aborted error // non-nil after a statement of the transaction failed
 	closed  bool
+
+	// syncMu guards the WAL file handle used by Sync, which may run on
+	// another goroutine than the rest of the DB's methods.
+	syncMu    sync.Mutex
+	wal       *os.File
+	dirSynced bool
+	noSync    bool // closed: Sync has nothing left to do
 }
 
 // Open opens the cell database at path, creating it and its parent
@@ -102,7 +117,7 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	connector, err := sqlite.NewConnector(dsn(abs))
+	connector, err := sqlite.NewConnector(dsn(abs, opts.DeferSync))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -113,6 +128,7 @@ func Open(path string, opts Options) (*DB, error) {
 	sqldb.SetConnMaxIdleTime(0)
 
 	db := &DB{
+		abs:   abs,
 		path:  path,
 		scope: opts.Scope,
 		sqldb: sqldb,
@@ -128,12 +144,16 @@ func Open(path string, opts Options) (*DB, error) {
 // dsn returns the modernc.org/sqlite data source name of the database file
 // at the absolute path abs: a file: URI (so any byte of the path survives)
 // with the connection pragmas.
-func dsn(abs string) string {
+func dsn(abs string, deferSync bool) string {
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), OmitHost: true}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout("+strconv.Itoa(busyTimeout)+")")
 	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
+	if deferSync {
+		q.Add("_pragma", "synchronous(NORMAL)")
+	} else {
+		q.Add("_pragma", "synchronous(FULL)")
+	}
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheSizeKiB)+")")
 	u.RawQuery = q.Encode()
@@ -307,9 +327,72 @@ func (db *DB) Close() error {
 	return nil
 }
 
+// Sync makes every transaction committed so far durable: it fsyncs the
+// WAL file (and, the first time, its directory). Unlike the other methods it
+// may be called from any goroutine, concurrently with them: frames SQLite
+// appends meanwhile are simply flushed too. After Close it does nothing
+// (closing the last connection checkpoints and syncs the WAL itself).
+func (db *DB) Sync() error {
+	db.syncMu.Lock()
+	defer db.syncMu.Unlock()
+	if db.noSync {
+		return nil
+	}
+	if db.wal == nil {
+		f, err := os.OpenFile(db.abs+"-wal", os.O_RDONLY, 0)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // nothing was ever committed through the WAL
+		}
+		if err != nil {
+			return fmt.Errorf("sync database: %w", err)
+		}
+		db.wal = f
+	}
+	if err := db.wal.Sync(); err != nil {
+		return fmt.Errorf("sync database %s: %w", db.path, err)
+	}
+	if !db.dirSynced {
+		if err := syncDir(filepath.Dir(db.abs)); err != nil {
+			return fmt.Errorf("sync database %s: %w", db.path, err)
+		}
+		db.dirSynced = true
+	}
+	return nil
+}
+
+// SyncFS flushes the whole filesystem that holds path (Linux syncfs(2)):
+// one call that makes the commits of many databases durable at once.
+func SyncFS(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("sync filesystem: %w", err)
+	}
+	defer f.Close()
+	if err := unix.Syncfs(int(f.Fd())); err != nil {
+		return fmt.Errorf("sync filesystem of %s: %w", path, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
 // closeAll closes the statements, the connection and the pool.
 func (db *DB) closeAll() error {
 	db.closed = true
+	db.syncMu.Lock()
+	db.noSync = true
+	if db.wal != nil {
+		db.wal.Close()
+		db.wal = nil
+	}
+	db.syncMu.Unlock()
 	var errs []error
 	for _, s := range []*sql.Stmt{db.begin, db.commit, db.rollback, db.get, db.put, db.del} {
 		if s != nil {

@@ -412,3 +412,49 @@ func increment(db *storage.DB, key string) error {
 	}
 	return db.Put(keys, [][]byte{fmt.Append(nil, n+1)})
 }
+
+func TestDB_DeferSync(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	db, err := storage.Open(path, storage.Options{DeferSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Sync(); err != nil { // nothing committed yet
+		t.Fatalf("Sync before any commit: %v", err)
+	}
+	if err := db.Put([]string{"k"}, [][]byte{[]byte("v")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- db.Sync() }() // from another goroutine, as the host's syncer does
+	if err := db.Put([]string{"k2"}, [][]byte{[]byte("v2")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if err := storage.SyncFS(filepath.Dir(path)); err != nil {
+		t.Fatalf("SyncFS: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Sync(); err != nil {
+		t.Fatalf("Sync after Close: %v", err)
+	}
+	db2, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	got, err := db2.Get([]string{"k", "k2"})
+	if err != nil || string(got[0]) != "v" || string(got[1]) != "v2" {
+		t.Fatalf("after reopen: %q, %v", got, err)
+	}
+}

@@ -1,0 +1,162 @@
+package host
+
+import (
+	"sync"
+
+	"github.com/cellhost/cellhost/storage"
+)
+
+// Syncer makes committed transactions durable: the output gate releases a
+// reply only after the Syncer has returned for the commit it depends on.
+// Sync is called on the host's syncer goroutine, one batch at a time, with
+// the databases that committed writes since the last call; it returns nil
+// when all are durable, else one error per database (nil where durable).
+type Syncer interface {
+	Sync(dbs []*storage.DB) []error
+}
+
+// syncFSThreshold is the batch size above which one syncfs(2) of the state
+// directory's filesystem is cheaper than an fsync per database.
+const syncFSThreshold = 8
+
+// LocalSync is the default Syncer: an fsync of each database's WAL, or one
+// syncfs of the state directory for large batches (group commit).
+type LocalSync struct {
+	Dir string // the state directory (for syncfs)
+}
+
+// Sync implements Syncer.
+func (l LocalSync) Sync(dbs []*storage.DB) []error {
+	if len(dbs) > syncFSThreshold && l.Dir != "" {
+		if err := storage.SyncFS(l.Dir); err != nil {
+			errs := make([]error, len(dbs))
+			for i := range errs {
+				errs[i] = err
+			}
+			return errs
+		}
+		return nil
+	}
+	var errs []error
+	for i, db := range dbs {
+		if err := db.Sync(); err != nil {
+			if errs == nil {
+				errs = make([]error, len(dbs))
+			}
+			errs[i] = err
+		}
+	}
+	return errs
+}
+
+// syncBatch is one turn's commits and the replies that wait for them.
+type syncBatch struct {
+	s       *shard
+	cells   []*cell
+	seqs    []uint64 // cells[i].committed at the end of the turn
+	dbs     []*storage.DB
+	replies []func()
+}
+
+// syncer runs the Syncer on its own goroutine so that event loops never
+// wait for a disk: commits that pile up while one sync runs share the next.
+type syncer struct {
+	sync Syncer
+
+	mu      sync.Mutex
+	pending []*syncBatch // guarded by mu
+	closed  bool         // guarded by mu
+	wake    chan struct{}
+	done    chan struct{}
+}
+
+func newSyncer(s Syncer) *syncer {
+	return &syncer{sync: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// submit queues a batch. Safe from any goroutine.
+func (y *syncer) submit(b *syncBatch) {
+	y.mu.Lock()
+	y.pending = append(y.pending, b)
+	y.mu.Unlock()
+	select {
+	case y.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run syncs every pending batch at once, then hands each batch back to its
+// shard's loop, in submission order.
+func (y *syncer) run() {
+	defer close(y.done)
+	for {
+		y.mu.Lock()
+		batches := y.pending
+		y.pending = nil
+		closed := y.closed
+		y.mu.Unlock()
+		if len(batches) == 0 {
+			if closed {
+				return
+			}
+			<-y.wake
+			continue
+		}
+		var dbs []*storage.DB
+		index := map[*storage.DB]int{}
+		for _, b := range batches {
+			for _, db := range b.dbs {
+				if _, ok := index[db]; !ok {
+					index[db] = len(dbs)
+					dbs = append(dbs, db)
+				}
+			}
+		}
+		var errs []error
+		if len(dbs) > 0 {
+			errs = y.sync.Sync(dbs)
+		}
+		for _, b := range batches {
+			var berrs []error
+			if errs != nil {
+				berrs = make([]error, len(b.dbs))
+				for i, db := range b.dbs {
+					berrs[i] = errs[index[db]]
+				}
+			}
+			b.s.post(func() { b.s.synced(b, berrs) })
+		}
+	}
+}
+
+// close stops the syncer after the batches already submitted.
+func (y *syncer) close() {
+	y.mu.Lock()
+	y.closed = true
+	y.mu.Unlock()
+	select {
+	case y.wake <- struct{}{}:
+	default:
+	}
+	<-y.done
+}
+
+// synced runs on the loop when a batch is durable (errs nil) or failed
+// (errs[i] for cells[i]): it advances the cells' durable marks, resets the
+// cells whose commits failed, and releases the replies (which fail with
+// BrokenObjectError if their object was reset).
+func (s *shard) synced(b *syncBatch, errs []error) {
+	for i, c := range b.cells {
+		if errs != nil && errs[i] != nil {
+			s.h.logf("%s: %v", c.scope, errs[i])
+			c.reset("a commit failed to become durable")
+			continue
+		}
+		if b.seqs[i] > c.synced {
+			c.synced = b.seqs[i]
+		}
+	}
+	for _, r := range b.replies {
+		r()
+	}
+}
