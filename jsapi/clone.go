@@ -78,16 +78,49 @@ var cloneErrorKinds = []string{"Error", "EvalError", "RangeError", "ReferenceErr
 // CloneError is a structured clone failure as JS sees it: Name is the
 // error class ("DataCloneError", "RangeError") and Message its message,
 // both as workerd reports them.
+//
+// When it comes from Serialize or Deserialize it also carries the JS error
+// object as a *goja.Exception, so errors.As(err, &ex) finds the value to
+// throw (a DataCloneError DOMException, a RangeError, ...).
 type CloneError struct {
 	Name    string
 	Message string
 	Err     error // underlying cause, if any
+
+	exc *goja.Exception
 }
 
 func (e *CloneError) Error() string { return e.Name + ": " + e.Message }
 
-// Unwrap returns the underlying cause.
-func (e *CloneError) Unwrap() error { return e.Err }
+// Unwrap returns the underlying cause and the JS exception, when present.
+func (e *CloneError) Unwrap() []error {
+	var out []error
+	if e.Err != nil {
+		out = append(out, e.Err)
+	}
+	if e.exc != nil {
+		out = append(out, e.exc)
+	}
+	return out
+}
+
+// withException attaches the JS error object for e, built on rt.
+func (e *CloneError) withException(rt *goja.Runtime) *CloneError {
+	if e.exc == nil {
+		obj := NewError(rt, e.Name, e.Message)
+		e.exc = rt.Try(func() { panic(obj) })
+	}
+	return e
+}
+
+// cloneFinish attaches the JS exception to a *CloneError result.
+func cloneFinish(rt *goja.Runtime, err error) error {
+	var ce *CloneError
+	if errors.As(err, &ce) {
+		ce.withException(rt)
+	}
+	return err
+}
 
 // ErrCloneCorrupt is wrapped by the CloneError Deserialize returns for bytes
 // it cannot decode.
@@ -107,7 +140,7 @@ func ErrorValue(rt *goja.Runtime, err error) goja.Value {
 	}
 	var ce *CloneError
 	if errors.As(err, &ce) {
-		return NewError(rt, ce.Name, ce.Message)
+		return ce.withException(rt).exc.Value()
 	}
 	return NewError(rt, "Error", err.Error())
 }
@@ -319,7 +352,7 @@ func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if a, ok := r.(cloneAbort); ok {
-				out, err = nil, a.err
+				out, err = nil, cloneFinish(rt, a.err)
 				return
 			}
 			panic(r)
@@ -747,11 +780,11 @@ func (r *cloneReader) construct(name string, args ...goja.Value) *goja.Object {
 // never a panic. Call it on the runtime's goroutine only.
 func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if len(b) == 0 {
-		return nil, cloneCorrupt("empty input")
+		return nil, cloneFinish(rt, cloneCorrupt("empty input"))
 	}
 	if b[0] != cloneVersion {
-		return nil, &CloneError{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
-			Err: fmt.Errorf("%w: version %d", ErrCloneCorrupt, b[0])}
+		return nil, cloneFinish(rt, &CloneError{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
+			Err: fmt.Errorf("%w: version %d", ErrCloneCorrupt, b[0])})
 	}
 	ci, err := cloneIntrinsicsOf(rt)
 	if err != nil {
@@ -761,17 +794,17 @@ func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			if a, ok := x.(cloneAbort); ok {
-				v, err = nil, a.err
+				v, err = nil, cloneFinish(rt, a.err)
 				return
 			}
 			panic(x)
 		}
 	}()
 	if ex := rt.Try(func() { v = r.value() }); ex != nil {
-		return nil, cloneCorrupt("%v", ex)
+		return nil, cloneFinish(rt, cloneCorrupt("%v", ex))
 	}
 	if r.p != len(r.b) {
-		return nil, cloneCorrupt("%d trailing bytes", len(r.b)-r.p)
+		return nil, cloneFinish(rt, cloneCorrupt("%d trailing bytes", len(r.b)-r.p))
 	}
 	return v, nil
 }

@@ -178,3 +178,26 @@ func FuzzDeserialize(f *testing.F) {
 		}
 	})
 }
+
+// TestClone_errorCarriesException: callers that only know *goja.Exception
+// still throw the right JS error.
+func TestClone_errorCarriesException(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	_, err := Serialize(rt, runJS(t, rt, `({ f: () => 1 })`))
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		t.Fatalf("no exception in %v", err)
+	}
+	rt.Set("e", ex.Value())
+	got := runJS(t, rt, `[e.name, e.message, e instanceof DOMException, e instanceof Error].join("|")`).String()
+	if want := "DataCloneError|() => 1 could not be cloned.|true|true"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if v := ErrorValue(rt, err); v != ex.Value() {
+		t.Error("ErrorValue differs from the attached exception")
+	}
+	_, err = Deserialize(rt, []byte{cloneVersion, 0x7f})
+	if !errors.Is(err, ErrCloneCorrupt) || !errors.As(err, &ex) || jsErrorText(ex.Value()) != "DataCloneError: Unable to deserialize cloned data." {
+		t.Errorf("Deserialize error: %v", err)
+	}
+}
