@@ -32,6 +32,7 @@ type cell struct {
 	blocked           int      // open blockConcurrencyWhile calls (input gate closed)
 	waiting           []func() // events held by the input gate, in arrival order
 	waking            bool     // a job to deliver the next waiting event is posted
+	opening           bool     // the database is being opened off the loop
 	broken            error    // set while reset fails the events it held
 }
 
@@ -50,24 +51,41 @@ func (h *Host) dbPath(class, id string) string {
 	return filepath.Join(h.cfg.StateDir, "cells", class, id+".sqlite")
 }
 
-// activate opens the database and constructs the instance if needed. name
-// is the name of the id that woke it ("" when reached by id string).
+// open opens the cell's database off the loop (SQLite file creation costs
+// milliseconds), then delivers the events that waited for it; if it fails
+// they fail with the error. name is the name of the id that woke the cell.
 // On the loop.
-func (c *cell) activate(name string) error {
-	if c.inst != nil {
-		return nil
+func (c *cell) open(name string) {
+	if c.opening {
+		return
 	}
+	c.opening = true
 	s := c.s
-	if c.db == nil {
-		db, err := storage.Open(s.h.dbPath(c.class, c.id), storage.Options{ActorName: name, DeferSync: true})
-		if err != nil {
-			return fmt.Errorf("activate %s: %w", c.scope, err)
-		}
-		c.db = db
-	}
-	ns := s.ns[c.class]
+	path := s.h.dbPath(c.class, c.id)
+	go func() {
+		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true})
+		s.post(func() {
+			c.opening = false
+			if err != nil {
+				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
+				return
+			}
+			if s.h.closing.Load() {
+				db.Close()
+				return
+			}
+			c.db = db
+			c.wakeNext()
+		})
+	}()
+}
+
+// construct builds the JS instance: new Class(ctx, env). name is the name
+// of the id that woke it ("" when reached by id string). On the loop.
+func (c *cell) construct(name string) error {
+	s := c.s
 	state := s.w.NewState(jsapi.StateOptions{
-		ID:      s.w.NewID(ns, c.id, name),
+		ID:      s.w.NewID(s.ns[c.class], c.id, name),
 		Storage: cellKV{c},
 		Block:   c.block,
 		Abort:   func(reason string) { c.reset(reason) },
@@ -80,14 +98,30 @@ func (c *cell) activate(name string) error {
 	return nil
 }
 
-// deliver runs ev now if the input gate is open and nothing is waiting,
-// else queues it. On the loop.
-func (c *cell) deliver(ev func()) {
+// deliver runs ev now if the database is open, the input gate is open and
+// nothing is waiting; else queues it. On the loop.
+func (c *cell) deliver(name string, ev func()) {
+	if c.db == nil {
+		c.waiting = append(c.waiting, ev)
+		c.open(name)
+		return
+	}
 	if c.blocked > 0 || len(c.waiting) > 0 {
 		c.waiting = append(c.waiting, ev)
 		return
 	}
 	c.run(ev)
+}
+
+// failWaiting fails every waiting event with err.
+func (c *cell) failWaiting(err error) {
+	waiting := c.waiting
+	c.waiting = nil
+	c.broken = err
+	for _, ev := range waiting {
+		ev()
+	}
+	c.broken = nil
 }
 
 // run runs one event of the cell, marking it as the shard's current cell
@@ -134,13 +168,13 @@ func (c *cell) block() (release func(err error)) {
 // wakeNext delivers the next waiting event in a macrotask of its own, one at
 // a time, while the gate stays open.
 func (c *cell) wakeNext() {
-	if c.blocked > 0 || len(c.waiting) == 0 || c.waking {
+	if c.db == nil || c.blocked > 0 || len(c.waiting) == 0 || c.waking {
 		return
 	}
 	c.waking = true
 	c.s.post(func() {
 		c.waking = false
-		if c.blocked > 0 || len(c.waiting) == 0 {
+		if c.db == nil || c.blocked > 0 || len(c.waiting) == 0 {
 			return
 		}
 		ev := c.waiting[0]
@@ -164,13 +198,7 @@ func (c *cell) reset(reason string) {
 	c.inst = nil
 	c.gen++
 	c.blocked = 0
-	waiting := c.waiting
-	c.waiting = nil
-	c.broken = &BrokenObjectError{Reason: reason}
-	for _, ev := range waiting {
-		ev() // runs against c.broken: replies with the error
-	}
-	c.broken = nil
+	c.failWaiting(&BrokenObjectError{Reason: reason})
 }
 
 // touch marks the cell's implicit transaction as part of this turn.
@@ -213,18 +241,21 @@ func (c *cell) commit() bool {
 func (c *cell) event(name string, start func() (goja.Value, error), done func(goja.Value) func(), fail func(error)) {
 	s := c.s
 	failLater := func(err error) { s.reply(c, func() { fail(err) }) }
-	if err := c.activate(name); err != nil {
-		failLater(err)
-		return
-	}
-	c.deliver(func() {
+	var ev func()
+	ev = func() {
 		if c.broken != nil {
 			failLater(c.broken)
 			return
 		}
-		if err := c.activate(name); err != nil { // a reset may have happened while it waited
-			failLater(err)
-			return
+		if c.inst == nil {
+			if err := c.construct(name); err != nil {
+				failLater(err)
+				return
+			}
+			if c.blocked > 0 { // the constructor called blockConcurrencyWhile
+				c.waiting = append([]func(){ev}, c.waiting...)
+				return
+			}
 		}
 		gen := c.gen
 		v, err := start()
@@ -244,7 +275,8 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		}, func(e goja.Value) {
 			failLater(s.w.ScriptErrorOf(e))
 		})
-	})
+	}
+	c.deliver(name, ev)
 }
 
 // fetch delivers an HTTP request to the object's fetch handler.

@@ -60,6 +60,7 @@ type Host struct {
 	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
 	lock    *os.File
 	syncer  *syncer
+	closing atomic.Bool
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -156,6 +157,7 @@ func (h *Host) Open() error {
 // Close stops every shard after the work already queued, closes the cell
 // databases and releases the state lock.
 func (h *Host) Close() error {
+	h.closing.Store(true)
 	for _, s := range h.shards {
 		select {
 		case <-s.done:

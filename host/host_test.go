@@ -41,7 +41,9 @@ export default {
 
 // newHost bundles src into a temp dir and returns an unopened host whose
 // state lives in stateDir.
-func newHost(t *testing.T, src, stateDir string) *host.Host {
+func newHost(t *testing.T, src, stateDir string) *host.Host { return newHostB(t, src, stateDir) }
+
+func newHostB(t testing.TB, src, stateDir string, opts ...func(*host.Config)) *host.Host {
 	t.Helper()
 	dir := t.TempDir()
 	entry := filepath.Join(dir, "index.js")
@@ -52,14 +54,18 @@ func newHost(t *testing.T, src, stateDir string) *host.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(host.Config{
+	cfg := host.Config{
 		Bundle:   b,
 		Script:   "counter",
 		Bindings: []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
 		StateDir: stateDir,
 		Shards:   2,
 		Log:      os.Stderr,
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	h, err := host.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,86 @@
+package host_test
+
+import (
+	"context"
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/storage"
+)
+
+// BenchmarkHost_Counter measures durable counter increments through the
+// host core (no HTTP): one object, and spread over 1000 objects. Compare the
+// two with `go test -bench Counter ./host`; a ratio, never a timed test.
+func BenchmarkHost_Counter(b *testing.B) {
+	for _, objects := range []int{1, 1000} {
+		for _, durable := range []bool{true, false} {
+			name := "objects=" + strconv.Itoa(objects)
+			if !durable {
+				name += "/no-fsync"
+			}
+			b.Run(name, func(b *testing.B) { benchCounter(b, objects, durable) })
+		}
+	}
+}
+
+// nopSyncer makes nothing durable: the baseline that shows the price of
+// the fsync in the output gate.
+type nopSyncer struct{}
+
+func (nopSyncer) Sync([]*storage.DB) []error { return nil }
+
+func benchCounter(b *testing.B, objects int, durable bool) {
+	{
+		{
+			h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) {
+				if !durable {
+					c.Syncer = nopSyncer{}
+				}
+			})
+			if err := h.Open(); err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close()
+			ids := make([]string, objects)
+			for i := range ids {
+				ids[i] = host.IDFromName("counter", "Counter", "o"+strconv.Itoa(i))
+			}
+			var next atomic.Int64
+			b.SetParallelism(32)
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				for pb.Next() {
+					i := int(next.Add(1)) % objects
+					resp, err := h.FetchObject(ctx, "Counter", ids[i], "", &jsapi.HTTPRequest{Method: "GET", URL: "http://bench/"})
+					if err != nil || resp.Status != 200 {
+						b.Fatalf("fetch: %v", err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHost_StatelessFetch is the baseline: the worker's fetch with no
+// storage.
+func BenchmarkHost_StatelessFetch(b *testing.B) {
+	h := newHostB(b, `export class Counter {} export class Plain {}
+export default { fetch(req) { return new Response("hi " + new URL(req.url).pathname); } };`, b.TempDir())
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	b.SetParallelism(32)
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			if _, err := h.Fetch(ctx, &jsapi.HTTPRequest{Method: "GET", URL: "http://bench/x"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
