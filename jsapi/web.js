@@ -1534,6 +1534,8 @@
   });
   defineGlobal("navigator", Object.freeze({ userAgent: "Cloudflare-Workers", hardwareConcurrency: 1, language: "en-US", languages: ["en-US"] }));
   defineGlobal("self", G);
+  // workerd: performance.now() is Date.now() (the clock only moves across I/O) and timeOrigin is 0.
+  defineGlobal("performance", Object.freeze({ timeOrigin: 0, now: () => Date.now(), toJSON: () => ({ timeOrigin: 0 }) }));
 
   return internals;
 });

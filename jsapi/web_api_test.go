@@ -245,6 +245,7 @@ func TestWeb_misc(t *testing.T) {
 		{`(() => { const t = new EventTarget(); let n = 0; const f = () => n++; t.addEventListener("x", f, { once: true }); t.dispatchEvent(new Event("x")); t.dispatchEvent(new Event("x")); return n; })()`, "1"},
 		{`structuredClone(new Map([[1, 2]])).get(1)`, "2"},
 		{`navigator.userAgent`, "Cloudflare-Workers"},
+		{`Math.abs(performance.now() - Date.now()) < 1000 && performance.timeOrigin === 0`, "true"},
 	})
 	if err := InstallWeb(rt, WebOptions{}); err == nil {
 		t.Error("second InstallWeb succeeded")
