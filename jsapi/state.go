@@ -206,6 +206,9 @@ func (w *Worker) newStorage(kv KV) *goja.Object {
 					vals = append(vals, b)
 				}
 			} else {
+				if goja.IsUndefined(call.Argument(1)) {
+					panic(rt.NewTypeError("put() called with undefined value."))
+				}
 				b, err := Serialize(rt, call.Argument(1))
 				if err != nil {
 					return nil, err
@@ -246,7 +249,13 @@ func (w *Worker) newStorage(kv KV) *goja.Object {
 					o.Reverse = v.ToBoolean()
 				}
 				if v := opts.Get("limit"); v != nil && !goja.IsUndefined(v) {
+					if n := v.ToFloat(); !(n >= 1) {
+						panic(rt.NewTypeError("List limit must be positive."))
+					}
 					o.Limit = int(v.ToInteger())
+				}
+				if o.HasStart && o.HasStartAfter {
+					panic(rt.NewTypeError("list() cannot be called with both start and startAfter values."))
 				}
 			}
 			entries, err := kv.List(o)

@@ -23,11 +23,7 @@ var casesDir = filepath.Join("..", "..", "shared", "conformance", "cases")
 // It shrinks as features land; an expected.json is never edited.
 var skipped = map[string]string{
 	"alarm":        "alarms (setAlarm/alarm handler) are not implemented yet",
-	"bcw":          "blockConcurrencyWhile gate semantics and resets belong to the execution-model issue",
 	"deleteall":    "SQL API (ctx.storage.sql) and alarms are not implemented yet",
-	"errors":       "RPC method calls on stubs are not implemented yet",
-	"input-gate":   "the input gate and RPC are not implemented yet",
-	"rpc":          "RPC method calls on stubs are not implemented yet",
 	"sql-basic":    "SQL API (ctx.storage.sql) is not implemented yet",
 	"sql-guards":   "SQL API (ctx.storage.sql) is not implemented yet",
 	"transactions": "storage.transaction/transactionSync are not implemented yet",
