@@ -329,9 +329,11 @@ func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
 	return catchThrow(func() ([]byte, error) { return Serialize(w.rt, v) })
 }
 
-// ErrorValue turns a Go error into a JS value to throw or reject with. A
-// ScriptError becomes an error of the same class (when built in) with the
-// same message; anything else an Error with the Go message.
+// ErrorValue turns a Go error into a JS value to throw or reject with: a
+// thrown JS value as it was; a ScriptError (an error from another object or
+// runtime) as an error of the same class and message, with remote = true
+// when it crossed from another object; anything else as jsapi.ErrorValue
+// makes it.
 func (w *Worker) ErrorValue(err error) goja.Value {
 	var ev errValue
 	if errors.As(err, &ev) {
@@ -345,11 +347,7 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 		}
 		return e
 	}
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return ex.Value()
-	}
-	return NewError(w.rt, "Error", err.Error())
+	return ErrorValue(w.rt, err)
 }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
