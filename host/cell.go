@@ -127,9 +127,7 @@ func (c *cell) failWaiting(err error) {
 // run runs one event of the cell, marking it as the shard's current cell
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
-	prev := c.s.current
-	c.s.current = c
-	defer func() { c.s.current = prev }()
+	c.s.current = c // cleared when the job ends (runJob)
 	ev()
 }
 

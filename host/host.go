@@ -220,6 +220,19 @@ func (h *Host) cellFor(class, id string) *cell {
 	return c
 }
 
+// cellsOf lists the cells that live in shard s.
+func (h *Host) cellsOf(s *shard) []*cell {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*cell
+	for _, c := range h.cells {
+		if c.s == s {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // ErrUnknownClass is returned for a class that is not a bound Durable Object class.
 var ErrUnknownClass = errors.New("unknown Durable Object class")
 

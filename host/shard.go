@@ -36,6 +36,7 @@ type shard struct {
 
 	// Owned by the loop goroutine.
 	current *cell // the cell whose event is running, if any
+	epoch   int   // runtime generation: timers of a replaced runtime never fire
 	rt      *goja.Runtime
 	w       *jsapi.Worker
 	ns      map[string]*namespace // by class name
@@ -82,6 +83,27 @@ func (s *shard) load() error {
 	return nil
 }
 
+// replaceRuntime builds a fresh runtime for the shard and resets every
+// object living in it. goja cannot be reused after an Interrupt: its promise
+// jobs never run again (measured with goja 2026-09-17), so an interrupted
+// runtime is replaced rather than repaired. On the loop.
+func (s *shard) replaceRuntime(reason string) {
+	s.epoch++
+	old, oldW := s.rt, s.w
+	if err := s.load(); err != nil {
+		// The bundle loaded before, so this is unexpected; keep the old
+		// runtime rather than leave the shard without one.
+		s.h.logf("shard %d: cannot rebuild the runtime: %v", s.idx, err)
+		s.rt, s.w = old, oldW
+		return
+	}
+	for _, c := range s.h.cellsOf(s) {
+		if c.inst != nil || len(c.waiting) > 0 {
+			c.reset(reason)
+		}
+	}
+}
+
 // post queues f to run on the loop as a macrotask of its own. Safe from any
 // goroutine; never blocks. Jobs posted after close are dropped.
 func (s *shard) post(f func()) {
@@ -101,9 +123,10 @@ func (s *shard) post(f func()) {
 // AfterFunc implements jsapi.Scheduler: f runs on the loop after d.
 func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 	canceled := false // read and written on the loop only
+	epoch := s.epoch
 	t := time.AfterFunc(d, func() {
 		s.post(func() {
-			if !canceled {
+			if !canceled && s.epoch == epoch {
 				f()
 			}
 		})
@@ -187,10 +210,13 @@ func (s *shard) runJob(job func()) {
 		if interrupted {
 			s.rt.ClearInterrupt()
 			if c := s.current; c != nil {
-				c.reset(errCPULimit{limit}.String())
+				s.h.logf("%s: the handler exceeded its time limit of %s and was interrupted", c.scope, limit)
 			} else {
 				s.h.logf("a worker handler exceeded its time limit of %s and was interrupted", limit)
 			}
+			s.replaceRuntime(errCPULimit{limit}.String())
+		} else if s.w.Poisoned {
+			s.replaceRuntime("its JavaScript runtime hit an uncatchable error (stack overflow)")
 		}
 		s.current = nil
 	}()

@@ -72,6 +72,10 @@ type Worker struct {
 	entryCls *goja.Object // WorkerEntrypoint
 	doCls    *goja.Object // DurableObject
 	nsObjs   map[*goja.Object]Namespace
+	// Poisoned is set once an uncatchable error (an interrupt, a stack
+	// overflow) left the runtime: goja cannot run promise jobs after one,
+	// so the owner must replace the runtime.
+	Poisoned bool
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle
@@ -486,6 +490,16 @@ func (w *Worker) isError(obj *goja.Object) bool {
 // errorOf converts an error from a goja call: a JS exception becomes a
 // ScriptError (with the stack of the throw), anything else stays.
 func (w *Worker) errorOf(err error) error {
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		w.Poisoned = true
+		return &ScriptError{Name: "RangeError", Message: "Maximum call stack size exceeded", Stack: so.String()}
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		w.Poisoned = true
+		return err
+	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
 		se := w.ScriptErrorOf(ex.Value())

@@ -1,0 +1,206 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/storage"
+)
+
+// gateSyncer is a Syncer whose syncs wait until the test releases them, and
+// can be told to fail.
+type gateSyncer struct {
+	calls   chan int // the number of databases of each Sync call
+	release chan error
+	mu      sync.Mutex
+	hold    bool
+}
+
+func newGateSyncer() *gateSyncer {
+	return &gateSyncer{calls: make(chan int, 100), release: make(chan error)}
+}
+
+func (g *gateSyncer) setHold(h bool) {
+	g.mu.Lock()
+	g.hold = h
+	g.mu.Unlock()
+}
+
+func (g *gateSyncer) Sync(dbs []*storage.DB) []error {
+	g.mu.Lock()
+	hold := g.hold
+	g.mu.Unlock()
+	if !hold {
+		return nil
+	}
+	g.calls <- len(dbs)
+	if err := <-g.release; err != nil {
+		errs := make([]error, len(dbs))
+		for i := range errs {
+			errs[i] = err
+		}
+		return errs
+	}
+	return nil
+}
+
+const gateJS = `
+import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  constructor(ctx, env) { super(ctx, env); this.hits = 0; }
+  async fetch(request) {
+    this.hits++;
+    const url = new URL(request.url);
+    if (url.pathname === "/read") {
+      return Response.json({ n: (await this.ctx.storage.get("n")) ?? 0, hits: this.hits });
+    }
+    if (url.pathname === "/spin") { for (;;) {} }
+    if (url.pathname === "/recurse") { const f = (n) => f(n + 1) + 1; return new Response(String(f(0))); }
+    const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
+    await this.ctx.storage.put("n", n);
+    return Response.json({ n, hits: this.hits });
+  }
+}
+export class Plain {}
+export default { fetch() { return new Response("w"); } };
+`
+
+type fetchResult struct {
+	body string
+	err  error
+}
+
+func fetchAsync(h *host.Host, name, path string) <-chan fetchResult {
+	ch := make(chan fetchResult, 1)
+	go func() {
+		id := host.IDFromName("counter", "Counter", name)
+		resp, err := h.FetchObject(context.Background(), "Counter", id, name, &jsapi.HTTPRequest{Method: "GET", URL: "http://x" + path})
+		if err != nil {
+			ch <- fetchResult{err: err}
+			return
+		}
+		ch <- fetchResult{body: string(resp.Body)}
+	}()
+	return ch
+}
+
+func TestOutputGate_ReplyWaitsForDurability(t *testing.T) {
+	g := newGateSyncer()
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) { c.Syncer = g })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if r := <-fetchAsync(h, "b", "/"); r.err != nil { // b has durable state, nothing pending
+		t.Fatal(r.err)
+	}
+
+	g.setHold(true)
+	write := fetchAsync(h, "a", "/")
+	<-g.calls // the commit of a's write is being made durable
+	// b is read-only and has nothing pending: it is not delayed behind a.
+	if r := <-fetchAsync(h, "b", "/read"); r.err != nil || !strings.Contains(r.body, `"n":1`) {
+		t.Fatalf("read of b while a's sync is held: %+v", r)
+	}
+	select {
+	case r := <-write:
+		t.Fatalf("the reply left before its commit was durable: %+v", r)
+	default:
+	}
+	g.release <- nil
+	if r := <-write; r.err != nil || !strings.Contains(r.body, `"n":1`) {
+		t.Fatalf("write reply after the sync: %+v", r)
+	}
+}
+
+func TestOutputGate_FailedSyncResetsObject(t *testing.T) {
+	g := newGateSyncer()
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) { c.Syncer = g })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if r := <-fetchAsync(h, "a", "/"); r.err != nil || !strings.Contains(r.body, `"hits":1`) {
+		t.Fatalf("first write: %+v", r)
+	}
+	g.setHold(true)
+	write := fetchAsync(h, "a", "/")
+	<-g.calls
+	g.release <- errors.New("disk on fire")
+	r := <-write
+	var be *host.BrokenObjectError
+	if !errors.As(r.err, &be) || r.err.Error() != "Durable Object reset because a commit failed to become durable" {
+		t.Fatalf("reply of a write whose sync failed: %+v, want BrokenObjectError", r)
+	}
+	g.setHold(false)
+	// The next request builds a fresh instance (its in-memory hits restart).
+	if r := <-fetchAsync(h, "a", "/read"); r.err != nil || !strings.Contains(r.body, `"hits":1`) {
+		t.Fatalf("after the reset: %+v, want a fresh instance", r)
+	}
+}
+
+func TestInputGate_ConcurrentIncrementsLoseNothing(t *testing.T) {
+	h := newHostB(t, gateJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	const workers, each = 64, 5
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < each; j++ {
+				if r := <-fetchAsync(h, "shared", "/"); r.err != nil {
+					t.Error(r.err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r := <-fetchAsync(h, "shared", "/read")
+	if want := `"n":320`; !strings.Contains(r.body, want) {
+		t.Fatalf("after %d increments: %s, want %s", workers*each, r.body, want)
+	}
+}
+
+func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.CPULimit = 300 * time.Millisecond
+		c.Shards = 1
+		c.RequestTimeout = 20 * time.Second
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if r := <-fetchAsync(h, "spinner", "/"); r.err != nil {
+		t.Fatal(r.err)
+	}
+	r := <-fetchAsync(h, "spinner", "/spin")
+	if r.err == nil || !strings.Contains(r.err.Error(), "time limit") {
+		t.Fatalf("infinite loop: %+v, want an error naming the time limit", r)
+	}
+	// The same shard keeps serving other objects, and the spinner itself
+	// comes back as a fresh instance with its durable state.
+	if r := <-fetchAsync(h, "other", "/"); r.err != nil || !strings.Contains(r.body, `"n":1`) {
+		t.Fatalf("other object after the interrupt: %+v (%v)", r, r.err)
+	}
+	if r := <-fetchAsync(h, "spinner", "/read"); r.err != nil || !strings.Contains(r.body, `"n":1,"hits":1`) {
+		t.Fatalf("spinner after the interrupt: %+v", r)
+	}
+	r = <-fetchAsync(h, "other", "/recurse")
+	if r.err == nil || !strings.Contains(r.err.Error(), "RangeError") {
+		t.Fatalf("deep recursion: %+v (%v), want a RangeError", r, r.err)
+	}
+	if r := <-fetchAsync(h, "other", "/read"); r.err != nil {
+		t.Fatalf("after deep recursion: %v", r.err)
+	}
+}
