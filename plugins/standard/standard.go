@@ -6,4 +6,5 @@ import (
 	// Object stores.
 	_ "github.com/cellhost/cellhost/plugins/filestore"
 	_ "github.com/cellhost/cellhost/plugins/memstore"
+	_ "github.com/cellhost/cellhost/plugins/s3store"
 )
