@@ -31,11 +31,12 @@
 // # Conditional writes
 //
 // Put with IfNoneMatch sends "If-None-Match: *", Put with IfMatch and Delete
-// with an etag send "If-Match". A conditional Delete first sends a HEAD, as
-// some servers (versitygw) report success for a conditional delete of a
-// missing key; a missing key or another ETag there fails at once. A 412, or a 409 ConditionalRequestConflict,
+// with an etag send "If-Match". A 412, or a 409 ConditionalRequestConflict,
 // is a clean rejection (plugins.ErrPreconditionFailed); a 404 is
-// plugins.ErrNotFound. Any other failure of a conditional request may have
+// plugins.ErrNotFound. A conditional Delete first sends a HEAD, as some
+// servers (versitygw v1.8.0) answer 204 to a conditional delete of a
+// missing key: a missing key or another ETag there fails at once, without
+// a DELETE. Any other failure of a conditional request may have
 // applied: its error wraps ErrAmbiguous and the SDK's error, and the caller
 // re-reads and reconciles. Conditional requests are sent exactly once (the
 // SDK's retries are off for them: a retry can see its own success as a

@@ -92,6 +92,7 @@ func TestStore_Contract(t *testing.T) {
 // TestStore_Server checks what the contract suite leaves open, on the real
 // server.
 func TestStore_Server(t *testing.T) {
+	testURL(t)
 	ctx := context.Background()
 	t.Run("IfMatchMissingIsNotFound", func(t *testing.T) {
 		s := openTestStore(t)
