@@ -39,9 +39,16 @@ func (db *DB) Get(keys []string) ([][]byte, error) {
 		return nil, fmt.Errorf("get keys: %w", err)
 	}
 	values := make([][]byte, len(keys))
+	if !db.kvExists() {
+		return values, nil
+	}
+	get, err := db.stmt(sqlGet)
+	if err != nil {
+		return nil, fmt.Errorf("get keys: %w", db.abort(err))
+	}
 	for i, k := range keys {
 		var v []byte
-		err := db.get.QueryRow(db.scope, k).Scan(&v)
+		err := get.QueryRow(db.scope, k).Scan(&v)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			continue
@@ -65,8 +72,21 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 	if err := db.enter(); err != nil {
 		return fmt.Errorf("put keys: %w", err)
 	}
+	if len(keys) == 0 {
+		return nil
+	}
+	if !db.hasKV {
+		if err := db.execInternal(sqlCreateKV); err != nil {
+			return fmt.Errorf("put keys: %w", db.abort(err))
+		}
+		db.hasKV = true
+	}
+	put, err := db.stmt(sqlPut)
+	if err != nil {
+		return fmt.Errorf("put keys: %w", db.abort(err))
+	}
 	for i, k := range keys {
-		if _, err := db.put.Exec(db.scope, k, values[i]); err != nil {
+		if _, err := put.Exec(db.scope, k, values[i]); err != nil {
 			return fmt.Errorf("put keys: %w", db.abort(err))
 		}
 	}
@@ -79,8 +99,15 @@ func (db *DB) Delete(keys []string) (deleted int, err error) {
 	if err := db.enter(); err != nil {
 		return 0, fmt.Errorf("delete keys: %w", err)
 	}
+	if !db.kvExists() {
+		return 0, nil
+	}
+	del, err := db.stmt(sqlDelete)
+	if err != nil {
+		return 0, fmt.Errorf("delete keys: %w", db.abort(err))
+	}
 	for _, k := range keys {
-		res, err := db.del.Exec(db.scope, k)
+		res, err := del.Exec(db.scope, k)
 		if err != nil {
 			return 0, fmt.Errorf("delete keys: %w", db.abort(err))
 		}
@@ -99,6 +126,9 @@ func (db *DB) Delete(keys []string) (deleted int, err error) {
 func (db *DB) List(o ListOptions) ([]Entry, error) {
 	if err := db.enter(); err != nil {
 		return nil, fmt.Errorf("list keys: %w", err)
+	}
+	if !db.kvExists() {
+		return nil, nil
 	}
 	query, args := listQuery(db.scope, o)
 	stmt, err := db.stmt(query)
@@ -190,9 +220,11 @@ func prefixEnd(prefix string) (end string, ok bool) {
 	return "", false
 }
 
-// DeleteAll deletes every key of every scope and drops the user's tables
-// and views, in the implicit transaction. The internal _cf_METADATA and
-// _cf_ALARM tables and their rows are kept.
+// DeleteAll deletes every key of every scope and drops the application's
+// tables, views, indexes and triggers, in the implicit transaction, as
+// workerd's deleteAll() does: _cf_KV goes too, and so do _cf_ALARM and
+// _cf_METADATA unless an alarm is pending (a pending alarm and its
+// metadata stay). Open cursors end.
 func (db *DB) DeleteAll() error {
 	if err := db.enter(); err != nil {
 		return fmt.Errorf("delete all: %w", err)
@@ -210,6 +242,7 @@ type schemaObject struct {
 
 func (db *DB) deleteAll() error {
 	ctx := context.Background()
+	db.stopCursors()
 	// Dropping a table deletes its rows first; deferring foreign key
 	// checks to the commit lets tables that reference each other go in
 	// any order. The pragma resets when the transaction ends.
@@ -262,8 +295,24 @@ WHERE type IN ('table', 'view')
 			}
 		}
 	}
-	_, err = db.conn.ExecContext(ctx, `DELETE FROM _cf_KV`)
-	return err
+	drop := []string{"_cf_KV"}
+	pending, err := db.alarmPending()
+	if err != nil {
+		return err
+	}
+	if !pending {
+		drop = append(drop, "_cf_ALARM", "_cf_METADATA")
+	}
+	for _, t := range drop {
+		if _, err := db.conn.ExecContext(ctx, `DROP TABLE IF EXISTS `+t); err != nil {
+			return fmt.Errorf("drop table %s: %w", t, err)
+		}
+	}
+	db.hasKV = false
+	if !pending {
+		db.hasAlarm, db.hasMeta = false, false
+	}
+	return nil
 }
 
 // quoteIdent quotes an SQL identifier.

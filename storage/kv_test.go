@@ -455,6 +455,11 @@ func TestDB_DeleteAll(t *testing.T) {
 	mustCommit(t, other)
 	other.Close()
 
+	if err := db.SetAlarm(12345); err != nil {
+		t.Fatal(err)
+	}
+	mustCommit(t, db)
+
 	// The user's schema, as ctx.storage.sql would build it.
 	raw := rawDB(t, path)
 	for _, stmt := range []string{
@@ -469,7 +474,6 @@ func TestDB_DeleteAll(t *testing.T) {
 		`INSERT INTO parent (name) VALUES ('p')`,
 		`INSERT INTO child (pid) VALUES (1)`,
 		`INSERT INTO docs (body) VALUES ('hello world')`,
-		`INSERT INTO _cf_ALARM (scope, at_ms) VALUES ('s', 12345)`,
 	} {
 		if _, err := raw.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -528,21 +532,14 @@ func TestDB_DeleteAll(t *testing.T) {
 	}
 	mustCommit(t, db)
 
+	// A pending alarm stays, with its metadata; _cf_KV goes.
 	want := []string{
 		"table _cf_ALARM",
-		"table _cf_KV",
 		"table _cf_METADATA",
 		"table sqlite_sequence",
 	}
 	if got := objects(t); !reflect.DeepEqual(got, want) {
 		t.Errorf("schema after DeleteAll = %q, want %q", got, want)
-	}
-	var kv int
-	if err := raw.QueryRow(`SELECT count(*) FROM _cf_KV`).Scan(&kv); err != nil {
-		t.Fatal(err)
-	}
-	if kv != 0 {
-		t.Errorf("_cf_KV rows = %d, want 0", kv)
 	}
 	var name string
 	if err := raw.QueryRow(`SELECT actor_name FROM _cf_METADATA WHERE scope = 's'`).Scan(&name); err != nil {
@@ -571,6 +568,19 @@ func TestDB_DeleteAll(t *testing.T) {
 			t.Errorf("Get = %q, want yes", got)
 		}
 		mustCommit(t, db)
+	})
+
+	t.Run("NoAlarmDropsAll", func(t *testing.T) {
+		if err := db.DeleteAlarm(); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.DeleteAll(); err != nil {
+			t.Fatal(err)
+		}
+		mustCommit(t, db)
+		if got, want := objects(t), []string{"table sqlite_sequence"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("schema after DeleteAll without an alarm = %q, want %q", got, want)
+		}
 	})
 }
 

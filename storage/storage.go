@@ -31,20 +31,20 @@ const (
 	cacheSizeKiB = 512
 )
 
-// Schema of celld's internal tables. Keys are TEXT with the default BINARY
-// collation, which compares UTF-8 strings in byte order.
-const schema = `
-CREATE TABLE IF NOT EXISTS _cf_KV (scope TEXT, k TEXT, v TEXT, PRIMARY KEY (scope, k));
-CREATE TABLE IF NOT EXISTS _cf_METADATA (scope TEXT PRIMARY KEY, actor_name TEXT);
-CREATE TABLE IF NOT EXISTS _cf_ALARM (scope TEXT PRIMARY KEY, at_ms INTEGER, retry INTEGER DEFAULT 0, counted_retry INTEGER NOT NULL DEFAULT 0, generation INTEGER NOT NULL DEFAULT 0);
-`
+// celld's internal tables (_cf_KV, _cf_METADATA, _cf_ALARM) are created
+// when first needed, as workerd's appear: _cf_KV with the first put, the
+// other two with the first alarm; deleteAll drops them again (keeping a
+// pending alarm). Keys are TEXT with the default BINARY collation, which
+// compares UTF-8 strings in byte order.
+const sqlCreateKV = `CREATE TABLE IF NOT EXISTS _cf_KV (scope TEXT, k TEXT, v TEXT, PRIMARY KEY (scope, k))`
 
-// SQL of the statements prepared once at Open.
+// SQL of cellhost's own statements.
 const (
 	sqlBegin    = `BEGIN`
 	sqlCommit   = `COMMIT`
 	sqlRollback = `ROLLBACK`
 	sqlGet      = `SELECT v FROM _cf_KV WHERE scope = ? AND k = ?`
+	sqlGetMany  = `SELECT k, v FROM _cf_KV WHERE scope = ? AND k IN (SELECT value FROM json_each(?))`
 	// A nil or empty value is stored as an empty BLOB, never as NULL.
 	sqlPut    = `INSERT INTO _cf_KV (scope, k, v) VALUES (?1, ?2, coalesce(?3, x'')) ON CONFLICT (scope, k) DO UPDATE SET v = excluded.v`
 	sqlDelete = `DELETE FROM _cf_KV WHERE scope = ? AND k = ?`
@@ -66,13 +66,18 @@ type Options struct {
 	// alarm tables ("" for the default namespace); it is stored as given.
 	Scope string
 	// ActorName, if non-empty, is written to _cf_METADATA for Scope when
-	// no row exists for Scope yet.
+	// the table is created (with the first alarm) or has no row for Scope.
 	ActorName string
 	// DeferSync runs the database with synchronous=NORMAL: Commit only
 	// writes the WAL, and the caller makes commits durable with Sync (or
 	// SyncFS for many databases at once). This lets concurrent commits share
 	// one fsync (group commit). Without it every Commit is fsync'd.
 	DeferSync bool
+	// OnAlarm, if set, is called after each Commit that changed the
+	// cell's alarm (set, replaced or deleted) with the alarm now stored
+	// (ok false: none). It runs on the DB's goroutine, after COMMIT: with
+	// DeferSync the change is durable only after the next Sync.
+	OnAlarm func(a Alarm, ok bool)
 }
 
 // DB is one cell's SQLite database, used through a single dedicated
@@ -88,13 +93,29 @@ type DB struct {
 	conn  *sql.Conn
 
 	begin, commit, rollback *sql.Stmt
-	get, put, del           *sql.Stmt
-	// stmts caches the other statements (List variants) by SQL text.
+	// stmts caches cellhost's other statements by SQL text.
 	stmts map[string]*sql.Stmt
 
 	inTx    bool
 	aborted error // non-nil after a statement of the transaction failed
 	closed  bool
+	sp      []int // depths of the open explicit transactions (savepoints)
+
+	// Which internal tables exist (as seen by the open transaction).
+	// While one is missing, the first operation of each transaction that
+	// needs it checks again (another connection may have created it).
+	hasKV, hasAlarm, hasMeta bool
+	schemaFresh              bool // the flags were read in this transaction
+
+	actorName  string
+	onAlarm    func(Alarm, bool)
+	alarmDirty bool // the transaction may have changed the alarm
+
+	// The application's SQL (sql.go).
+	raw       rawConn
+	auth      authState
+	cursors   map[*Cursor]struct{} // cursors with an open statement
+	stmtCache stmtCache
 
 	// syncMu guards the WAL file handle used by Sync, which may run on
 	// another goroutine than the rest of the DB's methods.
@@ -105,10 +126,9 @@ type DB struct {
 }
 
 // Open opens the cell database at path, creating it and its parent
-// directories if needed, and creates the internal tables if absent. The
-// database runs in WAL mode with synchronous=FULL, so a successful Commit
-// has been fsync'd. Open commits its own setup; it returns with no
-// transaction open.
+// directories if needed. The database runs in WAL mode with
+// synchronous=FULL (NORMAL with DeferSync), so a successful Commit has been
+// fsync'd. Open returns with no transaction open.
 func Open(path string, opts Options) (*DB, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -128,11 +148,13 @@ func Open(path string, opts Options) (*DB, error) {
 	sqldb.SetConnMaxIdleTime(0)
 
 	db := &DB{
-		abs:   abs,
-		path:  path,
-		scope: opts.Scope,
-		sqldb: sqldb,
-		stmts: make(map[string]*sql.Stmt),
+		abs:       abs,
+		path:      path,
+		scope:     opts.Scope,
+		sqldb:     sqldb,
+		stmts:     make(map[string]*sql.Stmt),
+		actorName: opts.ActorName,
+		onAlarm:   opts.OnAlarm,
 	}
 	if err := db.init(opts); err != nil {
 		db.closeAll()
@@ -167,18 +189,11 @@ func (db *DB) init(opts Options) error {
 		return err
 	}
 	db.conn = conn
-
-	// A database that is already set up is only read here, so a second
-	// connection can open it while the first holds a write transaction.
-	ready, err := db.ready(opts)
+	raw, err := openRaw(conn, db.auth.authorize)
 	if err != nil {
 		return err
 	}
-	if !ready {
-		if err := db.setup(opts); err != nil {
-			return fmt.Errorf("create tables: %w", err)
-		}
-	}
+	db.raw = raw
 
 	for _, s := range []struct {
 		stmt **sql.Stmt
@@ -187,9 +202,6 @@ func (db *DB) init(opts Options) error {
 		{&db.begin, sqlBegin},
 		{&db.commit, sqlCommit},
 		{&db.rollback, sqlRollback},
-		{&db.get, sqlGet},
-		{&db.put, sqlPut},
-		{&db.del, sqlDelete},
 	} {
 		stmt, err := conn.PrepareContext(ctx, s.sql)
 		if err != nil {
@@ -197,59 +209,59 @@ func (db *DB) init(opts Options) error {
 		}
 		*s.stmt = stmt
 	}
+	if err := db.readSchema(); err != nil {
+		return err
+	}
+	if db.hasMeta && opts.ActorName != "" {
+		// A database with an alarm table from before: make sure the
+		// actor's row exists.
+		_, err := conn.ExecContext(ctx, sqlSetActor, db.scope, opts.ActorName)
+		if err != nil {
+			return fmt.Errorf("write metadata: %w", err)
+		}
+	}
 	return nil
 }
 
-// ready reports whether the internal tables exist and, when opts names an
-// actor, the metadata row of the scope exists.
-func (db *DB) ready(opts Options) (bool, error) {
-	var n int
-	err := db.conn.QueryRowContext(context.Background(),
-		`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('_cf_KV', '_cf_METADATA', '_cf_ALARM')`,
-	).Scan(&n)
+// readSchema reads which internal tables exist.
+func (db *DB) readSchema() error {
+	rows, err := db.conn.QueryContext(context.Background(),
+		`SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('_cf_KV', '_cf_METADATA', '_cf_ALARM')`)
 	if err != nil {
-		return false, fmt.Errorf("read schema: %w", err)
+		return fmt.Errorf("read schema: %w", err)
 	}
-	if n != 3 {
-		return false, nil
+	defer rows.Close()
+	db.hasKV, db.hasAlarm, db.hasMeta = false, false, false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return fmt.Errorf("read schema: %w", err)
+		}
+		switch name {
+		case "_cf_KV":
+			db.hasKV = true
+		case "_cf_ALARM":
+			db.hasAlarm = true
+		case "_cf_METADATA":
+			db.hasMeta = true
+		}
 	}
-	if opts.ActorName == "" {
-		return true, nil
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read schema: %w", err)
 	}
-	err = db.conn.QueryRowContext(context.Background(),
-		`SELECT count(*) FROM _cf_METADATA WHERE scope = ?`, opts.Scope,
-	).Scan(&n)
-	if err != nil {
-		return false, fmt.Errorf("read metadata: %w", err)
-	}
-	return n > 0, nil
+	return nil
 }
 
-// setup creates the internal tables and the metadata row in a transaction
-// of its own.
-func (db *DB) setup(opts Options) (err error) {
-	ctx := context.Background()
-	if _, err := db.conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-		return err
+// refreshSchema rereads which internal tables exist after a rollback undid
+// what the transaction created or dropped. If it cannot, it assumes they
+// all exist (statements on a missing table fail rather than lose data).
+func (db *DB) refreshSchema() {
+	if db.closed {
+		return
 	}
-	defer func() {
-		if err != nil {
-			_, _ = db.conn.ExecContext(ctx, sqlRollback)
-		}
-	}()
-	if _, err := db.conn.ExecContext(ctx, schema); err != nil {
-		return err
+	if err := db.readSchema(); err != nil {
+		db.hasKV, db.hasAlarm, db.hasMeta = true, true, true
 	}
-	if opts.ActorName != "" {
-		_, err := db.conn.ExecContext(ctx,
-			`INSERT OR IGNORE INTO _cf_METADATA (scope, actor_name) VALUES (?, ?)`,
-			opts.Scope, opts.ActorName)
-		if err != nil {
-			return err
-		}
-	}
-	_, err = db.conn.ExecContext(ctx, sqlCommit)
-	return err
 }
 
 // Path returns the path the database was opened with.
@@ -276,13 +288,35 @@ func (db *DB) Commit() error {
 	if !db.inTx {
 		return nil
 	}
+	if len(db.sp) > 0 {
+		// An explicit transaction (an async storage.transaction()) spans
+		// turns: its writes commit with the turn that ends it.
+		return nil
+	}
+	db.settleCursors()
+	var (
+		alarm      Alarm
+		alarmOK    bool
+		alarmKnown bool
+	)
+	if db.alarmDirty && db.onAlarm != nil {
+		var err error
+		alarm, alarmOK, err = db.readAlarm()
+		alarmKnown = err == nil
+	}
+	db.alarmDirty = false
 	db.inTx = false
 	if _, err := db.commit.Exec(); err != nil {
 		// A failed COMMIT can leave the transaction open (SQLITE_BUSY):
 		// end it so the next operation starts clean. If SQLite already
 		// rolled back, this ROLLBACK fails harmlessly.
+		db.stopCursors()
 		_, _ = db.rollback.Exec()
+		db.refreshSchema()
 		return fmt.Errorf("commit transaction: %w", err)
+	}
+	if alarmKnown {
+		db.onAlarm(alarm, alarmOK)
 	}
 	return nil
 }
@@ -294,6 +328,9 @@ func (db *DB) Rollback() error {
 		return fmt.Errorf("roll back transaction: %w", ErrClosed)
 	}
 	db.aborted = nil
+	db.sp = nil
+	db.alarmDirty = false
+	db.stopCursors()
 	if !db.inTx {
 		return nil
 	}
@@ -301,6 +338,7 @@ func (db *DB) Rollback() error {
 	if _, err := db.rollback.Exec(); err != nil {
 		return fmt.Errorf("roll back transaction: %w", err)
 	}
+	db.refreshSchema()
 	return nil
 }
 
@@ -311,6 +349,8 @@ func (db *DB) Close() error {
 		return nil
 	}
 	var errs []error
+	db.stopCursors()
+	db.clearStmtCache()
 	if db.inTx {
 		db.inTx = false
 		if _, err := db.rollback.Exec(); err != nil {
@@ -318,6 +358,7 @@ func (db *DB) Close() error {
 		}
 	}
 	db.aborted = nil
+	db.sp = nil
 	if err := db.closeAll(); err != nil {
 		errs = append(errs, err)
 	}
@@ -394,7 +435,8 @@ func (db *DB) closeAll() error {
 	}
 	db.syncMu.Unlock()
 	var errs []error
-	for _, s := range []*sql.Stmt{db.begin, db.commit, db.rollback, db.get, db.put, db.del} {
+	db.raw.free()
+	for _, s := range []*sql.Stmt{db.begin, db.commit, db.rollback} {
 		if s != nil {
 			errs = append(errs, s.Close())
 		}
@@ -442,7 +484,27 @@ func (db *DB) enter() error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	db.inTx = true
+	db.schemaFresh = false
 	return nil
+}
+
+// kvExists reports whether _cf_KV exists, checking the schema again once
+// per transaction while it seems not to.
+func (db *DB) kvExists() bool {
+	if !db.hasKV && !db.schemaFresh {
+		db.refreshSchema()
+		db.schemaFresh = true
+	}
+	return db.hasKV
+}
+
+// alarmExists is kvExists for _cf_ALARM.
+func (db *DB) alarmExists() bool {
+	if !db.hasAlarm && !db.schemaFresh {
+		db.refreshSchema()
+		db.schemaFresh = true
+	}
+	return db.hasAlarm
 }
 
 // abort handles the failure err of a statement inside the transaction: it
@@ -450,10 +512,14 @@ func (db *DB) enter() error {
 // half-applied batch must not be committed) and records the failure until
 // Commit or Rollback. It returns err.
 func (db *DB) abort(err error) error {
+	db.stopCursors()
+	db.sp = nil
+	db.alarmDirty = false
 	if db.inTx {
 		db.inTx = false
 		_, _ = db.rollback.Exec()
 	}
+	db.refreshSchema()
 	db.aborted = fmt.Errorf("%w: %w", ErrTxAborted, err)
 	return err
 }

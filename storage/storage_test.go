@@ -1,6 +1,7 @@
 package storage_test
 
 import (
+	"reflect"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -95,34 +96,68 @@ func TestOpen(t *testing.T) {
 	if mode != "wal" {
 		t.Errorf("journal_mode = %q, want wal", mode)
 	}
-	for _, table := range []string{"_cf_KV", "_cf_METADATA", "_cf_ALARM"} {
-		var n int
-		if err := raw.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, table).Scan(&n); err != nil {
+	// The internal tables appear when first needed, as workerd's do.
+	tables := func(t *testing.T, raw *sql.DB) []string {
+		t.Helper()
+		rows, err := raw.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name`)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if n != 1 {
-			t.Errorf("table %s: count = %d, want 1", table, n)
+		defer rows.Close()
+		var names []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, s)
 		}
+		return names
 	}
-	var name string
-	if err := raw.QueryRow(`SELECT actor_name FROM _cf_METADATA WHERE scope = ?`, "Counter:ab").Scan(&name); err != nil {
-		t.Fatalf("read metadata: %v", err)
-	}
-	if name != "Counter" {
-		t.Errorf("actor_name = %q, want Counter", name)
-	}
-	// The alarm table takes celld's defaults.
-	if _, err := raw.Exec(`INSERT INTO _cf_ALARM (scope, at_ms) VALUES ('x', 5)`); err != nil {
-		t.Fatal(err)
-	}
-	var retry, counted, gen int
-	if err := raw.QueryRow(`SELECT retry, counted_retry, generation FROM _cf_ALARM WHERE scope = 'x'`).Scan(&retry, &counted, &gen); err != nil {
-		t.Fatal(err)
-	}
-	if retry != 0 || counted != 0 || gen != 0 {
-		t.Errorf("alarm defaults = %d %d %d, want 0 0 0", retry, counted, gen)
+	if got := tables(t, raw); len(got) != 0 {
+		t.Errorf("tables after Open = %q, want none", got)
 	}
 	raw.Close()
+
+	t.Run("CreatedWhenNeeded", func(t *testing.T) {
+		db, err := storage.Open(path, storage.Options{Scope: "Counter:ab", ActorName: "Counter"})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		mustPut(t, db, "k", "v")
+		mustCommit(t, db)
+		raw := rawDB(t, path)
+		if got, want := tables(t, raw), []string{"_cf_KV"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("tables after Put = %q, want %q", got, want)
+		}
+		if err := db.SetAlarm(5); err != nil {
+			t.Fatal(err)
+		}
+		mustCommit(t, db)
+		db.Close()
+		if got, want := tables(t, raw), []string{"_cf_ALARM", "_cf_KV", "_cf_METADATA"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("tables after SetAlarm = %q, want %q", got, want)
+		}
+		var name string
+		if err := raw.QueryRow(`SELECT actor_name FROM _cf_METADATA WHERE scope = ?`, "Counter:ab").Scan(&name); err != nil {
+			t.Fatalf("read metadata: %v", err)
+		}
+		if name != "Counter" {
+			t.Errorf("actor_name = %q, want Counter", name)
+		}
+		// The alarm table takes celld's defaults.
+		if _, err := raw.Exec(`INSERT INTO _cf_ALARM (scope, at_ms) VALUES ('x', 5)`); err != nil {
+			t.Fatal(err)
+		}
+		var retry, counted, gen int
+		if err := raw.QueryRow(`SELECT retry, counted_retry, generation FROM _cf_ALARM WHERE scope = 'x'`).Scan(&retry, &counted, &gen); err != nil {
+			t.Fatal(err)
+		}
+		if retry != 0 || counted != 0 || gen != 0 {
+			t.Errorf("alarm defaults = %d %d %d, want 0 0 0", retry, counted, gen)
+		}
+		raw.Close()
+	})
 
 	t.Run("KeepsFirstActorName", func(t *testing.T) {
 		db, err := storage.Open(path, storage.Options{Scope: "Counter:ab", ActorName: "Other"})
@@ -146,6 +181,10 @@ func TestOpen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Open: %v", err)
 		}
+		if err := db.SetAlarm(1); err != nil {
+			t.Fatal(err)
+		}
+		mustCommit(t, db)
 		db.Close()
 		raw := rawDB(t, path)
 		var n int
