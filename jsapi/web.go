@@ -51,11 +51,20 @@ type webState struct {
 	errorCtors   map[string]goja.Constructor
 	hostBrand    *goja.Symbol
 
-	makeRequest    goja.Callable // (method, url, headersFlat, body|null) → Request
-	exportRequest  goja.Callable // (req) → [method, url, headersFlat, body|null]
-	requestFrom    goja.Callable // (input, init) → Request
-	makeResponse   goja.Callable // (status, statusText, headersFlat, body|null, webSocket) → Response
-	exportResponse goja.Callable // (res) → [status, statusText, headersFlat, body|null, webSocket]
+	makeRequest    goja.Callable // (method, url, headerList, goBody|null) → Request
+	exportRequest  goja.Callable // (req): calls native.outRequest
+	requestFrom    goja.Callable // (input, init): builds the Request stub.fetch sends, calls native.outRequest
+	makeResponse   goja.Callable // (status, statusText|null, headerList, goBody|null, webSocket) → Response
+	exportResponse goja.Callable // (res): calls native.outResponse
+
+	// what native.outRequest/outResponse received (read and cleared by the
+	// exporting Go function)
+	outReq *HTTPRequest
+	outRes *HTTPResponse
+
+	hrefs          map[string]string     // request URL → href (NewRequest)
+	records        map[string]goja.Value // URL → record array or null (native.urlParse without base)
+	valGET, valPOST goja.Value
 
 	clone *cloneIntrinsics
 }
@@ -97,7 +106,8 @@ func InstallWeb(rt *goja.Runtime, o WebOptions) (err error) {
 	if webPreludeErr != nil {
 		return fmt.Errorf("compile web prelude: %w", webPreludeErr)
 	}
-	st := &webState{hostBrand: goja.NewSymbol("cellhost.host"), errorCtors: map[string]goja.Constructor{}}
+	st := &webState{hostBrand: goja.NewSymbol("cellhost.host"), errorCtors: map[string]goja.Constructor{},
+		hrefs: map[string]string{}, records: map[string]goja.Value{}, valGET: rt.ToValue("GET"), valPOST: rt.ToValue("POST")}
 	for name := range errBuiltinNames {
 		if c, ok := goja.AssertConstructor(rt.Get(name)); ok {
 			st.errorCtors[name] = c
@@ -230,6 +240,8 @@ func webNatives(rt *goja.Runtime, st *webState, console io.Writer) *goja.Object 
 		_ = n.Set(name, f)
 	}
 	_ = n.Set("hostBrand", st.hostBrand)
+	webHeaderNatives(rt, n)
+	webBridgeNatives(rt, st, n)
 	// utf8Encode(str) → ArrayBuffer
 	set("utf8Encode", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(rt.NewArrayBuffer([]byte(c.Argument(0).String())))
@@ -259,11 +271,15 @@ func webNatives(rt *goja.Runtime, st *webState, console io.Writer) *goja.Object 
 		return rt.NewArray(read, written)
 	})
 	// decode(u8, encoding, fatal, ignoreBOM) → string
+	// (bodies also pass a string, which stands for its UTF-8 encoding, or a Go body)
 	set("decode", func(c goja.FunctionCall) goja.Value {
-		b := webBytes(rt, c.Argument(0))
 		enc := c.Argument(1).String()
 		fatal := c.Argument(2).ToBoolean()
 		ignoreBOM := c.Argument(3).ToBoolean()
+		if s, ok := c.Argument(0).(goja.String); ok && enc == "utf-8" {
+			return webDecodeString(rt, s, ignoreBOM)
+		}
+		b := webBodySource(rt, c.Argument(0))
 		switch enc {
 		case "utf-8":
 			if !ignoreBOM && len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
@@ -351,6 +367,9 @@ func webNatives(rt *goja.Runtime, st *webState, console io.Writer) *goja.Object 
 	})
 	// urlParse(input, baseHref|undefined) → record array or null
 	set("urlParse", func(c goja.FunctionCall) goja.Value {
+		if goja.IsUndefined(c.Argument(1)) {
+			return st.urlRecord(rt, c.Argument(0).String())
+		}
 		var base *webURL
 		if b := c.Argument(1); !goja.IsUndefined(b) {
 			bu, err := urlParse(b.String(), nil)
@@ -717,194 +736,6 @@ func webFormEncode(b *strings.Builder, s string) {
 			b.WriteByte(urlHex[c&15])
 		}
 	}
-}
-
-// ---------------------------------------------------------------------------
-// The Go bridge: requests and responses crossing between Go and JS.
-
-// HTTPRequest is a request as Go sees it: the incoming HTTP request handed
-// to a worker, or the request a stub.fetch carries to another runtime.
-type HTTPRequest struct {
-	Method string
-	URL    string
-	Header [][2]string // in order; names lowercased
-	Body   []byte      // nil = no body
-}
-
-// HTTPResponse is a response as Go sees it.
-type HTTPResponse struct {
-	Status     int
-	StatusText string
-	Header     [][2]string // names lowercased, set-cookie values separate
-	Body       []byte      // nil = no body
-	WebSocket  goja.Value  // the webSocket init field, or nil
-}
-
-func webStateRequired(rt *goja.Runtime) (*webState, error) {
-	st := webStateOf(rt)
-	if st == nil {
-		return nil, errors.New("jsapi: InstallWeb has not run on this runtime")
-	}
-	return st, nil
-}
-
-func webFlatHeaders(rt *goja.Runtime, h [][2]string) goja.Value {
-	flat := make([]interface{}, 0, 2*len(h))
-	for _, kv := range h {
-		flat = append(flat, strings.ToLower(kv[0]), kv[1])
-	}
-	return rt.NewArray(flat...)
-}
-
-func webReadFlatHeaders(o *goja.Object) [][2]string {
-	n := int(o.Get("length").ToInteger())
-	out := make([][2]string, 0, n/2)
-	for i := 0; i+1 < n; i += 2 {
-		out = append(out, [2]string{o.Get(strconv.Itoa(i)).String(), o.Get(strconv.Itoa(i + 1)).String()})
-	}
-	return out
-}
-
-func webBodyValue(rt *goja.Runtime, b []byte) goja.Value {
-	if b == nil {
-		return goja.Null()
-	}
-	return rt.ToValue(rt.NewArrayBuffer(append([]byte{}, b...)))
-}
-
-func webBodyBytes(v goja.Value) []byte {
-	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
-		return nil
-	}
-	if b, ok := v.Export().([]byte); ok {
-		return append(make([]byte, 0, len(b)), b...)
-	}
-	return nil
-}
-
-// webCall runs f with panics from goja (a thrown value) turned into errors.
-func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			switch x := r.(type) {
-			case *goja.Exception:
-				err = x
-			case *goja.Object:
-				err = errors.New(jsErrorText(x))
-			default:
-				err = fmt.Errorf("jsapi: %v", r)
-			}
-		}
-	}()
-	return f()
-}
-
-// NewRequest builds a JS Request object (with immutable headers, as an
-// incoming request has in workerd) from r. Call it on the runtime's
-// goroutine only, after InstallWeb.
-func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
-	st, err := webStateRequired(rt)
-	if err != nil {
-		return nil, err
-	}
-	url := r.URL
-	if u, err := urlParse(url, nil); err == nil {
-		url = u.href(false)
-	}
-	method := r.Method
-	if method == "" {
-		method = "GET"
-	}
-	return webCall(func() (goja.Value, error) {
-		return st.makeRequest(goja.Undefined(), rt.ToValue(method), rt.ToValue(url), webFlatHeaders(rt, r.Header), webBodyValue(rt, r.Body))
-	})
-}
-
-// ExportRequest reads a JS Request into Go, taking its body (the request's
-// bodyUsed becomes true, as when workerd forwards it). It returns a
-// "TypeError: ..." error when v is not a Request or its body was used. Call
-// it on the runtime's goroutine only.
-func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
-	if err != nil {
-		return nil, err
-	}
-	res, err := webCall(func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
-	if err != nil {
-		return nil, err
-	}
-	o := res.ToObject(rt)
-	return &HTTPRequest{
-		Method: o.Get("0").String(),
-		URL:    o.Get("1").String(),
-		Header: webReadFlatHeaders(o.Get("2").ToObject(rt)),
-		Body:   webBodyBytes(o.Get("3")),
-	}, nil
-}
-
-// RequestFromArgs does what stub.fetch(input, init) needs: it builds the
-// Request that `new Request(input, init)` would (input itself when it is a
-// Request and init is undefined) and exports it like ExportRequest. JS
-// errors (a bad URL, a used body) come back as *goja.Exception. Call it on
-// the runtime's goroutine only.
-func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
-	if err != nil {
-		return nil, err
-	}
-	if init == nil {
-		init = goja.Undefined()
-	}
-	if input == nil {
-		input = goja.Undefined()
-	}
-	req, err := webCall(func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
-	if err != nil {
-		return nil, err
-	}
-	return ExportRequest(rt, req)
-}
-
-// NewResponse builds a JS Response object (immutable headers, as a fetch
-// result has in workerd) from r. The status is not range-checked, so 101
-// with a WebSocket works. Call it on the runtime's goroutine only.
-func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
-	st, err := webStateRequired(rt)
-	if err != nil {
-		return nil, err
-	}
-	ws := r.WebSocket
-	if ws == nil {
-		ws = goja.Null()
-	}
-	return webCall(func() (goja.Value, error) {
-		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), rt.ToValue(r.StatusText), webFlatHeaders(rt, r.Header), webBodyValue(rt, r.Body), ws)
-	})
-}
-
-// ExportResponse reads a JS Response into Go, taking its body. It returns a
-// "TypeError: ..." error (a *goja.Exception) when v is not a Response or its
-// body was already used. Call it on the runtime's goroutine only.
-func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
-	st, err := webStateRequired(rt)
-	if err != nil {
-		return nil, err
-	}
-	res, err := webCall(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) })
-	if err != nil {
-		return nil, err
-	}
-	o := res.ToObject(rt)
-	out := &HTTPResponse{
-		Status:     int(o.Get("0").ToInteger()),
-		StatusText: o.Get("1").String(),
-		Header:     webReadFlatHeaders(o.Get("2").ToObject(rt)),
-		Body:       webBodyBytes(o.Get("3")),
-	}
-	if ws := o.Get("4"); ws != nil && !goja.IsNull(ws) && !goja.IsUndefined(ws) {
-		out.WebSocket = ws
-	}
-	return out, nil
 }
 
 // webDigest implements crypto.subtle.digest's hash step.

@@ -575,73 +575,97 @@
   defineGlobal("URLSearchParams", URLSearchParams);
 
   // ---------------------------------------------------------------- Headers
+  // A Headers object is a view of a Go header list (a handle that only the
+  // natives read, web_headers.go): names are checked and values normalized
+  // in Go, and the bridge reads the lists of requests and responses
+  // directly, without iterating them in JS.
   const BODY_USED = "Body has already been used. It can only be used once. Use tee() first if you need to read it twice.";
-  const tokenRe = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-  function checkName(name) {
-    name = String(name);
-    if (!tokenRe.test(name)) throw new TypeError("Invalid header name.");
-    return name.toLowerCase();
+  const arrayIter = Array.prototype[Symbol.iterator];
+  const arrayIterProto = Object.getPrototypeOf([][Symbol.iterator]());
+  const arrayIterNext = arrayIterProto.next;
+  // isPlainArray: iterating x is reading its elements (no user iterator).
+  function isPlainArray(x) {
+    return Array.isArray(x) && x[Symbol.iterator] === arrayIter && arrayIterProto.next === arrayIterNext;
   }
-  function normalizeValue(value) {
-    value = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
-    if (/[\0\r\n]/.test(value)) throw new TypeError("Invalid header value.");
-    return value;
-  }
-  let headersInternal; // (h) → { map, setGuard(g) }
+  let wrapHeaders; // (list, guard|null) → Headers; a null guard is read from the list when needed
+  let headersList; // (h) → the list of a Headers, or undefined
   class Headers {
-    #map = new Map(); // lowercase name → [values]
+    #map; // the Go header list (named #map for the brand-check messages)
     #guard = "none";
     constructor(init) {
-      if (init === undefined) return;
+      if (init === INTERNAL) return;
+      if (init === undefined) {
+        this.#map = native.hNew();
+        return;
+      }
       if (!isObject(init)) {
+        this.#map = native.hNew();
         throw new TypeError("Failed to construct 'Headers': The provided value is not of type '(record<ByteString, ByteString> or sequence<sequence<ByteString>>)'.");
       }
       if (#map in init) {
-        for (const [k, v] of init.#map) this.#map.set(k, v.slice());
-      } else if (typeof init[Symbol.iterator] === "function") {
+        this.#map = native.hCopy(init.#map);
+        return;
+      }
+      this.#map = native.hNew();
+      if (typeof init[Symbol.iterator] === "function") {
+        if (isPlainArray(init)) {
+          for (let i = 0; i < init.length; i++) {
+            const pair = init[i];
+            let p = null;
+            if (isPlainArray(pair)) p = pair;
+            else if (isObject(pair) && typeof pair[Symbol.iterator] === "function") p = [...pair];
+            if (p === null || p.length !== 2) {
+              throw new TypeError("To initialize a Headers object from a sequence, each inner sequence must have exactly two elements.");
+            }
+            this.append(p[0], p[1]);
+          }
+          return;
+        }
         for (const pair of init) {
-          const p = isObject(pair) && typeof pair[Symbol.iterator] === "function" ? [...pair] : null;
+          const p = isObject(pair) && typeof pair[Symbol.iterator] === "function" ? (isPlainArray(pair) ? pair : [...pair]) : null;
           if (p === null || p.length !== 2) {
             throw new TypeError("To initialize a Headers object from a sequence, each inner sequence must have exactly two elements.");
           }
           this.append(p[0], p[1]);
         }
       } else {
-        for (const k of Object.keys(init)) this.append(k, init[k]);
+        const keys = Object.keys(init);
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          this.append(k, init[k]);
+        }
       }
     }
     static {
-      headersInternal = (h) => ({
-        map: h.#map,
-        setGuard(g) {
-          h.#guard = g;
-        },
-        appendRaw(name, value) {
-          const k = name.toLowerCase();
-          const l = h.#map.get(k);
-          if (l) l.push(value);
-          else h.#map.set(k, [value]);
-        },
-      });
+      wrapHeaders = (list, guard) => {
+        const h = new Headers(INTERNAL);
+        h.#map = list;
+        h.#guard = guard;
+        return h;
+      };
+      headersList = (h) => (isObject(h) && #map in h ? h.#map : undefined);
     }
     #check() {
-      if (this.#guard !== "none") throw new TypeError("Can't modify immutable headers.");
+      let g = this.#guard;
+      if (g === null) g = this.#guard = native.hGuard(this.#map);
+      if (g !== "none") throw new TypeError("Can't modify immutable headers.");
     }
     append(name, value) {
       this.#check();
-      const k = checkName(name);
-      value = normalizeValue(value);
-      const l = this.#map.get(k);
-      if (l) l.push(value);
-      else this.#map.set(k, [value]);
+      if (typeof name !== "string") name = String(name);
+      if (typeof value !== "string") {
+        native.hName(name);
+        value = String(value);
+      }
+      native.hAppend(this.#map, name, value);
     }
     delete(name) {
       this.#check();
-      this.#map.delete(checkName(name));
+      native.hDelete(this.#map, typeof name === "string" ? name : String(name));
     }
     get(name) {
-      const l = this.#map.get(checkName(name));
-      return l ? l.join(", ") : null;
+      const m = this.#map;
+      return native.hGet(m, typeof name === "string" ? name : String(name));
     }
     getAll(name) {
       if (String(name).toLowerCase() !== "set-cookie") {
@@ -650,39 +674,39 @@
       return this.getSetCookie();
     }
     getSetCookie() {
-      const l = this.#map.get("set-cookie");
-      return l ? l.slice() : [];
+      return native.hGetSetCookie(this.#map);
     }
     has(name) {
-      return this.#map.has(checkName(name));
+      const m = this.#map;
+      return native.hHas(m, typeof name === "string" ? name : String(name));
     }
     set(name, value) {
       this.#check();
-      const k = checkName(name);
-      this.#map.set(k, [normalizeValue(value)]);
-    }
-    #displayed() {
-      const keys = [...this.#map.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      const out = [];
-      for (const k of keys) {
-        const l = this.#map.get(k);
-        if (k === "set-cookie") for (const v of l) out.push([k, v]);
-        else out.push([k, l.join(", ")]);
+      if (typeof name !== "string") name = String(name);
+      if (typeof value !== "string") {
+        native.hName(name);
+        value = String(value);
       }
-      return out;
+      native.hSet(this.#map, name, value);
+    }
+    // #displayed(mode): sorted by name, set-cookie lines apart. mode 0:
+    // [[name, value], ...], 1: names, 2: values, 3: [name, value, ...].
+    #displayed(mode) {
+      return native.hDisplay(this.#map, mode);
     }
     forEach(callback, thisArg) {
       if (typeof callback !== "function") throw new TypeError("Failed to execute 'forEach' on 'Headers': parameter 1 is not of type 'Function'.");
-      for (const [k, v] of this.#displayed()) callback.call(thisArg, v, k, this);
+      const d = this.#displayed(3);
+      for (let i = 0; i < d.length; i += 2) callback.call(thisArg, d[i + 1], d[i], this);
     }
     entries() {
-      return this.#displayed()[Symbol.iterator]();
+      return this.#displayed(0)[Symbol.iterator]();
     }
     keys() {
-      return this.#displayed().map((e) => e[0])[Symbol.iterator]();
+      return this.#displayed(1)[Symbol.iterator]();
     }
     values() {
-      return this.#displayed().map((e) => e[1])[Symbol.iterator]();
+      return this.#displayed(2)[Symbol.iterator]();
     }
     [Symbol.iterator]() {
       return this.entries();
@@ -690,24 +714,37 @@
   }
   brandHost(Headers, "Headers");
   defineGlobal("Headers", Headers);
-  function headersFlat(h) {
-    const flat = [];
-    for (const [k, v] of h) flat.push(k, v);
-    return flat;
-  }
-  function headersFromFlat(flat, guard) {
-    const h = new Headers();
-    const hi = headersInternal(h);
-    for (let i = 0; i + 1 < flat.length; i += 2) hi.appendRaw(String(flat[i]), String(flat[i + 1]));
-    if (guard) hi.setGuard(guard);
-    return h;
-  }
+  const TEXT_PLAIN = "text/plain;charset=UTF-8";
 
   // ---------------------------------------------------------------- bodies
   // A body state is shared by a Request/Response and its stream:
-  // { bytes: Uint8Array, used: boolean, stream: ReadableStream|null, locked: boolean }
+  // { bytes: Uint8Array|null, src, used: boolean, stream: ReadableStream|null, locked: boolean }
+  // While bytes is null the body is src: a string (encoded as UTF-8 when
+  // read as bytes) or a Go body handle (web_headers.go). Both are immutable.
   function newBodyState(bytes) {
-    return { bytes, used: false, stream: null, locked: false };
+    return { bytes, src: null, used: false, stream: null, locked: false };
+  }
+  function srcBodyState(src) {
+    return { bytes: null, src, used: false, stream: null, locked: false };
+  }
+  // sharedBodyState: a new state over the same (immutable) contents.
+  function sharedBodyState(st) {
+    return { bytes: st.bytes, src: st.src, used: false, stream: null, locked: false };
+  }
+  function copyBodyState(st) {
+    return st.bytes === null ? srcBodyState(st.src) : newBodyState(st.bytes.slice());
+  }
+  function stBytes(st) {
+    let b = st.bytes;
+    if (b === null) {
+      b = st.bytes = new Uint8Array(native.bodyBuffer(st.src));
+      st.src = null;
+    }
+    return b;
+  }
+  function stEmpty(st) {
+    if (st.bytes !== null) return st.bytes.length === 0;
+    return typeof st.src === "string" ? st.src.length === 0 : native.bodyEmpty(st.src);
   }
   const streamState = new WeakMap();
   // ReadableStream is not a global yet: only bodies hand these out.
@@ -731,12 +768,13 @@
       if (st.locked) return Promise.reject(new TypeError("This ReadableStream is currently locked to a reader."));
       st.used = true;
       st.bytes = new Uint8Array(0);
+      st.src = null;
       return Promise.resolve(undefined);
     }
     tee() {
       const st = streamState.get(this);
       if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      const bytes = st.used ? new Uint8Array(0) : st.bytes;
+      const bytes = st.used ? new Uint8Array(0) : stBytes(st);
       st.used = true;
       st.locked = true;
       return [new ReadableStream(INTERNAL, newBodyState(bytes.slice())), new ReadableStream(INTERNAL, newBodyState(bytes.slice()))];
@@ -776,12 +814,12 @@
     read() {
       if (this.#released) return Promise.reject(new TypeError("This ReadableStream reader has been released."));
       const st = this.#st;
-      if (st.used || st.bytes.length === 0) {
+      if (st.used || stEmpty(st)) {
         st.used = true;
         return Promise.resolve({ value: undefined, done: true });
       }
       st.used = true;
-      return Promise.resolve({ value: st.bytes.slice(), done: false });
+      return Promise.resolve({ value: stBytes(st).slice(), done: false });
     }
     releaseLock() {
       if (!this.#released) {
@@ -796,14 +834,15 @@
   }
   brandHost(ReadableStreamDefaultReader, "ReadableStreamDefaultReader");
 
-  // extractBody returns { state, contentType } for a body init value.
+  // extractBody returns { state, contentType } for a body init value (a
+  // string is handled by the callers without it).
   function extractBody(init) {
-    if (typeof init === "string") return { state: newBodyState(new Uint8Array(native.utf8Encode(init))), contentType: "text/plain;charset=UTF-8" };
+    if (typeof init === "string") return { state: srcBodyState(init), contentType: TEXT_PLAIN };
     if (isObject(init)) {
       const u8 = toU8(init);
       if (u8 !== undefined) return { state: newBodyState(u8.slice()), contentType: null };
       if (isURLSearchParams(init)) {
-        return { state: newBodyState(new Uint8Array(native.utf8Encode(init.toString()))), contentType: "application/x-www-form-urlencoded;charset=UTF-8" };
+        return { state: srcBodyState(init.toString()), contentType: "application/x-www-form-urlencoded;charset=UTF-8" };
       }
       const ss = streamState.get(init);
       if (ss) {
@@ -811,7 +850,7 @@
         if (ss.used) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
         ss.used = true;
         ss.locked = true;
-        return { state: newBodyState(ss.bytes), contentType: null };
+        return { state: sharedBodyState(ss), contentType: null };
       }
       if (typeof init.getReader === "function" || typeof init[Symbol.asyncIterator] === "function") {
         throw new TypeError("cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body.");
@@ -821,17 +860,15 @@
         throw new TypeError("cellhost does not support Blob or FormData bodies yet.");
       }
     }
-    return { state: newBodyState(new Uint8Array(native.utf8Encode(String(init)))), contentType: "text/plain;charset=UTF-8" };
+    return { state: srcBodyState(String(init)), contentType: TEXT_PLAIN };
   }
 
   let bodyStateOf;
   class Body {
     #state; // body state or null
-    #headers;
     constructor(token, state, headers) {
       if (token !== INTERNAL) throw new TypeError("Illegal constructor");
       this.#state = state;
-      this.#headers = headers;
     }
     static {
       bodyStateOf = (b) => b.#state;
@@ -845,25 +882,28 @@
     get bodyUsed() {
       return this.#state !== null && this.#state.used;
     }
-    #take() {
+    // #take(raw) marks the body used and returns its bytes (a Uint8Array),
+    // or with raw its contents as they are (a Uint8Array, string or Go body).
+    #take(raw) {
       const st = this.#state;
-      if (st === null) return new Uint8Array(0);
+      if (st === null) return raw ? "" : new Uint8Array(0);
       if (st.used) throw new TypeError(BODY_USED);
       if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
       st.used = true;
-      return st.bytes;
+      if (raw) return st.bytes !== null ? st.bytes : st.src;
+      return stBytes(st);
     }
     async arrayBuffer() {
-      return this.#take().slice().buffer;
+      return this.#take(false).slice().buffer;
     }
     async bytes() {
-      return this.#take().slice();
+      return this.#take(false).slice();
     }
     async text() {
-      return native.decode(this.#take(), "utf-8", false, false);
+      return native.decode(this.#take(true), "utf-8", false, false);
     }
     async json() {
-      return jsonParse(native.decode(this.#take(), "utf-8", false, false));
+      return jsonParse(native.decode(this.#take(true), "utf-8", false, false));
     }
     async formData() {
       if (this.#state !== null && this.#state.used) throw new TypeError(BODY_USED);
@@ -874,6 +914,20 @@
       throw new TypeError("cellhost does not support Blob yet.");
     }
   }
+  // takeForExport marks b's body used and returns it as it is (a
+  // Uint8Array, string or Go body) or null.
+  function takeForExport(b) {
+    const st = bodyStateOf(b);
+    if (st === null) return null;
+    if (st.used) throw new TypeError(BODY_USED);
+    if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
+    st.used = true;
+    return st.bytes !== null ? st.bytes : st.src;
+  }
+
+  // Requests and responses keep their headers as a Go list (#hl) and make
+  // the Headers object on first use. Until a list is needed, #hl is null
+  // and #ctype is the only header (a content type) or null.
 
   // ---------------------------------------------------------------- Request
   const httpMethods = new Set([
@@ -887,37 +941,31 @@
     if (httpMethods.has(u)) return u;
     throw new TypeError("Invalid HTTP method string: " + m);
   }
-  function readDict(init, names) {
-    const d = {};
-    for (const n of names) d[n] = init[n];
-    return d;
-  }
-  let requestInternals;
+  let isRequest; // (x) → boolean
+  let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
+  let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
   class Request extends Body {
     #method;
     #url;
-    #headers;
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
     #redirect;
     #signal;
     #cf;
     #cache;
     constructor(input, init) {
       if (input === INTERNAL) {
-        // internal construction: init = { method, url, headers, state }
-        super(INTERNAL, init.state, init.headers);
-        this.#method = init.method;
-        this.#url = init.url;
-        this.#headers = init.headers;
-        this.#redirect = "follow";
-        this.#signal = null;
-        this.#cf = undefined;
-        this.#cache = undefined;
+        // internal construction: init is the body state; the caller sets the fields
+        super(INTERNAL, init, null);
         return;
       }
       if (arguments.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
       let url;
       let method = "GET";
-      let headers = null;
+      let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+      let hl = null;
+      let ctype = null;
       let state = null;
       let contentType = null;
       let redirect = "follow";
@@ -925,16 +973,28 @@
       let cf;
       let cache;
       const initIsRequest = isObject(init) && #method in init;
-      let dict = null;
+      let dict = false;
+      let dBody, dCache, dCf, dEncodeResponseBody, dHeaders, dIntegrity, dMethod, dRedirect, dSignal;
       if (init !== undefined && init !== null && !initIsRequest) {
         if (!isObject(init)) throw new TypeError("Failed to construct 'Request': parameter 2 is not of type 'RequestInit'.");
-        dict = readDict(init, ["body", "cache", "cf", "encodeResponseBody", "fetcher", "headers", "integrity", "method", "redirect", "signal"]);
+        dict = true;
+        dBody = init.body;
+        dCache = init.cache;
+        dCf = init.cf;
+        dEncodeResponseBody = init.encodeResponseBody;
+        init.fetcher;
+        dHeaders = init.headers;
+        dIntegrity = init.integrity;
+        dMethod = init.method;
+        dRedirect = init.redirect;
+        dSignal = init.signal;
       }
-      const ignoreInputBody = initIsRequest || (dict !== null && dict.body !== undefined);
+      const ignoreInputBody = initIsRequest || (dict && dBody !== undefined);
       if (isObject(input) && #method in input) {
         url = input.#url;
         method = input.#method;
-        headers = new Headers(input.#headers);
+        if (input.#hl !== null) hl = native.hCopy(input.#hl);
+        else ctype = input.#ctype;
         cf = input.#cf;
         cache = input.#cache;
         redirect = input.#redirect;
@@ -943,7 +1003,7 @@
           const st = bodyStateOf(input);
           if (st !== null) {
             if (st.used) throw new TypeError("Cannot reconstruct a Request with a used body.");
-            state = newBodyState(st.bytes);
+            state = sharedBodyState(st);
             st.used = true;
             st.locked = true;
           }
@@ -954,39 +1014,48 @@
         if (rec === null) throw new TypeError("Invalid URL: " + s);
         url = rec[0];
       }
-      if (dict !== null) {
-        if (dict.integrity !== undefined && String(dict.integrity) !== "") {
+      if (dict) {
+        if (dIntegrity !== undefined && String(dIntegrity) !== "") {
           throw new TypeError("Subrequest integrity checking is not implemented. The integrity option must be either undefined or an empty string.");
         }
-        if (dict.method !== undefined) method = normalizeMethod(String(dict.method));
-        if (dict.headers !== undefined) headers = new Headers(dict.headers);
-        if (dict.signal !== undefined) signal = dict.signal;
-        if (dict.cf !== undefined) cf = dict.cf === null ? undefined : native.structuredClone(dict.cf);
-        if (dict.body !== undefined && dict.body !== null) {
-          const ex = extractBody(dict.body);
-          state = ex.state;
-          contentType = ex.contentType;
+        if (dMethod !== undefined) method = normalizeMethod(String(dMethod));
+        if (dHeaders !== undefined) {
+          headers = new Headers(dHeaders);
+          hl = headersList(headers);
+          ctype = null;
+        }
+        if (dSignal !== undefined) signal = dSignal;
+        if (dCf !== undefined) cf = dCf === null ? undefined : native.structuredClone(dCf);
+        if (dBody !== undefined && dBody !== null) {
+          if (typeof dBody === "string") {
+            state = srcBodyState(dBody);
+            contentType = TEXT_PLAIN;
+          } else {
+            const ex = extractBody(dBody);
+            state = ex.state;
+            contentType = ex.contentType;
+          }
           if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
-        } else if (dict.body === null) {
+        } else if (dBody === null) {
           state = null;
         }
-        if (dict.redirect !== undefined) {
-          const r = String(dict.redirect).toLowerCase();
+        if (dRedirect !== undefined) {
+          const r = String(dRedirect).toLowerCase();
           if (r !== "follow" && r !== "manual") {
             throw new TypeError('Invalid redirect value, must be one of "follow" or "manual" ("error" won\'t be implemented since it does not make sense at the edge; use "manual" and check the response status code).');
           }
           redirect = r;
         }
-        if (dict.cache !== undefined) {
-          const c = String(dict.cache);
+        if (dCache !== undefined) {
+          const c = String(dCache);
           if (c !== "no-store" && c !== "no-cache" && c !== "reload") throw new TypeError("Unsupported cache mode: " + c);
           cache = c;
         }
-        if (dict.encodeResponseBody !== undefined) {
-          const e = String(dict.encodeResponseBody);
+        if (dEncodeResponseBody !== undefined) {
+          const e = String(dEncodeResponseBody);
           if (e !== "manual" && e !== "automatic") throw new TypeError("encodeResponseBody: unexpected value: " + e);
         }
-        if ((dict.method !== undefined || dict.body !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
+        if ((dMethod !== undefined || dBody !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
           throw new TypeError("Request with a GET or HEAD method cannot have a body.");
         }
       } else if (initIsRequest) {
@@ -994,27 +1063,57 @@
         redirect = init.#redirect;
         cache = init.#cache;
         signal = init.#signal;
-        headers = new Headers(init.#headers);
+        hl = init.#hl === null ? null : native.hCopy(init.#hl);
+        ctype = hl === null ? init.#ctype : null;
         cf = init.#cf;
         state = bodyStateOf(init); // shared, as workerd does
       }
-      if (headers === null) headers = new Headers();
-      if (contentType !== null && !headers.has("content-type")) headers.set("content-type", contentType);
-      super(INTERNAL, state, headers);
+      if (contentType !== null) {
+        if (hl !== null) native.hSetDefault(hl, "content-type", contentType);
+        else if (ctype === null) ctype = contentType;
+      }
+      super(INTERNAL, state, null);
       this.#method = method;
       this.#url = url;
       this.#headers = headers;
+      this.#hl = hl;
+      this.#ctype = ctype;
       this.#redirect = redirect;
       this.#signal = signal;
       this.#cf = cf;
       this.#cache = cache;
     }
     static {
-      requestInternals = (r) => (isObject(r) && #method in r ? { method: r.#method, url: r.#url, headers: r.#headers } : null);
+      isRequest = (r) => isObject(r) && #method in r;
+      makeRequestInternal = (method, url, hl, ctype, state) => {
+        const r = new Request(INTERNAL, state);
+        r.#method = method;
+        r.#url = url;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = ctype;
+        r.#redirect = "follow";
+        r.#signal = null;
+        r.#cf = undefined;
+        r.#cache = undefined;
+        return r;
+      };
+      exportRequestInternal = (r) => {
+        if (!(isObject(r) && #method in r)) throw new TypeError("Expected a Request object.");
+        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r));
+      };
     }
     get method() { return this.#method; }
     get url() { return this.#url; }
-    get headers() { return this.#headers; }
+    get headers() {
+      let h = this.#headers;
+      if (h === null) {
+        let l = this.#hl;
+        if (l === null) l = this.#hl = native.hOf(this.#ctype === null ? null : "content-type", this.#ctype, false);
+        h = this.#headers = wrapHeaders(l, null);
+      }
+      return h;
+    }
     get redirect() { return this.#redirect; }
     get signal() {
       if (this.#signal === null) this.#signal = new AbortSignal(INTERNAL);
@@ -1028,12 +1127,8 @@
     clone() {
       const st = bodyStateOf(this);
       if (st !== null && st.used) throw new TypeError(BODY_USED);
-      const r = new Request(INTERNAL, {
-        method: this.#method,
-        url: this.#url,
-        headers: new Headers(this.#headers),
-        state: st === null ? null : newBodyState(st.bytes.slice()),
-      });
+      const r = makeRequestInternal(this.#method, this.#url, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
+        st === null ? null : copyBodyState(st));
       r.#redirect = this.#redirect;
       r.#signal = this.#signal;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
@@ -1061,6 +1156,7 @@
     507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
   };
   function defaultStatusText(s) {
+    if (s === 200) return "OK";
     if (Object.prototype.hasOwnProperty.call(statusTexts, s)) return statusTexts[s];
     if (s >= 200 && s < 300) return "Successful";
     if (s >= 300 && s < 400) return "Redirection";
@@ -1072,51 +1168,57 @@
     return Number(v) | 0;
   }
   const nullBodyStatus = (s) => s === 101 || s === 204 || s === 205 || s === 304;
-  let responseInternals;
+  let makeResponseInternal; // (status, statusText|null, list|null, ctype|null, state, webSocket) → Response
+  let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
   class Response extends Body {
     #status;
     #statusText; // null = default for the status
-    #headers;
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
     #webSocket;
     #type;
     #cf;
     constructor(body, init) {
       if (body === INTERNAL) {
-        // internal construction: init = { status, statusText, headers, state, webSocket, type }
-        super(INTERNAL, init.state, init.headers);
-        this.#status = init.status;
-        this.#statusText = init.statusText;
-        this.#headers = init.headers;
-        this.#webSocket = init.webSocket ?? null;
-        this.#type = init.type ?? "default";
-        this.#cf = undefined;
+        // internal construction: init is the body state; the caller sets the fields
+        super(INTERNAL, init, null);
         return;
       }
       let status = 200;
       let statusText = null;
-      let headers;
+      let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+      let hl = null;
+      let ctype = null;
       let webSocket = null;
       let cf;
       if (isObject(init) && #status in init) {
         status = init.#status;
         if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
-        headers = new Headers(init.#headers);
+        if (init.#hl !== null) hl = native.hCopy(init.#hl);
+        else ctype = init.#ctype;
         webSocket = init.#webSocket;
         cf = init.#cf;
       } else if (init !== undefined && init !== null) {
         if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
-        const d = readDict(init, ["cf", "encodeBody", "headers", "status", "statusText", "webSocket"]);
-        if (d.status !== undefined) status = toInt32(d.status);
-        if (d.statusText !== undefined) statusText = String(d.statusText);
-        if (d.encodeBody !== undefined) {
-          const e = String(d.encodeBody);
+        const dCf = init.cf;
+        const dEncodeBody = init.encodeBody;
+        const dHeaders = init.headers;
+        const dStatus = init.status;
+        const dStatusText = init.statusText;
+        const dWebSocket = init.webSocket;
+        if (dStatus !== undefined) status = toInt32(dStatus);
+        if (dStatusText !== undefined) statusText = String(dStatusText);
+        if (dEncodeBody !== undefined) {
+          const e = String(dEncodeBody);
           if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
         }
-        headers = d.headers !== undefined ? new Headers(d.headers) : new Headers();
-        if (d.cf !== undefined && d.cf !== null) cf = native.structuredClone(d.cf);
-        if (d.webSocket !== undefined && d.webSocket !== null) webSocket = d.webSocket;
-      } else {
-        headers = new Headers();
+        if (dHeaders !== undefined) {
+          headers = new Headers(dHeaders);
+          hl = headersList(headers);
+        }
+        if (dCf !== undefined && dCf !== null) cf = native.structuredClone(dCf);
+        if (dWebSocket !== undefined && dWebSocket !== null) webSocket = dWebSocket;
       }
       if (webSocket === null) {
         if (!(status >= 200 && status <= 599)) {
@@ -1132,47 +1234,78 @@
       }
       let state = null;
       if (body !== undefined && body !== null) {
-        const ex = extractBody(body);
+        let bstate, btype;
+        if (typeof body === "string") {
+          bstate = srcBodyState(body);
+          btype = TEXT_PLAIN;
+        } else {
+          const ex = extractBody(body);
+          bstate = ex.state;
+          btype = ex.contentType;
+        }
         if (nullBodyStatus(status)) {
-          if (ex.state.bytes.length !== 0) {
+          if (!stEmpty(bstate)) {
             throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
           }
         } else {
-          state = ex.state;
-          if (ex.contentType !== null && !headers.has("content-type")) headers.set("content-type", ex.contentType);
+          state = bstate;
+          if (btype !== null) {
+            if (hl !== null) native.hSetDefault(hl, "content-type", btype);
+            else if (ctype === null) ctype = btype;
+          }
         }
       }
-      super(INTERNAL, state, headers);
+      super(INTERNAL, state, null);
       this.#status = status;
       this.#statusText = statusText;
       this.#headers = headers;
+      this.#hl = hl;
+      this.#ctype = ctype;
       this.#webSocket = webSocket;
       this.#type = "default";
       this.#cf = cf;
     }
     static {
-      responseInternals = (r) =>
-        isObject(r) && #status in r
-          ? { status: r.#status, statusText: r.#statusText ?? defaultStatusText(r.#status), headers: r.#headers, webSocket: r.#webSocket }
-          : null;
+      makeResponseInternal = (status, statusText, hl, ctype, state, webSocket) => {
+        const r = new Response(INTERNAL, state);
+        r.#status = status;
+        r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = ctype;
+        r.#webSocket = webSocket;
+        r.#type = "default";
+        r.#cf = undefined;
+        return r;
+      };
+      exportResponseInternal = (r) => {
+        if (!(isObject(r) && #status in r)) throw new TypeError("Expected a Response object.");
+        native.outResponse(r.#status, r.#statusText, r.#hl, r.#ctype, takeForExport(r), r.#webSocket);
+      };
     }
     static json(data, init) {
       const text = jsonStringify(data);
       if (text === undefined) throw new TypeError("The value provided to Response.json() is not JSON-serializable.");
+      if (init === undefined || init === null) {
+        return makeResponseInternal(200, null, null, "application/json", srcBodyState(text), null);
+      }
       let newInit;
       if (isObject(init) && #status in init) {
-        const headers = new Headers(init.#headers);
+        const headers = wrapHeaders(init.#hl !== null ? native.hCopy(init.#hl) : native.hOf(init.#ctype === null ? null : "content-type", init.#ctype, false), "none");
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
         newInit = { status: init.#status, headers, webSocket: init.#webSocket ?? undefined };
         if (init.#statusText !== null && init.#statusText !== defaultStatusText(init.#status)) newInit.statusText = init.#statusText;
-      } else if (init !== undefined && init !== null) {
-        if (!isObject(init)) throw new TypeError("Failed to execute 'json' on 'Response': parameter 2 is not of type 'ResponseInit'.");
-        const d = readDict(init, ["cf", "encodeBody", "headers", "status", "statusText", "webSocket"]);
-        const headers = d.headers !== undefined ? new Headers(d.headers) : new Headers();
-        if (!headers.has("content-type")) headers.set("content-type", "application/json");
-        newInit = { cf: d.cf, encodeBody: d.encodeBody, headers, status: d.status, statusText: d.statusText, webSocket: d.webSocket };
       } else {
-        newInit = { headers: new Headers({ "content-type": "application/json" }) };
+        if (!isObject(init)) throw new TypeError("Failed to execute 'json' on 'Response': parameter 2 is not of type 'ResponseInit'.");
+        const dCf = init.cf;
+        const dEncodeBody = init.encodeBody;
+        const dHeaders = init.headers;
+        const dStatus = init.status;
+        const dStatusText = init.statusText;
+        const dWebSocket = init.webSocket;
+        const headers = dHeaders !== undefined ? new Headers(dHeaders) : new Headers();
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        newInit = { cf: dCf, encodeBody: dEncodeBody, headers, status: dStatus, statusText: dStatusText, webSocket: dWebSocket };
       }
       return new Response(text, newInit);
     }
@@ -1184,18 +1317,27 @@
       const s = toUSV(url);
       const rec = native.urlParse(s, undefined);
       if (rec === null) throw new TypeError("Unable to parse URL: " + s);
-      const headers = headersFromFlat(["location", rec[0]], "immutable");
-      return new Response(INTERNAL, { status: code, statusText: null, headers, state: null });
+      return makeResponseInternal(code, null, native.hOf("location", rec[0], true), null, null, null);
     }
     static error() {
-      return new Response(INTERNAL, { status: 0, statusText: null, headers: new Headers(), state: null, type: "error" });
+      const r = makeResponseInternal(0, null, null, null, null, null);
+      r.#type = "error";
+      return r;
     }
     get status() { return this.#status; }
     get statusText() { return this.#statusText ?? defaultStatusText(this.#status); }
     get ok() { return this.#status >= 200 && this.#status < 300; }
     get redirected() { return false; }
     get url() { return ""; }
-    get headers() { return this.#headers; }
+    get headers() {
+      let h = this.#headers;
+      if (h === null) {
+        let l = this.#hl;
+        if (l === null) l = this.#hl = native.hOf(this.#ctype === null ? null : "content-type", this.#ctype, false);
+        h = this.#headers = wrapHeaders(l, null);
+      }
+      return h;
+    }
     get webSocket() { return this.#webSocket; }
     get cf() { return this.#cf; }
     get type() { return this.#type; }
@@ -1203,13 +1345,9 @@
       if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
       const st = bodyStateOf(this);
       if (st !== null && st.used) throw new TypeError(BODY_USED);
-      const r = new Response(INTERNAL, {
-        status: this.#status,
-        statusText: this.#statusText,
-        headers: new Headers(this.#headers),
-        state: st === null ? null : newBodyState(st.bytes.slice()),
-        type: this.#type,
-      });
+      const r = makeResponseInternal(this.#status, this.#statusText, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
+        st === null ? null : copyBodyState(st), null);
+      r.#type = this.#type;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
       return r;
     }
@@ -1218,44 +1356,25 @@
   defineGlobal("Response", Response);
 
   // ---------------------------------------------------------------- bridge internals
-  function bodyArg(ab) {
-    return ab === null || ab === undefined ? null : newBodyState(new Uint8Array(ab));
-  }
-  function takeForExport(b) {
-    const st = bodyStateOf(b);
-    if (st === null) return null;
-    if (st.used) throw new TypeError(BODY_USED);
-    if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-    st.used = true;
-    return st.bytes;
-  }
+  // Go passes header lists and bodies as handles (web_headers.go) and reads
+  // exports through native.outRequest / native.outResponse.
   const internals = {
     DOMException,
-    makeRequest(method, url, flat, body) {
-      return new Request(INTERNAL, { method, url, headers: headersFromFlat(flat, "immutable"), state: bodyArg(body) });
+    makeRequest(method, url, hl, body) {
+      return makeRequestInternal(method, url, hl, null, body === null ? null : srcBodyState(body));
     },
     exportRequest(req) {
-      const r = requestInternals(req);
-      if (r === null) throw new TypeError("Expected a Request object.");
-      return [r.method, r.url, headersFlat(r.headers), takeForExport(req)];
+      exportRequestInternal(req);
     },
+    // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.
     requestFrom(input, init) {
-      if (init === undefined && requestInternals(input) !== null) return input;
-      return new Request(input, init);
+      exportRequestInternal(init === undefined && isRequest(input) ? input : new Request(input, init));
     },
-    makeResponse(status, statusText, flat, body, webSocket) {
-      return new Response(INTERNAL, {
-        status,
-        statusText: statusText === "" || statusText === defaultStatusText(status) ? null : statusText,
-        headers: headersFromFlat(flat, "immutable"),
-        state: bodyArg(body),
-        webSocket: webSocket ?? null,
-      });
+    makeResponse(status, statusText, hl, body, webSocket) {
+      return makeResponseInternal(status, statusText, hl, null, body === null ? null : srcBodyState(body), webSocket);
     },
     exportResponse(res) {
-      const r = responseInternals(res);
-      if (r === null) throw new TypeError("Expected a Response object.");
-      return [r.status, r.statusText, headersFlat(r.headers), takeForExport(res), r.webSocket];
+      exportResponseInternal(res);
     },
   };
 
