@@ -1,6 +1,7 @@
 package jsapi
 
 import (
+	"math"
 	"sort"
 
 	"github.com/dop251/goja"
@@ -33,7 +34,10 @@ type ListOptions struct {
 
 // StateOptions is what host gives a Durable Object's ctx.
 type StateOptions struct {
-	ID        goja.Value // a DurableObjectId (Worker.NewID)
+	ID goja.Value // a DurableObjectId (Worker.NewID)
+	// Storage is the cell's storage. When it also implements SQL,
+	// Transactions and Alarms, ctx.storage.sql, transaction(),
+	// transactionSync() and the alarm methods work; otherwise they throw.
 	Storage   KV
 	WaitUntil func(goja.Value)
 	// Block closes the object's input gate for blockConcurrencyWhile; the
@@ -42,6 +46,30 @@ type StateOptions struct {
 	Block func() (release func(err error))
 	// Abort resets the object (ctx.abort(reason)).
 	Abort func(reason string)
+	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
+	// compatibility_date, compatibility_flags). They decide whether
+	// deleteAll() deletes the alarm (date >= 2026-02-24 or flag
+	// delete_all_deletes_alarm).
+	//
+	// TODO(host): pass them from the worker's configuration; until then
+	// deleteAll() keeps a pending alarm, as workerd does at the dates the
+	// conformance cases use.
+	CompatibilityDate  string
+	CompatibilityFlags []string
+}
+
+// deleteAllDeletesAlarm reports whether deleteAll() also deletes the alarm
+// under o's compatibility settings.
+func (o *StateOptions) deleteAllDeletesAlarm() bool {
+	for _, f := range o.CompatibilityFlags {
+		switch f {
+		case "delete_all_deletes_alarm":
+			return true
+		case "delete_all_preserves_alarm":
+			return false
+		}
+	}
+	return o.CompatibilityDate >= "2026-02-24"
 }
 
 // NewState builds the DurableObjectState passed to a Durable Object's
@@ -50,7 +78,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 	rt := w.rt
 	st := rt.NewObject()
 	_ = st.Set("id", o.ID)
-	_ = st.Set("storage", w.newStorage(o.Storage))
+	_ = st.Set("storage", w.newStorage(o))
 	_ = st.Set("waitUntil", func(p goja.Value) {
 		if o.WaitUntil != nil {
 			o.WaitUntil(p)
@@ -135,157 +163,453 @@ type errValue struct{ v goja.Value }
 
 func (e errValue) Error() string { return e.v.String() }
 
-func (w *Worker) newStorage(kv KV) *goja.Object {
-	rt := w.rt
-	s := rt.NewObject()
-	toKeys := func(v goja.Value) ([]string, bool) {
-		obj, ok := v.(*goja.Object)
-		if !ok || obj.ClassName() != "Array" {
-			return []string{v.String()}, false
-		}
-		var keys []string
-		rt.ForOf(obj, func(k goja.Value) bool {
-			keys = append(keys, k.String())
-			return true
-		})
-		return keys, true
+// listOptions parses the options argument of list() (async and sync KV)
+// with workerd's TypeErrors.
+func listOptions(rt *goja.Runtime, v goja.Value) ListOptions {
+	var o ListOptions
+	opts, ok := v.(*goja.Object)
+	if !ok {
+		return o
 	}
-	_ = s.Set("get", func(call goja.FunctionCall) goja.Value {
-		return w.storageCall(func() (goja.Value, error) {
-			keys, many := toKeys(call.Argument(0))
-			vals, err := kv.Get(keys)
+	str := func(name string, dst *string, has *bool) {
+		if v := opts.Get(name); v != nil && !goja.IsUndefined(v) {
+			*dst, *has = v.String(), true
+		}
+	}
+	str("start", &o.Start, &o.HasStart)
+	str("startAfter", &o.StartAfter, &o.HasStartAfter)
+	str("end", &o.End, &o.HasEnd)
+	str("prefix", &o.Prefix, &o.HasPrefix)
+	if v := opts.Get("reverse"); v != nil {
+		o.Reverse = v.ToBoolean()
+	}
+	if v := opts.Get("limit"); v != nil && !goja.IsUndefined(v) {
+		n := v.ToFloat()
+		if !(n >= 1) {
+			panic(rt.NewTypeError("List limit must be positive."))
+		}
+		if n > math.MaxInt32 {
+			n = math.MaxInt32
+		}
+		o.Limit = int(n)
+	}
+	if o.HasStart && o.HasStartAfter {
+		panic(rt.NewTypeError("list() cannot be called with both start and startAfter values."))
+	}
+	return o
+}
+
+// storageAPI holds what the storage methods share: the runtime, the
+// storage interfaces and the options.
+type storageAPI struct {
+	w      *Worker
+	rt     *goja.Runtime
+	kv     KV
+	sql    SQL
+	tx     Transactions
+	alarms Alarms
+	o      *StateOptions
+}
+
+// txnGuard is checked by the methods of a transaction object before they
+// run; nil for ctx.storage itself.
+type txnGuard func(method string)
+
+func (a *storageAPI) toKeys(v goja.Value) ([]string, bool) {
+	obj, ok := v.(*goja.Object)
+	if !ok || obj.ClassName() != "Array" {
+		return []string{v.String()}, false
+	}
+	var keys []string
+	a.rt.ForOf(obj, func(k goja.Value) bool {
+		keys = append(keys, k.String())
+		return true
+	})
+	return keys, true
+}
+
+func (a *storageAPI) newMap() (*goja.Object, goja.Callable, error) {
+	m, err := a.rt.New(a.rt.Get("Map"))
+	if err != nil {
+		return nil, nil, err
+	}
+	set, _ := goja.AssertFunction(m.Get("set"))
+	return m, set, nil
+}
+
+func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
+	rt := a.rt
+	keys, many := a.toKeys(call.Argument(0))
+	vals, err := a.kv.Get(keys)
+	if err != nil {
+		return nil, err
+	}
+	if !many {
+		if vals[0] == nil {
+			return goja.Undefined(), nil
+		}
+		return Deserialize(rt, vals[0])
+	}
+	idx := make([]int, 0, len(keys))
+	for i := range keys {
+		if vals[i] != nil {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(x, y int) bool { return keys[idx[x]] < keys[idx[y]] })
+	m, set, err := a.newMap()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, i := range idx {
+		if seen[keys[i]] {
+			continue
+		}
+		seen[keys[i]] = true
+		v, err := Deserialize(rt, vals[i])
+		if err != nil {
+			return nil, err
+		}
+		if _, err := set(m, rt.ToValue(keys[i]), v); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (a *storageAPI) put(call goja.FunctionCall) (goja.Value, error) {
+	rt := a.rt
+	var keys []string
+	var vals [][]byte
+	if obj, ok := call.Argument(0).(*goja.Object); ok && len(call.Arguments) < 2 {
+		for _, k := range obj.Keys() {
+			b, err := Serialize(rt, obj.Get(k))
 			if err != nil {
 				return nil, err
 			}
-			if !many {
-				if vals[0] == nil {
-					return goja.Undefined(), nil
-				}
-				return Deserialize(rt, vals[0])
+			keys = append(keys, k)
+			vals = append(vals, b)
+		}
+	} else {
+		if goja.IsUndefined(call.Argument(1)) {
+			panic(rt.NewTypeError("put() called with undefined value."))
+		}
+		b, err := Serialize(rt, call.Argument(1))
+		if err != nil {
+			return nil, err
+		}
+		keys = []string{call.Argument(0).String()}
+		vals = [][]byte{b}
+	}
+	return goja.Undefined(), a.kv.Put(keys, vals)
+}
+
+func (a *storageAPI) delete(call goja.FunctionCall) (goja.Value, error) {
+	keys, many := a.toKeys(call.Argument(0))
+	n, err := a.kv.Delete(keys)
+	if err != nil {
+		return nil, err
+	}
+	if many {
+		return a.rt.ToValue(n), nil
+	}
+	return a.rt.ToValue(n > 0), nil
+}
+
+func (a *storageAPI) list(call goja.FunctionCall) (goja.Value, error) {
+	rt := a.rt
+	o := listOptions(rt, call.Argument(0))
+	entries, err := a.kv.List(o)
+	if err != nil {
+		return nil, err
+	}
+	m, set, err := a.newMap()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		v, err := Deserialize(rt, e.Value)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := set(m, rt.ToValue(e.Key), v); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (a *storageAPI) deleteAll(goja.FunctionCall) (goja.Value, error) {
+	if a.o.deleteAllDeletesAlarm() && a.alarms != nil {
+		if err := a.alarms.DeleteAlarm(); err != nil {
+			return nil, err
+		}
+	}
+	return goja.Undefined(), a.kv.DeleteAll()
+}
+
+// alarmTime converts the argument of setAlarm (a Date or a number of
+// milliseconds) as workerd does.
+func (a *storageAPI) alarmTime(v goja.Value) int64 {
+	rt := a.rt
+	var ms float64
+	switch x := v.(type) {
+	case *goja.Object:
+		ci, err := cloneIntrinsicsOf(rt)
+		if err != nil {
+			panic(NewError(rt, "Error", err.Error()))
+		}
+		t, err := ci.time(goja.Undefined(), x) // throws unless x is a Date
+		if err != nil {
+			panic(rt.NewTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
+		}
+		ms = t.ToFloat()
+	default:
+		switch v.Export().(type) {
+		case int64, float64:
+			ms = v.ToFloat()
+		default:
+			panic(rt.NewTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
+		}
+	}
+	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
+		panic(rt.NewTypeError("The value cannot be converted because it is not a valid Date."))
+	}
+	return int64(ms)
+}
+
+func (a *storageAPI) needAlarms() {
+	if a.alarms == nil {
+		panic(NewError(a.rt, "Error", "alarms are not available on this storage"))
+	}
+}
+
+func (a *storageAPI) getAlarm(goja.FunctionCall) (goja.Value, error) {
+	a.needAlarms()
+	ms, ok, err := a.alarms.GetAlarm()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return goja.Null(), nil
+	}
+	return a.rt.ToValue(ms), nil
+}
+
+func (a *storageAPI) setAlarm(call goja.FunctionCall) (goja.Value, error) {
+	a.needAlarms()
+	ms := a.alarmTime(call.Argument(0))
+	return goja.Undefined(), a.alarms.SetAlarm(ms)
+}
+
+func (a *storageAPI) deleteAlarm(goja.FunctionCall) (goja.Value, error) {
+	a.needAlarms()
+	return goja.Undefined(), a.alarms.DeleteAlarm()
+}
+
+// method installs an async storage method on obj: it runs f and returns a
+// promise of its result. guard, if set, runs first (a transaction's checks).
+func (a *storageAPI) method(obj *goja.Object, name string, guard txnGuard, f func(goja.FunctionCall) (goja.Value, error)) {
+	_ = obj.Set(name, func(call goja.FunctionCall) goja.Value {
+		return a.w.storageCall(func() (goja.Value, error) {
+			if guard != nil {
+				guard(name)
 			}
-			idx := make([]int, 0, len(keys))
-			for i := range keys {
-				if vals[i] != nil {
-					idx = append(idx, i)
-				}
-			}
-			sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
-			m, err := rt.New(rt.Get("Map"))
-			if err != nil {
-				return nil, err
-			}
-			set, _ := goja.AssertFunction(m.Get("set"))
-			seen := map[string]bool{}
-			for _, i := range idx {
-				if seen[keys[i]] {
-					continue
-				}
-				seen[keys[i]] = true
-				v, err := Deserialize(rt, vals[i])
-				if err != nil {
-					return nil, err
-				}
-				if _, err := set(m, rt.ToValue(keys[i]), v); err != nil {
-					return nil, err
-				}
-			}
-			return m, nil
+			return f(call)
 		})
 	})
-	_ = s.Set("put", func(call goja.FunctionCall) goja.Value {
-		return w.storageCall(func() (goja.Value, error) {
-			var keys []string
-			var vals [][]byte
-			if obj, ok := call.Argument(0).(*goja.Object); ok && len(call.Arguments) < 2 {
-				for _, k := range obj.Keys() {
-					b, err := Serialize(rt, obj.Get(k))
-					if err != nil {
-						return nil, err
-					}
-					keys = append(keys, k)
-					vals = append(vals, b)
-				}
-			} else {
-				if goja.IsUndefined(call.Argument(1)) {
-					panic(rt.NewTypeError("put() called with undefined value."))
-				}
-				b, err := Serialize(rt, call.Argument(1))
-				if err != nil {
-					return nil, err
-				}
-				keys = []string{call.Argument(0).String()}
-				vals = [][]byte{b}
-			}
-			return goja.Undefined(), kv.Put(keys, vals)
-		})
-	})
-	_ = s.Set("delete", func(call goja.FunctionCall) goja.Value {
-		return w.storageCall(func() (goja.Value, error) {
-			keys, many := toKeys(call.Argument(0))
-			n, err := kv.Delete(keys)
-			if err != nil {
-				return nil, err
-			}
-			if many {
-				return rt.ToValue(n), nil
-			}
-			return rt.ToValue(n > 0), nil
-		})
-	})
-	_ = s.Set("list", func(call goja.FunctionCall) goja.Value {
-		return w.storageCall(func() (goja.Value, error) {
-			var o ListOptions
-			if opts, ok := call.Argument(0).(*goja.Object); ok {
-				str := func(name string, dst *string, has *bool) {
-					if v := opts.Get(name); v != nil && !goja.IsUndefined(v) {
-						*dst, *has = v.String(), true
-					}
-				}
-				str("start", &o.Start, &o.HasStart)
-				str("startAfter", &o.StartAfter, &o.HasStartAfter)
-				str("end", &o.End, &o.HasEnd)
-				str("prefix", &o.Prefix, &o.HasPrefix)
-				if v := opts.Get("reverse"); v != nil {
-					o.Reverse = v.ToBoolean()
-				}
-				if v := opts.Get("limit"); v != nil && !goja.IsUndefined(v) {
-					if n := v.ToFloat(); !(n >= 1) {
-						panic(rt.NewTypeError("List limit must be positive."))
-					}
-					o.Limit = int(v.ToInteger())
-				}
-				if o.HasStart && o.HasStartAfter {
-					panic(rt.NewTypeError("list() cannot be called with both start and startAfter values."))
-				}
-			}
-			entries, err := kv.List(o)
-			if err != nil {
-				return nil, err
-			}
-			m, err := rt.New(rt.Get("Map"))
-			if err != nil {
-				return nil, err
-			}
-			set, _ := goja.AssertFunction(m.Get("set"))
-			for _, e := range entries {
-				v, err := Deserialize(rt, e.Value)
-				if err != nil {
-					return nil, err
-				}
-				if _, err := set(m, rt.ToValue(e.Key), v); err != nil {
-					return nil, err
-				}
-			}
-			return m, nil
-		})
-	})
-	_ = s.Set("deleteAll", func(call goja.FunctionCall) goja.Value {
-		return w.storageCall(func() (goja.Value, error) {
-			return goja.Undefined(), kv.DeleteAll()
-		})
-	})
+}
+
+func (w *Worker) newStorage(o StateOptions) *goja.Object {
+	rt := w.rt
+	a := &storageAPI{w: w, rt: rt, kv: o.Storage, o: &o}
+	a.sql, _ = o.Storage.(SQL)
+	a.tx, _ = o.Storage.(Transactions)
+	a.alarms, _ = o.Storage.(Alarms)
+	s := rt.NewObject()
+	a.method(s, "get", nil, a.get)
+	a.method(s, "put", nil, a.put)
+	a.method(s, "delete", nil, a.delete)
+	a.method(s, "list", nil, a.list)
+	a.method(s, "deleteAll", nil, a.deleteAll)
+	a.method(s, "getAlarm", nil, a.getAlarm)
+	a.method(s, "setAlarm", nil, a.setAlarm)
+	a.method(s, "deleteAlarm", nil, a.deleteAlarm)
 	_ = s.Set("sync", func(call goja.FunctionCall) goja.Value {
 		return w.storageCall(func() (goja.Value, error) { return goja.Undefined(), nil })
 	})
+	_ = s.Set("transaction", a.transaction)
+	_ = s.Set("transactionSync", a.transactionSync)
+	_ = s.Set("sql", w.newSQLStorage(a.sql))
+	_ = s.Set("kv", a.newSyncKV())
 	return s
+}
+
+func (a *storageAPI) needTx() {
+	if a.tx == nil {
+		panic(NewError(a.rt, "Error", "transactions are not available on this storage"))
+	}
+}
+
+// transactionSync(fn) runs fn in a nested transaction: committed when fn
+// returns (even a promise), rolled back when it throws.
+func (a *storageAPI) transactionSync(call goja.FunctionCall) goja.Value {
+	rt := a.rt
+	fn, ok := goja.AssertFunction(call.Argument(0))
+	if !ok {
+		panic(rt.NewTypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."))
+	}
+	a.needTx()
+	depth, err := a.tx.BeginTransaction()
+	if err != nil {
+		panic(NewError(rt, "Error", err.Error()))
+	}
+	v, err := fn(goja.Undefined())
+	if err != nil {
+		_ = a.tx.RollbackTransaction(depth)
+		panic(a.w.ErrorValue(a.w.errorOf(err)))
+	}
+	if err := a.tx.CommitTransaction(depth); err != nil {
+		panic(NewError(rt, "Error", err.Error()))
+	}
+	return v
+}
+
+// transaction(async txn => ...) runs the closure in a nested transaction
+// and returns a promise of its result: committed when the closure's
+// promise fulfills, rolled back when it rejects or when it calls
+// txn.rollback() (operations on txn then throw).
+func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
+	rt := a.rt
+	p, resolve, reject := rt.NewPromise()
+	fn, ok := goja.AssertFunction(call.Argument(0))
+	if !ok {
+		_ = reject(rt.NewTypeError("Failed to execute 'transaction' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."))
+		return rt.ToValue(p)
+	}
+	if a.tx == nil {
+		_ = reject(NewError(rt, "Error", "transactions are not available on this storage"))
+		return rt.ToValue(p)
+	}
+	depth, err := a.tx.BeginTransaction()
+	if err != nil {
+		_ = reject(NewError(rt, "Error", err.Error()))
+		return rt.ToValue(p)
+	}
+	rolledBack, ended := false, false
+	rollback := func() {
+		if rolledBack || ended {
+			return
+		}
+		rolledBack = true
+		if err := a.tx.RollbackTransaction(depth); err != nil {
+			panic(NewError(rt, "Error", err.Error()))
+		}
+	}
+	guard := func(method string) {
+		if rolledBack {
+			panic(NewError(rt, "Error", "Cannot "+method+"() on rolled back transaction"))
+		}
+	}
+	txn := rt.NewObject()
+	a.method(txn, "get", guard, a.get)
+	a.method(txn, "put", guard, a.put)
+	a.method(txn, "delete", guard, a.delete)
+	a.method(txn, "list", guard, a.list)
+	a.method(txn, "deleteAll", guard, a.deleteAll)
+	a.method(txn, "getAlarm", guard, a.getAlarm)
+	a.method(txn, "setAlarm", guard, a.setAlarm)
+	a.method(txn, "deleteAlarm", guard, a.deleteAlarm)
+	_ = txn.Set("rollback", func(goja.FunctionCall) goja.Value {
+		rollback()
+		return goja.Undefined()
+	})
+	finish := func(commit bool) error {
+		if rolledBack || ended {
+			ended = true
+			return nil
+		}
+		ended = true
+		if commit {
+			return a.tx.CommitTransaction(depth)
+		}
+		rolledBack = true
+		return a.tx.RollbackTransaction(depth)
+	}
+	v, err := fn(goja.Undefined(), txn)
+	if err != nil {
+		_ = finish(false)
+		_ = reject(a.w.ErrorValue(a.w.errorOf(err)))
+		return rt.ToValue(p)
+	}
+	a.w.Settle(v, func(r goja.Value) {
+		if err := finish(true); err != nil {
+			_ = reject(NewError(rt, "Error", err.Error()))
+			return
+		}
+		_ = resolve(r)
+	}, func(e goja.Value) {
+		_ = finish(false)
+		_ = reject(e)
+	})
+	return rt.ToValue(p)
+}
+
+// newSyncKV builds ctx.storage.kv, the synchronous KV API over the same
+// data: get(key) → value | undefined, put(key, value), delete(key) →
+// boolean, list(options) → iterator of [key, value].
+func (a *storageAPI) newSyncKV() *goja.Object {
+	rt := a.rt
+	kv := rt.NewObject()
+	sync := func(f func(goja.FunctionCall) (goja.Value, error)) func(goja.FunctionCall) goja.Value {
+		return func(call goja.FunctionCall) goja.Value {
+			v, err := f(call)
+			if err != nil {
+				panic(a.w.ErrorValue(err))
+			}
+			return v
+		}
+	}
+	single := func(call goja.FunctionCall) goja.FunctionCall {
+		// The sync API takes one key: an array is converted to a string.
+		if o, ok := call.Argument(0).(*goja.Object); ok && o.ClassName() == "Array" {
+			call.Arguments[0] = rt.ToValue(o.String())
+		}
+		return call
+	}
+	_ = kv.Set("get", sync(func(call goja.FunctionCall) (goja.Value, error) { return a.get(single(call)) }))
+	_ = kv.Set("put", sync(func(call goja.FunctionCall) (goja.Value, error) {
+		call = single(call)
+		if len(call.Arguments) < 2 {
+			call.Arguments = append(call.Arguments, goja.Undefined())
+		}
+		if goja.IsUndefined(call.Argument(1)) {
+			panic(rt.NewTypeError("put() called with undefined value."))
+		}
+		return a.put(call)
+	}))
+	_ = kv.Set("delete", sync(func(call goja.FunctionCall) (goja.Value, error) { return a.delete(single(call)) }))
+	_ = kv.Set("list", sync(func(call goja.FunctionCall) (goja.Value, error) {
+		o := listOptions(rt, call.Argument(0))
+		entries, err := a.kv.List(o)
+		if err != nil {
+			return nil, err
+		}
+		pairs := make([]any, len(entries))
+		for i, e := range entries {
+			v, err := Deserialize(rt, e.Value)
+			if err != nil {
+				return nil, err
+			}
+			pairs[i] = rt.NewArray(e.Key, v)
+		}
+		arr := rt.NewArray(pairs...)
+		values, ok := goja.AssertFunction(arr.Get("values"))
+		if !ok {
+			return arr, nil
+		}
+		return values(arr)
+	}))
+	return kv
 }

@@ -1,11 +1,11 @@
 package storage_test
 
 import (
-	"reflect"
 	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 

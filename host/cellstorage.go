@@ -1,0 +1,96 @@
+package host
+
+import (
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/storage"
+)
+
+// The rest of the cell's storage as jsapi sees it (cellKV's KV methods are
+// in cell.go): SQL, explicit transactions and the alarm. Every call joins
+// the turn's implicit transaction (touch); calls that may write set wrote,
+// so the reply waits for the commit to be durable. All on the loop.
+
+var (
+	_ jsapi.KV           = cellKV{}
+	_ jsapi.SQL          = cellKV{}
+	_ jsapi.Transactions = cellKV{}
+	_ jsapi.Alarms       = cellKV{}
+)
+
+// Exec runs the application's SQL.
+func (k cellKV) Exec(query string, args []any) (jsapi.SQLCursor, error) {
+	k.c.touch()
+	cur, err := k.c.db.Exec(query, args...)
+	if err != nil {
+		// Statements before the failing one may have written.
+		k.c.wrote = true
+		return nil, err
+	}
+	if !cur.ReadOnly() {
+		k.c.wrote = true
+	}
+	return cur, nil
+}
+
+// DatabaseSize is sql.databaseSize.
+func (k cellKV) DatabaseSize() (int64, error) {
+	k.c.touch()
+	return k.c.db.DatabaseSize()
+}
+
+func (k cellKV) BeginTransaction() (int, error) {
+	k.c.touch()
+	return k.c.db.BeginTransaction()
+}
+
+func (k cellKV) CommitTransaction(depth int) error {
+	k.c.touch()
+	// The transaction may have spanned turns whose commits it held back.
+	k.c.wrote = true
+	return k.c.db.CommitTransaction(depth)
+}
+
+func (k cellKV) RollbackTransaction(depth int) error {
+	k.c.touch()
+	return k.c.db.RollbackTransaction(depth)
+}
+
+func (k cellKV) GetAlarm() (int64, bool, error) {
+	k.c.touch()
+	a, ok, err := k.c.db.GetAlarm()
+	return a.AtMs, ok, err
+}
+
+func (k cellKV) SetAlarm(ms int64) error {
+	k.c.touch()
+	k.c.wrote = true
+	if err := k.c.db.SetAlarm(ms); err != nil {
+		return err
+	}
+	k.c.alarmChanged()
+	return nil
+}
+
+func (k cellKV) DeleteAlarm() error {
+	k.c.touch()
+	k.c.wrote = true
+	if err := k.c.db.DeleteAlarm(); err != nil {
+		return err
+	}
+	k.c.alarmChanged()
+	return nil
+}
+
+// alarmChanged is called when the object sets or deletes its alarm, before
+// the change commits.
+//
+// TODO(host, alarm scheduler): the committed alarm is what should be
+// scheduled; pass storage.Options.OnAlarm when opening the cell database
+// (cell.open) to learn it after each commit that changed it, and arm or
+// cancel the cell's timer there. storage.DB.GetAlarm, UpdateAlarm and
+// DeleteAlarmIf give the scheduler the stored row (retry counters,
+// generation).
+func (c *cell) alarmChanged() {}
+
+// alarmRow is the stored alarm of a cell, for the scheduler.
+type alarmRow = storage.Alarm

@@ -1,0 +1,414 @@
+package jsapi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// SQL is the SQL side of a cell's storage (ctx.storage.sql), implemented by
+// the same object as KV. Calls happen on the runtime's goroutine and run
+// synchronously on the cell's database, inside the turn's implicit
+// transaction.
+type SQL interface {
+	// Exec runs query (one or more statements; args are bound to the
+	// last). Each arg is nil (NULL), float64, string or []byte. An error's
+	// message is what the JS Error thrown by exec() says.
+	Exec(query string, args []any) (SQLCursor, error)
+	// DatabaseSize is the size of the database in bytes.
+	DatabaseSize() (int64, error)
+}
+
+// SQLCursor reads the rows of an Exec. Values are nil, int64, float64,
+// string or []byte.
+type SQLCursor interface {
+	Columns() []string
+	Next() (row []any, ok bool, err error)
+	RowsRead() int
+	RowsWritten() int
+	Close()
+}
+
+// Transactions are explicit transactions (storage.transaction() and
+// transactionSync()), implemented by the same object as KV. They nest:
+// Begin returns the depth of the new transaction (1 = outermost), and
+// Commit and Rollback end the transaction at that depth (and any inside
+// it).
+type Transactions interface {
+	BeginTransaction() (depth int, err error)
+	CommitTransaction(depth int) error
+	RollbackTransaction(depth int) error
+}
+
+// Alarms is the alarm of a cell (getAlarm/setAlarm/deleteAlarm),
+// implemented by the same object as KV. Times are Unix milliseconds.
+type Alarms interface {
+	GetAlarm() (ms int64, ok bool, err error)
+	SetAlarm(ms int64) error
+	DeleteAlarm() error
+}
+
+// Workers' messages of the SQL cursor.
+const (
+	msgOneNone = "Expected exactly one result from SQL query, but got no results."
+	msgOneMany = "Expected exactly one result from SQL query, but got multiple results."
+)
+
+// sqlState is what installSQL leaves on a runtime: the cursor class,
+// reachable from Go through a symbol-keyed global property.
+type sqlState struct {
+	newCursor goja.Callable // (handle) → SqlStorageCursor
+}
+
+var sqlStateKey = goja.NewSymbol("cellhost.sql")
+
+var (
+	sqlPreludeOnce sync.Once
+	sqlPreludeProg *goja.Program
+	sqlPreludeErr  error
+)
+
+// sqlPrelude defines the cursor classes around Go natives. The completion
+// value is a function that receives the natives and returns the internals.
+const sqlPrelude = `(function (native) {
+  "use strict";
+  const TOKEN = {};
+  class SqlStorageCursor {
+    #h;
+    constructor(token, h) {
+      if (token !== TOKEN) throw new TypeError("Illegal constructor");
+      this.#h = h;
+    }
+    next() {
+      const row = native.next(this.#h, false);
+      return row === undefined ? { done: true } : { done: false, value: row };
+    }
+    toArray() { return native.toArray(this.#h, false); }
+    one() { return native.one(this.#h); }
+    raw() { return new SqlStorageRawCursor(TOKEN, this.#h); }
+    get columnNames() { return native.columnNames(this.#h); }
+    get rowsRead() { return native.rowsRead(this.#h); }
+    get rowsWritten() { return native.rowsWritten(this.#h); }
+    [Symbol.iterator]() { return this; }
+  }
+  class SqlStorageRawCursor {
+    #h;
+    constructor(token, h) {
+      if (token !== TOKEN) throw new TypeError("Illegal constructor");
+      this.#h = h;
+    }
+    next() {
+      const row = native.next(this.#h, true);
+      return row === undefined ? { done: true } : { done: false, value: row };
+    }
+    toArray() { return native.toArray(this.#h, true); }
+    get columnNames() { return native.columnNames(this.#h); }
+    get rowsRead() { return native.rowsRead(this.#h); }
+    get rowsWritten() { return native.rowsWritten(this.#h); }
+    [Symbol.iterator]() { return this; }
+  }
+  for (const [cls, name] of [[SqlStorageCursor, "SqlStorageCursor"], [SqlStorageRawCursor, "SqlStorageRawCursor"]]) {
+    Object.defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  }
+  return { newCursor: (h) => new SqlStorageCursor(TOKEN, h) };
+})`
+
+// sqlStateOf returns the runtime's SQL state, installing it on first use.
+// On the runtime's goroutine.
+func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
+	if v := rt.GlobalObject().GetSymbol(sqlStateKey); v != nil {
+		if st, ok := v.Export().(*sqlState); ok {
+			return st, nil
+		}
+	}
+	sqlPreludeOnce.Do(func() {
+		sqlPreludeProg, sqlPreludeErr = goja.Compile("cellhost:sql.js", sqlPrelude, true)
+	})
+	if sqlPreludeErr != nil {
+		return nil, fmt.Errorf("compile sql prelude: %w", sqlPreludeErr)
+	}
+	fnv, err := rt.RunProgram(sqlPreludeProg)
+	if err != nil {
+		return nil, fmt.Errorf("run sql prelude: %w", err)
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return nil, errors.New("run sql prelude: not a function")
+	}
+	res, err := fn(goja.Undefined(), sqlNatives(rt))
+	if err != nil {
+		return nil, fmt.Errorf("run sql prelude: %w", err)
+	}
+	newCursor, ok := goja.AssertFunction(res.ToObject(rt).Get("newCursor"))
+	if !ok {
+		return nil, errors.New("run sql prelude: no newCursor")
+	}
+	st := &sqlState{newCursor: newCursor}
+	if err := rt.GlobalObject().DefineDataPropertySymbol(sqlStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// cursorHandle is the Go side of a SqlStorageCursor.
+type cursorHandle struct {
+	c    SQLCursor
+	cols []string
+	done bool
+}
+
+// next returns the next row, or ok false at the end. A failure ends the
+// cursor and is thrown.
+func (h *cursorHandle) next(rt *goja.Runtime) (row []any, ok bool) {
+	if h.done {
+		return nil, false
+	}
+	row, ok, err := h.c.Next()
+	if err != nil {
+		h.done = true
+		panic(NewError(rt, "Error", err.Error()))
+	}
+	if !ok {
+		h.done = true
+	}
+	return row, ok
+}
+
+func handleOf(v goja.Value) *cursorHandle {
+	if v != nil {
+		if h, ok := v.Export().(*cursorHandle); ok {
+			return h
+		}
+	}
+	panic("sql: bad cursor handle") // unreachable: handles never leave the prelude
+}
+
+func sqlNatives(rt *goja.Runtime) *goja.Object {
+	n := rt.NewObject()
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	set("next", func(c goja.FunctionCall) goja.Value {
+		h := handleOf(c.Argument(0))
+		row, ok := h.next(rt)
+		if !ok {
+			return goja.Undefined()
+		}
+		return sqlRowValue(rt, h.cols, row, c.Argument(1).ToBoolean())
+	})
+	set("toArray", func(c goja.FunctionCall) goja.Value {
+		h := handleOf(c.Argument(0))
+		raw := c.Argument(1).ToBoolean()
+		var out []any
+		for {
+			row, ok := h.next(rt)
+			if !ok {
+				break
+			}
+			out = append(out, sqlRowValue(rt, h.cols, row, raw))
+		}
+		return rt.NewArray(out...)
+	})
+	set("one", func(c goja.FunctionCall) goja.Value {
+		h := handleOf(c.Argument(0))
+		row, ok := h.next(rt)
+		if !ok {
+			panic(NewError(rt, "Error", msgOneNone))
+		}
+		if _, more := h.next(rt); more {
+			h.done = true
+			h.c.Close()
+			panic(NewError(rt, "Error", msgOneMany))
+		}
+		return sqlRowValue(rt, h.cols, row, false)
+	})
+	set("columnNames", func(c goja.FunctionCall) goja.Value {
+		h := handleOf(c.Argument(0))
+		names := make([]any, len(h.cols))
+		for i, s := range h.cols {
+			names[i] = s
+		}
+		return rt.NewArray(names...)
+	})
+	set("rowsRead", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(handleOf(c.Argument(0)).c.RowsRead())
+	})
+	set("rowsWritten", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(handleOf(c.Argument(0)).c.RowsWritten())
+	})
+	return n
+}
+
+// maxSafeInt is 2^53: integers beyond it become the nearest double, as in
+// workerd.
+const maxSafeInt = 1 << 53
+
+// sqlValue converts an SQLite value to JS: INTEGER and REAL → number, TEXT
+// → string, BLOB → ArrayBuffer, NULL → null.
+func sqlValue(rt *goja.Runtime, v any) goja.Value {
+	switch x := v.(type) {
+	case nil:
+		return goja.Null()
+	case int64:
+		if x > maxSafeInt || x < -maxSafeInt {
+			return rt.ToValue(float64(x))
+		}
+		return rt.ToValue(x)
+	case float64:
+		return rt.ToValue(x)
+	case string:
+		return rt.ToValue(x)
+	case []byte:
+		return rt.ToValue(rt.NewArrayBuffer(x))
+	}
+	return goja.Undefined()
+}
+
+// sqlRowValue builds a row: an array of values (raw), or an object keyed by
+// column name (a repeated name keeps the last value).
+func sqlRowValue(rt *goja.Runtime, cols []string, row []any, raw bool) goja.Value {
+	if raw {
+		vals := make([]any, len(row))
+		for i, v := range row {
+			vals[i] = sqlValue(rt, v)
+		}
+		return rt.NewArray(vals...)
+	}
+	o := rt.NewObject()
+	for i, v := range row {
+		if cols[i] == "__proto__" {
+			_ = o.DefineDataProperty(cols[i], sqlValue(rt, v), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+			continue
+		}
+		_ = o.Set(cols[i], sqlValue(rt, v))
+	}
+	return o
+}
+
+// sqlBinding converts a JS value bound to an SQL parameter as workerd
+// does: null and undefined → NULL; numbers (and booleans) → REAL (NaN →
+// NULL); strings → TEXT; ArrayBuffer and views → BLOB; other objects →
+// their string conversion. A BigInt or Symbol throws V8's TypeError.
+func sqlBinding(rt *goja.Runtime, v goja.Value) any {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return nil
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if b, ok := sqlBytes(rt, o); ok {
+			return b
+		}
+		return o.String()
+	}
+	switch x := v.Export().(type) {
+	case string:
+		return x
+	case int64:
+		return float64(x)
+	case float64:
+		if math.IsNaN(x) {
+			return nil
+		}
+		return x
+	case bool:
+		if x {
+			return 1.0
+		}
+		return 0.0
+	case *big.Int:
+		panic(rt.NewTypeError("Cannot convert a BigInt value to a number"))
+	}
+	if _, ok := v.(*goja.Symbol); ok {
+		panic(rt.NewTypeError("Cannot convert a Symbol value to a number"))
+	}
+	return v.ToFloat()
+}
+
+// typedArrayElemSize is the element size of each typed array class.
+var typedArrayElemSize = map[string]int64{
+	"Int8Array": 1, "Uint8Array": 1, "Uint8ClampedArray": 1,
+	"Int16Array": 2, "Uint16Array": 2, "Float16Array": 2,
+	"Int32Array": 4, "Uint32Array": 4, "Float32Array": 4,
+	"Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
+}
+
+// sqlBytes returns a copy of the bytes of an ArrayBuffer or of the range an
+// ArrayBuffer view (typed array, DataView) covers.
+func sqlBytes(rt *goja.Runtime, o *goja.Object) ([]byte, bool) {
+	if ab, ok := o.Export().(goja.ArrayBuffer); ok {
+		return append([]byte{}, ab.Bytes()...), true
+	}
+	ci, err := cloneIntrinsicsOf(rt)
+	if err != nil {
+		return nil, false
+	}
+	var (
+		buf    goja.Value
+		off, n int64
+	)
+	if info, err := ci.typedArray(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
+		io := info.ToObject(rt)
+		size, ok := typedArrayElemSize[io.Get("0").String()]
+		if !ok {
+			return nil, false
+		}
+		buf, off, n = io.Get("1"), io.Get("2").ToInteger(), io.Get("3").ToInteger()*size
+	} else if info, err := ci.dataView(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
+		io := info.ToObject(rt)
+		buf, off, n = io.Get("0"), io.Get("1").ToInteger(), io.Get("2").ToInteger()
+	} else {
+		return nil, false
+	}
+	ab, ok := buf.Export().(goja.ArrayBuffer)
+	if !ok {
+		return nil, false
+	}
+	all := ab.Bytes()
+	if off < 0 || n < 0 || off+n > int64(len(all)) {
+		return nil, false
+	}
+	return append([]byte{}, all[off:off+n]...), true
+}
+
+// newSQLStorage builds ctx.storage.sql.
+func (w *Worker) newSQLStorage(q SQL) *goja.Object {
+	rt := w.rt
+	s := rt.NewObject()
+	_ = s.Set("exec", func(call goja.FunctionCall) goja.Value {
+		if q == nil {
+			panic(NewError(rt, "Error", "SQL is not available on this storage"))
+		}
+		st, err := sqlStateOf(rt)
+		if err != nil {
+			panic(NewError(rt, "Error", err.Error()))
+		}
+		query := call.Argument(0).String()
+		args := make([]any, 0, max(len(call.Arguments)-1, 0))
+		for _, a := range call.Arguments[min(1, len(call.Arguments)):] {
+			args = append(args, sqlBinding(rt, a))
+		}
+		cur, err := q.Exec(query, args)
+		if err != nil {
+			panic(NewError(rt, "Error", err.Error()))
+		}
+		h := &cursorHandle{c: cur, cols: cur.Columns()}
+		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
+		if err != nil {
+			cur.Close()
+			panic(w.ErrorValue(err))
+		}
+		return v
+	})
+	_ = s.DefineAccessorProperty("databaseSize", rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if q == nil {
+			return rt.ToValue(0)
+		}
+		n, err := q.DatabaseSize()
+		if err != nil {
+			panic(NewError(rt, "Error", err.Error()))
+		}
+		return rt.ToValue(n)
+	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return s
+}
