@@ -73,6 +73,10 @@ type Options struct {
 	// SyncFS for many databases at once). This lets concurrent commits share
 	// one fsync (group commit). Without it every Commit is fsync'd.
 	DeferSync bool
+	// LogPages turns automatic checkpoints off (wal_autocheckpoint=0) so
+	// every committed frame stays in the WAL for a WALCapture to read until
+	// Checkpoint (wal.go).
+	LogPages bool
 	// OnAlarm, if set, is called after each Commit that changed the
 	// cell's alarm (set, replaced or deleted) with the alarm now stored
 	// (ok false: none). It runs on the DB's goroutine, after COMMIT: with
@@ -137,7 +141,7 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	connector, err := sqlite.NewConnector(dsn(abs, opts.DeferSync))
+	connector, err := sqlite.NewConnector(withLogPages(dsn(abs, opts.DeferSync), opts.LogPages))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
