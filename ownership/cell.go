@@ -1,0 +1,374 @@
+package ownership
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+const (
+	// maxAcquireRounds bounds the rejected writes one TryAcquire retries
+	// (each rejection means another node wrote own.json meanwhile).
+	maxAcquireRounds = 16
+	// maxReconciles is how many ambiguous own.json writes one TryAcquire
+	// reconciles without confirming a win before it fails (section 5 step 5).
+	maxReconciles = 3
+	// maxReleaseRounds bounds the attempts of one Release.
+	maxReleaseRounds = 3
+)
+
+// Lease is this node's ownership of one cell at one epoch, from TryAcquire.
+// Its methods may be called from any goroutine.
+type Lease struct {
+	// Scope is the cell, "<Class>:<id>".
+	Scope string
+	// Epoch is the ownership epoch: the cell's LTX goes under
+	// cells/<scope>/ltx/e<Epoch>/.
+	Epoch uint64
+	// Lost is closed when the lease is lost without Release: Check found
+	// another owner, the node fenced itself (its lease lapsed or could
+	// have), a later TryAcquire of the same scope superseded it, or Close
+	// released it. The host then resets the cell (BrokenObjectError) and
+	// acknowledges nothing more of it. Release does not close Lost.
+	Lost <-chan struct{}
+
+	n        *Node
+	lost     chan struct{}
+	lostOnce sync.Once
+
+	mu       sync.Mutex // held across Release's store calls
+	released bool       // guarded by mu
+}
+
+func (l *Lease) lose() { l.lostOnce.Do(func() { close(l.lost) }) }
+
+// TryAcquire takes the cell scope for this node (bucket-protocol.md
+// section 5, steps 1-6): it reads own.json; creates {me,1} when it is
+// absent and the bucket holds no LTX for the cell; CASes {me,epoch+1} when
+// it names me, nobody, or a node whose lease is not live; and on success
+// writes the node-cells marker. The host restores the cell (section 7)
+// only after TryAcquire succeeded, from the Lease's epoch.
+//
+// Errors: *CellOwnedElsewhereError (a live other node owns it; nothing was
+// written), *LostRecordError (own.json missing but LTX present; repeated
+// without a bucket read for LostRecordRefusal), *RecordError (a record is
+// corrupt; nothing was written), *FencedError, ErrNotStarted, ErrClosed,
+// ErrInvalidScope, ErrUnresolved (ambiguous writes could not be
+// reconciled), or a store error. Safe for concurrent use; concurrent calls
+// for one scope are the caller's bug (the later one supersedes the
+// earlier, whose Lost closes).
+func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
+	if err := ValidateScope(scope); err != nil {
+		return nil, fmt.Errorf("acquire cell: %w", err)
+	}
+	n.mu.Lock()
+	if err := n.acquireErrorLocked(scope); err != nil {
+		n.mu.Unlock()
+		return nil, fmt.Errorf("acquire cell %s: %w", scope, err)
+	}
+	if r, ok := n.refused[scope]; ok {
+		if n.clock.Monotonic() < r.until {
+			n.mu.Unlock()
+			return nil, r.err
+		}
+		delete(n.refused, scope)
+	}
+	n.ops.Add(1)
+	n.mu.Unlock()
+	defer n.ops.Done()
+
+	epoch, err := n.acquire(ctx, scope)
+	if err != nil {
+		var lost *LostRecordError
+		if errors.As(err, &lost) {
+			n.mu.Lock()
+			n.refused[scope] = lostRecord{until: n.clock.Monotonic() + LostRecordRefusal, err: lost}
+			n.mu.Unlock()
+			n.logf("ownership: %v", lost)
+		}
+		return nil, err
+	}
+	lostC := make(chan struct{})
+	l := &Lease{Scope: scope, Epoch: epoch, Lost: lostC, n: n, lost: lostC}
+
+	if _, err := n.store.Put(ctx, MarkerKey(n.id, n.generation, scope), nil, plugins.PutOptions{}); err != nil {
+		err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
+		if rerr := l.Release(ctx); rerr != nil {
+			err = fmt.Errorf("%w (release: %v)", err, rerr)
+		}
+		return nil, err
+	}
+
+	n.mu.Lock()
+	if aerr := n.acquireErrorLocked(scope); aerr != nil {
+		n.mu.Unlock()
+		err := fmt.Errorf("acquire cell %s: %w", scope, aerr)
+		if rerr := l.Release(ctx); rerr != nil {
+			err = fmt.Errorf("%w (release: %v)", err, rerr)
+		}
+		return nil, err
+	}
+	if old := n.leases[scope]; old != nil {
+		old.lose()
+	}
+	n.leases[scope] = l
+	n.mu.Unlock()
+	n.logf("ownership: acquired %s at epoch %d", scope, epoch)
+	return l, nil
+}
+
+// acquireErrorLocked returns why TryAcquire may not take a cell now.
+func (n *Node) acquireErrorLocked(scope string) error {
+	if n.state == stateClosing {
+		return ErrClosed
+	}
+	return n.ackErrorLocked(scope)
+}
+
+// acquire runs steps 1-5 and returns my epoch.
+func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
+	key := OwnKey(scope)
+	reconciles := 0
+	for range maxAcquireRounds {
+		// 1. Read own.json.
+		body, etag, err := n.store.Get(ctx, key)
+		var want OwnRecord
+		var opts plugins.PutOptions
+		switch {
+		case errors.Is(err, plugins.ErrNotFound):
+			// 2. Absent: lost if the bucket holds LTX, else create {me,1}.
+			newest, ok, lerr := NewestLTXEpoch(ctx, n.store, scope)
+			if lerr != nil {
+				return 0, fmt.Errorf("acquire cell %s: %w", scope, lerr)
+			}
+			if ok {
+				return 0, &LostRecordError{Scope: scope, NewestEpoch: newest}
+			}
+			want, opts = OwnRecord{Node: n.id, Epoch: 1}, plugins.PutOptions{IfNoneMatch: true}
+		case err != nil:
+			return 0, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, err)
+		default:
+			cur, derr := DecodeOwnRecord(key, body)
+			if derr != nil {
+				return 0, fmt.Errorf("acquire cell %s: %w", scope, derr)
+			}
+			if cur.Node != "" && cur.Node != n.id {
+				// 3/4. Another node: take over only when its lease is not live.
+				rec, live, lerr := n.nodeLease(ctx, cur.Node)
+				if lerr != nil {
+					return 0, fmt.Errorf("acquire cell %s: owner %s: %w", scope, cur.Node, lerr)
+				}
+				if live {
+					return 0, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch}
+				}
+				n.logf("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
+			}
+			if cur.Epoch == math.MaxUint64 {
+				return 0, fmt.Errorf("acquire cell %s: epoch %d cannot grow", scope, cur.Epoch)
+			}
+			want, opts = OwnRecord{Node: n.id, Epoch: cur.Epoch + 1}, plugins.PutOptions{IfMatch: etag}
+		}
+		_, err = n.store.Put(ctx, key, want.Encode(), opts)
+		switch {
+		case err == nil:
+			return want.Epoch, nil
+		case rejected(err):
+			continue // 5. Another node won: back to step 1.
+		}
+		// 5. Ambiguous: reconcile by reading.
+		got, _, gerr := n.store.Get(ctx, key)
+		if gerr == nil {
+			if cur, derr := DecodeOwnRecord(key, got); derr == nil && cur == want {
+				return want.Epoch, nil
+			}
+		}
+		reconciles++
+		n.logf("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
+		if reconciles >= maxReconciles {
+			return 0, fmt.Errorf("acquire cell %s: write %s: %w after %d reconciles: %v", scope, key, ErrUnresolved, reconciles, err)
+		}
+	}
+	return 0, fmt.Errorf("acquire cell %s: %d writes of %s rejected in a row", scope, maxAcquireRounds, key)
+}
+
+// nodeLease reads node's lease and reports whether it is live now. A
+// missing record is not live; an undecodable one is an error.
+func (n *Node) nodeLease(ctx context.Context, node string) (NodeRecord, bool, error) {
+	key := NodeKey(node)
+	body, _, err := n.store.Get(ctx, key)
+	if errors.Is(err, plugins.ErrNotFound) {
+		return NodeRecord{}, false, nil
+	}
+	if err != nil {
+		return NodeRecord{}, false, fmt.Errorf("read %s: %w", key, err)
+	}
+	rec, err := DecodeNodeRecord(key, body)
+	if err != nil {
+		return NodeRecord{}, false, err
+	}
+	return rec, rec.Live(key, n.clock.Now()), nil
+}
+
+// Check is the acknowledgement check (section 5): it re-reads own.json and
+// returns nil only if it still names this node at the lease's epoch and the
+// node can still acknowledge (CanAck, tested before and after the read).
+// Call it after a commit's LTX is in the bucket and before releasing the
+// replies that wait for that commit; one Check may cover every commit of
+// one upload, but never reuse a result from before the upload finished.
+//
+// Errors: *LeaseLostError (Lost closes; the cell must reset), *FencedError
+// (Lost closes or is about to: the node fenced), ErrReleased, *RecordError,
+// or a store error (transient: nothing is decided; do not acknowledge, the
+// host may retry within its durability deadline).
+func (l *Lease) Check(ctx context.Context) error {
+	l.mu.Lock()
+	released := l.released
+	l.mu.Unlock()
+	if released {
+		return fmt.Errorf("check cell %s: %w", l.Scope, ErrReleased)
+	}
+	if err := l.n.ackError(l.Scope); err != nil {
+		return err
+	}
+	key := OwnKey(l.Scope)
+	body, _, err := l.n.store.Get(ctx, key)
+	if errors.Is(err, plugins.ErrNotFound) {
+		l.lose()
+		return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Missing: true}
+	}
+	if err != nil {
+		return fmt.Errorf("check cell %s: read %s: %w", l.Scope, key, err)
+	}
+	cur, err := DecodeOwnRecord(key, body)
+	if err != nil {
+		return fmt.Errorf("check cell %s: %w", l.Scope, err)
+	}
+	if cur != (OwnRecord{Node: l.n.id, Epoch: l.Epoch}) {
+		l.lose()
+		return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Found: cur}
+	}
+	return l.n.ackError(l.Scope)
+}
+
+// Release gives the cell up (section 5): the host first makes the cell's
+// log durable. If own.json still names this node at the lease's epoch it is
+// CASed to {"node":"","epoch":<epoch>}; then the node-cells marker is
+// deleted. It returns a *LeaseLostError when another node had taken the
+// cell (the marker is deleted all the same). Call it once the cell stopped
+// serving, also after Lost closed. A second call returns nil; after a store
+// error the lease stays held and Release may be called again (Close does).
+func (l *Lease) Release(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return nil
+	}
+	relErr := l.releaseRecord(ctx)
+	var lost *LeaseLostError
+	if relErr != nil && !errors.As(relErr, &lost) {
+		return relErr
+	}
+	l.released = true
+	n := l.n
+	n.mu.Lock()
+	if n.leases[l.Scope] == l {
+		delete(n.leases, l.Scope)
+	}
+	n.mu.Unlock()
+	if err := n.store.Delete(ctx, MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
+		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
+	}
+	if relErr == nil {
+		n.logf("ownership: released %s at epoch %d", l.Scope, l.Epoch)
+	}
+	return relErr
+}
+
+// releaseRecord CASes own.json to {"",epoch} if it names me at my epoch.
+func (l *Lease) releaseRecord(ctx context.Context) error {
+	n, key := l.n, OwnKey(l.Scope)
+	mine := OwnRecord{Node: n.id, Epoch: l.Epoch}
+	freed := OwnRecord{Node: "", Epoch: l.Epoch}
+	var lastErr error
+	for range maxReleaseRounds {
+		body, etag, err := n.store.Get(ctx, key)
+		if errors.Is(err, plugins.ErrNotFound) {
+			return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Missing: true}
+		}
+		if err != nil {
+			return fmt.Errorf("release cell %s: read %s: %w", l.Scope, key, err)
+		}
+		cur, err := DecodeOwnRecord(key, body)
+		if err != nil {
+			return fmt.Errorf("release cell %s: %w", l.Scope, err)
+		}
+		switch cur {
+		case freed:
+			return nil // my release landed (an ambiguous write, or someone did it for me)
+		case mine:
+		default:
+			return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Found: cur}
+		}
+		_, err = n.store.Put(ctx, key, freed.Encode(), plugins.PutOptions{IfMatch: etag})
+		if err == nil {
+			return nil
+		}
+		// Rejected: the record changed since the read; ambiguous: it may
+		// have landed. Either way the next read decides.
+		lastErr = err
+	}
+	return fmt.Errorf("release cell %s: write %s: %w", l.Scope, key, lastErr)
+}
+
+// NewestLTXEpoch returns the numerically highest epoch N that has an object
+// under cells/<scope>/ltx/e<N>/ (N decimal, unpadded, at least 1), and false
+// when there is none. It lists one key per epoch, skipping over the rest.
+// Keys that are not under such an e<N>/ are ignored.
+func NewestLTXEpoch(ctx context.Context, store Store, scope string) (uint64, bool, error) {
+	prefix := LTXPrefix(scope)
+	var newest uint64
+	found := false
+	startAfter := ""
+	for {
+		page, err := store.List(ctx, prefix, startAfter, 1)
+		if err != nil {
+			return 0, false, fmt.Errorf("list %s: %w", prefix, err)
+		}
+		if len(page.Objects) == 0 {
+			return newest, found, nil
+		}
+		key := page.Objects[0].Key
+		dir, _, slash := strings.Cut(strings.TrimPrefix(key, prefix), "/")
+		epoch, ok := parseEpochDir(dir)
+		if !slash || !ok {
+			startAfter = key
+			continue
+		}
+		if !found || epoch > newest {
+			newest, found = epoch, true
+		}
+		// Skip the rest of e<N>/: every key below sorts before this one.
+		startAfter = prefix + dir + "/\U0010FFFF"
+	}
+}
+
+// parseEpochDir parses "e<N>" with N decimal, unpadded, >= 1.
+func parseEpochDir(dir string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(dir, "e")
+	if !ok || digits == "" || digits[0] == '0' {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
+}

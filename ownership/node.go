@@ -1,0 +1,632 @@
+package ownership
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// DefaultTTL is the node lease's time to live when Config.TTL is zero.
+const DefaultTTL = 10 * time.Second
+
+// Config configures a Node. Only Store is required.
+type Config struct {
+	// Store is the bucket shared by the fleet.
+	Store Store
+	// NodeID is this node's id, "node_<32 lowercase hex>"; "" picks a
+	// random one. A configured id is a singleton: a second Node started
+	// with the same id takes the lease over and the first fences itself.
+	NodeID string
+	// Addr is the address other nodes reach this one at; "" advertises
+	// DefaultAddr(NodeID), which never resolves.
+	Addr string
+	// TTL is the lease's time to live (DefaultTTL when zero); the lease is
+	// renewed every TTL/3.
+	TTL time.Duration
+	// FenceMargin is how long before its expires_ms the node stops
+	// acknowledging writes (TTL/5 when zero): the clock skew between nodes
+	// it tolerates. It must be less than TTL*2/3.
+	FenceMargin time.Duration
+	// Clock is the time source (SystemClock when nil).
+	Clock Clock
+	// Logf receives one line per notable event (nil discards them).
+	Logf func(format string, args ...any)
+	// SkipProbe skips the storage probe in Start (for tests with stores
+	// that script every call).
+	SkipProbe bool
+}
+
+// Node is this process's membership in the fleet: its lease on
+// nodes/<node>.json and the cells it owns.
+//
+// Lifecycle: New (no side effects) → Start (once) → TryAcquire, Lease.Check,
+// Lease.Release from any goroutines, concurrently → Close (once; later calls
+// return nil). CanAck, Fenced, Done, Err, ID and Generation may be called
+// at any time from any goroutine.
+//
+// Start starts two things that Close stops: the renewal goroutine and the
+// deadline timer. If renewals stop landing, the deadline timer fences the
+// node when its lease could have lapsed: CanAck turns false, every Lease's
+// Lost closes, Done closes. A renewal rejected by the store (another
+// writer changed the record) fences at once. A fenced node never renews
+// again: the host builds a new Node (a new generation) to take a lease.
+type Node struct {
+	store      Store
+	id         string
+	generation string
+	addr       string
+	probeKey   string
+	ttl        time.Duration
+	margin     time.Duration
+	clock      Clock
+	logf       func(format string, args ...any)
+	skipProbe  bool
+	key        string
+
+	cancel context.CancelFunc // stops run
+	wg     sync.WaitGroup     // run
+	ops    sync.WaitGroup     // TryAcquire calls in flight; Add only under mu while started
+
+	mu       sync.Mutex
+	state    nodeState             // guarded by mu
+	etag     string                // guarded by mu; ETag of my last lease write
+	pending  *pendingWrite         // guarded by mu; an ambiguous lease write not yet resolved
+	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
+	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
+	fenced   *FencedError          // guarded by mu; non-nil once fenced
+	stopped  bool                  // guarded by mu; renewals stopped by Close
+	done     chan struct{}         // closed when fenced or when Close begins
+	deadline Timer                 // guarded by mu
+	leases   map[string]*Lease     // guarded by mu; by scope
+	refused  map[string]lostRecord // guarded by mu; by scope
+}
+
+type nodeState int
+
+const (
+	stateNew nodeState = iota
+	stateStarting
+	stateStarted
+	stateClosing
+	stateClosed
+)
+
+// pendingWrite is a lease write whose outcome is unknown.
+type pendingWrite struct {
+	body   []byte
+	anchor time.Duration
+}
+
+type lostRecord struct {
+	until time.Duration // monotonic
+	err   *LostRecordError
+}
+
+// New returns a Node for cfg. It validates cfg and touches nothing.
+func New(cfg Config) (*Node, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("new ownership node: no store")
+	}
+	if cfg.NodeID == "" {
+		cfg.NodeID = NewNodeID()
+	}
+	if err := ValidateNodeID(cfg.NodeID); err != nil {
+		return nil, fmt.Errorf("new ownership node: %w", err)
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr(cfg.NodeID)
+	}
+	if cfg.TTL == 0 {
+		cfg.TTL = DefaultTTL
+	}
+	if cfg.TTL < 3*time.Millisecond {
+		return nil, fmt.Errorf("new ownership node: ttl %v is too short", cfg.TTL)
+	}
+	if cfg.FenceMargin == 0 {
+		cfg.FenceMargin = cfg.TTL / 5
+	}
+	if cfg.FenceMargin < 0 || cfg.FenceMargin >= cfg.TTL*2/3 {
+		return nil, fmt.Errorf("new ownership node: fence margin %v must be positive and less than 2/3 of the ttl %v", cfg.FenceMargin, cfg.TTL)
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("new ownership node: %w", err)
+	}
+	return &Node{
+		store:      cfg.Store,
+		id:         cfg.NodeID,
+		generation: NewGeneration(),
+		addr:       cfg.Addr,
+		probeKey:   hex.EncodeToString(pub),
+		ttl:        cfg.TTL,
+		margin:     cfg.FenceMargin,
+		clock:      cfg.Clock,
+		logf:       cfg.Logf,
+		skipProbe:  cfg.SkipProbe,
+		key:        NodeKey(cfg.NodeID),
+		done:       make(chan struct{}),
+		leases:     map[string]*Lease{},
+		refused:    map[string]lostRecord{},
+	}, nil
+}
+
+// ID returns the node id.
+func (n *Node) ID() string { return n.id }
+
+// Generation returns this Node's ownership index generation (64 hex), the
+// <generation> of its node-cells markers.
+func (n *Node) Generation() string { return n.generation }
+
+// Start runs the storage probe (unless Config.SkipProbe), takes the node
+// lease, and starts renewing it. ctx bounds the start-up calls only. Start
+// may be retried after a failure; it fails once it has succeeded.
+func (n *Node) Start(ctx context.Context) error {
+	n.mu.Lock()
+	switch n.state {
+	case stateNew:
+	case stateClosing, stateClosed:
+		n.mu.Unlock()
+		return fmt.Errorf("start node %s: %w", n.id, ErrClosed)
+	default:
+		n.mu.Unlock()
+		return fmt.Errorf("start node %s: already started", n.id)
+	}
+	n.state = stateStarting
+	n.mu.Unlock()
+
+	err := n.start(ctx)
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if err != nil {
+		n.state = stateNew
+		return fmt.Errorf("start node %s: %w", n.id, err)
+	}
+	n.state = stateStarted
+	n.armDeadlineLocked()
+	rctx, cancel := context.WithCancel(context.Background())
+	n.cancel = cancel
+	n.wg.Add(1)
+	go n.run(rctx)
+	n.logf("ownership: node %s started (generation %s, lease %s, ttl %v)", n.id, n.generation, n.key, n.ttl)
+	return nil
+}
+
+func (n *Node) start(ctx context.Context) error {
+	if !n.skipProbe {
+		if _, err := Probe(ctx, n.store); err != nil {
+			return err
+		}
+	}
+	return n.acquireNodeLease(ctx)
+}
+
+// acquireNodeLease creates my lease with If-None-Match: *, or CASes over an
+// existing record for my node id.
+func (n *Node) acquireNodeLease(ctx context.Context) error {
+	const attempts = 3
+	var lastErr error
+	for range attempts {
+		mono, body := n.stamp()
+		etag, err := n.store.Put(ctx, n.key, body, plugins.PutOptions{IfNoneMatch: true})
+		if errors.Is(err, plugins.ErrPreconditionFailed) {
+			var cur []byte
+			var curEtag string
+			cur, curEtag, err = n.store.Get(ctx, n.key)
+			if errors.Is(err, plugins.ErrNotFound) {
+				lastErr = err
+				continue // deleted since: create again
+			}
+			if err != nil {
+				return fmt.Errorf("read %s: %w", n.key, err)
+			}
+			if rec, derr := DecodeNodeRecord(n.key, cur); derr != nil {
+				n.logf("ownership: replacing undecodable %v", derr)
+			} else if rec.Live(n.key, n.clock.Now()) {
+				n.logf("ownership: %s is live (generation %s): taking it over; the process holding it fences itself", n.key, rec.OwnershipIndexGeneration)
+			}
+			mono, body = n.stamp()
+			etag, err = n.store.Put(ctx, n.key, body, plugins.PutOptions{IfMatch: curEtag})
+		}
+		switch {
+		case err == nil:
+			n.landed(etag, mono)
+			return nil
+		case rejected(err):
+			lastErr = err
+			continue
+		case ctx.Err() != nil:
+			return fmt.Errorf("write %s: %w", n.key, err)
+		}
+		// Ambiguous: read it back.
+		lastErr = err
+		got, gotEtag, gerr := n.store.Get(ctx, n.key)
+		if gerr == nil && bytes.Equal(got, body) {
+			n.landed(gotEtag, mono)
+			return nil
+		}
+		if gerr != nil && !errors.Is(gerr, plugins.ErrNotFound) {
+			return fmt.Errorf("write %s: %w (read back: %v)", n.key, err, gerr)
+		}
+	}
+	return fmt.Errorf("write %s: gave up after %d attempts: %w", n.key, attempts, lastErr)
+}
+
+// stamp returns the monotonic anchor and the lease body whose expires_ms is
+// computed from the wall clock read at that anchor.
+func (n *Node) stamp() (time.Duration, []byte) {
+	mono := n.clock.Monotonic()
+	wall := n.clock.Now()
+	rec := NodeRecord{
+		Node:                     n.id,
+		ExpiresMS:                uint64(wall.UnixMilli() + n.ttl.Milliseconds()),
+		Addr:                     n.addr,
+		ProbePublicKey:           n.probeKey,
+		PeerProtocol:             peerProtocol,
+		OwnershipIndexGeneration: n.generation,
+		Load:                     UnattractiveLoad(),
+	}
+	return mono, rec.Encode()
+}
+
+// landed records a lease write that reached the store.
+func (n *Node) landed(etag string, anchor time.Duration) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.fenced != nil {
+		return // a fenced node never extends its lease
+	}
+	n.etag = etag
+	if fa := anchor + n.ttl - n.margin; fa > n.fenceAt {
+		n.fenceAt = fa
+		n.anchor = anchor
+	}
+	if n.state == stateStarted || n.state == stateClosing {
+		n.armDeadlineLocked()
+	}
+}
+
+// armDeadlineLocked (re)starts the deadline timer for fenceAt.
+func (n *Node) armDeadlineLocked() {
+	if n.deadline != nil {
+		n.deadline.Stop()
+	}
+	n.deadline = n.clock.AfterFunc(n.fenceAt-n.clock.Monotonic(), n.onDeadline)
+}
+
+func (n *Node) onDeadline() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.fenced != nil || n.stopped || n.state == stateClosed {
+		return
+	}
+	if now := n.clock.Monotonic(); now < n.fenceAt {
+		n.armDeadlineLocked()
+		return
+	}
+	n.fenceLocked("no lease renewal landed in time: the lease could have lapsed")
+}
+
+// fenceLocked fences the node: no more acknowledgements or renewals, every
+// owned cell is lost.
+func (n *Node) fenceLocked(reason string) {
+	if n.fenced != nil {
+		return
+	}
+	n.fenced = &FencedError{Reason: reason}
+	n.logf("ownership: node %s fenced: %s", n.id, reason)
+	if n.deadline != nil {
+		n.deadline.Stop()
+	}
+	for _, l := range n.leases {
+		l.lose()
+	}
+	n.closeDoneLocked()
+}
+
+func (n *Node) closeDoneLocked() {
+	select {
+	case <-n.done:
+	default:
+		close(n.done)
+	}
+}
+
+func (n *Node) fence(reason string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.fenceLocked(reason)
+}
+
+// run renews the lease every ttl/3 until ctx ends or the node fences.
+// Wake-ups are absolute monotonic times, so a clock that moved on before a
+// timer was set only makes the timer fire sooner.
+func (n *Node) run(ctx context.Context) {
+	defer n.wg.Done()
+	wake := make(chan struct{}, 1)
+	retry := max(n.ttl/10, time.Millisecond)
+	n.mu.Lock()
+	next := n.anchor + n.ttl/3
+	n.mu.Unlock()
+	for {
+		t := n.clock.AfterFunc(next-n.clock.Monotonic(), func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-wake:
+		}
+		if n.Fenced() {
+			return
+		}
+		if n.renew(ctx) {
+			n.mu.Lock()
+			next = n.anchor + n.ttl/3
+			n.mu.Unlock()
+		} else {
+			next = n.clock.Monotonic() + retry
+		}
+	}
+}
+
+// renew writes the lease with If-Match of my last write's ETag. It reports
+// whether the lease was extended.
+func (n *Node) renew(ctx context.Context) bool {
+	n.mu.Lock()
+	pending := n.pending != nil
+	n.mu.Unlock()
+	if pending && !n.resolvePending(ctx) {
+		return false
+	}
+	if n.Fenced() {
+		return false
+	}
+	n.mu.Lock()
+	etag := n.etag
+	n.mu.Unlock()
+	mono, body := n.stamp()
+	pctx, cancel := context.WithTimeout(ctx, n.ttl/3)
+	newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
+	cancel()
+	switch {
+	case err == nil:
+		n.landed(newEtag, mono)
+		return true
+	case rejected(err):
+		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, err))
+		return false
+	}
+	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, err)
+	n.mu.Lock()
+	n.pending = &pendingWrite{body: body, anchor: mono}
+	n.mu.Unlock()
+	if ctx.Err() != nil {
+		return false // Close resolves it
+	}
+	if !n.resolvePending(ctx) {
+		return false
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.fenced == nil && n.anchor == mono
+}
+
+// resolvePending reads the lease back to settle an ambiguous write. It
+// reports whether the outcome is now known (landed or not); the node is
+// fenced when someone else wrote the record.
+func (n *Node) resolvePending(ctx context.Context) bool {
+	n.mu.Lock()
+	p, etag := n.pending, n.etag
+	n.mu.Unlock()
+	if p == nil {
+		return true
+	}
+	body, gotEtag, err := n.store.Get(ctx, n.key)
+	switch {
+	case errors.Is(err, plugins.ErrNotFound):
+		n.fence(fmt.Sprintf("%s was deleted by another writer", n.key))
+	case err != nil:
+		n.logf("ownership: read back %s: %v", n.key, err)
+		return false
+	case gotEtag == etag:
+		// The write did not land.
+	case bytes.Equal(body, p.body):
+		n.landed(gotEtag, p.anchor)
+	default:
+		n.fence(fmt.Sprintf("another writer changed %s", n.key))
+	}
+	n.mu.Lock()
+	n.pending = nil
+	n.mu.Unlock()
+	return true
+}
+
+// rejected reports whether a conditional write was cleanly rejected: 412 or
+// 409, or If-Match on a missing key.
+func rejected(err error) bool {
+	return errors.Is(err, plugins.ErrPreconditionFailed) || errors.Is(err, plugins.ErrNotFound)
+}
+
+// CanAck reports whether the node may acknowledge a write now: it is
+// started, not fenced, Close has not stopped its renewals, and its last
+// landed lease write is less than TTL - FenceMargin old on the monotonic
+// clock (from just before that write was sent).
+func (n *Node) CanAck() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.canAckLocked()
+}
+
+func (n *Node) canAckLocked() bool {
+	return (n.state == stateStarted || n.state == stateClosing) && n.fenced == nil && !n.stopped &&
+		n.clock.Monotonic() < n.fenceAt
+}
+
+// Fenced reports whether the node has fenced itself (a renewal was
+// rejected, or the deadline passed without one). It never turns false.
+func (n *Node) Fenced() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.fenced != nil
+}
+
+// Done is closed when the node fences itself or Close begins.
+func (n *Node) Done() <-chan struct{} { return n.done }
+
+// Err returns nil while the node runs, a *FencedError once it fenced, or
+// ErrClosed once Close began (when it did not fence first).
+func (n *Node) Err() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	switch {
+	case n.fenced != nil:
+		return n.fenced
+	case n.state == stateClosing || n.state == stateClosed:
+		return ErrClosed
+	}
+	return nil
+}
+
+// ackError returns why scope's writes cannot be acknowledged, or nil.
+func (n *Node) ackError(scope string) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.ackErrorLocked(scope)
+}
+
+func (n *Node) ackErrorLocked(scope string) error {
+	switch {
+	case n.fenced != nil:
+		return &FencedError{Scope: scope, Reason: n.fenced.Reason}
+	case n.state == stateNew || n.state == stateStarting:
+		return ErrNotStarted
+	case n.state == stateClosed || n.stopped:
+		return ErrClosed
+	case !n.canAckLocked():
+		return &FencedError{Scope: scope, Reason: "the lease could have lapsed (no renewal landed in time)"}
+	}
+	return nil
+}
+
+// Close ends the node: it refuses new TryAcquire calls, waits for those in
+// flight, releases every cell still owned (closing their Lost), stops
+// renewing, and deletes the lease (conditional on my last write's ETag).
+// It returns the errors of the releases and the delete; a cell another
+// node took meanwhile is not an error. The host stops serving its cells
+// (making their logs durable) before calling Close. Later calls return nil.
+func (n *Node) Close(ctx context.Context) error {
+	n.mu.Lock()
+	prev := n.state
+	switch prev {
+	case stateClosing, stateClosed:
+		n.mu.Unlock()
+		return nil
+	case stateStarting:
+		n.mu.Unlock()
+		return errors.New("close node: Start in progress")
+	}
+	n.state = stateClosing
+	n.closeDoneLocked()
+	n.mu.Unlock()
+	if prev == stateNew {
+		n.mu.Lock()
+		n.state = stateClosed
+		n.mu.Unlock()
+		return nil
+	}
+
+	n.ops.Wait()
+	n.mu.Lock()
+	leases := make([]*Lease, 0, len(n.leases))
+	for _, l := range n.leases {
+		leases = append(leases, l)
+	}
+	n.mu.Unlock()
+
+	var (
+		errsMu sync.Mutex
+		errs   []error
+		wg     sync.WaitGroup
+		sem    = make(chan struct{}, 16)
+	)
+	for _, l := range leases {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := l.Release(ctx)
+			l.lose()
+			var lost *LeaseLostError
+			switch {
+			case errors.As(err, &lost):
+				n.logf("ownership: close: %v", err)
+			case err != nil:
+				errsMu.Lock()
+				errs = append(errs, err)
+				errsMu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+
+	n.cancel()
+	n.wg.Wait()
+	n.mu.Lock()
+	n.stopped = true
+	if n.deadline != nil {
+		n.deadline.Stop()
+	}
+	n.mu.Unlock()
+
+	if err := n.deleteLease(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	n.mu.Lock()
+	n.state = stateClosed
+	n.mu.Unlock()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close node %s: %w", n.id, err)
+	}
+	n.logf("ownership: node %s closed", n.id)
+	return nil
+}
+
+// deleteLease deletes my lease record, conditional on my last write.
+func (n *Node) deleteLease(ctx context.Context) error {
+	n.mu.Lock()
+	pending := n.pending != nil
+	n.mu.Unlock()
+	if pending && !n.resolvePending(ctx) {
+		return fmt.Errorf("delete %s: last renewal %w", n.key, ErrUnresolved)
+	}
+	n.mu.Lock()
+	etag := n.etag
+	n.mu.Unlock()
+	err := n.store.Delete(ctx, n.key, etag)
+	switch {
+	case err == nil, errors.Is(err, plugins.ErrNotFound):
+		return nil
+	case errors.Is(err, plugins.ErrPreconditionFailed):
+		n.logf("ownership: %s was changed by another writer; left in place", n.key)
+		return nil
+	}
+	return fmt.Errorf("delete %s: %w", n.key, err)
+}

@@ -1,0 +1,177 @@
+// Package ownership implements the bucket protocol: the node lease
+// (nodes/<node>.json) with renewal and self-fencing, cell ownership records
+// (cells/<scope>/own.json) taken and released by compare-and-swap, the
+// node-cells markers, and the storage probe, on top of an object store with
+// conditional writes (see ../shared/spec/bucket-protocol.md, sections 1-5).
+//
+// The host creates one Node per process start, Starts it, takes each cell
+// with TryAcquire before restoring it, calls Lease.Check before releasing a
+// reply whose commit is in the bucket, resets a cell whose Lease.Lost closes,
+// Releases a cell on eviction, and Closes the Node at shutdown.
+package ownership
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// Store is the part of plugins.ObjectStore that ownership uses; every
+// plugins.ObjectStore is one. A Node calls it from its own goroutines and
+// from the goroutines calling TryAcquire, Check and Release, concurrently.
+// A conditional write failing with an error other than
+// plugins.ErrPreconditionFailed or plugins.ErrNotFound is ambiguous: the
+// write may have landed.
+type Store interface {
+	Get(ctx context.Context, key string) (body []byte, etag string, err error)
+	Put(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (etag string, err error)
+	Delete(ctx context.Context, key string, ifMatch string) error
+	List(ctx context.Context, prefix, startAfter string, limit int) (plugins.ListPage, error)
+}
+
+var _ Store = plugins.ObjectStore(nil)
+
+var (
+	// ErrInvalidScope means a scope is not 1-255 bytes of [A-Za-z0-9_.:$-]
+	// or is "." or "..".
+	ErrInvalidScope = errors.New("invalid cell scope")
+	// ErrInvalidNodeID means a node id is not "node_<32 lowercase hex>".
+	ErrInvalidNodeID = errors.New("invalid node id")
+	// ErrCorruptRecord is wrapped by every *RecordError.
+	ErrCorruptRecord = errors.New("corrupt record")
+	// ErrNotStarted means a Node was used before Start succeeded.
+	ErrNotStarted = errors.New("ownership node not started")
+	// ErrClosed means a Node was used after Close began.
+	ErrClosed = errors.New("ownership node closed")
+	// ErrFenced is wrapped by every *FencedError: this node's lease has
+	// lapsed, or could have, or another writer took it.
+	ErrFenced = errors.New("this node's lease has lapsed")
+	// ErrReleased means a Lease was used after Release.
+	ErrReleased = errors.New("lease released")
+	// ErrUnresolved means a conditional write had an ambiguous outcome that
+	// reading back could not settle.
+	ErrUnresolved = errors.New("conditional write outcome unknown")
+)
+
+// RecordError means a record in the bucket could not be decoded. The cell or
+// node it belongs to is refused; nothing is overwritten.
+type RecordError struct {
+	Key string
+	Err error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("decode %s: %v", e.Key, e.Err) }
+
+// Unwrap returns ErrCorruptRecord and the cause.
+func (e *RecordError) Unwrap() []error { return []error{ErrCorruptRecord, e.Err} }
+
+// CellOwnedElsewhereError means a live other node owns the cell. Addr is
+// that node's advertised address (where a request may be forwarded when
+// peers are configured).
+type CellOwnedElsewhereError struct {
+	Scope string // "<Class>:<id>"
+	Owner string // the owning node id
+	Addr  string // the owner's addr from its lease
+	Epoch uint64 // the owner's epoch
+}
+
+func (e *CellOwnedElsewhereError) Error() string {
+	class, id, ok := splitScope(e.Scope)
+	if !ok {
+		return fmt.Sprintf("Durable Object %s is owned by another node", e.Scope)
+	}
+	return fmt.Sprintf("Durable Object %s/%s is owned by another node", class, id)
+}
+
+// LostRecordError means cells/<scope>/own.json is missing while the bucket
+// holds LTX for the cell (bucket-protocol.md 5.1). The cell is refused for
+// LostRecordRefusal, then checked again.
+type LostRecordError struct {
+	Scope       string
+	NewestEpoch uint64 // the numerically highest e<N> under cells/<scope>/ltx/
+}
+
+func (e *LostRecordError) Error() string {
+	return fmt.Sprintf(`ownership record lost: cells/%s/own.json is missing, but the bucket holds LTX (newest epoch %d); write {"node": "", "epoch": %d} to repair`,
+		e.Scope, e.NewestEpoch, e.NewestEpoch)
+}
+
+// LostRecordRefusal is how long TryAcquire refuses a cell whose ownership
+// record was lost before it looks at the bucket again.
+const LostRecordRefusal = 10 * time.Second
+
+// LeaseLostError means a cell's own.json no longer names this node at the
+// lease's epoch: another node took the cell (or an operator rewrote it).
+type LeaseLostError struct {
+	Scope string
+	Epoch uint64 // the lease's epoch
+	// Found is what own.json holds now; Missing is true when it is absent.
+	Found   OwnRecord
+	Missing bool
+}
+
+func (e *LeaseLostError) Error() string {
+	if e.Missing {
+		return fmt.Sprintf("cell %s: lease at epoch %d lost: %s is missing", e.Scope, e.Epoch, OwnKey(e.Scope))
+	}
+	owner := e.Found.Node
+	if owner == "" {
+		owner = `"" (released)`
+	}
+	return fmt.Sprintf("cell %s: lease at epoch %d lost: %s names node %s at epoch %d", e.Scope, e.Epoch, OwnKey(e.Scope), owner, e.Found.Epoch)
+}
+
+// FencedError means the node has fenced itself: its lease has lapsed or
+// could have, so writes to the cell must not be acknowledged. Its message
+// is the user-visible self-fencing text of durable-objects.md section 8.
+type FencedError struct {
+	Scope  string // the cell; "" for node-wide errors
+	Reason string // why the node fenced, for logs
+}
+
+func (e *FencedError) Error() string {
+	if e.Scope == "" {
+		return "this node's lease has lapsed; the write is refused (" + e.Reason + ")"
+	}
+	return e.Scope + ": this node's lease has lapsed; the write is refused"
+}
+
+// Unwrap returns ErrFenced.
+func (e *FencedError) Unwrap() error { return ErrFenced }
+
+// Clock is a Node's time source. Wall time (Now) goes into expires_ms and
+// decides whether other nodes' leases are live; the monotonic reading
+// (Monotonic) decides self-fencing, so that a wall-clock step never extends
+// a lease. AfterFunc timers are on the monotonic clock. Every method is
+// called from any goroutine.
+type Clock interface {
+	Now() time.Time
+	// Monotonic returns the time elapsed since a fixed, arbitrary origin.
+	Monotonic() time.Duration
+	// AfterFunc calls f in its own goroutine once d has elapsed.
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a pending AfterFunc call.
+type Timer interface {
+	// Stop prevents the call if it has not started; it reports whether it
+	// did.
+	Stop() bool
+}
+
+// SystemClock is the real clock: time.Now, and the monotonic reading the
+// runtime attaches to it.
+var SystemClock Clock = systemClock{}
+
+var processStart = time.Now()
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time           { return time.Now() }
+func (systemClock) Monotonic() time.Duration { return time.Since(processStart) }
+func (systemClock) AfterFunc(d time.Duration, f func()) Timer {
+	return time.AfterFunc(d, f)
+}
