@@ -153,6 +153,9 @@ type authState struct {
 	user   bool  // the statement being prepared or stepped is the application's
 	err    error // the first refusal with a message of its own
 	schema bool  // the statement changes the schema
+	// The application's statement reads sqlite_master (schemaRead) or
+	// runs PRAGMA table_list (tableList): see hideInternal.
+	schemaRead, tableList bool
 }
 
 // isReservedName reports whether name is reserved for cellhost's own
@@ -280,6 +283,9 @@ func (a *authState) allowed(action sqlite.AuthorizerActionCode, arg1, arg2, dbNa
 	case sqlite.AuthSelect, sqlite.AuthRecursive:
 		return true
 	case sqlite.AuthRead:
+		if strings.EqualFold(arg1, "sqlite_master") {
+			a.schemaRead = true
+		}
 		if isReservedName(arg1) {
 			return a.fail(&SQLError{
 				Msg:  "access to " + arg1 + "." + workerdColumn(arg1, arg2) + " is prohibited: SQLITE_AUTH",
@@ -299,6 +305,9 @@ func (a *authState) allowed(action sqlite.AuthorizerActionCode, arg1, arg2, dbNa
 	case sqlite.AuthTransaction, sqlite.AuthSavepoint:
 		return a.fail(&SQLError{Msg: msgTransactionSQL})
 	case sqlite.AuthPragma:
+		if strings.EqualFold(arg1, "table_list") {
+			a.tableList = true
+		}
 		kind := allowedPragmas[strings.ToLower(arg1)]
 		switch kind {
 		case pragmaNoArg:
@@ -416,7 +425,10 @@ type cachedStmt struct {
 	busy    bool // a cursor is using it
 	evicted bool // finalize when the cursor is done
 	ddl     bool // the statement changes the schema
-	elem    *list.Element
+	// The statement reads the schema table; hidden tells whether it was
+	// prepared with cellhost's internal tables hidden.
+	schemaRead, hidden bool
+	elem               *list.Element
 }
 
 type stmtCache struct {
@@ -507,6 +519,10 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 	}
 	c := &Cursor{db: db, readOnly: true}
 	db.auth.schema = false
+	if e := db.stmtCache.get(query); e != nil && e.schemaRead && !e.hidden && db.hasInternalTables() {
+		// Prepared before the internal tables appeared: prepare it again.
+		db.evict(e)
+	}
 	if e := db.stmtCache.get(query); e != nil {
 		e.busy = true
 		c.cached = e
@@ -543,12 +559,21 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 		if next < off || next > len(query) {
 			next = len(query)
 		}
+		schemaRead := db.auth.schemaRead || db.auth.tableList
+		hidden := false
+		if schemaRead && db.hasInternalTables() {
+			if s2 := db.hideInternal(query[off:next]); s2 != 0 {
+				sqlite3.Xsqlite3_finalize(r.tls, stmt)
+				stmt, hidden = s2, true
+			}
+		}
 		if onlyTrivia(query[next:]) {
 			c.stmt = stmt
 			if off == 0 {
 				// A single statement: keep it for the next exec of the same text.
 				if e := db.cacheStmt(query, stmt); e != nil {
 					e.busy = true
+					e.schemaRead, e.hidden = schemaRead, hidden
 					c.cached = e
 				}
 			}
@@ -568,6 +593,7 @@ func (db *DB) prepare(p uintptr, n int) (stmt, tail uintptr, err error) {
 	r := &db.raw
 	db.auth.user = true
 	db.auth.err = nil
+	db.auth.schemaRead, db.auth.tableList = false, false
 	rc := sqlite3.Xsqlite3_prepare_v3(r.tls, r.db, p, int32(n), 0, r.scratch, r.scratch+ptrSize)
 	db.auth.user = false
 	if rc != sqlite3.SQLITE_OK {
@@ -575,6 +601,109 @@ func (db *DB) prepare(p uintptr, n int) (stmt, tail uintptr, err error) {
 	}
 	db.auth.err = nil
 	return peekPtr(r.scratch), peekPtr(r.scratch + ptrSize), nil
+}
+
+// hasInternalTables reports whether any of cellhost's internal tables
+// exists.
+func (db *DB) hasInternalTables() bool { return db.hasKV || db.hasAlarm || db.hasMeta }
+
+// hiddenSchemaCTE shadows the schema table for a statement of the
+// application: workerd keeps its alarm elsewhere and its tables have no
+// automatic indexes, so _cf_ALARM and the indexes of the _cf_ tables are
+// left out.
+const hiddenSchemaCTE = `sqlite_master AS (SELECT * FROM main.sqlite_master WHERE tbl_name <> '_cf_ALARM' AND NOT (type = 'index' AND substr(tbl_name, 1, 4) = '_cf_')), sqlite_schema AS (SELECT * FROM sqlite_master)`
+
+// hiddenTableList replaces PRAGMA table_list for the same reason.
+const hiddenTableList = `SELECT * FROM pragma_table_list WHERE NOT (schema = 'main' AND name = '_cf_ALARM')`
+
+// hideInternal prepares the statement text again so that the schema table
+// (or PRAGMA table_list) it reads does not show cellhost's own additions to
+// workerd's internal tables (the schema is otherwise celld's, see
+// Options). It returns 0 when the statement cannot take the rewrite (it
+// then runs as written).
+func (db *DB) hideInternal(text string) uintptr {
+	var rewritten string
+	if db.auth.tableList {
+		if !isPragmaTableList(text) {
+			return 0
+		}
+		rewritten = hiddenTableList
+	} else {
+		lead := len(text) - len(trimTrivia(text))
+		rest := text[lead:]
+		if kw := leadingWord(rest); strings.EqualFold(kw, "WITH") {
+			rest = rest[len(kw):]
+			after := trimTrivia(rest)
+			if kw2 := leadingWord(after); strings.EqualFold(kw2, "RECURSIVE") {
+				rewritten = text[:lead] + "WITH RECURSIVE " + hiddenSchemaCTE + ", " + after[len(kw2):]
+			} else {
+				rewritten = text[:lead] + "WITH " + hiddenSchemaCTE + ", " + after
+			}
+		} else {
+			rewritten = text[:lead] + "WITH " + hiddenSchemaCTE + " " + rest
+		}
+	}
+	r := &db.raw
+	p, err := r.cBytes(rewritten)
+	if err != nil {
+		return 0
+	}
+	defer libc.Xfree(r.tls, p)
+	saved := db.auth
+	stmt, _, err := db.prepare(p, len(rewritten))
+	db.auth.schema = saved.schema
+	if err != nil {
+		return 0
+	}
+	return stmt
+}
+
+// trimTrivia removes leading whitespace and comments.
+func trimTrivia(s string) string {
+	for {
+		t := strings.TrimLeft(s, " \t\n\r\f")
+		switch {
+		case strings.HasPrefix(t, "--"):
+			i := strings.IndexByte(t, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = t[i+1:]
+		case strings.HasPrefix(t, "/*"):
+			i := strings.Index(t[2:], "*/")
+			if i < 0 {
+				return ""
+			}
+			s = t[i+4:]
+		default:
+			return t
+		}
+	}
+}
+
+// leadingWord returns the identifier-like word at the start of s.
+func leadingWord(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == '_' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+		i++
+	}
+	return s[:i]
+}
+
+// isPragmaTableList reports whether text is just PRAGMA table_list.
+func isPragmaTableList(text string) bool {
+	t := trimTrivia(text)
+	kw := leadingWord(t)
+	if !strings.EqualFold(kw, "PRAGMA") {
+		return false
+	}
+	t = trimTrivia(t[len(kw):])
+	kw = leadingWord(t)
+	if !strings.EqualFold(kw, "table_list") {
+		return false
+	}
+	t = trimTrivia(t[len(kw):])
+	return t == "" || t[0] == ';' && onlyTrivia(t[1:])
 }
 
 // runIntermediate runs a statement that is not the last of an exec: it is

@@ -22,9 +22,8 @@ var casesDir = filepath.Join("..", "..", "shared", "conformance", "cases")
 // skipped lists the cases cellhost does not pass yet, each with the reason.
 // It shrinks as features land; an expected.json is never edited.
 var skipped = map[string]string{
-	"alarm":     "alarms (setAlarm/alarm handler) are not implemented yet",
-	"deleteall": "SQL API (ctx.storage.sql) and alarms are not implemented yet",
-	"wsecho":    "WebSockets are not implemented yet",
+	"alarm":  "alarms (setAlarm/alarm handler) are not implemented yet",
+	"wsecho": "WebSockets are not implemented yet",
 }
 
 // syncBuffer is a log sink shared by the host's goroutines.
