@@ -377,12 +377,13 @@ func (n *Node) run(ctx context.Context) {
 		if n.Fenced() {
 			return
 		}
+		woke := n.clock.Monotonic()
 		if n.renew(ctx) {
 			n.mu.Lock()
 			next = n.anchor + n.ttl/3
 			n.mu.Unlock()
 		} else {
-			next = n.clock.Monotonic() + retry
+			next = woke + retry
 		}
 	}
 }
