@@ -29,7 +29,19 @@ func (k cellKV) Exec(query string, args []any) (jsapi.SQLCursor, error) {
 	if !cur.ReadOnly() {
 		k.c.wrote = true
 	}
-	return cur, nil
+	return cellCursor{cur, k.c}, nil
+}
+
+// cellCursor reads a cursor's rows as part of the current turn, which may
+// be a later one than the exec's.
+type cellCursor struct {
+	*storage.Cursor
+	c *cell
+}
+
+func (cc cellCursor) Next() ([]any, bool, error) {
+	cc.c.touch()
+	return cc.Cursor.Next()
 }
 
 // DatabaseSize is sql.databaseSize.
@@ -91,6 +103,3 @@ func (k cellKV) DeleteAlarm() error {
 // DeleteAlarmIf give the scheduler the stored row (retry counters,
 // generation).
 func (c *cell) alarmChanged() {}
-
-// alarmRow is the stored alarm of a cell, for the scheduler.
-type alarmRow = storage.Alarm

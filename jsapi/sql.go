@@ -202,10 +202,17 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 		h := handleOf(c.Argument(0))
 		raw := c.Argument(1).ToBoolean()
 		var out []any
+		size := 0
 		for {
 			row, ok := h.next(rt)
 			if !ok {
 				break
+			}
+			size += sqlRowSize(row)
+			if size > maxToArrayBytes {
+				h.done = true
+				h.c.Close()
+				panic(NewError(rt, "RangeError", msgToArrayTooLarge))
 			}
 			out = append(out, sqlRowValue(rt, h.cols, row, raw))
 		}
@@ -238,6 +245,27 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 	set("rowsWritten", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(handleOf(c.Argument(0)).c.RowsWritten())
 	})
+	return n
+}
+
+// maxToArrayBytes bounds the rows one toArray() call converts (an
+// estimate of their memory): workerd's isolates have 128 MiB.
+const maxToArrayBytes = 128 << 20
+
+const msgToArrayTooLarge = "The SQL query result is too large for toArray() (more than 128 MiB); iterate the cursor instead."
+
+// sqlRowSize estimates the memory of a row once converted to JS.
+func sqlRowSize(row []any) int {
+	n := 64
+	for _, v := range row {
+		n += 16
+		switch x := v.(type) {
+		case string:
+			n += len(x)
+		case []byte:
+			n += len(x)
+		}
+	}
 	return n
 }
 

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unsafe"
 
 	"modernc.org/libc"
@@ -109,6 +111,52 @@ func openRaw(conn *sql.Conn, authorize sqlite.AuthorizerFn) (r rawConn, err erro
 		return rawConn{}, errors.New("allocate prepare scratch: out of memory")
 	}
 	return r, nil
+}
+
+// progressDBs maps SQLite handles to their DB for the progress handler.
+var progressDBs sync.Map // uintptr → *DB
+
+// progressEvery is how many VM instructions run between two checks of the
+// SQL deadline.
+const progressEvery = 1000
+
+// cFuncPointer returns the C function pointer modernc.org/libc calls for
+// the top-level Go function f (the address of its static funcval).
+func cFuncPointer[T any](f T) uintptr {
+	return *(*uintptr)(unsafe.Pointer(&struct{ f T }{f}))
+}
+
+// progressCallback is SQLite's progress handler of every cell connection:
+// it interrupts the application's running statement once the DB's SQL
+// deadline passed (cellhost's own statements are never interrupted).
+// It runs inside SQLite calls, on the DB's goroutine.
+func progressCallback(_ *libc.TLS, handle uintptr) int32 {
+	v, ok := progressDBs.Load(handle)
+	if !ok {
+		return 0
+	}
+	db := v.(*DB)
+	if db.auth.user && !db.deadline.IsZero() && time.Now().After(db.deadline) {
+		return 1
+	}
+	return 0
+}
+
+// installProgress installs the progress handler for db.
+func (db *DB) installProgress() {
+	progressDBs.Store(db.raw.db, db)
+	sqlite3.Xsqlite3_progress_handler(db.raw.tls, db.raw.db, progressEvery, cFuncPointer(progressCallback), db.raw.db)
+}
+
+// DefaultSQLTimeout bounds the SQL work of one transaction (one turn) when
+// Options.SQLTimeout is zero: workerd's CPU limit.
+const DefaultSQLTimeout = 30 * time.Second
+
+// armDeadline starts the SQL time budget of the turn if it is not running.
+func (db *DB) armDeadline() {
+	if db.deadline.IsZero() {
+		db.deadline = time.Now().Add(db.sqlTimeout)
+	}
 }
 
 func (r *rawConn) free() {
@@ -507,6 +555,7 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 	if err := db.enter(); err != nil {
 		return nil, err
 	}
+	db.armDeadline()
 	if len(query) > maxQueryBytes {
 		return nil, &SQLError{Msg: "statement too long: SQLITE_TOOBIG", Code: sqlite3.SQLITE_TOOBIG}
 	}
@@ -970,6 +1019,7 @@ func (c *Cursor) Next() (row []any, ok bool, err error) {
 		c.hasRow = false
 		return nil, false, ErrClosed
 	}
+	c.db.armDeadline()
 	row = c.readRow()
 	if err := c.advance(); err != nil {
 		return nil, false, err

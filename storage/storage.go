@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
@@ -82,6 +83,11 @@ type Options struct {
 	// (ok false: none). It runs on the DB's goroutine, after COMMIT: with
 	// DeferSync the change is durable only after the next Sync.
 	OnAlarm func(a Alarm, ok bool)
+	// SQLTimeout bounds the application's SQL work in one transaction (a
+	// turn, as the host commits at the end of each): past it, the running
+	// statement fails with SQLITE_INTERRUPT. Zero means DefaultSQLTimeout.
+	// The host should give its CPU limit.
+	SQLTimeout time.Duration
 }
 
 // DB is one cell's SQLite database, used through a single dedicated
@@ -120,6 +126,10 @@ type DB struct {
 	auth      authState
 	cursors   map[*Cursor]struct{} // cursors with an open statement
 	stmtCache stmtCache
+	// deadline ends the SQL time budget of the current turn (zero: not
+	// started); Commit and Rollback clear it.
+	deadline   time.Time
+	sqlTimeout time.Duration
 
 	// syncMu guards the WAL file handle used by Sync, which may run on
 	// another goroutine than the rest of the DB's methods.
@@ -160,6 +170,10 @@ func Open(path string, opts Options) (*DB, error) {
 		actorName: opts.ActorName,
 		onAlarm:   opts.OnAlarm,
 	}
+	db.sqlTimeout = opts.SQLTimeout
+	if db.sqlTimeout <= 0 {
+		db.sqlTimeout = DefaultSQLTimeout
+	}
 	if err := db.init(opts); err != nil {
 		db.closeAll()
 		return nil, fmt.Errorf("open database: %w", err)
@@ -198,6 +212,7 @@ func (db *DB) init(opts Options) error {
 		return err
 	}
 	db.raw = raw
+	db.installProgress()
 
 	for _, s := range []struct {
 		stmt **sql.Stmt
@@ -285,6 +300,7 @@ func (db *DB) Commit() error {
 	if db.closed {
 		return fmt.Errorf("commit transaction: %w", ErrClosed)
 	}
+	db.deadline = time.Time{}
 	if err := db.aborted; err != nil {
 		db.aborted = nil
 		return fmt.Errorf("commit transaction: %w", err)
@@ -297,7 +313,11 @@ func (db *DB) Commit() error {
 		// turns: its writes commit with the turn that ends it.
 		return nil
 	}
-	db.settleCursors()
+	if len(db.cursors) > 0 {
+		db.armDeadline()
+		db.settleCursors()
+		db.deadline = time.Time{}
+	}
 	var (
 		alarm      Alarm
 		alarmOK    bool
@@ -334,6 +354,7 @@ func (db *DB) Rollback() error {
 	db.aborted = nil
 	db.sp = nil
 	db.alarmDirty = false
+	db.deadline = time.Time{}
 	db.stopCursors()
 	if !db.inTx {
 		return nil
@@ -439,6 +460,9 @@ func (db *DB) closeAll() error {
 	}
 	db.syncMu.Unlock()
 	var errs []error
+	if db.raw.db != 0 {
+		progressDBs.Delete(db.raw.db)
+	}
 	db.raw.free()
 	for _, s := range []*sql.Stmt{db.begin, db.commit, db.rollback} {
 		if s != nil {
