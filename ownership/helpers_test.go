@@ -215,6 +215,21 @@ func newUnstartedNode(t *testing.T, store ownership.Store, clock *fakeClock, id 
 	return n
 }
 
+// advanceRenewing advances clock by d in steps of ttl/3, waiting after each
+// full step for every node's renewal at that time to land, so that a long
+// advance does not fence nodes whose renewals would have kept up.
+func advanceRenewing(t *testing.T, clock *fakeClock, d time.Duration, nodes ...*ownership.Node) {
+	t.Helper()
+	for ; d >= ttl/3; d -= ttl / 3 {
+		clock.Advance(ttl / 3)
+		want := uint64(clock.Now().UnixMilli() + ttl.Milliseconds())
+		for _, n := range nodes {
+			waitFor(t, "a renewal", func() bool { return n.ExpiresMS() == want })
+		}
+	}
+	clock.Advance(d)
+}
+
 // waitFor polls cond until it holds, failing the test after 5 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()

@@ -81,6 +81,7 @@ type Node struct {
 	pending  *pendingWrite         // guarded by mu; an ambiguous lease write not yet resolved
 	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
 	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
+	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
 	fenced   *FencedError          // guarded by mu; non-nil once fenced
 	stopped  bool                  // guarded by mu; renewals stopped by Close
 	done     chan struct{}         // closed when fenced or when Close begins
@@ -101,8 +102,8 @@ const (
 
 // pendingWrite is a lease write whose outcome is unknown.
 type pendingWrite struct {
-	body   []byte
-	anchor time.Duration
+	body  []byte
+	stamp stamp
 }
 
 type lostRecord struct {
@@ -267,7 +268,7 @@ func (n *Node) acquireNodeLease(ctx context.Context) error {
 
 // stamp returns the monotonic anchor and the lease body whose expires_ms is
 // computed from the wall clock read at that anchor.
-func (n *Node) stamp() (time.Duration, []byte) {
+func (n *Node) stamp() (stamp, []byte) {
 	mono := n.clock.Monotonic()
 	wall := n.clock.Now()
 	rec := NodeRecord{
@@ -279,20 +280,28 @@ func (n *Node) stamp() (time.Duration, []byte) {
 		OwnershipIndexGeneration: n.generation,
 		Load:                     UnattractiveLoad(),
 	}
-	return mono, rec.Encode()
+	return stamp{mono: mono, expires: rec.ExpiresMS}, rec.Encode()
+}
+
+// stamp is when a lease write was computed: the monotonic anchor and the
+// expires_ms it carries.
+type stamp struct {
+	mono    time.Duration
+	expires uint64
 }
 
 // landed records a lease write that reached the store.
-func (n *Node) landed(etag string, anchor time.Duration) {
+func (n *Node) landed(etag string, st stamp) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.fenced != nil {
 		return // a fenced node never extends its lease
 	}
 	n.etag = etag
-	if fa := anchor + n.ttl - n.margin; fa > n.fenceAt {
+	if fa := st.mono + n.ttl - n.margin; fa > n.fenceAt {
 		n.fenceAt = fa
-		n.anchor = anchor
+		n.anchor = st.mono
+		n.expires = st.expires
 	}
 	if n.state == stateStarted || n.state == stateClosing {
 		n.armDeadlineLocked()
@@ -417,7 +426,7 @@ func (n *Node) renew(ctx context.Context) bool {
 	}
 	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, err)
 	n.mu.Lock()
-	n.pending = &pendingWrite{body: body, anchor: mono}
+	n.pending = &pendingWrite{body: body, stamp: mono}
 	n.mu.Unlock()
 	if ctx.Err() != nil {
 		return false // Close resolves it
@@ -427,7 +436,7 @@ func (n *Node) renew(ctx context.Context) bool {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.fenced == nil && n.anchor == mono
+	return n.fenced == nil && n.anchor == mono.mono
 }
 
 // resolvePending reads the lease back to settle an ambiguous write. It
@@ -450,7 +459,7 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	case gotEtag == etag:
 		// The write did not land.
 	case bytes.Equal(body, p.body):
-		n.landed(gotEtag, p.anchor)
+		n.landed(gotEtag, p.stamp)
 	default:
 		n.fence(fmt.Sprintf("another writer changed %s", n.key))
 	}
@@ -479,6 +488,14 @@ func (n *Node) CanAck() bool {
 func (n *Node) canAckLocked() bool {
 	return (n.state == stateStarted || n.state == stateClosing) && n.fenced == nil && !n.stopped &&
 		n.clock.Monotonic() < n.fenceAt
+}
+
+// ExpiresMS returns the expires_ms of the node's last landed lease write
+// (0 before Start).
+func (n *Node) ExpiresMS() uint64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.expires
 }
 
 // Fenced reports whether the node has fenced itself (a renewal was

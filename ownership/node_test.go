@@ -140,9 +140,10 @@ func TestNode_Renew(t *testing.T) {
 	before := len(m.Calls())
 	clock.Advance(ttl / 3)
 	waitFor(t, "a renewal", func() bool { return ifMatch.Load() != nil })
-	waitFor(t, "expires_ms to move", func() bool {
-		return strings.Contains(getString(t, m.mem, key), `"expires_ms":`+strconv.FormatInt(t0.UnixMilli()+(ttl/3+ttl).Milliseconds(), 10))
-	})
+	waitFor(t, "the renewal to land", func() bool { return n.ExpiresMS() == uint64(t0.UnixMilli()+(ttl/3+ttl).Milliseconds()) })
+	if !strings.Contains(getString(t, m.mem, key), `"expires_ms":`+strconv.FormatInt(t0.UnixMilli()+(ttl/3+ttl).Milliseconds(), 10)) {
+		t.Errorf("lease = %s", getString(t, m.mem, key))
+	}
 	if got := ifMatch.Load().(string); got != etag0 {
 		t.Errorf("renewal If-Match = %q, want the etag of the first write %q", got, etag0)
 	}
@@ -251,9 +252,7 @@ func TestNode_Renew_Ambiguous(t *testing.T) {
 		waitFor(t, "the ambiguous write", once.Load)
 		// The read-back adopts the write's etag: the next renewal is not rejected.
 		clock.Advance(ttl / 3)
-		waitFor(t, "the next renewal", func() bool {
-			return strings.Contains(getString(t, m.mem, key), `"expires_ms":`+strconv.FormatInt(t0.UnixMilli()+(2*ttl/3+ttl).Milliseconds(), 10))
-		})
+		waitFor(t, "the next renewal", func() bool { return n.ExpiresMS() == uint64(t0.UnixMilli()+(2*ttl/3+ttl).Milliseconds()) })
 		if n.Fenced() {
 			t.Errorf("fenced after an ambiguous renewal that landed: %v", n.Err())
 		}
@@ -277,9 +276,7 @@ func TestNode_Renew_Ambiguous(t *testing.T) {
 		waitFor(t, "the failed renewal", func() bool { return fails.Load() >= 1 })
 		clock.Advance(ttl / 10) // the retry
 		waitFor(t, "the retried renewal", func() bool { return fails.Load() >= 2 })
-		waitFor(t, "expires_ms to move", func() bool {
-			return strings.Contains(getString(t, m.mem, key), `"expires_ms":`+strconv.FormatInt(t0.UnixMilli()+(ttl/3+ttl/10+ttl).Milliseconds(), 10))
-		})
+		waitFor(t, "the retry to land", func() bool { return n.ExpiresMS() == uint64(t0.UnixMilli()+(ttl/3+ttl/10+ttl).Milliseconds()) })
 		if n.Fenced() {
 			t.Errorf("fenced: %v", n.Err())
 		}

@@ -1,0 +1,616 @@
+package ownership_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/memstore"
+)
+
+var (
+	ownKey = ownership.OwnKey(scope)
+	ltxKey = func(epoch string) string { return ownership.LTXPrefix(scope) + "e" + epoch + "/0000/0000000000000001-0000000000000001.ltx" }
+)
+
+func TestNode_TryAcquire(t *testing.T) {
+	ctx := context.Background()
+	t.Run("Absent", func(t *testing.T) {
+		s := memstore.New()
+		n := newNode(t, s, nil, nodeA)
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Epoch != 1 || l.Scope != scope {
+			t.Errorf("lease = %s at %d, want %s at 1", l.Scope, l.Epoch, scope)
+		}
+		if got, want := getString(t, s, ownKey), `{"node":"`+nodeA+`","epoch":1}`; got != want {
+			t.Errorf("own.json = %s, want %s", got, want)
+		}
+		marker := "node-cells/" + nodeA + "/" + n.Generation() + "/" + scope
+		if got := getString(t, s, marker); got != "" {
+			t.Errorf("marker body = %q, want empty", got)
+		}
+		if err := l.Check(ctx); err != nil {
+			t.Errorf("Check = %v", err)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatalf("Release = %v", err)
+		}
+		if got, want := getString(t, s, ownKey), `{"node":"","epoch":1}`; got != want {
+			t.Errorf("released own.json = %s, want %s", got, want)
+		}
+		if exists(t, s, marker) {
+			t.Error("marker left after Release")
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Errorf("second Release = %v, want nil", err)
+		}
+		if err := l.Check(ctx); !errors.Is(err, ownership.ErrReleased) {
+			t.Errorf("Check after Release = %v, want ErrReleased", err)
+		}
+		if closed(l.Lost) {
+			t.Error("Release closed Lost")
+		}
+		// Released ("") → {me, epoch+1}.
+		l2, err := n.TryAcquire(ctx, scope)
+		if err != nil || l2.Epoch != 2 {
+			t.Fatalf("re-acquire = %v, %v, want epoch 2", l2, err)
+		}
+	})
+	t.Run("Me", func(t *testing.T) {
+		// A record naming my node id (a previous process start) is mine.
+		s := memstore.New()
+		put(t, s, ownKey, `{"node":"`+nodeA+`","epoch":7}`)
+		n := newNode(t, s, nil, nodeA)
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 8 {
+			t.Fatalf("TryAcquire = %v, %v, want epoch 8", l, err)
+		}
+		if got, want := getString(t, s, ownKey), `{"node":"`+nodeA+`","epoch":8}`; got != want {
+			t.Errorf("own.json = %s, want %s", got, want)
+		}
+	})
+	deadOwners := []struct {
+		name  string
+		lease string // "" for none
+	}{
+		{"Expired", nodeRecord(nodeB, uint64(t0.UnixMilli()), "b:1")},
+		{"Tombstone", nodeRecord(nodeB, 0, "b:1")},
+		{"NoLease", ""},
+		{"EmptyAddr", nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "")},
+		{"NodeMismatch", nodeRecord(nodeC, uint64(t0.UnixMilli())+60000, "c:1")},
+	}
+	for _, tt := range deadOwners {
+		t.Run("DeadOwner/"+tt.name, func(t *testing.T) {
+			s := memstore.New()
+			put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
+			if tt.lease != "" {
+				put(t, s, ownership.NodeKey(nodeB), tt.lease)
+			}
+			n := newNode(t, s, nil, nodeA)
+			l, err := n.TryAcquire(ctx, scope)
+			if err != nil || l.Epoch != 5 {
+				t.Fatalf("TryAcquire = %v, %v, want epoch 5", l, err)
+			}
+			if got, want := getString(t, s, ownKey), `{"node":"`+nodeA+`","epoch":5}`; got != want {
+				t.Errorf("own.json = %s, want %s", got, want)
+			}
+		})
+	}
+	t.Run("LiveOwner", func(t *testing.T) {
+		s := memstore.New()
+		clock := newFakeClock()
+		etag := put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
+		put(t, s, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+1, "10.0.0.2:8081"))
+		n := newNode(t, s, clock, nodeA)
+		_, err := n.TryAcquire(ctx, scope)
+		var oe *ownership.CellOwnedElsewhereError
+		if !errors.As(err, &oe) {
+			t.Fatalf("TryAcquire = %v, want *CellOwnedElsewhereError", err)
+		}
+		if got, want := err.Error(), "Durable Object Counter/"+hexID+" is owned by another node"; got != want {
+			t.Errorf("message = %q, want %q", got, want)
+		}
+		if oe.Owner != nodeB || oe.Addr != "10.0.0.2:8081" || oe.Epoch != 4 || oe.Scope != scope {
+			t.Errorf("error = %+v", oe)
+		}
+		if _, now, _ := s.Get(ctx, ownKey); now != etag {
+			t.Error("own.json was written")
+		}
+		if keys := listKeys(t, s, "node-cells/"); len(keys) != 0 {
+			t.Errorf("markers %v", keys)
+		}
+		// Once the owner's lease expires (expires_ms <= now) the cell is taken over.
+		clock.Advance(time.Millisecond)
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 5 {
+			t.Fatalf("TryAcquire after expiry = %v, %v, want epoch 5", l, err)
+		}
+	})
+	t.Run("InvalidScope", func(t *testing.T) {
+		n := newNode(t, memstore.New(), nil, nodeA)
+		for _, sc := range []string{"", "..", "a/b", strings.Repeat("x", 256)} {
+			if _, err := n.TryAcquire(ctx, sc); !errors.Is(err, ownership.ErrInvalidScope) {
+				t.Errorf("TryAcquire(%q) = %v, want ErrInvalidScope", sc, err)
+			}
+		}
+	})
+	t.Run("CorruptOwnRecord", func(t *testing.T) {
+		s := memstore.New()
+		etag := put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4`)
+		n := newNode(t, s, nil, nodeA)
+		_, err := n.TryAcquire(ctx, scope)
+		var re *ownership.RecordError
+		if !errors.As(err, &re) || re.Key != ownKey || !strings.Contains(err.Error(), ownKey) {
+			t.Fatalf("TryAcquire = %v, want a *RecordError naming %s", err, ownKey)
+		}
+		if _, now, _ := s.Get(ctx, ownKey); now != etag {
+			t.Error("corrupt own.json was overwritten")
+		}
+	})
+	t.Run("CorruptOwnerLease", func(t *testing.T) {
+		s := memstore.New()
+		etag := put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
+		put(t, s, ownership.NodeKey(nodeB), `{"node":`)
+		n := newNode(t, s, nil, nodeA)
+		_, err := n.TryAcquire(ctx, scope)
+		var re *ownership.RecordError
+		if !errors.As(err, &re) || re.Key != ownership.NodeKey(nodeB) {
+			t.Fatalf("TryAcquire = %v, want a *RecordError naming %s", err, ownership.NodeKey(nodeB))
+		}
+		if _, now, _ := s.Get(ctx, ownKey); now != etag {
+			t.Error("own.json was written")
+		}
+	})
+	t.Run("Supersede", func(t *testing.T) {
+		n := newNode(t, memstore.New(), nil, nodeA)
+		l1, err := n.TryAcquire(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l2, err := n.TryAcquire(ctx, scope)
+		if err != nil || l2.Epoch != 2 {
+			t.Fatalf("second TryAcquire = %v, %v", l2, err)
+		}
+		if !closed(l1.Lost) || closed(l2.Lost) {
+			t.Errorf("Lost closed: %v %v, want true false", closed(l1.Lost), closed(l2.Lost))
+		}
+		var lost *ownership.LeaseLostError
+		if err := l1.Release(ctx); !errors.As(err, &lost) {
+			t.Errorf("Release of the superseded lease = %v, want *LeaseLostError", err)
+		}
+		if err := l2.Check(ctx); err != nil {
+			t.Errorf("Check of the new lease = %v", err)
+		}
+	})
+}
+
+func TestNode_TryAcquire_LostRecord(t *testing.T) {
+	ctx := context.Background()
+	m := newMockStore()
+	clock := newFakeClock()
+	for _, e := range []string{"2", "9", "10", "09", "0", "x"} {
+		put(t, m.mem, ltxKey(e), "ltx")
+	}
+	put(t, m.mem, ownership.LTXPrefix(scope)+"e11", "not under e11/")
+	put(t, m.mem, ownership.LTXPrefix(scope)+"junk/x", "junk")
+	n := newNode(t, m, clock, nodeA)
+
+	const want = `ownership record lost: cells/` + scope + `/own.json is missing, but the bucket holds LTX (newest epoch 10); write {"node": "", "epoch": 10} to repair`
+	_, err := n.TryAcquire(ctx, scope)
+	var le *ownership.LostRecordError
+	if !errors.As(err, &le) || le.NewestEpoch != 10 || le.Scope != scope {
+		t.Fatalf("TryAcquire = %v, want *LostRecordError at epoch 10", err)
+	}
+	if err.Error() != want {
+		t.Errorf("message =\n%s\nwant\n%s", err, want)
+	}
+	if exists(t, m.mem, ownKey) {
+		t.Error("own.json was created")
+	}
+
+	// Refused for 10 s without touching the bucket, even once repaired.
+	put(t, m.mem, ownKey, `{"node": "", "epoch": 10}`)
+	before := len(m.Calls())
+	advanceRenewing(t, clock, ownership.LostRecordRefusal-time.Millisecond, n)
+	if _, err := n.TryAcquire(ctx, scope); !errors.As(err, &le) {
+		t.Errorf("TryAcquire within 10 s = %v, want the cached *LostRecordError", err)
+	}
+	for _, c := range m.Calls()[before:] {
+		if strings.Contains(c, scope) {
+			t.Errorf("the refused cell touched the bucket: %s", c)
+		}
+	}
+	clock.Advance(time.Millisecond)
+	l, err := n.TryAcquire(ctx, scope)
+	if err != nil || l.Epoch != 11 {
+		t.Fatalf("TryAcquire after the repair = %v, %v, want epoch 11", l, err)
+	}
+}
+
+func TestNewestLTXEpoch(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		epochs []string
+		want   uint64
+		wantOK bool
+	}{
+		{"None", nil, 0, false},
+		{"One", []string{"1"}, 1, true},
+		{"Numeric", []string{"9", "10", "2"}, 10, true},
+		{"Padded", []string{"010", "3"}, 3, true},
+		{"OnlyJunk", []string{"0", "x", "-1"}, 0, false},
+		{"Max", []string{"18446744073709551615", "7"}, 18446744073709551615, true},
+		{"Overflow", []string{"18446744073709551616", "7"}, 7, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := memstore.New()
+			for _, e := range tt.epochs {
+				for i := range 3 {
+					put(t, s, ownership.LTXPrefix(scope)+"e"+e+"/000"+string(rune('0'+i))+"/x.ltx", "")
+				}
+			}
+			put(t, s, ownership.LTXPrefix("Counter:other")+"e99/0000/x.ltx", "") // another cell
+			got, ok, err := ownership.NewestLTXEpoch(ctx, s, scope)
+			if err != nil || got != tt.want || ok != tt.wantOK {
+				t.Errorf("NewestLTXEpoch = %d, %v, %v, want %d, %v", got, ok, err, tt.want, tt.wantOK)
+			}
+		})
+	}
+	t.Run("ListsOncePerEpoch", func(t *testing.T) {
+		m := newMockStore()
+		for _, e := range []string{"1", "2", "3"} {
+			for i := range 50 {
+				put(t, m.mem, ownership.LTXPrefix(scope)+"e"+e+"/0000/"+strings.Repeat("0", 15)+string(rune('a'+i%26))+string(rune('a'+i/26))+".ltx", "")
+			}
+		}
+		if _, _, err := ownership.NewestLTXEpoch(ctx, m, scope); err != nil {
+			t.Fatal(err)
+		}
+		if got := len(m.Calls()); got != 4 {
+			t.Errorf("%d List calls, want 4 (one per epoch and the last, empty)", got)
+		}
+	})
+}
+
+func TestNode_TryAcquire_Rejected(t *testing.T) {
+	ctx := context.Background()
+	t.Run("RetryFromStep1", func(t *testing.T) {
+		// Between my read and my CAS a live node B takes the cell: my CAS is
+		// rejected, I read again and find B.
+		m := newMockStore()
+		clock := newFakeClock()
+		put(t, m.mem, ownKey, `{"node":"","epoch":3}`)
+		put(t, m.mem, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
+		n := newNode(t, m, clock, nodeA)
+		var once atomic.Bool
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey && once.CompareAndSwap(false, true) {
+				put(t, m.mem, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		_, err := n.TryAcquire(ctx, scope)
+		var oe *ownership.CellOwnedElsewhereError
+		if !errors.As(err, &oe) || oe.Epoch != 4 {
+			t.Fatalf("TryAcquire = %v, want *CellOwnedElsewhereError at epoch 4", err)
+		}
+		if got := countCalls(m, "get "+ownKey); got != 2 {
+			t.Errorf("%d reads of own.json, want 2", got)
+		}
+	})
+	t.Run("CreateRace", func(t *testing.T) {
+		// My create is rejected because B created it first; B then releases:
+		// I read again and CAS {me, 2}.
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		var once atomic.Bool
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey && once.CompareAndSwap(false, true) {
+				put(t, m.mem, ownKey, `{"node":"","epoch":1}`)
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 2 {
+			t.Fatalf("TryAcquire = %v, %v, want epoch 2", l, err)
+		}
+	})
+	t.Run("Endless", func(t *testing.T) {
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey {
+				return "", plugins.ErrPreconditionFailed
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		if _, err := n.TryAcquire(ctx, scope); err == nil || !strings.Contains(err.Error(), "rejected in a row") {
+			t.Fatalf("TryAcquire = %v, want a bounded retry", err)
+		}
+	})
+}
+
+func TestNode_TryAcquire_Ambiguous(t *testing.T) {
+	ctx := context.Background()
+	t.Run("LandedIsWon", func(t *testing.T) {
+		m := newMockStore()
+		put(t, m.mem, ownKey, `{"node":"","epoch":3}`)
+		n := newNode(t, m, nil, nodeA)
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			etag, err := m.mem.Put(ctx, key, body, opts)
+			if key == ownKey && err == nil {
+				return "", errNetwork
+			}
+			return etag, err
+		}
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 4 {
+			t.Fatalf("TryAcquire = %v, %v, want epoch 4", l, err)
+		}
+		if got := countCalls(m, "put "+ownKey); got != 1 {
+			t.Errorf("%d writes of own.json, want 1 (never retried blindly)", got)
+		}
+		m.PutFunc = nil
+		if err := l.Check(ctx); err != nil {
+			t.Errorf("Check = %v", err)
+		}
+	})
+	t.Run("NotLandedThenWon", func(t *testing.T) {
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		var fails atomic.Int32
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey && fails.Add(1) <= 2 {
+				return "", errNetwork
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 1 {
+			t.Fatalf("TryAcquire = %v, %v, want epoch 1", l, err)
+		}
+	})
+	t.Run("LandedForSomeoneElse", func(t *testing.T) {
+		// The reconcile read shows another live node: not mine; step 1 again.
+		m := newMockStore()
+		put(t, m.mem, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
+		n := newNode(t, m, nil, nodeA)
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey {
+				put(t, m.mem, ownKey, `{"node":"`+nodeB+`","epoch":1}`)
+				return "", errNetwork
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		var oe *ownership.CellOwnedElsewhereError
+		if _, err := n.TryAcquire(ctx, scope); !errors.As(err, &oe) {
+			t.Fatalf("TryAcquire = %v, want *CellOwnedElsewhereError", err)
+		}
+	})
+	t.Run("ThreeFailedReconciles", func(t *testing.T) {
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey {
+				return "", errNetwork
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		_, err := n.TryAcquire(ctx, scope)
+		if !errors.Is(err, ownership.ErrUnresolved) || !strings.Contains(err.Error(), "after 3 reconciles") {
+			t.Fatalf("TryAcquire = %v, want ErrUnresolved after 3 reconciles", err)
+		}
+		if got := countCalls(m, "put "+ownKey); got != 3 {
+			t.Errorf("%d writes of own.json, want 3", got)
+		}
+	})
+	t.Run("ReconcileReadFails", func(t *testing.T) {
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		var writes atomic.Int32
+		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+			if key == ownKey {
+				writes.Add(1)
+				return "", errNetwork
+			}
+			return m.mem.Put(ctx, key, body, opts)
+		}
+		m.GetFunc = func(ctx context.Context, key string) ([]byte, string, error) {
+			if key == ownKey && writes.Load() > 0 {
+				return nil, "", errNetwork
+			}
+			return m.mem.Get(ctx, key)
+		}
+		_, err := n.TryAcquire(ctx, scope)
+		if err == nil {
+			t.Fatal("TryAcquire succeeded")
+		}
+		m.GetFunc, m.PutFunc = nil, nil
+	})
+}
+
+func TestNode_TryAcquire_MarkerFails(t *testing.T) {
+	ctx := context.Background()
+	m := newMockStore()
+	n := newNode(t, m, nil, nodeA)
+	m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+		if strings.HasPrefix(key, "node-cells/") {
+			return "", errNetwork
+		}
+		return m.mem.Put(ctx, key, body, opts)
+	}
+	if _, err := n.TryAcquire(ctx, scope); err == nil || !strings.Contains(err.Error(), "write marker") {
+		t.Fatalf("TryAcquire = %v, want a marker error", err)
+	}
+	if got, want := getString(t, m.mem, ownKey), `{"node":"","epoch":1}`; got != want {
+		t.Errorf("own.json = %s, want the cell released: %s", got, want)
+	}
+}
+
+func TestLease_Check(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		own     string // "" deletes own.json
+		missing bool
+	}{
+		{"TakenOver", `{"node":"` + nodeB + `","epoch":2}`, false},
+		{"OlderEpochMe", `{"node":"` + nodeA + `","epoch":7}`, false},
+		{"Released", `{"node":"","epoch":1}`, false},
+		{"Deleted", "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := memstore.New()
+			n := newNode(t, s, nil, nodeA)
+			l, err := n.TryAcquire(ctx, scope)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.own == "" {
+				s.Delete(ctx, ownKey, "")
+			} else {
+				put(t, s, ownKey, tt.own)
+			}
+			err = l.Check(ctx)
+			var lost *ownership.LeaseLostError
+			if !errors.As(err, &lost) || lost.Missing != tt.missing || lost.Epoch != 1 {
+				t.Fatalf("Check = %v, want *LeaseLostError", err)
+			}
+			if !closed(l.Lost) {
+				t.Error("Lost not closed")
+			}
+			// Release leaves the other writer's record alone and removes my marker.
+			if err := l.Release(ctx); tt.name == "Released" && err != nil || tt.name != "Released" && !errors.As(err, &lost) {
+				t.Errorf("Release = %v, want *LeaseLostError (nil when already released)", err)
+			}
+			if tt.own != "" && getString(t, s, ownKey) != tt.own {
+				t.Errorf("Release wrote own.json: %s", getString(t, s, ownKey))
+			}
+			if keys := listKeys(t, s, "node-cells/"); len(keys) != 0 {
+				t.Errorf("markers %v after Release", keys)
+			}
+		})
+	}
+	t.Run("StoreError", func(t *testing.T) {
+		m := newMockStore()
+		n := newNode(t, m, nil, nodeA)
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.GetFunc = func(context.Context, string) ([]byte, string, error) { return nil, "", errNetwork }
+		if err := l.Check(ctx); !errors.Is(err, errNetwork) {
+			t.Errorf("Check = %v, want the store error", err)
+		}
+		if closed(l.Lost) {
+			t.Error("a failed read closed Lost")
+		}
+		m.GetFunc = nil
+	})
+}
+
+func TestLease_Release_Ambiguous(t *testing.T) {
+	ctx := context.Background()
+	m := newMockStore()
+	n := newNode(t, m, nil, nodeA)
+	l, err := n.TryAcquire(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
+		etag, err := m.mem.Put(ctx, key, body, opts)
+		if key == ownKey && err == nil {
+			return "", errNetwork // landed
+		}
+		return etag, err
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatalf("Release = %v", err)
+	}
+	if got := getString(t, m.mem, ownKey); got != `{"node":"","epoch":1}` {
+		t.Errorf("own.json = %s", got)
+	}
+	if got := countCalls(m, "put "+ownKey); got != 2 { // acquire + release
+		t.Errorf("%d writes of own.json, want 2", got)
+	}
+	m.PutFunc = nil
+}
+
+// TestNode_TryAcquire_Race races several Nodes for one cell, round after
+// round: the first round creates own.json, each later one takes it over
+// from the previous winner, whose lease is made dead (a tombstone).
+// Exactly one node wins each epoch.
+func TestNode_TryAcquire_Race(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	clock := newFakeClock()
+	const nodes = 6
+	var ns []*ownership.Node
+	for range nodes {
+		ns = append(ns, newNode(t, s, clock, ""))
+	}
+	for round := range nodes - 1 {
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			winners []int
+			leases  []*ownership.Lease
+			start   = make(chan struct{})
+		)
+		for i, n := range ns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				l, err := n.TryAcquire(ctx, scope)
+				var oe *ownership.CellOwnedElsewhereError
+				switch {
+				case err == nil:
+					mu.Lock()
+					winners, leases = append(winners, i), append(leases, l)
+					mu.Unlock()
+				case errors.As(err, &oe):
+				default:
+					t.Errorf("round %d node %d: %v", round, i, err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if len(winners) != 1 {
+			t.Fatalf("round %d: %d winners, want 1", round, len(winners))
+		}
+		w := ns[winners[0]]
+		if got, want := leases[0].Epoch, uint64(round+1); got != want {
+			t.Errorf("round %d: epoch %d, want %d", round, got, want)
+		}
+		if got, want := getString(t, s, ownKey), string(ownership.OwnRecord{Node: w.ID(), Epoch: uint64(round + 1)}.Encode()); got != want {
+			t.Errorf("round %d: own.json = %s, want %s", round, got, want)
+		}
+		// The winner dies: its lease becomes a tombstone.
+		put(t, s, ownership.NodeKey(w.ID()), nodeRecord(w.ID(), 0, "x:1"))
+		ns = append(ns[:winners[0]], ns[winners[0]+1:]...)
+	}
+}
+
+func countCalls(m *mockStore, call string) int {
+	c := 0
+	for _, x := range m.Calls() {
+		if x == call {
+			c++
+		}
+	}
+	return c
+}
