@@ -16,7 +16,9 @@ import (
 
 var (
 	ownKey = ownership.OwnKey(scope)
-	ltxKey = func(epoch string) string { return ownership.LTXPrefix(scope) + "e" + epoch + "/0000/0000000000000001-0000000000000001.ltx" }
+	ltxKey = func(epoch string) string {
+		return ownership.LTXPrefix(scope) + "e" + epoch + "/0000/0000000000000001-0000000000000001.ltx"
+	}
 )
 
 func TestNode_TryAcquire(t *testing.T) {
