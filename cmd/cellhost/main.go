@@ -3,6 +3,7 @@ package main
 
 import (
 	"os"
+
 	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
