@@ -41,7 +41,7 @@ func ProbeKey() string {
 // old ETag (must be rejected), then delete. It returns every step it ran
 // and nil, a *StoreFaultError when the store applied a write it must
 // reject, or an error naming the step that failed otherwise. It stops at
-// the first failed step and always deletes the key it created.
+// the first failed step, then deletes the key (the last step, always run).
 func Probe(ctx context.Context, store Store) ([]ProbeStep, error) {
 	key := ProbeKey()
 	var steps []ProbeStep
@@ -74,12 +74,11 @@ func Probe(ctx context.Context, store Store) ([]ProbeStep, error) {
 		return "", fmt.Errorf("storage probe: %s on %s: %w", name, key, err)
 	}
 
-	etag1, err := put("create (If-None-Match: *)", true, "1", plugins.PutOptions{IfNoneMatch: true})
-	if err != nil {
-		_ = store.Delete(ctx, key, "") // the create may have landed: never leave the key
-		return steps, err
-	}
-	err = func() error {
+	err := func() error {
+		etag1, err := put("create (If-None-Match: *)", true, "1", plugins.PutOptions{IfNoneMatch: true})
+		if err != nil {
+			return err
+		}
 		if _, err := put("create again (If-None-Match: *)", false, "2", plugins.PutOptions{IfNoneMatch: true}); err != nil {
 			return err
 		}
@@ -95,6 +94,7 @@ func Probe(ctx context.Context, store Store) ([]ProbeStep, error) {
 		_, err = put("update (If-Match: old etag)", false, "4", plugins.PutOptions{IfMatch: etag1})
 		return err
 	}()
+	// Always delete: even a failed create may have landed.
 	derr := store.Delete(ctx, key, "")
 	st := ProbeStep{Name: "delete", Want: "applied", Got: "applied", OK: derr == nil}
 	if derr != nil {
