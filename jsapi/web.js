@@ -502,8 +502,11 @@
   class URL {
     #rec;
     #params = null;
-    constructor(url, base) {
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
+    // (...args, not arguments: goja builds an arguments object eagerly, and it costs twice a rest array)
+    constructor(...args) {
+      if (args.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
+      const url = args[0];
+      const base = args[1];
       const rec = native.urlParse(toUSV(url), base === undefined ? undefined : toUSV(base));
       if (rec === null) throw new TypeError("Invalid URL string.");
       this.#rec = rec;
@@ -570,6 +573,7 @@
     toString() { return this.#rec[0]; }
     toJSON() { return this.#rec[0]; }
   }
+  Object.defineProperty(URL, "length", { value: 2, configurable: true });
   Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
   defineGlobal("URL", URL);
   defineGlobal("URLSearchParams", URLSearchParams);
@@ -717,34 +721,38 @@
   const TEXT_PLAIN = "text/plain;charset=UTF-8";
 
   // ---------------------------------------------------------------- bodies
-  // A body state is shared by a Request/Response and its stream:
-  // { bytes: Uint8Array|null, src, used: boolean, stream: ReadableStream|null, locked: boolean }
-  // While bytes is null the body is src: a string (encoded as UTF-8 when
-  // read as bytes) or a Go body handle (web_headers.go). Both are immutable.
+  // A body state is shared by a Request/Response and its stream. It is an
+  // array (the cheapest object goja makes):
+  //   [0] bytes: Uint8Array, or null while the body is still [1]
+  //   [1] src: a string (its UTF-8 encoding) or a Go body handle
+  //       (web_headers.go), both immutable
+  //   [2] used: boolean
+  //   [3] stream: ReadableStream|null
+  //   [4] locked: boolean
   function newBodyState(bytes) {
-    return { bytes, src: null, used: false, stream: null, locked: false };
+    return [bytes, null, false, null, false];
   }
   function srcBodyState(src) {
-    return { bytes: null, src, used: false, stream: null, locked: false };
+    return [null, src, false, null, false];
   }
   // sharedBodyState: a new state over the same (immutable) contents.
   function sharedBodyState(st) {
-    return { bytes: st.bytes, src: st.src, used: false, stream: null, locked: false };
+    return [st[0], st[1], false, null, false];
   }
   function copyBodyState(st) {
-    return st.bytes === null ? srcBodyState(st.src) : newBodyState(st.bytes.slice());
+    return st[0] === null ? srcBodyState(st[1]) : newBodyState(st[0].slice());
   }
   function stBytes(st) {
-    let b = st.bytes;
+    let b = st[0];
     if (b === null) {
-      b = st.bytes = new Uint8Array(native.bodyBuffer(st.src));
-      st.src = null;
+      b = st[0] = new Uint8Array(native.bodyBuffer(st[1]));
+      st[1] = null;
     }
     return b;
   }
   function stEmpty(st) {
-    if (st.bytes !== null) return st.bytes.length === 0;
-    return typeof st.src === "string" ? st.src.length === 0 : native.bodyEmpty(st.src);
+    if (st[0] !== null) return st[0].length === 0;
+    return typeof st[1] === "string" ? st[1].length === 0 : native.bodyEmpty(st[1]);
   }
   const streamState = new WeakMap();
   // ReadableStream is not a global yet: only bodies hand these out.
@@ -755,28 +763,28 @@
       }
       streamState.set(this, state);
     }
-    get locked() { return streamState.get(this).locked; }
+    get locked() { return streamState.get(this)[4]; }
     getReader(options) {
       const st = streamState.get(this);
       if (options && options.mode === "byob") throw new TypeError("cellhost does not support BYOB readers yet.");
-      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      st.locked = true;
+      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      st[4] = true;
       return new ReadableStreamDefaultReader(INTERNAL, st);
     }
     cancel(reason) {
       const st = streamState.get(this);
-      if (st.locked) return Promise.reject(new TypeError("This ReadableStream is currently locked to a reader."));
-      st.used = true;
-      st.bytes = new Uint8Array(0);
-      st.src = null;
+      if (st[4]) return Promise.reject(new TypeError("This ReadableStream is currently locked to a reader."));
+      st[2] = true;
+      st[0] = new Uint8Array(0);
+      st[1] = null;
       return Promise.resolve(undefined);
     }
     tee() {
       const st = streamState.get(this);
-      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      const bytes = st.used ? new Uint8Array(0) : stBytes(st);
-      st.used = true;
-      st.locked = true;
+      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      const bytes = st[2] ? new Uint8Array(0) : stBytes(st);
+      st[2] = true;
+      st[4] = true;
       return [new ReadableStream(INTERNAL, newBodyState(bytes.slice())), new ReadableStream(INTERNAL, newBodyState(bytes.slice()))];
     }
     pipeTo() {
@@ -814,21 +822,21 @@
     read() {
       if (this.#released) return Promise.reject(new TypeError("This ReadableStream reader has been released."));
       const st = this.#st;
-      if (st.used || stEmpty(st)) {
-        st.used = true;
+      if (st[2] || stEmpty(st)) {
+        st[2] = true;
         return Promise.resolve({ value: undefined, done: true });
       }
-      st.used = true;
+      st[2] = true;
       return Promise.resolve({ value: stBytes(st).slice(), done: false });
     }
     releaseLock() {
       if (!this.#released) {
         this.#released = true;
-        this.#st.locked = false;
+        this.#st[4] = false;
       }
     }
     cancel() {
-      this.#st.used = true;
+      this.#st[2] = true;
       return Promise.resolve(undefined);
     }
   }
@@ -846,10 +854,10 @@
       }
       const ss = streamState.get(init);
       if (ss) {
-        if (ss.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-        if (ss.used) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
-        ss.used = true;
-        ss.locked = true;
+        if (ss[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
+        if (ss[2]) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
+        ss[2] = true;
+        ss[4] = true;
         return { state: sharedBodyState(ss), contentType: null };
       }
       if (typeof init.getReader === "function" || typeof init[Symbol.asyncIterator] === "function") {
@@ -876,21 +884,21 @@
     get body() {
       const st = this.#state;
       if (st === null) return null;
-      if (!st.stream) st.stream = new ReadableStream(INTERNAL, st);
-      return st.stream;
+      if (!st[3]) st[3] = new ReadableStream(INTERNAL, st);
+      return st[3];
     }
     get bodyUsed() {
-      return this.#state !== null && this.#state.used;
+      return this.#state !== null && this.#state[2];
     }
     // #take(raw) marks the body used and returns its bytes (a Uint8Array),
     // or with raw its contents as they are (a Uint8Array, string or Go body).
     #take(raw) {
       const st = this.#state;
       if (st === null) return raw ? "" : new Uint8Array(0);
-      if (st.used) throw new TypeError(BODY_USED);
-      if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      st.used = true;
-      if (raw) return st.bytes !== null ? st.bytes : st.src;
+      if (st[2]) throw new TypeError(BODY_USED);
+      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
+      st[2] = true;
+      if (raw) return st[0] !== null ? st[0] : st[1];
       return stBytes(st);
     }
     async arrayBuffer() {
@@ -906,11 +914,11 @@
       return jsonParse(native.decode(this.#take(true), "utf-8", false, false));
     }
     async formData() {
-      if (this.#state !== null && this.#state.used) throw new TypeError(BODY_USED);
+      if (this.#state !== null && this.#state[2]) throw new TypeError(BODY_USED);
       throw new TypeError("cellhost does not support FormData yet.");
     }
     async blob() {
-      if (this.#state !== null && this.#state.used) throw new TypeError(BODY_USED);
+      if (this.#state !== null && this.#state[2]) throw new TypeError(BODY_USED);
       throw new TypeError("cellhost does not support Blob yet.");
     }
   }
@@ -919,10 +927,10 @@
   function takeForExport(b) {
     const st = bodyStateOf(b);
     if (st === null) return null;
-    if (st.used) throw new TypeError(BODY_USED);
-    if (st.locked) throw new TypeError("This ReadableStream is currently locked to a reader.");
-    st.used = true;
-    return st.bytes !== null ? st.bytes : st.src;
+    if (st[2]) throw new TypeError(BODY_USED);
+    if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
+    st[2] = true;
+    return st[0] !== null ? st[0] : st[1];
   }
 
   // Requests and responses keep their headers as a Go list (#hl) and make
@@ -944,7 +952,13 @@
   let isRequest; // (x) → boolean
   let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
   let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
-  class Request extends Body {
+  let constructRequest; // (input, init, newTarget) → new Request(input, init)
+  const setPrototypeOf = Object.setPrototypeOf;
+  // RequestImpl holds a Request's slots and methods; the Request class
+  // (below) has its methods and makes RequestImpl instances with its
+  // prototype. So making a Request from Go runs no constructor that needs
+  // the argument count (goja builds an arguments object eagerly).
+  class RequestImpl extends Body {
     #method;
     #url;
     #headers; // the Headers object, or null until asked for
@@ -954,13 +968,11 @@
     #signal;
     #cf;
     #cache;
-    constructor(input, init) {
-      if (input === INTERNAL) {
-        // internal construction: init is the body state; the caller sets the fields
-        super(INTERNAL, init, null);
-        return;
-      }
-      if (arguments.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+    // internal construction: the caller sets the fields
+    constructor(state) {
+      super(INTERNAL, state, null);
+    }
+    static #construct(input, init, newTarget) {
       let url;
       let method = "GET";
       let headers = null; // a Headers object from init, else the list is hl (or only ctype)
@@ -1002,10 +1014,10 @@
         if (!ignoreInputBody) {
           const st = bodyStateOf(input);
           if (st !== null) {
-            if (st.used) throw new TypeError("Cannot reconstruct a Request with a used body.");
+            if (st[2]) throw new TypeError("Cannot reconstruct a Request with a used body.");
             state = sharedBodyState(st);
-            st.used = true;
-            st.locked = true;
+            st[2] = true;
+            st[4] = true;
           }
         }
       } else {
@@ -1072,21 +1084,26 @@
         if (hl !== null) native.hSetDefault(hl, "content-type", contentType);
         else if (ctype === null) ctype = contentType;
       }
-      super(INTERNAL, state, null);
-      this.#method = method;
-      this.#url = url;
-      this.#headers = headers;
-      this.#hl = hl;
-      this.#ctype = ctype;
-      this.#redirect = redirect;
-      this.#signal = signal;
-      this.#cf = cf;
-      this.#cache = cache;
+      const r = new RequestImpl(state);
+      const proto = newTarget.prototype;
+      setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
+      r.#method = method;
+      r.#url = url;
+      r.#headers = headers;
+      r.#hl = hl;
+      r.#ctype = ctype;
+      r.#redirect = redirect;
+      r.#signal = signal;
+      r.#cf = cf;
+      r.#cache = cache;
+      return r;
     }
     static {
+      constructRequest = (input, init, newTarget) => RequestImpl.#construct(input, init, newTarget);
       isRequest = (r) => isObject(r) && #method in r;
       makeRequestInternal = (method, url, hl, ctype, state) => {
-        const r = new Request(INTERNAL, state);
+        const r = new RequestImpl(state);
+        setPrototypeOf(r, Request.prototype);
         r.#method = method;
         r.#url = url;
         r.#headers = null;
@@ -1126,7 +1143,7 @@
     get keepalive() { return false; }
     clone() {
       const st = bodyStateOf(this);
-      if (st !== null && st.used) throw new TypeError(BODY_USED);
+      if (st !== null && st[2]) throw new TypeError(BODY_USED);
       const r = makeRequestInternal(this.#method, this.#url, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
         st === null ? null : copyBodyState(st));
       r.#redirect = this.#redirect;
@@ -1136,6 +1153,16 @@
       return r;
     }
   }
+  class Request extends Body {
+    constructor(...args) {
+      if (args.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+      return constructRequest(args[0], args[1], new.target);
+    }
+  }
+  for (const k of Reflect.ownKeys(RequestImpl.prototype)) {
+    if (k !== "constructor") Object.defineProperty(Request.prototype, k, Object.getOwnPropertyDescriptor(RequestImpl.prototype, k));
+  }
+  Object.defineProperty(Request, "length", { value: 2, configurable: true });
   brandHost(Request, "Request");
   defineGlobal("Request", Request);
 
@@ -1344,7 +1371,7 @@
     clone() {
       if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
       const st = bodyStateOf(this);
-      if (st !== null && st.used) throw new TypeError(BODY_USED);
+      if (st !== null && st[2]) throw new TypeError(BODY_USED);
       const r = makeResponseInternal(this.#status, this.#statusText, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
         st === null ? null : copyBodyState(st), null);
       r.#type = this.#type;
