@@ -33,6 +33,10 @@ type cell struct {
 	waiting           []func() // events held by the input gate, in arrival order
 	waking            bool     // a job to deliver the next waiting event is posted
 	opening           bool     // the database is being opened off the loop
+	alarmCancel       func()   // the armed alarm timer, if any
+	alarmRunning      bool     // alarm() is running
+	alarmAgain        bool     // the alarm came due again while alarm() ran
+	firingGen         int64    // generation of the alarm being run
 	broken            error    // set while reset fails the events it held
 }
 
@@ -63,7 +67,7 @@ func (c *cell) open(name string) {
 	s := c.s
 	path := s.h.dbPath(c.class, c.id)
 	go func() {
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true})
+		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, OnAlarm: c.onAlarm})
 		s.post(func() {
 			c.opening = false
 			if err != nil {
@@ -75,6 +79,7 @@ func (c *cell) open(name string) {
 				return
 			}
 			c.db = db
+			c.armStoredAlarm()
 			c.wakeNext()
 		})
 	}()
@@ -193,6 +198,13 @@ func (c *cell) reset(reason string) {
 	}
 	c.wrote = false
 	c.resetReason = reason
+	if c.alarmRunning { // the attempt is lost with the instance: try again
+		c.alarmRunning = false
+		if c.alarmCancel != nil {
+			c.alarmCancel()
+		}
+		c.alarmCancel = c.s.AfterFunc(2*time.Second, c.fireAlarm)
+	}
 	c.inst = nil
 	c.gen++
 	c.blocked = 0

@@ -70,6 +70,10 @@ func (k cellKV) RollbackTransaction(depth int) error {
 func (k cellKV) GetAlarm() (int64, bool, error) {
 	k.c.touch()
 	a, ok, err := k.c.db.GetAlarm()
+	if ok && k.c.alarmRunning && a.Generation == k.c.firingGen {
+		// While alarm() runs, the alarm that fired reads as null.
+		return 0, false, err
+	}
 	return a.AtMs, ok, err
 }
 
@@ -94,12 +98,6 @@ func (k cellKV) DeleteAlarm() error {
 }
 
 // alarmChanged is called when the object sets or deletes its alarm, before
-// the change commits.
-//
-// TODO(host, alarm scheduler): the committed alarm is what should be
-// scheduled; pass storage.Options.OnAlarm when opening the cell database
-// (cell.open) to learn it after each commit that changed it, and arm or
-// cancel the cell's timer there. storage.DB.GetAlarm, UpdateAlarm and
-// DeleteAlarmIf give the scheduler the stored row (retry counters,
-// generation).
+// the change commits. The scheduler acts on the committed alarm instead
+// (storage.Options.OnAlarm, see alarm.go), so there is nothing to do here.
 func (c *cell) alarmChanged() {}

@@ -22,7 +22,6 @@ var casesDir = filepath.Join("..", "..", "shared", "conformance", "cases")
 // skipped lists the cases cellhost does not pass yet, each with the reason.
 // It shrinks as features land; an expected.json is never edited.
 var skipped = map[string]string{
-	"alarm":  "alarms (setAlarm/alarm handler) are not implemented yet",
 	"wsecho": "WebSockets are not implemented yet",
 }
 

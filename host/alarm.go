@@ -1,0 +1,141 @@
+package host
+
+import (
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/storage"
+)
+
+// Alarms (durable-objects.md section 5). Each cell arms one timer for the
+// committed alarm; it fires through the input gate like any other event.
+// Everything here runs on the cell's loop.
+
+// alarmMaxCountedRetries is how many failed attempts drop an alarm.
+const alarmMaxCountedRetries = 6
+
+// onAlarm is storage.Options.OnAlarm: the committed alarm changed.
+func (c *cell) onAlarm(a storage.Alarm, ok bool) {
+	if c.alarmCancel != nil {
+		c.alarmCancel()
+		c.alarmCancel = nil
+	}
+	if !ok {
+		return
+	}
+	d := time.Until(time.UnixMilli(a.AtMs))
+	if d < 0 {
+		d = 0
+	}
+	c.alarmCancel = c.s.AfterFunc(d, c.fireAlarm)
+}
+
+// armStoredAlarm schedules the alarm found in a freshly opened database.
+func (c *cell) armStoredAlarm() {
+	a, ok, err := c.db.GetAlarm()
+	_ = c.db.Commit() // GetAlarm opened a read transaction
+	if err != nil {
+		c.s.h.logf("%s: read alarm: %v", c.scope, err)
+		return
+	}
+	c.onAlarm(a, ok)
+}
+
+// fireAlarm delivers an alarm event. One alarm() runs at a time; an alarm
+// that comes due meanwhile fires when the running one ends.
+func (c *cell) fireAlarm() {
+	c.alarmCancel = nil
+	if c.alarmRunning {
+		c.alarmAgain = true
+		return
+	}
+	s := c.s
+	c.deliver("", func() {
+		if c.broken != nil || c.alarmRunning {
+			return
+		}
+		c.touch()
+		a, ok, err := c.db.GetAlarm()
+		if err != nil || !ok {
+			return
+		}
+		if wait := time.Until(time.UnixMilli(a.AtMs)); wait > 0 { // re-armed later meanwhile
+			c.alarmCancel = s.AfterFunc(wait, c.fireAlarm)
+			return
+		}
+		if c.inst == nil {
+			if err := c.construct(""); err != nil {
+				c.alarmFailed(a, err)
+				return
+			}
+		}
+		gen := c.gen
+		c.alarmRunning, c.firingGen = true, a.Generation
+		info := s.rt.NewObject()
+		_ = info.Set("retryCount", a.Retry)
+		_ = info.Set("isRetry", a.Retry > 0)
+		fn, isFn := goja.AssertFunction(c.inst.Get("alarm"))
+		if !isFn {
+			c.alarmDone(gen, a, nil)
+			return
+		}
+		v, err := fn(c.inst, info)
+		if err != nil {
+			c.alarmDone(gen, a, s.w.ErrorValue(err))
+			return
+		}
+		s.w.Settle(v, func(goja.Value) { c.alarmDone(gen, a, nil) }, func(e goja.Value) {
+			if e == nil {
+				e = goja.Undefined()
+			}
+			c.alarmDone(gen, a, e)
+		})
+	})
+}
+
+// alarmDone ends an alarm() call: success deletes the alarm unless the
+// handler re-armed it; failure reschedules it with back-off, and drops it
+// after alarmMaxCountedRetries counted failures. Writes made by a failed
+// attempt are kept.
+func (c *cell) alarmDone(gen int, a storage.Alarm, failure goja.Value) {
+	if c.gen != gen { // the object was reset meanwhile: its reset retries
+		return
+	}
+	c.alarmRunning = false
+	c.touch()
+	c.wrote = true
+	if failure == nil {
+		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
+			c.s.h.logf("%s: delete alarm: %v", c.scope, err)
+		}
+	} else {
+		c.s.h.logf("%s: alarm() failed: %s", c.scope, c.s.w.ScriptErrorOf(failure).Error())
+		c.alarmFailed(a, nil)
+	}
+	if c.alarmAgain {
+		c.alarmAgain = false
+		c.alarmCancel = c.s.AfterFunc(0, c.fireAlarm)
+	}
+}
+
+// alarmFailed reschedules a, or drops it after too many counted failures.
+func (c *cell) alarmFailed(a storage.Alarm, err error) {
+	if err != nil {
+		c.s.h.logf("%s: alarm: %v", c.scope, err)
+	}
+	if a.CountedRetry+1 >= alarmMaxCountedRetries {
+		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
+			c.s.h.logf("%s: delete alarm: %v", c.scope, err)
+		}
+		return
+	}
+	shift := min(a.Retry, 6)
+	next := a
+	next.AtMs = time.Now().UnixMilli() + 2000<<shift
+	next.Retry++
+	next.CountedRetry++
+	if _, err := c.db.UpdateAlarm(a.Generation, next); err != nil {
+		c.s.h.logf("%s: reschedule alarm: %v", c.scope, err)
+	}
+}
