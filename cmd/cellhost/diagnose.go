@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
+)
+
+type diagnoseOptions struct {
+	bucket  string
+	timeout time.Duration
+}
+
+func newDiagnoseCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o diagnoseOptions
+	cmd := &cobra.Command{
+		Use:   "diagnose --bucket URL",
+		Short: "Check that a bucket can coordinate a fleet, and list its nodes",
+		Long: `Check that a bucket can coordinate a fleet, and list its nodes.
+
+Runs the storage probe of the bucket protocol on probe/cas-<unique>: a create
+that must apply, a second create that must be rejected, an update with the
+returned etag that must apply, an update with the old etag that must be
+rejected, then a delete. Prints one line per check, then every node lease
+under nodes/ as live or dead. Exits non-zero when a check fails.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)
+			defer cancel()
+			return runDiagnose(ctx, o.bucket, stdout, time.Now)
+		},
+	}
+	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///dir, s3://bucket/prefix, mem://name")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 30*time.Second, "give up after this long")
+	_ = cmd.MarkFlagRequired("bucket")
+	return cmd
+}
+
+// runDiagnose opens the bucket, probes it, lists its node leases and
+// returns an error (one line) when the bucket cannot be used.
+func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() time.Time) error {
+	store, err := plugins.OpenStore(ctx, bucket)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	fmt.Fprintf(w, "bucket %s\n", bucket)
+	fmt.Fprintln(w, "storage probe:")
+	steps, probeErr := ownership.Probe(ctx, store)
+	for _, st := range steps {
+		mark := "✓"
+		if !st.OK {
+			mark = "✗"
+		}
+		fmt.Fprintf(w, "  %s %s: want %s, got %s\n", mark, st.Name, st.Want, st.Got)
+	}
+	if probeErr != nil {
+		var fault *ownership.StoreFaultError
+		if errors.As(probeErr, &fault) {
+			return fmt.Errorf("bucket %s is refused: %v", bucket, probeErr)
+		}
+		return fmt.Errorf("bucket %s failed the storage probe: %v", bucket, probeErr)
+	}
+
+	if err := listNodes(ctx, store, w, now()); err != nil {
+		return fmt.Errorf("bucket %s: %v", bucket, err)
+	}
+	return nil
+}
+
+// listNodes prints every node lease under nodes/ as live, dead or
+// undecodable.
+func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now time.Time) error {
+	var lines []string
+	live, dead, bad := 0, 0, 0
+	after := ""
+	for {
+		page, err := store.List(ctx, ownership.NodesPrefix, after, 0)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", ownership.NodesPrefix, err)
+		}
+		for _, o := range page.Objects {
+			body, _, err := store.Get(ctx, o.Key)
+			if errors.Is(err, plugins.ErrNotFound) {
+				continue // deleted since the listing
+			}
+			if err != nil {
+				return fmt.Errorf("read %s: %w", o.Key, err)
+			}
+			rec, err := ownership.DecodeNodeRecord(o.Key, body)
+			if err != nil {
+				bad++
+				lines = append(lines, fmt.Sprintf("  ? %v", err))
+				continue
+			}
+			expires := time.UnixMilli(int64(min(rec.ExpiresMS, 1<<63-1)))
+			if rec.Live(o.Key, now) {
+				live++
+				lines = append(lines, fmt.Sprintf("  live %s addr %s generation %s expires in %v",
+					rec.Node, rec.Addr, short(rec.OwnershipIndexGeneration), expires.Sub(now).Round(time.Millisecond)))
+				continue
+			}
+			dead++
+			node, ok := ownership.NodeFromKey(o.Key)
+			if !ok {
+				node = o.Key
+			}
+			why := fmt.Sprintf("expired %v ago", now.Sub(expires).Round(time.Second))
+			switch {
+			case rec.ExpiresMS == 0:
+				why = "tombstone"
+			case rec.Node != node:
+				why = fmt.Sprintf("names node %s, not its key", rec.Node)
+			case rec.Addr == "":
+				why = "no addr"
+			}
+			lines = append(lines, fmt.Sprintf("  dead %s (%s)", node, why))
+		}
+		if page.NextStartAfter == "" {
+			break
+		}
+		after = page.NextStartAfter
+	}
+	fmt.Fprintf(w, "%s: %d live, %d dead, %d undecodable\n", ownership.NodesPrefix, live, dead, bad)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "…"
+	}
+	return s
+}
