@@ -89,6 +89,9 @@ func DecodeLTX(b []byte, fn func(pgno uint32, page []byte) error) (ltx.Header, e
 	page := make([]byte, hdr.PageSize)
 	var ph ltx.PageHeader
 	for i := 0; ; i++ {
+		// ltx v0.5.3 does not check that a block fills the page: start
+		// from zeros so a short block never shows the previous page.
+		clear(page)
 		err := dec.DecodePage(&ph, page)
 		if err == io.EOF {
 			break

@@ -468,7 +468,7 @@ func TestWALCapture_Read(t *testing.T) {
 	}
 	check("after checkpoint")
 	ltPut(t, db, "e", strings.Repeat("e", 20000)) // overflow pages "f" leaves alone
-	if err := db.Checkpoint(); err != nil { // behind: documented as lost
+	if err := db.Checkpoint(); err != nil {       // behind: documented as lost
 		t.Fatal(err)
 	}
 	ltPut(t, db, "f", "6")

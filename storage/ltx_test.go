@@ -1,0 +1,282 @@
+package storage_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/superfly/ltx"
+
+	"github.com/cellhost/cellhost/storage"
+)
+
+const fixtureDir = "../../shared/fixtures/celld-ltx/replica/ltx/0"
+
+// randomPageSet returns a page set of n pages (the lock page excluded) of
+// pseudo-random, partly compressible content.
+func randomPageSet(seed uint64, pageSize, n uint32) *storage.PageSet {
+	r := rand.New(rand.NewPCG(seed, 1))
+	ps := &storage.PageSet{PageSize: pageSize, Commit: n, Pages: map[uint32][]byte{}}
+	for pgno := uint32(1); pgno <= n; pgno++ {
+		if pgno == ltx.LockPgno(pageSize) {
+			continue
+		}
+		page := make([]byte, pageSize)
+		for i := 0; i < int(pageSize)/4; i++ {
+			page[i] = byte(r.IntN(4))
+		}
+		ps.Pages[pgno] = page
+	}
+	return ps
+}
+
+func encode(t testing.TB, ps *storage.PageSet, min, max uint64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := storage.EncodeLTX(&buf, ps, min, max, time.UnixMilli(1700000000123)); err != nil {
+		t.Fatalf("EncodeLTX: %v", err)
+	}
+	return buf.Bytes()
+}
+
+func fixtureFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.ltx"))
+	if err != nil || len(files) != 6 {
+		t.Fatalf("fixtures: %v, %v", files, err)
+	}
+	return files // sorted by name, which is TXID order
+}
+
+func TestEncodeLTX(t *testing.T) {
+	snap := randomPageSet(1, 4096, 20)
+	b := encode(t, snap, 1, 1)
+
+	// superfly/ltx's own decoder accepts it, with celld's L0 header.
+	dec := ltx.NewDecoder(bytes.NewReader(b))
+	if err := dec.Verify(); err != nil {
+		t.Fatalf("ltx Verify: %v", err)
+	}
+	hdr, trailer := dec.Header(), dec.Trailer()
+	want := ltx.Header{
+		Version: ltx.Version, Flags: ltx.HeaderFlagNoChecksum, PageSize: 4096, Commit: 20,
+		MinTXID: 1, MaxTXID: 1, Timestamp: 1700000000123,
+	}
+	if hdr != want {
+		t.Errorf("header = %+v, want %+v", hdr, want)
+	}
+	if trailer.PostApplyChecksum != 0 || trailer.FileChecksum&ltx.ChecksumFlag == 0 {
+		t.Errorf("trailer = %+v", trailer)
+	}
+	if got := binary.BigEndian.Uint32(b[4:]); got != 0x2 {
+		t.Errorf("flags on disk = %#x, want 0x2", got)
+	}
+
+	ps, hdr2, err := storage.ReadLTX(b)
+	if err != nil {
+		t.Fatalf("ReadLTX: %v", err)
+	}
+	if hdr2 != want {
+		t.Errorf("ReadLTX header = %+v", hdr2)
+	}
+	assertPages(t, ps, snap)
+
+	// An incremental file: any pages, ascending, TXIDs min..max.
+	inc := &storage.PageSet{PageSize: 4096, Commit: 25, Pages: map[uint32][]byte{
+		25: bytes.Repeat([]byte{1}, 4096), 3: bytes.Repeat([]byte{3}, 4096),
+	}}
+	ps, hdr2, err = storage.ReadLTX(encode(t, inc, 2, 7))
+	if err != nil {
+		t.Fatalf("ReadLTX: %v", err)
+	}
+	if hdr2.MinTXID != 2 || hdr2.MaxTXID != 7 || hdr2.Commit != 25 {
+		t.Errorf("header = %+v", hdr2)
+	}
+	assertPages(t, ps, inc)
+
+	// The database checksum of a snapshot is what superfly/ltx computes
+	// for the same pages.
+	var sum ltx.Checksum
+	for pgno, page := range snap.Pages {
+		sum ^= ltx.ChecksumPage(pgno, page)
+	}
+	if got := snap.Checksum(); got != ltx.ChecksumFlag|sum {
+		t.Errorf("Checksum = %v, want %v", got, ltx.ChecksumFlag|sum)
+	}
+}
+
+func TestEncodeLTX_Errors(t *testing.T) {
+	var buf bytes.Buffer
+	if err := storage.EncodeLTX(&buf, &storage.PageSet{PageSize: 4096}, 1, 1, time.Now()); err == nil {
+		t.Error("empty database encoded")
+	}
+	snap := randomPageSet(2, 4096, 5)
+	delete(snap.Pages, 3)
+	if err := storage.EncodeLTX(&buf, snap, 1, 1, time.Now()); err == nil {
+		t.Error("snapshot with a missing page encoded")
+	}
+	if err := storage.EncodeLTX(&buf, randomPageSet(3, 4096, 5), 3, 2, time.Now()); err == nil {
+		t.Error("min > max encoded")
+	}
+	big := randomPageSet(4, 4096, 5)
+	big.Pages[9] = make([]byte, 4096)
+	if err := storage.EncodeLTX(&buf, big, 2, 2, time.Now()); err == nil {
+		t.Error("page past commit encoded")
+	}
+}
+
+func TestDecodeLTX_Fixtures(t *testing.T) {
+	for i, name := range fixtureFiles(t) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps, hdr, err := storage.ReadLTX(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !hdr.NoChecksum() || hdr.MinTXID != ltx.TXID(i+1) || hdr.MaxTXID != ltx.TXID(i+1) || hdr.PageSize != 4096 {
+			t.Errorf("%s: header %+v", name, hdr)
+		}
+		if i == 0 && len(ps.Pages) != int(hdr.Commit) {
+			t.Errorf("%s: snapshot has %d pages, commit %d", name, len(ps.Pages), hdr.Commit)
+		}
+		// Legacy LZ4-frame pages: no block-size flag.
+		if flags := binary.BigEndian.Uint16(b[ltx.HeaderSize+4:]); flags != 0 {
+			t.Errorf("%s: first page flags %#x, want the legacy encoding", name, flags)
+		}
+	}
+}
+
+// corruptions returns the LTX files the decode tests break: a block-format
+// file and a legacy fixture.
+func corruptions(t *testing.T) map[string][]byte {
+	fixture, err := os.ReadFile(fixtureFiles(t)[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		"block":  encode(t, randomPageSet(5, 512, 6), 1, 1),
+		"legacy": fixture,
+	}
+}
+
+func TestDecodeLTX_Truncated(t *testing.T) {
+	for name, b := range corruptions(t) {
+		for n := 0; n < len(b); n++ {
+			_, err := storage.DecodeLTX(b[:n], func(uint32, []byte) error { return nil })
+			if !errors.Is(err, storage.ErrCorruptLTX) {
+				t.Fatalf("%s truncated to %d of %d bytes: %v, want ErrCorruptLTX", name, n, len(b), err)
+			}
+		}
+		if _, err := storage.DecodeLTX(append(bytes.Clone(b), 0), func(uint32, []byte) error { return nil }); !errors.Is(err, storage.ErrCorruptLTX) {
+			t.Fatalf("%s with a trailing byte: %v", name, err)
+		}
+	}
+}
+
+func TestDecodeLTX_BitFlips(t *testing.T) {
+	// A flip is detected, or (in LZ4 data, e.g. a shorter run of zeros
+	// into a zeroed buffer) leaves the decoded content unchanged: the file
+	// checksum covers the decoded pages, not the compressed bytes.
+	for name, b := range corruptions(t) {
+		want, wantHdr, err := storage.ReadLTX(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		undetected := 0
+		for i := range b {
+			m := bytes.Clone(b)
+			m[i] ^= 0x10
+			got, hdr, err := storage.ReadLTX(m)
+			if err == nil {
+				if hdr != wantHdr {
+					t.Fatalf("%s with byte %d flipped: header %+v accepted", name, i, hdr)
+				}
+				assertPages(t, got, want)
+				undetected++
+				continue
+			}
+			if !errors.Is(err, storage.ErrCorruptLTX) {
+				t.Fatalf("%s with byte %d of %d flipped: %v, want ErrCorruptLTX", name, i, len(b), err)
+			}
+		}
+		t.Logf("%s: %d of %d flips left the content unchanged", name, undetected, len(b))
+	}
+}
+
+// TestDecodeLTX_HugeFrame: a page frame claiming 4 GiB of data is refused
+// without allocating it.
+func TestDecodeLTX_HugeFrame(t *testing.T) {
+	b := encode(t, randomPageSet(6, 512, 2), 1, 1)
+	binary.BigEndian.PutUint32(b[ltx.HeaderSize+ltx.PageHeaderSize:], 0xfffffff0)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := storage.DecodeLTX(b, func(uint32, []byte) error { return nil })
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, storage.ErrCorruptLTX) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := after.TotalAlloc - before.TotalAlloc; d > 1<<20 {
+		t.Fatalf("allocated %d bytes", d)
+	}
+}
+
+// FuzzDecodeLTX feeds random bytes to the restore decode path: DecodeLTX
+// and RestoreLTX fail cleanly (an error naming the object) and write
+// nothing at the destination.
+func FuzzDecodeLTX(f *testing.F) {
+	f.Add(encode(f, randomPageSet(7, 512, 3), 1, 1))
+	f.Add(encode(f, &storage.PageSet{PageSize: 512, Commit: 9, Pages: map[uint32][]byte{4: make([]byte, 512)}}, 2, 5))
+	legacy, err := os.ReadFile(fixtureFiles(f)[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(legacy)
+	f.Add(legacy[:300])
+	f.Add([]byte("LTX1"))
+	f.Add([]byte{})
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, err := storage.DecodeLTX(b, func(pgno uint32, page []byte) error {
+			if pgno == 0 || len(page) == 0 {
+				t.Fatalf("page %d of %d bytes", pgno, len(page))
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, storage.ErrCorruptLTX) {
+			t.Fatalf("DecodeLTX: %v does not wrap ErrCorruptLTX", err)
+		}
+		dst := filepath.Join(dir, "restored.db")
+		os.Remove(dst)
+		_, rerr := storage.RestoreLTX(dst, []storage.LTXReader{{Name: "fuzz.ltx", R: bytes.NewReader(b)}})
+		var oerr *storage.LTXObjectError
+		if rerr != nil && (!errors.As(rerr, &oerr) || oerr.Key != "fuzz.ltx") {
+			t.Fatalf("RestoreLTX: %v is not an LTXObjectError naming the file", rerr)
+		}
+		if err != nil && rerr == nil {
+			t.Fatalf("RestoreLTX accepted a file DecodeLTX refused (%v)", err)
+		}
+		if _, serr := os.Stat(dst); rerr != nil && serr == nil {
+			t.Fatal("RestoreLTX failed but wrote the destination")
+		}
+	})
+}
+
+func assertPages(t *testing.T, got, want *storage.PageSet) {
+	t.Helper()
+	if got.PageSize != want.PageSize || got.Commit != want.Commit || len(got.Pages) != len(want.Pages) {
+		t.Fatalf("page set %d/%d/%d pages, want %d/%d/%d", got.PageSize, got.Commit, len(got.Pages), want.PageSize, want.Commit, len(want.Pages))
+	}
+	for pgno, page := range want.Pages {
+		if !bytes.Equal(got.Pages[pgno], page) {
+			t.Fatalf("page %d differs", pgno)
+		}
+	}
+}
