@@ -60,9 +60,10 @@ func (l *Lease) lose() { l.lostOnce.Do(func() { close(l.lost) }) }
 // without a bucket read for LostRecordRefusal), *RecordError (a record is
 // corrupt; nothing was written), *FencedError, ErrNotStarted, ErrClosed,
 // ErrInvalidScope, ErrUnresolved (ambiguous writes could not be
-// reconciled), or a store error. Safe for concurrent use; concurrent calls
-// for one scope are the caller's bug (the later one supersedes the
-// earlier, whose Lost closes).
+// reconciled), or a store error. Safe for concurrent use. Acquiring a
+// scope this Node already holds supersedes the held Lease (epoch + 1; the
+// old Lost closes); concurrent calls for one scope are the caller's bug
+// (the highest epoch is kept, the others fail with *LeaseLostError).
 func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 	if err := ValidateScope(scope); err != nil {
 		return nil, fmt.Errorf("acquire cell: %w", err)
@@ -115,6 +116,12 @@ func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 		return nil, err
 	}
 	if old := n.leases[scope]; old != nil {
+		if old.Epoch > epoch {
+			// A concurrent TryAcquire of this scope won a later epoch.
+			n.mu.Unlock()
+			l.lose()
+			return nil, &LeaseLostError{Scope: scope, Epoch: epoch, Found: OwnRecord{Node: n.id, Epoch: old.Epoch}}
+		}
 		old.lose()
 	}
 	n.leases[scope] = l
@@ -281,7 +288,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		delete(n.leases, l.Scope)
 	}
 	n.mu.Unlock()
-	if err := n.store.Delete(ctx, MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
+	if err := deleteKey(ctx, n.store, MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
 		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
 	}
 	if relErr == nil {

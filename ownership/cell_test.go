@@ -616,3 +616,52 @@ func countCalls(m *mockStore, call string) int {
 	}
 	return c
 }
+
+func TestNode_TryAcquire_SameNodeConcurrent(t *testing.T) {
+	ctx := context.Background()
+	s := memstore.New()
+	n := newNode(t, s, nil, nodeA)
+	var (
+		wg     sync.WaitGroup
+		mu     sync.Mutex
+		leases []*ownership.Lease
+	)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l, err := n.TryAcquire(ctx, scope)
+			var lost *ownership.LeaseLostError
+			switch {
+			case err == nil:
+				mu.Lock()
+				leases = append(leases, l)
+				mu.Unlock()
+			case errors.As(err, &lost):
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	cur, err := ownership.DecodeOwnRecord(ownKey, []byte(getString(t, s, ownKey)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := 0
+	for _, l := range leases {
+		if closed(l.Lost) {
+			continue
+		}
+		open++
+		if l.Epoch != cur.Epoch {
+			t.Errorf("open lease at epoch %d, own.json at %d", l.Epoch, cur.Epoch)
+		}
+		if err := l.Check(ctx); err != nil {
+			t.Errorf("Check = %v", err)
+		}
+	}
+	if open != 1 {
+		t.Errorf("%d open leases, want 1", open)
+	}
+}

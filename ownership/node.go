@@ -638,7 +638,7 @@ func (n *Node) deleteLease(ctx context.Context) error {
 	n.mu.Lock()
 	etag := n.etag
 	n.mu.Unlock()
-	err := n.store.Delete(ctx, n.key, etag)
+	err := deleteKey(ctx, n.store, n.key, etag)
 	switch {
 	case err == nil, errors.Is(err, plugins.ErrNotFound):
 		return nil

@@ -4,10 +4,28 @@
 // node-cells markers, and the storage probe, on top of an object store with
 // conditional writes (see ../shared/spec/bucket-protocol.md, sections 1-5).
 //
-// The host creates one Node per process start, Starts it, takes each cell
-// with TryAcquire before restoring it, calls Lease.Check before releasing a
-// reply whose commit is in the bucket, resets a cell whose Lease.Lost closes,
-// Releases a cell on eviction, and Closes the Node at shutdown.
+// How a host uses it:
+//
+//   - At start: New, then Start (runs the storage probe, takes the lease,
+//     starts renewing it). Start fails on a store that applies writes it
+//     must reject (*StoreFaultError).
+//   - Activating a cell: TryAcquire(scope) before restoring it; restore
+//     from the bucket at Lease.Epoch and write LTX under e<Epoch>/. Map
+//     *CellOwnedElsewhereError and *LostRecordError to the user-visible
+//     errors (their messages are the exact texts).
+//   - Acknowledging: after a commit's LTX upload finished, call Lease.Check
+//     (one GET; it may cover every commit of that upload) and release the
+//     replies only if it returns nil. Any error means: do not acknowledge.
+//     Node.CanAck is the cheap clock-only test; it is not a substitute.
+//   - Losing a cell: when Lease.Lost closes (another node took the cell,
+//     the node fenced, Close released it), reset the cell at once
+//     (BrokenObjectError), acknowledge nothing more, then call Release.
+//   - Losing the node: when Node.Done closes with Node.Err wrapping
+//     ErrFenced, every cell is lost; build a new Node (a new generation) to
+//     take cells again, and Close the old one.
+//   - Evicting a cell: make its log durable, then Lease.Release.
+//   - Shutdown: stop the cells, then Node.Close (releases what is left,
+//     deletes the lease).
 package ownership
 
 import (
@@ -55,6 +73,26 @@ var (
 	// reading back could not settle.
 	ErrUnresolved = errors.New("conditional write outcome unknown")
 )
+
+// deleteAttempts is how often deleteKey tries a delete.
+const deleteAttempts = 3
+
+// deleteKey deletes key, trying again after an error that is neither a
+// clean answer (not found, precondition failed) nor the context's. A delete
+// is idempotent: if an attempt applied, the next finds nothing (nil
+// unconditionally, ErrNotFound with ifMatch, which callers take as done).
+// This rides over spurious failures such as a file store's directory
+// cleanup racing a concurrent delete of a sibling key.
+func deleteKey(ctx context.Context, store Store, key, ifMatch string) error {
+	var err error
+	for range deleteAttempts {
+		err = store.Delete(ctx, key, ifMatch)
+		if err == nil || errors.Is(err, plugins.ErrNotFound) || errors.Is(err, plugins.ErrPreconditionFailed) || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
 
 // RecordError means a record in the bucket could not be decoded. The cell or
 // node it belongs to is refused; nothing is overwritten.

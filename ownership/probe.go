@@ -95,7 +95,7 @@ func Probe(ctx context.Context, store Store) ([]ProbeStep, error) {
 		return err
 	}()
 	// Always delete: even a failed create may have landed.
-	derr := store.Delete(ctx, key, "")
+	derr := deleteKey(ctx, store, key, "")
 	st := ProbeStep{Name: "delete", Want: "applied", Got: "applied", OK: derr == nil}
 	if derr != nil {
 		st.Got = "error: " + derr.Error()

@@ -123,3 +123,25 @@ func TestProbe_Faults(t *testing.T) {
 		})
 	}
 }
+
+func TestProbe_DeleteRetried(t *testing.T) {
+	// A failed unconditional delete is retried (it is idempotent).
+	m := newMockStore()
+	fails := 0
+	m.DeleteFunc = func(ctx context.Context, key, ifMatch string) error {
+		if fails++; fails == 1 {
+			return errNetwork
+		}
+		return m.mem.Delete(ctx, key, ifMatch)
+	}
+	if _, err := ownership.Probe(context.Background(), m); err != nil {
+		t.Fatalf("Probe = %v", err)
+	}
+	if keys := listKeys(t, m.mem, ""); len(keys) != 0 {
+		t.Errorf("probe left %v", keys)
+	}
+	m.DeleteFunc = func(context.Context, string, string) error { return errNetwork }
+	if _, err := ownership.Probe(context.Background(), m); !errors.Is(err, errNetwork) {
+		t.Errorf("Probe with a failing delete = %v, want the delete error", err)
+	}
+}
