@@ -329,6 +329,9 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		}
 		return o.String()
 	}
+	if _, ok := v.(*goja.Symbol); ok {
+		panic(rt.NewTypeError("Cannot convert a Symbol value to a number"))
+	}
 	switch x := v.Export().(type) {
 	case string:
 		return x
@@ -346,9 +349,6 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		return 0.0
 	case *big.Int:
 		panic(rt.NewTypeError("Cannot convert a BigInt value to a number"))
-	}
-	if _, ok := v.(*goja.Symbol); ok {
-		panic(rt.NewTypeError("Cannot convert a Symbol value to a number"))
 	}
 	return v.ToFloat()
 }
