@@ -37,43 +37,41 @@ func (db *DB) BeginTransaction() (int, error) {
 	return d, nil
 }
 
-// CommitTransaction ends the innermost explicit transaction, keeping its
-// writes in the enclosing one.
-func (db *DB) CommitTransaction() error {
+// CommitTransaction ends the explicit transaction at depth (and any still
+// open inside it), keeping its writes in the enclosing one.
+func (db *DB) CommitTransaction(depth int) error {
 	if err := db.usable(); err != nil {
 		return fmt.Errorf("commit transaction: %w", err)
 	}
-	if len(db.sp) == 0 {
+	if depth < 1 || depth > len(db.sp) {
 		return fmt.Errorf("commit transaction: %w", ErrNoTransaction)
 	}
-	d := db.sp[len(db.sp)-1]
 	db.settleWriters()
-	if err := db.execInternal(`RELEASE ` + savepointName(d)); err != nil {
+	if err := db.execInternal(`RELEASE ` + savepointName(depth)); err != nil {
 		return fmt.Errorf("commit transaction: %w", db.abort(err))
 	}
-	db.sp = db.sp[:len(db.sp)-1]
+	db.sp = db.sp[:depth-1]
 	return nil
 }
 
-// RollbackTransaction undoes the writes of the innermost explicit
-// transaction and ends it.
-func (db *DB) RollbackTransaction() error {
+// RollbackTransaction undoes the writes of the explicit transaction at
+// depth (and of any still open inside it) and ends it.
+func (db *DB) RollbackTransaction(depth int) error {
 	if err := db.usable(); err != nil {
 		return fmt.Errorf("roll back transaction: %w", err)
 	}
-	if len(db.sp) == 0 {
+	if depth < 1 || depth > len(db.sp) {
 		return fmt.Errorf("roll back transaction: %w", ErrNoTransaction)
 	}
-	d := db.sp[len(db.sp)-1]
 	db.settleWriters()
-	name := savepointName(d)
+	name := savepointName(depth)
 	if err := db.execInternal(`ROLLBACK TO ` + name); err != nil {
 		return fmt.Errorf("roll back transaction: %w", db.abort(err))
 	}
 	if err := db.execInternal(`RELEASE ` + name); err != nil {
 		return fmt.Errorf("roll back transaction: %w", db.abort(err))
 	}
-	db.sp = db.sp[:len(db.sp)-1]
+	db.sp = db.sp[:depth-1]
 	db.refreshSchema()
 	db.alarmDirty = true // compared with the committed alarm at Commit
 	return nil
