@@ -154,7 +154,11 @@ func planChain(files []LTXFileKey) ([]LTXFileKey, error) {
 		chain = append(chain, files[best])
 		pos = files[best].MaxTXID
 	}
-	if i < len(files) {
+	switch {
+	case i < len(files) && pos == 0:
+		return nil, fmt.Errorf("%w: TXID %016x is missing (no file starts the chain; the first file is %s)",
+			ErrLTXGap, pos+1, files[i])
+	case i < len(files):
 		return nil, fmt.Errorf("%w: TXID %016x is missing (the chain from TXID 1 ends at %016x; the next file is %s)",
 			ErrLTXGap, pos+1, pos, files[i])
 	}
