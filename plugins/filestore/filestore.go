@@ -371,7 +371,9 @@ func (s *Store) delete(key, ifMatch string) error {
 		}
 		return &fs.PathError{Op: "unlink", Path: path, Err: err}
 	}
-	if err := syncDir(dir); err != nil {
+	// A concurrent delete of a sibling may have removed the emptied
+	// directory already: the unlink applied, so that is success.
+	if err := syncDir(dir); err != nil && !notExist(err) {
 		return err
 	}
 	// Remove the directories the delete left empty (rmdir fails on a
@@ -381,7 +383,7 @@ func (s *Store) delete(key, ifMatch string) error {
 			break
 		}
 		d = filepath.Dir(d)
-		if err := syncDir(d); err != nil {
+		if err := syncDir(d); err != nil && !notExist(err) {
 			return err
 		}
 	}
