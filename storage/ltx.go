@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/pierrec/lz4/v4"
@@ -32,11 +33,11 @@ func EncodeLTX(w io.Writer, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) 
 	if ps.Commit == 0 {
 		return errors.New("encode LTX: empty database (commit 0)")
 	}
-	enc, err := ltx.NewEncoder(w)
-	if err != nil {
-		return fmt.Errorf("encode LTX: %w", err)
-	}
+	slot := encoderPool.Get().(*encoderSlot)
+	defer encoderPool.Put(slot)
+	enc := slot.reset(w)
 	defer enc.Cleanup()
+	defer slot.w.Reset(nil)
 	hdr := ltx.Header{
 		Version:   ltx.Version,
 		Flags:     ltx.HeaderFlagNoChecksum,
@@ -59,6 +60,36 @@ func EncodeLTX(w io.Writer, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) 
 	}
 	return nil
 }
+
+// encoderSlot recycles an ltx.Encoder: a new one allocates a 128 KiB LZ4
+// hash table, which costs more than encoding a small file. ltx v0.5.3 has
+// no Reset, so a slot keeps the state of a freshly made encoder (fresh) and
+// copies it over the used one (enc); the LZ4 compressor marks its table
+// stale by itself at every block, so a copied table is as good as a zero
+// one. The writer is a switchable indirection set for each use.
+type encoderSlot struct {
+	w     switchWriter
+	fresh ltx.Encoder
+	enc   ltx.Encoder
+}
+
+var encoderPool = sync.Pool{New: func() any {
+	s := new(encoderSlot)
+	enc, _ := ltx.NewEncoder(&s.w)
+	s.fresh = *enc
+	return s
+}}
+
+func (s *encoderSlot) reset(w io.Writer) *ltx.Encoder {
+	s.w.Reset(w)
+	s.enc = s.fresh
+	return &s.enc
+}
+
+type switchWriter struct{ w io.Writer }
+
+func (s *switchWriter) Reset(w io.Writer)           { s.w = w }
+func (s *switchWriter) Write(p []byte) (int, error) { return s.w.Write(p) }
 
 // DecodeLTX decodes and verifies the LTX file b (either page encoding
 // superfly/ltx v0.5.3 reads: legacy LZ4 frames or LZ4 blocks). It calls fn
