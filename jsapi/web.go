@@ -412,6 +412,23 @@ func webNatives(rt *goja.Runtime, st *webState, console io.Writer) *goja.Object 
 		}
 		return rt.NewArray(out...)
 	})
+	// formGet(str, name) → the first value of name, null, or undefined when
+	// name is not ASCII (the caller then compares UTF-16 names itself)
+	set("formGet", func(c goja.FunctionCall) goja.Value {
+		name := c.Argument(1).String()
+		for i := 0; i < len(name); i++ {
+			if name[i] >= 0x80 {
+				return goja.Undefined()
+			}
+		}
+		pairs := webFormParse(c.Argument(0).String())
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if pairs[i] == name {
+				return rt.ToValue(pairs[i+1])
+			}
+		}
+		return goja.Null()
+	})
 	// formSerialize(flat [k, v, ...]) → string
 	set("formSerialize", func(c goja.FunctionCall) goja.Value {
 		arr := c.Argument(0).ToObject(rt)

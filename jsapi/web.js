@@ -380,12 +380,16 @@
   let paramsAttach; // (params, url) links a URLSearchParams to its URL
   let paramsReset; // (params, queryString) replaces the list without updating the URL
   class URLSearchParams {
-    #list = [];
+    #list = null; // [[name, value], ...], or null while it is #query, not parsed yet
+    #query = "";
     #url = null;
     constructor(init = "") {
       if (isObject(init)) {
+        const list = [];
+        this.#list = list;
         if (#list in init) {
-          this.#list = init.#list.map((p) => [p[0], p[1]]);
+          const src = init.#list ?? init.#parse();
+          for (let i = 0; i < src.length; i++) list.push([src[i][0], src[i][1]]);
         } else if (typeof init[Symbol.iterator] === "function") {
           for (const pair of init) {
             if (!isObject(pair) || typeof pair[Symbol.iterator] !== "function") {
@@ -393,15 +397,16 @@
             }
             const p = [...pair];
             if (p.length !== 2) throw new TypeError("Failed to construct 'URLSearchParams': Sequence initializer must only contain pair elements");
-            this.#list.push([toUSV(p[0]), toUSV(p[1])]);
+            list.push([toUSV(p[0]), toUSV(p[1])]);
           }
         } else {
-          for (const k of Object.keys(init)) this.#list.push([k, toUSV(init[k])]);
+          const keys = Object.keys(init);
+          for (let i = 0; i < keys.length; i++) list.push([keys[i], toUSV(init[keys[i]])]);
         }
       } else {
         let s = toUSV(init);
         if (s.startsWith("?")) s = s.slice(1);
-        this.#list = parsePairs(s);
+        this.#query = s;
       }
     }
     static {
@@ -409,78 +414,110 @@
         p.#url = url;
       };
       paramsReset = (p, q) => {
-        p.#list = q === null ? [] : parsePairs(q);
+        p.#list = null;
+        p.#query = q === null ? "" : q;
       };
+    }
+    #parse() {
+      const l = this.#query === "" ? [] : parsePairs(this.#query);
+      this.#list = l;
+      return l;
     }
     #update() {
       if (this.#url) urlSetQueryFromParams(this.#url, this.toString());
     }
-    get size() { return this.#list.length; }
+    get size() { return (this.#list ?? this.#parse()).length; }
     append(name, value) {
-      this.#list.push([toUSV(name), toUSV(value)]);
+      (this.#list ?? this.#parse()).push([toUSV(name), toUSV(value)]);
       this.#update();
     }
     delete(name, value) {
       name = toUSV(name);
-      if (value === undefined) this.#list = this.#list.filter((p) => p[0] !== name);
-      else {
-        value = toUSV(value);
-        this.#list = this.#list.filter((p) => !(p[0] === name && p[1] === value));
+      if (value !== undefined) value = toUSV(value);
+      const l = this.#list ?? this.#parse();
+      const out = [];
+      if (value === undefined) {
+        for (let i = 0; i < l.length; i++) if (l[i][0] !== name) out.push(l[i]);
+      } else {
+        for (let i = 0; i < l.length; i++) if (!(l[i][0] === name && l[i][1] === value)) out.push(l[i]);
       }
+      this.#list = out;
       this.#update();
     }
     get(name) {
       name = toUSV(name);
-      const p = this.#list.find((p) => p[0] === name);
-      return p ? p[1] : null;
+      let l = this.#list;
+      if (l === null) {
+        // straight from the query string, without building the list
+        const v = native.formGet(this.#query, name);
+        if (v !== undefined) return v;
+        l = this.#parse();
+      }
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name) return l[i][1];
+      return null;
     }
     getAll(name) {
       name = toUSV(name);
-      return this.#list.filter((p) => p[0] === name).map((p) => p[1]);
+      const l = this.#list ?? this.#parse();
+      const out = [];
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name) out.push(l[i][1]);
+      return out;
     }
     has(name, value) {
       name = toUSV(name);
-      if (value === undefined) return this.#list.some((p) => p[0] === name);
+      if (value === undefined) {
+        const l = this.#list ?? this.#parse();
+        for (let i = 0; i < l.length; i++) if (l[i][0] === name) return true;
+        return false;
+      }
       value = toUSV(value);
-      return this.#list.some((p) => p[0] === name && p[1] === value);
+      const l = this.#list ?? this.#parse();
+      for (let i = 0; i < l.length; i++) if (l[i][0] === name && l[i][1] === value) return true;
+      return false;
     }
     set(name, value) {
       name = toUSV(name);
       value = toUSV(value);
-      const i = this.#list.findIndex((p) => p[0] === name);
-      if (i < 0) this.#list.push([name, value]);
+      const l = this.#list ?? this.#parse();
+      let i = 0;
+      while (i < l.length && l[i][0] !== name) i++;
+      if (i === l.length) l.push([name, value]);
       else {
-        this.#list[i][1] = value;
-        this.#list = this.#list.filter((p, j) => j <= i || p[0] !== name);
+        l[i][1] = value;
+        const out = [];
+        for (let j = 0; j < l.length; j++) if (j <= i || l[j][0] !== name) out.push(l[j]);
+        this.#list = out;
       }
       this.#update();
     }
     sort() {
-      this.#list = stableSortPairs(this.#list);
+      this.#list = stableSortPairs(this.#list ?? this.#parse());
       this.#update();
     }
     forEach(callback, thisArg) {
       if (typeof callback !== "function") throw new TypeError("Failed to execute 'forEach' on 'URLSearchParams': parameter 1 is not of type 'Function'.");
-      for (let i = 0; i < this.#list.length; i++) {
+      for (let i = 0; i < (this.#list ?? this.#parse()).length; i++) {
         const p = this.#list[i];
         callback.call(thisArg, p[1], p[0], this);
       }
     }
     *entries() {
-      for (let i = 0; i < this.#list.length; i++) yield [this.#list[i][0], this.#list[i][1]];
+      for (let i = 0; i < (this.#list ?? this.#parse()).length; i++) yield [this.#list[i][0], this.#list[i][1]];
     }
     *keys() {
-      for (let i = 0; i < this.#list.length; i++) yield this.#list[i][0];
+      for (let i = 0; i < (this.#list ?? this.#parse()).length; i++) yield this.#list[i][0];
     }
     *values() {
-      for (let i = 0; i < this.#list.length; i++) yield this.#list[i][1];
+      for (let i = 0; i < (this.#list ?? this.#parse()).length; i++) yield this.#list[i][1];
     }
     [Symbol.iterator]() {
       return this.entries();
     }
     toString() {
+      const l = this.#list;
+      if (l === null) return native.formSerialize(native.formParse(this.#query));
       const flat = [];
-      for (const p of this.#list) flat.push(p[0], p[1]);
+      for (let i = 0; i < l.length; i++) flat.push(l[i][0], l[i][1]);
       return native.formSerialize(flat);
     }
   }
