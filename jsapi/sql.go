@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -31,6 +32,9 @@ type SQLCursor interface {
 	RowsRead() int
 	RowsWritten() int
 	Close()
+	// Release tells that the cursor's JS object was collected. It is
+	// called from a cleanup goroutine, not the runtime's.
+	Release()
 }
 
 // Transactions are explicit transactions (storage.transaction() and
@@ -421,6 +425,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 			panic(NewError(rt, "Error", err.Error()))
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
+		runtime.AddCleanup(h, SQLCursor.Release, cur)
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {
 			cur.Close()

@@ -5,8 +5,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -164,6 +166,30 @@ func TestSQL_Cursor(t *testing.T) {
 }
 
 const msgTxnSQL = "To execute a transaction, please use the state.storage.transaction() or state.storage.transactionSync() APIs instead of the SQL BEGIN TRANSACTION or SAVEPOINT statements. The JavaScript API is safer because it will automatically roll back on exceptions, and because it interacts correctly with Durable Objects' automatic atomic write coalescing."
+
+func TestSQL_AbandonedCursors(t *testing.T) {
+	rt, db := newStorageRuntime(t, StateOptions{})
+	runJS(t, rt, `sql.exec("CREATE TABLE t (x)"); for (let i = 0; i < 3000; i++) sql.exec("INSERT INTO t VALUES (?)", i);`)
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// Cursors read once and dropped: collected, they end at the commit
+	// instead of being read ahead.
+	runJS(t, rt, `for (let i = 0; i < 50; i++) sql.exec("SELECT x FROM t").next();`)
+	if n := db.OpenCursors(); n != 50 {
+		t.Fatalf("OpenCursors = %d, want 50", n)
+	}
+	for i := 0; i < 5 && db.OpenCursors() > 0; i++ {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if err := db.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.OpenCursors(); n != 0 {
+		t.Errorf("OpenCursors after GC and commit = %d, want 0", n)
+	}
+}
 
 func TestSQL_ToArrayLimit(t *testing.T) {
 	rt, _ := newStorageRuntime(t, StateOptions{})

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -869,6 +870,9 @@ type Cursor struct {
 	err    error   // error to report after buf
 
 	readOnly bool
+	// released is set (from any goroutine) when the application can no
+	// longer read the cursor: it ends at the next commit.
+	released atomic.Bool
 
 	// Row counts: base counts the statements before the last one; the
 	// last one's count is taken while it runs.
@@ -903,11 +907,6 @@ func (c *Cursor) start(args []any) error {
 	}
 	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, c.stmt) != 0
 	c.readOnly = c.readOnly && ro
-	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
-	c.cols = make([]string, ncol)
-	for i := range c.cols {
-		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
-	}
 	c.changesBase = db.totalChanges()
 	ddl := !ro && (c.ddlStmt || db.auth.schema)
 	if c.cached != nil && db.auth.schema {
@@ -915,6 +914,13 @@ func (c *Cursor) start(args []any) error {
 	}
 	cookie := db.schemaCookieIf(ddl)
 	rc := db.step(c.stmt)
+	// The names after the first step: it may have prepared the statement
+	// again for a changed schema.
+	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
+	c.cols = make([]string, ncol)
+	for i := range c.cols {
+		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+	}
 	c.written = db.totalChanges() - c.changesBase
 	if ddl && db.schemaCookie() != cookie {
 		c.ddl = true
@@ -1097,6 +1103,11 @@ func (c *Cursor) readAhead(limit int) {
 	}
 }
 
+// Release marks the cursor as unreachable by the application (its JS
+// object was collected). It may be called from any goroutine; the cursor
+// ends at the next commit instead of being read ahead.
+func (c *Cursor) Release() { c.released.Store(true) }
+
 // Close ends the cursor early; its remaining rows are discarded.
 func (c *Cursor) Close() {
 	c.hasRow = false
@@ -1138,6 +1149,11 @@ const readAheadLimit = 1000
 // the application dropped do not keep statements open.
 func (db *DB) settleCursors() {
 	for c := range db.cursors {
+		if c.released.Load() {
+			c.hasRow = false
+			c.finish()
+			continue
+		}
 		if c.readOnly {
 			c.readAhead(readAheadLimit)
 		} else {
@@ -1154,6 +1170,9 @@ func (db *DB) stopCursors() {
 		c.finish()
 	}
 }
+
+// OpenCursors returns the number of cursors whose statement is open.
+func (db *DB) OpenCursors() int { return len(db.cursors) }
 
 // DatabaseSize is the size of the database file in bytes (sql.databaseSize).
 func (db *DB) DatabaseSize() (int64, error) { return db.Size() }

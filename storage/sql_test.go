@@ -374,6 +374,29 @@ func TestDB_Exec_Cursors(t *testing.T) {
 		}
 	})
 
+	t.Run("Released", func(t *testing.T) {
+		kept, err := db.Exec("SELECT x FROM t ORDER BY x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped, err := db.Exec("SELECT x FROM t ORDER BY x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped.Release()
+		mustCommit(t, db)
+		if n := db.OpenCursors(); n != 1 {
+			t.Errorf("OpenCursors after commit = %d, want 1 (the kept one)", n)
+		}
+		if got := len(readAll(t, kept)); got != 2502 {
+			t.Errorf("kept rows = %d", got)
+		}
+		if n := db.OpenCursors(); n != 0 {
+			t.Errorf("OpenCursors = %d, want 0", n)
+		}
+		mustCommit(t, db)
+	})
+
 	t.Run("Close", func(t *testing.T) {
 		c, err := db.Exec("SELECT x FROM t")
 		if err != nil {
