@@ -38,12 +38,12 @@ func (s testStorage) Exec(q string, args []any) (SQLCursor, error) {
 	}
 	return c, nil
 }
-func (s testStorage) DatabaseSize() (int64, error)        { return s.db.DatabaseSize() }
-func (s testStorage) BeginTransaction() (int, error)      { return s.db.BeginTransaction() }
-func (s testStorage) CommitTransaction(d int) error       { return s.db.CommitTransaction(d) }
-func (s testStorage) RollbackTransaction(d int) error     { return s.db.RollbackTransaction(d) }
-func (s testStorage) SetAlarm(ms int64) error             { return s.db.SetAlarm(ms) }
-func (s testStorage) DeleteAlarm() error                  { return s.db.DeleteAlarm() }
+func (s testStorage) DatabaseSize() (int64, error)    { return s.db.DatabaseSize() }
+func (s testStorage) BeginTransaction() (int, error)  { return s.db.BeginTransaction() }
+func (s testStorage) CommitTransaction(d int) error   { return s.db.CommitTransaction(d) }
+func (s testStorage) RollbackTransaction(d int) error { return s.db.RollbackTransaction(d) }
+func (s testStorage) SetAlarm(ms int64) error         { return s.db.SetAlarm(ms) }
+func (s testStorage) DeleteAlarm() error              { return s.db.DeleteAlarm() }
 func (s testStorage) GetAlarm() (int64, bool, error) {
 	a, ok, err := s.db.GetAlarm()
 	return a.AtMs, ok, err
