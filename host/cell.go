@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -37,7 +38,11 @@ type cell struct {
 	alarmRunning      bool     // alarm() is running
 	alarmAgain        bool     // the alarm came due again while alarm() ran
 	firingGen         int64    // generation of the alarm being run
-	broken            error    // set while reset fails the events it held
+	log               *cellLog // the cell's LTX log and lease (log mode)
+	// commitsSinceCheckpoint counts uploaded commits since the WAL was
+	// last truncated.
+	commitsSinceCheckpoint int
+	broken                 error // set while reset fails the events it held
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -47,6 +52,9 @@ func (e *BrokenObjectError) Error() string { return "Durable Object reset becaus
 
 // bcwTimeout is workerd's limit on one blockConcurrencyWhile call.
 const bcwTimeout = 30 * time.Second
+
+// activateTimeout bounds acquiring, restoring and opening a cell.
+const activateTimeout = 2 * time.Minute
 
 const bcwTimeoutMessage = "A call to blockConcurrencyWhile() in a Durable Object waited for too long. The call was canceled and the Durable Object was reset."
 
@@ -67,7 +75,20 @@ func (c *cell) open(name string) {
 	s := c.s
 	path := s.h.dbPath(c.class, c.id)
 	go func() {
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, OnAlarm: c.onAlarm})
+		ctx, cancel := context.WithTimeout(context.Background(), activateTimeout)
+		defer cancel()
+		l, err := s.h.acquire(ctx, c, path)
+		if err != nil {
+			s.post(func() {
+				c.opening = false
+				c.failWaiting(err)
+			})
+			return
+		}
+		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, LogPages: l != nil, OnAlarm: c.onAlarm})
+		if err != nil && l != nil {
+			l.release(s.h)
+		}
 		s.post(func() {
 			c.opening = false
 			if err != nil {
@@ -76,9 +97,13 @@ func (c *cell) open(name string) {
 			}
 			if s.h.closing.Load() {
 				db.Close()
+				if l != nil {
+					go l.release(s.h)
+				}
 				return
 			}
 			c.db = db
+			c.attachLog(l)
 			c.armStoredAlarm()
 			c.wakeNext()
 		})

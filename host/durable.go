@@ -149,12 +149,20 @@ func (s *shard) synced(b *syncBatch, errs []error) {
 	for i, c := range b.cells {
 		if errs != nil && errs[i] != nil {
 			s.h.logf("%s: %v", c.scope, errs[i])
-			c.reset("a commit failed to become durable")
+			if c.log != nil && c.db == b.dbs[i] {
+				// The log has a hole: let the cell go, so that the next
+				// event restores the last durable state from the bucket.
+				c.deactivate("a commit failed to become durable")
+			} else {
+				c.reset("a commit failed to become durable")
+			}
 			continue
 		}
 		if b.seqs[i] > c.synced {
 			c.synced = b.seqs[i]
 		}
+		c.commitsSinceCheckpoint++
+		c.maybeCheckpoint()
 	}
 	for _, r := range b.replies {
 		r()

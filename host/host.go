@@ -22,6 +22,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
 )
 
 // Binding binds a Durable Object class to a name on env.
@@ -46,8 +48,21 @@ type Config struct {
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
 	// JS is interrupted and the object reset. Default 30 s.
 	CPULimit time.Duration
+	// Durability is DurabilityLocal, DurabilityLog or DurabilityBackup;
+	// default: log when Bucket is set, else local.
+	Durability string
+	// Bucket is the object store holding the cells' LTX logs (log and
+	// backup modes).
+	Bucket plugins.ObjectStore
+	// Node is this process's membership of the fleet (cell ownership). It
+	// must be started; the host does not close it. Nil: no ownership
+	// checks (tests, single-process tools).
+	Node *ownership.Node
+	// StateLock, if set, is the caller's lock of StateDir (LockState);
+	// otherwise Open takes it.
+	StateLock *StateLock
 	// Syncer makes commits durable before replies leave (the output gate).
-	// Default: LocalSync on StateDir.
+	// Default: chosen by Durability. Tests set their own.
 	Syncer Syncer
 }
 
@@ -58,7 +73,7 @@ type Host struct {
 	classes map[string]bool
 	shards  []*shard
 	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
-	lock    *os.File
+	lock    *StateLock    // taken by Open when Config.StateLock is nil
 	syncer  *syncer
 	closing atomic.Bool
 
@@ -81,6 +96,25 @@ func New(cfg Config) (*Host, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	if cfg.Durability == "" {
+		cfg.Durability = DurabilityLocal
+		if cfg.Bucket != nil {
+			cfg.Durability = DurabilityLog
+		}
+	}
+	switch cfg.Durability {
+	case DurabilityLocal:
+		cfg.Bucket, cfg.Node = nil, nil
+	case DurabilityLog:
+		if cfg.Bucket == nil {
+			return nil, errors.New("new host: the log durability mode needs a bucket")
+		}
+		if cfg.Syncer == nil {
+			cfg.Syncer = newLogSyncer(cfg.Bucket)
+		}
+	default:
+		return nil, fmt.Errorf("new host: unknown durability mode %q (want %s or %s)", cfg.Durability, DurabilityLog, DurabilityLocal)
+	}
 	if cfg.Syncer == nil {
 		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
 	}
@@ -100,16 +134,19 @@ func New(cfg Config) (*Host, error) {
 // ErrStateLocked means another process uses the state directory.
 var ErrStateLocked = errors.New("state directory is in use")
 
-// Open locks the state directory, builds every shard's runtime and starts
-// the loops. On error nothing is left running.
-func (h *Host) Open() error {
-	if err := os.MkdirAll(h.cfg.StateDir, 0o755); err != nil {
-		return fmt.Errorf("open host: %w", err)
+// StateLock is the exclusive lock of a state directory (flock on
+// <dir>/LOCK, held until Close): one process per state directory.
+type StateLock struct{ f *os.File }
+
+// LockState takes the state directory's lock, creating the directory.
+func LockState(dir string) (*StateLock, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("lock state: %w", err)
 	}
-	lockPath := filepath.Join(h.cfg.StateDir, "LOCK")
+	lockPath := filepath.Join(dir, "LOCK")
 	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("open host: %w", err)
+		return nil, fmt.Errorf("lock state: %w", err)
 	}
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		b, _ := os.ReadFile(lockPath)
@@ -118,11 +155,34 @@ func (h *Host) Open() error {
 		if holder == "" {
 			holder = "unknown"
 		}
-		return fmt.Errorf("%w: %s is locked by another cellhost process (pid %s); stop it, or pass --state to use another directory", ErrStateLocked, h.cfg.StateDir, holder)
+		return nil, fmt.Errorf("%w: %s is locked by another cellhost process (pid %s); stop it, or pass --state to use another directory", ErrStateLocked, dir, holder)
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
-	h.lock = f
+	return &StateLock{f: f}, nil
+}
+
+// Close releases the lock.
+func (l *StateLock) Close() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
+
+// Open locks the state directory (unless Config.StateLock holds it), builds every shard's runtime and starts
+// the loops. On error nothing is left running.
+func (h *Host) Open() error {
+	if h.cfg.StateLock == nil {
+		lock, err := LockState(h.cfg.StateDir)
+		if err != nil {
+			return err
+		}
+		h.lock = lock
+	}
 
 	h.syncer = newSyncer(h.cfg.Syncer)
 	go h.syncer.run()
@@ -169,18 +229,28 @@ func (h *Host) Close() error {
 		h.syncer.close()
 	}
 	h.mu.Lock()
-	var first error
+	cells := make([]*cell, 0, len(h.cells))
 	for _, c := range h.cells {
+		cells = append(cells, c)
+	}
+	h.mu.Unlock()
+	// The loops have stopped: the cells are ours now.
+	var first error
+	for _, c := range cells {
 		if c.db != nil {
 			if err := c.db.Close(); err != nil && first == nil {
 				first = err
 			}
 			c.db = nil
 		}
+		if l := c.log; l != nil {
+			c.log = nil
+			close(l.done)
+			l.capture.Close()
+			l.release(h)
+		}
 	}
-	h.mu.Unlock()
 	if h.lock != nil {
-		_ = unix.Flock(int(h.lock.Fd()), unix.LOCK_UN)
 		h.lock.Close()
 		h.lock = nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
 )
 
 // maxBodyBytes bounds a request body read into memory.
@@ -97,6 +98,12 @@ func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
 // as workerd does: the client sees only "Internal Server Error").
 func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error {
 	w := c.Response()
+	var elsewhere *ownership.CellOwnedElsewhereError
+	var lostRecord *ownership.LostRecordError
+	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
+		h.logf("%v", err)
+		return plain(c, http.StatusServiceUnavailable, err.Error())
+	}
 	if err != nil {
 		var se *jsapi.ScriptError
 		if errors.As(err, &se) && se.Stack != "" {

@@ -515,14 +515,20 @@ func (w *Worker) errorOf(err error) error {
 // exported classes that can serve as Durable Object classes (every exported
 // class except WorkerEntrypoint subclasses), sorted. Used when no
 // configuration names the bindings.
-func ObjectClasses(b *Bundle) ([]string, error) {
+func ObjectClasses(b *Bundle) ([]string, error) { return CheckWorker(b, nil) }
+
+// CheckWorker evaluates the bundle in a scratch runtime, checks that it
+// exports every class in classes (and no Durable Object class as default),
+// and returns its Durable Object classes as ObjectClasses does. It finds
+// bad input before anything else starts.
+func CheckWorker(b *Bundle, classes []string) ([]string, error) {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(8192)
 	if err := InstallWeb(rt, WebOptions{Console: io.Discard}); err != nil {
 		return nil, err
 	}
 	InstallTimers(rt, idleScheduler{})
-	w, err := NewWorker(rt, WorkerOptions{Bundle: b})
+	w, err := NewWorker(rt, WorkerOptions{Bundle: b, Classes: classes})
 	if err != nil {
 		return nil, err
 	}

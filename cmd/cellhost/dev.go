@@ -21,9 +21,11 @@ import (
 )
 
 type devOptions struct {
-	port  int
-	ip    string
-	state string
+	port       int
+	ip         string
+	state      string
+	bucket     string
+	durability string
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -37,7 +39,10 @@ The argument is a directory with a wrangler.jsonc, wrangler.json or
 wrangler.toml (default: the current directory), or a single .js/.ts module, in
 which case every exported class is a Durable Object class bound under its own
 name. /do/<Class>/<id-or-name> reaches an object directly; every other path
-goes to the worker's default fetch handler. State is kept in <dir>/.cellhost.`,
+goes to the worker's default fetch handler. State is kept in <dir>/.cellhost:
+the cell databases, and the bucket (a local directory, <state>/bucket) that
+logs every commit as LTX before its reply leaves. --bucket s3://... logs to
+S3 instead; --durability local skips the bucket (fsync only).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := "."
@@ -52,32 +57,34 @@ goes to the worker's default fetch handler. State is kept in <dir>/.cellhost.`,
 	cmd.Flags().IntVar(&o.port, "port", 8787, "port to listen on")
 	cmd.Flags().StringVar(&o.ip, "ip", "127.0.0.1", "address to listen on")
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
+	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
+	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0) or local (fsync only, no bucket)")
 	return cmd
 }
 
-// prepareHost loads the project and builds an unopened Host.
-func prepareHost(target, state string, log io.Writer) (*host.Host, *wrangler.Config, error) {
+// prepareHost loads the project and builds an unopened Host. The caller
+// sets Bucket and Node (serve.go's fleet wiring) before host.New.
+func prepareHost(target, state string, log io.Writer) (host.Config, *wrangler.Config, error) {
 	cfg, err := wrangler.Resolve(target)
 	if err != nil {
-		return nil, nil, err
+		return host.Config{}, nil, err
 	}
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(log, "warning: %s\n", w)
 	}
 	hc, err := cfg.HostConfig()
 	if err != nil {
-		return nil, nil, err
+		return host.Config{}, nil, err
 	}
 	if state == "" {
 		state = filepath.Join(cfg.Dir, ".cellhost")
 	}
 	hc.StateDir, hc.Log = state, log
-	h, err := host.New(hc)
-	return h, cfg, err
+	return hc, cfg, nil
 }
 
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	h, cfg, err := prepareHost(target, o.state, stderr)
+	hc, cfg, err := prepareHost(target, o.state, stderr)
 	if err != nil {
 		return err
 	}
@@ -90,6 +97,23 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	defer ln.Close()
+	// The state lock comes before the bucket: a second process on this
+	// state directory must not touch the first one's node lease.
+	lock, err := host.LockState(hc.StateDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	hc.StateLock = lock
+	fleet, err := joinBucket(ctx, &hc, o.bucket, o.durability, stderr)
+	if err != nil {
+		return err
+	}
+	defer fleet.close()
+	h, err := host.New(hc)
+	if err != nil {
+		return err
+	}
 	if err := h.Open(); err != nil {
 		return err
 	}
@@ -105,6 +129,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	case <-fleet.fenced():
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdownCtx)
+		return fmt.Errorf("this node's lease on the bucket lapsed (%v); no write is acknowledged any more: restart cellhost", fleet.node.Err())
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -225,11 +225,15 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 		return host.Config{}, err
 	}
 	bindings := cfg.Bindings
+	required := make([]string, 0, len(bindings))
+	for _, b := range bindings {
+		required = append(required, b.Class)
+	}
+	classes, err := jsapi.CheckWorker(bundle, required)
+	if err != nil {
+		return host.Config{}, err
+	}
 	if cfg.Path == "" {
-		classes, err := jsapi.ObjectClasses(bundle)
-		if err != nil {
-			return host.Config{}, err
-		}
 		for _, c := range classes {
 			bindings = append(bindings, host.Binding{Name: c, Class: c})
 		}

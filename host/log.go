@@ -1,0 +1,320 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/storage"
+)
+
+// Durability modes (Config.Durability).
+const (
+	// DurabilityLocal: a reply waits for the local fsync of its commit. No
+	// bucket; RPO 0 only as long as the disk survives.
+	DurabilityLocal = "local"
+	// DurabilityLog: every commit is uploaded as an LTX file to the bucket
+	// and checked against own.json before its reply leaves (RPO 0).
+	DurabilityLog = "log"
+	// DurabilityBackup: replies wait for the local fsync; changed cells are
+	// saved to the bucket every BackupInterval and at close (RPO = the
+	// interval).
+	DurabilityBackup = "backup"
+)
+
+// Durations of the log's upload loop.
+const (
+	uploadDeadline   = 30 * time.Second // past it the commit failed to become durable
+	uploadRetryFirst = 50 * time.Millisecond
+	uploadRetryMax   = 2 * time.Second
+	uploadParallel   = 32  // cells uploaded at once per batch
+	checkpointEvery  = 256 // commits between WAL checkpoints of a cell
+)
+
+// cellLog is a cell's place in the bucket: its lease (epoch) and the
+// position of its LTX log. Fields below mu are used by the syncer
+// goroutine; the loop only creates and retires a cellLog.
+type cellLog struct {
+	scope   string
+	lease   *ownership.Lease // nil without ownership
+	capture *storage.WALCapture
+	done    chan struct{} // closed when the cell lets go of the log
+
+	mu      sync.Mutex
+	txid    uint64 // last TXID uploaded in this epoch; 0 = next is the snapshot
+	retired bool
+}
+
+func (l *cellLog) epoch() uint64 {
+	if l.lease == nil {
+		return 1
+	}
+	return l.lease.Epoch
+}
+
+// logSyncer is the Syncer of the log mode: for every database of a batch it
+// reads the commits from the WAL, uploads them as one LTX file, and checks
+// ownership; databases upload in parallel, each cell's files in order.
+type logSyncer struct {
+	store plugins.ObjectStore
+	mu    sync.Mutex
+	logs  map[*storage.DB]*cellLog // guarded by mu
+}
+
+func newLogSyncer(store plugins.ObjectStore) *logSyncer {
+	return &logSyncer{store: store, logs: map[*storage.DB]*cellLog{}}
+}
+
+func (y *logSyncer) register(db *storage.DB, l *cellLog) {
+	y.mu.Lock()
+	y.logs[db] = l
+	y.mu.Unlock()
+}
+
+func (y *logSyncer) unregister(db *storage.DB) {
+	y.mu.Lock()
+	if l := y.logs[db]; l != nil {
+		l.mu.Lock()
+		l.retired = true
+		l.mu.Unlock()
+	}
+	delete(y.logs, db)
+	y.mu.Unlock()
+}
+
+// errLogRetired means the cell let go of its log while a batch was queued.
+var errLogRetired = errors.New("the cell was deactivated before its commit was uploaded")
+
+// Sync implements Syncer.
+func (y *logSyncer) Sync(dbs []*storage.DB) []error {
+	errs := make([]error, len(dbs))
+	failed := false
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, uploadParallel)
+	for i, db := range dbs {
+		y.mu.Lock()
+		l := y.logs[db]
+		y.mu.Unlock()
+		if l == nil {
+			errs[i], failed = errLogRetired, true
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			errs[i] = y.upload(l)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			failed = true
+		}
+	}
+	if !failed {
+		return nil
+	}
+	return errs
+}
+
+// upload makes the cell's committed transactions durable in the bucket:
+// one LTX file holding every page changed since the last upload (the first
+// of an epoch is a snapshot at TXID 1), then the ownership check.
+func (y *logSyncer) upload(l *cellLog) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.retired {
+		return errLogRetired
+	}
+	var ps *storage.PageSet
+	var err error
+	if l.txid == 0 {
+		ps, err = l.capture.Snapshot()
+	} else {
+		ps, err = l.capture.Read()
+	}
+	if err != nil {
+		return fmt.Errorf("capture pages of %s: %w", l.scope, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	defer cancel()
+	if ps != nil && len(ps.Pages) > 0 {
+		txid := l.txid + 1
+		var buf bytes.Buffer
+		if err := storage.EncodeLTX(&buf, ps, txid, txid, time.Now()); err != nil {
+			return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+		}
+		key := storage.LTXKey(l.scope, l.epoch(), 0, txid, txid)
+		if err := putWithRetry(ctx, y.store, key, buf.Bytes()); err != nil {
+			return err
+		}
+		l.txid = txid
+	}
+	if l.lease != nil {
+		return checkWithRetry(ctx, l.lease)
+	}
+	return nil
+}
+
+// putWithRetry uploads body (a plain PUT: the epoch in the key fences it),
+// retrying with back-off until ctx ends.
+func putWithRetry(ctx context.Context, store plugins.ObjectStore, key string, body []byte) error {
+	delay := uploadRetryFirst
+	for {
+		_, err := store.Put(ctx, key, body, plugins.PutOptions{})
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("upload %s: %w (gave up after %s)", key, err, uploadDeadline)
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, uploadRetryMax)
+	}
+}
+
+// checkWithRetry is the acknowledgement check: own.json still names this
+// node at the lease's epoch. A store error is retried; a lost lease is not.
+func checkWithRetry(ctx context.Context, lease *ownership.Lease) error {
+	delay := uploadRetryFirst
+	for {
+		err := lease.Check(ctx)
+		if err == nil {
+			return nil
+		}
+		var lost *ownership.LeaseLostError
+		var fenced *ownership.FencedError
+		if errors.As(err, &lost) || errors.As(err, &fenced) || errors.Is(err, ownership.ErrFenced) || errors.Is(err, ownership.ErrReleased) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("check ownership of %s: %w", lease.Scope, err)
+		case <-time.After(delay):
+		}
+		delay = min(delay*2, uploadRetryMax)
+	}
+}
+
+// acquire takes the cell for this node and brings its database up to date
+// from the bucket: off the loop, before the database opens. Without a
+// bucket it does nothing.
+func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, error) {
+	if h.cfg.Bucket == nil {
+		return nil, nil
+	}
+	l := &cellLog{scope: c.scope, done: make(chan struct{})}
+	if h.cfg.Node != nil {
+		lease, err := h.cfg.Node.TryAcquire(ctx, c.scope)
+		if err != nil {
+			return nil, err
+		}
+		l.lease = lease
+	}
+	// The bucket wins over the local file (bucket-protocol.md section 5).
+	res, err := storage.Restore(ctx, h.cfg.Bucket, c.scope, path)
+	if err != nil {
+		l.release(h)
+		return nil, fmt.Errorf("restore %s: %w", c.scope, err)
+	}
+	if !res.Found {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				l.release(h)
+				return nil, fmt.Errorf("start %s empty: %w", c.scope, err)
+			}
+		}
+	}
+	return l, nil
+}
+
+// release gives the cell back: its log is done, its lease released.
+func (l *cellLog) release(h *Host) {
+	if l.lease == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := l.lease.Release(ctx); err != nil {
+		h.logf("%s: release: %v", l.scope, err)
+	}
+}
+
+// attachLog starts using a freshly opened database's log: the syncer learns
+// it, and a lost lease resets the cell. On the loop.
+func (c *cell) attachLog(l *cellLog) {
+	if l == nil {
+		return
+	}
+	l.capture = c.db.WALCapture()
+	c.log = l
+	if y, ok := c.s.h.cfg.Syncer.(*logSyncer); ok {
+		y.register(c.db, l)
+	}
+	if l.lease != nil {
+		go func() {
+			select {
+			case <-l.lease.Lost:
+				c.s.post(func() {
+					if c.log == l {
+						c.deactivate("the node's lease lapsed")
+					}
+				})
+			case <-l.done:
+			}
+		}()
+	}
+}
+
+// deactivate resets the object and lets go of its database and lease, so
+// that the next event acquires and restores the cell again (the last
+// durable state is what the bucket holds). On the loop.
+func (c *cell) deactivate(reason string) {
+	c.reset(reason)
+	c.closeDB()
+}
+
+// closeDB closes the database and releases the cell. On the loop.
+func (c *cell) closeDB() {
+	if c.alarmCancel != nil {
+		c.alarmCancel()
+		c.alarmCancel = nil
+	}
+	if l := c.log; l != nil {
+		c.log = nil
+		if y, ok := c.s.h.cfg.Syncer.(*logSyncer); ok && c.db != nil {
+			y.unregister(c.db)
+		}
+		close(l.done)
+		l.capture.Close()
+		go l.release(c.s.h)
+	}
+	if c.db != nil {
+		if err := c.db.Close(); err != nil {
+			c.s.h.logf("%s: close: %v", c.scope, err)
+		}
+		c.db = nil
+	}
+	c.commitsSinceCheckpoint = 0
+}
+
+// maybeCheckpoint truncates the WAL once every commit is in the bucket and
+// enough have piled up. On the loop, between turns.
+func (c *cell) maybeCheckpoint() {
+	if c.db == nil || c.log == nil || c.synced != c.committed || c.commitsSinceCheckpoint < checkpointEvery {
+		return
+	}
+	if err := c.db.Checkpoint(); err != nil {
+		c.s.h.logf("%s: %v", c.scope, err)
+		return
+	}
+	c.commitsSinceCheckpoint = 0
+}
