@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,11 +83,25 @@ func TestCrash_AcknowledgedWritesSurvive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
-	bucket := os.Getenv("CELLHOST_CRASH_BUCKET") // e.g. an s3:// URL; default a file:// bucket
 	dir := t.TempDir()
-	if bucket == "" {
-		bucket = "file://" + filepath.Join(dir, "bucket")
+	t.Run("file", func(t *testing.T) { crashAndRestore(t, dir, "file://"+filepath.Join(dir, "bucket")) })
+	// The S3 server .ci/run starts (CELLHOST_TEST_S3, see plugins/s3store).
+	s3 := os.Getenv("CELLHOST_TEST_S3")
+	if s3 == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CELLHOST_TEST_S3 is not set: .ci/run must start the S3 server")
+		}
+		t.Skip("no S3 server: start one with .ci/versitygw.sh start (CELLHOST_TEST_S3)")
 	}
+	u, err := url.Parse(s3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = fmt.Sprintf("/crash-%d", time.Now().UnixNano())
+	t.Run("s3", func(t *testing.T) { crashAndRestore(t, filepath.Join(dir, "s3"), u.String()) })
+}
+
+func crashAndRestore(t *testing.T, dir, bucket string) {
 	project, err := filepath.Abs(filepath.Join("..", "..", "examples", "counter"))
 	if err != nil {
 		t.Fatal(err)
