@@ -67,7 +67,7 @@ func newStorageRuntime(t testing.TB, o StateOptions) (*goja.Runtime, *storage.DB
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := storage.Open(filepath.Join(dir, "cell.sqlite"), storage.Options{})
+	db, err := storage.Open(filepath.Join(dir, "cell.sqlite"), storage.Options{DeferSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,4 +383,58 @@ func FuzzListOptions(f *testing.F) {
 		}
 		_ = db.Commit()
 	})
+}
+
+// Benchmarks of the storage API as JS code calls it (one operation and one
+// commit per iteration, as one turn); compare with the storage package's
+// BenchmarkCell_* (the same work in Go, next to plain SQLite).
+func benchJS(b *testing.B, setup, op string) {
+	rt, db := newStorageRuntime(b, StateOptions{})
+	runJS(b, rt, setup)
+	if err := db.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	v, err := rt.RunString("(function (i) {" + op + "})")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, _ := goja.AssertFunction(v)
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		i++
+		if _, err := f(goja.Undefined(), rt.ToValue(i)); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const benchJSSetup = `sql.exec("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, score REAL)");
+for (let i = 0; i < 1000; i++) { sql.exec("INSERT INTO items VALUES (?, ?, ?)", i, "item" + i, i); ctx.storage.kv.put("key" + i, new Uint8Array(100)); }`
+
+func BenchmarkJS_KVPut(b *testing.B) {
+	benchJS(b, benchJSSetup, `ctx.storage.put("key" + (i % 1000), new Uint8Array(100));`)
+}
+
+func BenchmarkJS_KVGet(b *testing.B) {
+	benchJS(b, benchJSSetup, `ctx.storage.get("key" + (i % 1000));`)
+}
+
+func BenchmarkJS_SyncKVGet(b *testing.B) {
+	benchJS(b, benchJSSetup, `ctx.storage.kv.get("key" + (i % 1000));`)
+}
+
+func BenchmarkJS_SQLInsert(b *testing.B) {
+	benchJS(b, benchJSSetup, `sql.exec("INSERT INTO items (name, score) VALUES (?, ?)", "item", i);`)
+}
+
+func BenchmarkJS_SQLSelect(b *testing.B) {
+	benchJS(b, benchJSSetup, `sql.exec("SELECT id, name, score FROM items WHERE id = ?", i % 1000).one();`)
+}
+
+func BenchmarkJS_SQLScan(b *testing.B) {
+	benchJS(b, benchJSSetup, `sql.exec("SELECT id, name, score FROM items WHERE id >= ? ORDER BY id LIMIT 100", 500).toArray();`)
 }
