@@ -53,14 +53,6 @@ func ltCommit(t testing.TB, db *DB) {
 	}
 }
 
-// ltExec runs SQL on the DB's own connection (outside the KV API).
-func ltExec(t testing.TB, db *DB, query string) {
-	t.Helper()
-	if _, err := db.conn.ExecContext(context.Background(), query); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
 // applyPages applies ps to the database image img, as a restore does.
 func applyPages(img, ps *PageSet) {
 	if img.Pages == nil {
