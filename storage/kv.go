@@ -53,7 +53,7 @@ func (db *DB) Get(keys []string) ([][]byte, error) {
 		case errors.Is(err, sql.ErrNoRows):
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("get keys: %w", db.abort(err))
+			return nil, db.kvFailed("get keys", err)
 		}
 		if v == nil {
 			v = []byte{} // the driver reads an empty BLOB as NULL
@@ -85,8 +85,28 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 	if err != nil {
 		return fmt.Errorf("put keys: %w", db.abort(err))
 	}
+	// A batch is atomic: a failing key undoes the ones before it.
+	batch := len(keys) > 1
+	if batch {
+		if err := db.execInternal(`SAVEPOINT _cf_put`); err != nil {
+			return fmt.Errorf("put keys: %w", db.abort(err))
+		}
+	}
 	for i, k := range keys {
 		if _, err := put.Exec(db.scope, k, values[i]); err != nil {
+			if batch && db.txAlive() {
+				if e := db.execInternal(`ROLLBACK TO _cf_put`); e != nil {
+					return fmt.Errorf("put keys: %w", db.abort(e))
+				}
+				if e := db.execInternal(`RELEASE _cf_put`); e != nil {
+					return fmt.Errorf("put keys: %w", db.abort(e))
+				}
+			}
+			return db.kvFailed("put keys", err)
+		}
+	}
+	if batch {
+		if err := db.execInternal(`RELEASE _cf_put`); err != nil {
 			return fmt.Errorf("put keys: %w", db.abort(err))
 		}
 	}
@@ -109,7 +129,7 @@ func (db *DB) Delete(keys []string) (deleted int, err error) {
 	for _, k := range keys {
 		res, err := del.Exec(db.scope, k)
 		if err != nil {
-			return 0, fmt.Errorf("delete keys: %w", db.abort(err))
+			return 0, db.kvFailed("delete keys", err)
 		}
 		n, err := res.RowsAffected()
 		if err != nil {
@@ -118,6 +138,22 @@ func (db *DB) Delete(keys []string) (deleted int, err error) {
 		deleted += int(n)
 	}
 	return deleted, nil
+}
+
+// kvFailed handles the failure err of a KV statement. A failure that left
+// the transaction open (the statement's input was refused, e.g. a value
+// over SQLite's length limit) is the application's: it is returned as the
+// *SQLError workerd reports ("string or blob too big: SQLITE_TOOBIG") and
+// the transaction goes on. Any other failure aborts the transaction.
+func (db *DB) kvFailed(op string, err error) error {
+	var se interface{ Code() int }
+	if errors.As(err, &se) && db.txAlive() {
+		switch se.Code() & 0xff {
+		case 18, 19, 20, 25: // TOOBIG, CONSTRAINT, MISMATCH, RANGE
+			return db.sqlError(int32(se.Code()))
+		}
+	}
+	return fmt.Errorf("%s: %w", op, db.abort(err))
 }
 
 // List returns the entries selected by o, in ascending key order (descending
@@ -137,7 +173,7 @@ func (db *DB) List(o ListOptions) ([]Entry, error) {
 	}
 	entries, err := scanEntries(stmt, args)
 	if err != nil {
-		return nil, fmt.Errorf("list keys: %w", db.abort(err))
+		return nil, db.kvFailed("list keys", err)
 	}
 	return entries, nil
 }

@@ -441,6 +441,19 @@ func (db *DB) sqlError(rc int32) error {
 	}
 	r := &db.raw
 	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(r.tls, r.db))
+	if sqlite3.Xsqlite3_errcode(r.tls, r.db) == sqlite3.SQLITE_OK {
+		// The handle's error was cleared (the driver reset the
+		// statement): the code's own text is all there is.
+		msg = libc.GoString(sqlite3.Xsqlite3_errstr(r.tls, rc))
+		var b strings.Builder
+		b.WriteString(msg)
+		b.WriteString(": ")
+		b.WriteString(sqliteCodeName(rc & 0xff))
+		if rc&0xff != rc {
+			b.WriteString(" (extended: " + sqliteCodeName(rc) + ")")
+		}
+		return &SQLError{Msg: b.String(), Code: int(rc)}
+	}
 	var b strings.Builder
 	b.WriteString(msg)
 	if off := sqlite3.Xsqlite3_error_offset(r.tls, r.db); off >= 0 {
@@ -809,6 +822,11 @@ func (db *DB) stepFailed(rc int32) error {
 		db.refreshSchema()
 	}
 	return err
+}
+
+// txAlive reports whether the implicit transaction is still open in SQLite.
+func (db *DB) txAlive() bool {
+	return db.inTx && sqlite3.Xsqlite3_get_autocommit(db.raw.tls, db.raw.db) == 0
 }
 
 func (db *DB) totalChanges() int64 {

@@ -792,3 +792,38 @@ func FuzzSQLValues(f *testing.F) {
 		mustCommit(t, db)
 	})
 }
+
+func TestDB_KV_TooBig(t *testing.T) {
+	db := openDB(t, storage.Options{})
+	mustPut(t, db, "before", "1")
+	big := make([]byte, 2_200_001)
+	const want = "string or blob too big: SQLITE_TOOBIG"
+	if err := db.Put([]string{"big"}, [][]byte{big}); err == nil || err.Error() != want {
+		t.Errorf("Put of a big value: %v, want %q", err, want)
+	}
+	// A batch with one big value writes none of its keys.
+	if err := db.Put([]string{"a", "big", "c"}, [][]byte{{1}, big, {3}}); err == nil || err.Error() != want {
+		t.Errorf("batch Put: %v, want %q", err, want)
+	}
+	if _, err := db.Get([]string{string(big)}); err == nil || err.Error() != want {
+		t.Errorf("Get of a big key: %v, want %q", err, want)
+	}
+	if _, err := db.Delete([]string{string(big)}); err == nil || err.Error() != want {
+		t.Errorf("Delete of a big key: %v, want %q", err, want)
+	}
+	// The transaction goes on.
+	mustPut(t, db, "after", "2")
+	mustCommit(t, db)
+	entries, err := db.List(storage.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range entries {
+		keys = append(keys, e.Key)
+	}
+	if want := []string{"after", "before"}; !reflect.DeepEqual(keys, want) {
+		t.Errorf("keys = %q, want %q", keys, want)
+	}
+	mustCommit(t, db)
+}
