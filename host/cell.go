@@ -42,7 +42,9 @@ type cell struct {
 	// commitsSinceCheckpoint counts uploaded commits since the WAL was
 	// last truncated.
 	commitsSinceCheckpoint int
-	broken                 error // set while reset fails the events it held
+	backingUp              bool   // a backup snapshot is being read (backup mode)
+	backedUp               uint64 // committed at the last backup that landed
+	broken                 error  // set while reset fails the events it held
 }
 
 // BrokenObjectError is what callers of a reset object get.

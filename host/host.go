@@ -61,6 +61,9 @@ type Config struct {
 	// StateLock, if set, is the caller's lock of StateDir (LockState);
 	// otherwise Open takes it.
 	StateLock *StateLock
+	// BackupInterval is how often the backup mode saves changed cells
+	// (DefaultBackupInterval when zero): its RPO.
+	BackupInterval time.Duration
 	// Syncer makes commits durable before replies leave (the output gate).
 	// Default: chosen by Durability. Tests set their own.
 	Syncer Syncer
@@ -75,7 +78,10 @@ type Host struct {
 	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
 	lock    *StateLock    // taken by Open when Config.StateLock is nil
 	syncer  *syncer
-	closing atomic.Bool
+	// The backup mode's ticker goroutine.
+	backupStop chan struct{}
+	backupDone chan struct{}
+	closing    atomic.Bool
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -112,8 +118,15 @@ func New(cfg Config) (*Host, error) {
 		if cfg.Syncer == nil {
 			cfg.Syncer = newLogSyncer(cfg.Bucket)
 		}
+	case DurabilityBackup:
+		if cfg.Bucket == nil {
+			return nil, errors.New("new host: the backup durability mode needs a bucket")
+		}
+		if cfg.BackupInterval <= 0 {
+			cfg.BackupInterval = DefaultBackupInterval
+		}
 	default:
-		return nil, fmt.Errorf("new host: unknown durability mode %q (want %s or %s)", cfg.Durability, DurabilityLog, DurabilityLocal)
+		return nil, fmt.Errorf("new host: unknown durability mode %q (want %s, %s or %s)", cfg.Durability, DurabilityLog, DurabilityBackup, DurabilityLocal)
 	}
 	if cfg.Syncer == nil {
 		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
@@ -186,6 +199,10 @@ func (h *Host) Open() error {
 
 	h.syncer = newSyncer(h.cfg.Syncer)
 	go h.syncer.run()
+	if h.cfg.Durability == DurabilityBackup {
+		h.backupStop, h.backupDone = make(chan struct{}), make(chan struct{})
+		go h.runBackups(h.backupStop, h.backupDone)
+	}
 	h.shards = make([]*shard, h.cfg.Shards)
 	errs := make(chan error, h.cfg.Shards)
 	for i := range h.shards {
@@ -225,6 +242,11 @@ func (h *Host) Close() error {
 			s.close()
 		}
 	}
+	if h.backupStop != nil {
+		close(h.backupStop)
+		<-h.backupDone
+		h.backupStop = nil
+	}
 	if h.syncer != nil {
 		h.syncer.close()
 	}
@@ -237,6 +259,15 @@ func (h *Host) Close() error {
 	// The loops have stopped: the cells are ours now.
 	var first error
 	for _, c := range cells {
+		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
+			// The final save (the loops are stopped: no checkpoint runs).
+			if err := saveSnapshot(h, c.log); err != nil {
+				h.logf("%s: final backup: %v", c.scope, err)
+				if first == nil {
+					first = err
+				}
+			}
+		}
 		if c.db != nil {
 			if err := c.db.Close(); err != nil && first == nil {
 				first = err

@@ -35,9 +35,9 @@ func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability stri
 			return nil, errors.New("--bucket has no effect with --durability local; drop one of them")
 		}
 		return &fleetMembership{}, nil
-	case host.DurabilityLog:
+	case host.DurabilityLog, host.DurabilityBackup:
 	default:
-		return nil, fmt.Errorf("unknown --durability %q: want log or local", durability)
+		return nil, fmt.Errorf("unknown --durability %q: want log, backup or local", durability)
 	}
 	if err := os.MkdirAll(hc.StateDir, 0o755); err != nil {
 		return nil, err

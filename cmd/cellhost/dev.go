@@ -21,11 +21,12 @@ import (
 )
 
 type devOptions struct {
-	port       int
-	ip         string
-	state      string
-	bucket     string
-	durability string
+	port           int
+	ip             string
+	state          string
+	bucket         string
+	durability     string
+	backupInterval time.Duration
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -58,7 +59,8 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.ip, "ip", "127.0.0.1", "address to listen on")
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
-	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0) or local (fsync only, no bucket)")
+	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
+	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
 	return cmd
 }
 
@@ -105,6 +107,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	hc.StateLock = lock
+	hc.BackupInterval = o.backupInterval
 	fleet, err := joinBucket(ctx, &hc, o.bucket, o.durability, stderr)
 	if err != nil {
 		return err

@@ -1,0 +1,103 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cellhost/cellhost/storage"
+)
+
+// The backup durability mode (seed: "a log, a backup, or both"): replies
+// wait for the local fsync; every BackupInterval each cell that changed
+// since its last save uploads a snapshot of its whole database as the next
+// LTX file of its epoch, and a final one when the host closes. RPO = the
+// interval. The files form the same chain the log mode writes (TXID 1 is a
+// snapshot, each later file TXID+1 holding every page), so Restore needs
+// no special case.
+
+// DefaultBackupInterval is Config.BackupInterval when zero.
+const DefaultBackupInterval = 30 * time.Second
+
+// runBackups ticks every interval until stop closes, asking each shard to
+// save its changed cells.
+func (h *Host) runBackups(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(h.cfg.BackupInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			for _, s := range h.shards {
+				s.post(s.backupChanged)
+			}
+		}
+	}
+}
+
+// backupChanged starts a save of every cell of the shard that committed
+// since its last one. On the loop.
+func (s *shard) backupChanged() {
+	for _, c := range s.h.cellsOf(s) {
+		if c.db == nil || c.log == nil || c.backingUp || c.committed == c.backedUp {
+			continue
+		}
+		c.startBackup()
+	}
+}
+
+// startBackup hands a snapshot of the cell to a goroutine. No checkpoint
+// runs until it is back (maybeCheckpoint checks backingUp), so the
+// snapshot reads a consistent WAL and main file. On the loop.
+func (c *cell) startBackup() {
+	c.backingUp = true
+	seq, l, db := c.committed, c.log, c.db
+	go func() {
+		err := saveSnapshot(c.s.h, l)
+		c.s.post(func() {
+			c.backingUp = false
+			if err != nil {
+				c.s.h.logf("%s: backup: %v", c.scope, err)
+				return
+			}
+			if c.db == db && seq > c.backedUp {
+				c.backedUp = seq
+			}
+		})
+	}()
+}
+
+// saveSnapshot uploads the whole committed database as the next LTX file of
+// the cell's epoch, then checks ownership.
+func saveSnapshot(h *Host, l *cellLog) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.retired {
+		return errLogRetired
+	}
+	ps, err := l.capture.Snapshot()
+	if err != nil {
+		return err
+	}
+	if ps == nil || len(ps.Pages) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	defer cancel()
+	txid := l.txid + 1
+	var buf bytes.Buffer
+	if err := storage.EncodeLTX(&buf, ps, txid, txid, time.Now()); err != nil {
+		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+	}
+	if err := putWithRetry(ctx, h.cfg.Bucket, storage.LTXKey(l.scope, l.epoch(), 0, txid, txid), buf.Bytes()); err != nil {
+		return err
+	}
+	l.txid = txid
+	if l.lease != nil {
+		return checkWithRetry(ctx, l.lease)
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package host_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/memstore"
+	"github.com/cellhost/cellhost/storage"
+)
+
+func fetchBody(t *testing.T, h *host.Host, name, path string) (string, error) {
+	t.Helper()
+	r := <-fetchAsync(h, name, path)
+	return r.body, r.err
+}
+
+// TestDurability_BucketIsTheSourceOfTruth writes through a host in each
+// bucket mode, throws the whole local state away, and reads it back from
+// the bucket alone.
+func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
+	for _, mode := range []string{host.DurabilityLog, host.DurabilityBackup} {
+		t.Run(mode, func(t *testing.T) {
+			bucket := memstore.New()
+			state := t.TempDir()
+			open := func() *host.Host {
+				h := newHostB(t, gateJS, state, func(c *host.Config) {
+					c.Durability = mode
+					c.Bucket = bucket
+				})
+				if err := h.Open(); err != nil {
+					t.Fatal(err)
+				}
+				return h
+			}
+			h := open()
+			for i := 0; i < 3; i++ {
+				if _, err := fetchBody(t, h, "keep", "/"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := h.Close(); err != nil { // backup: the final save
+				t.Fatal(err)
+			}
+			page, err := bucket.List(context.Background(), storage.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
+			if err != nil || len(page.Objects) == 0 {
+				t.Fatalf("no LTX in the bucket after close: %v %v", page.Objects, err)
+			}
+			if err := os.RemoveAll(state); err != nil {
+				t.Fatal(err)
+			}
+			h = open()
+			defer h.Close()
+			body, err := fetchBody(t, h, "keep", "/read")
+			if err != nil || !strings.Contains(body, `"n":3`) {
+				t.Fatalf("after losing the local state: %q, %v; want n = 3", body, err)
+			}
+		})
+	}
+}
+
+// TestDurability_CorruptObjectRefusesOnlyItsCell puts garbage where a cell's
+// log should be: that cell is refused with an error naming the key, nothing
+// local is overwritten, and other cells keep serving.
+func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
+	bucket := memstore.New()
+	scope := "Counter:" + host.IDFromName("counter", "Counter", "bad")
+	key := storage.LTXKey(scope, 1, 0, 1, 1)
+	if _, err := bucket.Put(context.Background(), key, []byte("LTX1 but not really"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) { c.Bucket = bucket })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	_, err := fetchBody(t, h, "bad", "/")
+	if err == nil || !strings.Contains(err.Error(), key) {
+		t.Fatalf("request to the corrupt cell: %v, want an error naming %s", err, key)
+	}
+	if body, err := fetchBody(t, h, "good", "/"); err != nil || !strings.Contains(body, `"n":1`) {
+		t.Fatalf("another cell: %q, %v", body, err)
+	}
+	got, _, err := bucket.Get(context.Background(), key)
+	if err != nil || string(got) != "LTX1 but not really" {
+		t.Fatalf("the corrupt object was touched: %q, %v", got, err)
+	}
+}
