@@ -204,3 +204,17 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 		t.Fatalf("after deep recursion: %v", r.err)
 	}
 }
+
+func TestDeadline_ObjectThatNeverAnswers(t *testing.T) {
+	h := newHostB(t, `export class Counter { fetch() { return new Promise(() => {}); } }
+export class Plain {}
+export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c *host.Config) { c.RequestTimeout = 200 * time.Millisecond })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	r := <-fetchAsync(h, "mute", "/")
+	if !errors.Is(r.err, host.ErrTimeout) {
+		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
+	}
+}

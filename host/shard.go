@@ -227,6 +227,9 @@ func (s *shard) runJob(job func()) {
 				return
 			}
 			s.h.logf("internal error in shard %d: %v\n%s", s.idx, r, debug.Stack())
+			// A Go panic that crossed goja left its call stack unwound
+			// halfway: the runtime cannot be trusted any more.
+			s.w.Poisoned = true
 		}
 	}()
 	job()
