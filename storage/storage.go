@@ -1,10 +1,14 @@
 // Package storage keeps one SQLite database per Durable Object cell: the
 // celld-compatible internal tables, the key-value layer under
-// ctx.storage.get/put/delete/list/deleteAll, and the implicit transaction.
+// ctx.storage.get/put/delete/list/deleteAll, the application's SQL
+// (ctx.storage.sql) under workerd's authorizer and limits, explicit
+// transactions (savepoints), the alarm row, and the implicit transaction
+// that holds them all until the end of the turn.
 //
 // A DB is not safe for concurrent use. It is called from one goroutine at a
 // time, the event loop of the shard that holds the cell; different DBs may be
-// used from different goroutines concurrently.
+// used from different goroutines concurrently. Sync and Cursor.Release are
+// the exceptions: they may be called from any goroutine.
 package storage
 
 import (
