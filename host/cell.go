@@ -42,9 +42,14 @@ type cell struct {
 	// commitsSinceCheckpoint counts uploaded commits since the WAL was
 	// last truncated.
 	commitsSinceCheckpoint int
-	backingUp              bool   // a backup snapshot is being read (backup mode)
-	backedUp               uint64 // committed at the last backup that landed
-	broken                 error  // set while reset fails the events it held
+	backingUp              bool      // a backup snapshot is being read (backup mode)
+	backedUp               uint64    // committed at the last backup that landed
+	inflight               int       // events delivered or queued whose reply has not left
+	lastActive             time.Time // when the cell last ran an event
+	// keepAlive, if set, reports whether something outside the cell's
+	// events (e.g. a connected WebSocket) must keep it resident.
+	keepAlive func() bool
+	broken    error // set while reset fails the events it held
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -160,6 +165,7 @@ func (c *cell) failWaiting(err error) {
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
 	c.s.current = c // cleared when the job ends (runJob)
+	c.lastActive = time.Now()
 	ev()
 }
 
@@ -277,7 +283,13 @@ func (c *cell) commit() bool {
 // BrokenObjectError.
 func (c *cell) event(name string, start func() (goja.Value, error), done func(goja.Value) func(), fail func(error)) {
 	s := c.s
-	failLater := func(err error) { s.reply(c, func() { fail(err) }) }
+	c.inflight++
+	failLater := func(err error) {
+		s.reply(c, func() {
+			c.inflight--
+			fail(err)
+		})
+	}
 	var ev func()
 	ev = func() {
 		if c.broken != nil {
@@ -303,6 +315,7 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		s.w.Settle(v, func(r goja.Value) {
 			deliver := done(r)
 			s.reply(c, func() {
+				c.inflight--
 				if c.gen != gen {
 					fail(&BrokenObjectError{Reason: c.resetReason})
 					return

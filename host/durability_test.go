@@ -5,8 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
 	"github.com/cellhost/cellhost/storage"
@@ -87,5 +89,51 @@ func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 	got, _, err := bucket.Get(context.Background(), key)
 	if err != nil || string(got) != "LTX1 but not really" {
 		t.Fatalf("the corrupt object was touched: %q, %v", got, err)
+	}
+}
+
+// TestEviction_IdleCellIsReleasedAndComesBack evicts an idle object: its
+// ownership record is released in the bucket, and the next request restores
+// it with its state and a fresh instance.
+func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
+	bucket := memstore.New()
+	node, err := ownership.New(ownership.Config{Store: bucket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close(context.Background())
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+		c.IdleTimeout = 100 * time.Millisecond
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if body, err := fetchBody(t, h, "idle", "/"); err != nil || !strings.Contains(body, `"n":1,"hits":1`) {
+		t.Fatalf("first request: %q, %v", body, err)
+	}
+	ownKey := "cells/Counter:" + host.IDFromName("counter", "Counter", "idle") + "/own.json"
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, _, err := bucket.Get(context.Background(), ownKey)
+		if err == nil && string(b) == `{"node":"","epoch":1}` {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("own.json after the idle timeout: %q, %v; want the released record", b, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if body, err := fetchBody(t, h, "idle", "/"); err != nil || !strings.Contains(body, `"n":2,"hits":1`) {
+		t.Fatalf("after eviction: %q, %v; want the stored n with a fresh instance", body, err)
+	}
+	b, _, _ := bucket.Get(context.Background(), ownKey)
+	if want := `{"node":"` + node.ID() + `","epoch":2}`; string(b) != want {
+		t.Fatalf("own.json after reactivation: %s, want %s", b, want)
 	}
 }

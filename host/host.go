@@ -61,6 +61,9 @@ type Config struct {
 	// StateLock, if set, is the caller's lock of StateDir (LockState);
 	// otherwise Open takes it.
 	StateLock *StateLock
+	// IdleTimeout is how long an object stays resident without events
+	// before it is evicted (DefaultIdleTimeout when zero; negative: never).
+	IdleTimeout time.Duration
 	// BackupInterval is how often the backup mode saves changed cells
 	// (DefaultBackupInterval when zero): its RPO.
 	BackupInterval time.Duration
@@ -81,7 +84,10 @@ type Host struct {
 	// The backup mode's ticker goroutine.
 	backupStop chan struct{}
 	backupDone chan struct{}
-	closing    atomic.Bool
+	// The idle-eviction ticker goroutine.
+	evictStop chan struct{}
+	evictDone chan struct{}
+	closing   atomic.Bool
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -130,6 +136,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.Syncer == nil {
 		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
 	}
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = 30 * time.Second
@@ -199,10 +208,6 @@ func (h *Host) Open() error {
 
 	h.syncer = newSyncer(h.cfg.Syncer)
 	go h.syncer.run()
-	if h.cfg.Durability == DurabilityBackup {
-		h.backupStop, h.backupDone = make(chan struct{}), make(chan struct{})
-		go h.runBackups(h.backupStop, h.backupDone)
-	}
 	h.shards = make([]*shard, h.cfg.Shards)
 	errs := make(chan error, h.cfg.Shards)
 	for i := range h.shards {
@@ -228,6 +233,14 @@ func (h *Host) Open() error {
 		h.Close()
 		return first
 	}
+	if h.cfg.Durability == DurabilityBackup {
+		h.backupStop, h.backupDone = make(chan struct{}), make(chan struct{})
+		go h.runBackups(h.backupStop, h.backupDone)
+	}
+	if h.cfg.IdleTimeout > 0 {
+		h.evictStop, h.evictDone = make(chan struct{}), make(chan struct{})
+		go h.runEviction(h.evictStop, h.evictDone)
+	}
 	return nil
 }
 
@@ -241,6 +254,11 @@ func (h *Host) Close() error {
 		default:
 			s.close()
 		}
+	}
+	if h.evictStop != nil {
+		close(h.evictStop)
+		<-h.evictDone
+		h.evictStop = nil
 	}
 	if h.backupStop != nil {
 		close(h.backupStop)

@@ -1,0 +1,65 @@
+package host
+
+import "time"
+
+// Idle objects are evicted: the instance is dropped, the database closed
+// and the cell released in the bucket (its lease given back), so that a
+// host serves many more objects than it keeps in memory, and another node
+// may take them. The next event activates the cell again (restoring it from
+// the bucket in the log and backup modes), as on workerd.
+
+// DefaultIdleTimeout is Config.IdleTimeout when zero.
+const DefaultIdleTimeout = 2 * time.Minute
+
+// runEviction sweeps every shard each half idle timeout until stop closes.
+func (h *Host) runEviction(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(h.cfg.IdleTimeout / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			for _, s := range h.shards {
+				s.post(s.evictIdle)
+			}
+		}
+	}
+}
+
+// evictIdle evicts the shard's cells that have been idle for the idle
+// timeout. On the loop.
+func (s *shard) evictIdle() {
+	cutoff := time.Now().Add(-s.h.cfg.IdleTimeout)
+	for _, c := range s.h.cellsOf(s) {
+		if c.evictable(cutoff) {
+			c.evict()
+		}
+	}
+}
+
+// evictable reports whether nothing holds the cell in memory: no event in
+// flight or waiting, no open transaction or gate, nothing left to make
+// durable or to back up, no alarm armed or running, and no activity since
+// cutoff. On the loop.
+func (c *cell) evictable(cutoff time.Time) bool {
+	switch {
+	case c.db == nil, c.opening, c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
+		return false
+	case c.synced != c.committed, c.backingUp, c.alarmRunning, c.alarmCancel != nil:
+		return false
+	case c.s.h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp:
+		return false // the next backup saves it first
+	case c.keepAlive != nil && c.keepAlive():
+		return false
+	}
+	return c.lastActive.Before(cutoff)
+}
+
+// evict drops the instance and releases the cell. On the loop.
+func (c *cell) evict() {
+	c.inst = nil
+	c.gen++
+	c.closeDB()
+}
