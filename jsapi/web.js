@@ -989,7 +989,8 @@
   let isRequest; // (x) → boolean
   let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
   let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
-  let constructRequest; // (input, init, newTarget) → new Request(input, init)
+  let goMakeRequest; // internals.makeRequest
+  let Request; // the public class (made in RequestImpl's static block)
   const setPrototypeOf = Object.setPrototypeOf;
   // RequestImpl holds a Request's slots and methods; the Request class
   // (below) has its methods and makes RequestImpl instances with its
@@ -1009,134 +1010,141 @@
     constructor(state) {
       super(INTERNAL, state, null);
     }
-    static #construct(input, init, newTarget) {
-      let url;
-      let method = "GET";
-      let headers = null; // a Headers object from init, else the list is hl (or only ctype)
-      let hl = null;
-      let ctype = null;
-      let state = null;
-      let contentType = null;
-      let redirect = "follow";
-      let signal = null;
-      let cf;
-      let cache;
-      const initIsRequest = isObject(init) && #method in init;
-      let dict = false;
-      let dBody, dCache, dCf, dEncodeResponseBody, dHeaders, dIntegrity, dMethod, dRedirect, dSignal;
-      if (init !== undefined && init !== null && !initIsRequest) {
-        if (!isObject(init)) throw new TypeError("Failed to construct 'Request': parameter 2 is not of type 'RequestInit'.");
-        dict = true;
-        dBody = init.body;
-        dCache = init.cache;
-        dCf = init.cf;
-        dEncodeResponseBody = init.encodeResponseBody;
-        init.fetcher;
-        dHeaders = init.headers;
-        dIntegrity = init.integrity;
-        dMethod = init.method;
-        dRedirect = init.redirect;
-        dSignal = init.signal;
-      }
-      const ignoreInputBody = initIsRequest || (dict && dBody !== undefined);
-      if (isObject(input) && #method in input) {
-        url = input.#url;
-        method = input.#method;
-        if (input.#hl !== null) hl = native.hCopy(input.#hl);
-        else ctype = input.#ctype;
-        cf = input.#cf;
-        cache = input.#cache;
-        redirect = input.#redirect;
-        signal = input.#signal;
-        if (!ignoreInputBody) {
-          const st = bodyStateOf(input);
-          if (st !== null) {
-            if (st[2]) throw new TypeError("Cannot reconstruct a Request with a used body.");
-            state = sharedBodyState(st);
-            st[2] = true;
-            st[4] = true;
-          }
-        }
-      } else {
-        const s = toUSV(input);
-        const rec = native.urlParse(s, undefined);
-        if (rec === null) throw new TypeError("Invalid URL: " + s);
-        url = rec[0];
-      }
-      if (dict) {
-        if (dIntegrity !== undefined && String(dIntegrity) !== "") {
-          throw new TypeError("Subrequest integrity checking is not implemented. The integrity option must be either undefined or an empty string.");
-        }
-        if (dMethod !== undefined) method = normalizeMethod(String(dMethod));
-        if (dHeaders !== undefined) {
-          headers = new Headers(dHeaders);
-          hl = headersList(headers);
-          ctype = null;
-        }
-        if (dSignal !== undefined) signal = dSignal;
-        if (dCf !== undefined) cf = dCf === null ? undefined : native.structuredClone(dCf);
-        if (dBody !== undefined && dBody !== null) {
-          if (typeof dBody === "string") {
-            state = srcBodyState(dBody);
-            contentType = TEXT_PLAIN;
-          } else {
-            const ex = extractBody(dBody);
-            state = ex.state;
-            contentType = ex.contentType;
-          }
-          if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
-        } else if (dBody === null) {
-          state = null;
-        }
-        if (dRedirect !== undefined) {
-          const r = String(dRedirect).toLowerCase();
-          if (r !== "follow" && r !== "manual") {
-            throw new TypeError('Invalid redirect value, must be one of "follow" or "manual" ("error" won\'t be implemented since it does not make sense at the edge; use "manual" and check the response status code).');
-          }
-          redirect = r;
-        }
-        if (dCache !== undefined) {
-          const c = String(dCache);
-          if (c !== "no-store" && c !== "no-cache" && c !== "reload") throw new TypeError("Unsupported cache mode: " + c);
-          cache = c;
-        }
-        if (dEncodeResponseBody !== undefined) {
-          const e = String(dEncodeResponseBody);
-          if (e !== "manual" && e !== "automatic") throw new TypeError("encodeResponseBody: unexpected value: " + e);
-        }
-        if ((dMethod !== undefined || dBody !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
-          throw new TypeError("Request with a GET or HEAD method cannot have a body.");
-        }
-      } else if (initIsRequest) {
-        method = init.#method;
-        redirect = init.#redirect;
-        cache = init.#cache;
-        signal = init.#signal;
-        hl = init.#hl === null ? null : native.hCopy(init.#hl);
-        ctype = hl === null ? init.#ctype : null;
-        cf = init.#cf;
-        state = bodyStateOf(init); // shared, as workerd does
-      }
-      if (contentType !== null) {
-        if (hl !== null) native.hSetDefault(hl, "content-type", contentType);
-        else if (ctype === null) ctype = contentType;
-      }
-      const r = new RequestImpl(state);
-      const proto = newTarget.prototype;
-      setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
-      r.#method = method;
-      r.#url = url;
-      r.#headers = headers;
-      r.#hl = hl;
-      r.#ctype = ctype;
-      r.#redirect = redirect;
-      r.#signal = signal;
-      r.#cf = cf;
-      r.#cache = cache;
-      return r;
-    }
     static {
-      constructRequest = (input, init, newTarget) => RequestImpl.#construct(input, init, newTarget);
+      // the public class: its constructor is RequestImpl's code, so that it
+      // reads RequestImpl's slots without another call (a deeper stack)
+      Request = class Request extends Body {
+        constructor(...args) {
+          if (args.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+          const input = args[0];
+          const init = args[1];
+          const newTarget = new.target;
+          let url;
+          let method = "GET";
+          let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+          let hl = null;
+          let ctype = null;
+          let state = null;
+          let contentType = null;
+          let redirect = "follow";
+          let signal = null;
+          let cf;
+          let cache;
+          const initIsRequest = isObject(init) && #method in init;
+          let dict = false;
+          let dBody, dCache, dCf, dEncodeResponseBody, dHeaders, dIntegrity, dMethod, dRedirect, dSignal;
+          if (init !== undefined && init !== null && !initIsRequest) {
+            if (!isObject(init)) throw new TypeError("Failed to construct 'Request': parameter 2 is not of type 'RequestInit'.");
+            dict = true;
+            dBody = init.body;
+            dCache = init.cache;
+            dCf = init.cf;
+            dEncodeResponseBody = init.encodeResponseBody;
+            init.fetcher;
+            dHeaders = init.headers;
+            dIntegrity = init.integrity;
+            dMethod = init.method;
+            dRedirect = init.redirect;
+            dSignal = init.signal;
+          }
+          const ignoreInputBody = initIsRequest || (dict && dBody !== undefined);
+          if (isObject(input) && #method in input) {
+            url = input.#url;
+            method = input.#method;
+            if (input.#hl !== null) hl = native.hCopy(input.#hl);
+            else ctype = input.#ctype;
+            cf = input.#cf;
+            cache = input.#cache;
+            redirect = input.#redirect;
+            signal = input.#signal;
+            if (!ignoreInputBody) {
+              const st = bodyStateOf(input);
+              if (st !== null) {
+                if (st[2]) throw new TypeError("Cannot reconstruct a Request with a used body.");
+                state = sharedBodyState(st);
+                st[2] = true;
+                st[4] = true;
+              }
+            }
+          } else {
+            const s = toUSV(input);
+            const rec = native.urlParse(s, undefined);
+            if (rec === null) throw new TypeError("Invalid URL: " + s);
+            url = rec[0];
+          }
+          if (dict) {
+            if (dIntegrity !== undefined && String(dIntegrity) !== "") {
+              throw new TypeError("Subrequest integrity checking is not implemented. The integrity option must be either undefined or an empty string.");
+            }
+            if (dMethod !== undefined) method = normalizeMethod(String(dMethod));
+            if (dHeaders !== undefined) {
+              headers = new Headers(dHeaders);
+              hl = headersList(headers);
+              ctype = null;
+            }
+            if (dSignal !== undefined) signal = dSignal;
+            if (dCf !== undefined) cf = dCf === null ? undefined : native.structuredClone(dCf);
+            if (dBody !== undefined && dBody !== null) {
+              if (typeof dBody === "string") {
+                state = srcBodyState(dBody);
+                contentType = TEXT_PLAIN;
+              } else {
+                const ex = extractBody(dBody);
+                state = ex.state;
+                contentType = ex.contentType;
+              }
+              if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+            } else if (dBody === null) {
+              state = null;
+            }
+            if (dRedirect !== undefined) {
+              const r = String(dRedirect).toLowerCase();
+              if (r !== "follow" && r !== "manual") {
+                throw new TypeError('Invalid redirect value, must be one of "follow" or "manual" ("error" won\'t be implemented since it does not make sense at the edge; use "manual" and check the response status code).');
+              }
+              redirect = r;
+            }
+            if (dCache !== undefined) {
+              const c = String(dCache);
+              if (c !== "no-store" && c !== "no-cache" && c !== "reload") throw new TypeError("Unsupported cache mode: " + c);
+              cache = c;
+            }
+            if (dEncodeResponseBody !== undefined) {
+              const e = String(dEncodeResponseBody);
+              if (e !== "manual" && e !== "automatic") throw new TypeError("encodeResponseBody: unexpected value: " + e);
+            }
+            if ((dMethod !== undefined || dBody !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
+              throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+            }
+          } else if (initIsRequest) {
+            method = init.#method;
+            redirect = init.#redirect;
+            cache = init.#cache;
+            signal = init.#signal;
+            hl = init.#hl === null ? null : native.hCopy(init.#hl);
+            ctype = hl === null ? init.#ctype : null;
+            cf = init.#cf;
+            state = bodyStateOf(init); // shared, as workerd does
+          }
+          if (contentType !== null) {
+            if (hl !== null) native.hSetDefault(hl, "content-type", contentType);
+            else if (ctype === null) ctype = contentType;
+          }
+          const r = new RequestImpl(state);
+          const proto = newTarget.prototype;
+          setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
+          r.#method = method;
+          r.#url = url;
+          r.#headers = headers;
+          r.#hl = hl;
+          r.#ctype = ctype;
+          r.#redirect = redirect;
+          r.#signal = signal;
+          r.#cf = cf;
+          r.#cache = cache;
+          return r;
+        }
+      };
       isRequest = (r) => isObject(r) && #method in r;
       makeRequestInternal = (method, url, hl, ctype, state) => {
         const r = new RequestImpl(state);
@@ -1146,6 +1154,20 @@
         r.#headers = null;
         r.#hl = hl;
         r.#ctype = ctype;
+        r.#redirect = "follow";
+        r.#signal = null;
+        r.#cf = undefined;
+        r.#cache = undefined;
+        return r;
+      };
+      goMakeRequest = (method, url, hl, body) => {
+        const r = new RequestImpl(body === null ? null : [null, body, false, null, false]);
+        setPrototypeOf(r, Request.prototype);
+        r.#method = method;
+        r.#url = url;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = null;
         r.#redirect = "follow";
         r.#signal = null;
         r.#cf = undefined;
@@ -1190,12 +1212,6 @@
       return r;
     }
   }
-  class Request extends Body {
-    constructor(...args) {
-      if (args.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
-      return constructRequest(args[0], args[1], new.target);
-    }
-  }
   for (const k of Reflect.ownKeys(RequestImpl.prototype)) {
     if (k !== "constructor") Object.defineProperty(Request.prototype, k, Object.getOwnPropertyDescriptor(RequestImpl.prototype, k));
   }
@@ -1234,7 +1250,12 @@
   const nullBodyStatus = (s) => s === 101 || s === 204 || s === 205 || s === 304;
   let makeResponseInternal; // (status, statusText|null, list|null, ctype|null, state, webSocket) → Response
   let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
-  class Response extends Body {
+  let goMakeResponse; // internals.makeResponse
+  let Response; // the public class (made in ResponseImpl's static block)
+  // ResponseImpl holds a Response's slots and methods, as RequestImpl does
+  // for Request: its constructor is small, and the stack goja regrows on
+  // every call from Go stays short.
+  class ResponseImpl extends Body {
     #status;
     #statusText; // null = default for the status
     #headers; // the Headers object, or null until asked for
@@ -1243,100 +1264,120 @@
     #webSocket;
     #type;
     #cf;
-    constructor(body, init) {
-      if (body === INTERNAL) {
-        // internal construction: init is the body state; the caller sets the fields
-        super(INTERNAL, init, null);
-        return;
-      }
-      let status = 200;
-      let statusText = null;
-      let headers = null; // a Headers object from init, else the list is hl (or only ctype)
-      let hl = null;
-      let ctype = null;
-      let webSocket = null;
-      let cf;
-      if (isObject(init) && #status in init) {
-        status = init.#status;
-        if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
-        if (init.#hl !== null) hl = native.hCopy(init.#hl);
-        else ctype = init.#ctype;
-        webSocket = init.#webSocket;
-        cf = init.#cf;
-      } else if (init !== undefined && init !== null) {
-        if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
-        const dCf = init.cf;
-        const dEncodeBody = init.encodeBody;
-        const dHeaders = init.headers;
-        const dStatus = init.status;
-        const dStatusText = init.statusText;
-        const dWebSocket = init.webSocket;
-        if (dStatus !== undefined) status = toInt32(dStatus);
-        if (dStatusText !== undefined) statusText = String(dStatusText);
-        if (dEncodeBody !== undefined) {
-          const e = String(dEncodeBody);
-          if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
-        }
-        if (dHeaders !== undefined) {
-          headers = new Headers(dHeaders);
-          hl = headersList(headers);
-        }
-        if (dCf !== undefined && dCf !== null) cf = native.structuredClone(dCf);
-        if (dWebSocket !== undefined && dWebSocket !== null) webSocket = dWebSocket;
-      }
-      if (webSocket === null) {
-        if (!(status >= 200 && status <= 599)) {
-          throw new RangeError("Responses may only be constructed with status codes in the range 200 to 599, inclusive.");
-        }
-      } else if (status !== 101) {
-        throw new RangeError("Responses with a WebSocket must have status code 101.");
-      }
-      if (statusText !== null) {
-        for (let i = 0; i < statusText.length; i++) {
-          if (statusText.charCodeAt(i) < 0x20) throw new TypeError("Invalid statusText");
-        }
-      }
-      let state = null;
-      if (body !== undefined && body !== null) {
-        let bstate, btype;
-        if (typeof body === "string") {
-          bstate = srcBodyState(body);
-          btype = TEXT_PLAIN;
-        } else {
-          const ex = extractBody(body);
-          bstate = ex.state;
-          btype = ex.contentType;
-        }
-        if (nullBodyStatus(status)) {
-          if (!stEmpty(bstate)) {
-            throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
-          }
-        } else {
-          state = bstate;
-          if (btype !== null) {
-            if (hl !== null) native.hSetDefault(hl, "content-type", btype);
-            else if (ctype === null) ctype = btype;
-          }
-        }
-      }
+    // internal construction: the caller sets the fields
+    constructor(state) {
       super(INTERNAL, state, null);
-      this.#status = status;
-      this.#statusText = statusText;
-      this.#headers = headers;
-      this.#hl = hl;
-      this.#ctype = ctype;
-      this.#webSocket = webSocket;
-      this.#type = "default";
-      this.#cf = cf;
     }
     static {
+      // the public class (see Request)
+      Response = class Response extends Body {
+        constructor(body, init) {
+          const newTarget = new.target;
+          let status = 200;
+          let statusText = null;
+          let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+          let hl = null;
+          let ctype = null;
+          let webSocket = null;
+          let cf;
+          if (isObject(init) && #status in init) {
+            status = init.#status;
+            if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
+            if (init.#hl !== null) hl = native.hCopy(init.#hl);
+            else ctype = init.#ctype;
+            webSocket = init.#webSocket;
+            cf = init.#cf;
+          } else if (init !== undefined && init !== null) {
+            if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
+            const dCf = init.cf;
+            const dEncodeBody = init.encodeBody;
+            const dHeaders = init.headers;
+            const dStatus = init.status;
+            const dStatusText = init.statusText;
+            const dWebSocket = init.webSocket;
+            if (dStatus !== undefined) status = toInt32(dStatus);
+            if (dStatusText !== undefined) statusText = String(dStatusText);
+            if (dEncodeBody !== undefined) {
+              const e = String(dEncodeBody);
+              if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
+            }
+            if (dHeaders !== undefined) {
+              headers = new Headers(dHeaders);
+              hl = headersList(headers);
+            }
+            if (dCf !== undefined && dCf !== null) cf = native.structuredClone(dCf);
+            if (dWebSocket !== undefined && dWebSocket !== null) webSocket = dWebSocket;
+          }
+          if (webSocket === null) {
+            if (!(status >= 200 && status <= 599)) {
+              throw new RangeError("Responses may only be constructed with status codes in the range 200 to 599, inclusive.");
+            }
+          } else if (status !== 101) {
+            throw new RangeError("Responses with a WebSocket must have status code 101.");
+          }
+          if (statusText !== null) {
+            for (let i = 0; i < statusText.length; i++) {
+              if (statusText.charCodeAt(i) < 0x20) throw new TypeError("Invalid statusText");
+            }
+          }
+          let state = null;
+          if (body !== undefined && body !== null) {
+            let bstate, btype;
+            if (typeof body === "string") {
+              bstate = srcBodyState(body);
+              btype = TEXT_PLAIN;
+            } else {
+              const ex = extractBody(body);
+              bstate = ex.state;
+              btype = ex.contentType;
+            }
+            if (nullBodyStatus(status)) {
+              if (!stEmpty(bstate)) {
+                throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
+              }
+            } else {
+              state = bstate;
+              if (btype !== null) {
+                if (hl !== null) native.hSetDefault(hl, "content-type", btype);
+                else if (ctype === null) ctype = btype;
+              }
+            }
+          }
+          const r = new ResponseImpl(state);
+          const proto = newTarget.prototype;
+          setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
+          r.#status = status;
+          r.#statusText = statusText;
+          r.#headers = headers;
+          r.#hl = hl;
+          r.#ctype = ctype;
+          r.#webSocket = webSocket;
+          r.#type = "default";
+          r.#cf = cf;
+          return r;
+        }
+      };
       makeResponseInternal = (status, statusText, hl, ctype, state, webSocket) => {
-        const r = new Response(INTERNAL, state);
+        const r = new ResponseImpl(state);
+        setPrototypeOf(r, Response.prototype);
         r.#status = status;
         r.#statusText = statusText;
         r.#headers = null;
         r.#hl = hl;
         r.#ctype = ctype;
+        r.#webSocket = webSocket;
+        r.#type = "default";
+        r.#cf = undefined;
+        return r;
+      };
+      goMakeResponse = (status, statusText, hl, body, webSocket) => {
+        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
+        setPrototypeOf(r, Response.prototype);
+        r.#status = status;
+        r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = null;
         r.#webSocket = webSocket;
         r.#type = "default";
         r.#cf = undefined;
@@ -1416,30 +1457,28 @@
       return r;
     }
   }
+  for (const k of Reflect.ownKeys(ResponseImpl.prototype)) {
+    if (k !== "constructor") Object.defineProperty(Response.prototype, k, Object.getOwnPropertyDescriptor(ResponseImpl.prototype, k));
+  }
+  for (const k of ["json", "redirect", "error"]) Object.defineProperty(Response, k, Object.getOwnPropertyDescriptor(ResponseImpl, k));
   brandHost(Response, "Response");
   defineGlobal("Response", Response);
 
   // ---------------------------------------------------------------- bridge internals
   // Go passes header lists and bodies as handles (web_headers.go) and reads
   // exports through native.outRequest / native.outResponse.
+  // (the entry points are the functions themselves: each JS frame less
+  // shortens the stack goja regrows on every call from Go)
   const internals = {
     DOMException,
-    makeRequest(method, url, hl, body) {
-      return makeRequestInternal(method, url, hl, null, body === null ? null : srcBodyState(body));
-    },
-    exportRequest(req) {
-      exportRequestInternal(req);
-    },
+    makeRequest: goMakeRequest, // (method, url, list, goBody|null) → Request
+    exportRequest: exportRequestInternal, // (req)
     // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.
     requestFrom(input, init) {
       exportRequestInternal(init === undefined && isRequest(input) ? input : new Request(input, init));
     },
-    makeResponse(status, statusText, hl, body, webSocket) {
-      return makeResponseInternal(status, statusText, hl, null, body === null ? null : srcBodyState(body), webSocket);
-    },
-    exportResponse(res) {
-      exportResponseInternal(res);
-    },
+    makeResponse: goMakeResponse, // (status, statusText|null, list, goBody|null, webSocket) → Response
+    exportResponse: exportResponseInternal, // (res)
   };
 
   // ---------------------------------------------------------------- console
