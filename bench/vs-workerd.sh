@@ -6,6 +6,8 @@
 #   bash bench/vs-workerd.sh [duration-seconds] [connections]     (10, 64)
 #
 # Environment: THREADS (wrk threads, 2), WARM (warm-up seconds, 2),
+# ROUNDS (1): measured runs per server and scenario, alternating which server
+# goes first; the summary uses the median of the rounds,
 # REV=<commit> to build cellhost (and take examples/counter) from a commit
 # via git archive instead of the working tree, FSYNC_PROBE=0 to skip the
 # strace fsync count, KEEP=1 to keep the temp dir.
@@ -45,6 +47,7 @@ DUR=${1:-10}
 CONNS=${2:-64}
 THREADS=${THREADS:-2}
 WARM=${WARM:-2}
+ROUNDS=${ROUNDS:-1}
 OBJECTS=1000
 WORKERD_PKG=workerd@1.20261117.1
 ESBUILD_PKG=esbuild@0.28.2
@@ -58,6 +61,7 @@ isint "$DUR" && [ "$DUR" -le 600 ] || die "duration must be 1..600 seconds, got 
 isint "$CONNS" && [ "$CONNS" -le 4096 ] || die "connections must be 1..4096, got '$CONNS'"
 isint "$THREADS" || die "THREADS must be a positive integer"
 isint "$WARM" || die "WARM must be a positive integer"
+isint "$ROUNDS" && [ "$ROUNDS" -le 9 ] || die "ROUNDS must be 1..9"
 [ "$THREADS" -le "$CONNS" ] || THREADS=$CONNS
 
 # ---------------------------------------------------------------- tools
@@ -177,9 +181,11 @@ request = function()
 end
 LUA
 cat "$work/one.lua" >> "$work/many.lua"
-# sum.mjs <base> <n>: sum of the stored counters of o0..o<n-1> ("<sum> <failures>")
+# sum.mjs <base> <n> [touch]: sum of the stored counters of o0..o<n-1>
+# ("<sum> <failures>"); with touch, increments each of them once instead.
 cat > "$work/sum.mjs" <<'JS'
-const [base, nStr] = process.argv.slice(2);
+const [base, nStr, mode] = process.argv.slice(2);
+const q = mode === "touch" ? "" : "&peek=1";
 const n = Number(nStr);
 let next = 0, sum = 0, bad = 0;
 async function worker() {
@@ -187,7 +193,7 @@ async function worker() {
     const k = next++;
     if (k >= n) return;
     try {
-      const r = await fetch(`${base}/?name=o${k}&peek=1`, { signal: AbortSignal.timeout(10000) });
+      const r = await fetch(`${base}/?name=o${k}${q}`, { signal: AbortSignal.timeout(10000) });
       const j = await r.json();
       if (r.status === 200 && Number.isInteger(j.n)) sum += j.n; else bad++;
     } catch { bad++; }
@@ -289,7 +295,7 @@ wrk_run() { # wrk_run <out> <seconds> <connections> <path> <lua> [env...]
 }
 stat_of() { grep '^WRKSTAT ' "$1" | grep -o " $2=[0-9]*" | head -1 | cut -d= -f2; }
 
-declare -A RPS P50 P99 VALID NOTE LAST
+declare -A RPS P50 P99 RPSL P50L P99L VALID NOTE LAST
 # measure <server> <scenario> <label>
 measure() {
   local srv=$1 sc=$2 label=$3 path lua envs=() out before after delta ok req dur st errs extra
@@ -298,8 +304,13 @@ measure() {
     direct) path="/do/Counter/direct"; lua=$work/one.lua ;;
     many) path="/"; lua=$work/many.lua ;;
   esac
-  # warm-up (round-robin over every object for "many")
-  [ "$sc" = many ] && envs=(BENCH_ROUNDROBIN=1)
+  # warm-up: for "many", first one write to every object (so that no object
+  # is created during the measured run), then round-robin over them all
+  if [ "$sc" = many ]; then
+    envs=(BENCH_ROUNDROBIN=1)
+    local t; t=$(timeout 120 node "$work/sum.mjs" "$BASE" "$OBJECTS" touch) || die "$srv: warm-up writes to $OBJECTS objects failed"
+    [ "${t#* }" = 0 ] || die "$srv: ${t#* } of $OBJECTS warm-up writes failed"
+  fi
   wrk_run "$work/$srv-$sc-warm.txt" "$WARM" "$CONNS" "$path" "$lua" "${envs[@]}"
   before=$(count "$sc")
   out=$work/$srv-$sc.txt
@@ -311,20 +322,22 @@ measure() {
   ok=$(( req - st ))
   delta=$(( after - before ))
   extra=$(( CONNS + errs ))
-  RPS[$srv,$sc]=$(awk -v n="$ok" -v d="$dur" 'BEGIN{printf "%.0f", n/(d/1e6)}')
-  P50[$srv,$sc]=$(awk -v u="$(stat_of "$out" p50_us)" 'BEGIN{printf "%.2f", u/1000}')
-  P99[$srv,$sc]=$(awk -v u="$(stat_of "$out" p99_us)" 'BEGIN{printf "%.2f", u/1000}')
-  VALID[$srv,$sc]=1; NOTE[$srv,$sc]=""
+  local rps p50 p99 bad=""
+  rps=$(awk -v n="$ok" -v d="$dur" 'BEGIN{printf "%.0f", n/(d/1e6)}')
+  p50=$(awk -v u="$(stat_of "$out" p50_us)" 'BEGIN{printf "%.2f", u/1000}')
+  p99=$(awk -v u="$(stat_of "$out" p99_us)" 'BEGIN{printf "%.2f", u/1000}')
+  RPSL[$srv,$sc]="${RPSL[$srv,$sc]:-} $rps"; P50L[$srv,$sc]="${P50L[$srv,$sc]:-} $p50"; P99L[$srv,$sc]="${P99L[$srv,$sc]:-} $p99"
   if [ "$delta" -lt "$ok" ]; then
-    VALID[$srv,$sc]=0; NOTE[$srv,$sc]="LOST WRITES: stored +$delta < $ok 2xx"
+    bad="LOST WRITES: stored +$delta < $ok 2xx"
   elif [ "$delta" -gt $(( ok + extra )) ]; then
-    VALID[$srv,$sc]=0; NOTE[$srv,$sc]="stored +$delta > $ok 2xx + $extra in flight"
+    bad="stored +$delta > $ok 2xx + $extra in flight"
   elif [ $(( (st + errs) * 100 )) -gt "$req" ] || [ "$ok" -eq 0 ]; then
-    VALID[$srv,$sc]=0; NOTE[$srv,$sc]="too many failures: $st non-2xx, $errs socket errors of $req"
+    bad="too many failures: $st non-2xx, $errs socket errors of $req"
   fi
-  local verdict="ok"; [ "${VALID[$srv,$sc]}" = 1 ] || verdict="INVALID: ${NOTE[$srv,$sc]}"
-  printf '  %-9s %7s req/s  p50 %7s ms  p99 %7s ms  | %d 2xx, %d non-2xx, %d sock err; stored +%d: %s\n' \
-    "$label" "${RPS[$srv,$sc]}" "${P50[$srv,$sc]}" "${P99[$srv,$sc]}" "$ok" "$st" "$errs" "$delta" "$verdict"
+  [ -n "${VALID[$srv,$sc]:-}" ] || VALID[$srv,$sc]=1
+  [ -z "$bad" ] || { VALID[$srv,$sc]=0; NOTE[$srv,$sc]=${NOTE[$srv,$sc]:-$bad}; }
+  printf '  %-12s %7s req/s  p50 %7s ms  p99 %7s ms  | %d 2xx, %d non-2xx, %d sock err; stored +%d: %s\n' \
+    "$label" "$rps" "$p50" "$p99" "$ok" "$st" "$errs" "$delta" "${bad:+INVALID: $bad}$( [ -z "$bad" ] && echo ok)"
 }
 
 # fsync_probe <server>: strace -f -c attached to the running server while
@@ -357,10 +370,10 @@ storage_report() { # storage_report <server>
   local dir files
   if [ "$1" = cellhost ]; then dir=$work/state-cellhost; else dir=$work/proj-workerd/.wrangler/state; fi
   [ -d "$dir" ] || die "$1: no storage directory $dir after the runs: storage is not on disk"
-  files=$(find "$dir" -type f -name '*.sqlite' | wc -l)
+  files=$(find "$dir" -type f -name '*.sqlite' 2>/dev/null | wc -l)
   [ "$files" -ge "$OBJECTS" ] || die "$1: only $files SQLite files under $dir after writing $OBJECTS objects: storage is not on disk"
   printf '  %-9s on disk: %d .sqlite files (+%d -wal), %s under %s\n' "$1" "$files" \
-    "$(find "$dir" -type f -name '*-wal' | wc -l)" "$(du -sh "$dir" | cut -f1)" "${dir#$work/}"
+    "$(find "$dir" -type f -name '*-wal' 2>/dev/null | wc -l)" "$(du -sh "$dir" 2>/dev/null | cut -f1)" "${dir#$work/}"
 }
 
 declare -A SB SP SL
@@ -385,7 +398,7 @@ after_restart() {
 }
 
 # ---------------------------------------------------------------- run
-echo "vs-workerd: $DUR s per run (+$WARM s warm-up), $CONNS connections, $THREADS wrk threads, 127.0.0.1, $(nproc) CPUs"
+echo "vs-workerd: $DUR s per run (+$WARM s warm-up), $ROUNDS round(s), $CONNS connections, $THREADS wrk threads, 127.0.0.1, $(nproc) CPUs"
 echo "  project: examples/counter, files sha256 $SUM_SRC (both copies identical)"
 echo "  cellhost: built from $CH_REV, state in <tmp>/state-cellhost"
 echo "  workerd:  $WORKERD_VERSION (npm $WORKERD_PKG), wrangler.jsonc mode, state in <copy>/.wrangler/state"
@@ -398,13 +411,24 @@ echo "  load average before: $(loadavg) (other work on this machine skews both s
 up cellhost run
 up workerd run
 echo "== one object: GET /?name=bench (worker fetch -> Counter)"
-use cellhost; measure cellhost one "cellhost"
-use workerd;  measure workerd one "workerd"
+both() { # both <scenario>: ROUNDS alternating runs, the first server swapping each round
+  local r order srv
+  for r in $(seq 1 "$ROUNDS"); do
+    order="cellhost workerd"; [ $(( r % 2 )) = 0 ] && order="workerd cellhost"
+    for srv in $order; do use "$srv"; measure "$srv" "$1" "$srv$( [ "$ROUNDS" -gt 1 ] && echo " #$r")"; done
+  done
+}
+both one
 echo "== $OBJECTS objects: GET /?name=o<random 0..$((OBJECTS-1))>"
-use cellhost; measure cellhost many "cellhost"
-use workerd;  measure workerd many "workerd"
+both many
 echo "== cellhost only: GET /do/Counter/direct (no worker fetch)"
-use cellhost; measure cellhost direct "cellhost"
+for r in $(seq 1 "$ROUNDS"); do use cellhost; measure cellhost direct "cellhost$( [ "$ROUNDS" -gt 1 ] && echo " #$r")"; done
+median() { # median <printf format>: of the numbers on stdin
+  tr ' ' '\n' | grep . | sort -g | awk -v f="$1" '{v[NR]=$1} END{printf f, (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
+}
+for k in "${!RPSL[@]}"; do
+  RPS[$k]=$(echo "${RPSL[$k]}" | median %.0f); P50[$k]=$(echo "${P50L[$k]}" | median %.2f); P99[$k]=$(echo "${P99L[$k]}" | median %.2f)
+done
 echo "== durability: files on disk, counts across a restart, fsyncs per write"
 storage_report cellhost
 storage_report workerd
@@ -420,7 +444,7 @@ fi
 down cellhost; down workerd
 echo "  load average after: $(loadavg)"
 
-echo "== cellhost / workerd (req/s counts 2xx only; latency ratio < 1 means cellhost is faster)"
+echo "== cellhost / workerd (req/s counts 2xx only$( [ "$ROUNDS" -gt 1 ] && echo ", medians of $ROUNDS rounds"); latency ratio < 1 means cellhost is faster)"
 status=0
 ratio_line() { # ratio_line <label> <scenario>
   local sc=$2 r l50 l99
