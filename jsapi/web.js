@@ -466,6 +466,10 @@
     has(name, value) {
       name = toUSV(name);
       if (value === undefined) {
+        if (this.#list === null) {
+          const v = native.formGet(this.#query, name);
+          if (v !== undefined) return v !== null;
+        }
         const l = this.#list ?? this.#parse();
         for (let i = 0; i < l.length; i++) if (l[i][0] === name) return true;
         return false;

@@ -224,15 +224,19 @@ func BenchmarkWeb_StatelessFetch(b *testing.B) {
 	}
 }
 
-// BenchmarkWeb_CounterPath is the bridge work of one counter increment in
-// host/BenchmarkHost_Counter (storage left out): the worker reads the name
-// from the URL and forwards the request to the object (ExportRequest,
-// NewRequest), the object answers with Response.json, which crosses back
-// (ExportResponse, NewResponse) and is returned by the worker
-// (ExportResponse).
+// BenchmarkWeb_CounterPath is the bridge work of one counter increment of
+// examples/counter through the worker (storage left out): the worker reads
+// the name from the URL and forwards the request to the object
+// (ExportRequest, NewRequest), the object looks for ?peek and answers with
+// Response.json, which crosses back (ExportResponse, NewResponse) and is
+// returned by the worker (ExportResponse).
 func BenchmarkWeb_CounterPath(b *testing.B) {
 	rt, worker := benchFn(b, `function (req) { return new URL(req.url).searchParams.get("name") ?? "default"; }`)
-	obj, ok := goja.AssertFunction(runJS(b, rt, `(function (request, n) { return Response.json({ n, name: "alice" }); })`))
+	obj, ok := goja.AssertFunction(runJS(b, rt, `(function (request, n) {
+		const url = new URL(request.url);
+		if (url.searchParams.has("peek")) return null;
+		return Response.json({ n, name: "alice", id: "0123456789abcdef" });
+	})`))
 	if !ok {
 		b.Fatal("not a function")
 	}

@@ -60,8 +60,12 @@ func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
 	return f()
 }
 
-// webCacheMax bounds the per-runtime URL caches (they are emptied when full).
-const webCacheMax = 256
+// webCacheMax bounds the per-runtime URL caches (they are emptied when
+// full); URLs longer than webCacheMaxLen are not kept.
+const (
+	webCacheMax    = 256
+	webCacheMaxLen = 512
+)
 
 // canonicalURL returns the href of a request URL (s itself when it does not
 // parse), remembering recent answers.
@@ -72,6 +76,9 @@ func (st *webState) canonicalURL(s string) string {
 	h := s
 	if u, err := urlParse(s, nil); err == nil {
 		h = u.href(false)
+	}
+	if len(s) > webCacheMaxLen {
+		return h
 	}
 	if len(st.hrefs) >= webCacheMax {
 		clear(st.hrefs)
@@ -89,6 +96,9 @@ func (st *webState) urlRecord(rt *goja.Runtime, input string) goja.Value {
 	var rec goja.Value = goja.Null()
 	if u, err := urlParse(input, nil); err == nil {
 		rec = webURLRecord(rt, u)
+	}
+	if len(input) > webCacheMaxLen {
+		return rec
 	}
 	if len(st.records) >= webCacheMax {
 		clear(st.records)

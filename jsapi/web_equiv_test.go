@@ -358,6 +358,8 @@ var webEquivCases = []string{
 	`attempt(() => { const u = new URL("http://h/#f"); u.searchParams.append("a", "b"); return u.href; })`,
 	`attempt(() => { const u = new URL("http://h/?a=1&a=2"); u.searchParams.delete("a"); return u.href + "|" + u.search; })`,
 	`attempt(() => Object.prototype.toString.call(new URLSearchParams()) + new URLSearchParams("a=1").size + JSON.stringify(new URLSearchParams("a=1")))`,
+	`attempt(() => JSON.stringify([new URLSearchParams("a=1").has("a"), new URLSearchParams("a=1").has("b"), new URLSearchParams("%C3%A9=1").has("é"), new URLSearchParams("%FF=1").has("\ufffd"), new URLSearchParams("%FF=1").has("\ud800"), new URLSearchParams("a=1").has("a", "1"), new URLSearchParams("a=1").has("a", "2")]))`,
+	`attempt(() => JSON.stringify([new URL("http://h/?peek").searchParams.has("peek"), new URL("http://h/?peek=").searchParams.has("peek"), new URL("http://h/").searchParams.has("peek"), new URL("http://h/?peeks=1").searchParams.has("peek"), new URL("http://h/?a=1&peek=2").searchParams.has("peek")]))`,
 	// ---- exports (Go reading JS objects)
 	`exportRes(new Response("hi /x"))`,
 	`exportRes(new Response())`,
