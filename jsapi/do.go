@@ -83,6 +83,9 @@ type Worker struct {
 // and timers.
 func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, Classes: map[string]*goja.Object{}}
+	if err := InstallWebSockets(rt); err != nil {
+		return nil, fmt.Errorf("load worker: %w", err)
+	}
 	fnv, err := rt.RunProgram(doProgram)
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install model: %w", err)

@@ -46,6 +46,10 @@ type StateOptions struct {
 	Block func() (release func(err error))
 	// Abort resets the object (ctx.abort(reason)).
 	Abort func(reason string)
+	// WebSockets is the object's hibernatable WebSockets
+	// (ctx.acceptWebSocket and friends); the host keeps one per object
+	// across instances. Nil: those methods throw.
+	WebSockets *WebSocketSet
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// compatibility_date, compatibility_flags). They decide whether
 	// deleteAll() deletes the alarm (date >= 2026-02-24 or flag
@@ -121,6 +125,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		}
 		panic(NewError(rt, "Error", msg))
 	})
+	w.installWebSocketState(st, o.WebSockets)
 	return st
 }
 

@@ -33,6 +33,10 @@ type HTTPResponse struct {
 	Header     [][2]string // names lowercased, set-cookie values separate
 	Body       []byte      // nil = no body
 	WebSocket  goja.Value  // the webSocket init field, or nil
+	// Socket is the WebSocket behind WebSocket (nil when it is not one):
+	// unlike the JS value it may cross to another runtime, where
+	// NewResponse gives it a JS object of that runtime.
+	Socket *WebSocket
 }
 
 func webStateRequired(rt *goja.Runtime) (*webState, error) {
@@ -214,6 +218,7 @@ func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
 		}
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			out.WebSocket = ws
+			out.Socket = WebSocketOf(rt, ws)
 		}
 		st.outRes = out
 		return goja.Undefined()
@@ -307,6 +312,9 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 		return nil, err
 	}
 	ws := r.WebSocket
+	if r.Socket != nil {
+		ws = r.Socket.valueIn(rt)
+	}
 	if ws == nil {
 		ws = goja.Null()
 	}

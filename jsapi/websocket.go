@@ -1,0 +1,709 @@
+package jsapi
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// ---------------------------------------------------------------------------
+// WebSockets: WebSocketPair, the WebSocket object, the hibernation API on
+// ctx, and the Go side a host couples to a real connection.
+//
+// A WebSocket's state lives in Go (*WebSocket), its JS object holds it in a
+// private field. A pair is created in one runtime (its home); the client end
+// travels in a Response, the host couples it to the network connection
+// (Couple), and from then on what the server end sends goes to the
+// WebSocketConn, and what the network delivers reaches the server end
+// through Worker.DispatchWebSocket. jsapi has no network code.
+
+//go:embed websocket.js
+var wsSource string
+
+var wsProgram = goja.MustCompile("cellhost:websocket.js", wsSource, true)
+
+// WebSocketConn is the network side of a coupled WebSocket, implemented by
+// the host. jsapi calls it on the goroutine of the socket's runtime, in the
+// order the program sent; no method may block.
+type WebSocketConn interface {
+	// Send sends a text (UTF-8) or binary message. data is the caller's.
+	Send(text bool, data []byte)
+	// Close sends a Close frame: code 0 means none (1005 on the reader's
+	// side), reason is at most 123 bytes.
+	Close(code int, reason string)
+	// Accepted tells that the program accepted the socket (accept() or
+	// ctx.acceptWebSocket()): events may be dispatched from now on.
+	Accepted()
+}
+
+// WebSocketEventType is the kind of a WebSocketEvent.
+type WebSocketEventType int
+
+const (
+	WebSocketMessage WebSocketEventType = iota // a text or binary message
+	WebSocketClose                             // the peer closed, or the connection dropped
+	WebSocketError                             // the connection failed
+)
+
+// WebSocketEvent is what the network delivers to a server end.
+type WebSocketEvent struct {
+	Type     WebSocketEventType
+	Text     bool   // message: a text message (else binary)
+	Data     []byte // message: its payload
+	Code     int    // close: the code (1005: none, 1006: dropped)
+	Reason   string // close: the reason
+	WasClean bool   // close: a Close frame was received
+	Err      string // error: the message of the Error the handler gets
+}
+
+// DroppedReason is the reason of the close event of a connection that ended
+// without a Close frame (code 1006), as workerd words it.
+const DroppedReason = "WebSocket disconnected without sending Close frame."
+
+type wsMode uint8
+
+const (
+	wsAwaiting     wsMode = iota // neither accepted nor used in a response
+	wsAccepted                   // accept(): events go to the listeners
+	wsHibernatable               // ctx.acceptWebSocket(): events go to the object's handlers
+	wsReleased                   // used in a Response (coupled to a connection)
+)
+
+// maxAttachmentSize is workerd's limit on a serialized attachment.
+const maxAttachmentSize = 16384
+
+// Hibernation limits (workerd's).
+const (
+	maxTagsPerSocket = 10
+	maxTagLength     = 256
+	maxHibernatable  = 32768
+)
+
+type wsFrame struct {
+	close  bool
+	text   bool
+	data   []byte
+	code   int
+	reason string
+}
+
+// WebSocket is one end of a WebSocketPair. Every method must be called on
+// the goroutine of the runtime the pair was created in (its home), except
+// that Owner may be read anywhere once set.
+type WebSocket struct {
+	rt   *goja.Runtime // home runtime
+	obj  *goja.Object  // the JS object in the home runtime
+	peer *WebSocket
+	mode wsMode
+
+	closedOut bool // close() was called
+	closedIn  bool // a close (or the end of the connection) was received
+	aborted   bool // the connection is gone: sends are dropped
+	errored   bool
+
+	conn    WebSocketConn // set when the peer was coupled to a connection
+	pending []wsFrame     // sent before the coupling
+
+	attachment []byte
+	tags       []string
+	set        *WebSocketSet // the hibernation set holding it, if any
+	autoRespAt time.Time     // last auto-response sent
+
+	// Owner is the host's: who owns the socket (set once, on the home
+	// loop, before the socket leaves it).
+	Owner any
+}
+
+// Peer is the other end of the pair.
+func (ws *WebSocket) Peer() *WebSocket { return ws.peer }
+
+// Accepted reports whether the program accepted ws (accept() or
+// ctx.acceptWebSocket()).
+func (ws *WebSocket) Accepted() bool { return ws.mode == wsAccepted || ws.mode == wsHibernatable }
+
+// Hibernatable reports whether ws was accepted with ctx.acceptWebSocket().
+func (ws *WebSocket) Hibernatable() bool { return ws.mode == wsHibernatable }
+
+// ClosedOutgoing reports whether the program closed ws (sent a Close frame).
+func (ws *WebSocket) ClosedOutgoing() bool { return ws.closedOut }
+
+// Couple attaches the connection a host completed for the response that
+// carried ws (a client end): what the peer sends goes to conn from now on,
+// starting with what it sent before. It fails as workerd does when ws
+// cannot be returned in a Response.
+func (ws *WebSocket) Couple(conn WebSocketConn) error {
+	switch ws.mode {
+	case wsReleased:
+		return &ScriptError{Name: "TypeError", Message: "Can't return WebSocket that was already used in a response."}
+	case wsAccepted:
+		return &ScriptError{Name: "TypeError", Message: "Can't return WebSocket in a Response after calling accept()."}
+	case wsHibernatable:
+		return &ScriptError{Name: "TypeError", Message: "Can't return WebSocket in a Response after calling acceptWebSocket()."}
+	}
+	ws.mode = wsReleased
+	s := ws.peer
+	s.conn = conn
+	pending := s.pending
+	s.pending = nil
+	for _, f := range pending {
+		if f.close {
+			conn.Close(f.code, f.reason)
+		} else {
+			conn.Send(f.text, f.data)
+		}
+	}
+	if s.Accepted() {
+		conn.Accepted()
+	}
+	return nil
+}
+
+// Detach ends ws's connection as the program sees it: later sends are
+// dropped and a hibernatable socket leaves ctx.getWebSockets(). The host
+// calls it once the connection is gone and its last event was delivered.
+func (ws *WebSocket) Detach() {
+	ws.aborted = true
+	ws.closedIn = true
+	if ws.set != nil {
+		ws.set.remove(ws)
+		ws.set = nil
+	}
+}
+
+// RespondAutomatically returns the response set by
+// ctx.setWebSocketAutoResponse() for a text message equal to its request
+// (and records the time for getWebSocketAutoResponseTimestamp); ok is false
+// when the message must reach the object.
+func (ws *WebSocket) RespondAutomatically(text bool, data []byte) (resp string, ok bool) {
+	if !text || ws.mode != wsHibernatable || ws.set == nil || !ws.set.hasAuto || ws.closedOut {
+		return "", false
+	}
+	if string(data) != ws.set.autoReq {
+		return "", false
+	}
+	ws.autoRespAt = time.Now()
+	return ws.set.autoResp, true
+}
+
+func (ws *WebSocket) readyState() int {
+	switch {
+	case ws.errored, ws.closedIn && ws.closedOut:
+		return 3
+	case ws.closedIn || ws.closedOut:
+		return 2
+	}
+	return 1
+}
+
+func (ws *WebSocket) output(f wsFrame) {
+	if ws.conn != nil {
+		if f.close {
+			ws.conn.Close(f.code, f.reason)
+		} else {
+			ws.conn.Send(f.text, f.data)
+		}
+		return
+	}
+	ws.pending = append(ws.pending, f)
+}
+
+// home returns ws's object in rt, moving ws to rt when its runtime was
+// replaced (a hibernatable socket outlives the runtime of its instance).
+func (ws *WebSocket) home(rt *goja.Runtime) (*goja.Object, error) {
+	if ws.rt == rt && ws.obj != nil {
+		return ws.obj, nil
+	}
+	st := wsStateOf(rt)
+	if st == nil {
+		return nil, errors.New("jsapi: InstallWebSockets has not run on this runtime")
+	}
+	ws.rt, ws.obj = rt, nil
+	v, err := st.wrap(goja.Undefined(), rt.ToValue(ws))
+	if err != nil {
+		return nil, err
+	}
+	return v.ToObject(rt), nil
+}
+
+// valueIn returns a JS value for ws in rt: its own object at home, else a
+// stand-in that can only be returned in a Response (a stub.fetch caller in
+// another runtime passing the socket on).
+func (ws *WebSocket) valueIn(rt *goja.Runtime) goja.Value {
+	if ws.rt == rt && ws.obj != nil {
+		return ws.obj
+	}
+	st := wsStateOf(rt)
+	if st == nil {
+		return goja.Null()
+	}
+	v, err := st.wrap(goja.Undefined(), rt.ToValue(ws))
+	if err != nil {
+		return goja.Null()
+	}
+	return v
+}
+
+// WebSocketSet is an object's hibernatable WebSockets
+// (ctx.acceptWebSocket) and its auto-response. The host keeps one per
+// object, across instances, on the object's loop.
+type WebSocketSet struct {
+	sockets  []*WebSocket
+	hasAuto  bool
+	autoReq  string
+	autoResp string
+	timeout  int64 // setHibernatableWebSocketEventTimeout, ms; 0 = none
+}
+
+// Len is the number of hibernatable sockets.
+func (s *WebSocketSet) Len() int { return len(s.sockets) }
+
+func (s *WebSocketSet) remove(ws *WebSocket) {
+	for i, x := range s.sockets {
+		if x == ws {
+			s.sockets = append(s.sockets[:i], s.sockets[i+1:]...)
+			return
+		}
+	}
+}
+
+// wsState is what InstallWebSockets leaves on a runtime.
+type wsState struct {
+	wrap, handleOf, autoPair, newAutoPair goja.Callable
+	message, close, error                 goja.Callable
+}
+
+var wsStateKey = goja.NewSymbol("cellhost.websocket")
+
+func wsStateOf(rt *goja.Runtime) *wsState {
+	v := rt.GlobalObject().GetSymbol(wsStateKey)
+	if v == nil {
+		return nil
+	}
+	st, _ := v.Export().(*wsState)
+	return st
+}
+
+// WebSocketOf returns the WebSocket behind a JS value, or nil when v is not
+// a WebSocket. Call it on rt's goroutine.
+func WebSocketOf(rt *goja.Runtime, v goja.Value) *WebSocket {
+	st := wsStateOf(rt)
+	if st == nil || v == nil {
+		return nil
+	}
+	h, err := st.handleOf(goja.Undefined(), v)
+	if err != nil || h == nil {
+		return nil
+	}
+	ws, _ := h.Export().(*WebSocket)
+	return ws
+}
+
+// InstallWebSockets installs WebSocketPair, WebSocket, MessageEvent,
+// CloseEvent, ErrorEvent and WebSocketRequestResponsePair. It needs the
+// web globals (InstallWeb). NewWorker calls it. Call it on the runtime's
+// goroutine.
+func InstallWebSockets(rt *goja.Runtime) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("install WebSocket globals: %v", r)
+		}
+	}()
+	if wsStateOf(rt) != nil {
+		return nil
+	}
+	fnv, err := rt.RunProgram(wsProgram)
+	if err != nil {
+		return fmt.Errorf("install WebSocket globals: %w", err)
+	}
+	fn, ok := goja.AssertFunction(fnv)
+	if !ok {
+		return errors.New("install WebSocket globals: not a function")
+	}
+	res, err := fn(goja.Undefined(), wsNatives(rt))
+	if err != nil {
+		return fmt.Errorf("install WebSocket globals: %w", err)
+	}
+	in := res.ToObject(rt)
+	get := func(name string) goja.Callable {
+		f, ok := goja.AssertFunction(in.Get(name))
+		if !ok {
+			panic("websocket.js: missing internal " + name)
+		}
+		return f
+	}
+	st := &wsState{
+		wrap: get("wrap"), handleOf: get("handleOf"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
+		message: get("message"), close: get("close"), error: get("error"),
+	}
+	return rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+const msgMustAccept = "You must call one of accept() or state.acceptWebSocket() on this WebSocket before sending messages."
+
+// wsHandle returns the WebSocket of a handle argument; a socket whose home
+// is another runtime cannot be used here.
+func wsHandle(rt *goja.Runtime, v goja.Value) *WebSocket {
+	ws, _ := v.Export().(*WebSocket)
+	if ws == nil {
+		panic(rt.NewTypeError("Illegal invocation"))
+	}
+	if ws.rt != rt {
+		panic(rt.NewTypeError("This WebSocket came from another Durable Object's response: cellhost can only return it in a Response, not use it here."))
+	}
+	return ws
+}
+
+func wsNatives(rt *goja.Runtime) *goja.Object {
+	n := rt.NewObject()
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	set("pair", func(goja.FunctionCall) goja.Value {
+		a := &WebSocket{rt: rt}
+		b := &WebSocket{rt: rt, peer: a}
+		a.peer = b
+		return rt.NewArray(rt.ToValue(a), rt.ToValue(b))
+	})
+	set("bind", func(c goja.FunctionCall) goja.Value {
+		ws, _ := c.Argument(0).Export().(*WebSocket)
+		if ws != nil && ws.rt == rt && ws.obj == nil {
+			ws.obj, _ = c.Argument(1).(*goja.Object)
+		}
+		return goja.Undefined()
+	})
+	set("accept", func(c goja.FunctionCall) goja.Value {
+		ws := wsHandle(rt, c.Argument(0))
+		switch ws.mode {
+		case wsReleased:
+			panic(rt.NewTypeError("Can't accept() WebSocket that was already used in a response."))
+		case wsHibernatable:
+			panic(rt.NewTypeError("Can't accept() WebSocket after enabling hibernation."))
+		case wsAccepted:
+			return goja.Undefined()
+		}
+		ws.mode = wsAccepted
+		if ws.conn != nil {
+			ws.conn.Accepted()
+		}
+		return goja.Undefined()
+	})
+	set("send", func(c goja.FunctionCall) goja.Value {
+		ws := wsHandle(rt, c.Argument(0))
+		if ws.closedOut {
+			ThrowError(rt, "InvalidStateError", "WebSocket is not open")
+		}
+		if ws.aborted || ws.mode == wsReleased {
+			return goja.Undefined() // the connection is gone: dropped, as workerd does
+		}
+		if !ws.Accepted() {
+			panic(rt.NewTypeError(msgMustAccept))
+		}
+		f := wsFrame{text: !c.Argument(2).ToBoolean()}
+		if f.text {
+			f.data = []byte(c.Argument(1).String())
+		} else {
+			b, _ := c.Argument(1).Export().([]byte)
+			f.data = append([]byte{}, b...)
+		}
+		ws.output(f)
+		return goja.Undefined()
+	})
+	set("close", func(c goja.FunctionCall) goja.Value {
+		ws := wsHandle(rt, c.Argument(0))
+		if ws.closedOut || ws.aborted || ws.mode == wsReleased {
+			return goja.Undefined()
+		}
+		if !ws.Accepted() {
+			panic(rt.NewTypeError(msgMustAccept))
+		}
+		f := wsFrame{close: true}
+		if code := c.Argument(1); !goja.IsNull(code) {
+			f.code = int(code.ToInteger())
+		}
+		if r := c.Argument(2); !goja.IsNull(r) {
+			f.reason = r.String()
+		}
+		ws.closedOut = true
+		ws.output(f)
+		return goja.Undefined()
+	})
+	set("readyState", func(c goja.FunctionCall) goja.Value {
+		ws, _ := c.Argument(0).Export().(*WebSocket)
+		if ws == nil || ws.rt != rt {
+			return rt.ToValue(1)
+		}
+		return rt.ToValue(ws.readyState())
+	})
+	set("serializeAttachment", func(c goja.FunctionCall) goja.Value {
+		ws := wsHandle(rt, c.Argument(0))
+		b, err := Serialize(rt, c.Argument(1))
+		if err != nil {
+			panic(ErrorValue(rt, err))
+		}
+		if len(b) > maxAttachmentSize {
+			ThrowError(rt, "Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b)))
+		}
+		ws.attachment = b
+		return goja.Undefined()
+	})
+	set("deserializeAttachment", func(c goja.FunctionCall) goja.Value {
+		ws := wsHandle(rt, c.Argument(0))
+		if ws.attachment == nil {
+			return goja.Null()
+		}
+		v, err := Deserialize(rt, ws.attachment)
+		if err != nil {
+			panic(ErrorValue(rt, err))
+		}
+		return v
+	})
+	return n
+}
+
+// DispatchWebSocket delivers ev to ws (a server end accepted by the
+// program): to inst's webSocketMessage/webSocketClose/webSocketError
+// handler when ws was accepted with ctx.acceptWebSocket(), else as an event
+// to its listeners. It returns the handler's result (a value or promise) to
+// settle. A missing handler is not an error. inst may be nil for a socket
+// accepted with accept().
+func (w *Worker) DispatchWebSocket(inst *goja.Object, ws *WebSocket, ev WebSocketEvent) (goja.Value, error) {
+	rt := w.rt
+	st := wsStateOf(rt)
+	if st == nil {
+		return nil, errors.New("jsapi: InstallWebSockets has not run on this runtime")
+	}
+	if !ws.Accepted() {
+		return nil, errors.New("jsapi: the WebSocket was not accepted")
+	}
+	obj, err := ws.home(rt)
+	if err != nil {
+		return nil, err
+	}
+	var args []goja.Value
+	var method string
+	var dispatch goja.Callable
+	switch ev.Type {
+	case WebSocketMessage:
+		var data goja.Value
+		if ev.Text {
+			data = rt.ToValue(string(ev.Data))
+		} else {
+			data = rt.ToValue(rt.NewArrayBuffer(append([]byte{}, ev.Data...)))
+		}
+		args, method, dispatch = []goja.Value{data}, "webSocketMessage", st.message
+	case WebSocketClose:
+		ws.closedIn = true
+		if !ev.WasClean {
+			ws.aborted = true
+		}
+		args = []goja.Value{rt.ToValue(ev.Code), rt.ToValue(ev.Reason), rt.ToValue(ev.WasClean)}
+		method, dispatch = "webSocketClose", st.close
+	case WebSocketError:
+		ws.closedIn, ws.aborted, ws.errored = true, true, true
+		args, method, dispatch = []goja.Value{NewError(rt, "Error", ev.Err)}, "webSocketError", st.error
+	default:
+		return nil, fmt.Errorf("jsapi: unknown WebSocket event %d", ev.Type)
+	}
+	all := append([]goja.Value{obj}, args...)
+	if ws.mode == wsAccepted {
+		if _, err := dispatch(goja.Undefined(), all...); err != nil {
+			return nil, w.errorOf(err)
+		}
+		return goja.Undefined(), nil
+	}
+	if inst == nil {
+		return goja.Undefined(), nil
+	}
+	fn, ok := goja.AssertFunction(inst.Get(method))
+	if !ok {
+		return goja.Undefined(), nil
+	}
+	v, err := fn(inst, all...)
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	return v, nil
+}
+
+// installWebSocketState adds the hibernation API to ctx.
+func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
+	rt := w.rt
+	st := wsStateOf(rt)
+	if st == nil {
+		return
+	}
+	need := func(method string) *WebSocketSet {
+		if set == nil {
+			ThrowError(rt, "Error", method+"() is not available here: this object has no hibernatable WebSocket support.")
+		}
+		return set
+	}
+	socketArg := func(method string, v goja.Value) *WebSocket {
+		h, err := st.handleOf(goja.Undefined(), v)
+		if err != nil {
+			panic(err)
+		}
+		ws, _ := h.Export().(*WebSocket)
+		if ws == nil {
+			panic(rt.NewTypeError("Failed to execute '" + method + "' on 'DurableObjectState': parameter 1 is not of type 'WebSocket'."))
+		}
+		return wsHandle(rt, h)
+	}
+	_ = ctx.Set("acceptWebSocket", func(c goja.FunctionCall) goja.Value {
+		set := need("acceptWebSocket")
+		ws := socketArg("acceptWebSocket", c.Argument(0))
+		if ws.mode == wsAccepted || ws.mode == wsHibernatable {
+			ThrowError(rt, "Error", "Cannot call `acceptWebSocket()` if the WebSocket was already accepted via `accept()`")
+		}
+		if ws.mode != wsAwaiting || ws.peer == nil || ws.peer.mode != wsAwaiting {
+			ThrowError(rt, "Error", "Cannot call `acceptWebSocket()` on this WebSocket because its pair has already been accepted or used in a Response.")
+		}
+		var tags []string
+		if t := c.Argument(1); !goja.IsUndefined(t) {
+			obj, ok := t.(*goja.Object)
+			if !ok || goja.IsNull(t) {
+				panic(rt.NewTypeError("Failed to execute 'acceptWebSocket' on 'DurableObjectState': parameter 2 is not of type 'Array'."))
+			}
+			seen := map[string]bool{}
+			rt.ForOf(obj, func(v goja.Value) bool {
+				tag := v.String()
+				if len(seen) >= maxTagsPerSocket {
+					ThrowError(rt, "Error", fmt.Sprintf("a Hibernatable WebSocket cannot have more than %d tags", maxTagsPerSocket))
+				}
+				if len(tag) > maxTagLength {
+					ThrowError(rt, "Error", fmt.Sprintf("%q is longer than the max tag length (%d characters).", tag, maxTagLength))
+				}
+				if !seen[tag] {
+					seen[tag] = true
+					tags = append(tags, tag)
+				}
+				return true
+			})
+		}
+		if len(set.sockets) >= maxHibernatable {
+			ThrowError(rt, "Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable))
+		}
+		ws.mode = wsHibernatable
+		ws.tags = tags
+		ws.set = set
+		set.sockets = append(set.sockets, ws)
+		if ws.conn != nil {
+			ws.conn.Accepted()
+		}
+		return goja.Undefined()
+	})
+	_ = ctx.Set("getWebSockets", func(c goja.FunctionCall) goja.Value {
+		out := []goja.Value{}
+		if set == nil {
+			return rt.NewArray()
+		}
+		tag, all := "", goja.IsUndefined(c.Argument(0))
+		if !all {
+			tag = c.Argument(0).String()
+		}
+		for _, ws := range set.sockets {
+			if !all && !hasTag(ws.tags, tag) {
+				continue
+			}
+			obj, err := ws.home(rt)
+			if err != nil {
+				panic(err)
+			}
+			out = append(out, obj)
+		}
+		return rt.NewArray(toAny(out)...)
+	})
+	_ = ctx.Set("getTags", func(c goja.FunctionCall) goja.Value {
+		ws := socketArg("getTags", c.Argument(0))
+		if ws.mode != wsHibernatable {
+			panic(rt.NewTypeError("getTags() can only be called on a WebSocket accepted with acceptWebSocket()."))
+		}
+		out := make([]any, len(ws.tags))
+		for i, t := range ws.tags {
+			out[i] = t
+		}
+		return rt.NewArray(out...)
+	})
+	_ = ctx.Set("setWebSocketAutoResponse", func(c goja.FunctionCall) goja.Value {
+		set := need("setWebSocketAutoResponse")
+		p := c.Argument(0)
+		if goja.IsUndefined(p) || goja.IsNull(p) {
+			set.hasAuto, set.autoReq, set.autoResp = false, "", ""
+			return goja.Undefined()
+		}
+		v, err := st.autoPair(goja.Undefined(), p)
+		if err != nil {
+			panic(err)
+		}
+		pair := v.ToObject(rt)
+		req, resp := pair.Get("0").String(), pair.Get("1").String()
+		const max = 2048
+		if len(req) > max {
+			ThrowError(rt, "RangeError", fmt.Sprintf("Request cannot be larger than %d bytes. A request of size %d was provided.", max, len(req)))
+		}
+		if len(resp) > max {
+			ThrowError(rt, "RangeError", fmt.Sprintf("Response cannot be larger than %d bytes. A response of size %d was provided.", max, len(resp)))
+		}
+		set.hasAuto, set.autoReq, set.autoResp = true, req, resp
+		return goja.Undefined()
+	})
+	_ = ctx.Set("getWebSocketAutoResponse", func(goja.FunctionCall) goja.Value {
+		if set == nil || !set.hasAuto {
+			return goja.Null()
+		}
+		v, err := st.newAutoPair(goja.Undefined(), rt.ToValue(set.autoReq), rt.ToValue(set.autoResp))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
+	_ = ctx.Set("getWebSocketAutoResponseTimestamp", func(c goja.FunctionCall) goja.Value {
+		ws := socketArg("getWebSocketAutoResponseTimestamp", c.Argument(0))
+		if ws.autoRespAt.IsZero() {
+			return goja.Null()
+		}
+		d, err := rt.New(rt.Get("Date"), rt.ToValue(ws.autoRespAt.UnixMilli()))
+		if err != nil {
+			panic(err)
+		}
+		return d
+	})
+	_ = ctx.Set("setHibernatableWebSocketEventTimeout", func(c goja.FunctionCall) goja.Value {
+		set := need("setHibernatableWebSocketEventTimeout")
+		v := c.Argument(0)
+		if goja.IsUndefined(v) || goja.IsNull(v) || v.ToInteger() == 0 {
+			set.timeout = 0
+			return goja.Undefined()
+		}
+		ms := v.ToInteger()
+		if ms > 604800*1000 {
+			ThrowError(rt, "Error", "Event timeout should not exceed 604800000 ms.")
+		}
+		set.timeout = ms
+		return goja.Undefined()
+	})
+	_ = ctx.Set("getHibernatableWebSocketEventTimeout", func(goja.FunctionCall) goja.Value {
+		if set == nil || set.timeout == 0 {
+			return goja.Null()
+		}
+		return rt.ToValue(set.timeout)
+	})
+}
+
+func hasTag(tags []string, tag string) bool {
+	for _, t := range tags {
+		if t == tag {
+			return true
+		}
+	}
+	return false
+}
+
+func toAny(vs []goja.Value) []any {
+	out := make([]any, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
