@@ -49,7 +49,8 @@ type cell struct {
 	// keepAlive, if set, reports whether something outside the cell's
 	// events (e.g. a connected WebSocket) must keep it resident.
 	keepAlive func() bool
-	broken    error // set while reset fails the events it held
+	broken    error       // set while reset fails the events it held
+	sockets   cellSockets // WebSocket connections and hibernatable sockets
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -122,10 +123,11 @@ func (c *cell) open(name string) {
 func (c *cell) construct(name string) error {
 	s := c.s
 	state := s.w.NewState(jsapi.StateOptions{
-		ID:      s.w.NewID(s.ns[c.class], c.id, name),
-		Storage: cellKV{c},
-		Block:   c.block,
-		Abort:   func(reason string) { c.reset(reason) },
+		ID:         s.w.NewID(s.ns[c.class], c.id, name),
+		Storage:    cellKV{c},
+		Block:      c.block,
+		Abort:      func(reason string) { c.reset(reason) },
+		WebSockets: c.webSocketSet(),
 	})
 	inst, err := s.w.Construct(c.class, state)
 	if err != nil {
@@ -241,6 +243,7 @@ func (c *cell) reset(reason string) {
 	c.inst = nil
 	c.gen++
 	c.blocked = 0
+	c.dropSockets()
 	c.failWaiting(&BrokenObjectError{Reason: reason})
 }
 
@@ -340,6 +343,7 @@ func (c *cell) fetch(name string, req *jsapi.HTTPRequest, reply func(*jsapi.HTTP
 		return s.w.CallObjectFetch(c.inst, jreq)
 	}, func(v goja.Value) func() {
 		resp, err := jsapi.ExportResponse(s.rt, v)
+		claimSocket(resp, &wsOwner{s: s, c: c, name: name})
 		return func() { reply(resp, err) }
 	}, func(err error) { reply(nil, err) })
 }

@@ -88,6 +88,7 @@ type Host struct {
 	evictStop chan struct{}
 	evictDone chan struct{}
 	closing   atomic.Bool
+	sockets   wsRegistry // upgraded WebSocket connections
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -248,6 +249,7 @@ func (h *Host) Open() error {
 // databases and releases the state lock.
 func (h *Host) Close() error {
 	h.closing.Store(true)
+	h.closeWebSockets()
 	for _, s := range h.shards {
 		select {
 		case <-s.done:
@@ -431,6 +433,7 @@ func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPRespon
 func (s *shard) settleResponse(v goja.Value, reply func(*jsapi.HTTPResponse, error)) {
 	s.w.Settle(v, func(r goja.Value) {
 		resp, err := jsapi.ExportResponse(s.rt, r)
+		claimSocket(resp, &wsOwner{s: s})
 		s.reply(nil, func() { reply(resp, err) })
 	}, func(e goja.Value) {
 		err := s.w.ScriptErrorOf(e)

@@ -97,6 +97,9 @@ func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
 // write sends resp, or a 500 for an error (the error itself goes to the log,
 // as workerd does: the client sees only "Internal Server Error").
 func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error {
+	if err == nil && resp.Status == http.StatusSwitchingProtocols && resp.Socket != nil {
+		return h.upgradeWebSocket(c, resp)
+	}
 	w := c.Response()
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError

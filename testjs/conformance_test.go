@@ -21,9 +21,7 @@ var casesDir = filepath.Join("..", "..", "shared", "conformance", "cases")
 
 // skipped lists the cases cellhost does not pass yet, each with the reason.
 // It shrinks as features land; an expected.json is never edited.
-var skipped = map[string]string{
-	"wsecho": "WebSockets are not implemented yet",
-}
+var skipped = map[string]string{}
 
 // syncBuffer is a log sink shared by the host's goroutines.
 type syncBuffer struct {

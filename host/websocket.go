@@ -1,0 +1,505 @@
+package host
+
+import (
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/gorilla/websocket"
+	"github.com/labstack/echo/v4"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// WebSockets. A response with status 101 and a webSocket (the client end of
+// a WebSocketPair) completes the upgrade of the HTTP request it answers; the
+// host then holds the connection for the object that created the pair (or
+// the worker's shard, for a pair made outside any object). A reader
+// goroutine per connection delivers each message, in order, as an event
+// through the object's input gate; what the program sends goes, in order,
+// to a writer goroutine once the commits it may depend on are durable (the
+// output gate): frames travel with the turn's replies (shard.reply).
+//
+// Closing: a Close frame from the client is delivered as
+// webSocketClose(ws, code, reason, true) (or a "close" event); the program
+// answers with ws.close(...), whose frame completes the handshake. A
+// connection that ends without a Close frame is delivered as code 1006,
+// jsapi.DroppedReason, wasClean false. Once the close (or error) event was
+// handled the host lets the connection go. A server-initiated close waits
+// wsCloseTimeout for the client's Close frame.
+//
+// Hibernation: a socket accepted with ctx.acceptWebSocket() does not keep
+// its object resident; when the object was evicted, the next message builds
+// a new instance, whose handlers receive it (the sockets, their tags and
+// attachments live in the cell's jsapi.WebSocketSet). A socket accepted with
+// accept() keeps the object resident. A reset of the object (a failed
+// commit, a lost lease, a runtime replaced) drops every connection of its
+// cell.
+
+const (
+	// wsMaxMessage is workerd's limit on a received message (1 MiB).
+	wsMaxMessage = 1 << 20
+	// wsInflight bounds the messages read from one connection and not yet
+	// handled: the reader stops reading beyond it.
+	wsInflight = 64
+	// wsWriteTimeout bounds one frame's write to a slow client.
+	wsWriteTimeout = 30 * time.Second
+	// wsCloseTimeout is how long a server-initiated close waits for the
+	// client's Close frame before the TCP connection is closed.
+	wsCloseTimeout = 5 * time.Second
+)
+
+// wsOwner is who owns a WebSocketPair (jsapi.WebSocket.Owner): the object
+// whose fetch returned it, or a worker's shard.
+type wsOwner struct {
+	s    *shard
+	c    *cell  // nil: the worker's
+	name string // the name of the id that woke the object
+}
+
+// claimSocket records the owner of the socket a response carries, the
+// first time the response leaves a handler. On the loop of s.
+func claimSocket(resp *jsapi.HTTPResponse, o *wsOwner) {
+	if resp != nil && resp.Socket != nil && resp.Socket.Owner == nil {
+		resp.Socket.Owner = o
+	}
+}
+
+// cellSockets is a cell's WebSocket state, owned by the cell's loop.
+type cellSockets struct {
+	set   *jsapi.WebSocketSet // hibernatable sockets, across instances
+	conns map[*wsConn]struct{}
+}
+
+// webSocketSet is the cell's hibernation set (created on first use).
+func (c *cell) webSocketSet() *jsapi.WebSocketSet {
+	if c.sockets.set == nil {
+		c.sockets.set = &jsapi.WebSocketSet{}
+	}
+	return c.sockets.set
+}
+
+// socketsKeepAlive reports whether a connection keeps the cell resident: a
+// socket not accepted with ctx.acceptWebSocket() does.
+func (c *cell) socketsKeepAlive() bool {
+	for k := range c.sockets.conns {
+		if !k.ws.Hibernatable() {
+			return true
+		}
+	}
+	return false
+}
+
+// dropSockets lets every connection of the cell go (a reset). On the loop.
+func (c *cell) dropSockets() {
+	for k := range c.sockets.conns {
+		k.drop()
+	}
+}
+
+// wsOutKind is what the writer does with one queued item.
+type wsOutKind uint8
+
+const (
+	wsOutMessage wsOutKind = iota
+	wsOutClose
+	wsOutDrop // close the TCP connection after what was queued before
+)
+
+type wsOut struct {
+	kind   wsOutKind
+	text   bool
+	data   []byte
+	code   int
+	reason string
+}
+
+// wsConn is one upgraded connection and the server end it feeds. It
+// implements jsapi.WebSocketConn.
+type wsConn struct {
+	h    *Host
+	s    *shard
+	c    *cell // nil: the worker's socket
+	name string
+	ws   *jsapi.WebSocket // the server end; touched on the loop only
+	conn *websocket.Conn  // set before the goroutines start
+
+	mu    sync.Mutex
+	queue []wsOut // guarded by mu
+	wake  chan struct{}
+
+	credits chan struct{} // one per message read and not yet handled
+	done    chan struct{} // closed once the TCP connection is closed
+	wg      sync.WaitGroup
+
+	// Owned by the loop.
+	held    []jsapi.WebSocketEvent // events that arrived before the socket was accepted
+	dropped bool                   // let go: later events are ignored
+}
+
+func newWSConn(h *Host, o *wsOwner) *wsConn {
+	return &wsConn{h: h, s: o.s, c: o.c, name: o.name, wake: make(chan struct{}, 1),
+		credits: make(chan struct{}, wsInflight), done: make(chan struct{})}
+}
+
+// Send implements jsapi.WebSocketConn (on the loop).
+func (k *wsConn) Send(text bool, data []byte) {
+	k.output(wsOut{kind: wsOutMessage, text: text, data: data})
+}
+
+// Close implements jsapi.WebSocketConn (on the loop).
+func (k *wsConn) Close(code int, reason string) {
+	k.output(wsOut{kind: wsOutClose, code: code, reason: reason})
+}
+
+// Accepted implements jsapi.WebSocketConn (on the loop, inside accept()):
+// the events that waited are delivered in macrotasks of their own.
+func (k *wsConn) Accepted() {
+	held := k.held
+	k.held = nil
+	for _, ev := range held {
+		k.s.post(func() { k.deliver(ev) })
+	}
+}
+
+// output queues a frame behind the output gate: it leaves once the commits
+// of the cell made so far are durable, and never if the object was reset
+// in the meantime. On the loop.
+func (k *wsConn) output(o wsOut) {
+	c := k.c
+	if c == nil {
+		k.s.reply(nil, func() { k.enqueue(o) })
+		return
+	}
+	gen := c.gen
+	k.s.reply(c, func() {
+		if c.gen != gen {
+			return // the object was reset: what it sent is lost with it
+		}
+		k.enqueue(o)
+	})
+}
+
+// enqueue hands o to the writer. Safe from any goroutine; never blocks.
+func (k *wsConn) enqueue(o wsOut) {
+	k.mu.Lock()
+	k.queue = append(k.queue, o)
+	k.mu.Unlock()
+	select {
+	case k.wake <- struct{}{}:
+	default:
+	}
+}
+
+// credit returns the flow-control credit of one handled message.
+func (k *wsConn) credit() {
+	select {
+	case <-k.credits:
+	default:
+	}
+}
+
+// deliver runs ev on the server end: through the object's input gate, or
+// directly for a worker's socket. On the loop.
+func (k *wsConn) deliver(ev jsapi.WebSocketEvent) {
+	if k.dropped {
+		k.credit()
+		return
+	}
+	if !k.ws.Accepted() {
+		k.held = append(k.held, ev)
+		return
+	}
+	if ev.Type == jsapi.WebSocketMessage {
+		if resp, ok := k.ws.RespondAutomatically(ev.Text, ev.Data); ok {
+			k.output(wsOut{kind: wsOutMessage, text: true, data: []byte(resp)})
+			k.credit()
+			return
+		}
+	}
+	final := ev.Type != jsapi.WebSocketMessage
+	after := func() {
+		k.credit()
+		if final {
+			k.drop()
+		}
+	}
+	fail := func(err error) {
+		var be *BrokenObjectError
+		if !errors.As(err, &be) {
+			k.h.logUncaught(err)
+		}
+		after()
+	}
+	s := k.s
+	c := k.c
+	if c == nil {
+		v, err := s.w.DispatchWebSocket(nil, k.ws, ev)
+		if err != nil {
+			s.reply(nil, func() { fail(err) })
+			return
+		}
+		s.w.Settle(v, func(goja.Value) { s.reply(nil, after) }, func(e goja.Value) {
+			err := s.w.ScriptErrorOf(e)
+			s.reply(nil, func() { fail(err) })
+		})
+		return
+	}
+	c.event(k.name, func() (goja.Value, error) {
+		return s.w.DispatchWebSocket(c.inst, k.ws, ev)
+	}, func(goja.Value) func() { return after }, fail)
+}
+
+// drop lets the connection go: the server end is detached (it leaves
+// ctx.getWebSockets(), later sends are dropped) and the writer closes the
+// TCP connection after the frames already released. On the loop.
+func (k *wsConn) drop() {
+	if k.dropped {
+		return
+	}
+	k.dropped = true
+	k.ws.Detach()
+	k.held = nil
+	if c := k.c; c != nil {
+		delete(c.sockets.conns, k)
+	}
+	k.enqueue(wsOut{kind: wsOutDrop})
+}
+
+// read is the reader goroutine: every message becomes an event, in order;
+// the end of the connection becomes the last one.
+func (k *wsConn) read() {
+	defer k.wg.Done()
+	for {
+		typ, data, err := k.conn.ReadMessage()
+		if err != nil {
+			ev := closeEvent(err)
+			k.s.post(func() { k.deliver(ev) })
+			return
+		}
+		select {
+		case k.credits <- struct{}{}:
+		case <-k.done:
+			return
+		}
+		ev := jsapi.WebSocketEvent{Type: jsapi.WebSocketMessage, Text: typ == websocket.TextMessage, Data: data}
+		k.s.post(func() { k.deliver(ev) })
+	}
+}
+
+// closeEvent is the last event of a connection whose read failed with err.
+func closeEvent(err error) jsapi.WebSocketEvent {
+	var ce *websocket.CloseError
+	switch {
+	case errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure: // gorilla reports EOF as 1006
+		return jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: ce.Code, Reason: ce.Text, WasClean: true}
+	case errors.Is(err, websocket.ErrReadLimit):
+		return jsapi.WebSocketEvent{Type: jsapi.WebSocketError, Err: "WebSocket message is too large"}
+	case ce != nil || isDisconnect(err):
+		return jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: 1006, Reason: jsapi.DroppedReason}
+	}
+	return jsapi.WebSocketEvent{Type: jsapi.WebSocketError, Err: strings.TrimPrefix(err.Error(), "websocket: ")}
+}
+
+// isDisconnect reports whether a read error means the connection ended
+// (rather than the peer breaking the protocol).
+func isDisconnect(err error) bool {
+	var ne net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.As(err, &ne)
+}
+
+// write is the writer goroutine: it sends the queued frames in order and
+// closes the TCP connection on a drop, on a write error, or when a Close
+// it sent is not answered in time.
+func (k *wsConn) write() {
+	defer k.wg.Done()
+	defer close(k.done)
+	defer k.conn.Close()
+	var closeTimer *time.Timer
+	defer func() {
+		if closeTimer != nil {
+			closeTimer.Stop()
+		}
+	}()
+	for {
+		k.mu.Lock()
+		batch := k.queue
+		k.queue = nil
+		k.mu.Unlock()
+		if len(batch) == 0 {
+			<-k.wake
+			continue
+		}
+		for _, o := range batch {
+			switch o.kind {
+			case wsOutDrop:
+				return
+			case wsOutMessage:
+				typ := websocket.BinaryMessage
+				if o.text {
+					typ = websocket.TextMessage
+				}
+				_ = k.conn.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
+				if err := k.conn.WriteMessage(typ, o.data); err != nil {
+					return
+				}
+			case wsOutClose:
+				code := o.code
+				if code == 0 {
+					code = websocket.CloseNoStatusReceived // an empty payload
+				}
+				msg := websocket.FormatCloseMessage(code, o.reason)
+				if err := k.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wsWriteTimeout)); err != nil {
+					return
+				}
+				if closeTimer == nil {
+					closeTimer = time.AfterFunc(wsCloseTimeout, func() { k.conn.Close() })
+				}
+			}
+		}
+	}
+}
+
+// logUncaught logs an error a handler threw, as the HTTP front does.
+func (h *Host) logUncaught(err error) {
+	var se *jsapi.ScriptError
+	if errors.As(err, &se) && se.Stack != "" {
+		h.logf("Uncaught %s", se.Stack)
+		return
+	}
+	h.logf("Uncaught %v", err)
+}
+
+// wsRegistry is the host's open connections (closed by Host.Close).
+type wsRegistry struct {
+	mu     sync.Mutex
+	conns  map[*wsConn]struct{}
+	closed bool
+}
+
+func (r *wsRegistry) add(k *wsConn) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	if r.conns == nil {
+		r.conns = map[*wsConn]struct{}{}
+	}
+	r.conns[k] = struct{}{}
+	return true
+}
+
+func (r *wsRegistry) remove(k *wsConn) {
+	r.mu.Lock()
+	delete(r.conns, k)
+	r.mu.Unlock()
+}
+
+// closeWebSockets closes every connection's TCP connection and waits for
+// their goroutines. Called by Close.
+func (h *Host) closeWebSockets() {
+	r := &h.sockets
+	r.mu.Lock()
+	r.closed = true
+	conns := make([]*wsConn, 0, len(r.conns))
+	for k := range r.conns {
+		conns = append(conns, k)
+	}
+	r.mu.Unlock()
+	for _, k := range conns {
+		k.conn.Close()
+		k.enqueue(wsOut{kind: wsOutDrop})
+	}
+	for _, k := range conns {
+		k.wg.Wait()
+	}
+}
+
+// hopHeaders are response headers the upgrade writes itself.
+var hopHeaders = map[string]bool{
+	"upgrade": true, "connection": true, "sec-websocket-accept": true, "sec-websocket-extensions": true,
+	"content-length": true, "transfer-encoding": true, "content-type": true, "keep-alive": true,
+}
+
+var wsUpgrader = websocket.Upgrader{
+	CheckOrigin:       func(*http.Request) bool { return true },
+	EnableCompression: false,
+}
+
+// upgradeWebSocket completes the upgrade for a 101 response carrying a
+// WebSocket: it couples the pair's client end to the new connection on its
+// owner's loop, then switches protocols and starts the reader and writer.
+func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
+	r := ec.Request()
+	o, _ := resp.Socket.Owner.(*wsOwner)
+	if o == nil {
+		return h.write(ec, nil, errors.New("internal error: a WebSocket response has no owner"))
+	}
+	if !websocket.IsWebSocketUpgrade(r) {
+		return h.write(ec, nil, &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`})
+	}
+	k := newWSConn(h, o)
+	client := resp.Socket
+	errc := make(chan error, 1)
+	o.s.post(func() {
+		err := client.Couple(k)
+		if err == nil {
+			k.ws = client.Peer()
+			if c := k.c; c != nil {
+				if c.sockets.conns == nil {
+					c.sockets.conns = map[*wsConn]struct{}{}
+				}
+				c.sockets.conns[k] = struct{}{}
+				c.keepAlive = c.socketsKeepAlive
+			}
+		}
+		errc <- err
+	})
+	t := time.NewTimer(h.cfg.RequestTimeout)
+	defer t.Stop()
+	select {
+	case err := <-errc:
+		if err != nil {
+			return h.write(ec, nil, err)
+		}
+	case <-r.Context().Done():
+		return nil
+	case <-t.C:
+		return h.write(ec, nil, ErrTimeout)
+	}
+	hdr := http.Header{}
+	for _, kv := range resp.Header {
+		if !hopHeaders[kv[0]] {
+			hdr.Add(kv[0], kv[1])
+		}
+	}
+	conn, err := wsUpgrader.Upgrade(ec.Response(), r, hdr)
+	if err != nil {
+		// The upgrade wrote its error response; the program sees a
+		// connection that went away.
+		o.s.post(func() {
+			k.deliver(jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: 1006, Reason: jsapi.DroppedReason})
+		})
+		return nil
+	}
+	conn.SetReadLimit(wsMaxMessage)
+	conn.SetCloseHandler(func(int, string) error { return nil }) // the program answers a Close
+	k.conn = conn
+	if !h.sockets.add(k) {
+		conn.Close()
+		return nil
+	}
+	k.wg.Add(2)
+	go func() {
+		k.write()
+		h.sockets.remove(k)
+	}()
+	go k.read()
+	return nil
+}
