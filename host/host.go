@@ -40,9 +40,13 @@ type Config struct {
 	Script   string // the worker's name: part of every id (bucket-protocol.md 3)
 	Bindings []Binding
 	Vars     map[string]any
-	StateDir string    // cell databases and the state lock live here
-	Shards   int       // default: number of CPUs
-	Log      io.Writer // console output and host messages; default os.Stderr
+	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
+	// config); they select behaviour such as deleteAll() and alarms.
+	CompatibilityDate  string
+	CompatibilityFlags []string
+	StateDir           string    // cell databases and the state lock live here
+	Shards             int       // default: number of CPUs
+	Log                io.Writer // console output and host messages; default os.Stderr
 	// RequestTimeout bounds how long a request waits for an object to answer.
 	RequestTimeout time.Duration // default 2 minutes
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the

@@ -53,11 +53,7 @@ type StateOptions struct {
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// compatibility_date, compatibility_flags). They decide whether
 	// deleteAll() deletes the alarm (date >= 2026-02-24 or flag
-	// delete_all_deletes_alarm).
-	//
-	// TODO(host): pass them from the worker's configuration; until then
-	// deleteAll() keeps a pending alarm, as workerd does at the dates the
-	// conformance cases use.
+	// delete_all_deletes_alarm). The host passes the wrangler config's.
 	CompatibilityDate  string
 	CompatibilityFlags []string
 }

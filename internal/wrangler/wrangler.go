@@ -238,5 +238,8 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 			bindings = append(bindings, host.Binding{Name: c, Class: c})
 		}
 	}
-	return host.Config{Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars}, nil
+	return host.Config{
+		Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars,
+		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
+	}, nil
 }

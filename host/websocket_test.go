@@ -1,0 +1,381 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+const wsJS = `
+import { DurableObject } from "cloudflare:workers";
+let constructed = 0;
+export class Echo extends DurableObject {
+  constructor(ctx, env) { super(ctx, env); constructed++; }
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname.endsWith("/stats")) {
+      const s = this.ctx.storage;
+      return Response.json({ constructed, closes: (await s.get("closes")) ?? [], open: this.ctx.getWebSockets().length, n: (await s.get("n")) ?? 0 });
+    }
+    const [client, server] = Object.values(new WebSocketPair());
+    if (url.searchParams.has("plain")) {
+      server.accept();
+      server.addEventListener("message", (e) => server.send(typeof e.data === "string" ? "plain:" + e.data + ":" + constructed : e.data));
+      server.addEventListener("close", (e) => server.close(e.code, "plain saw " + e.reason));
+    } else {
+      this.ctx.acceptWebSocket(server, ["t"]);
+      server.serializeAttachment({ since: constructed });
+      if (url.searchParams.has("auto")) this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+      server.send("welcome");
+    }
+    return new Response(null, { status: 101, webSocket: client, headers: { "x-hello": "1" } });
+  }
+  async webSocketMessage(ws, msg) {
+    if (typeof msg !== "string") { ws.send(new Uint8Array(msg).reverse()); return; }
+    if (msg === "write") {
+      const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
+      await this.ctx.storage.put("n", n);
+      ws.send("wrote " + n);
+      return;
+    }
+    if (msg === "close") { ws.close(4000, "bye from server"); return; }
+    if (msg === "abort") { ws.send("lost with the instance"); this.ctx.abort("asked to"); }
+    if (msg === "info") {
+      ws.send(JSON.stringify({ constructed, att: ws.deserializeAttachment(), tags: this.ctx.getTags(ws), open: this.ctx.getWebSockets("t").length, state: ws.readyState }));
+      return;
+    }
+    ws.send("echo:" + msg);
+  }
+  async webSocketClose(ws, code, reason, wasClean) {
+    const closes = (await this.ctx.storage.get("closes")) ?? [];
+    closes.push([code, reason, wasClean]);
+    await this.ctx.storage.put("closes", closes);
+    try {
+      ws.close(code, "server saw " + reason);
+    } catch (e) {
+      closes.push(e.name + ": " + e.message);
+      await this.ctx.storage.put("closes", closes);
+    }
+  }
+}
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    if (url.pathname === "/local" || url.pathname === "/bad") {
+      const [client, server] = new WebSocketPair();
+      server.accept();
+      server.addEventListener("message", (e) => server.send("worker:" + e.data));
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    return env.ECHO.getByName(url.pathname.slice(1).split("/")[0]).fetch(request);
+  },
+};
+`
+
+// startWSHost serves wsJS; opts adjust the host's configuration.
+func startWSHost(t *testing.T, opts ...func(*host.Config)) (*host.Host, *httptest.Server) {
+	t.Helper()
+	opts = append([]func(*host.Config){func(c *host.Config) {
+		c.Bindings = []host.Binding{{Name: "ECHO", Class: "Echo"}}
+	}}, opts...)
+	h := newHostB(t, wsJS, t.TempDir(), opts...)
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		if err := h.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return h, srv
+}
+
+// wsIn is what the client received: a message, or the end of the
+// connection (end set; code -1 when it ended without a Close frame).
+type wsIn struct {
+	text   bool
+	data   string
+	end    bool
+	code   int
+	reason string
+}
+
+type wsClient struct {
+	c    *websocket.Conn
+	resp *http.Response
+	in   chan wsIn
+}
+
+func dialWS(t *testing.T, srv *httptest.Server, path string) *wsClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		t.Fatalf("dial %s: %v", path, err)
+	}
+	w := &wsClient{c: c, resp: resp, in: make(chan wsIn, 100)}
+	go func() {
+		for {
+			typ, data, err := c.Read(context.Background())
+			if err != nil {
+				in := wsIn{end: true, code: -1}
+				var ce websocket.CloseError
+				if errors.As(err, &ce) {
+					in.code, in.reason = int(ce.Code), ce.Reason
+				}
+				w.in <- in
+				return
+			}
+			w.in <- wsIn{text: typ == websocket.MessageText, data: string(data)}
+		}
+	}()
+	t.Cleanup(func() { c.CloseNow() })
+	return w
+}
+
+func (w *wsClient) next(t *testing.T) wsIn {
+	t.Helper()
+	select {
+	case in := <-w.in:
+		return in
+	case <-time.After(10 * time.Second):
+		t.Fatal("timed out waiting for the server")
+		return wsIn{}
+	}
+}
+
+// expect reads the next message and checks it is the text want.
+func (w *wsClient) expect(t *testing.T, want string) {
+	t.Helper()
+	if in := w.next(t); in.end || !in.text || in.data != want {
+		t.Fatalf("received %+v, want text %q", in, want)
+	}
+}
+
+// expectEnd reads the end of the connection and checks its code and reason.
+func (w *wsClient) expectEnd(t *testing.T, code int, reason string) {
+	t.Helper()
+	if in := w.next(t); !in.end || in.code != code || in.reason != reason {
+		t.Fatalf("received %+v, want the end with %d %q", in, code, reason)
+	}
+}
+
+func (w *wsClient) send(t *testing.T, text string) {
+	t.Helper()
+	if err := w.c.Write(context.Background(), websocket.MessageText, []byte(text)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// closeWith starts the client's close handshake (its answer arrives as the
+// end of the connection).
+func (w *wsClient) closeWith(code int, reason string) {
+	go w.c.Close(websocket.StatusCode(code), reason)
+}
+
+type wsStats struct {
+	Constructed int   `json:"constructed"`
+	Closes      []any `json:"closes"`
+	Open        int   `json:"open"`
+	N           int   `json:"n"`
+}
+
+func stats(t *testing.T, srv *httptest.Server, name string) wsStats {
+	t.Helper()
+	code, body := get(t, srv, "/do/Echo/"+name+"/stats")
+	var s wsStats
+	if err := json.Unmarshal([]byte(body), &s); code != 200 || err != nil {
+		t.Fatalf("stats: %d %s (%v)", code, body, err)
+	}
+	return s
+}
+
+// waitStats polls the object's stats until ok accepts them.
+func waitStats(t *testing.T, srv *httptest.Server, name string, ok func(wsStats) bool) wsStats {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := stats(t, srv, name)
+		if ok(s) || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestWebSocket_EchoBinaryAndClientClose(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/a")
+	if got := w.resp.Header.Get("X-Hello"); got != "1" {
+		t.Errorf("handshake response header x-hello = %q", got)
+	}
+	w.expect(t, "welcome") // sent before the response: held until the upgrade
+	w.send(t, "hi")
+	w.expect(t, "echo:hi")
+	if err := w.c.Write(context.Background(), websocket.MessageBinary, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if in := w.next(t); in.text || in.data != "\x03\x02\x01" {
+		t.Fatalf("binary echo: %+v", in)
+	}
+	w.send(t, "info")
+	w.expect(t, `{"constructed":1,"att":{"since":1},"tags":["t"],"open":1,"state":1}`)
+	w.closeWith(3001, "done")
+	w.expectEnd(t, 3001, "server saw done")
+	s := waitStats(t, srv, "a", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
+	if want := []any{[]any{3001.0, "done", true}}; !reflect.DeepEqual(s.Closes, want) || s.Open != 0 {
+		t.Errorf("after the close: %+v, want closes %v and no open socket", s, want)
+	}
+}
+
+func TestWebSocket_ServerCloseThroughTheWorker(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/b") // the worker returns the object's response (stub.fetch)
+	w.expect(t, "welcome")
+	w.send(t, "x")
+	w.expect(t, "echo:x")
+	w.send(t, "close")
+	w.expectEnd(t, 4000, "bye from server")
+	s := waitStats(t, srv, "b", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
+	// The client's answer (its echo of the Close) reaches webSocketClose; the
+	// handler's own close() is then a no-op.
+	if want := []any{[]any{4000.0, "bye from server", true}}; !reflect.DeepEqual(s.Closes, want) || s.Open != 0 {
+		t.Errorf("after the server's close: %+v, want closes %v", s, want)
+	}
+}
+
+func TestWebSocket_DroppedConnection(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/c")
+	w.expect(t, "welcome")
+	w.c.CloseNow() // no Close frame
+	s := waitStats(t, srv, "c", func(s wsStats) bool { return len(s.Closes) > 1 && s.Open == 0 })
+	want := []any{[]any{1006.0, jsapi.DroppedReason, false}, "InvalidAccessError: Invalid WebSocket close code: 1006."}
+	if !reflect.DeepEqual(s.Closes, want) || s.Open != 0 {
+		t.Errorf("after the drop: %+v, want closes %v", s, want)
+	}
+}
+
+func TestWebSocket_PlainAcceptKeepsTheObjectResident(t *testing.T) {
+	_, srv := startWSHost(t, func(c *host.Config) { c.IdleTimeout = 100 * time.Millisecond })
+	w := dialWS(t, srv, "/do/Echo/d?plain")
+	w.send(t, "one")
+	w.expect(t, "plain:one:1")
+	if err := w.c.Write(context.Background(), websocket.MessageBinary, []byte{7}); err != nil {
+		t.Fatal(err)
+	}
+	if in := w.next(t); in.text || in.data != "\x07" {
+		t.Fatalf("binary: %+v", in)
+	}
+	time.Sleep(500 * time.Millisecond) // several idle timeouts
+	w.send(t, "two")
+	w.expect(t, "plain:two:1") // the same instance
+	w.closeWith(1000, "x")
+	w.expectEnd(t, 1000, "plain saw x")
+}
+
+func TestWebSocket_HibernatableSocketSurvivesEviction(t *testing.T) {
+	_, srv := startWSHost(t, func(c *host.Config) { c.IdleTimeout = 100 * time.Millisecond })
+	w := dialWS(t, srv, "/do/Echo/e")
+	w.expect(t, "welcome")
+	w.send(t, "info")
+	w.expect(t, `{"constructed":1,"att":{"since":1},"tags":["t"],"open":1,"state":1}`)
+	time.Sleep(600 * time.Millisecond) // evicted meanwhile
+	w.send(t, "info")
+	// A new instance handles the message; the socket, its tags and its
+	// attachment are the host's.
+	w.expect(t, `{"constructed":2,"att":{"since":1},"tags":["t"],"open":1,"state":1}`)
+	w.send(t, "write")
+	w.expect(t, "wrote 1")
+	w.closeWith(1000, "")
+	w.expectEnd(t, 1000, "server saw ")
+}
+
+func TestWebSocket_OutputGateHoldsFrames(t *testing.T) {
+	g := newGateSyncer()
+	_, srv := startWSHost(t, func(c *host.Config) { c.Syncer = g })
+	w := dialWS(t, srv, "/do/Echo/f")
+	w.expect(t, "welcome")
+	g.setHold(true)
+	w.send(t, "write")
+	w.send(t, "hi") // writes nothing, but must not overtake the frame before it
+	<-g.calls       // the write's commit is being made durable
+	select {
+	case in := <-w.in:
+		t.Fatalf("a frame left before its commit was durable: %+v", in)
+	case <-time.After(200 * time.Millisecond):
+	}
+	g.release <- nil
+	w.expect(t, "wrote 1")
+	w.expect(t, "echo:hi")
+	g.setHold(false)
+}
+
+func TestWebSocket_FailedSyncLosesFramesAndConnections(t *testing.T) {
+	g := newGateSyncer()
+	_, srv := startWSHost(t, func(c *host.Config) { c.Syncer = g })
+	w := dialWS(t, srv, "/do/Echo/g")
+	w.expect(t, "welcome")
+	g.setHold(true)
+	w.send(t, "write")
+	<-g.calls
+	g.release <- errors.New("disk on fire")
+	w.expectEnd(t, -1, "") // reset: the frame is lost, the connection dropped
+	g.setHold(false)
+	w2 := dialWS(t, srv, "/do/Echo/g")
+	w2.expect(t, "welcome")
+	w2.send(t, "hi")
+	w2.expect(t, "echo:hi")
+}
+
+func TestWebSocket_ResetDropsConnections(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/h")
+	w.expect(t, "welcome")
+	w.send(t, "abort")
+	w.expectEnd(t, -1, "")
+	w2 := dialWS(t, srv, "/do/Echo/h")
+	w2.expect(t, "welcome")
+	w2.send(t, "info")
+	w2.expect(t, `{"constructed":2,"att":{"since":2},"tags":["t"],"open":1,"state":1}`)
+}
+
+func TestWebSocket_AutoResponse(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/i?auto")
+	w.expect(t, "welcome")
+	w.send(t, "ping")
+	w.expect(t, "pong")
+	w.send(t, "pings")
+	w.expect(t, "echo:pings")
+}
+
+func TestWebSocket_WorkerSocket(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/local")
+	w.send(t, "hi")
+	w.expect(t, "worker:hi")
+	w.send(t, "again")
+	w.expect(t, "worker:again")
+}
+
+func TestWebSocket_NotAnUpgradeRequest(t *testing.T) {
+	_, srv := startWSHost(t)
+	if code, body := get(t, srv, "/bad"); code != http.StatusInternalServerError || body != "Internal Server Error" {
+		t.Errorf("a WebSocket response to a plain request: %d %q", code, body)
+	}
+}
