@@ -128,6 +128,9 @@ func (c *cell) construct(name string) error {
 		Block:      c.block,
 		Abort:      func(reason string) { c.reset(reason) },
 		WebSockets: c.webSocketSet(),
+
+		CompatibilityDate:  s.h.cfg.CompatibilityDate,
+		CompatibilityFlags: s.h.cfg.CompatibilityFlags,
 	})
 	inst, err := s.w.Construct(c.class, state)
 	if err != nil {
