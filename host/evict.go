@@ -61,5 +61,5 @@ func (c *cell) evictable(cutoff time.Time) bool {
 func (c *cell) evict() {
 	c.inst = nil
 	c.gen++
-	c.closeDB()
+	_ = c.closeDB(false)
 }

@@ -292,17 +292,8 @@ func (h *Host) Close() error {
 				}
 			}
 		}
-		if c.db != nil {
-			if err := c.db.Close(); err != nil && first == nil {
-				first = err
-			}
-			c.db = nil
-		}
-		if l := c.log; l != nil {
-			c.log = nil
-			close(l.done)
-			l.capture.Close()
-			l.release(h)
+		if err := c.closeDB(true); err != nil && first == nil {
+			first = err
 		}
 	}
 	if h.lock != nil {

@@ -279,11 +279,13 @@ func (c *cell) attachLog(l *cellLog) {
 // durable state is what the bucket holds). On the loop.
 func (c *cell) deactivate(reason string) {
 	c.reset(reason)
-	c.closeDB()
+	_ = c.closeDB(false)
 }
 
-// closeDB closes the database and releases the cell. On the loop.
-func (c *cell) closeDB() {
+// closeDB closes the database and releases the cell (in the background,
+// unless wait), returning the database's close error. On the loop, or
+// after the loops stopped.
+func (c *cell) closeDB(wait bool) error {
 	if c.alarmCancel != nil {
 		c.alarmCancel()
 		c.alarmCancel = nil
@@ -295,15 +297,21 @@ func (c *cell) closeDB() {
 		}
 		close(l.done)
 		l.capture.Close()
-		go l.release(c.s.h)
+		if wait {
+			l.release(c.s.h)
+		} else {
+			go l.release(c.s.h)
+		}
 	}
+	var err error
 	if c.db != nil {
-		if err := c.db.Close(); err != nil {
+		if err = c.db.Close(); err != nil {
 			c.s.h.logf("%s: close: %v", c.scope, err)
 		}
 		c.db = nil
 	}
 	c.commitsSinceCheckpoint = 0
+	return err
 }
 
 // maybeCheckpoint truncates the WAL once every commit is in the bucket and
