@@ -182,8 +182,11 @@ func (w *wsClient) send(t *testing.T, text string) {
 }
 
 // closeWith starts the client's close handshake (its answer arrives as the
-// end of the connection).
+// end of the connection). The reader goroutine must be inside Read first:
+// otherwise Close reads the server's Close frame itself and the reader only
+// sees a closed connection, without the server's code and reason.
 func (w *wsClient) closeWith(code int, reason string) {
+	time.Sleep(50 * time.Millisecond)
 	go w.c.Close(websocket.StatusCode(code), reason)
 }
 
