@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"go.uber.org/goleak"
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
@@ -381,4 +382,20 @@ func TestWebSocket_NotAnUpgradeRequest(t *testing.T) {
 	if code, body := get(t, srv, "/bad"); code != http.StatusInternalServerError || body != "Internal Server Error" {
 		t.Errorf("a WebSocket response to a plain request: %d %q", code, body)
 	}
+}
+
+func TestWebSocket_HostCloseEndsConnections(t *testing.T) {
+	before := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, before) })
+	h, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/j")
+	w.expect(t, "welcome")
+	p := dialWS(t, srv, "/do/Echo/k?plain")
+	p.send(t, "x")
+	p.expect(t, "plain:x:1")
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	w.expectEnd(t, -1, "")
+	p.expectEnd(t, -1, "")
 }
