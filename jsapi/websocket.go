@@ -207,7 +207,44 @@ func (ws *WebSocket) output(f wsFrame) {
 		}
 		return
 	}
+	if p := ws.peer; p != nil && p.rt == ws.rt && p.mode == wsAccepted {
+		p.deliverLocal(f)
+		return
+	}
 	ws.pending = append(ws.pending, f)
+}
+
+// deliverLocal delivers what the peer sent to ws, both ends living in the
+// same runtime and ws accepted with accept(): as an event in a macrotask of
+// its own, as workerd does.
+func (ws *WebSocket) deliverLocal(f wsFrame) {
+	rt := ws.rt
+	st := wsStateOf(rt)
+	if st == nil {
+		return
+	}
+	fn := func(goja.FunctionCall) goja.Value {
+		if ws.rt != rt || ws.obj == nil || ws.closedIn {
+			return goja.Undefined()
+		}
+		switch {
+		case f.close:
+			ws.closedIn = true
+			code := f.code
+			if code == 0 {
+				code = 1005
+			}
+			_, _ = st.close(goja.Undefined(), ws.obj, rt.ToValue(code), rt.ToValue(f.reason), rt.ToValue(true))
+		case f.text:
+			_, _ = st.message(goja.Undefined(), ws.obj, rt.ToValue(string(f.data)))
+		default:
+			_, _ = st.message(goja.Undefined(), ws.obj, rt.ToValue(rt.NewArrayBuffer(f.data)))
+		}
+		return goja.Undefined()
+	}
+	if _, err := st.later(goja.Undefined(), rt.ToValue(fn)); err != nil {
+		panic(err)
+	}
 }
 
 // home returns ws's object in rt, moving ws to rt when its runtime was
@@ -271,7 +308,7 @@ func (s *WebSocketSet) remove(ws *WebSocket) {
 
 // wsState is what InstallWebSockets leaves on a runtime.
 type wsState struct {
-	wrap, handleOf, autoPair, newAutoPair goja.Callable
+	wrap, handleOf, autoPair, newAutoPair, later goja.Callable
 	message, close, error                 goja.Callable
 }
 
@@ -335,7 +372,7 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 		return f
 	}
 	st := &wsState{
-		wrap: get("wrap"), handleOf: get("handleOf"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
+		wrap: get("wrap"), handleOf: get("handleOf"), later: get("later"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
 		message: get("message"), close: get("close"), error: get("error"),
 	}
 	return rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
@@ -385,6 +422,14 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		ws.mode = wsAccepted
 		if ws.conn != nil {
 			ws.conn.Accepted()
+		}
+		if p := ws.peer; p != nil && p.conn == nil && len(p.pending) > 0 {
+			// the peer sent before this end was accepted
+			pending := p.pending
+			p.pending = nil
+			for _, f := range pending {
+				ws.deliverLocal(f)
+			}
 		}
 		return goja.Undefined()
 	})

@@ -205,10 +205,16 @@
   const CloseEventCtor = G.CloseEvent;
   const ErrorEventCtor = G.ErrorEvent;
   const dispatch = EventTarget.prototype.dispatchEvent;
+  const setTimeoutFn = typeof G.setTimeout === "function" ? G.setTimeout : null;
 
   return {
     wrap,
     handleOf,
+    // later(fn) runs fn in a macrotask of its own (a pair used inside one runtime)
+    later: (fn) => {
+      if (setTimeoutFn === null) throw new Error("WebSocketPair: no timers in this runtime");
+      setTimeoutFn(fn, 0);
+    },
     autoResponsePair,
     newAutoResponsePair: (req, res) => new WebSocketRequestResponsePair(req, res),
     // events for sockets accepted with accept()

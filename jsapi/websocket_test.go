@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -33,6 +34,8 @@ func (f *fakeConn) Accepted() { f.accepted++ }
 func newWSRuntime(t *testing.T, src string, set *WebSocketSet) (*goja.Runtime, *Worker) {
 	t.Helper()
 	rt, _ := newWebRuntime(t)
+	wsTestTimers = wsTimers{}
+	InstallTimers(rt, &wsTestTimers)
 	dir := t.TempDir()
 	entry := filepath.Join(dir, "index.js")
 	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
@@ -52,6 +55,24 @@ func newWSRuntime(t *testing.T, src string, set *WebSocketSet) (*goja.Runtime, *
 	runJS(t, rt, `globalThis.attempt = (f) => { try { return { ok: f() }; } catch (e) { return { threw: e.name, message: e.message }; } };`)
 	return rt, w
 }
+
+// wsTimers runs timer callbacks when the test says so (run).
+type wsTimers struct{ due []func() }
+
+func (s *wsTimers) AfterFunc(d time.Duration, f func()) func() {
+	s.due = append(s.due, f)
+	return func() {}
+}
+
+func (s *wsTimers) run() {
+	for len(s.due) > 0 {
+		f := s.due[0]
+		s.due = s.due[1:]
+		f()
+	}
+}
+
+var wsTestTimers wsTimers
 
 func wsOf(t *testing.T, rt *goja.Runtime, expr string) *WebSocket {
 	t.Helper()
@@ -262,5 +283,28 @@ func TestWebSocket_MovesToANewRuntime(t *testing.T) {
 	}
 	if got := jsJSON(t, rtB, `got`); got != `["m",true]` {
 		t.Errorf("handler in the new runtime: %s", got)
+	}
+}
+
+// Both ends used inside one runtime: what one sends reaches the other's
+// listeners in later macrotasks, including what was sent before accept().
+func TestWebSocket_LocalPair(t *testing.T) {
+	rt, _ := newWSRuntime(t, "export class Obj {}\n", nil)
+	runJS(t, rt, `globalThis.log = []; const [a, b] = new WebSocketPair();
+a.accept();
+a.send("early");
+b.addEventListener("message", (e) => log.push(["b", typeof e.data === "string" ? e.data : [...new Uint8Array(e.data)]]));
+b.addEventListener("close", (e) => { log.push(["b close", e.code, e.reason]); b.close(e.code, "echo " + e.reason); });
+a.addEventListener("message", (e) => log.push(["a", e.data]));
+a.addEventListener("close", (e) => log.push(["a close", e.code, e.reason, a.readyState]));
+b.accept();
+a.send(new Uint8Array([1, 2]));
+b.send("to a");
+a.close(3000, "done");
+log.push("sync");`)
+	wsTestTimers.run()
+	want := `["sync",["b","early"],["b",[1,2]],["a","to a"],["b close",3000,"done"],["a close",3000,"echo done",3]]`
+	if got := jsJSON(t, rt, `log`); got != want {
+		t.Errorf("local pair:\n got %s\nwant %s", got, want)
 	}
 }
