@@ -309,7 +309,7 @@ func (s *WebSocketSet) remove(ws *WebSocket) {
 // wsState is what InstallWebSockets leaves on a runtime.
 type wsState struct {
 	wrap, handleOf, autoPair, newAutoPair, later goja.Callable
-	message, close, error                 goja.Callable
+	message, close, error                        goja.Callable
 }
 
 var wsStateKey = goja.NewSymbol("cellhost.websocket")
