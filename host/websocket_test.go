@@ -30,7 +30,12 @@ export class Echo extends DurableObject {
       return Response.json({ constructed, closes: (await s.get("closes")) ?? [], open: this.ctx.getWebSockets().length, n: (await s.get("n")) ?? 0 });
     }
     const [client, server] = Object.values(new WebSocketPair());
-    if (url.searchParams.has("plain")) {
+    if (url.searchParams.has("late")) {
+      setTimeout(() => {
+        server.accept();
+        server.addEventListener("message", (e) => server.send("late:" + e.data));
+      }, 100);
+    } else if (url.searchParams.has("plain")) {
       server.accept();
       server.addEventListener("message", (e) => server.send(typeof e.data === "string" ? "plain:" + e.data + ":" + constructed : e.data));
       server.addEventListener("close", (e) => server.close(e.code, "plain saw " + e.reason));
@@ -57,6 +62,9 @@ export class Echo extends DurableObject {
       return;
     }
     ws.send("echo:" + msg);
+  }
+  async webSocketError(ws, e) {
+    await this.ctx.storage.put("closes", [...((await this.ctx.storage.get("closes")) ?? []), "error: " + e.message]);
   }
   async webSocketClose(ws, code, reason, wasClean) {
     const closes = (await this.ctx.storage.get("closes")) ?? [];
@@ -398,4 +406,30 @@ func TestWebSocket_HostCloseEndsConnections(t *testing.T) {
 	}
 	w.expectEnd(t, -1, "")
 	p.expectEnd(t, -1, "")
+}
+
+func TestWebSocket_MessagesWaitForALateAccept(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/l?late")
+	w.send(t, "first")
+	w.send(t, "second")
+	w.expect(t, "late:first")
+	w.expect(t, "late:second")
+}
+
+func TestWebSocket_TooLargeMessageIsAnError(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/m")
+	w.expect(t, "welcome")
+	w.c.SetReadLimit(-1)
+	// The server may cut the connection while the frame is still being
+	// written: the write error and the end's code do not matter here.
+	go w.c.Write(context.Background(), websocket.MessageText, []byte(strings.Repeat("x", 1<<20+1)))
+	if in := w.next(t); !in.end || (in.code != 1009 && in.code != -1) {
+		t.Errorf("after a message over the limit the client got %+v, want the end (1009)", in)
+	}
+	s := waitStats(t, srv, "m", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
+	if want := []any{"error: WebSocket message is too large"}; !reflect.DeepEqual(s.Closes, want) {
+		t.Errorf("after a message over the limit: %+v, want closes %v", s, want)
+	}
 }
