@@ -84,3 +84,24 @@ export default { fetch(req) { return new Response("hi " + new URL(req.url).pathn
 		}
 	})
 }
+
+// BenchmarkHost_WorkerToObject is the path of most applications: the
+// worker's fetch forwards to one object with stub.fetch (counterJS's
+// default export), compared with reaching the object directly.
+func BenchmarkHost_WorkerToObject(b *testing.B) {
+	h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) { c.Syncer = nopSyncer{} })
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	b.SetParallelism(32)
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			resp, err := h.Fetch(ctx, &jsapi.HTTPRequest{Method: "GET", URL: "http://bench/?name=bench"})
+			if err != nil || resp.Status != 200 {
+				b.Fatalf("fetch: %v", err)
+			}
+		}
+	})
+}
