@@ -461,6 +461,15 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 		}
 		errc <- err
 	})
+	// abandon tells the program that the connection went away (after the
+	// coupling, if it happened: jobs run in order).
+	abandon := func() {
+		o.s.post(func() {
+			if k.ws != nil {
+				k.deliver(jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: 1006, Reason: jsapi.DroppedReason})
+			}
+		})
+	}
 	t := time.NewTimer(h.cfg.RequestTimeout)
 	defer t.Stop()
 	select {
@@ -469,8 +478,10 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 			return h.write(ec, nil, err)
 		}
 	case <-r.Context().Done():
+		abandon()
 		return nil
 	case <-t.C:
+		abandon()
 		return h.write(ec, nil, ErrTimeout)
 	}
 	hdr := http.Header{}
@@ -483,16 +494,15 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 	if err != nil {
 		// The upgrade wrote its error response; the program sees a
 		// connection that went away.
-		o.s.post(func() {
-			k.deliver(jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: 1006, Reason: jsapi.DroppedReason})
-		})
+		abandon()
 		return nil
 	}
 	conn.SetReadLimit(wsMaxMessage)
 	conn.SetCloseHandler(func(int, string) error { return nil }) // the program answers a Close
 	k.conn = conn
-	if !h.sockets.add(k) {
+	if !h.sockets.add(k) { // the host is closing
 		conn.Close()
+		abandon()
 		return nil
 	}
 	k.wg.Add(2)
