@@ -18,7 +18,8 @@
 #   * builds cellhost from this checkout (working tree as it is, or REV);
 #   * copies examples/counter (without state dirs) to a temp dir; both
 #     servers serve copies of those bytes (checksums printed):
-#       cellhost: cellhost dev <copy> --port <free random port> --state <dir>
+#       cellhost: cellhost dev <copy> --port <free random port> --state <dir> $CELLHOST_ARGS
+#                 (e.g. CELLHOST_ARGS="--durability local" for the fsync-only baseline)
 #       workerd:  workerd serve -s http=127.0.0.1:0 --control-fd 3 wrangler.jsonc
 #                 in <copy> with WORKERD_ESBUILD set, as
 #                 /work/shared/anchor/record.sh does. workerd's wrangler mode
@@ -220,7 +221,8 @@ start_server() {
     local attempt
     for attempt in 1 2 3; do
       port=$(free_port)
-      "$work/cellhost" dev "$work/proj-cellhost" --port "$port" --state "$work/state-cellhost" >"$SLOG" 2>&1 &
+      # shellcheck disable=SC2086 # CELLHOST_ARGS is split on purpose
+      "$work/cellhost" dev "$work/proj-cellhost" --port "$port" --state "$work/state-cellhost" ${CELLHOST_ARGS:-} >"$SLOG" 2>&1 &
       SPID=$!; PIDS+=("$SPID")
       sleep 0.2
       kill -0 "$SPID" 2>/dev/null && break
