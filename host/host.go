@@ -377,10 +377,28 @@ func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsa
 // Fetch delivers req to the worker's default fetch handler and waits for
 // its response. Safe from any goroutine.
 func (h *Host) Fetch(ctx context.Context, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	s := h.shards[int(h.next.Add(1))%len(h.shards)]
+	s := h.workerShard()
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
 		s.post(func() { s.workerFetch(req, reply) })
 	})
+}
+
+// workerShard picks the shard for a worker (stateless) request: the one
+// with the shortest queue, starting the scan round-robin. Busy objects keep
+// their shard's queue long, so the worker's own JS moves to the others.
+func (h *Host) workerShard() *shard {
+	start := int(h.next.Add(1))
+	best, bestLen := h.shards[start%len(h.shards)], -1
+	for i := range h.shards {
+		s := h.shards[(start+i)%len(h.shards)]
+		s.mu.Lock()
+		n := len(s.queue)
+		s.mu.Unlock()
+		if bestLen < 0 || n < bestLen {
+			best, bestLen = s, n
+		}
+	}
+	return best
 }
 
 // ErrTimeout means an object did not answer within the request timeout.
