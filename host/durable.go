@@ -37,17 +37,34 @@ func (l LocalSync) Sync(dbs []*storage.DB) []error {
 		}
 		return nil
 	}
-	var errs []error
+	// fsyncs of different files in parallel: the filesystem's journal
+	// commits them together.
+	errs := make([]error, len(dbs))
+	failed := false
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, localSyncParallel)
 	for i, db := range dbs {
-		if err := db.Sync(); err != nil {
-			if errs == nil {
-				errs = make([]error, len(dbs))
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := db.Sync(); err != nil {
+				mu.Lock()
+				errs[i], failed = err, true
+				mu.Unlock()
 			}
-			errs[i] = err
-		}
+		}()
+	}
+	wg.Wait()
+	if !failed {
+		return nil
 	}
 	return errs
 }
+
+// localSyncParallel bounds the fsyncs LocalSync runs at once.
+const localSyncParallel = 16
 
 // syncBatch is one turn's commits and the replies that wait for them.
 type syncBatch struct {
