@@ -432,7 +432,7 @@ func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPRespon
 		fail(err)
 		return
 	}
-	ctx := s.w.NewExecutionContext(func(goja.Value) {})
+	ctx := s.w.NewExecutionContext(nil) // waitUntil keeps nothing alive yet
 	v, err := s.w.CallFetch(jreq, ctx)
 	if err != nil {
 		fail(err)

@@ -76,6 +76,8 @@ type Worker struct {
 	// overflow) left the runtime: goja cannot run promise jobs after one,
 	// so the owner must replace the runtime.
 	Poisoned bool
+
+	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle
@@ -360,6 +362,25 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
 // be a plain value, a promise or a thenable.
 func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)) {
+	// Fast path: a value that is not a thenable, or a promise that has
+	// already settled (an async handler whose awaits were all storage:
+	// goja ran its jobs when the call returned) needs no reaction job.
+	if obj, isObj := v.(*goja.Object); !isObj {
+		ok(v)
+		return
+	} else if p, isPromise := obj.Export().(*goja.Promise); isPromise {
+		switch p.State() {
+		case goja.PromiseStateFulfilled:
+			ok(p.Result())
+			return
+		case goja.PromiseStateRejected:
+			fail(p.Result())
+			return
+		}
+	} else if then := obj.Get("then"); then == nil || goja.IsUndefined(then) {
+		ok(v)
+		return
+	}
 	_, err := w.settle(goja.Undefined(), v, w.rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		ok(c.Argument(0))
 		return goja.Undefined()
@@ -428,6 +449,17 @@ func (w *Worker) CallObjectFetch(inst *goja.Object, req goja.Value) (goja.Value,
 
 // NewExecutionContext is the ctx argument of a worker's fetch handler.
 func (w *Worker) NewExecutionContext(waitUntil func(goja.Value)) *goja.Object {
+	if waitUntil == nil {
+		// Nothing to track per request: one shared context serves all.
+		if w.sharedCtx == nil {
+			w.sharedCtx = w.newExecutionContext(func(goja.Value) {})
+		}
+		return w.sharedCtx
+	}
+	return w.newExecutionContext(waitUntil)
+}
+
+func (w *Worker) newExecutionContext(waitUntil func(goja.Value)) *goja.Object {
 	ctx := w.rt.NewObject()
 	_ = ctx.Set("waitUntil", func(p goja.Value) { waitUntil(p) })
 	_ = ctx.Set("passThroughOnException", func() {})

@@ -62,8 +62,8 @@ type webState struct {
 	outReq *HTTPRequest
 	outRes *HTTPResponse
 
-	hrefs          map[string]string     // request URL → href (NewRequest)
-	records        map[string]goja.Value // URL → record array or null (native.urlParse without base)
+	hrefs           map[string]string     // request URL → href (NewRequest)
+	records         map[string]goja.Value // URL → record array or null (native.urlParse without base)
 	valGET, valPOST goja.Value
 
 	clone *cloneIntrinsics
