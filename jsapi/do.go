@@ -238,66 +238,65 @@ func (w *Worker) NewID(ns Namespace, hex, name string) goja.Value {
 	return v
 }
 
-func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
-	rt := w.rt
+// stubTarget reads the (namespace, id, name) a stub's native call starts with.
+func (w *Worker) stubTarget(call goja.FunctionCall) (ns Namespace, hex, name string) {
 	nsObj, _ := call.Argument(0).(*goja.Object)
-	ns := w.nsObjs[nsObj]
-	hex := call.Argument(1).String()
-	name := ""
 	if n := call.Argument(2); !goja.IsUndefined(n) {
 		name = n.String()
 	}
-	p, resolve, reject := rt.NewPromise()
-	req, err := ExportRequest(rt, call.Argument(3))
-	if err != nil {
-		_ = reject(w.ErrorValue(err))
-		return rt.ToValue(p)
-	}
-	ns.Fetch(hex, name, req, func(resp *HTTPResponse, err error) {
-		if err != nil {
-			_ = reject(w.ErrorValue(err))
-			return
+	return w.nsObjs[nsObj], call.Argument(1).String(), name
+}
+
+// remotePromise returns a promise that start settles: start gets a settle
+// function to call, on this runtime's goroutine, with the result's JS value
+// (built by its convert step) or an error, or returns an error at once.
+func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error), error)) error) goja.Value {
+	p, resolve, reject := w.rt.NewPromise()
+	err := start(func(convert func() (goja.Value, error), err error) {
+		var v goja.Value
+		if err == nil {
+			v, err = convert()
 		}
-		v, err := NewResponse(rt, resp)
 		if err != nil {
 			_ = reject(w.ErrorValue(err))
 			return
 		}
 		_ = resolve(v)
 	})
-	return rt.ToValue(p)
+	if err != nil {
+		_ = reject(w.ErrorValue(err))
+	}
+	return w.rt.ToValue(p)
+}
+
+func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
+	ns, hex, name := w.stubTarget(call)
+	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		req, err := ExportRequest(w.rt, call.Argument(3))
+		if err != nil {
+			return err
+		}
+		ns.Fetch(hex, name, req, func(resp *HTTPResponse, err error) {
+			settle(func() (goja.Value, error) { return NewResponse(w.rt, resp) }, err)
+		})
+		return nil
+	})
 }
 
 func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
-	rt := w.rt
-	nsObj, _ := call.Argument(0).(*goja.Object)
-	ns := w.nsObjs[nsObj]
-	hex := call.Argument(1).String()
-	name := ""
-	if n := call.Argument(2); !goja.IsUndefined(n) {
-		name = n.String()
-	}
+	ns, hex, name := w.stubTarget(call)
 	method := call.Argument(3).String()
 	get := call.Argument(5).ToBoolean()
-	p, resolve, reject := rt.NewPromise()
-	args, err := catchThrow(func() ([]byte, error) { return Serialize(rt, call.Argument(4)) })
-	if err != nil {
-		_ = reject(w.ErrorValue(err))
-		return rt.ToValue(p)
-	}
-	ns.Call(hex, name, method, args, get, func(res []byte, err error) {
+	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		args, err := catchThrow(func() ([]byte, error) { return Serialize(w.rt, call.Argument(4)) })
 		if err != nil {
-			_ = reject(w.ErrorValue(err))
-			return
+			return err
 		}
-		v, err := Deserialize(rt, res)
-		if err != nil {
-			_ = reject(w.ErrorValue(err))
-			return
-		}
-		_ = resolve(v)
+		ns.Call(hex, name, method, args, get, func(res []byte, err error) {
+			settle(func() (goja.Value, error) { return Deserialize(w.rt, res) }, err)
+		})
+		return nil
 	})
-	return rt.ToValue(p)
 }
 
 // ErrNoRPC is workerd's error for an RPC to a class that does not extend
