@@ -20,24 +20,6 @@ import (
 // DefaultBackupInterval is Config.BackupInterval when zero.
 const DefaultBackupInterval = 30 * time.Second
 
-// runBackups ticks every interval until stop closes, asking each shard to
-// save its changed cells.
-func (h *Host) runBackups(stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(h.cfg.BackupInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			for _, s := range h.shards {
-				s.post(s.backupChanged)
-			}
-		}
-	}
-}
-
 // backupChanged starts a save of every cell of the shard that committed
 // since its last one. On the loop.
 func (s *shard) backupChanged() {

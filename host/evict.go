@@ -11,10 +11,11 @@ import "time"
 // DefaultIdleTimeout is Config.IdleTimeout when zero.
 const DefaultIdleTimeout = 2 * time.Minute
 
-// runEviction sweeps every shard each half idle timeout until stop closes.
-func (h *Host) runEviction(stop <-chan struct{}, done chan<- struct{}) {
+// everyShard posts job to every shard each interval until stop closes
+// (the backup and eviction tickers).
+func (h *Host) everyShard(interval time.Duration, job func(*shard), stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
-	t := time.NewTicker(h.cfg.IdleTimeout / 2)
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
@@ -22,7 +23,7 @@ func (h *Host) runEviction(stop <-chan struct{}, done chan<- struct{}) {
 			return
 		case <-t.C:
 			for _, s := range h.shards {
-				s.post(s.evictIdle)
+				s.post(func() { job(s) })
 			}
 		}
 	}

@@ -240,11 +240,11 @@ func (h *Host) Open() error {
 	}
 	if h.cfg.Durability == DurabilityBackup {
 		h.backupStop, h.backupDone = make(chan struct{}), make(chan struct{})
-		go h.runBackups(h.backupStop, h.backupDone)
+		go h.everyShard(h.cfg.BackupInterval, (*shard).backupChanged, h.backupStop, h.backupDone)
 	}
 	if h.cfg.IdleTimeout > 0 {
 		h.evictStop, h.evictDone = make(chan struct{}), make(chan struct{})
-		go h.runEviction(h.evictStop, h.evictDone)
+		go h.everyShard(h.cfg.IdleTimeout/2, (*shard).evictIdle, h.evictStop, h.evictDone)
 	}
 	return nil
 }
