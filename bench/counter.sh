@@ -2,6 +2,7 @@
 # Load test of the counter example on cellhost with wrk (Debian package).
 #
 #   bash bench/counter.sh [duration-seconds] [connections]
+#   CELLHOST_ARGS="--durability local" bash bench/counter.sh   # fsync-only baseline
 #
 # Builds cellhost, serves examples/counter from a fresh state directory on a
 # free loopback port, and runs three bounded wrk runs:
@@ -24,7 +25,8 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 
 serve() { # serve <project-dir> → sets PORT, PID
   PORT=$(free_port)
-  "$work/cellhost" dev "$1" --port "$PORT" --state "$work/state-$PORT" >"$work/log-$PORT" 2>&1 &
+  # shellcheck disable=SC2086 # CELLHOST_ARGS is split on purpose
+  "$work/cellhost" dev "$1" --port "$PORT" --state "$work/state-$PORT" ${CELLHOST_ARGS:-} >"$work/log-$PORT" 2>&1 &
   PID=$!
   for _ in $(seq 1 100); do
     curl -sf -o /dev/null "http://127.0.0.1:$PORT/" && return 0
