@@ -57,7 +57,7 @@ func (c *cell) startBackup() {
 func saveSnapshot(h *Host, l *cellLog) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.retired {
+	if l.retired.Load() {
 		return errLogRetired
 	}
 	ps, err := l.capture.Snapshot()

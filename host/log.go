@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cellhost/cellhost/ownership"
@@ -46,9 +47,12 @@ type cellLog struct {
 	capture *storage.WALCapture
 	done    chan struct{} // closed when the cell lets go of the log
 
-	mu      sync.Mutex
-	txid    uint64 // last TXID uploaded in this epoch; 0 = next is the snapshot
-	retired bool
+	// retired is set when the cell lets go of the log; it is atomic so that
+	// the loop never waits for an upload in progress (which holds mu).
+	retired atomic.Bool
+
+	mu   sync.Mutex
+	txid uint64 // last TXID uploaded in this epoch; 0 = next is the snapshot
 }
 
 func (l *cellLog) epoch() uint64 {
@@ -80,9 +84,7 @@ func (y *logSyncer) register(db *storage.DB, l *cellLog) {
 func (y *logSyncer) unregister(db *storage.DB) {
 	y.mu.Lock()
 	if l := y.logs[db]; l != nil {
-		l.mu.Lock()
-		l.retired = true
-		l.mu.Unlock()
+		l.retired.Store(true)
 	}
 	delete(y.logs, db)
 	y.mu.Unlock()
@@ -130,7 +132,7 @@ func (y *logSyncer) Sync(dbs []*storage.DB) []error {
 func (y *logSyncer) upload(l *cellLog) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.retired {
+	if l.retired.Load() {
 		return errLogRetired
 	}
 	var ps *storage.PageSet
@@ -292,6 +294,7 @@ func (c *cell) closeDB(wait bool) error {
 	}
 	if l := c.log; l != nil {
 		c.log = nil
+		l.retired.Store(true) // a backup or upload in progress gives up
 		if y, ok := c.s.h.cfg.Syncer.(*logSyncer); ok && c.db != nil {
 			y.unregister(c.db)
 		}
