@@ -80,24 +80,12 @@ func (k cellKV) GetAlarm() (int64, bool, error) {
 func (k cellKV) SetAlarm(ms int64) error {
 	k.c.touch()
 	k.c.wrote = true
-	if err := k.c.db.SetAlarm(ms); err != nil {
-		return err
-	}
-	k.c.alarmChanged()
-	return nil
+	// The scheduler arms the committed alarm (storage.Options.OnAlarm).
+	return k.c.db.SetAlarm(ms)
 }
 
 func (k cellKV) DeleteAlarm() error {
 	k.c.touch()
 	k.c.wrote = true
-	if err := k.c.db.DeleteAlarm(); err != nil {
-		return err
-	}
-	k.c.alarmChanged()
-	return nil
+	return k.c.db.DeleteAlarm()
 }
-
-// alarmChanged is called when the object sets or deletes its alarm, before
-// the change commits. The scheduler acts on the committed alarm instead
-// (storage.Options.OnAlarm, see alarm.go), so there is nothing to do here.
-func (c *cell) alarmChanged() {}
