@@ -127,6 +127,7 @@ func (c *cell) construct(name string) error {
 		Storage:    cellKV{c},
 		Block:      c.block,
 		Abort:      func(reason string) { c.reset(reason) },
+		WaitUntil:  c.waitUntil,
 		WebSockets: c.webSocketSet(),
 
 		CompatibilityDate:  s.h.cfg.CompatibilityDate,
@@ -138,6 +139,16 @@ func (c *cell) construct(name string) error {
 	}
 	c.inst = inst
 	return nil
+}
+
+// waitUntil keeps the object resident (not evicted) until p settles;
+// a rejection is logged. On the loop.
+func (c *cell) waitUntil(p goja.Value) {
+	c.inflight++
+	c.s.w.Settle(p, func(goja.Value) { c.inflight-- }, func(e goja.Value) {
+		c.inflight--
+		c.s.h.logf("%s: a ctx.waitUntil() promise rejected: %v", c.scope, c.s.w.ScriptErrorOf(e))
+	})
 }
 
 // deliver runs ev now if the database is open, the input gate is open and
