@@ -422,6 +422,19 @@ func (a *storageAPI) method(obj *goja.Object, name string, guard txnGuard, f fun
 	})
 }
 
+// kvMethods installs the KV and alarm methods shared by ctx.storage and a
+// transaction's txn object (guard, if set, runs before each).
+func (a *storageAPI) kvMethods(obj *goja.Object, guard txnGuard) {
+	a.method(obj, "get", guard, a.get)
+	a.method(obj, "put", guard, a.put)
+	a.method(obj, "delete", guard, a.delete)
+	a.method(obj, "list", guard, a.list)
+	a.method(obj, "deleteAll", guard, a.deleteAll)
+	a.method(obj, "getAlarm", guard, a.getAlarm)
+	a.method(obj, "setAlarm", guard, a.setAlarm)
+	a.method(obj, "deleteAlarm", guard, a.deleteAlarm)
+}
+
 func (w *Worker) newStorage(o StateOptions) *goja.Object {
 	rt := w.rt
 	a := &storageAPI{w: w, rt: rt, kv: o.Storage, o: &o}
@@ -429,14 +442,7 @@ func (w *Worker) newStorage(o StateOptions) *goja.Object {
 	a.tx, _ = o.Storage.(Transactions)
 	a.alarms, _ = o.Storage.(Alarms)
 	s := rt.NewObject()
-	a.method(s, "get", nil, a.get)
-	a.method(s, "put", nil, a.put)
-	a.method(s, "delete", nil, a.delete)
-	a.method(s, "list", nil, a.list)
-	a.method(s, "deleteAll", nil, a.deleteAll)
-	a.method(s, "getAlarm", nil, a.getAlarm)
-	a.method(s, "setAlarm", nil, a.setAlarm)
-	a.method(s, "deleteAlarm", nil, a.deleteAlarm)
+	a.kvMethods(s, nil)
 	_ = s.Set("sync", func(call goja.FunctionCall) goja.Value {
 		return w.storageCall(func() (goja.Value, error) { return goja.Undefined(), nil })
 	})
@@ -514,14 +520,7 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 		}
 	}
 	txn := rt.NewObject()
-	a.method(txn, "get", guard, a.get)
-	a.method(txn, "put", guard, a.put)
-	a.method(txn, "delete", guard, a.delete)
-	a.method(txn, "list", guard, a.list)
-	a.method(txn, "deleteAll", guard, a.deleteAll)
-	a.method(txn, "getAlarm", guard, a.getAlarm)
-	a.method(txn, "setAlarm", guard, a.setAlarm)
-	a.method(txn, "deleteAlarm", guard, a.deleteAlarm)
+	a.kvMethods(txn, guard)
 	_ = txn.Set("rollback", func(goja.FunctionCall) goja.Value {
 		rollback()
 		return goja.Undefined()
