@@ -2,10 +2,13 @@ package filestore_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -29,8 +32,9 @@ func TestStore_Contract(t *testing.T) {
 }
 
 // TestStore_ContractSharedDir runs the suite on two Stores over one
-// directory, alternating calls between them, so conditional writes go through the flock
-// between two Stores rather than the in-process mutex.
+// directory, alternating calls between them, so that conditional writes
+// race through SQLite's write lock between two writers (as two processes
+// do) and reads see the other Store's commits.
 func TestStore_ContractSharedDir(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) plugins.ObjectStore {
 		dir := t.TempDir()
@@ -80,53 +84,36 @@ func TestStore_Put(t *testing.T) {
 		s := newStore(t)
 		for _, key := range []string{
 			"", "/abs", "a/", "a//b", "..", "a/../b", "./a", "a/.", "nul\x00byte",
-			"bad\xffutf8", ".cellhost-locks/00", "a/.cellhost-tmp-1",
-			strings.Repeat("x", 256), strings.Repeat("a/", 600) + "a",
+			"bad\xffutf8", strings.Repeat("a/", 600) + "a",
 		} {
 			_, err := s.Put(ctx, key, []byte("v"), plugins.PutOptions{})
 			if !errors.Is(err, plugins.ErrInvalidKey) {
 				t.Errorf("Put(%.40q) error = %v, want ErrInvalidKey", key, err)
 			}
 		}
-		if _, err := os.Stat(filepath.Join(filepath.Dir(s.Root()), "b")); err == nil {
-			t.Errorf("a write escaped the root")
-		}
 	})
 
-	t.Run("ErrKeyConflict", func(t *testing.T) {
+	// Keys are rows: what a directory tree could not hold is fine.
+	t.Run("KeysBeyondFiles", func(t *testing.T) {
 		s := newStore(t)
-		put := func(key string) error {
-			_, err := s.Put(ctx, key, []byte("v"), plugins.PutOptions{})
-			return err
+		for _, key := range []string{
+			"x", "x/child", "y/child", "y", ".cellhost-locks/00", "a/.cellhost-tmp-1",
+			".cellhost-store.db", strings.Repeat("x", 1000),
+		} {
+			etag, err := s.Put(ctx, key, []byte("body of "+key), plugins.PutOptions{IfNoneMatch: true})
+			if err != nil {
+				t.Fatalf("Put(%.40q) = %v", key, err)
+			}
+			body, got, err := s.Get(ctx, key)
+			if err != nil || got != etag || string(body) != "body of "+key {
+				t.Errorf("Get(%.40q) = %q, %s, %v; want %q, %s", key, body, got, err, "body of "+key, etag)
+			}
 		}
-		if err := put("x"); err != nil {
+		if err := s.Delete(ctx, "x", ""); err != nil {
 			t.Fatal(err)
 		}
-		if err := put("x/child"); !errors.Is(err, filestore.ErrKeyConflict) {
-			t.Errorf("Put(x/child) with x present error = %v, want ErrKeyConflict", err)
-		}
-		if err := put("y/child"); err != nil {
-			t.Fatal(err)
-		}
-		if err := put("y"); !errors.Is(err, filestore.ErrKeyConflict) {
-			t.Errorf("Put(y) with y/child present error = %v, want ErrKeyConflict", err)
-		}
-		_, err := s.Put(ctx, "y", []byte("v"), plugins.PutOptions{IfNoneMatch: true})
-		if !errors.Is(err, filestore.ErrKeyConflict) {
-			t.Errorf("Put(y, IfNoneMatch) with y/child present error = %v, want ErrKeyConflict", err)
-		}
-		if _, err := s.Head(ctx, "y"); !errors.Is(err, plugins.ErrNotFound) {
-			t.Errorf("Head(y) error = %v, want ErrNotFound", err)
-		}
-		if err := s.Delete(ctx, "y", ""); err != nil {
-			t.Errorf("Delete(y) = %v, want nil", err)
-		}
-		// Deleting the child removes its directory, so "y" becomes writable.
-		if err := s.Delete(ctx, "y/child", ""); err != nil {
-			t.Fatal(err)
-		}
-		if err := put("y"); err != nil {
-			t.Errorf("Put(y) after deleting y/child = %v", err)
+		if _, err := s.Head(ctx, "x/child"); err != nil {
+			t.Errorf("Head(x/child) after deleting x = %v", err)
 		}
 	})
 
@@ -203,77 +190,79 @@ func TestStore_ETagSurvivesReopen(t *testing.T) {
 func TestStore_List(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
-	for _, k := range []string{"a/1", "a/2", "b"} {
+	var want []string
+	for i := range 2500 {
+		k := fmt.Sprintf("cells/c%d/ltx/e1/0000/%016x-%016x.ltx", i%7, i, i)
+		if _, err := s.Put(ctx, k, []byte("v"), plugins.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if i%7 == 3 {
+			want = append(want, k)
+		}
+	}
+	for _, k := range []string{"cells/c3", "cells/c3.", "cells/c4/own.json", "cells/c3/\u00ff\u00ff"} {
 		if _, err := s.Put(ctx, k, []byte("v"), plugins.PutOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Leftovers of a crashed write, a lock file and an empty directory.
-	root := s.Root()
-	for _, f := range []string{"a/.cellhost-tmp-0123", ".cellhost-tmp-4567"} {
-		if err := os.WriteFile(filepath.Join(root, f), []byte("partial"), 0o666); err != nil {
-			t.Fatal(err)
+	want = append(want, "cells/c3/\u00ff\u00ff")
+	sort.Strings(want)
+
+	// Pages of the default size, then of 100.
+	for _, limit := range []int{0, 100} {
+		var got []string
+		for after := ""; ; {
+			page, err := s.List(ctx, "cells/c3/", after, limit)
+			if err != nil {
+				t.Fatalf("List(after %q) = %v", after, err)
+			}
+			for _, o := range page.Objects {
+				got = append(got, o.Key)
+			}
+			if page.NextStartAfter == "" {
+				break
+			}
+			after = page.NextStartAfter
 		}
-	}
-	if err := os.Mkdir(filepath.Join(root, "empty"), 0o777); err != nil {
-		t.Fatal(err)
-	}
-	page, err := s.List(ctx, "", "", 0)
-	if err != nil {
-		t.Fatalf("List() = %v", err)
-	}
-	var got []string
-	for _, o := range page.Objects {
-		got = append(got, o.Key)
-	}
-	if want := []string{"a/1", "a/2", "b"}; strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("List() = %q, want %q", got, want)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("List(cells/c3/, limit %d) returned %d keys, want %d", limit, len(got), len(want))
+		}
 	}
 
-	t.Run("ErrCorrupt", func(t *testing.T) {
-		if err := os.WriteFile(filepath.Join(root, "foreign"), []byte("not an object"), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.List(ctx, "", "", 0); !errors.Is(err, filestore.ErrCorrupt) {
-			t.Errorf("List() over a foreign file error = %v, want ErrCorrupt", err)
-		}
-		if _, _, err := s.Get(ctx, "foreign"); !errors.Is(err, filestore.ErrCorrupt) {
-			t.Errorf("Get(foreign) error = %v, want ErrCorrupt", err)
-		}
-	})
+	// A prefix ending in 0xff bytes has no upper bound.
+	if _, err := s.Put(ctx, "z\xff", []byte("v"), plugins.PutOptions{}); err == nil {
+		t.Fatal("Put(invalid UTF-8) succeeded")
+	}
+	page, err := s.List(ctx, "cells/c3/\u00ff", "", 0)
+	if err != nil || len(page.Objects) != 1 || page.Objects[0].Key != "cells/c3/\u00ff\u00ff" {
+		t.Errorf("List(cells/c3/\u00ff) = %+v, %v", page, err)
+	}
 }
 
+// TestStore_Get checks that Get verifies the body against the checksum in
+// its ETag.
 func TestStore_Get(t *testing.T) {
 	ctx := context.Background()
 	s := newStore(t)
 	if _, err := s.Put(ctx, "k", []byte("hello"), plugins.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(s.Root(), "k")
-	data, err := os.ReadFile(path)
+	db, err := sql.Open("sqlite", filepath.Join(s.Root(), ".cellhost-store.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	data[len(data)-1] ^= 1 // flip a bit of the body
-	if err := os.WriteFile(path, data, 0o666); err != nil {
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE objects SET body = CAST('hellO' AS BLOB) WHERE key = 'k'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Get(ctx, "k"); !errors.Is(err, filestore.ErrCorrupt) || !strings.Contains(err.Error(), `"k"`) {
+		t.Errorf("Get() of a damaged body error = %v, want ErrCorrupt naming the key", err)
+	}
+	if _, err := db.Exec(`UPDATE objects SET etag = 'W/"weak"' WHERE key = 'k'`); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Get(ctx, "k"); !errors.Is(err, filestore.ErrCorrupt) {
-		t.Errorf("Get() of a damaged body error = %v, want ErrCorrupt", err)
-	}
-}
-
-func TestStore_Delete(t *testing.T) {
-	ctx := context.Background()
-	s := newStore(t)
-	if _, err := s.Put(ctx, "a/b/c", []byte("v"), plugins.PutOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Delete(ctx, "a/b/c", ""); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(s.Root(), "a")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Stat(a) after deleting its only key error = %v, want not exist (empty directories pruned)", err)
+		t.Errorf("Get() with a malformed etag error = %v, want ErrCorrupt", err)
 	}
 }
 
@@ -326,7 +315,10 @@ func TestOpenStore_File(t *testing.T) {
 	if _, err := s.Put(ctx, "k", []byte("v"), plugins.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "k")); err != nil {
-		t.Errorf("object not stored under %s: %v", dir, err)
+	if _, err := os.Stat(filepath.Join(dir, ".cellhost-store.db")); err != nil {
+		t.Errorf("no database under %s: %v", dir, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, ".cellhost-locks")); err != nil || !strings.Contains(string(got), "SQLite") {
+		t.Errorf("marker file .cellhost-locks = %q, %v; want the format note", got, err)
 	}
 }

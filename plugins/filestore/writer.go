@@ -1,0 +1,238 @@
+package filestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// op is one queued Put or Delete, and then its result.
+type op struct {
+	del         bool // a Delete; else a Put
+	key         string
+	body        []byte
+	etag        string // the Put's new ETag
+	ifNoneMatch bool
+	ifMatch     string
+
+	err  error
+	done chan struct{} // closed when err is set
+}
+
+// writer owns the store's one write connection and runs the rounds of
+// group commit on it (see the package doc).
+type writer struct {
+	path string
+	db   *sql.DB
+	conn *sql.Conn
+	stmt struct {
+		begin, commit, rollback                  *sql.Stmt
+		put, create, replace, del, delIf, exists *sql.Stmt
+	}
+
+	mu      sync.Mutex
+	pending []*op         // the next round; guarded by mu
+	closed  bool          // guarded by mu
+	wake    chan struct{} // 1-buffered: pending became non-empty; closed by close
+	done    chan struct{} // closed when the loop has returned
+
+	rounds atomic.Uint64 // committed or failed rounds, for tests
+	// hook, when set (by tests), runs before each operation in a round;
+	// an error it returns is that operation's statement error.
+	hook func(*op) error
+}
+
+func newWriter(path string) (*writer, error) {
+	db, err := sql.Open("sqlite", dsn(path,
+		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
+		"journal_mode(WAL)",
+		"synchronous(FULL)",
+	))
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	w := &writer{path: path, db: db, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if err := w.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	go w.loop()
+	return w, nil
+}
+
+func (w *writer) prepare() error {
+	ctx := context.Background()
+	conn, err := w.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	w.conn = conn
+	for _, s := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&w.stmt.begin, "BEGIN IMMEDIATE"},
+		{&w.stmt.commit, "COMMIT"},
+		{&w.stmt.rollback, "ROLLBACK"},
+		{&w.stmt.put, sqlPut},
+		{&w.stmt.create, sqlCreate},
+		{&w.stmt.replace, sqlReplace},
+		{&w.stmt.del, sqlDelete},
+		{&w.stmt.delIf, sqlDelIf},
+		{&w.stmt.exists, sqlExists},
+	} {
+		stmt, err := conn.PrepareContext(ctx, s.sql)
+		if err != nil {
+			return fmt.Errorf("prepare %q: %w", s.sql, err)
+		}
+		*s.stmt = stmt
+	}
+	return nil
+}
+
+// do queues o for the next round and waits for its result.
+func (w *writer) do(o *op) error {
+	o.done = make(chan struct{})
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return plugins.ErrClosed
+	}
+	w.pending = append(w.pending, o)
+	if len(w.pending) == 1 {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+	w.mu.Unlock()
+	<-o.done
+	return o.err
+}
+
+// loop runs a round for everything queued since the last one began, until
+// close; it runs the operations queued before close first.
+func (w *writer) loop() {
+	defer close(w.done)
+	for range w.wake {
+		w.mu.Lock()
+		batch := w.pending
+		w.pending = nil
+		w.mu.Unlock()
+		if len(batch) > 0 {
+			w.round(batch)
+		}
+	}
+}
+
+// round commits batch as one transaction and delivers each operation's
+// result. An operation whose statement fails (not a precondition: an error
+// of SQLite) gets that error, and the others are committed without it in a
+// new transaction.
+func (w *writer) round(batch []*op) {
+	for len(batch) > 0 {
+		failed, err := w.try(batch)
+		if failed < 0 {
+			for _, o := range batch {
+				if err != nil {
+					o.err = err
+				}
+				close(o.done)
+			}
+			return
+		}
+		o := batch[failed]
+		o.err = err
+		close(o.done)
+		batch = append(batch[:failed:failed], batch[failed+1:]...)
+	}
+}
+
+// try runs batch in one transaction. It returns the index of the operation
+// whose statement failed, after rolling back, or -1 and the error of the
+// transaction itself; each operation's own result is in its err.
+func (w *writer) try(batch []*op) (failed int, err error) {
+	w.rounds.Add(1)
+	if _, err := w.stmt.begin.Exec(); err != nil {
+		return -1, fmt.Errorf("begin transaction on %s: %w", w.path, err)
+	}
+	for i, o := range batch {
+		o.err = w.apply(o)
+		if o.err != nil && !errors.Is(o.err, plugins.ErrPreconditionFailed) && !errors.Is(o.err, plugins.ErrNotFound) {
+			w.stmt.rollback.Exec() // SQLite may have rolled back already
+			return i, o.err
+		}
+	}
+	if _, err := w.stmt.commit.Exec(); err != nil {
+		w.stmt.rollback.Exec()
+		return -1, fmt.Errorf("commit to %s: %w", w.path, err)
+	}
+	return -1, nil
+}
+
+// apply runs one operation inside the round's transaction. A rejected
+// precondition changes nothing: each operation is a single statement.
+func (w *writer) apply(o *op) error {
+	if w.hook != nil {
+		if err := w.hook(o); err != nil {
+			return err
+		}
+	}
+	var (
+		res sql.Result
+		err error
+	)
+	switch {
+	case o.del && o.ifMatch == "":
+		_, err = w.stmt.del.Exec(o.key)
+		return err
+	case o.del:
+		res, err = w.stmt.delIf.Exec(o.key, o.ifMatch)
+	case o.ifNoneMatch:
+		res, err = w.stmt.create.Exec(o.key, o.etag, o.body)
+	case o.ifMatch != "":
+		res, err = w.stmt.replace.Exec(o.key, o.etag, o.body, o.ifMatch)
+	default:
+		_, err = w.stmt.put.Exec(o.key, o.etag, o.body)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil || n == 1 {
+		return err
+	}
+	if o.ifNoneMatch {
+		return plugins.ErrPreconditionFailed // the key exists
+	}
+	// If-Match did not match: a missing key is ErrNotFound, as AWS answers.
+	var one int
+	switch err := w.stmt.exists.QueryRow(o.key).Scan(&one); {
+	case errors.Is(err, sql.ErrNoRows):
+		return plugins.ErrNotFound
+	case err != nil:
+		return err
+	}
+	return plugins.ErrPreconditionFailed
+}
+
+// close runs the operations already queued, then closes the connection.
+func (w *writer) close() error {
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.wake)
+	}
+	w.mu.Unlock()
+	<-w.done
+	w.conn.Close()
+	return w.db.Close()
+}

@@ -1,0 +1,162 @@
+package filestore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+func newTestStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// putConcurrently runs put(i) for i in [0, n) in n goroutines released
+// together, and returns their errors.
+func putConcurrently(n int, put func(i int) error) []error {
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, n)
+	)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = put(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+func TestWriter_ConcurrentPutsShareRounds(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	before := s.w.rounds.Load()
+	errs := putConcurrently(64, func(i int) error {
+		_, err := s.Put(ctx, fmt.Sprintf("cells/c%d/ltx/e1/0000/%016x-%016x.ltx", i, 1, 1), make([]byte, 4200), plugins.PutOptions{})
+		return err
+	})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	// Each round fsyncs (~1 ms): the writers pile up behind the first.
+	if n := s.w.rounds.Load() - before; n < 1 || n > 32 {
+		t.Errorf("64 concurrent puts took %d rounds, want them shared (1..32)", n)
+	}
+}
+
+// TestWriter_RejectionsDoNotFailTheRound races creates of existing keys
+// (rejected) with plain puts and CAS updates in the same rounds.
+func TestWriter_RejectionsDoNotFailTheRound(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	etags := map[string]string{}
+	for i := range 16 {
+		k := fmt.Sprintf("cas/%d", i)
+		e, err := s.Put(ctx, k, []byte("v0"), plugins.PutOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		etags[k] = e
+	}
+	errs := putConcurrently(64, func(i int) error {
+		k := fmt.Sprintf("cas/%d", i%16)
+		var opts plugins.PutOptions
+		switch i % 4 {
+		case 0:
+			opts.IfNoneMatch = true // exists: rejected
+		case 1:
+			opts.IfMatch = `"stale"` // rejected
+		case 2:
+			k = fmt.Sprintf("plain/%d", i) // applies
+		case 3:
+			return s.Delete(ctx, k, `"stale"`) // rejected
+		}
+		_, err := s.Put(ctx, k, []byte("v1"), opts)
+		return err
+	})
+	for i, err := range errs {
+		if i%4 == 2 && err != nil {
+			t.Errorf("plain put %d: %v", i, err)
+		}
+		if i%4 != 2 && !errors.Is(err, plugins.ErrPreconditionFailed) {
+			t.Errorf("conditional op %d: error = %v, want ErrPreconditionFailed", i, err)
+		}
+	}
+	for k, e := range etags {
+		if got, err := s.Head(ctx, k); err != nil || got != e {
+			t.Errorf("Head(%s) = %s, %v; want unchanged %s", k, got, err, e)
+		}
+	}
+}
+
+// TestWriter_FailedStatementFailsOnlyItsOp makes one operation's statement
+// fail: the others of its round are committed.
+func TestWriter_FailedStatementFailsOnlyItsOp(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	boom := errors.New("disk on fire")
+	s.w.hook = func(o *op) error {
+		if o.key == "bad" {
+			return boom
+		}
+		return nil
+	}
+	errs := putConcurrently(32, func(i int) error {
+		k := fmt.Sprintf("good/%d", i)
+		if i == 7 {
+			k = "bad"
+		}
+		_, err := s.Put(ctx, k, []byte("v"), plugins.PutOptions{})
+		return err
+	})
+	for i, err := range errs {
+		switch {
+		case i == 7 && !errors.Is(err, boom):
+			t.Errorf("Put(bad) error = %v, want %v", err, boom)
+		case i != 7 && err != nil:
+			t.Errorf("Put(good/%d) = %v", i, err)
+		}
+	}
+	page, err := s.List(ctx, "", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Objects) != 31 {
+		t.Errorf("List() = %d objects, want the 31 good ones", len(page.Objects))
+	}
+}
+
+func TestWriter_Close(t *testing.T) {
+	ctx := context.Background()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "k", []byte("v"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("second Close() = %v", err)
+	}
+	if err := s.Delete(ctx, "k", ""); !errors.Is(err, plugins.ErrClosed) {
+		t.Errorf("Delete() after Close error = %v, want ErrClosed", err)
+	}
+	if _, _, err := s.Get(ctx, "k"); !errors.Is(err, plugins.ErrClosed) {
+		t.Errorf("Get() after Close error = %v, want ErrClosed", err)
+	}
+}
