@@ -44,17 +44,19 @@
 // # Processes
 //
 // Several Stores, in one process or several, may share a directory: each
-// round holds SQLite's write lock (BEGIN IMMEDIATE, waiting up to
-// busyTimeout for another writer), so two processes cannot both win a
-// create, and a commit is visible to the readers of every process.
+// round holds SQLite's write lock (BEGIN IMMEDIATE, waiting up to 10 s for
+// another process's round), so two processes cannot both win a create, and
+// a commit is visible to the readers of every process.
 //
 // # Why SQLite
 //
 // The previous format (format v1 below) stored each object as a file: a
 // temporary file, a rename and a syncfs per round. On ext4, creating a file
 // costs 150-300 µs of kernel CPU, which capped a host at ~1700 LTX uploads
-// a second. Appending the object to a WAL costs a few µs, and one fsync
-// covers a round.
+// a second. Here a put appends a frame or two to the WAL and shares one
+// fsync with its round: BenchmarkPut64 (64 writers of 4200-byte LTX files)
+// measured ~18 µs of system and ~16 µs of user CPU per put, checkpoints
+// included, against ~145 µs and ~15 µs for the file per object.
 //
 // # Format v1
 //
