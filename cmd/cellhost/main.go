@@ -15,5 +15,6 @@ func main() {
 		// lacks (measured: stateless fetch ~48 -> ~34 us of CPU).
 		debug.SetGCPercent(400)
 	}
+	startPprof()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
