@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -149,12 +148,19 @@ func (y *logSyncer) upload(l *cellLog) error {
 	defer cancel()
 	if ps != nil && len(ps.Pages) > 0 {
 		txid := l.txid + 1
-		var buf bytes.Buffer
-		if err := storage.EncodeLTX(&buf, ps, txid, txid, time.Now()); err != nil {
-			return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+		bp := ltxBufPool.Get().(*[]byte)
+		body, err := storage.AppendLTX((*bp)[:0], ps, txid, txid, time.Now())
+		if err == nil {
+			key := storage.LTXKey(l.scope, l.epoch(), 0, txid, txid)
+			err = putWithRetry(ctx, y.store, key, body) // Put does not retain body
+		} else {
+			err = fmt.Errorf("encode LTX of %s: %w", l.scope, err)
 		}
-		key := storage.LTXKey(l.scope, l.epoch(), 0, txid, txid)
-		if err := putWithRetry(ctx, y.store, key, buf.Bytes()); err != nil {
+		if cap(body) <= maxPooledLTXBuf {
+			*bp = body[:0]
+			ltxBufPool.Put(bp)
+		}
+		if err != nil {
 			return err
 		}
 		l.txid = txid
@@ -164,6 +170,12 @@ func (y *logSyncer) upload(l *cellLog) error {
 	}
 	return nil
 }
+
+// ltxBufPool recycles the buffers LTX files are encoded into before their
+// upload; a buffer larger than maxPooledLTXBuf (a snapshot's) is dropped.
+var ltxBufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledLTXBuf = 1 << 20
 
 // putWithRetry uploads body (a plain PUT: the epoch in the key fences it),
 // retrying with back-off until ctx ends.

@@ -5,9 +5,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc64"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,14 +32,36 @@ var ErrCorruptLTX = errors.New("corrupt LTX file")
 // 1..ps.Commit except the lock page (WALCapture.Snapshot gives that).
 // ps.Commit must be at least 1: an empty database cannot be logged.
 func EncodeLTX(w io.Writer, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) error {
-	if ps.Commit == 0 {
-		return errors.New("encode LTX: empty database (commit 0)")
+	bp := encodeBufPool.Get().(*[]byte)
+	b, err := AppendLTX((*bp)[:0], ps, minTXID, maxTXID, ts)
+	if err == nil {
+		_, err = w.Write(b)
 	}
-	slot := encoderPool.Get().(*encoderSlot)
-	defer encoderPool.Put(slot)
-	enc := slot.reset(w)
-	defer enc.Cleanup()
-	defer slot.w.Reset(nil)
+	if cap(b) <= maxPooledEncodeBuf {
+		*bp = b[:0]
+		encodeBufPool.Put(bp)
+	}
+	return err
+}
+
+// AppendLTX appends the LTX file EncodeLTX writes to dst and returns the
+// extended slice. On error the returned slice is dst with unspecified bytes
+// appended.
+//
+// The bytes are exactly those of superfly/ltx v0.5.3's Encoder for the
+// same header and pages (TestEncodeLTX compares them): a 100-byte header;
+// for each page a 6-byte page header (flag 0x1: a size follows), the 4-byte
+// size of the LZ4 block and the block; an empty page header; the page
+// index (uvarint pgno, offset, size of each frame, then uvarint 0) and its
+// 8-byte size; the trailer. The file checksum is CRC-64/ISO over every byte
+// before it, with the uncompressed page in place of each LZ4 block. It is
+// written here rather than with ltx.Encoder because that encoder costs
+// more than the pages for a small commit: its 136 KiB state must be fresh
+// for every file, and it allocates per page.
+func AppendLTX(dst []byte, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) ([]byte, error) {
+	if ps.Commit == 0 {
+		return dst, errors.New("encode LTX: empty database (commit 0)")
+	}
 	hdr := ltx.Header{
 		Version:   ltx.Version,
 		Flags:     ltx.HeaderFlagNoChecksum,
@@ -47,49 +71,120 @@ func EncodeLTX(w io.Writer, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) 
 		MaxTXID:   ltx.TXID(maxTXID),
 		Timestamp: ts.UnixMilli(),
 	}
-	if err := enc.EncodeHeader(hdr); err != nil {
-		return fmt.Errorf("encode LTX header: %w", err)
+	if err := hdr.Validate(); err != nil {
+		return dst, fmt.Errorf("encode LTX header: %w", err)
 	}
-	for _, pgno := range ps.Pgnos() {
-		if err := enc.EncodePage(ltx.PageHeader{Pgno: pgno}, ps.Pages[pgno]); err != nil {
-			return fmt.Errorf("encode LTX page %d: %w", pgno, err)
+	st := encoderPool.Get().(*encoderState)
+	defer encoderPool.Put(st)
+	pgnos := st.pgnos[:0]
+	for pgno := range ps.Pages {
+		pgnos = append(pgnos, pgno)
+	}
+	slices.Sort(pgnos)
+	st.pgnos = pgnos[:0]
+
+	pageSize := int(ps.PageSize)
+	bound := lz4.CompressBlockBound(pageSize)
+	if len(pgnos) <= 64 {
+		dst = slices.Grow(dst, ltx.HeaderSize+len(pgnos)*(ltx.PageHeaderSize+4+bound+3*binary.MaxVarintLen64)+64)
+	}
+	base := len(dst)
+	// crc covers dst[crcFrom:] plus what was folded in before.
+	var crc uint64
+	crcFrom := base
+
+	dst = append(dst, ltx.Magic...)
+	dst = binary.BigEndian.AppendUint32(dst, hdr.Flags)
+	dst = binary.BigEndian.AppendUint32(dst, hdr.PageSize)
+	dst = binary.BigEndian.AppendUint32(dst, hdr.Commit)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(hdr.MinTXID))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(hdr.MaxTXID))
+	dst = binary.BigEndian.AppendUint64(dst, uint64(hdr.Timestamp))
+	dst = append(dst, make([]byte, ltx.HeaderSize-40)...) // checksums, WAL fields, node id
+
+	lock := ltx.LockPgno(ps.PageSize)
+	snapshot := hdr.IsSnapshot()
+	index := st.index[:0]
+	var prev uint32
+	for _, pgno := range pgnos {
+		page := ps.Pages[pgno]
+		switch {
+		case pgno > hdr.Commit:
+			return dst, fmt.Errorf("encode LTX page %d: page number out of bounds for commit size %d", pgno, hdr.Commit)
+		case pgno == 0:
+			return dst, errors.New("encode LTX page 0: page number required")
+		case len(page) != pageSize:
+			return dst, fmt.Errorf("encode LTX page %d: invalid page buffer size: %d, expecting %d", pgno, len(page), pageSize)
+		case pgno == lock:
+			return dst, fmt.Errorf("encode LTX page %d: cannot encode lock page", pgno)
+		case snapshot && prev == 0 && pgno != 1:
+			return dst, errors.New("encode LTX: snapshot transaction file must start with page number 1")
+		case snapshot && prev == lock-1 && pgno != prev+2,
+			snapshot && prev != 0 && prev != lock-1 && pgno != prev+1:
+			return dst, fmt.Errorf("encode LTX: nonsequential page numbers in snapshot transaction: %d,%d", prev, pgno)
 		}
+		prev = pgno
+		offset := len(dst) - base
+		dst = binary.BigEndian.AppendUint32(dst, pgno)
+		dst = binary.BigEndian.AppendUint16(dst, ltx.PageHeaderFlagSize)
+		sizeAt := len(dst)
+		dst = append(dst, 0, 0, 0, 0)
+		dst = slices.Grow(dst, bound)
+		n, err := st.compressor.CompressBlock(page, dst[len(dst):len(dst)+bound])
+		if err != nil {
+			return dst, fmt.Errorf("encode LTX page %d: compress: %w", pgno, err)
+		} else if n == 0 {
+			return dst, fmt.Errorf("encode LTX page %d: lz4 block compression failed", pgno)
+		}
+		binary.BigEndian.PutUint32(dst[sizeAt:], uint32(n))
+		// The hash covers the frame header and the uncompressed page.
+		crc = crc64.Update(crc, crcTable, dst[crcFrom:sizeAt+4])
+		crc = crc64.Update(crc, crcTable, page)
+		dst = dst[:len(dst)+n]
+		crcFrom = len(dst)
+		index = append(index, ltxIndexEntry{pgno: pgno, offset: int64(offset), size: int64(len(dst) - base - offset)})
 	}
-	if err := enc.Close(); err != nil {
-		return fmt.Errorf("encode LTX: %w", err)
+	st.index = index[:0]
+	if len(index) == 0 {
+		return dst, errors.New("encode LTX: no pages")
 	}
-	return nil
+	dst = append(dst, make([]byte, ltx.PageHeaderSize)...) // end of pages
+	indexAt := len(dst)
+	for _, e := range index {
+		dst = binary.AppendUvarint(dst, uint64(e.pgno))
+		dst = binary.AppendUvarint(dst, uint64(e.offset))
+		dst = binary.AppendUvarint(dst, uint64(e.size))
+	}
+	dst = binary.AppendUvarint(dst, 0)
+	dst = binary.BigEndian.AppendUint64(dst, uint64(len(dst)-indexAt))
+	dst = binary.BigEndian.AppendUint64(dst, 0) // post-apply checksum
+	crc = crc64.Update(crc, crcTable, dst[crcFrom:])
+	dst = binary.BigEndian.AppendUint64(dst, uint64(ltx.ChecksumFlag|ltx.Checksum(crc)))
+	return dst, nil
 }
 
-// encoderSlot recycles an ltx.Encoder: a new one allocates a 128 KiB LZ4
-// hash table, which costs more than encoding a small file. ltx v0.5.3 has
-// no Reset, so a slot keeps the state of a freshly made encoder (fresh) and
-// copies it over the used one (enc); the LZ4 compressor marks its table
-// stale by itself at every block, so a copied table is as good as a zero
-// one. The writer is a switchable indirection set for each use.
-type encoderSlot struct {
-	w     switchWriter
-	fresh ltx.Encoder
-	enc   ltx.Encoder
+var crcTable = crc64.MakeTable(crc64.ISO)
+
+// maxPooledEncodeBuf is the largest output buffer EncodeLTX keeps for
+// reuse: a small commit's file, not a snapshot's.
+const maxPooledEncodeBuf = 1 << 20
+
+var encodeBufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+type ltxIndexEntry struct {
+	pgno         uint32
+	offset, size int64
 }
 
-var encoderPool = sync.Pool{New: func() any {
-	s := new(encoderSlot)
-	enc, _ := ltx.NewEncoder(&s.w)
-	s.fresh = *enc
-	return s
-}}
-
-func (s *encoderSlot) reset(w io.Writer) *ltx.Encoder {
-	s.w.Reset(w)
-	s.enc = s.fresh
-	return &s.enc
+// encoderState is what AppendLTX reuses between files: the LZ4 compressor
+// (its 136 KiB table marks itself stale at every block) and scratch slices.
+type encoderState struct {
+	compressor lz4.Compressor
+	pgnos      []uint32
+	index      []ltxIndexEntry
 }
 
-type switchWriter struct{ w io.Writer }
-
-func (s *switchWriter) Reset(w io.Writer)           { s.w = w }
-func (s *switchWriter) Write(p []byte) (int, error) { return s.w.Write(p) }
+var encoderPool = sync.Pool{New: func() any { return new(encoderState) }}
 
 // DecodeLTX decodes and verifies the LTX file b (either page encoding
 // superfly/ltx v0.5.3 reads: legacy LZ4 frames or LZ4 blocks). It calls fn

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sync"
+	"syscall"
 
 	"github.com/superfly/ltx"
 )
@@ -125,14 +125,14 @@ func parseWALHeader(b []byte) (walHeader, error) {
 func walChecksum(bigEndian bool, s [2]uint32, b []byte) [2]uint32 {
 	s1, s2 := s[0], s[1]
 	if bigEndian {
-		for i := 0; i+8 <= len(b); i += 8 {
-			s1 += binary.BigEndian.Uint32(b[i:]) + s2
-			s2 += binary.BigEndian.Uint32(b[i+4:]) + s1
+		for ; len(b) >= 8; b = b[8:] {
+			s1 += binary.BigEndian.Uint32(b) + s2
+			s2 += binary.BigEndian.Uint32(b[4:]) + s1
 		}
 	} else {
-		for i := 0; i+8 <= len(b); i += 8 {
-			s1 += binary.LittleEndian.Uint32(b[i:]) + s2
-			s2 += binary.LittleEndian.Uint32(b[i+4:]) + s1
+		for ; len(b) >= 8; b = b[8:] {
+			s1 += binary.LittleEndian.Uint32(b) + s2
+			s2 += binary.LittleEndian.Uint32(b[4:]) + s1
 		}
 	}
 	return [2]uint32{s1, s2}
@@ -152,20 +152,41 @@ type walScan struct {
 // is short, carries other salts, has page number 0 or fails the cumulative
 // checksum: frames after the last commit frame before that point (a
 // transaction being written, or left over from an older generation) are
-// never returned. r must read the WAL from offset off.
-func scanWAL(r io.Reader, hdr walHeader, off, limit int64, sum [2]uint32) (walScan, error) {
+// never returned. r reads the WAL at its file offsets.
+func scanWAL(r io.ReaderAt, hdr walHeader, off, limit int64, sum [2]uint32) (walScan, error) {
 	res := walScan{end: off, sum: sum}
-	frameSize := int64(walFrameHeaderSize) + int64(hdr.pageSize)
-	frame := make([]byte, frameSize)
+	pageSize := int64(hdr.pageSize)
+	frameSize := walFrameHeaderSize + pageSize
+	if limit-off < frameSize {
+		return res, nil
+	}
+	bp := walBufPool.Get().(*[]byte)
+	defer walBufPool.Put(bp)
+	buf := *bp
 	lock := ltx.LockPgno(hdr.pageSize)
-	var pending map[uint32][]byte
+	var (
+		pending []walPage // pages of the transaction being read
+		slab    []byte    // pages are cut from it, several per allocation
+		chunk   []byte    // frames read, not yet scanned
+	)
 	for off+frameSize <= limit {
-		if _, err := io.ReadFull(r, frame); err != nil {
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if int64(len(chunk)) < frameSize {
+			// Read as many whole frames as fit in buf, at least one.
+			n := min((limit-off)/frameSize, max(int64(len(buf))/frameSize, 1)) * frameSize
+			if n > int64(len(buf)) {
+				buf = make([]byte, n) // a page larger than the pooled buffer
+			}
+			got, err := r.ReadAt(buf[:n], off)
+			if err != nil && !errors.Is(err, io.EOF) {
+				return res, err
+			}
+			chunk = buf[:got]
+			if int64(got) < frameSize {
 				break // truncated meanwhile
 			}
-			return res, err
 		}
+		frame := chunk[:frameSize]
+		chunk = chunk[frameSize:]
 		pgno := binary.BigEndian.Uint32(frame[0:])
 		commit := binary.BigEndian.Uint32(frame[4:])
 		if pgno == 0 ||
@@ -180,30 +201,27 @@ func scanWAL(r io.Reader, hdr walHeader, off, limit int64, sum [2]uint32) (walSc
 		}
 		off += frameSize
 		if pgno != lock {
-			if pending == nil {
-				pending = make(map[uint32][]byte)
+			if len(slab) == 0 {
+				// Enough for the frames left, up to 64 pages: a commit's
+				// pages share one allocation.
+				frames := min(1+(limit-off)/frameSize, 64)
+				slab = make([]byte, frames*pageSize)
 			}
-			page, ok := pending[pgno]
-			if !ok {
-				page = make([]byte, hdr.pageSize)
-				pending[pgno] = page
-			}
+			page := slab[:pageSize:pageSize]
+			slab = slab[pageSize:]
 			copy(page, frame[walFrameHeaderSize:])
+			pending = append(pending, walPage{pgno, page})
 		}
 		if commit == 0 {
 			continue
 		}
 		if res.pages == nil {
-			res.pages, pending = pending, nil
-			if res.pages == nil {
-				res.pages = make(map[uint32][]byte)
-			}
-		} else {
-			for pgno, page := range pending {
-				res.pages[pgno] = page
-			}
-			clear(pending)
+			res.pages = make(map[uint32][]byte, len(pending))
 		}
+		for _, p := range pending {
+			res.pages[p.pgno] = p.page
+		}
+		pending = pending[:0]
 		res.commit, res.end, res.sum = commit, off, sum
 	}
 	for pgno := range res.pages {
@@ -213,6 +231,18 @@ func scanWAL(r io.Reader, hdr walHeader, off, limit int64, sum [2]uint32) (walSc
 	}
 	return res, nil
 }
+
+type walPage struct {
+	pgno uint32
+	page []byte
+}
+
+// walBufPool holds the buffers scanWAL reads frames into: 256 KiB, a
+// read syscall per 63 frames of 4 KiB pages.
+var walBufPool = sync.Pool{New: func() any {
+	b := make([]byte, 256<<10)
+	return &b
+}}
 
 // WALCapture reads the pages of a database's commits from its -wal file
 // (Litestream's method), for logging them as LTX. It needs the database to
@@ -236,12 +266,13 @@ type WALCapture struct {
 	walPath string
 
 	mu      sync.Mutex
-	f       *os.File // the -wal file; guarded by mu
-	br      *bufio.Reader
-	started bool      // hdr, off and sum are set
-	hdr     walHeader // generation being read
-	off     int64     // end of the last commit returned
-	sum     [2]uint32 // cumulative checksum at off
+	f       *os.File            // the -wal file; guarded by mu
+	fd      int                 // f's descriptor
+	started bool                // hdr, off and sum are set
+	hdr     walHeader           // generation being read
+	rawHdr  [walHeaderSize]byte // hdr as read, when started
+	off     int64               // end of the last commit returned
+	sum     [2]uint32           // cumulative checksum at off
 }
 
 // NewWALCapture returns a WALCapture of the database file at dbPath (the
@@ -273,68 +304,69 @@ func (c *WALCapture) closeFileLocked() error {
 }
 
 // openWALLocked returns the open -wal file and its size, reopening it if
-// the path now names another file. It returns a nil file when there is no
-// WAL.
+// it was unlinked (SQLite deletes the WAL when its last connection closes;
+// a new one is another file). It returns a nil file when there is no WAL.
+//
+// While the WAL stays, this costs one fstat: no path lookup.
 func (c *WALCapture) openWALLocked() (*os.File, int64, error) {
-	fi, err := os.Stat(c.walPath)
-	if errors.Is(err, os.ErrNotExist) {
+	var st syscall.Stat_t
+	if c.f != nil {
+		if err := fstat(c.fd, &st); err == nil && st.Nlink > 0 {
+			return c.f, st.Size, nil
+		}
 		c.closeFileLocked()
+	}
+	f, err := os.Open(c.walPath)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	} else if err != nil {
 		return nil, 0, err
 	}
-	if c.f != nil {
-		if cur, err := c.f.Stat(); err != nil || !os.SameFile(cur, fi) {
-			c.closeFileLocked()
+	fd := int(f.Fd())
+	if err := fstat(fd, &st); err != nil {
+		f.Close()
+		return nil, 0, &os.PathError{Op: "fstat", Path: c.walPath, Err: err}
+	}
+	c.f, c.fd = f, fd
+	return f, st.Size, nil
+}
+
+func fstat(fd int, st *syscall.Stat_t) error {
+	for {
+		err := syscall.Fstat(fd, st)
+		if err != syscall.EINTR {
+			return err
 		}
 	}
-	if c.f == nil {
-		f, err := os.Open(c.walPath)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, 0, nil
-		} else if err != nil {
-			return nil, 0, err
-		}
-		c.f = f
-		if fi, err = f.Stat(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return c.f, fi.Size(), nil
 }
 
 // readHeaderLocked reads the header of the current WAL. ok is false when
 // the WAL is absent, shorter than a header or has an invalid header
 // (being created, or truncated by a checkpoint): SQLite treats such a WAL
-// as empty too.
-func (c *WALCapture) readHeaderLocked() (f *os.File, size int64, hdr walHeader, ok bool, err error) {
+// as empty too. raw is the header's bytes.
+func (c *WALCapture) readHeaderLocked() (f *os.File, size int64, hdr walHeader, raw [walHeaderSize]byte, ok bool, err error) {
 	f, size, err = c.openWALLocked()
 	if err != nil || f == nil || size < walHeaderSize {
-		return nil, 0, hdr, false, err
+		return nil, 0, hdr, raw, false, err
 	}
-	var b [walHeaderSize]byte
-	if _, err := f.ReadAt(b[:], 0); err != nil {
+	if _, err := f.ReadAt(raw[:], 0); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, 0, hdr, false, nil
+			return nil, 0, hdr, raw, false, nil
 		}
-		return nil, 0, hdr, false, err
+		return nil, 0, hdr, raw, false, err
 	}
-	hdr, err = parseWALHeader(b[:])
+	if c.started && raw == c.rawHdr {
+		return f, size, c.hdr, raw, true, nil // parsed and checked before
+	}
+	hdr, err = parseWALHeader(raw[:])
 	if err != nil {
-		return nil, 0, hdr, false, nil
+		return nil, 0, hdr, raw, false, nil
 	}
-	return f, size, hdr, true, nil
+	return f, size, hdr, raw, true, nil
 }
 
 func (c *WALCapture) scanLocked(f *os.File, hdr walHeader, off, limit int64, sum [2]uint32) (walScan, error) {
-	sr := io.NewSectionReader(f, off, limit-off)
-	if c.br == nil {
-		c.br = bufio.NewReaderSize(sr, 256<<10)
-	} else {
-		c.br.Reset(sr)
-	}
-	defer c.br.Reset(nil)
-	return scanWAL(c.br, hdr, off, limit, sum)
+	return scanWAL(f, hdr, off, limit, sum)
 }
 
 // Read returns the pages of the commits completed in the WAL since the
@@ -349,7 +381,7 @@ func (c *WALCapture) scanLocked(f *os.File, hdr walHeader, off, limit int64, sum
 func (c *WALCapture) Read() (*PageSet, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, size, hdr, ok, err := c.readHeaderLocked()
+	f, size, hdr, raw, ok, err := c.readHeaderLocked()
 	if err != nil {
 		return nil, fmt.Errorf("read WAL: %w", err)
 	}
@@ -376,7 +408,7 @@ func (c *WALCapture) Read() (*PageSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read WAL: %w", err)
 	}
-	c.started, c.hdr, c.off, c.sum = true, hdr, res.end, res.sum
+	c.started, c.hdr, c.rawHdr, c.off, c.sum = true, hdr, raw, res.end, res.sum
 	if res.commit == 0 {
 		return nil, nil
 	}
@@ -390,7 +422,7 @@ func (c *WALCapture) Read() (*PageSet, error) {
 func (c *WALCapture) CaughtUp() (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, size, hdr, ok, err := c.readHeaderLocked()
+	f, size, hdr, _, ok, err := c.readHeaderLocked()
 	if err != nil {
 		return false, fmt.Errorf("read WAL: %w", err)
 	}
@@ -420,7 +452,7 @@ func (c *WALCapture) CaughtUp() (bool, error) {
 func (c *WALCapture) Snapshot() (*PageSet, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f, size, hdr, ok, err := c.readHeaderLocked()
+	f, size, hdr, raw, ok, err := c.readHeaderLocked()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot database: %w", err)
 	}
@@ -436,7 +468,7 @@ func (c *WALCapture) Snapshot() (*PageSet, error) {
 		return nil, fmt.Errorf("snapshot database: %w", err)
 	}
 	if ok {
-		c.started, c.hdr, c.off, c.sum = true, hdr, res.end, res.sum
+		c.started, c.hdr, c.rawHdr, c.off, c.sum = true, hdr, raw, res.end, res.sum
 	} else {
 		c.started = false // the next WAL generation is new to us
 	}

@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/superfly/ltx"
 )
@@ -217,7 +219,7 @@ func scanBytes(t testing.TB, b []byte) walScan {
 	if err != nil {
 		return walScan{}
 	}
-	res, err := scanWAL(bytes.NewReader(b[walHeaderSize:]), hdr, walHeaderSize, int64(len(b)), hdr.sum)
+	res, err := scanWAL(bytes.NewReader(b), hdr, walHeaderSize, int64(len(b)), hdr.sum)
 	if err != nil {
 		t.Fatalf("scanWAL: %v", err)
 	}
@@ -743,4 +745,97 @@ func FuzzWALCapture(f *testing.F) {
 			t.Fatalf("commit ending at %d returned from %d bytes", end, end-1)
 		}
 	})
+}
+
+// cpuNow returns the CPU time (user + system) the process has used.
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the process's CPU time per op as cpu-ns/op from now
+// to the call of the function it returns: on a shared machine it is
+// steadier than wall time.
+func reportCPU(b *testing.B) func() {
+	start := cpuNow()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpuNow()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
+}
+
+// BenchmarkWALCaptureRead measures WALCapture.Read of one commit that
+// changed pages pages of a 1000-key cell: the capture is rewound to before
+// that commit for every Read.
+func BenchmarkWALCaptureRead(b *testing.B) {
+	for _, pages := range []int{1, 16} {
+		b.Run(fmt.Sprintf("pages=%d", pages), func(b *testing.B) {
+			db, err := Open(filepath.Join(b.TempDir(), "bench.db"), Options{Scope: "s", LogPages: true, DeferSync: true})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			var keys []string
+			var values [][]byte
+			for i := range 1000 {
+				keys = append(keys, fmt.Sprintf("key%06d", i))
+				values = append(values, bytes.Repeat([]byte{'v'}, 100))
+			}
+			if err := db.Put(keys, values); err != nil {
+				b.Fatal(err)
+			}
+			if err := db.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			c := db.WALCapture()
+			defer c.Close()
+			if _, err := c.Snapshot(); err != nil {
+				b.Fatal(err)
+			}
+			// Keys 60 apart sit in different leaves (~35 keys a page).
+			for i := range pages {
+				if err := db.Put([]string{keys[(i*60)%1000]}, [][]byte{[]byte("new")}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := db.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			pos := c.benchPosition()
+			var got int
+			defer reportCPU(b)()
+			for b.Loop() {
+				c.benchRewind(pos)
+				ps, err := c.Read()
+				if err != nil || ps == nil {
+					b.Fatalf("Read = %v, %v", ps, err)
+				}
+				got = len(ps.Pages)
+			}
+			b.ReportMetric(float64(got), "pages")
+		})
+	}
+}
+
+// walPosition is a saved WALCapture position (benchmarks).
+type walPosition struct {
+	hdr walHeader
+	off int64
+	sum [2]uint32
+}
+
+func (c *WALCapture) benchPosition() walPosition {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return walPosition{c.hdr, c.off, c.sum}
+}
+
+func (c *WALCapture) benchRewind(p walPosition) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hdr, c.off, c.sum = p.hdr, p.off, p.sum
 }
