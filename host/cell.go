@@ -93,7 +93,7 @@ func (c *cell) open(name string) {
 			})
 			return
 		}
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit})
+		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit})
 		if err != nil && l != nil {
 			l.release(s.h)
 		}

@@ -32,6 +32,60 @@ type ListOptions struct {
 	Limit int
 }
 
+// Bounds of the KV cache of one DB (Options.CacheKV): values larger than
+// kvCacheMaxValue are not kept, and the cache starts over when it would hold
+// more than kvCacheMaxBytes. workerd keeps a similar per-object cache in
+// front of its storage; these bounds keep a host with thousands of resident
+// objects within a few hundred MB.
+const (
+	kvCacheMaxValue = 16 << 10
+	kvCacheMaxBytes = 256 << 10
+)
+
+// kvCached is a cached key: its value, or ok false when the key is absent.
+type kvCached struct {
+	v  []byte
+	ok bool
+}
+
+// cacheKVValue records that key holds v (ok) or is absent (!ok) in the open
+// transaction. The cache keeps its own copy of v.
+func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
+	if !db.cacheKV {
+		return
+	}
+	if len(v) > kvCacheMaxValue {
+		if old, had := db.kvCache[key]; had {
+			db.kvCacheBytes -= len(key) + len(old.v)
+			delete(db.kvCache, key)
+		}
+		return
+	}
+	if db.kvCache == nil {
+		db.kvCache = make(map[string]kvCached)
+	}
+	if old, had := db.kvCache[key]; had {
+		db.kvCacheBytes -= len(key) + len(old.v)
+	}
+	size := len(key) + len(v)
+	if db.kvCacheBytes+size > kvCacheMaxBytes {
+		clear(db.kvCache)
+		db.kvCacheBytes = 0
+	}
+	c := kvCached{ok: ok}
+	if ok {
+		c.v = append([]byte{}, v...) // non-nil, also when empty
+	}
+	db.kvCache[key] = c
+	db.kvCacheBytes += size
+}
+
+// dropKVCache forgets every cached key.
+func (db *DB) dropKVCache() {
+	clear(db.kvCache)
+	db.kvCacheBytes = 0
+}
+
 // Get returns the values of keys: result[i] is the value of keys[i], or nil
 // when keys[i] is absent. A present empty value is a non-nil empty slice.
 func (db *DB) Get(keys []string) ([][]byte, error) {
@@ -39,6 +93,23 @@ func (db *DB) Get(keys []string) ([][]byte, error) {
 		return nil, fmt.Errorf("get keys: %w", err)
 	}
 	values := make([][]byte, len(keys))
+	var hit []bool // hit[i]: keys[i] was answered from the cache
+	if len(db.kvCache) > 0 {
+		hit = make([]bool, len(keys))
+		missing := len(keys)
+		for i, k := range keys {
+			if c, ok := db.kvCache[k]; ok {
+				if c.ok {
+					values[i] = append([]byte{}, c.v...)
+				}
+				hit[i] = true
+				missing--
+			}
+		}
+		if missing == 0 {
+			return values, nil
+		}
+	}
 	if !db.kvExists() {
 		return values, nil
 	}
@@ -47,10 +118,14 @@ func (db *DB) Get(keys []string) ([][]byte, error) {
 		return nil, fmt.Errorf("get keys: %w", db.abort(err))
 	}
 	for i, k := range keys {
+		if hit != nil && hit[i] {
+			continue
+		}
 		var v []byte
 		err := get.QueryRow(db.scope, k).Scan(&v)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
+			db.cacheKVValue(k, nil, false)
 			continue
 		case err != nil:
 			return nil, db.kvFailed("get keys", err)
@@ -59,6 +134,7 @@ func (db *DB) Get(keys []string) ([][]byte, error) {
 			v = []byte{} // the driver reads an empty BLOB as NULL
 		}
 		values[i] = v
+		db.cacheKVValue(k, v, true)
 	}
 	return values, nil
 }
@@ -110,6 +186,9 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 			return fmt.Errorf("put keys: %w", db.abort(err))
 		}
 	}
+	for i, k := range keys {
+		db.cacheKVValue(k, values[i], true)
+	}
 	return nil
 }
 
@@ -131,6 +210,7 @@ func (db *DB) Delete(keys []string) (deleted int, err error) {
 		if err != nil {
 			return 0, db.kvFailed("delete keys", err)
 		}
+		db.cacheKVValue(k, nil, false)
 		n, err := res.RowsAffected()
 		if err != nil {
 			return 0, fmt.Errorf("delete keys: %w", db.abort(err))
@@ -277,6 +357,7 @@ type schemaObject struct {
 }
 
 func (db *DB) deleteAll() error {
+	db.dropKVCache()
 	ctx := context.Background()
 	db.stopCursors()
 	// Dropping a table deletes its rows first; deferring foreign key

@@ -92,6 +92,12 @@ type Options struct {
 	// statement fails with SQLITE_INTERRUPT. Zero means DefaultSQLTimeout.
 	// The host should give its CPU limit.
 	SQLTimeout time.Duration
+	// CacheKV keeps the values of recently read and written keys in memory
+	// (at most kvCacheMaxBytes), so that a get of such a key does not run
+	// SQL. The caller promises that no other connection writes this
+	// scope's keys while the DB is open: the cache follows this
+	// connection's own writes, commits and rollbacks only.
+	CacheKV bool
 }
 
 // DB is one cell's SQLite database, used through a single dedicated
@@ -120,6 +126,12 @@ type DB struct {
 	// needs it checks again (another connection may have created it).
 	hasKV, hasAlarm, hasMeta bool
 	schemaFresh              bool // the flags were read in this transaction
+
+	// kvCache (with Options.CacheKV) holds values this connection read or
+	// wrote, as they are in the open transaction (kv.go).
+	kvCache      map[string]kvCached
+	kvCacheBytes int
+	cacheKV      bool
 
 	actorName  string
 	onAlarm    func(Alarm, bool)
@@ -173,6 +185,7 @@ func Open(path string, opts Options) (*DB, error) {
 		stmts:     make(map[string]*sql.Stmt),
 		actorName: opts.ActorName,
 		onAlarm:   opts.OnAlarm,
+		cacheKV:   opts.CacheKV,
 	}
 	db.sqlTimeout = opts.SQLTimeout
 	if db.sqlTimeout <= 0 {
@@ -279,6 +292,10 @@ func (db *DB) readSchema() error {
 // what the transaction created or dropped. If it cannot, it assumes they
 // all exist (statements on a missing table fail rather than lose data).
 func (db *DB) refreshSchema() {
+	// Every rollback (of the transaction, of an explicit transaction's
+	// savepoint, after a failed statement or COMMIT) comes here: the
+	// cached KV values may be ones it undid.
+	db.dropKVCache()
 	if db.closed {
 		return
 	}
