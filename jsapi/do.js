@@ -20,21 +20,31 @@
 
   class RpcTarget {}
 
-  const idHex = new WeakMap();
-  const idNamespace = new WeakMap();
+  // An id's hex and namespace are private fields, not WeakMap entries: a
+  // WeakMap entry costs goja a Go weak pointer, and getByName makes an id
+  // on every request. idHexOf/idNamespaceOf read them (undefined for
+  // anything that is not an id).
+  let idHexOf, idNamespaceOf;
+  const isObject = (v) => (typeof v === "object" && v !== null) || typeof v === "function";
 
   class DurableObjectId {
+    #hex;
+    #ns;
     constructor(hex, name, ns) {
-      idHex.set(this, hex);
-      idNamespace.set(this, ns);
+      this.#hex = hex;
+      this.#ns = ns;
       this.jurisdiction = undefined;
       this.name = name;
     }
     toString() {
-      return idHex.get(this);
+      return idHexOf(this);
     }
     equals(other) {
-      return other instanceof DurableObjectId && idHex.get(other) === idHex.get(this);
+      return other instanceof DurableObjectId && idHexOf(other) === idHexOf(this);
+    }
+    static {
+      idHexOf = (id) => (isObject(id) && #hex in id ? id.#hex : undefined);
+      idNamespaceOf = (id) => (isObject(id) && #hex in id ? id.#ns : undefined);
     }
   }
 
@@ -42,11 +52,12 @@
     return new DurableObjectId(hex, name, ns);
   }
 
+  // stubTarget maps a stub's Proxy (what the application holds, and the
+  // `this` of its fetch) to its namespace and id.
   const stubTarget = new WeakMap();
 
   class DurableObjectStub {
     constructor(ns, id) {
-      stubTarget.set(this, { ns, id });
       Object.defineProperty(this, "id", { value: id, enumerable: true });
       Object.defineProperty(this, "name", { value: id.name, enumerable: true });
     }
@@ -58,7 +69,7 @@
       } catch (e) {
         return Promise.reject(e);
       }
-      return native.stubFetch(ns, idHex.get(id), id.name, request);
+      return native.stubFetch(ns, idHexOf(id), id.name, request);
     }
   }
 
@@ -67,7 +78,7 @@
   // (prototype getters). The stub itself is not thenable.
   function makeStub(ns, id) {
     const stub = new DurableObjectStub(ns, id);
-    const hex = idHex.get(id);
+    const hex = idHexOf(id);
     const proxy = new Proxy(stub, {
       get(target, prop) {
         if (typeof prop === "symbol" || prop in target) {
@@ -79,7 +90,7 @@
         return call;
       },
     });
-    stubTarget.set(proxy, stubTarget.get(stub));
+    stubTarget.set(proxy, { ns, id });
     return proxy;
   }
 
@@ -102,7 +113,7 @@
       if (!(id instanceof DurableObjectId)) {
         throw new TypeError("Failed to execute 'get' on 'DurableObjectNamespace': parameter 1 is not of type 'DurableObjectId'.");
       }
-      if (idNamespace.get(id) !== this.#ns) {
+      if (idNamespaceOf(id) !== this.#ns) {
         throw new TypeError("Durable Object ID is not valid for this namespace.");
       }
       return makeStub(this.#ns, id);
