@@ -190,6 +190,7 @@ func BenchmarkGet(b *testing.B) {
 		}
 		var n atomic.Int64
 		b.ResetTimer()
+		defer reportCPU(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if _, _, err := s.Get(ctx, fmt.Sprintf("cells/%016x/own.json", n.Add(1)%benchScopes)); err != nil {
@@ -206,6 +207,7 @@ func BenchmarkGet(b *testing.B) {
 		}
 		var n atomic.Int64
 		b.ResetTimer()
+		defer reportCPU(b)()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				data, err := os.ReadFile(filepath.Join(root, "cells", fmt.Sprintf("%016x", n.Add(1)%benchScopes), "own.json"))
@@ -219,4 +221,20 @@ func BenchmarkGet(b *testing.B) {
 			}
 		})
 	})
+}
+
+// reportCPU reports the process's CPU time (user + system) per op as
+// cpu-ns/op, from now to the call of the function it returns.
+func reportCPU(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var ru unix.Rusage
+		unix.Getrusage(unix.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	start := cpu()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(cpu()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
 }

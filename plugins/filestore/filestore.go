@@ -39,7 +39,9 @@
 // are delivered after the COMMIT: if it fails, every operation of the round
 // fails with that (ambiguous) error. Get, Head and List run on a separate
 // pool of read connections and never wait for a round (WAL readers see the
-// last commit).
+// last commit). Get, the ownership check of every LTX upload, runs its
+// prepared statement through SQLite's C API (getter), which halves its CPU
+// (BenchmarkGet: ~5.5 to ~3 µs); it ignores ctx once started.
 //
 // # Processes
 //
@@ -158,6 +160,7 @@ type Store struct {
 
 	rdb                        *sql.DB // read connections
 	get, head, list, listNoEnd *sql.Stmt
+	getters                    *getters // Get's raw statements, on connections of rdb
 	w                          *writer
 	closeOnce                  sync.Once
 	closeErr                   error
@@ -203,9 +206,11 @@ func (s *Store) openReaders(path string) error {
 	// Keep the connections of concurrent readers: opening one reads the
 	// schema and maps the WAL index.
 	n := 4 * runtime.GOMAXPROCS(0)
-	rdb.SetMaxOpenConns(n)
-	rdb.SetMaxIdleConns(n)
+	// Get's getters hold up to n connections of their own.
+	rdb.SetMaxOpenConns(2 * n)
+	rdb.SetMaxIdleConns(2 * n)
 	s.rdb = rdb
+	s.getters = newGetters(rdb, n)
 	for _, st := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -293,11 +298,19 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, string, error) {
 	}
 	var (
 		etag string
-		body []byte // Scan copies: the caller owns it
+		body []byte // copied: the caller owns it
 	)
-	err := s.get.QueryRowContext(ctx, key).Scan(&etag, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = plugins.ErrNotFound
+	g, err := s.getters.get()
+	switch {
+	case err != nil:
+	case g != nil:
+		etag, body, err = g.get(key)
+		s.getters.put(g)
+	default: // no raw handle
+		err = s.get.QueryRowContext(ctx, key).Scan(&etag, &body)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = plugins.ErrNotFound
+		}
 	}
 	if err == nil {
 		err = checkBody(etag, body)
@@ -428,7 +441,8 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.closed.Store(true)
 		werr := s.w.close()
-		rerr := s.rdb.Close() // closes the statements
+		gerr := s.getters.close()                // after the Gets in progress
+		rerr := errors.Join(gerr, s.rdb.Close()) // closes the statements
 		if err := errors.Join(werr, rerr); err != nil {
 			s.closeErr = fmt.Errorf("close file store %s: %w", s.root, err)
 		}
@@ -452,19 +466,45 @@ func newETag(body []byte) (string, error) {
 }
 
 // parseETag returns the checksum prefix a quoted ETag holds.
-func parseETag(etag string) (sum []byte, err error) {
+func parseETag(etag string) (sum [16]byte, err error) {
 	if len(etag) != etagLen+2 || etag[0] != '"' || etag[len(etag)-1] != '"' {
-		return nil, fmt.Errorf("%w: malformed etag %.80q", ErrCorrupt, etag)
+		return sum, fmt.Errorf("%w: malformed etag %.80q", ErrCorrupt, etag)
 	}
 	raw := etag[1 : len(etag)-1]
-	sum = make([]byte, 16)
-	if _, err := hex.Decode(sum, []byte(raw[:32])); err != nil || raw[32] != '-' {
-		return nil, fmt.Errorf("%w: malformed etag %q", ErrCorrupt, etag)
-	}
-	if _, err := hex.Decode(make([]byte, 8), []byte(raw[33:])); err != nil {
-		return nil, fmt.Errorf("%w: malformed etag %q", ErrCorrupt, etag)
+	var nonce [8]byte
+	if !hexDecode(sum[:], raw[:32]) || raw[32] != '-' || !hexDecode(nonce[:], raw[33:]) {
+		return sum, fmt.Errorf("%w: malformed etag %q", ErrCorrupt, etag)
 	}
 	return sum, nil
+}
+
+// hexDecode decodes the hex digits s (either case, as encoding/hex
+// accepts) into dst, len(s) == 2*len(dst).
+func hexDecode(dst []byte, s string) bool {
+	if len(s) != 2*len(dst) {
+		return false
+	}
+	for i := range dst {
+		hi, ok1 := fromHex(s[2*i])
+		lo, ok2 := fromHex(s[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
+}
+
+func fromHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // checkBody verifies body against the checksum in its ETag.
@@ -473,7 +513,7 @@ func checkBody(etag string, body []byte) error {
 	if err != nil {
 		return err
 	}
-	if got := sha256.Sum256(body); string(got[:16]) != string(want) {
+	if got := sha256.Sum256(body); [16]byte(got[:16]) != want {
 		return fmt.Errorf("%w: body does not match the checksum in etag %s", ErrCorrupt, etag)
 	}
 	return nil

@@ -268,11 +268,11 @@ func parseV1Header(h []byte) (etag string, sum []byte, err error) {
 		return "", nil, fmt.Errorf("%w: no %q header", ErrCorrupt, strings.TrimSpace(v1Magic))
 	}
 	etag = `"` + string(h[len(v1Magic):v1HeaderLen-1]) + `"`
-	sum, err = parseETag(etag)
+	sum16, err := parseETag(etag)
 	if err != nil {
 		return "", nil, err
 	}
-	return etag, sum, nil
+	return etag, sum16[:], nil
 }
 
 // decodeV1 returns the body and ETag of a v1 object file's contents,

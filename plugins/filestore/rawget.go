@@ -1,0 +1,234 @@
+package filestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// getter runs Get's statement through SQLite's C API on a read connection
+// of its own, past database/sql and the driver: for a small object (an
+// own.json, read once per LTX upload) their allocations and bookkeeping
+// cost as much CPU as SQLite's read transaction itself. A getter serves one
+// Get at a time; the Store keeps a pool of them (getters).
+type getter struct {
+	conn *sql.Conn // holds the connection out of the database/sql pool
+	tls  *libc.TLS
+	db   uintptr // sqlite3*
+	stmt uintptr // sqlGet, prepared
+	key  uintptr // C buffer of plugins.MaxKeyLen bytes for the bound key
+}
+
+// errNoRawHandle means the driver connection is not modernc.org/sqlite's
+// (or its layout changed): Get falls back to database/sql.
+var errNoRawHandle = errors.New("no raw SQLite handle under the connection")
+
+// newGetter takes a connection from rdb and prepares sqlGet on its raw
+// handle.
+func newGetter(rdb *sql.DB) (*getter, error) {
+	ctx := context.Background()
+	conn, err := rdb.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	g := &getter{conn: conn}
+	err = conn.Raw(func(dc any) error {
+		v := reflect.ValueOf(dc)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			return errNoRawHandle
+		}
+		s := v.Elem()
+		fdb, ftls := s.FieldByName("db"), s.FieldByName("tls")
+		if !fdb.IsValid() || fdb.Kind() != reflect.Uintptr || !ftls.IsValid() ||
+			ftls.Type() != reflect.TypeFor[*libc.TLS]() || ftls.IsNil() || fdb.Uint() == 0 {
+			return errNoRawHandle
+		}
+		g.db = uintptr(fdb.Uint())
+		g.tls = (*libc.TLS)(ftls.UnsafePointer())
+		return nil
+	})
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	text, err := libc.CString(sqlGet)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("prepare get: %w", err)
+	}
+	defer libc.Xfree(g.tls, text)
+	out := libc.Xmalloc(g.tls, uint64(ptrSize)) // the out-parameter *sqlite3_stmt
+	if out == 0 {
+		conn.Close()
+		return nil, errors.New("prepare get: out of memory")
+	}
+	defer libc.Xfree(g.tls, out)
+	if rc := sqlite3.Xsqlite3_prepare_v2(g.tls, g.db, text, int32(len(sqlGet)), out, 0); rc != sqlite3.SQLITE_OK {
+		err := g.errorf("prepare get", rc)
+		conn.Close()
+		return nil, err
+	}
+	g.stmt = *(*uintptr)(cptr(out))
+	g.key = libc.Xmalloc(g.tls, plugins.MaxKeyLen+1)
+	if g.key == 0 {
+		g.close()
+		return nil, errors.New("prepare get: out of memory")
+	}
+	return g, nil
+}
+
+// get reads key's ETag and body (copied to Go memory). It ends the read
+// transaction before returning. key must pass plugins.CheckKey.
+func (g *getter) get(key string) (etag string, body []byte, err error) {
+	if len(key) > plugins.MaxKeyLen {
+		return "", nil, plugins.ErrInvalidKey
+	}
+	copy(cmem(g.key, len(key)), key)
+	defer sqlite3.Xsqlite3_reset(g.tls, g.stmt) // ends the read transaction
+	// SQLITE_STATIC (0): the key buffer outlives the step.
+	if rc := sqlite3.Xsqlite3_bind_text(g.tls, g.stmt, 1, g.key, int32(len(key)), 0); rc != sqlite3.SQLITE_OK {
+		return "", nil, g.errorf("bind key", rc)
+	}
+	switch rc := sqlite3.Xsqlite3_step(g.tls, g.stmt); rc {
+	case sqlite3.SQLITE_ROW:
+	case sqlite3.SQLITE_DONE:
+		return "", nil, plugins.ErrNotFound
+	default:
+		return "", nil, g.errorf("read", rc)
+	}
+	// Text first, then its length: the order SQLite documents.
+	p := sqlite3.Xsqlite3_column_text(g.tls, g.stmt, 0)
+	etag = string(cmem(p, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 0))))
+	p = sqlite3.Xsqlite3_column_blob(g.tls, g.stmt, 1)
+	body = make([]byte, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 1)))
+	copy(body, cmem(p, len(body)))
+	return etag, body, nil
+}
+
+func (g *getter) errorf(what string, rc int32) error {
+	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(g.tls, g.db))
+	return fmt.Errorf("%s: %s (%d)", what, msg, rc)
+}
+
+// close finalizes the statement and returns the connection to rdb's pool.
+func (g *getter) close() error {
+	if g.stmt != 0 {
+		sqlite3.Xsqlite3_finalize(g.tls, g.stmt)
+		g.stmt = 0
+	}
+	if g.key != 0 {
+		libc.Xfree(g.tls, g.key)
+		g.key = 0
+	}
+	return g.conn.Close()
+}
+
+const ptrSize = int(unsafe.Sizeof(uintptr(0)))
+
+// cmem returns the n bytes of C memory at p as a slice (not a copy).
+func cmem(p uintptr, n int) []byte {
+	if p == 0 || n <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(cptr(p)), n)
+}
+
+// cptr converts an address of C memory (modernc.org/libc's heap, which the
+// Go collector neither moves nor frees) to a pointer.
+func cptr(p uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&p)) }
+
+// getters is the pool of getters: up to max, opened on demand, closed by
+// Close after the Gets using them return.
+type getters struct {
+	rdb *sql.DB
+	max int
+
+	mu     sync.Mutex
+	cond   sync.Cond
+	free   []*getter
+	n      int  // getters open, free or in use
+	closed bool // no new getter; put closes
+	broken bool // the raw handle is unavailable: use database/sql
+}
+
+func newGetters(rdb *sql.DB, max int) *getters {
+	g := &getters{rdb: rdb, max: max}
+	g.cond.L = &g.mu
+	return g
+}
+
+// get returns a free getter, opening one if fewer than max are open, or
+// waiting for one. It returns nil, nil when Get must use database/sql.
+func (p *getters) get() (*getter, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		switch {
+		case p.closed:
+			return nil, plugins.ErrClosed
+		case p.broken:
+			return nil, nil
+		case len(p.free) > 0:
+			g := p.free[len(p.free)-1]
+			p.free = p.free[:len(p.free)-1]
+			return g, nil
+		case p.n < p.max:
+			p.n++
+			p.mu.Unlock()
+			g, err := newGetter(p.rdb)
+			p.mu.Lock()
+			if err != nil {
+				p.n--
+				p.cond.Signal()
+				if errors.Is(err, errNoRawHandle) {
+					p.broken = true
+					return nil, nil
+				}
+				return nil, err
+			}
+			return g, nil
+		}
+		p.cond.Wait()
+	}
+}
+
+// put returns g to the pool, or closes it once the pool is closed.
+func (p *getters) put(g *getter) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		g.close()
+		p.n--
+	} else {
+		p.free = append(p.free, g)
+	}
+	p.cond.Signal()
+}
+
+// close closes the free getters and waits for the others to be put back
+// (closed then).
+func (p *getters) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	p.cond.Broadcast() // waiters get ErrClosed
+	var err error
+	for _, g := range p.free {
+		err = errors.Join(err, g.close())
+		p.n--
+	}
+	p.free = nil
+	for p.n > 0 {
+		p.cond.Wait()
+	}
+	return err
+}

@@ -1,0 +1,98 @@
+package filestore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// TestGet_RawAndFallback reads objects through the raw getters and through
+// database/sql (the fallback when the driver has no raw handle): same
+// answers, and a corrupt row is ErrCorrupt on both.
+func TestGet_RawAndFallback(t *testing.T) {
+	ctx := context.Background()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	etag, err := s.Put(ctx, "a/own.json", []byte(`{"node":"n"}`), plugins.PutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "empty", nil, plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", dsn(s.w.path, "busy_timeout(10000)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`INSERT INTO objects (key, etag, body) VALUES ('bad', ?1, x'00')`, etag); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("k", plugins.MaxKeyLen)
+	if _, err := s.Put(ctx, long, []byte("long"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, fallback := range []bool{false, true} {
+		s.getters.mu.Lock()
+		s.getters.broken = fallback
+		s.getters.mu.Unlock()
+		body, got, err := s.Get(ctx, "a/own.json")
+		if err != nil || got != etag || string(body) != `{"node":"n"}` {
+			t.Errorf("fallback %v: Get = %q, %s, %v", fallback, body, got, err)
+		}
+		if body, _, err := s.Get(ctx, "empty"); err != nil || body == nil || len(body) != 0 {
+			t.Errorf("fallback %v: Get(empty) = %q (nil %v), %v", fallback, body, body == nil, err)
+		}
+		if body, _, err := s.Get(ctx, long); err != nil || string(body) != "long" {
+			t.Errorf("fallback %v: Get(long key) = %q, %v", fallback, body, err)
+		}
+		if _, _, err := s.Get(ctx, "missing"); !errors.Is(err, plugins.ErrNotFound) {
+			t.Errorf("fallback %v: Get(missing) = %v", fallback, err)
+		}
+		if _, _, err := s.Get(ctx, "bad"); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("fallback %v: Get(bad) = %v", fallback, err)
+		}
+	}
+}
+
+// TestGet_Close closes the store while Gets run: each returns its object
+// or ErrClosed, and Close returns once they are done.
+func TestGet_Close(t *testing.T) {
+	ctx := context.Background()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "k", []byte("v"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for {
+				body, _, err := s.Get(ctx, "k")
+				if errors.Is(err, plugins.ErrClosed) {
+					return
+				}
+				if err != nil || string(body) != "v" {
+					t.Errorf("Get = %q, %v", body, err)
+					return
+				}
+			}
+		})
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+}
