@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 // Entry is one key-value pair returned by List.
@@ -304,7 +306,7 @@ func listQuery(scope string, o ListOptions) (string, []any) {
 	if o.HasPrefix && o.Prefix != "" {
 		b.WriteString(` AND k >= ?`)
 		args = append(args, o.Prefix)
-		if end, ok := prefixEnd(o.Prefix); ok {
+		if end, ok := sqlitex.PrefixEnd(o.Prefix); ok {
 			b.WriteString(` AND k < ?`)
 			args = append(args, end)
 		}
@@ -319,21 +321,6 @@ func listQuery(scope string, o ListOptions) (string, []any) {
 		args = append(args, o.Limit)
 	}
 	return b.String(), args
-}
-
-// prefixEnd returns the smallest string greater, in byte order, than every
-// string starting with prefix; ok is false when there is none (prefix is
-// empty or all 0xFF bytes). The result may be invalid UTF-8: SQLite
-// compares TEXT with BINARY collation byte by byte, so it still bounds.
-func prefixEnd(prefix string) (end string, ok bool) {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1]), true
-		}
-	}
-	return "", false
 }
 
 // DeleteAll deletes every key of every scope and drops the application's

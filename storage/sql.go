@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,8 @@ import (
 	"unsafe"
 
 	"modernc.org/libc"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -75,26 +76,14 @@ type rawConn struct {
 
 const ptrSize = unsafe.Sizeof(uintptr(0))
 
-// errNoRawHandle means the modernc.org/sqlite connection does not have the
-// layout this package reads its SQLite handle from.
-var errNoRawHandle = errors.New("modernc.org/sqlite connection without a reachable SQLite handle")
-
 // openRaw reaches the SQLite handle under conn, installs authorize as its
 // authorizer and applies workerd's limits.
 func openRaw(conn *sql.Conn, authorize sqlite.AuthorizerFn) (r rawConn, err error) {
 	err = conn.Raw(func(dc any) error {
-		v := reflect.ValueOf(dc)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			return errNoRawHandle
+		r.tls, r.db, err = sqlitex.Handle(dc)
+		if err != nil {
+			return err
 		}
-		s := v.Elem()
-		fdb, ftls := s.FieldByName("db"), s.FieldByName("tls")
-		if !fdb.IsValid() || fdb.Kind() != reflect.Uintptr || !ftls.IsValid() ||
-			ftls.Type() != reflect.TypeFor[*libc.TLS]() || ftls.IsNil() || fdb.Uint() == 0 {
-			return errNoRawHandle
-		}
-		r.db = uintptr(fdb.Uint())
-		r.tls = (*libc.TLS)(ftls.UnsafePointer())
 		reg, ok := dc.(sqlite.AuthorizerRegisterer)
 		if !ok {
 			return errors.New("modernc.org/sqlite connection without an authorizer")

@@ -89,25 +89,3 @@ func TestDB_abort(t *testing.T) {
 		}
 	})
 }
-
-func TestPrefixEnd(t *testing.T) {
-	tests := []struct {
-		prefix string
-		want   string
-		ok     bool
-	}{
-		{"", "", false},
-		{"a", "b", true},
-		{"ab", "ac", true},
-		{"a\xff", "b", true},
-		{"\xff\xff", "", false},
-		{"é", "\xc3\xaa", true},
-		{"\u00bf", "\xc2\xc0", true}, // invalid UTF-8, still a byte bound
-	}
-	for _, tt := range tests {
-		got, ok := prefixEnd(tt.prefix)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("prefixEnd(%q) = %q, %v; want %q, %v", tt.prefix, got, ok, tt.want, tt.ok)
-		}
-	}
-}

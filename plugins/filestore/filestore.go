@@ -89,6 +89,7 @@ import (
 
 	_ "modernc.org/sqlite" // the "sqlite" driver
 
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -395,7 +396,7 @@ func (s *Store) List(ctx context.Context, prefix, startAfter string, limit int) 
 		rows *sql.Rows
 		err  error
 	)
-	if end, ok := prefixEnd(prefix); ok {
+	if end, ok := sqlitex.PrefixEnd(prefix); ok {
 		rows, err = s.list.QueryContext(ctx, lower, end, limit+1)
 	} else {
 		rows, err = s.listNoEnd.QueryContext(ctx, lower, limit+1)
@@ -420,19 +421,6 @@ func (s *Store) List(ctx context.Context, prefix, startAfter string, limit int) 
 		page.NextStartAfter = page.Objects[limit-1].Key
 	}
 	return page, nil
-}
-
-// prefixEnd returns the least string greater than every string with the
-// prefix, and false when there is none ("" or all 0xff bytes).
-func prefixEnd(prefix string) (string, bool) {
-	b := []byte(prefix)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1]), true
-		}
-	}
-	return "", false
 }
 
 // Close implements plugins.ObjectStore. It waits for the writes in

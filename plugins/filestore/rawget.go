@@ -5,13 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"unsafe"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -28,10 +28,6 @@ type getter struct {
 	key  uintptr // C buffer of plugins.MaxKeyLen bytes for the bound key
 }
 
-// errNoRawHandle means the driver connection is not modernc.org/sqlite's
-// (or its layout changed): Get falls back to database/sql.
-var errNoRawHandle = errors.New("no raw SQLite handle under the connection")
-
 // newGetter takes a connection from rdb and prepares sqlGet on its raw
 // handle.
 func newGetter(rdb *sql.DB) (*getter, error) {
@@ -42,19 +38,9 @@ func newGetter(rdb *sql.DB) (*getter, error) {
 	}
 	g := &getter{conn: conn}
 	err = conn.Raw(func(dc any) error {
-		v := reflect.ValueOf(dc)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			return errNoRawHandle
-		}
-		s := v.Elem()
-		fdb, ftls := s.FieldByName("db"), s.FieldByName("tls")
-		if !fdb.IsValid() || fdb.Kind() != reflect.Uintptr || !ftls.IsValid() ||
-			ftls.Type() != reflect.TypeFor[*libc.TLS]() || ftls.IsNil() || fdb.Uint() == 0 {
-			return errNoRawHandle
-		}
-		g.db = uintptr(fdb.Uint())
-		g.tls = (*libc.TLS)(ftls.UnsafePointer())
-		return nil
+		var err error
+		g.tls, g.db, err = sqlitex.Handle(dc)
+		return err
 	})
 	if err != nil {
 		conn.Close()
@@ -189,7 +175,7 @@ func (p *getters) get() (*getter, error) {
 			if err != nil {
 				p.n--
 				p.cond.Signal()
-				if errors.Is(err, errNoRawHandle) {
+				if errors.Is(err, sqlitex.ErrNoRawHandle) {
 					p.broken = true
 					return nil, nil
 				}

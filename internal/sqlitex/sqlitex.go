@@ -1,0 +1,53 @@
+// Package sqlitex holds what the storage package and the file store both
+// need from modernc.org/sqlite beyond database/sql: the C-level handle of a
+// connection, and the upper bound of a key prefix for range scans.
+package sqlitex
+
+import (
+	"errors"
+	"reflect"
+
+	"modernc.org/libc"
+)
+
+// ErrNoRawHandle means a driver connection does not have the layout the
+// SQLite handle is read from (it is not modernc.org/sqlite's, or that
+// package changed).
+var ErrNoRawHandle = errors.New("modernc.org/sqlite connection without a reachable SQLite handle")
+
+// Handle returns the sqlite3* handle of a modernc.org/sqlite driver
+// connection (the value database/sql's Conn.Raw passes) and the libc thread
+// state it must be used with. modernc.org/sqlite does not export them, so
+// they are read by reflection from its conn struct's db and tls fields; a
+// layout that does not match is ErrNoRawHandle, never a crash. Calls on the
+// handle must stay on the connection's goroutine discipline (database/sql
+// hands a Conn to one user at a time).
+func Handle(driverConn any) (tls *libc.TLS, db uintptr, err error) {
+	v := reflect.ValueOf(driverConn)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, 0, ErrNoRawHandle
+	}
+	s := v.Elem()
+	fdb, ftls := s.FieldByName("db"), s.FieldByName("tls")
+	if !fdb.IsValid() || fdb.Kind() != reflect.Uintptr || !ftls.IsValid() ||
+		ftls.Type() != reflect.TypeFor[*libc.TLS]() || ftls.IsNil() || fdb.Uint() == 0 {
+		return nil, 0, ErrNoRawHandle
+	}
+	return (*libc.TLS)(ftls.UnsafePointer()), uintptr(fdb.Uint()), nil
+}
+
+// PrefixEnd returns the least string greater, in byte order, than every
+// string starting with prefix; ok is false when there is none (prefix is
+// empty or all 0xFF bytes). The result may be invalid UTF-8: SQLite compares
+// TEXT with BINARY collation byte by byte, so it still bounds a range scan
+// (key >= prefix AND key < end).
+func PrefixEnd(prefix string) (end string, ok bool) {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1]), true
+		}
+	}
+	return "", false
+}
