@@ -8,8 +8,23 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/cellhost/cellhost/plugins"
+)
+
+// Group commit lingers under load. A round's fsync costs ~70 us of kernel
+// CPU and its WAL frames are written whole, however few operations share
+// it; when writers arrive one after another (each LTX upload first reads and
+// encodes its pages), a round that starts at once takes 3-4 of them. Waiting
+// defaultLinger when the previous round ended less than lingerWindow ago
+// lets more join: measured with 1000 objects and 64 clients in log mode,
+// 3 570 -> 4 500 req/s (300 us; 1 ms gave 4 350; a 2 ms window was too
+// short, as rounds under that load start ~3 ms apart). A write to a store
+// idle for lingerWindow does not wait.
+const (
+	defaultLinger = 300 * time.Microsecond
+	lingerWindow  = 20 * time.Millisecond
 )
 
 // op is one queued Put or Delete, and then its result.
@@ -42,6 +57,12 @@ type writer struct {
 	wake    chan struct{} // 1-buffered: pending became non-empty; closed by close
 	done    chan struct{} // closed when the loop has returned
 
+	// linger is how long a round waits for more operations when the
+	// previous one ended less than lingerWindow ago (defaultLinger; tests
+	// set 0). lastEnd is when the previous round ended; loop only.
+	linger  time.Duration
+	lastEnd time.Time
+
 	rounds atomic.Uint64 // committed or failed rounds, for tests
 	// hook, when set (by tests), runs before each operation in a round;
 	// an error it returns is that operation's statement error.
@@ -58,7 +79,7 @@ func newWriter(path string) (*writer, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	w := &writer{path: path, db: db, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	w := &writer{path: path, db: db, wake: make(chan struct{}, 1), done: make(chan struct{}), linger: defaultLinger}
 	if err := w.prepare(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -122,12 +143,18 @@ func (w *writer) do(o *op) error {
 func (w *writer) loop() {
 	defer close(w.done)
 	for range w.wake {
+		if w.linger > 0 && time.Since(w.lastEnd) < lingerWindow {
+			// Under load: let the writers that are about to arrive join
+			// this round, so that they share its fsync (see defaultLinger).
+			time.Sleep(w.linger)
+		}
 		w.mu.Lock()
 		batch := w.pending
 		w.pending = nil
 		w.mu.Unlock()
 		if len(batch) > 0 {
 			w.round(batch)
+			w.lastEnd = time.Now()
 		}
 	}
 }
