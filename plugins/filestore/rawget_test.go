@@ -68,13 +68,7 @@ func TestGet_RawAndFallback(t *testing.T) {
 // or ErrClosed, and Close returns once they are done.
 func TestGet_Close(t *testing.T) {
 	ctx := context.Background()
-	s, err := New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Put(ctx, "k", []byte("v"), plugins.PutOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	s := newStoreWithK(t)
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {

@@ -140,13 +140,7 @@ func TestWriter_FailedStatementFailsOnlyItsOp(t *testing.T) {
 
 func TestWriter_Close(t *testing.T) {
 	ctx := context.Background()
-	s, err := New(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Put(ctx, "k", []byte("v"), plugins.PutOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	s := newStoreWithK(t)
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -159,4 +153,17 @@ func TestWriter_Close(t *testing.T) {
 	if _, _, err := s.Get(ctx, "k"); !errors.Is(err, plugins.ErrClosed) {
 		t.Errorf("Get() after Close error = %v, want ErrClosed", err)
 	}
+}
+
+// newStoreWithK opens a store in a fresh directory holding "k" = "v".
+func newStoreWithK(t *testing.T) *Store {
+	t.Helper()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(context.Background(), "k", []byte("v"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
