@@ -458,10 +458,24 @@ func (s *shard) settleResponse(v goja.Value, reply func(*jsapi.HTTPResponse, err
 type namespace struct {
 	s     *shard
 	class string
+	// ids caches IDFromName (two HMAC-SHA256 per call; getByName runs on
+	// most requests). Used on the shard's loop only; it starts over when
+	// it reaches maxCachedIDs.
+	ids map[string]string
 }
 
+const maxCachedIDs = 4096
+
 func (n *namespace) IDFromName(name string) string {
-	return IDFromName(n.s.h.cfg.Script, n.class, name)
+	if id, ok := n.ids[name]; ok {
+		return id
+	}
+	id := IDFromName(n.s.h.cfg.Script, n.class, name)
+	if n.ids == nil || len(n.ids) >= maxCachedIDs {
+		n.ids = make(map[string]string)
+	}
+	n.ids[name] = id
+	return id
 }
 
 func (n *namespace) IDFromString(str string) (string, error) {
