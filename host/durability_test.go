@@ -137,3 +137,22 @@ func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 		t.Fatalf("own.json after reactivation: %s, want %s", b, want)
 	}
 }
+
+// TestLocalSync_Linger checks the group-commit policy of the local mode: a
+// round after one that needed a syncfs waits for more commits; a round
+// after a few fsyncs, or without a directory to syncfs, does not.
+func TestLocalSync_Linger(t *testing.T) {
+	l := host.LocalSync{Dir: t.TempDir()}
+	for _, tt := range []struct {
+		prev int
+		wait bool
+	}{{0, false}, {1, false}, {8, false}, {9, true}, {60, true}} {
+		if got := l.Linger(tt.prev); (got > 0) != tt.wait {
+			t.Errorf("Linger(%d) = %v, want waiting %v", tt.prev, got, tt.wait)
+		}
+	}
+	if got := (host.LocalSync{}).Linger(60); got != 0 {
+		t.Errorf("Linger(60) without Dir = %v, want 0 (no syncfs, so nothing to share)", got)
+	}
+	var _ host.Lingerer = host.LocalSync{}
+}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"sync"
+	"time"
 
 	"github.com/cellhost/cellhost/storage"
 )
@@ -15,6 +16,18 @@ type Syncer interface {
 	Sync(dbs []*storage.DB) []error
 }
 
+// A Lingerer is a Syncer whose rounds can cost the same however few
+// databases they hold: under load (the previous round, of prev databases,
+// ended less than lingerWindow ago) the host waits Linger(prev) before
+// starting a round, so that more commits share it.
+type Lingerer interface {
+	Linger(prev int) time.Duration
+}
+
+// lingerWindow: a round that follows the previous one within this time is
+// under load and may wait for more commits; an idle host never waits.
+const lingerWindow = 20 * time.Millisecond
+
 // syncFSThreshold is the batch size above which one syncfs(2) of the state
 // directory's filesystem is cheaper than an fsync per database.
 const syncFSThreshold = 8
@@ -23,6 +36,20 @@ const syncFSThreshold = 8
 // syncfs of the state directory for large batches (group commit).
 type LocalSync struct {
 	Dir string // the state directory (for syncfs)
+}
+
+// Linger implements Lingerer: after a round that took a syncfs (more than
+// syncFSThreshold databases), which costs the same for 10 databases as for
+// 60, wait 500 us. Measured with 1000 objects and 64 clients in local
+// mode: 3 957 -> 4 689 req/s (two rounds each); one object (an fsync per
+// round) does not wait. The log's file store waits on its own side
+// (plugins/filestore), and waiting here as well measured as noise, so the
+// log syncer does not implement Lingerer.
+func (l LocalSync) Linger(prev int) time.Duration {
+	if prev > syncFSThreshold && l.Dir != "" {
+		return 500 * time.Microsecond
+	}
+	return 0
 }
 
 // Sync implements Syncer.
@@ -78,7 +105,8 @@ type syncBatch struct {
 // syncer runs the Syncer on its own goroutine so that event loops never
 // wait for a disk: commits that pile up while one sync runs share the next.
 type syncer struct {
-	sync Syncer
+	sync     Syncer
+	lingerer Lingerer // nil: start each round at once
 
 	mu      sync.Mutex
 	pending []*syncBatch // guarded by mu
@@ -88,7 +116,9 @@ type syncer struct {
 }
 
 func newSyncer(s Syncer) *syncer {
-	return &syncer{sync: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	y := &syncer{sync: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	y.lingerer, _ = s.(Lingerer)
+	return y
 }
 
 // submit queues a batch. Safe from any goroutine.
@@ -106,7 +136,16 @@ func (y *syncer) submit(b *syncBatch) {
 // shard's loop, in submission order.
 func (y *syncer) run() {
 	defer close(y.done)
+	var (
+		lastEnd  time.Time // when the previous round ended
+		lastSize int       // and how many databases it synced
+	)
 	for {
+		if y.lingerer != nil && time.Since(lastEnd) < lingerWindow {
+			if d := y.lingerer.Linger(lastSize); d > 0 {
+				time.Sleep(d)
+			}
+		}
 		y.mu.Lock()
 		batches := y.pending
 		y.pending = nil
@@ -132,6 +171,7 @@ func (y *syncer) run() {
 		var errs []error
 		if len(dbs) > 0 {
 			errs = y.sync.Sync(dbs)
+			lastEnd, lastSize = time.Now(), len(dbs)
 		}
 		for _, b := range batches {
 			var berrs []error
