@@ -156,19 +156,6 @@ func (r *rawConn) free() {
 	}
 }
 
-// cmem returns the n bytes of C memory at p as a slice (not a copy).
-func cmem(p uintptr, n int) []byte {
-	if p == 0 || n <= 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), n)
-}
-
-// peekPtr reads the pointer stored at p.
-func peekPtr(p uintptr) uintptr {
-	return *(*uintptr)(*(*unsafe.Pointer)(unsafe.Pointer(&p)))
-}
-
 // cBytes copies b into fresh C memory (NUL-terminated); free it with
 // libc.Xfree.
 func (r *rawConn) cBytes(b string) (uintptr, error) {
@@ -176,7 +163,7 @@ func (r *rawConn) cBytes(b string) (uintptr, error) {
 	if p == 0 {
 		return 0, errors.New("out of memory")
 	}
-	m := cmem(p, len(b)+1)
+	m := sqlitex.CMem(p, len(b)+1)
 	copy(m, b)
 	m[len(b)] = 0
 	return p, nil
@@ -656,7 +643,7 @@ func (db *DB) prepare(p uintptr, n int) (stmt, tail uintptr, err error) {
 		return 0, 0, db.stepFailed(rc)
 	}
 	db.auth.err = nil
-	return peekPtr(r.scratch), peekPtr(r.scratch + ptrSize), nil
+	return sqlitex.PeekPtr(r.scratch), sqlitex.PeekPtr(r.scratch + ptrSize), nil
 }
 
 // hasInternalTables reports whether any of cellhost's internal tables
@@ -1082,12 +1069,12 @@ func (c *Cursor) readRow() []any {
 		case sqlite3.SQLITE_TEXT:
 			p := sqlite3.Xsqlite3_column_text(r.tls, c.stmt, col)
 			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
-			row[i] = string(cmem(p, n))
+			row[i] = string(sqlitex.CMem(p, n))
 		case sqlite3.SQLITE_BLOB:
 			p := sqlite3.Xsqlite3_column_blob(r.tls, c.stmt, col)
 			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
 			b := make([]byte, n)
-			copy(b, cmem(p, n))
+			copy(b, sqlitex.CMem(p, n))
 			row[i] = b
 		default:
 			row[i] = nil

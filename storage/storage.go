@@ -16,7 +16,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,6 +24,8 @@ import (
 
 	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 // Connection settings applied to every cell database.
@@ -198,23 +199,20 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// dsn returns the modernc.org/sqlite data source name of the database file
-// at the absolute path abs: a file: URI (so any byte of the path survives)
-// with the connection pragmas.
+// dsn returns the data source name of the cell database at the absolute
+// path abs, with the connection pragmas.
 func dsn(abs string, deferSync bool) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), OmitHost: true}
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout("+strconv.Itoa(busyTimeout)+")")
-	q.Add("_pragma", "journal_mode(WAL)")
+	sync := "synchronous(FULL)"
 	if deferSync {
-		q.Add("_pragma", "synchronous(NORMAL)")
-	} else {
-		q.Add("_pragma", "synchronous(FULL)")
+		sync = "synchronous(NORMAL)"
 	}
-	q.Add("_pragma", "foreign_keys(ON)")
-	q.Add("_pragma", "cache_size(-"+strconv.Itoa(cacheSizeKiB)+")")
-	u.RawQuery = q.Encode()
-	return u.String()
+	return sqlitex.DSN(abs,
+		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
+		"journal_mode(WAL)",
+		sync,
+		"foreign_keys(ON)",
+		"cache_size(-"+strconv.Itoa(cacheSizeKiB)+")",
+	)
 }
 
 func (db *DB) init(opts Options) error {

@@ -1,14 +1,45 @@
 // Package sqlitex holds what the storage package and the file store both
-// need from modernc.org/sqlite beyond database/sql: the C-level handle of a
-// connection, and the upper bound of a key prefix for range scans.
+// need from modernc.org/sqlite beyond database/sql: data source names, the
+// C-level handle of a connection and access to C memory, and the upper
+// bound of a key prefix for range scans.
 package sqlitex
 
 import (
 	"errors"
+	"net/url"
+	"path/filepath"
 	"reflect"
+	"unsafe"
 
 	"modernc.org/libc"
 )
+
+// DSN returns the modernc.org/sqlite data source name of the database file
+// at the absolute path: a file: URI (so any byte of the path survives) with
+// the pragmas, applied in order when a connection opens.
+func DSN(path string, pragmas ...string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), OmitHost: true}
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// CMem returns the n bytes of C memory at p (modernc.org/libc's heap, which
+// the Go collector neither moves nor frees) as a slice, not a copy.
+func CMem(p uintptr, n int) []byte {
+	if p == 0 || n <= 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), n)
+}
+
+// PeekPtr reads the pointer stored in C memory at p (an out-parameter).
+func PeekPtr(p uintptr) uintptr {
+	return *(*uintptr)(*(*unsafe.Pointer)(unsafe.Pointer(&p)))
+}
 
 // ErrNoRawHandle means a driver connection does not have the layout the
 // SQLite handle is read from (it is not modernc.org/sqlite's, or that

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -62,5 +63,33 @@ func TestHandle(t *testing.T) {
 		if _, _, err := sqlitex.Handle(bad); !errors.Is(err, sqlitex.ErrNoRawHandle) {
 			t.Errorf("Handle(%T) = %v, want ErrNoRawHandle", bad, err)
 		}
+	}
+}
+
+// TestDSN opens a database whose path holds URI metacharacters and checks
+// that the file lands at that path and the pragmas apply, in order.
+func TestDSN(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a?b#c%d e.db")
+	db, err := sql.Open("sqlite", sqlitex.DSN(path, "busy_timeout(1234)", "journal_mode(WAL)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var timeout int
+	if err := db.QueryRow(`PRAGMA busy_timeout`).Scan(&timeout); err != nil {
+		t.Fatal(err)
+	}
+	if timeout != 1234 {
+		t.Errorf("busy_timeout = %d, want 1234", timeout)
+	}
+	var mode string
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "wal" {
+		t.Errorf("journal_mode = %q, want wal", mode)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("database file at %q: %v", path, err)
 	}
 }

@@ -200,7 +200,7 @@ func open(root string) (*Store, error) {
 }
 
 func (s *Store) openReaders(path string) error {
-	rdb, err := sql.Open("sqlite", dsn(path, "busy_timeout("+strconv.Itoa(busyTimeout)+")", "query_only(1)"))
+	rdb, err := sql.Open("sqlite", sqlitex.DSN(path, "busy_timeout("+strconv.Itoa(busyTimeout)+")", "query_only(1)"))
 	if err != nil {
 		return fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -226,19 +226,6 @@ func (s *Store) openReaders(path string) error {
 		*st.stmt = stmt
 	}
 	return nil
-}
-
-// dsn returns the modernc.org/sqlite data source name of the database file
-// at the absolute path: a file: URI (so any byte of the path survives) with
-// the connection pragmas.
-func dsn(path string, pragmas ...string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), OmitHost: true}
-	q := url.Values{}
-	for _, p := range pragmas {
-		q.Add("_pragma", p)
-	}
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // Root returns the store's absolute root directory.

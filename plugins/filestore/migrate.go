@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -106,7 +107,7 @@ func create(root string) error {
 	}
 	// Durability comes from the fsync below: the build needs no journal
 	// syncs.
-	db, err := sql.Open("sqlite", dsn(tmp, "page_size("+strconv.Itoa(pageSize)+")", "synchronous(OFF)"))
+	db, err := sql.Open("sqlite", sqlitex.DSN(tmp, "page_size("+strconv.Itoa(pageSize)+")", "synchronous(OFF)"))
 	if err != nil {
 		return fmt.Errorf("create database %s: %w", tmp, err)
 	}

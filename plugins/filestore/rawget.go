@@ -63,7 +63,7 @@ func newGetter(rdb *sql.DB) (*getter, error) {
 		conn.Close()
 		return nil, err
 	}
-	g.stmt = *(*uintptr)(cptr(out))
+	g.stmt = sqlitex.PeekPtr(out)
 	g.key = libc.Xmalloc(g.tls, plugins.MaxKeyLen+1)
 	if g.key == 0 {
 		g.close()
@@ -78,7 +78,7 @@ func (g *getter) get(key string) (etag string, body []byte, err error) {
 	if len(key) > plugins.MaxKeyLen {
 		return "", nil, plugins.ErrInvalidKey
 	}
-	copy(cmem(g.key, len(key)), key)
+	copy(sqlitex.CMem(g.key, len(key)), key)
 	defer sqlite3.Xsqlite3_reset(g.tls, g.stmt) // ends the read transaction
 	// SQLITE_STATIC (0): the key buffer outlives the step.
 	if rc := sqlite3.Xsqlite3_bind_text(g.tls, g.stmt, 1, g.key, int32(len(key)), 0); rc != sqlite3.SQLITE_OK {
@@ -93,10 +93,10 @@ func (g *getter) get(key string) (etag string, body []byte, err error) {
 	}
 	// Text first, then its length: the order SQLite documents.
 	p := sqlite3.Xsqlite3_column_text(g.tls, g.stmt, 0)
-	etag = string(cmem(p, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 0))))
+	etag = string(sqlitex.CMem(p, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 0))))
 	p = sqlite3.Xsqlite3_column_blob(g.tls, g.stmt, 1)
 	body = make([]byte, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 1)))
-	copy(body, cmem(p, len(body)))
+	copy(body, sqlitex.CMem(p, len(body)))
 	return etag, body, nil
 }
 
@@ -119,18 +119,6 @@ func (g *getter) close() error {
 }
 
 const ptrSize = int(unsafe.Sizeof(uintptr(0)))
-
-// cmem returns the n bytes of C memory at p as a slice (not a copy).
-func cmem(p uintptr, n int) []byte {
-	if p == 0 || n <= 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(cptr(p)), n)
-}
-
-// cptr converts an address of C memory (modernc.org/libc's heap, which the
-// Go collector neither moves nor frees) to a pointer.
-func cptr(p uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&p)) }
 
 // getters is the pool of getters: up to max, opened on demand, closed by
 // Close after the Gets using them return.

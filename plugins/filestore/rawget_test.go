@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -29,7 +30,7 @@ func TestGet_RawAndFallback(t *testing.T) {
 	if _, err := s.Put(ctx, "empty", nil, plugins.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := sql.Open("sqlite", dsn(s.w.path, "busy_timeout(10000)"))
+	raw, err := sql.Open("sqlite", sqlitex.DSN(s.w.path, "busy_timeout(10000)"))
 	if err != nil {
 		t.Fatal(err)
 	}

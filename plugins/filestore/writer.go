@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -70,7 +71,7 @@ type writer struct {
 }
 
 func newWriter(path string) (*writer, error) {
-	db, err := sql.Open("sqlite", dsn(path,
+	db, err := sql.Open("sqlite", sqlitex.DSN(path,
 		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
 		"journal_mode(WAL)",
 		"synchronous(FULL)",
