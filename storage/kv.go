@@ -56,23 +56,19 @@ func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
 	if !db.cacheKV {
 		return
 	}
+	if old, had := db.kvCache[key]; had {
+		db.kvCacheBytes -= len(key) + len(old.v)
+		delete(db.kvCache, key)
+	}
 	if len(v) > kvCacheMaxValue {
-		if old, had := db.kvCache[key]; had {
-			db.kvCacheBytes -= len(key) + len(old.v)
-			delete(db.kvCache, key)
-		}
 		return
 	}
 	if db.kvCache == nil {
 		db.kvCache = make(map[string]kvCached)
 	}
-	if old, had := db.kvCache[key]; had {
-		db.kvCacheBytes -= len(key) + len(old.v)
-	}
 	size := len(key) + len(v)
 	if db.kvCacheBytes+size > kvCacheMaxBytes {
-		clear(db.kvCache)
-		db.kvCacheBytes = 0
+		db.dropKVCache()
 	}
 	c := kvCached{ok: ok}
 	if ok {
