@@ -3,6 +3,9 @@ package host_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -217,4 +220,115 @@ export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c 
 	if !errors.Is(r.err, host.ErrTimeout) {
 		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
 	}
+}
+
+const coalesceJS = `
+import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname === "/busy") {
+      const end = Date.now() + Number(url.searchParams.get("ms"));
+      while (Date.now() < end) {}
+      return new Response("done");
+    }
+    const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
+    await this.ctx.storage.put("n", n);
+    return Response.json({ n });
+  }
+}
+export class Plain {}
+export default { fetch() { return new Response("w"); } };
+`
+
+// TestCommitCoalesce shows the turns of one loop batch sharing one commit:
+// 20 increments queued behind a busy event run in one batch, and with
+// coalescing they add one or two WAL frames and reach the syncer as one
+// commit, whose durability every reply waits for; with it switched off,
+// each turn appends its own frame. Either way no update is lost.
+func TestCommitCoalesce(t *testing.T) {
+	for _, coalesce := range []time.Duration{time.Minute, -1} {
+		t.Run(coalesce.String(), func(t *testing.T) {
+			g := newGateSyncer()
+			state := t.TempDir()
+			h := newHostB(t, coalesceJS, state, func(c *host.Config) {
+				c.Syncer = g
+				c.Shards = 1
+				c.CommitCoalesce = coalesce
+			})
+			if err := h.Open(); err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if r := <-fetchAsync(h, "a", "/"); r.err != nil || r.body != `{"n":1}` {
+				t.Fatalf("first increment: %+v", r)
+			}
+			wal := filepath.Join(state, "cells", "Counter", host.IDFromName("counter", "Counter", "a")+".sqlite-wal")
+			before := fileSize(t, wal)
+
+			g.setHold(true)
+			busy := fetchAsync(h, "busy", "/busy?ms=300")
+			time.Sleep(50 * time.Millisecond) // the loop is now busy
+			const n = 20
+			results := make([]<-chan fetchResult, n)
+			for i := range results {
+				results[i] = fetchAsync(h, "a", "/")
+			}
+			if r := <-busy; r.err != nil || r.body != "done" {
+				t.Fatalf("busy event: %+v", r)
+			}
+			syncs := 0
+			if coalesce > 0 {
+				<-g.calls // the one commit of the batch is being made durable
+				syncs++
+				for i, ch := range results {
+					select {
+					case r := <-ch:
+						t.Fatalf("reply %d left before the commit was durable: %+v", i, r)
+					default:
+					}
+				}
+			}
+			seen := map[string]bool{}
+			for i, ch := range results {
+				for len(seen) < n {
+					select {
+					case r := <-ch:
+						if r.err != nil {
+							t.Fatalf("increment %d: %v", i, r.err)
+						}
+						seen[r.body] = true
+					case <-g.calls:
+						syncs++
+						continue
+					case g.release <- nil:
+						continue
+					}
+					break
+				}
+			}
+			for k := 2; k <= n+1; k++ {
+				if !seen[fmt.Sprintf(`{"n":%d}`, k)] {
+					t.Errorf("no reply saw n=%d: %v", k, seen)
+				}
+			}
+			frames := (fileSize(t, wal) - before) / (24 + 4096)
+			t.Logf("CommitCoalesce=%v: %d WAL frames, %d syncs for %d increments", coalesce, frames, syncs, n)
+			if coalesce > 0 && (frames > 2 || syncs != 1) {
+				t.Errorf("coalesced: %d WAL frames and %d syncs for %d increments, want at most 2 frames and 1 sync", frames, syncs, n)
+			}
+			if coalesce < 0 && frames < n {
+				t.Errorf("not coalesced: %d WAL frames for %d increments, want at least %d", frames, n, n)
+			}
+		})
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }

@@ -74,7 +74,15 @@ type Config struct {
 	// Syncer makes commits durable before replies leave (the output gate).
 	// Default: chosen by Durability. Tests set their own.
 	Syncer Syncer
+	// CommitCoalesce is how long the turns of one loop batch may keep an
+	// object's implicit transaction open so that they share one commit
+	// (DefaultCommitCoalesce when zero; negative: every turn commits on
+	// its own). See shard.endTurn.
+	CommitCoalesce time.Duration
 }
+
+// DefaultCommitCoalesce is Config.CommitCoalesce when zero.
+const DefaultCommitCoalesce = time.Millisecond
 
 // Host runs one worker's Durable Objects. New has no side effects; Open
 // starts the shards; Close stops them and closes every cell database.
@@ -112,6 +120,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
+	}
+	if cfg.CommitCoalesce == 0 {
+		cfg.CommitCoalesce = DefaultCommitCoalesce
 	}
 	if cfg.Durability == "" {
 		cfg.Durability = DurabilityLocal

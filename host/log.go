@@ -332,7 +332,7 @@ func (c *cell) closeDB(wait bool) error {
 // maybeCheckpoint truncates the WAL once every commit is in the bucket and
 // enough have piled up. On the loop, between turns.
 func (c *cell) maybeCheckpoint() {
-	if c.db == nil || c.log == nil || c.backingUp || c.synced != c.committed || c.commitsSinceCheckpoint < checkpointEvery {
+	if c.db == nil || c.log == nil || c.backingUp || c.dirty || c.synced != c.committed || c.commitsSinceCheckpoint < checkpointEvery {
 		return
 	}
 	if err := c.db.Checkpoint(); err != nil {

@@ -42,6 +42,9 @@ type shard struct {
 	ns      map[string]*namespace // by class name
 	dirty   []*cell               // cells whose implicit transaction is open
 	replies []pendingReply        // released after this turn's commits
+	// carryStart is when the oldest commit still carried over from an
+	// earlier turn of the batch was held back (zero: none is).
+	carryStart time.Time
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
@@ -156,7 +159,7 @@ func (s *shard) run() {
 		}
 		for i, job := range batch {
 			s.runJob(job)
-			s.endTurn()
+			s.endTurn(i < len(batch)-1)
 			batch[i] = nil
 		}
 	}
@@ -239,9 +242,35 @@ func (s *shard) runJob(job func()) {
 // replies whose cells have nothing waiting to become durable, and hand the
 // commits and the other replies to the syncer (the output gate). A reply
 // never waits for more than its own cell's commits.
-func (s *shard) endTurn() {
+//
+// When more jobs of the same loop batch follow (more), a cell's implicit
+// transaction may instead stay open into them (storage.DB.EndTurnOpen), for
+// at most Config.CommitCoalesce: the turns of one batch then share one SQLite commit,
+// one WAL append and one LTX file, which under load is most of what a
+// write costs. Nothing leaves early for it: a reply of such a cell stays
+// here until the commit it depends on is made and durable, like any reply
+// (workerd's output gate likewise holds an object's messages until its
+// pending writes are durable). What a reset in a later turn of the batch
+// changes: the carried writes are rolled back with it, and their replies,
+// still held, fail with BrokenObjectError, as they would when the reset
+// came before their commit was durable.
+func (s *shard) endTurn(more bool) {
+	carry := false
+	if more && len(s.dirty) > 0 {
+		now := time.Now()
+		if s.carryStart.IsZero() {
+			s.carryStart = now
+		}
+		carry = now.Sub(s.carryStart) < s.h.cfg.CommitCoalesce
+	}
 	var b *syncBatch
+	kept := 0
 	for _, c := range s.dirty {
+		if carry && c.db != nil && c.db.EndTurnOpen() {
+			s.dirty[kept] = c
+			kept++
+			continue
+		}
 		if !c.commit() {
 			continue
 		}
@@ -252,20 +281,30 @@ func (s *shard) endTurn() {
 		b.seqs = append(b.seqs, c.committed)
 		b.dbs = append(b.dbs, c.db)
 	}
-	clear(s.dirty)
-	s.dirty = s.dirty[:0]
+	clear(s.dirty[kept:])
+	s.dirty = s.dirty[:kept]
+	if kept == 0 {
+		s.carryStart = time.Time{}
+	}
 	if len(s.replies) > 0 {
 		replies := s.replies
 		s.replies = nil
+		var held []pendingReply
 		for _, r := range replies {
-			if r.c == nil || r.c.synced >= r.c.committed {
+			switch {
+			case r.c != nil && r.c.dirty: // its cell's commit was carried
+				held = append(held, r)
+			case r.c == nil || r.c.synced >= r.c.committed:
 				r.f()
-				continue
+			default:
+				if b == nil {
+					b = &syncBatch{s: s}
+				}
+				b.replies = append(b.replies, r.f)
 			}
-			if b == nil {
-				b = &syncBatch{s: s}
-			}
-			b.replies = append(b.replies, r.f)
+		}
+		if held != nil {
+			s.replies = append(held, s.replies...)
 		}
 	}
 	if b != nil {

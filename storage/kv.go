@@ -78,6 +78,69 @@ func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
 	db.kvCacheBytes += size
 }
 
+// The write-back buffer (Options.CacheKV): a put of small values is not
+// written to SQLite at once but kept in pendingKV, and written when anything
+// else needs the table as the transaction sees it: a commit, a list, a
+// delete, SQL, an explicit transaction, the database size. Until then a get
+// answers from the buffer. Turns that write the same keys again and again
+// (a counter) then cost one INSERT per key per commit instead of one per
+// put, which matters once the host carries one transaction over several
+// turns (host's endTurn). A rollback or a failed statement drops the buffer
+// with the rest of the transaction. Only values of at most kvCacheMaxValue
+// bytes are buffered, so no buffered write can fail for the application's
+// reasons (SQLITE_TOOBIG); a failed flush is an I/O failure that aborts the
+// transaction, like any failed statement of cellhost's own.
+
+// bufferKV buffers the puts of keys; it reports false, buffering nothing,
+// when one of the values is too large to buffer.
+func (db *DB) bufferKV(keys []string, values [][]byte) bool {
+	size := 0
+	for i, v := range values {
+		if len(v) > kvCacheMaxValue {
+			return false
+		}
+		size += len(keys[i]) + len(v)
+	}
+	if db.pendingKV == nil {
+		db.pendingKV = make(map[string][]byte)
+	}
+	for i, k := range keys {
+		v := append([]byte{}, values[i]...) // non-nil, also when empty
+		if old, had := db.pendingKV[k]; had {
+			db.pendingBytes -= len(k) + len(old)
+		}
+		db.pendingKV[k] = v
+		db.pendingBytes += len(k) + len(v)
+		db.cacheKVValue(k, v, true)
+	}
+	return true
+}
+
+// flushKV writes the buffered puts into the transaction. A failure aborts
+// the transaction (and drops the buffer).
+func (db *DB) flushKV() error {
+	if len(db.pendingKV) == 0 {
+		return nil
+	}
+	put, err := db.stmt(sqlPut)
+	if err != nil {
+		return db.abort(err)
+	}
+	for k, v := range db.pendingKV {
+		if _, err := put.Exec(db.scope, k, v); err != nil {
+			return db.abort(fmt.Errorf("write buffered keys: %w", err))
+		}
+	}
+	db.dropPendingKV()
+	return nil
+}
+
+// dropPendingKV forgets the buffered puts (the transaction ended).
+func (db *DB) dropPendingKV() {
+	clear(db.pendingKV)
+	db.pendingBytes = 0
+}
+
 // dropKVCache forgets every cached key.
 func (db *DB) dropKVCache() {
 	clear(db.kvCache)
@@ -87,16 +150,22 @@ func (db *DB) dropKVCache() {
 // Get returns the values of keys: result[i] is the value of keys[i], or nil
 // when keys[i] is absent. A present empty value is a non-nil empty slice.
 func (db *DB) Get(keys []string) ([][]byte, error) {
-	if err := db.enter(); err != nil {
+	// A get runs no SQL on a buffered key, and the SQL it runs for other
+	// keys reads only those: the buffer need not be flushed first.
+	if err := db.enterTx(); err != nil {
 		return nil, fmt.Errorf("get keys: %w", err)
 	}
 	values := make([][]byte, len(keys))
-	var hit []bool // hit[i]: keys[i] was answered from the cache
-	if len(db.kvCache) > 0 {
+	var hit []bool // hit[i]: keys[i] was answered from the buffer or the cache
+	if len(db.kvCache) > 0 || len(db.pendingKV) > 0 {
 		hit = make([]bool, len(keys))
 		missing := len(keys)
 		for i, k := range keys {
-			if c, ok := db.kvCache[k]; ok {
+			if v, ok := db.pendingKV[k]; ok {
+				values[i] = append([]byte{}, v...)
+				hit[i] = true
+				missing--
+			} else if c, ok := db.kvCache[k]; ok {
 				if c.ok {
 					values[i] = append([]byte{}, c.v...)
 				}
@@ -143,7 +212,7 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 	if len(keys) != len(values) {
 		return fmt.Errorf("put keys: %d keys but %d values", len(keys), len(values))
 	}
-	if err := db.enter(); err != nil {
+	if err := db.enterTx(); err != nil {
 		return fmt.Errorf("put keys: %w", err)
 	}
 	if len(keys) == 0 {
@@ -154,6 +223,19 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 			return fmt.Errorf("put keys: %w", db.abort(err))
 		}
 		db.hasKV = true
+	}
+	if db.cacheKV {
+		if db.pendingBytes > kvCacheMaxBytes {
+			if err := db.flushKV(); err != nil {
+				return fmt.Errorf("put keys: %w", err)
+			}
+		}
+		if db.bufferKV(keys, values) {
+			return nil
+		}
+	}
+	if err := db.flushKV(); err != nil {
+		return fmt.Errorf("put keys: %w", err)
 	}
 	put, err := db.stmt(sqlPut)
 	if err != nil {

@@ -133,6 +133,10 @@ type DB struct {
 	kvCache      map[string]kvCached
 	kvCacheBytes int
 	cacheKV      bool
+	// pendingKV (with Options.CacheKV) holds puts not yet written to
+	// SQLite: the write-back buffer (kv.go).
+	pendingKV    map[string][]byte
+	pendingBytes int
 
 	actorName  string
 	onAlarm    func(Alarm, bool)
@@ -337,6 +341,10 @@ func (db *DB) Commit() error {
 		db.settleCursors()
 		db.deadline = time.Time{}
 	}
+	if err := db.flushKV(); err != nil {
+		db.aborted = nil // flushKV rolled back and aborted
+		return fmt.Errorf("commit transaction: %w", err)
+	}
 	var (
 		alarm      Alarm
 		alarmOK    bool
@@ -364,6 +372,21 @@ func (db *DB) Commit() error {
 	return nil
 }
 
+// EndTurnOpen ends a turn without committing: when the implicit
+// transaction can simply go on into the next turn, it starts that turn's SQL
+// time budget afresh and reports true, and the caller commits later (the
+// host coalesces the commits of the turns of one loop batch). It reports
+// false, changing nothing, when the transaction must be committed now: none
+// is open, it failed, an explicit transaction or a cursor is open, or the
+// alarm changed (its scheduler hears of it at commit).
+func (db *DB) EndTurnOpen() bool {
+	if db.closed || !db.inTx || db.aborted != nil || len(db.sp) > 0 || len(db.cursors) > 0 || db.alarmDirty {
+		return false
+	}
+	db.deadline = time.Time{}
+	return true
+}
+
 // Rollback discards the implicit transaction. With no transaction open it
 // does nothing. It also clears an aborted transaction.
 func (db *DB) Rollback() error {
@@ -374,6 +397,7 @@ func (db *DB) Rollback() error {
 	db.sp = nil
 	db.alarmDirty = false
 	db.deadline = time.Time{}
+	db.dropPendingKV()
 	db.stopCursors()
 	if !db.inTx {
 		return nil
@@ -393,6 +417,7 @@ func (db *DB) Close() error {
 		return nil
 	}
 	var errs []error
+	db.dropPendingKV()
 	db.stopCursors()
 	db.clearStmtCache()
 	if db.inTx {
@@ -506,6 +531,9 @@ func (db *DB) Size() (int64, error) {
 	if db.closed {
 		return 0, fmt.Errorf("read database size: %w", ErrClosed)
 	}
+	if err := db.flushKV(); err != nil {
+		return 0, fmt.Errorf("read database size: %w", err)
+	}
 	var n int64
 	err := db.conn.QueryRowContext(context.Background(),
 		`SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`,
@@ -518,6 +546,15 @@ func (db *DB) Size() (int64, error) {
 
 // enter makes sure the implicit transaction is open before an operation.
 func (db *DB) enter() error {
+	if err := db.enterTx(); err != nil {
+		return err
+	}
+	return db.flushKV()
+}
+
+// enterTx is enter for the operations that may leave puts in the
+// write-back buffer (Get and Put).
+func (db *DB) enterTx() error {
 	if db.closed {
 		return ErrClosed
 	}
@@ -559,6 +596,7 @@ func (db *DB) alarmExists() bool {
 // half-applied batch must not be committed) and records the failure until
 // Commit or Rollback. It returns err.
 func (db *DB) abort(err error) error {
+	db.dropPendingKV()
 	db.stopCursors()
 	db.sp = nil
 	db.alarmDirty = false

@@ -43,6 +43,9 @@ func (db *DB) CommitTransaction(depth int) error {
 	if err := db.usable(); err != nil {
 		return fmt.Errorf("commit transaction: %w", err)
 	}
+	if err := db.flushKV(); err != nil {
+		return fmt.Errorf("commit transaction: %w", err)
+	}
 	if depth < 1 || depth > len(db.sp) {
 		return fmt.Errorf("commit transaction: %w", ErrNoTransaction)
 	}
@@ -58,6 +61,9 @@ func (db *DB) CommitTransaction(depth int) error {
 // depth (and of any still open inside it) and ends it.
 func (db *DB) RollbackTransaction(depth int) error {
 	if err := db.usable(); err != nil {
+		return fmt.Errorf("roll back transaction: %w", err)
+	}
+	if err := db.flushKV(); err != nil {
 		return fmt.Errorf("roll back transaction: %w", err)
 	}
 	if depth < 1 || depth > len(db.sp) {
