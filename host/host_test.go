@@ -188,3 +188,56 @@ func TestHost_ConcurrentObjects(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHost_StubShape pins what JS sees of a Durable Object stub: its id
+// (the same object) and name as its only own properties, fetch from its
+// prototype, an RPC method for any other property but then, and workerd's
+// TypeError for a fetch detached from its stub.
+func TestHost_StubShape(t *testing.T) {
+	const src = `
+import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  async fetch(request) { return new Response("hello " + new URL(request.url).pathname); }
+  hi(x) { return "hi " + x; }
+}
+export class Plain {}
+export default {
+  async fetch(request, env) {
+    const id = env.COUNTER.idFromName("s");
+    const stub = env.COUNTER.get(id);
+    const out = {
+      sameId: stub.id === id,
+      name: stub.name,
+      keys: Object.keys(stub),
+      hasId: "id" in stub,
+      hasOther: "other" in stub,
+      thenType: typeof stub.then,
+      rpcType: typeof stub.anything,
+      sharedFetch: stub.fetch === env.COUNTER.getByName("t").fetch,
+      toStringType: typeof stub.toString,
+      byIdName: env.COUNTER.get(env.COUNTER.idFromString(id.toString())).name ?? null,
+      fetched: await (await stub.fetch("http://do/path")).text(),
+      rpc: await stub.hi("there"),
+    };
+    try { const f = stub.fetch; await f("http://x/"); out.detached = "no error"; } catch (e) { out.detached = e.name + ": " + e.message.slice(0, 18); }
+    out.strict = (function () { return this === undefined; })();
+    try { stub.id = 1; out.assign = "allowed"; } catch (e) { out.assign = e.name; }
+    return Response.json(out);
+  },
+};
+`
+	h := newHostB(t, src, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	status, body := get(t, srv, "/")
+	want := `{"sameId":true,"name":"s","keys":["id","name"],"hasId":true,"hasOther":false,"thenType":"undefined","rpcType":"function",` +
+		`"sharedFetch":true,"toStringType":"function","byIdName":null,"fetched":"hello /path","rpc":"hi there",` +
+		`"detached":"TypeError: Illegal invocation","strict":true,"assign":"TypeError"}`
+	if status != 200 || body != want {
+		t.Errorf("GET / = %d\n%s\nwant\n%s", status, body, want)
+	}
+}

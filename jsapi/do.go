@@ -72,6 +72,10 @@ type Worker struct {
 	entryCls *goja.Object // WorkerEntrypoint
 	doCls    *goja.Object // DurableObject
 	nsObjs   map[*goja.Object]Namespace
+	// stubProto is DurableObjectStub.prototype; stubRPC makes the callable
+	// of an RPC method (do.js, stub.go).
+	stubProto *goja.Object
+	stubRPC   goja.Callable
 	// Poisoned is set once an uncatchable error (an interrupt, a stack
 	// overflow) left the runtime: goja cannot run promise jobs after one,
 	// so the owner must replace the runtime.
@@ -96,6 +100,8 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	native := rt.NewObject()
 	_ = native.Set("stubFetch", w.stubFetch)
 	_ = native.Set("stubCall", w.stubCall)
+	_ = native.Set("stubSetup", w.stubSetup)
+	_ = native.Set("makeStub", w.makeStub)
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install model: %w", err)
@@ -270,13 +276,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 }
 
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
-	ns, hex, name := w.stubTarget(call)
+	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		req, err := ExportRequest(w.rt, call.Argument(3))
+		req, err := ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
-		ns.Fetch(hex, name, req, func(resp *HTTPResponse, err error) {
+		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
 			settle(func() (goja.Value, error) { return NewResponse(w.rt, resp) }, err)
 		})
 		return nil

@@ -52,47 +52,27 @@
     return new DurableObjectId(hex, name, ns);
   }
 
-  // stubTarget maps a stub's Proxy (what the application holds, and the
-  // `this` of its fetch) to its namespace and id.
-  const stubTarget = new WeakMap();
-
+  // A stub is a Go object (native.makeStub, stub.go): its own properties
+  // are id and name; a property its prototype chain has (fetch, Object's)
+  // comes from there; any other string property but "then" is an RPC
+  // method: stub.m(...args) calls it, awaiting stub.p reads a property
+  // (prototype getters). The stub itself is not thenable.
   class DurableObjectStub {
-    constructor(ns, id) {
-      Object.defineProperty(this, "id", { value: id, enumerable: true });
-      Object.defineProperty(this, "name", { value: id.name, enumerable: true });
-    }
     fetch(input, init) {
-      const { ns, id } = stubTarget.get(this);
       let request;
       try {
         request = input instanceof Request && init === undefined ? input : new Request(input, init);
       } catch (e) {
         return Promise.reject(e);
       }
-      return native.stubFetch(ns, idHexOf(id), id.name, request);
+      return native.stubFetch(this, request);
     }
   }
-
-  // makeStub wraps a stub in a Proxy so that any other property is an RPC
-  // method: stub.m(...args) calls it; awaiting stub.p reads a property
-  // (prototype getters). The stub itself is not thenable.
-  function makeStub(ns, id) {
-    const stub = new DurableObjectStub(ns, id);
-    const hex = idHexOf(id);
-    const proxy = new Proxy(stub, {
-      get(target, prop) {
-        if (typeof prop === "symbol" || prop in target) {
-          return Reflect.get(target, prop, target);
-        }
-        if (prop === "then") return undefined;
-        const call = (...args) => native.stubCall(ns, hex, id.name, prop, args, false);
-        call.then = (ok, fail) => native.stubCall(ns, hex, id.name, prop, [], true).then(ok, fail);
-        return call;
-      },
-    });
-    stubTarget.set(proxy, { ns, id });
-    return proxy;
-  }
+  native.stubSetup(DurableObjectStub.prototype, (ns, hex, name, prop) => {
+    const call = (...args) => native.stubCall(ns, hex, name, prop, args, false);
+    call.then = (ok, fail) => native.stubCall(ns, hex, name, prop, [], true).then(ok, fail);
+    return call;
+  });
 
   class DurableObjectNamespace {
     #ns;
@@ -116,7 +96,7 @@
       if (idNamespaceOf(id) !== this.#ns) {
         throw new TypeError("Durable Object ID is not valid for this namespace.");
       }
-      return makeStub(this.#ns, id);
+      return native.makeStub(this.#ns, id, idHexOf(id), id.name);
     }
     getByName(name, options) {
       return this.get(this.idFromName(name), options);

@@ -89,7 +89,10 @@ func BuildBundle(entry string) (*Bundle, error) {
 		return nil, fmt.Errorf("build worker: esbuild produced %d outputs, want 1", len(res.OutputFiles))
 	}
 	code := string(res.OutputFiles[0].Contents)
-	prog, err := goja.Compile(abs, code, false)
+	// Strict: the sources are ES modules, which are strict code (as in
+	// workerd, which runs wrangler's ESM bundle as a module), but esbuild's
+	// IIFE output carries no "use strict" of its own.
+	prog, err := goja.Compile(abs, code, true)
 	if err != nil {
 		return nil, fmt.Errorf("build worker: compile bundle of %s: %w", abs, err)
 	}
