@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
@@ -239,5 +240,64 @@ export default {
 		`"detached":"TypeError: Illegal invocation","strict":true,"assign":"TypeError"}`
 	if status != 200 || body != want {
 		t.Errorf("GET / = %d\n%s\nwant\n%s", status, body, want)
+	}
+}
+
+// logBuffer collects a host's log lines; safe for concurrent writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestHost_ClientGoneIsNotUncaught: a client that hangs up before the
+// answer is not an error of the application; the log says nothing of it,
+// while a real throw is still logged as Uncaught.
+func TestHost_ClientGoneIsNotUncaught(t *testing.T) {
+	const src = `
+export class Counter {}
+export class Plain {}
+export default {
+  async fetch(request) {
+    if (new URL(request.url).pathname === "/throw") throw new Error("boom");
+    await new Promise((r) => setTimeout(r, 300));
+    return new Response("late");
+  },
+};
+`
+	var log logBuffer
+	h := newHostB(t, src, t.TempDir(), func(c *host.Config) { c.Log = &log })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/slow", nil)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the slow request answered within 50 ms: %d", resp.StatusCode)
+	}
+	time.Sleep(400 * time.Millisecond) // the handler finishes meanwhile
+	if status, _ := get(t, srv, "/throw"); status != 500 {
+		t.Fatalf("GET /throw = %d, want 500", status)
+	}
+	got := log.String()
+	if strings.Count("\n"+got, "\nUncaught ") != 1 || !strings.HasPrefix(got, "Uncaught Error: boom") {
+		t.Errorf("log = %q, want exactly one Uncaught line, for boom", got)
 	}
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -106,6 +107,11 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
 		h.logf("%v", err)
 		return plain(c, http.StatusServiceUnavailable, err.Error())
+	}
+	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		// The client went away before the answer: nobody to answer, and
+		// nothing the application threw. The event itself runs on.
+		return nil
 	}
 	if err != nil {
 		var se *jsapi.ScriptError
