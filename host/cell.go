@@ -350,11 +350,7 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 func (c *cell) fetch(name string, req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
 	s := c.s
 	c.event(name, func() (goja.Value, error) {
-		jreq, err := jsapi.NewRequest(s.rt, req)
-		if err != nil {
-			return nil, err
-		}
-		return s.w.CallObjectFetch(c.inst, jreq)
+		return s.w.CallObjectFetch(c.inst, req)
 	}, func(v goja.Value) func() {
 		resp, err := jsapi.ExportResponse(s.rt, v)
 		claimSocket(resp, &wsOwner{s: s, c: c, name: name})

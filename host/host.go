@@ -438,13 +438,8 @@ func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPRespo
 // workerFetch runs the default export's fetch handler. On the loop.
 func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
 	fail := func(err error) { s.reply(nil, func() { reply(nil, err) }) }
-	jreq, err := jsapi.NewRequest(s.rt, req)
-	if err != nil {
-		fail(err)
-		return
-	}
 	ctx := s.w.NewExecutionContext(nil) // waitUntil keeps nothing alive yet
-	v, err := s.w.CallFetch(jreq, ctx)
+	v, err := s.w.CallFetch(req, ctx)
 	if err != nil {
 		fail(err)
 		return

@@ -300,4 +300,7 @@ export default {
 	if strings.Count("\n"+got, "\nUncaught ") != 1 || !strings.HasPrefix(got, "Uncaught Error: boom") {
 		t.Errorf("log = %q, want exactly one Uncaught line, for boom", got)
 	}
+	if strings.Contains(got, "callWithRequest") || strings.Contains(got, "(native)") {
+		t.Errorf("log = %q: the stack shows cellhost's own frames under fetch", got)
+	}
 }

@@ -399,9 +399,10 @@ func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)
 }
 
 // CallFetch invokes the fetch handler of the default export (an object with
-// fetch(request, env, ctx), or a WorkerEntrypoint class) and returns its
-// result (a value or promise). ctx is the ExecutionContext.
-func (w *Worker) CallFetch(req goja.Value, ctx *goja.Object) (goja.Value, error) {
+// fetch(request, env, ctx), or a WorkerEntrypoint class) with the Request
+// NewRequest would build from req, and returns its result (a value or
+// promise). ctx is the ExecutionContext.
+func (w *Worker) CallFetch(req *HTTPRequest, ctx *goja.Object) (goja.Value, error) {
 	d, ok := w.Default.(*goja.Object)
 	if !ok {
 		return nil, ErrNoDefaultFetch
@@ -411,9 +412,9 @@ func (w *Worker) CallFetch(req goja.Value, ctx *goja.Object) (goja.Value, error)
 		if err != nil {
 			return nil, w.errorOf(err)
 		}
-		return w.callMethod(inst, "fetch", req)
+		return w.callFetch(inst, req)
 	}
-	return w.callMethod(d, "fetch", req, w.Env, ctx)
+	return w.callFetch(d, req, w.Env, ctx)
 }
 
 // ErrNoDefaultFetch means the module has no default export with a fetch handler.
@@ -447,9 +448,27 @@ func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, erro
 	return inst, nil
 }
 
-// CallObjectFetch calls instance.fetch(request).
-func (w *Worker) CallObjectFetch(inst *goja.Object, req goja.Value) (goja.Value, error) {
-	return w.callMethod(inst, "fetch", req)
+// CallObjectFetch calls instance.fetch(request) with the Request
+// NewRequest would build from req.
+func (w *Worker) CallObjectFetch(inst *goja.Object, req *HTTPRequest) (goja.Value, error) {
+	return w.callFetch(inst, req)
+}
+
+// callFetch is callMethod(obj, "fetch", request, rest...), building the
+// request in the same call into JS.
+func (w *Worker) callFetch(obj *goja.Object, req *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
+	fn := obj.Get("fetch")
+	if _, ok := goja.AssertFunction(fn); !ok {
+		if obj != w.Default {
+			return nil, &ScriptError{Name: "TypeError", Message: "Handler does not export a fetch() function."}
+		}
+		return nil, ErrNoDefaultFetch
+	}
+	v, err := callWithRequest(w.rt, fn, obj, req, rest...)
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	return v, nil
 }
 
 // NewExecutionContext is the ctx argument of a worker's fetch handler.
@@ -502,12 +521,27 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		}
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
-	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: str("stack")}
+	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
 	if !builtinErrorNames[se.Name] {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}
 	return se
+}
+
+// trimEntryFrames drops from a stack trace the frames of web.js's
+// callWithRequest (and the Function.prototype.call under it), through which
+// Go calls a fetch handler: they are cellhost's, not the application's.
+func trimEntryFrames(stack string) string {
+	i := strings.Index(stack, "\tat callWithRequest (cellhost:web.js:")
+	if i < 0 {
+		return stack
+	}
+	head := strings.TrimSuffix(stack[:i], "\tat call (native)\n")
+	if j := strings.IndexByte(stack[i:], '\n'); j >= 0 {
+		return head + stack[i+j+1:]
+	}
+	return head
 }
 
 // builtinErrorNames are the error classes that keep their class across an

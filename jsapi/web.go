@@ -51,11 +51,13 @@ type webState struct {
 	errorCtors   map[string]goja.Constructor
 	hostBrand    *goja.Symbol
 
-	makeRequest    goja.Callable // (method, url, headerList, goBody|null) → Request
-	exportRequest  goja.Callable // (req): calls native.outRequest
-	requestFrom    goja.Callable // (input, init): builds the Request stub.fetch sends, calls native.outRequest
-	makeResponse   goja.Callable // (status, statusText|null, headerList, goBody|null, webSocket) → Response
-	exportResponse goja.Callable // (res): calls native.outResponse
+	makeRequest goja.Callable // (method, url, headerList, goBody|null) → Request
+	// (fn, this, method, url, headerList, goBody|null, n, a, b) → fn.call(this, request[, a, b])
+	callWithRequest goja.Callable
+	exportRequest   goja.Callable // (req): calls native.outRequest
+	requestFrom     goja.Callable // (input, init): builds the Request stub.fetch sends, calls native.outRequest
+	makeResponse    goja.Callable // (status, statusText|null, headerList, goBody|null, webSocket) → Response
+	exportResponse  goja.Callable // (res): calls native.outResponse
 
 	// what native.outRequest/outResponse received (read and cleared by the
 	// exporting Go function)
@@ -143,6 +145,7 @@ func InstallWeb(rt *goja.Runtime, o WebOptions) (err error) {
 		return f
 	}
 	st.makeRequest = get("makeRequest")
+	st.callWithRequest = get("callWithRequest")
 	st.exportRequest = get("exportRequest")
 	st.requestFrom = get("requestFrom")
 	st.makeResponse = get("makeResponse")

@@ -1483,6 +1483,13 @@
     },
     makeResponse: goMakeResponse, // (status, statusText|null, list, goBody|null, webSocket) → Response
     exportResponse: exportResponseInternal, // (res)
+    // fn.call(self, request, ...rest) with the request built from Go's
+    // parts, in one call from Go instead of two (each call from Go makes
+    // goja regrow its stack and run its job queue); rest has n elements.
+    callWithRequest: (fn, self, method, url, list, body, n, a, b) =>
+      n === 0
+        ? fn.call(self, goMakeRequest(method, url, list, body))
+        : fn.call(self, goMakeRequest(method, url, list, body), a, b),
   };
 
   // ---------------------------------------------------------------- console

@@ -239,19 +239,43 @@ func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
 // incoming request has in workerd) from r. Call it on the runtime's
 // goroutine only, after InstallWeb.
 func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
-	st, err := webStateRequired(rt)
+	st, args, err := requestArgs(rt, r)
 	if err != nil {
 		return nil, err
+	}
+	return webCall(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+}
+
+// requestArgs are web.js's goMakeRequest arguments for r.
+func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, error) {
+	st, err := webStateRequired(rt)
+	if err != nil {
+		return nil, [4]goja.Value{}, err
 	}
 	url := st.canonicalURL(r.URL)
 	method := r.Method
 	if method == "" {
 		method = "GET"
 	}
-	return webCall(func() (goja.Value, error) {
-		return st.makeRequest(goja.Undefined(), st.methodValue(rt, method), rt.ToValue(url),
-			rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body))
-	})
+	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
+		rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body)}, nil
+}
+
+// callWithRequest calls fn.call(this, request, rest...) in one call into
+// JS, where request is what NewRequest(rt, r) builds; rest has 0 or 2
+// values. Errors are the call's (a thrown value is a *goja.Exception).
+func callWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
+	st, args, err := requestArgs(rt, r)
+	if err != nil {
+		return nil, err
+	}
+	var a, b goja.Value = goja.Undefined(), goja.Undefined()
+	if len(rest) == 2 {
+		a, b = rest[0], rest[1]
+	} else if len(rest) != 0 {
+		return nil, fmt.Errorf("jsapi: callWithRequest takes 0 or 2 more arguments, not %d", len(rest))
+	}
+	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], rt.ToValue(len(rest)), a, b)
 }
 
 // collectRequest runs web.js's exporter f and returns what it sent out.
