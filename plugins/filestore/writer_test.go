@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -166,4 +167,29 @@ func newStoreWithK(t *testing.T) *Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestWriter_lingers pins when a round waits for more operations: only
+// after a recent round that several writers shared.
+func TestWriter_lingers(t *testing.T) {
+	now := time.Now()
+	tests := []struct {
+		name     string
+		linger   time.Duration
+		lastSize int
+		ago      time.Duration
+		want     bool
+	}{
+		{"after a shared round", defaultLinger, 5, time.Millisecond, true},
+		{"after a lone writer's round", defaultLinger, 1, time.Millisecond, false},
+		{"after an idle spell", defaultLinger, 5, lingerWindow + time.Millisecond, false},
+		{"first round", defaultLinger, 0, 0, false},
+		{"lingering off", 0, 5, time.Millisecond, false},
+	}
+	for _, tt := range tests {
+		w := &writer{linger: tt.linger, lastSize: tt.lastSize, lastEnd: now.Add(-tt.ago)}
+		if got := w.lingers(now); got != tt.want {
+			t.Errorf("%s: lingers = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }
