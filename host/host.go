@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,13 +231,16 @@ func (h *Host) Open() error {
 		s := newShard(h, i)
 		h.shards[i] = s
 		go func() {
-			err := s.load()
-			errs <- err
-			if err != nil {
-				close(s.done)
-				return
-			}
-			s.run()
+			// The label splits CPU profiles (CELLHOST_PPROF) by shard.
+			pprof.Do(context.Background(), pprof.Labels("shard", strconv.Itoa(s.idx)), func(context.Context) {
+				err := s.load()
+				errs <- err
+				if err != nil {
+					close(s.done)
+					return
+				}
+				s.run()
+			})
 		}()
 	}
 	var first error
