@@ -341,3 +341,24 @@ func (c *cell) maybeCheckpoint() {
 	}
 	c.commitsSinceCheckpoint = 0
 }
+
+// logLinger is how long the log syncer waits before a round that follows a
+// round of one database (see Linger).
+const logLinger = 800 * time.Microsecond
+
+// Linger implements Lingerer: after a round that uploaded one cell's log,
+// wait logLinger, so that the commits of more turns share the next upload
+// (one LTX file, one PUT, one ownership check). One object under load: each
+// upload waits for the previous one, so this is where its commits gather.
+// Measured with one object and 64 clients in log mode (A/B runs of the two
+// binaries, server CPU per request): 400 us -4.5% against none, 800 us
+// another -4%; 1.5 ms saved 2.5% more CPU but no more requests per second,
+// as replies then wait longer than the load can hide. After a round of
+// several cells the file store waits on its own side (plugins/filestore:
+// a round that several writers shared), so this does not wait.
+func (y *logSyncer) Linger(prev int) time.Duration {
+	if prev == 1 {
+		return logLinger
+	}
+	return 0
+}
