@@ -156,3 +156,141 @@ func TestLocalSync_Linger(t *testing.T) {
 	}
 	var _ host.Lingerer = host.LocalSync{}
 }
+
+// ltxFiles lists the cell's LTX files in the bucket.
+func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []storage.LTXFileKey {
+	t.Helper()
+	files, err := storage.ListLTX(context.Background(), bucket, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// waitFiles polls the cell's LTX files until ok accepts them (5 s at most).
+func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok func([]storage.LTXFileKey) bool) []storage.LTXFileKey {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		files := ltxFiles(t, bucket, scope)
+		if ok(files) {
+			return files
+		}
+		if time.Now().After(deadline) {
+			levels := map[int]int{}
+			for _, f := range files {
+				levels[f.Level]++
+			}
+			t.Fatalf("%s: the bucket holds %d files (by level: %v), the first %v", what, len(files), levels, files[:min(len(files), 1)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestLog_Compaction: a cell's log does not grow without bound. After
+// enough uploads a level-1 snapshot covers the chain from TXID 1 and the
+// files it covers are deleted; restore from the bucket alone still gives
+// every write; and once the cell runs at a newer epoch, the older epoch's
+// files are deleted too.
+func TestLog_Compaction(t *testing.T) {
+	bucket := memstore.New()
+	node, err := ownership.New(ownership.Config{Store: bucket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close(context.Background())
+	state := t.TempDir()
+	open := func() *host.Host {
+		h := newHostB(t, gateJS, state, func(c *host.Config) {
+			c.Bucket = bucket
+			c.Node = node
+		})
+		if err := h.Open(); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	scope := "Counter:" + host.IDFromName("counter", "Counter", "c")
+	h := open()
+	const writes = 300
+	for i := 0; i < writes; i++ {
+		if _, err := fetchBody(t, h, "c", "/"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Compacted: the newest level-1 file starts at TXID 1, and every other
+	// file is an L0 file after it.
+	files := waitFiles(t, bucket, scope, "after compaction", func(fs []storage.LTXFileKey) bool {
+		var snap *storage.LTXFileKey
+		for i, f := range fs {
+			if f.Level == 1 && f.MinTXID == 1 && (snap == nil || f.MaxTXID > snap.MaxTXID) {
+				snap = &fs[i]
+			}
+		}
+		if snap == nil {
+			return false
+		}
+		for _, f := range fs {
+			if f != *snap && !(f.Level == 0 && f.MinTXID > snap.MaxTXID) {
+				return false
+			}
+		}
+		return true
+	})
+	if len(files) >= writes/2 {
+		t.Errorf("%d files left for %d uploads", len(files), writes)
+	}
+	t.Logf("after %d uploads: %d files, the first %v", writes, len(files), files[0])
+
+	// The bucket alone restores every write, at a new epoch...
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(state); err != nil {
+		t.Fatal(err)
+	}
+	h = open()
+	defer h.Close()
+	if body, err := fetchBody(t, h, "c", "/read"); err != nil || !strings.Contains(body, `"n":300`) {
+		t.Fatalf("after restoring from the compacted log: %q, %v; want n = 300", body, err)
+	}
+	if _, err := fetchBody(t, h, "c", "/"); err != nil { // the new epoch's snapshot
+		t.Fatal(err)
+	}
+	// ...after which the first epoch's files go.
+	waitFiles(t, bucket, scope, "after the new epoch's snapshot", func(fs []storage.LTXFileKey) bool {
+		for _, f := range fs {
+			if f.Epoch < 2 {
+				return false
+			}
+		}
+		return len(fs) > 0
+	})
+}
+
+// TestBackup_KeepsOneSnapshot: in the backup mode every save is a snapshot,
+// and each one makes the previous one obsolete.
+func TestBackup_KeepsOneSnapshot(t *testing.T) {
+	bucket := memstore.New()
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.Durability = host.DurabilityBackup
+		c.Bucket = bucket
+		c.BackupInterval = 20 * time.Millisecond
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	scope := "Counter:" + host.IDFromName("counter", "Counter", "b")
+	for i := 1; i <= 3; i++ {
+		if _, err := fetchBody(t, h, "b", "/"); err != nil {
+			t.Fatal(err)
+		}
+		waitFiles(t, bucket, scope, "after a save", func(fs []storage.LTXFileKey) bool {
+			return len(fs) == 1 && fs[0].MinTXID == 1 && fs[0].MaxTXID == uint64(i)
+		})
+	}
+}

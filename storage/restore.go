@@ -73,7 +73,7 @@ func Restore(ctx context.Context, store plugins.ObjectStore, scope, dstPath stri
 	if err := CheckScope(scope); err != nil {
 		return RestoreResult{}, fmt.Errorf("restore %s: %w", scope, err)
 	}
-	files, err := listLTX(ctx, store, scope)
+	files, err := ListLTX(ctx, store, scope)
 	if err != nil {
 		return RestoreResult{}, fmt.Errorf("restore %s: %w", scope, err)
 	}
@@ -96,8 +96,9 @@ func Restore(ctx context.Context, store plugins.ObjectStore, scope, dstPath stri
 	return RestoreResult{Epoch: epoch, TXID: txid, Found: true}, nil
 }
 
-// listLTX returns the LTX keys of scope at levels 0..MaxLTXLevel.
-func listLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]LTXFileKey, error) {
+// ListLTX returns the LTX keys of scope at levels 0..MaxLTXLevel, in key
+// order.
+func ListLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]LTXFileKey, error) {
 	prefix := LTXPrefix(scope)
 	var files []LTXFileKey
 	after := ""
