@@ -51,7 +51,8 @@ type Config struct {
 	// RequestTimeout bounds how long a request waits for an object to answer.
 	RequestTimeout time.Duration // default 2 minutes
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
-	// JS is interrupted and the object reset. Default 30 s.
+	// JS is interrupted and the object reset. Default 30 s. A watchdog looks
+	// every eighth of it, so the interrupt comes within 1.125 times it.
 	CPULimit time.Duration
 	// Durability is DurabilityLocal, DurabilityLog or DurabilityBackup;
 	// default: log when Bucket is set, else local.
