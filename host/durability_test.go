@@ -97,14 +97,7 @@ func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 // it with its state and a fresh instance.
 func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 	bucket := memstore.New()
-	node, err := ownership.New(ownership.Config{Store: bucket})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := node.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close(context.Background())
+	node := startNode(t, bucket)
 	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
 		c.Bucket = bucket
 		c.Node = node
@@ -194,14 +187,7 @@ func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok 
 // files are deleted too.
 func TestLog_Compaction(t *testing.T) {
 	bucket := memstore.New()
-	node, err := ownership.New(ownership.Config{Store: bucket})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := node.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close(context.Background())
+	node := startNode(t, bucket)
 	state := t.TempDir()
 	open := func() *host.Host {
 		h := newHostB(t, gateJS, state, func(c *host.Config) {
@@ -293,4 +279,18 @@ func TestBackup_KeepsOneSnapshot(t *testing.T) {
 			return len(fs) == 1 && fs[0].MinTXID == 1 && fs[0].MaxTXID == uint64(i)
 		})
 	}
+}
+
+// startNode starts a fleet member on bucket, closed when the test ends.
+func startNode(t *testing.T, bucket plugins.ObjectStore) *ownership.Node {
+	t.Helper()
+	node, err := ownership.New(ownership.Config{Store: bucket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Close(context.Background()) })
+	return node
 }
