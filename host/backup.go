@@ -1,12 +1,8 @@
 package host
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"time"
-
-	"github.com/cellhost/cellhost/storage"
 )
 
 // The backup durability mode (seed: "a log, a backup, or both"): replies
@@ -69,32 +65,7 @@ func saveSnapshot(h *Host, l *cellLog) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
 	defer cancel()
-	// Every save is a snapshot: the first of an epoch is the L0 file of
-	// TXID 1, later ones cover TXIDs 1 to theirs at the compaction level
-	// and make the earlier ones obsolete (see compactLevel).
-	first := l.txid == 0
-	txid := l.txid + 1
-	level, minTXID := 0, txid
-	if !first {
-		level, minTXID = compactLevel, 1
-	}
-	var buf bytes.Buffer
-	if err := storage.EncodeLTX(&buf, ps, minTXID, txid, time.Now()); err != nil {
-		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
-	}
-	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
-	if err := putWithRetry(ctx, h.cfg.Bucket, key, buf.Bytes()); err != nil {
-		return err
-	}
-	l.txid = txid
-	if l.lease != nil {
-		if err := checkWithRetry(ctx, l.lease); err != nil {
-			return err
-		}
-	}
-	deleteKeys(h.cfg.Bucket, l.uploaded(key, buf.Len(), true))
-	if first && l.lease != nil && l.lease.Epoch > 1 {
-		deleteOlderEpochs(h.cfg.Bucket, l.scope, l.lease.Epoch)
-	}
-	return nil
+	// Every save is a snapshot: after the epoch's first, each covers TXIDs
+	// 1 to its own and makes the earlier ones obsolete.
+	return l.put(ctx, h.cfg.Bucket, ps, true)
 }

@@ -114,9 +114,9 @@ func (l *cellLog) uploaded(key string, size int, snapshot bool) (obsolete []stri
 	return obsolete
 }
 
-// deleteKeys deletes keys from store in the background, all at once (a
-// file store then deletes them in one transaction: one fsync, not one per
-// key), ignoring failures: they leave garbage that nothing reads.
+// deleteKeys deletes keys from store in the background, deleteParallel at
+// a time (a file store then deletes those in one round: one fsync, not one
+// per key), ignoring failures: they leave garbage that nothing reads.
 func deleteKeys(store plugins.ObjectStore, keys []string) {
 	if len(keys) == 0 {
 		return
@@ -252,44 +252,53 @@ func (y *logSyncer) upload(l *cellLog) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
 	defer cancel()
-	var (
-		key  string
-		size int
-	)
 	if ps != nil && len(ps.Pages) > 0 {
-		txid := l.txid + 1
-		level, minTXID := 0, txid
-		if compact {
-			level, minTXID = compactLevel, 1
-		}
-		bp := ltxBufPool.Get().(*[]byte)
-		body, err := storage.AppendLTX((*bp)[:0], ps, minTXID, txid, time.Now())
-		if err == nil {
-			key = storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
-			size = len(body)
-			err = putWithRetry(ctx, y.store, key, body) // Put does not retain body
-		} else {
-			err = fmt.Errorf("encode LTX of %s: %w", l.scope, err)
-		}
-		if cap(body) <= maxPooledLTXBuf {
-			*bp = body[:0]
-			ltxBufPool.Put(bp)
-		}
-		if err != nil {
-			return err
-		}
-		l.txid = txid
+		return l.put(ctx, y.store, ps, first || compact)
 	}
+	if l.lease != nil {
+		return checkWithRetry(ctx, l.lease)
+	}
+	return nil
+}
+
+// put uploads ps as the next file of the log, under l.mu: the L0 file of
+// TXID l.txid+1, or, when ps is a snapshot other than the epoch's first
+// file, a snapshot at compactLevel covering TXIDs 1 to that one. Once the
+// file is durable and ownership confirmed, it records the file and
+// deletes, in the background, what the file made obsolete (see
+// compactMinFiles). The log and backup modes both upload through it.
+func (l *cellLog) put(ctx context.Context, store plugins.ObjectStore, ps *storage.PageSet, snapshot bool) error {
+	first := l.txid == 0
+	txid := l.txid + 1
+	level, minTXID := 0, txid
+	if snapshot && !first {
+		level, minTXID = compactLevel, 1
+	}
+	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
+	bp := ltxBufPool.Get().(*[]byte)
+	body, err := storage.AppendLTX((*bp)[:0], ps, minTXID, txid, time.Now())
+	size := len(body)
+	if err == nil {
+		err = putWithRetry(ctx, store, key, body) // Put does not retain body
+	} else {
+		err = fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+	}
+	if cap(body) <= maxPooledLTXBuf {
+		*bp = body[:0]
+		ltxBufPool.Put(bp)
+	}
+	if err != nil {
+		return err
+	}
+	l.txid = txid
 	if l.lease != nil {
 		if err := checkWithRetry(ctx, l.lease); err != nil {
 			return err
 		}
 	}
-	if key != "" {
-		deleteKeys(y.store, l.uploaded(key, size, first || compact))
-		if first && l.lease != nil && l.lease.Epoch > 1 {
-			deleteOlderEpochs(y.store, l.scope, l.lease.Epoch)
-		}
+	deleteKeys(store, l.uploaded(key, size, snapshot))
+	if first && l.lease != nil && l.lease.Epoch > 1 {
+		deleteOlderEpochs(store, l.scope, l.lease.Epoch)
 	}
 	return nil
 }

@@ -259,9 +259,9 @@ func (s *shard) runJob(job func()) {
 //
 // When more jobs of the same loop batch follow (more), a cell's implicit
 // transaction may instead stay open into them (storage.DB.EndTurnOpen), for
-// at most Config.CommitCoalesce: the turns of one batch then share one SQLite commit,
-// one WAL append and one LTX file, which under load is most of what a
-// write costs. Nothing leaves early for it: a reply of such a cell stays
+// at most Config.CommitCoalesce: the turns of one batch then share one
+// SQLite commit, one WAL append and one LTX file, which under load is most
+// of what a write costs. Nothing leaves early for it: a reply of such a cell stays
 // here until the commit it depends on is made and durable, like any reply
 // (workerd's output gate likewise holds an object's messages until its
 // pending writes are durable). What a reset in a later turn of the batch

@@ -420,21 +420,6 @@ func (w *Worker) CallFetch(req *HTTPRequest, ctx *goja.Object) (goja.Value, erro
 // ErrNoDefaultFetch means the module has no default export with a fetch handler.
 var ErrNoDefaultFetch = errors.New("the worker has no default export with a fetch() handler")
 
-func (w *Worker) callMethod(obj *goja.Object, name string, args ...goja.Value) (goja.Value, error) {
-	fn, ok := goja.AssertFunction(obj.Get(name))
-	if !ok {
-		if name == "fetch" && obj != w.Default {
-			return nil, &ScriptError{Name: "TypeError", Message: "Handler does not export a fetch() function."}
-		}
-		return nil, ErrNoDefaultFetch
-	}
-	v, err := fn(obj, args...)
-	if err != nil {
-		return nil, w.errorOf(err)
-	}
-	return v, nil
-}
-
 // Construct builds a Durable Object instance: new Class(state, env).
 func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, error) {
 	cls, ok := w.Classes[class]
@@ -454,8 +439,8 @@ func (w *Worker) CallObjectFetch(inst *goja.Object, req *HTTPRequest) (goja.Valu
 	return w.callFetch(inst, req)
 }
 
-// callFetch is callMethod(obj, "fetch", request, rest...), building the
-// request in the same call into JS.
+// callFetch calls obj.fetch(request, rest...), building the request in
+// the same call into JS.
 func (w *Worker) callFetch(obj *goja.Object, req *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
 	fn := obj.Get("fetch")
 	if _, ok := goja.AssertFunction(fn); !ok {

@@ -56,6 +56,18 @@ func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
 	if !db.cacheKV {
 		return
 	}
+	if ok && len(v) <= kvCacheMaxValue {
+		v = append([]byte{}, v...) // non-nil, also when empty
+	}
+	db.cacheKVOwned(key, v, ok)
+}
+
+// cacheKVOwned is cacheKVValue for a v that nobody else will change (the
+// cache keeps v itself).
+func (db *DB) cacheKVOwned(key string, v []byte, ok bool) {
+	if !db.cacheKV {
+		return
+	}
 	if old, had := db.kvCache[key]; had {
 		db.kvCacheBytes -= len(key) + len(old.v)
 		delete(db.kvCache, key)
@@ -72,7 +84,7 @@ func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
 	}
 	c := kvCached{ok: ok}
 	if ok {
-		c.v = append([]byte{}, v...) // non-nil, also when empty
+		c.v = v
 	}
 	db.kvCache[key] = c
 	db.kvCacheBytes += size
@@ -94,12 +106,10 @@ func (db *DB) cacheKVValue(key string, v []byte, ok bool) {
 // bufferKV buffers the puts of keys; it reports false, buffering nothing,
 // when one of the values is too large to buffer.
 func (db *DB) bufferKV(keys []string, values [][]byte) bool {
-	size := 0
-	for i, v := range values {
+	for _, v := range values {
 		if len(v) > kvCacheMaxValue {
 			return false
 		}
-		size += len(keys[i]) + len(v)
 	}
 	if db.pendingKV == nil {
 		db.pendingKV = make(map[string][]byte)
@@ -111,7 +121,7 @@ func (db *DB) bufferKV(keys []string, values [][]byte) bool {
 		}
 		db.pendingKV[k] = v
 		db.pendingBytes += len(k) + len(v)
-		db.cacheKVValue(k, v, true)
+		db.cacheKVOwned(k, v, true) // v is never changed: the buffer and the cache share it
 	}
 	return true
 }

@@ -15,10 +15,10 @@ import (
 	"unsafe"
 
 	"modernc.org/libc"
-
-	"github.com/cellhost/cellhost/internal/sqlitex"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 // This file runs the application's SQL (ctx.storage.sql.exec) directly on
