@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/internal/whatwgurl"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // ---------------------------------------------------------------------------
@@ -36,13 +39,33 @@ type HTTPResponse struct {
 	// Socket is the WebSocket behind WebSocket (nil when it is not one):
 	// unlike the JS value it may cross to another runtime, where
 	// NewResponse gives it a JS object of that runtime.
-	Socket *WebSocket
+	Socket Socket
+}
+
+// Socket is a WebSocket a Response can carry across runtimes. jsapi's
+// WebSocket implements it; web knows nothing more of it.
+type Socket interface {
+	// ValueIn returns a JS value for the socket in rt. Called on rt's
+	// goroutine.
+	ValueIn(rt *goja.Runtime) goja.Value
+}
+
+// SetSocketOf tells the bridge how to find the Socket behind a Response's
+// webSocket value on rt (of returns nil when the value is not one). Call
+// it on the runtime's goroutine, after Install.
+func SetSocketOf(rt *goja.Runtime, of func(goja.Value) Socket) error {
+	st, err := webStateRequired(rt)
+	if err != nil {
+		return err
+	}
+	st.socketOf = of
+	return nil
 }
 
 func webStateRequired(rt *goja.Runtime) (*webState, error) {
 	st := webStateOf(rt)
 	if st == nil {
-		return nil, errors.New("jsapi: InstallWeb has not run on this runtime")
+		return nil, errors.New("jsapi/web: Install has not run on this runtime")
 	}
 	return st, nil
 }
@@ -55,7 +78,7 @@ func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
 			case *goja.Exception:
 				err = x
 			case *goja.Object:
-				err = errors.New(jsErrorText(x))
+				err = errors.New(jserr.Text(x))
 			default:
 				err = fmt.Errorf("jsapi: %v", r)
 			}
@@ -78,8 +101,8 @@ func (st *webState) canonicalURL(s string) string {
 		return h
 	}
 	h := s
-	if u, err := urlParse(s, nil); err == nil {
-		h = u.href(false)
+	if u, err := whatwgurl.Parse(s, nil); err == nil {
+		h = u.Href()
 	}
 	if len(s) > webCacheMaxLen {
 		return h
@@ -91,14 +114,14 @@ func (st *webState) canonicalURL(s string) string {
 	return h
 }
 
-// urlRecord is native.urlParse(input) without a base: the record array,
+// urlRecord is native.whatwgurl.Parse(input) without a base: the record array,
 // or null. Records are never modified by web.js, so recent ones are shared.
 func (st *webState) urlRecord(rt *goja.Runtime, input string) goja.Value {
 	if rec, ok := st.records[input]; ok {
 		return rec
 	}
 	var rec goja.Value = goja.Null()
-	if u, err := urlParse(input, nil); err == nil {
+	if u, err := whatwgurl.Parse(input, nil); err == nil {
 		rec = webURLRecord(rt, u)
 	}
 	if len(input) > webCacheMaxLen {
@@ -218,7 +241,9 @@ func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
 		}
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			out.WebSocket = ws
-			out.Socket = WebSocketOf(rt, ws)
+			if st.socketOf != nil {
+				out.Socket = st.socketOf(ws)
+			}
 		}
 		st.outRes = out
 		return goja.Undefined()
@@ -237,7 +262,7 @@ func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
 
 // NewRequest builds a JS Request object (with immutable headers, as an
 // incoming request has in workerd) from r. Call it on the runtime's
-// goroutine only, after InstallWeb.
+// goroutine only, after Install.
 func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 	st, args, err := requestArgs(rt, r)
 	if err != nil {
@@ -261,10 +286,10 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, er
 		rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body)}, nil
 }
 
-// callWithRequest calls fn.call(this, request, rest...) in one call into
+// CallWithRequest calls fn.call(this, request, rest...) in one call into
 // JS, where request is what NewRequest(rt, r) builds; rest has 0 or 2
 // values. Errors are the call's (a thrown value is a *goja.Exception).
-func callWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
+func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
 	st, args, err := requestArgs(rt, r)
 	if err != nil {
 		return nil, err
@@ -337,7 +362,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 	}
 	ws := r.WebSocket
 	if r.Socket != nil {
-		ws = r.Socket.valueIn(rt)
+		ws = r.Socket.ValueIn(rt)
 	}
 	if ws == nil {
 		ws = goja.Null()

@@ -1,6 +1,10 @@
-package jsapi
+package web
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+)
 
 func TestWebSmoke(t *testing.T) {
 	rt, _ := newWebRuntime(t)
@@ -16,6 +20,6 @@ func TestWebSmoke(t *testing.T) {
 		`crypto.randomUUID().length`,
 		`new TextDecoder().decode(new Uint8Array([0x61, 0xff, 0x62]))`,
 	} {
-		t.Logf("%s => %v", src, runJS(t, rt, src))
+		t.Logf("%s => %v", src, jstest.Run(t, rt, src))
 	}
 }

@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"errors"
@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // A behaviour snapshot of the Request/Response/Headers/URL layer: each
@@ -424,7 +427,7 @@ var webEquivCases = []string{
 
 func webEquivRuntime(t testing.TB) *goja.Runtime {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, `function describe(e) { return e instanceof Error || (e && typeof e === "object" && "message" in e) ? e.name + ": " + e.message : "threw " + typeof e + " " + String(e); }
+	jstest.Run(t, rt, `function describe(e) { return e instanceof Error || (e && typeof e === "object" && "message" in e) ? e.name + ": " + e.message : "threw " + typeof e + " " + String(e); }
 function attempt(f) { try { return String(f()); } catch (e) { return describe(e); } }
 async function attemptAsync(f) { try { return String(await f()); } catch (e) { return describe(e); } }`)
 	must := func(v goja.Value, err error) goja.Value {
@@ -528,7 +531,7 @@ func TestWeb_equivalence(t *testing.T) {
 func webEquivErr(err error) string {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		return fmt.Sprintf("%T %s", err, jsErrorText(ex.Value()))
+		return fmt.Sprintf("%T %s", err, jserr.Text(ex.Value()))
 	}
 	return fmt.Sprintf("%T %s", err, err.Error())
 }
@@ -541,7 +544,7 @@ func settledOrSelf(v goja.Value) goja.Value {
 			case goja.PromiseStateFulfilled:
 				return p.Result()
 			case goja.PromiseStateRejected:
-				return goja.NewSymbol("REJECTED: " + jsErrorText(p.Result()))
+				return goja.NewSymbol("REJECTED: " + jserr.Text(p.Result()))
 			default:
 				return goja.NewSymbol("PENDING")
 			}

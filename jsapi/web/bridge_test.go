@@ -1,12 +1,15 @@
-package jsapi
+package web
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
 )
 
 // The per-runtime URL caches stay bounded and never keep long URLs.
@@ -20,7 +23,7 @@ func TestWeb_urlCachesBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 		rt.Set("req", v)
-		if got := runJS(t, rt, `new URL(req.url).searchParams.get("i")`).String(); got != strconv.Itoa(i) {
+		if got := jstest.Run(t, rt, `new URL(req.url).searchParams.get("i")`).String(); got != strconv.Itoa(i) {
 			t.Fatalf("i = %s, want %d", got, i)
 		}
 	}
@@ -33,7 +36,7 @@ func TestWeb_urlCachesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt.Set("req", v)
-	if got := runJS(t, rt, `new URL(req.url).pathname.length`).ToInteger(); got != int64(len(long)-len("http://h.test")) {
+	if got := jstest.Run(t, rt, `new URL(req.url).pathname.length`).ToInteger(); got != int64(len(long)-len("http://h.test")) {
 		t.Errorf("pathname length %d", got)
 	}
 	if _, ok := st.hrefs[long]; ok {
@@ -58,7 +61,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 		defer wg.Done()
 		defer close(toB)
 		rt := goja.New()
-		if err := InstallWeb(rt, WebOptions{}); err != nil {
+		if err := Install(rt, Options{}); err != nil {
 			errs <- err
 			return
 		}
@@ -98,7 +101,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 				return
 			}
 			if string(back.Body) != "body "+strconv.Itoa(i) {
-				errs <- &ScriptError{Name: "Error", Message: "round " + strconv.Itoa(i) + ": body " + string(back.Body)}
+				errs <- errors.New("round " + strconv.Itoa(i) + ": body " + string(back.Body))
 				return
 			}
 		}
@@ -107,7 +110,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 		defer wg.Done()
 		defer close(toA)
 		rt := goja.New()
-		if err := InstallWeb(rt, WebOptions{}); err != nil {
+		if err := Install(rt, Options{}); err != nil {
 			errs <- err
 			return
 		}

@@ -1,0 +1,245 @@
+  // ---------------------------------------------------------------- Response
+  const statusTexts = {
+    0: "", 100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints", 200: "OK", 201: "Created",
+    202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+    207: "Multi-Status", 208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
+    302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+    400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+    405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+    409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
+    414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+    418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity", 423: "Locked", 424: "Failed Dependency",
+    426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+    451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+    503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+    507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
+  };
+  function defaultStatusText(s) {
+    if (s === 200) return "OK";
+    if (Object.prototype.hasOwnProperty.call(statusTexts, s)) return statusTexts[s];
+    if (s >= 200 && s < 300) return "Successful";
+    if (s >= 300 && s < 400) return "Redirection";
+    if (s >= 400 && s < 500) return "Client Error";
+    if (s >= 500 && s < 600) return "Server Error";
+    return "";
+  }
+  function toInt32(v) {
+    return Number(v) | 0;
+  }
+  const nullBodyStatus = (s) => s === 101 || s === 204 || s === 205 || s === 304;
+  let makeResponseInternal; // (status, statusText|null, list|null, ctype|null, state, webSocket) → Response
+  let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
+  let goMakeResponse; // internals.makeResponse
+  let Response; // the public class (made in ResponseImpl's static block)
+  // ResponseImpl holds a Response's slots and methods, as RequestImpl does
+  // for Request: its constructor is small, and the stack goja regrows on
+  // every call from Go stays short.
+  class ResponseImpl extends Body {
+    #status;
+    #statusText; // null = default for the status
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
+    #webSocket;
+    #type;
+    #cf;
+    // internal construction: the caller sets the fields
+    constructor(state) {
+      super(INTERNAL, state, null);
+    }
+    static {
+      // the public class (see Request)
+      Response = class Response extends Body {
+        constructor(body, init) {
+          const newTarget = new.target;
+          let status = 200;
+          let statusText = null;
+          let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+          let hl = null;
+          let ctype = null;
+          let webSocket = null;
+          let cf;
+          if (isObject(init) && #status in init) {
+            status = init.#status;
+            if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
+            if (init.#hl !== null) hl = native.hCopy(init.#hl);
+            else ctype = init.#ctype;
+            webSocket = init.#webSocket;
+            cf = init.#cf;
+          } else if (init !== undefined && init !== null) {
+            if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
+            const dCf = init.cf;
+            const dEncodeBody = init.encodeBody;
+            const dHeaders = init.headers;
+            const dStatus = init.status;
+            const dStatusText = init.statusText;
+            const dWebSocket = init.webSocket;
+            if (dStatus !== undefined) status = toInt32(dStatus);
+            if (dStatusText !== undefined) statusText = String(dStatusText);
+            if (dEncodeBody !== undefined) {
+              const e = String(dEncodeBody);
+              if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
+            }
+            if (dHeaders !== undefined) {
+              headers = new Headers(dHeaders);
+              hl = headersList(headers);
+            }
+            if (dCf !== undefined && dCf !== null) cf = native.structuredClone(dCf);
+            if (dWebSocket !== undefined && dWebSocket !== null) webSocket = dWebSocket;
+          }
+          if (webSocket === null) {
+            if (!(status >= 200 && status <= 599)) {
+              throw new RangeError("Responses may only be constructed with status codes in the range 200 to 599, inclusive.");
+            }
+          } else if (status !== 101) {
+            throw new RangeError("Responses with a WebSocket must have status code 101.");
+          }
+          if (statusText !== null) {
+            for (let i = 0; i < statusText.length; i++) {
+              if (statusText.charCodeAt(i) < 0x20) throw new TypeError("Invalid statusText");
+            }
+          }
+          let state = null;
+          if (body !== undefined && body !== null) {
+            let bstate, btype;
+            if (typeof body === "string") {
+              bstate = srcBodyState(body);
+              btype = TEXT_PLAIN;
+            } else {
+              const ex = extractBody(body);
+              bstate = ex.state;
+              btype = ex.contentType;
+            }
+            if (nullBodyStatus(status)) {
+              if (!stEmpty(bstate)) {
+                throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
+              }
+            } else {
+              state = bstate;
+              if (btype !== null) {
+                if (hl !== null) native.hSetDefault(hl, "content-type", btype);
+                else if (ctype === null) ctype = btype;
+              }
+            }
+          }
+          const r = new ResponseImpl(state);
+          const proto = newTarget.prototype;
+          setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
+          r.#status = status;
+          r.#statusText = statusText;
+          r.#headers = headers;
+          r.#hl = hl;
+          r.#ctype = ctype;
+          r.#webSocket = webSocket;
+          r.#type = "default";
+          r.#cf = cf;
+          return r;
+        }
+      };
+      makeResponseInternal = (status, statusText, hl, ctype, state, webSocket) => {
+        const r = new ResponseImpl(state);
+        setPrototypeOf(r, Response.prototype);
+        r.#status = status;
+        r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = ctype;
+        r.#webSocket = webSocket;
+        r.#type = "default";
+        r.#cf = undefined;
+        return r;
+      };
+      goMakeResponse = (status, statusText, hl, body, webSocket) => {
+        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
+        setPrototypeOf(r, Response.prototype);
+        r.#status = status;
+        r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = null;
+        r.#webSocket = webSocket;
+        r.#type = "default";
+        r.#cf = undefined;
+        return r;
+      };
+      exportResponseInternal = (r) => {
+        if (!(isObject(r) && #status in r)) throw new TypeError("Expected a Response object.");
+        native.outResponse(r.#status, r.#statusText, r.#hl, r.#ctype, takeForExport(r), r.#webSocket);
+      };
+    }
+    static json(data, init) {
+      const text = jsonStringify(data);
+      if (text === undefined) throw new TypeError("The value provided to Response.json() is not JSON-serializable.");
+      if (init === undefined || init === null) {
+        return makeResponseInternal(200, null, null, "application/json", srcBodyState(text), null);
+      }
+      let newInit;
+      if (isObject(init) && #status in init) {
+        const headers = wrapHeaders(init.#hl !== null ? native.hCopy(init.#hl) : native.hOf(init.#ctype === null ? null : "content-type", init.#ctype, false), "none");
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        newInit = { status: init.#status, headers, webSocket: init.#webSocket ?? undefined };
+        if (init.#statusText !== null && init.#statusText !== defaultStatusText(init.#status)) newInit.statusText = init.#statusText;
+      } else {
+        if (!isObject(init)) throw new TypeError("Failed to execute 'json' on 'Response': parameter 2 is not of type 'ResponseInit'.");
+        const dCf = init.cf;
+        const dEncodeBody = init.encodeBody;
+        const dHeaders = init.headers;
+        const dStatus = init.status;
+        const dStatusText = init.statusText;
+        const dWebSocket = init.webSocket;
+        const headers = dHeaders !== undefined ? new Headers(dHeaders) : new Headers();
+        if (!headers.has("content-type")) headers.set("content-type", "application/json");
+        newInit = { cf: dCf, encodeBody: dEncodeBody, headers, status: dStatus, statusText: dStatusText, webSocket: dWebSocket };
+      }
+      return new Response(text, newInit);
+    }
+    static redirect(url, status = 302) {
+      const code = toInt32(status);
+      if (![301, 302, 303, 307, 308].includes(code)) {
+        throw new RangeError(`${code} is not a redirect status code. It must be one of: 301, 302, 303, 307, or 308.`);
+      }
+      const s = toUSV(url);
+      const rec = native.urlParse(s, undefined);
+      if (rec === null) throw new TypeError("Unable to parse URL: " + s);
+      return makeResponseInternal(code, null, native.hOf("location", rec[0], true), null, null, null);
+    }
+    static error() {
+      const r = makeResponseInternal(0, null, null, null, null, null);
+      r.#type = "error";
+      return r;
+    }
+    get status() { return this.#status; }
+    get statusText() { return this.#statusText ?? defaultStatusText(this.#status); }
+    get ok() { return this.#status >= 200 && this.#status < 300; }
+    get redirected() { return false; }
+    get url() { return ""; }
+    get headers() {
+      let h = this.#headers;
+      if (h === null) {
+        let l = this.#hl;
+        if (l === null) l = this.#hl = native.hOf(this.#ctype === null ? null : "content-type", this.#ctype, false);
+        h = this.#headers = wrapHeaders(l, null);
+      }
+      return h;
+    }
+    get webSocket() { return this.#webSocket; }
+    get cf() { return this.#cf; }
+    get type() { return this.#type; }
+    clone() {
+      if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
+      const st = bodyStateOf(this);
+      if (st !== null && st[2]) throw new TypeError(BODY_USED);
+      const r = makeResponseInternal(this.#status, this.#statusText, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
+        st === null ? null : copyBodyState(st), null);
+      r.#type = this.#type;
+      r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      return r;
+    }
+  }
+  for (const k of Reflect.ownKeys(ResponseImpl.prototype)) {
+    if (k !== "constructor") Object.defineProperty(Response.prototype, k, Object.getOwnPropertyDescriptor(ResponseImpl.prototype, k));
+  }
+  for (const k of ["json", "redirect", "error"]) Object.defineProperty(Response, k, Object.getOwnPropertyDescriptor(ResponseImpl, k));
+  brandHost(Response, "Response");
+  defineGlobal("Response", Response);
+
