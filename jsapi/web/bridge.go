@@ -54,7 +54,7 @@ type Socket interface {
 // webSocket value on rt (of returns nil when the value is not one). Call
 // it on the runtime's goroutine, after Install.
 func SetSocketOf(rt *goja.Runtime, of func(goja.Value) Socket) error {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return err
 	}
@@ -62,16 +62,16 @@ func SetSocketOf(rt *goja.Runtime, of func(goja.Value) Socket) error {
 	return nil
 }
 
-func webStateRequired(rt *goja.Runtime) (*webState, error) {
-	st := webStateOf(rt)
+func requireState(rt *goja.Runtime) (*state, error) {
+	st := stateOf(rt)
 	if st == nil {
 		return nil, errors.New("jsapi/web: Install has not run on this runtime")
 	}
 	return st, nil
 }
 
-// webCall runs f with panics from goja (a thrown value) turned into errors.
-func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
+// callJS runs f with panics from goja (a thrown value) turned into errors.
+func callJS(f func() (goja.Value, error)) (v goja.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch x := r.(type) {
@@ -87,16 +87,16 @@ func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
 	return f()
 }
 
-// webCacheMax bounds the per-runtime URL caches (they are emptied when
-// full); URLs longer than webCacheMaxLen are not kept.
+// cacheMax bounds the per-runtime URL caches (they are emptied when
+// full); URLs longer than cacheMaxLen are not kept.
 const (
-	webCacheMax    = 256
-	webCacheMaxLen = 512
+	cacheMax    = 256
+	cacheMaxLen = 512
 )
 
 // canonicalURL returns the href of a request URL (s itself when it does not
 // parse), remembering recent answers.
-func (st *webState) canonicalURL(s string) string {
+func (st *state) canonicalURL(s string) string {
 	if h, ok := st.hrefs[s]; ok {
 		return h
 	}
@@ -104,37 +104,17 @@ func (st *webState) canonicalURL(s string) string {
 	if u, err := whatwgurl.Parse(s, nil); err == nil {
 		h = u.Href()
 	}
-	if len(s) > webCacheMaxLen {
+	if len(s) > cacheMaxLen {
 		return h
 	}
-	if len(st.hrefs) >= webCacheMax {
+	if len(st.hrefs) >= cacheMax {
 		clear(st.hrefs)
 	}
 	st.hrefs[s] = h
 	return h
 }
 
-// urlRecord is native.whatwgurl.Parse(input) without a base: the record array,
-// or null. Records are never modified by web.js, so recent ones are shared.
-func (st *webState) urlRecord(rt *goja.Runtime, input string) goja.Value {
-	if rec, ok := st.records[input]; ok {
-		return rec
-	}
-	var rec goja.Value = goja.Null()
-	if u, err := whatwgurl.Parse(input, nil); err == nil {
-		rec = webURLRecord(rt, u)
-	}
-	if len(input) > webCacheMaxLen {
-		return rec
-	}
-	if len(st.records) >= webCacheMax {
-		clear(st.records)
-	}
-	st.records[input] = rec
-	return rec
-}
-
-func (st *webState) methodValue(rt *goja.Runtime, m string) goja.Value {
+func (st *state) methodValue(rt *goja.Runtime, m string) goja.Value {
 	switch m {
 	case "GET":
 		return st.valGET
@@ -144,29 +124,29 @@ func (st *webState) methodValue(rt *goja.Runtime, m string) goja.Value {
 	return rt.ToValue(m)
 }
 
-// webHeadersFromGo is the (immutable) header list of a request or
+// headersFromGo is the (immutable) header list of a request or
 // response from Go.
-func webHeadersFromGo(h [][2]string) *webHeaderList {
-	l := &webHeaderList{h: make([]webHeader, len(h)), immutable: true}
+func headersFromGo(h [][2]string) *headerList {
+	l := &headerList{h: make([]header, len(h)), immutable: true}
 	for i, kv := range h {
-		l.h[i] = webHeader{name: strings.ToLower(kv[0]), val: kv[1]}
+		l.h[i] = header{name: strings.ToLower(kv[0]), val: kv[1]}
 	}
 	return l
 }
 
-// webGoBodyValue is a copy of b as a body handle, or null.
-func webGoBodyValue(rt *goja.Runtime, b []byte) goja.Value {
+// goBodyValue is a copy of b as a body handle, or null.
+func goBodyValue(rt *goja.Runtime, b []byte) goja.Value {
 	if b == nil {
 		return goja.Null()
 	}
 	c := make([]byte, len(b))
 	copy(c, b)
-	return rt.NewDynamicObject(&webGoBody{b: c})
+	return rt.NewDynamicObject(&goBody{b: c})
 }
 
-// webExportBody turns a body as web.js hands it out (null, a Uint8Array,
+// exportBody turns a body as web.js hands it out (null, a Uint8Array,
 // a string or a Go body) into Go bytes (nil = no body).
-func webExportBody(v goja.Value) []byte {
+func exportBody(v goja.Value) []byte {
 	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
 		return nil
 	}
@@ -179,31 +159,31 @@ func webExportBody(v goja.Value) []byte {
 	switch x := v.Export().(type) {
 	case []byte:
 		return append(make([]byte, 0, len(x)), x...)
-	case *webGoBody:
+	case *goBody:
 		return x.b // immutable: shared
 	}
 	return nil
 }
 
-// webBodySource returns the bytes of a body's contents (a Uint8Array, a
+// bodySource returns the bytes of a body's contents (a Uint8Array, a
 // string or a Go body) for reading only.
-func webBodySource(rt *goja.Runtime, v goja.Value) []byte {
+func bodySource(rt *goja.Runtime, v goja.Value) []byte {
 	if s, ok := v.(goja.String); ok {
 		return []byte(s.String())
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if gb, ok := o.Export().(*webGoBody); ok {
+		if gb, ok := o.Export().(*goBody); ok {
 			return gb.b
 		}
 	}
-	return webBytes(rt, v)
+	return bytesOf(rt, v)
 }
 
-// webExportHeaders turns a request's or response's header slots (a list
+// exportHeaders turns a request's or response's header slots (a list
 // handle, or null and the only content type) into Go header lines.
-func webExportHeaders(hl, ctype goja.Value) [][2]string {
+func exportHeaders(hl, ctype goja.Value) [][2]string {
 	if o, ok := hl.(*goja.Object); ok {
-		if l, ok := o.Export().(*webHeaderList); ok {
+		if l, ok := o.Export().(*headerList); ok {
 			return l.export()
 		}
 	}
@@ -213,31 +193,31 @@ func webExportHeaders(hl, ctype goja.Value) [][2]string {
 	return [][2]string{{"content-type", ctype.String()}}
 }
 
-// webBridgeNatives adds the natives the bridge and bodies use.
-func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
+// bridgeNatives adds the natives the bridge and bodies use.
+func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
 	// outRequest(method, url, list|null, ctype|null, body)
 	set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
 			Method: c.Argument(0).String(),
 			URL:    c.Argument(1).String(),
-			Header: webExportHeaders(c.Argument(2), c.Argument(3)),
-			Body:   webExportBody(c.Argument(4)),
+			Header: exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:   exportBody(c.Argument(4)),
 		}
 		return goja.Undefined()
 	})
 	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
 	set("outResponse", func(c goja.FunctionCall) goja.Value {
 		status := int(c.Argument(0).ToInteger())
-		text := webDefaultStatusText(status)
+		text := defaultStatusText(status)
 		if t := c.Argument(1); !goja.IsNull(t) && !goja.IsUndefined(t) {
 			text = t.String()
 		}
 		out := &HTTPResponse{
 			Status:     status,
 			StatusText: text,
-			Header:     webExportHeaders(c.Argument(2), c.Argument(3)),
-			Body:       webExportBody(c.Argument(4)),
+			Header:     exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:       exportBody(c.Argument(4)),
 		}
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			out.WebSocket = ws
@@ -250,13 +230,13 @@ func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
 	})
 	// bodyBuffer(src) → a new ArrayBuffer with the bytes of a string or Go body
 	set("bodyBuffer", func(c goja.FunctionCall) goja.Value {
-		src := webBodySource(rt, c.Argument(0))
+		src := bodySource(rt, c.Argument(0))
 		b := make([]byte, len(src))
 		copy(b, src)
 		return rt.ToValue(rt.NewArrayBuffer(b))
 	})
 	set("bodyEmpty", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(len(webBodySource(rt, c.Argument(0))) == 0)
+		return rt.ToValue(len(bodySource(rt, c.Argument(0))) == 0)
 	})
 }
 
@@ -268,12 +248,12 @@ func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return webCall(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+	return callJS(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
 }
 
 // requestArgs are web.js's goMakeRequest arguments for r.
-func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, error) {
-	st, err := webStateRequired(rt)
+func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error) {
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, [4]goja.Value{}, err
 	}
@@ -283,7 +263,7 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, er
 		method = "GET"
 	}
 	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
-		rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body)}, nil
+		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body)}, nil
 }
 
 // CallWithRequest calls fn.call(this, request, rest...) in one call into
@@ -304,9 +284,9 @@ func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 }
 
 // collectRequest runs web.js's exporter f and returns what it sent out.
-func (st *webState) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
+func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
 	st.outReq = nil
-	if _, err := webCall(f); err != nil {
+	if _, err := callJS(f); err != nil {
 		st.outReq = nil
 		return nil, err
 	}
@@ -323,7 +303,7 @@ func (st *webState) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, 
 // "TypeError: ..." error when v is not a Request or its body was used. Call
 // it on the runtime's goroutine only.
 func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +319,7 @@ func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
 // errors (a bad URL, a used body) come back as *goja.Exception. Call it on
 // the runtime's goroutine only.
 func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +336,7 @@ func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, er
 // result has in workerd) from r. The status is not range-checked, so 101
 // with a WebSocket works. Call it on the runtime's goroutine only.
 func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -368,12 +348,12 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 		ws = goja.Null()
 	}
 	var text goja.Value = goja.Null()
-	if r.StatusText != "" && r.StatusText != webDefaultStatusText(r.Status) {
+	if r.StatusText != "" && r.StatusText != defaultStatusText(r.Status) {
 		text = rt.ToValue(r.StatusText)
 	}
-	return webCall(func() (goja.Value, error) {
+	return callJS(func() (goja.Value, error) {
 		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
-			rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body), ws)
+			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
 	})
 }
 
@@ -381,7 +361,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 // "TypeError: ..." error (a *goja.Exception) when v is not a Response or its
 // body was already used. Call it on the runtime's goroutine only.
 func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -389,7 +369,7 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 		v = goja.Undefined()
 	}
 	st.outRes = nil
-	if _, err := webCall(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
+	if _, err := callJS(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
 		st.outRes = nil
 		return nil, err
 	}
@@ -399,60 +379,4 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 		return nil, errors.New("jsapi: the response exporter returned nothing")
 	}
 	return out, nil
-}
-
-// webStatusTexts is web.js's statusTexts table.
-var webStatusTexts = map[int]string{
-	0: "", 100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints", 200: "OK", 201: "Created",
-	202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
-	207: "Multi-Status", 208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
-	302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
-	400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
-	405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
-	409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
-	414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
-	418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity", 423: "Locked", 424: "Failed Dependency",
-	426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
-	451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
-	503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
-	507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
-}
-
-// webDefaultStatusText is web.js's defaultStatusText.
-func webDefaultStatusText(s int) string {
-	if t, ok := webStatusTexts[s]; ok {
-		return t
-	}
-	switch {
-	case s >= 200 && s < 300:
-		return "Successful"
-	case s >= 300 && s < 400:
-		return "Redirection"
-	case s >= 400 && s < 500:
-		return "Client Error"
-	case s >= 500 && s < 600:
-		return "Server Error"
-	}
-	return ""
-}
-
-// webDecodeString is decode(the UTF-8 encoding of s): s with lone
-// surrogates replaced by U+FFFD and, unless ignoreBOM, a leading BOM
-// dropped.
-func webDecodeString(rt *goja.Runtime, s goja.String, ignoreBOM bool) goja.Value {
-	gs := s.String()
-	ascii := true
-	for i := 0; i < len(gs); i++ {
-		if gs[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	if !ignoreBOM {
-		gs = strings.TrimPrefix(gs, "\ufeff")
-	}
-	return rt.ToValue(gs)
 }

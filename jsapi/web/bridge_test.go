@@ -15,8 +15,8 @@ import (
 // The per-runtime URL caches stay bounded and never keep long URLs.
 func TestWeb_urlCachesBounded(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	st := webStateOf(rt)
-	for i := 0; i < 3*webCacheMax; i++ {
+	st := stateOf(rt)
+	for i := 0; i < 3*cacheMax; i++ {
 		u := "http://h.test/p?i=" + strconv.Itoa(i)
 		v, err := NewRequest(rt, &HTTPRequest{URL: u})
 		if err != nil {
@@ -27,10 +27,10 @@ func TestWeb_urlCachesBounded(t *testing.T) {
 			t.Fatalf("i = %s, want %d", got, i)
 		}
 	}
-	if len(st.hrefs) > webCacheMax || len(st.records) > webCacheMax {
-		t.Errorf("caches hold %d hrefs and %d records, want at most %d", len(st.hrefs), len(st.records), webCacheMax)
+	if len(st.hrefs) > cacheMax || len(st.records) > cacheMax {
+		t.Errorf("caches hold %d hrefs and %d records, want at most %d", len(st.hrefs), len(st.records), cacheMax)
 	}
-	long := "http://h.test/" + strings.Repeat("a", webCacheMaxLen)
+	long := "http://h.test/" + strings.Repeat("a", cacheMaxLen)
 	v, err := NewRequest(rt, &HTTPRequest{URL: long})
 	if err != nil {
 		t.Fatal(err)
