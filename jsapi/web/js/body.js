@@ -3,7 +3,7 @@
   // array (the cheapest object goja makes):
   //   [0] bytes: Uint8Array, or null while the body is still [1]
   //   [1] src: a string (its UTF-8 encoding) or a Go body handle
-  //       (web_headers.go), both immutable
+  //       (headers.go), both immutable
   //   [2] used: boolean
   //   [3] stream: ReadableStream|null
   //   [4] locked: boolean
@@ -149,15 +149,53 @@
     return { state: srcBodyState(String(init)), contentType: TEXT_PLAIN };
   }
 
-  let bodyStateOf;
+  // Requests and responses keep their headers as a Go list (#hl) and make
+  // the Headers object (#headers) on first use. Until a list is needed,
+  // #hl is null and #ctype is the only header (a content type) or null.
+  // The helpers below are how Request and Response reach these slots.
+  let bodyStateOf; // (b) → body state or null
+  let headersOf; // (b) → b's Headers, made on first use
+  let copiedHeaders; // (b) → [list|null, ctype|null]: a copy of b's headers
+  let headerListCopy; // (b) → a copy of b's headers as a list
+  let headerListOf; // (b) → b's list or null
+  let contentTypeOf; // (b) → b's only content type (when it has no list) or null
+  function listFromContentType(ctype) {
+    return native.hOf(ctype === null ? null : "content-type", ctype, false);
+  }
+  // withContentType adds a default content type to a new request's or
+  // response's header slots and returns the ctype slot.
+  function withContentType(hl, ctype, contentType) {
+    if (hl !== null) native.hSetDefault(hl, "content-type", contentType);
+    else if (ctype === null) return contentType;
+    return ctype;
+  }
   class Body {
     #state; // body state or null
-    constructor(token, state, headers) {
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
+    constructor(token, state, headers, hl = null, ctype = null) {
       if (token !== INTERNAL) throw new TypeError("Illegal constructor");
       this.#state = state;
+      this.#headers = headers;
+      this.#hl = hl;
+      this.#ctype = ctype;
     }
     static {
       bodyStateOf = (b) => b.#state;
+      headersOf = (b) => {
+        let h = b.#headers;
+        if (h === null) {
+          let l = b.#hl;
+          if (l === null) l = b.#hl = listFromContentType(b.#ctype);
+          h = b.#headers = wrapHeaders(l, null);
+        }
+        return h;
+      };
+      copiedHeaders = (b) => (b.#hl !== null ? [native.hCopy(b.#hl), null] : [null, b.#ctype]);
+      headerListCopy = (b) => (b.#hl !== null ? native.hCopy(b.#hl) : listFromContentType(b.#ctype));
+      headerListOf = (b) => b.#hl;
+      contentTypeOf = (b) => b.#ctype;
     }
     get body() {
       const st = this.#state;
@@ -211,7 +249,14 @@
     return st[0] !== null ? st[0] : st[1];
   }
 
-  // Requests and responses keep their headers as a Go list (#hl) and make
-  // the Headers object on first use. Until a list is needed, #hl is null
-  // and #ctype is the only header (a content type) or null.
+  // copyMethods puts the methods and accessors of an Impl class (see
+  // request.js) on its public class's prototype.
+  function copyMethods(from, to) {
+    for (const k of Reflect.ownKeys(from.prototype)) {
+      if (k !== "constructor") Object.defineProperty(to.prototype, k, Object.getOwnPropertyDescriptor(from.prototype, k));
+    }
+  }
+  // notABody stands for a receiver of the wrong class in headers getters, so
+  // that the error is the one reading Body's #headers gives.
+  const notABody = {};
 

@@ -8,6 +8,11 @@
   function toInt32(v) {
     return Number(v) | 0;
   }
+  // readResponseInit reads a ResponseInit dictionary's members once, in
+  // WebIDL's (alphabetical) order.
+  function readResponseInit(init) {
+    return { cf: init.cf, encodeBody: init.encodeBody, headers: init.headers, status: init.status, statusText: init.statusText, webSocket: init.webSocket };
+  }
   const nullBodyStatus = (s) => s === 101 || s === 204 || s === 205 || s === 304;
   let makeResponseInternal; // (status, statusText|null, list|null, ctype|null, state, webSocket) → Response
   let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
@@ -19,15 +24,12 @@
   class ResponseImpl extends Body {
     #status;
     #statusText; // null = default for the status
-    #headers; // the Headers object, or null until asked for
-    #hl;
-    #ctype;
     #webSocket;
     #type;
     #cf;
     // internal construction: the caller sets the fields
-    constructor(state) {
-      super(INTERNAL, state, null);
+    constructor(state, headers, hl, ctype) {
+      super(INTERNAL, state, headers, hl, ctype);
     }
     static {
       // the public class (see Request)
@@ -44,30 +46,26 @@
           if (isObject(init) && #status in init) {
             status = init.#status;
             if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
-            if (init.#hl !== null) hl = native.hCopy(init.#hl);
-            else ctype = init.#ctype;
+            const c = copiedHeaders(init);
+            hl = c[0];
+            ctype = c[1];
             webSocket = init.#webSocket;
             cf = init.#cf;
           } else if (init !== undefined && init !== null) {
             if (!isObject(init)) throw new TypeError("Failed to construct 'Response': parameter 2 is not of type 'ResponseInit'.");
-            const dCf = init.cf;
-            const dEncodeBody = init.encodeBody;
-            const dHeaders = init.headers;
-            const dStatus = init.status;
-            const dStatusText = init.statusText;
-            const dWebSocket = init.webSocket;
-            if (dStatus !== undefined) status = toInt32(dStatus);
-            if (dStatusText !== undefined) statusText = String(dStatusText);
-            if (dEncodeBody !== undefined) {
-              const e = String(dEncodeBody);
+            const d = readResponseInit(init);
+            if (d.status !== undefined) status = toInt32(d.status);
+            if (d.statusText !== undefined) statusText = String(d.statusText);
+            if (d.encodeBody !== undefined) {
+              const e = String(d.encodeBody);
               if (e !== "manual" && e !== "automatic") throw new TypeError("encodeBody: unexpected value: " + e);
             }
-            if (dHeaders !== undefined) {
-              headers = new Headers(dHeaders);
+            if (d.headers !== undefined) {
+              headers = new Headers(d.headers);
               hl = headersList(headers);
             }
-            if (dCf !== undefined && dCf !== null) cf = native.structuredClone(dCf);
-            if (dWebSocket !== undefined && dWebSocket !== null) webSocket = dWebSocket;
+            if (d.cf !== undefined && d.cf !== null) cf = native.structuredClone(d.cf);
+            if (d.webSocket !== undefined && d.webSocket !== null) webSocket = d.webSocket;
           }
           if (webSocket === null) {
             if (!(status >= 200 && status <= 599)) {
@@ -83,35 +81,21 @@
           }
           let state = null;
           if (body !== undefined && body !== null) {
-            let bstate, btype;
-            if (typeof body === "string") {
-              bstate = srcBodyState(body);
-              btype = TEXT_PLAIN;
-            } else {
-              const ex = extractBody(body);
-              bstate = ex.state;
-              btype = ex.contentType;
-            }
+            const ex = extractBody(body);
             if (nullBodyStatus(status)) {
-              if (!stEmpty(bstate)) {
+              if (!stEmpty(ex.state)) {
                 throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
               }
             } else {
-              state = bstate;
-              if (btype !== null) {
-                if (hl !== null) native.hSetDefault(hl, "content-type", btype);
-                else if (ctype === null) ctype = btype;
-              }
+              state = ex.state;
+              if (ex.contentType !== null) ctype = withContentType(hl, ctype, ex.contentType);
             }
           }
-          const r = new ResponseImpl(state);
+          const r = new ResponseImpl(state, headers, hl, ctype);
           const proto = newTarget.prototype;
           setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
           r.#status = status;
           r.#statusText = statusText;
-          r.#headers = headers;
-          r.#hl = hl;
-          r.#ctype = ctype;
           r.#webSocket = webSocket;
           r.#type = "default";
           r.#cf = cf;
@@ -119,34 +103,20 @@
         }
       };
       makeResponseInternal = (status, statusText, hl, ctype, state, webSocket) => {
-        const r = new ResponseImpl(state);
+        const r = new ResponseImpl(state, null, hl, ctype);
         setPrototypeOf(r, Response.prototype);
         r.#status = status;
         r.#statusText = statusText;
-        r.#headers = null;
-        r.#hl = hl;
-        r.#ctype = ctype;
         r.#webSocket = webSocket;
         r.#type = "default";
         r.#cf = undefined;
         return r;
       };
-      goMakeResponse = (status, statusText, hl, body, webSocket) => {
-        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
-        setPrototypeOf(r, Response.prototype);
-        r.#status = status;
-        r.#statusText = statusText;
-        r.#headers = null;
-        r.#hl = hl;
-        r.#ctype = null;
-        r.#webSocket = webSocket;
-        r.#type = "default";
-        r.#cf = undefined;
-        return r;
-      };
+      goMakeResponse = (status, statusText, hl, body, webSocket) =>
+        makeResponseInternal(status, statusText, hl, null, body === null ? null : srcBodyState(body), webSocket);
       exportResponseInternal = (r) => {
         if (!(isObject(r) && #status in r)) throw new TypeError("Expected a Response object.");
-        native.outResponse(r.#status, r.#statusText, r.#hl, r.#ctype, takeForExport(r), r.#webSocket);
+        native.outResponse(r.#status, r.#statusText, headerListOf(r), contentTypeOf(r), takeForExport(r), r.#webSocket);
       };
     }
     static json(data, init) {
@@ -157,21 +127,16 @@
       }
       let newInit;
       if (isObject(init) && #status in init) {
-        const headers = wrapHeaders(init.#hl !== null ? native.hCopy(init.#hl) : native.hOf(init.#ctype === null ? null : "content-type", init.#ctype, false), "none");
+        const headers = wrapHeaders(headerListCopy(init), "none");
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
         newInit = { status: init.#status, headers, webSocket: init.#webSocket ?? undefined };
         if (init.#statusText !== null && init.#statusText !== defaultStatusText(init.#status)) newInit.statusText = init.#statusText;
       } else {
         if (!isObject(init)) throw new TypeError("Failed to execute 'json' on 'Response': parameter 2 is not of type 'ResponseInit'.");
-        const dCf = init.cf;
-        const dEncodeBody = init.encodeBody;
-        const dHeaders = init.headers;
-        const dStatus = init.status;
-        const dStatusText = init.statusText;
-        const dWebSocket = init.webSocket;
-        const headers = dHeaders !== undefined ? new Headers(dHeaders) : new Headers();
+        newInit = readResponseInit(init);
+        const headers = newInit.headers !== undefined ? new Headers(newInit.headers) : new Headers();
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
-        newInit = { cf: dCf, encodeBody: dEncodeBody, headers, status: dStatus, statusText: dStatusText, webSocket: dWebSocket };
+        newInit.headers = headers;
       }
       return new Response(text, newInit);
     }
@@ -195,15 +160,7 @@
     get ok() { return this.#status >= 200 && this.#status < 300; }
     get redirected() { return false; }
     get url() { return ""; }
-    get headers() {
-      let h = this.#headers;
-      if (h === null) {
-        let l = this.#hl;
-        if (l === null) l = this.#hl = native.hOf(this.#ctype === null ? null : "content-type", this.#ctype, false);
-        h = this.#headers = wrapHeaders(l, null);
-      }
-      return h;
-    }
+    get headers() { return headersOf(#status in this ? this : notABody); }
     get webSocket() { return this.#webSocket; }
     get cf() { return this.#cf; }
     get type() { return this.#type; }
@@ -211,16 +168,14 @@
       if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
       const st = bodyStateOf(this);
       if (st !== null && st[2]) throw new TypeError(BODY_USED);
-      const r = makeResponseInternal(this.#status, this.#statusText, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
-        st === null ? null : copyBodyState(st), null);
+      const c = copiedHeaders(this);
+      const r = makeResponseInternal(this.#status, this.#statusText, c[0], c[1], st === null ? null : copyBodyState(st), null);
       r.#type = this.#type;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
       return r;
     }
   }
-  for (const k of Reflect.ownKeys(ResponseImpl.prototype)) {
-    if (k !== "constructor") Object.defineProperty(Response.prototype, k, Object.getOwnPropertyDescriptor(ResponseImpl.prototype, k));
-  }
+  copyMethods(ResponseImpl, Response);
   for (const k of ["json", "redirect", "error"]) Object.defineProperty(Response, k, Object.getOwnPropertyDescriptor(ResponseImpl, k));
   brandHost(Response, "Response");
   defineGlobal("Response", Response);
