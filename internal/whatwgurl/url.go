@@ -1054,6 +1054,15 @@ func serializeIPv6(a [8]uint16) string {
 	return b.String()
 }
 
+// override runs the basic URL parser on value with url c and a state
+// override, for a setter. As in the standard, the parser works on the URL
+// in place, so what it changed before a failure stays changed (the host
+// setter's "example.com:65536" sets the host and leaves the port).
+func override(c *URL, value string, state parserState) *URL {
+	_, _ = basicParse(value, nil, c, state)
+	return c
+}
+
 // SetComponent applies a URL setter (https://url.spec.whatwg.org/#urlutils-members)
 // to a copy of u. It returns nil when the href setter fails (a TypeError).
 func SetComponent(u *URL, name, value string) *URL {
@@ -1066,10 +1075,7 @@ func SetComponent(u *URL, name, value string) *URL {
 		}
 		return nu
 	case "protocol":
-		if r, err := basicParse(value+":", nil, c, usSchemeStart); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value+":", usSchemeStart)
 	case "username":
 		if c.host == nil || *c.host == "" || c.scheme == "file" {
 			return u
@@ -1090,10 +1096,7 @@ func SetComponent(u *URL, name, value string) *URL {
 		if name == "hostname" {
 			st = usHostname
 		}
-		if r, err := basicParse(value, nil, c, st); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value, st)
 	case "port":
 		if c.host == nil || *c.host == "" || c.scheme == "file" {
 			return u
@@ -1102,19 +1105,13 @@ func SetComponent(u *URL, name, value string) *URL {
 			c.port = -1
 			return c
 		}
-		if r, err := basicParse(value, nil, c, usPort); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value, usPort)
 	case "pathname":
 		if c.opaque {
 			return u
 		}
 		c.path = nil
-		if r, err := basicParse(value, nil, c, usPathStart); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value, usPathStart)
 	case "search":
 		if value == "" {
 			c.query = nil
@@ -1123,10 +1120,7 @@ func SetComponent(u *URL, name, value string) *URL {
 		value = strings.TrimPrefix(value, "?")
 		e := ""
 		c.query = &e
-		if r, err := basicParse(value, nil, c, usQuery); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value, usQuery)
 	case "hash":
 		if value == "" {
 			c.fragment = nil
@@ -1135,10 +1129,7 @@ func SetComponent(u *URL, name, value string) *URL {
 		value = strings.TrimPrefix(value, "#")
 		e := ""
 		c.fragment = &e
-		if r, err := basicParse(value, nil, c, usFragment); err == nil && r != nil {
-			return r
-		}
-		return u
+		return override(c, value, usFragment)
 	}
 	return u
 }
