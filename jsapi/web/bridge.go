@@ -70,23 +70,6 @@ func requireState(rt *goja.Runtime) (*state, error) {
 	return st, nil
 }
 
-// callJS runs f with panics from goja (a thrown value) turned into errors.
-func callJS(f func() (goja.Value, error)) (v goja.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			switch x := r.(type) {
-			case *goja.Exception:
-				err = x
-			case *goja.Object:
-				err = errors.New(jserr.Text(x))
-			default:
-				err = fmt.Errorf("jsapi: %v", r)
-			}
-		}
-	}()
-	return f()
-}
-
 // cacheMax bounds the per-runtime URL caches (they are emptied when
 // full); URLs longer than cacheMaxLen are not kept.
 const (
@@ -167,16 +150,16 @@ func exportBody(v goja.Value) []byte {
 
 // bodySource returns the bytes of a body's contents (a Uint8Array, a
 // string or a Go body) for reading only.
-func bodySource(rt *goja.Runtime, v goja.Value) []byte {
+func bodySource(v goja.Value) ([]byte, error) {
 	if s, ok := v.(goja.String); ok {
-		return []byte(s.String())
+		return []byte(s.String()), nil
 	}
 	if o, ok := v.(*goja.Object); ok {
 		if gb, ok := o.Export().(*goBody); ok {
-			return gb.b
+			return gb.b, nil
 		}
 	}
-	return bytesOf(rt, v)
+	return bytesOf(v)
 }
 
 // exportHeaders turns a request's or response's header slots (a list
@@ -194,10 +177,9 @@ func exportHeaders(hl, ctype goja.Value) [][2]string {
 }
 
 // bridgeNatives adds the natives the bridge and bodies use.
-func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 	// outRequest(method, url, list|null, ctype|null, body)
-	set("outRequest", func(c goja.FunctionCall) goja.Value {
+	n.set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
 			Method: c.Argument(0).String(),
 			URL:    c.Argument(1).String(),
@@ -207,7 +189,7 @@ func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return goja.Undefined()
 	})
 	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
-	set("outResponse", func(c goja.FunctionCall) goja.Value {
+	n.set("outResponse", func(c goja.FunctionCall) goja.Value {
 		status := int(c.Argument(0).ToInteger())
 		text := defaultStatusText(status)
 		if t := c.Argument(1); !goja.IsNull(t) && !goja.IsUndefined(t) {
@@ -229,14 +211,18 @@ func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return goja.Undefined()
 	})
 	// bodyBuffer(src) → a new ArrayBuffer with the bytes of a string or Go body
-	set("bodyBuffer", func(c goja.FunctionCall) goja.Value {
-		src := bodySource(rt, c.Argument(0))
+	n.setE("bodyBuffer", func(c goja.FunctionCall) (goja.Value, error) {
+		src, err := bodySource(c.Argument(0))
+		if err != nil {
+			return nil, err
+		}
 		b := make([]byte, len(src))
 		copy(b, src)
-		return rt.ToValue(rt.NewArrayBuffer(b))
+		return rt.ToValue(rt.NewArrayBuffer(b)), nil
 	})
-	set("bodyEmpty", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(len(bodySource(rt, c.Argument(0))) == 0)
+	n.setE("bodyEmpty", func(c goja.FunctionCall) (goja.Value, error) {
+		src, err := bodySource(c.Argument(0))
+		return rt.ToValue(len(src) == 0), err
 	})
 }
 
@@ -248,7 +234,7 @@ func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return callJS(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+	return jserr.Catch(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
 }
 
 // requestArgs are web.js's goMakeRequest arguments for r.
@@ -286,7 +272,7 @@ func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 // collectRequest runs web.js's exporter f and returns what it sent out.
 func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
 	st.outReq = nil
-	if _, err := callJS(f); err != nil {
+	if _, err := jserr.Catch(f); err != nil {
 		st.outReq = nil
 		return nil, err
 	}
@@ -351,7 +337,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 	if r.StatusText != "" && r.StatusText != defaultStatusText(r.Status) {
 		text = rt.ToValue(r.StatusText)
 	}
-	return callJS(func() (goja.Value, error) {
+	return jserr.Catch(func() (goja.Value, error) {
 		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
 			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
 	})
@@ -369,7 +355,7 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 		v = goja.Undefined()
 	}
 	st.outRes = nil
-	if _, err := callJS(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
+	if _, err := jserr.Catch(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
 		st.outRes = nil
 		return nil, err
 	}

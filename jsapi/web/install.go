@@ -189,28 +189,23 @@ func installSymbols(rt *goja.Runtime) {
 	}
 }
 
-func throwError(rt *goja.Runtime, name, msg string) {
-	panic(jserr.New(rt, name, msg))
-}
-
 // bytesOf returns the bytes viewed by a Uint8Array (shared, not copied).
-func bytesOf(rt *goja.Runtime, v goja.Value) []byte {
+func bytesOf(v goja.Value) ([]byte, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil
+		return nil, nil
 	}
 	switch b := v.Export().(type) {
 	case []byte:
-		return b
+		return b, nil
 	case goja.ArrayBuffer:
-		return b.Bytes()
+		return b.Bytes(), nil
 	}
-	throwError(rt, "TypeError", "expected a Uint8Array")
-	return nil
+	return nil, jserr.TypeError("expected a Uint8Array")
 }
 
 func newNatives(rt *goja.Runtime, st *state, console io.Writer) *goja.Object {
-	n := rt.NewObject()
-	_ = n.Set("hostBrand", st.hostBrand)
+	n := natives{rt: rt, obj: rt.NewObject()}
+	_ = n.obj.Set("hostBrand", st.hostBrand)
 	headerNatives(rt, n)
 	bridgeNatives(rt, st, n)
 	encodingNatives(rt, n)
@@ -220,5 +215,21 @@ func newNatives(rt *goja.Runtime, st *state, console io.Writer) *goja.Object {
 	consoleNatives(rt, console, n)
 	cloneNatives(rt, n)
 	statusNatives(rt, n)
-	return n
+	return n.obj
+}
+
+// natives is the object the prelude receives as `native`: Go functions
+// the JS side calls.
+type natives struct {
+	rt  *goja.Runtime
+	obj *goja.Object
+}
+
+// set adds a native that cannot fail.
+func (n natives) set(name string, f func(goja.FunctionCall) goja.Value) { _ = n.obj.Set(name, f) }
+
+// setE adds a native that reports failure as an error, which JS sees
+// thrown (jserr.Func).
+func (n natives) setE(name string, f func(goja.FunctionCall) (goja.Value, error)) {
+	_ = n.obj.Set(name, jserr.Func(n.rt, f))
 }
