@@ -88,7 +88,6 @@ func corrupt(format string, args ...interface{}) *jserr.Error {
 		Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
 }
 
-
 // intrinsics are the built-ins the codec uses, captured before user
 // code can replace them.
 type intrinsics struct {
