@@ -12,6 +12,8 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // SQL is the SQL side of a cell's storage (ctx.storage.sql), implemented by
@@ -71,7 +73,7 @@ type sqlState struct {
 	newCursor goja.Callable // (handle) → SqlStorageCursor
 }
 
-var sqlStateKey = goja.NewSymbol("cellhost.sql")
+var sqlStateKey = rtstate.NewKey[sqlState]("cellhost.sql")
 
 var (
 	sqlPreludeOnce sync.Once
@@ -127,10 +129,8 @@ const sqlPrelude = `(function (native) {
 // sqlStateOf returns the runtime's SQL state, installing it on first use.
 // On the runtime's goroutine.
 func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
-	if v := rt.GlobalObject().GetSymbol(sqlStateKey); v != nil {
-		if st, ok := v.Export().(*sqlState); ok {
-			return st, nil
-		}
+	if st := sqlStateKey.Get(rt); st != nil {
+		return st, nil
 	}
 	sqlPreludeOnce.Do(func() {
 		sqlPreludeProg, sqlPreludeErr = goja.Compile("cellhost:sql.js", sqlPrelude, true)
@@ -155,7 +155,7 @@ func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
 		return nil, errors.New("run sql prelude: no newCursor")
 	}
 	st := &sqlState{newCursor: newCursor}
-	if err := rt.GlobalObject().DefineDataPropertySymbol(sqlStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+	if err := sqlStateKey.Set(rt, st); err != nil {
 		return nil, err
 	}
 	return st, nil

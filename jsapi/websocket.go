@@ -12,6 +12,8 @@ import (
 	"github.com/cellhost/cellhost/jsapi/jserr"
 
 	"github.com/cellhost/cellhost/jsapi/web"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // ---------------------------------------------------------------------------
@@ -317,16 +319,9 @@ type wsState struct {
 	message, close, error                        goja.Callable
 }
 
-var wsStateKey = goja.NewSymbol("cellhost.websocket")
+var wsStateKey = rtstate.NewKey[wsState]("cellhost.websocket")
 
-func wsStateOf(rt *goja.Runtime) *wsState {
-	v := rt.GlobalObject().GetSymbol(wsStateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*wsState)
-	return st
-}
+func wsStateOf(rt *goja.Runtime) *wsState { return wsStateKey.Get(rt) }
 
 // WebSocketOf returns the WebSocket behind a JS value, or nil when v is not
 // a WebSocket. Call it on rt's goroutine.
@@ -380,7 +375,7 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 		wrap: get("wrap"), handleOf: get("handleOf"), later: get("later"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
 		message: get("message"), close: get("close"), error: get("error"),
 	}
-	if err := rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+	if err := wsStateKey.Set(rt, st); err != nil {
 		return err
 	}
 	return web.SetSocketOf(rt, func(v goja.Value) web.Socket {

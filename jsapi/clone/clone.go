@@ -17,6 +17,8 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // Structured clone codec.
@@ -238,7 +240,7 @@ func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error
 	return ci, nil
 }
 
-var intrinsicsKey = goja.NewSymbol("cellhost.clone")
+var intrinsicsKey = rtstate.NewKey[intrinsics]("cellhost.clone")
 
 // Install captures, on a fresh runtime, the built-ins the codec uses, so
 // that user code replacing them later does not change what it does.
@@ -251,14 +253,12 @@ func Install(rt *goja.Runtime, hostBrand *goja.Symbol) error {
 	if err != nil {
 		return err
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(intrinsicsKey, rt.ToValue(ci), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return intrinsicsKey.Set(rt, ci)
 }
 
 func intrinsicsOf(rt *goja.Runtime) (*intrinsics, error) {
-	if v := rt.GlobalObject().GetSymbol(intrinsicsKey); v != nil {
-		if ci, ok := v.Export().(*intrinsics); ok {
-			return ci, nil
-		}
+	if ci := intrinsicsKey.Get(rt); ci != nil {
+		return ci, nil
 	}
 	return newIntrinsics(rt, nil)
 }

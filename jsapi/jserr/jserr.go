@@ -11,6 +11,8 @@ import (
 	"errors"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // builtinNames are the ECMAScript error classes New builds with the
@@ -157,16 +159,9 @@ type state struct {
 	domException goja.Constructor
 }
 
-var stateKey = goja.NewSymbol("cellhost.jserr")
+var stateKey = rtstate.NewKey[state]("cellhost.jserr")
 
-func stateOf(rt *goja.Runtime) *state {
-	v := rt.GlobalObject().GetSymbol(stateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*state)
-	return st
-}
+func stateOf(rt *goja.Runtime) *state { return stateKey.Get(rt) }
 
 // Install captures rt's ECMAScript error constructors and domException
 // (the DOMException class, nil when there is none) for New. Call it once,
@@ -181,7 +176,7 @@ func Install(rt *goja.Runtime, domException goja.Constructor) error {
 			st.ctors[name] = c
 		}
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(stateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return stateKey.Set(rt, st)
 }
 
 // Object returns a new JS error object of the class called name with the

@@ -15,8 +15,8 @@ import (
 // The Go bridge: requests and responses crossing between Go and JS.
 //
 // Going in, header lists and bodies are handed to JS as handles
-// (web_headers.go) that web.js turns into Headers and body contents only
-// when the program reads them. Going out, web.js passes a request's or
+// (headers.go) that the prelude turns into Headers and body contents only
+// when the program reads them. Going out, the prelude passes a request's or
 // response's internal slots to native.outRequest/outResponse, which build
 // the Go value directly.
 
@@ -77,24 +77,34 @@ const (
 	cacheMaxLen = 512
 )
 
+// urlCache remembers recent answers about URL strings.
+type urlCache[V any] map[string]V
+
+// get returns compute(rt, k), remembered.
+func (c urlCache[V]) get(rt *goja.Runtime, k string, compute func(*goja.Runtime, string) V) V {
+	if v, ok := c[k]; ok {
+		return v
+	}
+	v := compute(rt, k)
+	if len(k) > cacheMaxLen {
+		return v
+	}
+	if len(c) >= cacheMax {
+		clear(c)
+	}
+	c[k] = v
+	return v
+}
+
 // canonicalURL returns the href of a request URL (s itself when it does not
 // parse), remembering recent answers.
-func (st *state) canonicalURL(s string) string {
-	if h, ok := st.hrefs[s]; ok {
-		return h
-	}
-	h := s
+func (st *state) canonicalURL(s string) string { return st.hrefs.get(nil, s, href) }
+
+func href(_ *goja.Runtime, s string) string {
 	if u, err := whatwgurl.Parse(s, nil); err == nil {
-		h = u.Href()
+		return u.Href()
 	}
-	if len(s) > cacheMaxLen {
-		return h
-	}
-	if len(st.hrefs) >= cacheMax {
-		clear(st.hrefs)
-	}
-	st.hrefs[s] = h
-	return h
+	return s
 }
 
 func (st *state) methodValue(rt *goja.Runtime, m string) goja.Value {
@@ -269,17 +279,18 @@ func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], rt.ToValue(len(rest)), a, b)
 }
 
-// collectRequest runs web.js's exporter f and returns what it sent out.
-func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
-	st.outReq = nil
-	if _, err := jserr.Catch(f); err != nil {
-		st.outReq = nil
+// collect runs an exporter of web.js's (which hands its result to a
+// native that stores it in *slot) and returns what it sent out.
+func collect[T any](slot **T, what string, f func() (goja.Value, error)) (*T, error) {
+	*slot = nil
+	_, err := jserr.Catch(f)
+	out := *slot
+	*slot = nil
+	if err != nil {
 		return nil, err
 	}
-	out := st.outReq
-	st.outReq = nil
 	if out == nil {
-		return nil, errors.New("jsapi: the request exporter returned nothing")
+		return nil, errors.New("jsapi/web: the " + what + " exporter returned nothing")
 	}
 	return out, nil
 }
@@ -296,7 +307,7 @@ func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	return st.collectRequest(func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
+	return collect(&st.outReq, "request", func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
 }
 
 // RequestFromArgs does what stub.fetch(input, init) needs: it builds the
@@ -315,7 +326,7 @@ func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, er
 	if input == nil {
 		input = goja.Undefined()
 	}
-	return st.collectRequest(func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
+	return collect(&st.outReq, "request", func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
 }
 
 // NewResponse builds a JS Response object (immutable headers, as a fetch
@@ -354,15 +365,5 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	st.outRes = nil
-	if _, err := jserr.Catch(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
-		st.outRes = nil
-		return nil, err
-	}
-	out := st.outRes
-	st.outRes = nil
-	if out == nil {
-		return nil, errors.New("jsapi: the response exporter returned nothing")
-	}
-	return out, nil
+	return collect(&st.outRes, "response", func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) })
 }

@@ -17,6 +17,8 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // The prelude is one function expression, split by interface into the
@@ -80,22 +82,15 @@ type state struct {
 
 	socketOf func(goja.Value) Socket // set by SetSocketOf
 
-	hrefs           map[string]string     // request URL → href (NewRequest)
-	records         map[string]goja.Value // URL → record array or null (native.urlParse without base)
+	hrefs           urlCache[string]     // request URL → href (NewRequest)
+	records         urlCache[goja.Value] // URL → record array or null (native.urlParse without base)
 	valGET, valPOST goja.Value
 }
 
 // stateKey marks the global property holding a runtime's *state.
-var stateKey = goja.NewSymbol("cellhost.web")
+var stateKey = rtstate.NewKey[state]("cellhost.web")
 
-func stateOf(rt *goja.Runtime) *state {
-	v := rt.GlobalObject().GetSymbol(stateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*state)
-	return st
-}
+func stateOf(rt *goja.Runtime) *state { return stateKey.Get(rt) }
 
 // Install installs the web platform globals a Workers program expects on
 // a fresh runtime: Headers, Request, Response, URL, URLSearchParams,
@@ -169,7 +164,7 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if err := clone.Install(rt, st.hostBrand); err != nil {
 		return err
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(stateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return stateKey.Set(rt, st)
 }
 
 // installSymbols aliases well-known symbols goja lacks to Symbol.for(...)

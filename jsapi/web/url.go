@@ -11,7 +11,7 @@ import (
 
 // urlNatives are URL's and URLSearchParams' natives, over internal/whatwgurl.
 func urlNatives(rt *goja.Runtime, st *state, n natives) {
-	// whatwgurl.Parse(input, baseHref|undefined) → record array or null
+	// urlParse(input, baseHref|undefined) → record array or null
 	n.set("urlParse", func(c goja.FunctionCall) goja.Value {
 		if goja.IsUndefined(c.Argument(1)) {
 			return st.urlRecord(rt, c.Argument(0).String())
@@ -101,22 +101,15 @@ func recordOf(rt *goja.Runtime, u *whatwgurl.URL) goja.Value {
 		u.Pathname(), u.Search(), u.Hash(), u.Origin(), query)
 }
 
-// urlRecord is native.whatwgurl.Parse(input) without a base: the record array,
-// or null. Records are never modified by web.js, so recent ones are shared.
+// urlRecord is native.urlParse(input) without a base: the record array,
+// or null. Records are never modified by url.js, so recent ones are shared.
 func (st *state) urlRecord(rt *goja.Runtime, input string) goja.Value {
-	if rec, ok := st.records[input]; ok {
-		return rec
-	}
-	var rec goja.Value = goja.Null()
+	return st.records.get(rt, input, parseRecord)
+}
+
+func parseRecord(rt *goja.Runtime, input string) goja.Value {
 	if u, err := whatwgurl.Parse(input, nil); err == nil {
-		rec = recordOf(rt, u)
+		return recordOf(rt, u)
 	}
-	if len(input) > cacheMaxLen {
-		return rec
-	}
-	if len(st.records) >= cacheMax {
-		clear(st.records)
-	}
-	st.records[input] = rec
-	return rec
+	return goja.Null()
 }
