@@ -274,6 +274,27 @@ func (l *headerList) sortedIdx(buf []int) []int {
 	return idx
 }
 
+// eachLine calls f for each line, in the order of idx (sortedIdx): with
+// i, the one value of a name that has one (or of a set-cookie line), or with
+// group, the indexes of a name's values to join (i is then -1).
+func (l *headerList) eachLine(idx []int, f func(name string, i int, group []int)) {
+	for k := 0; k < len(idx); {
+		name := l.h[idx[k]].name
+		j := k + 1
+		for j < len(idx) && l.h[idx[j]].name == name {
+			j++
+		}
+		if name == "set-cookie" || j == k+1 {
+			for ; k < j; k++ {
+				f(name, idx[k], nil)
+			}
+			continue
+		}
+		f(name, -1, idx[k:j])
+		k = j
+	}
+}
+
 // export returns the lines Go sends: sorted, one line per name with the
 // values joined, except set-cookie, whose values stay separate lines.
 func (l *headerList) export() [][2]string {
@@ -286,28 +307,20 @@ func (l *headerList) export() [][2]string {
 	var buf [16]int
 	idx := l.sortedIdx(buf[:])
 	out := make([][2]string, 0, len(idx))
-	for k := 0; k < len(idx); {
-		h := &l.h[idx[k]]
-		j := k + 1
-		for j < len(idx) && l.h[idx[j]].name == h.name {
-			j++
-		}
-		if h.name == "set-cookie" || j == k+1 {
-			for ; k < j; k++ {
-				out = append(out, [2]string{h.name, l.h[idx[k]].val})
-			}
-			continue
+	l.eachLine(idx, func(name string, i int, group []int) {
+		if group == nil {
+			out = append(out, [2]string{name, l.h[i].val})
+			return
 		}
 		var b strings.Builder
-		for m := k; m < j; m++ {
-			if m > k {
+		for m, g := range group {
+			if m > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(l.h[idx[m]].val)
+			b.WriteString(l.h[g].val)
 		}
-		out = append(out, [2]string{h.name, b.String()})
-		k = j
-	}
+		out = append(out, [2]string{name, b.String()})
+	})
 	return out
 }
 
@@ -329,21 +342,13 @@ func (l *headerList) display(rt *goja.Runtime, mode int64) goja.Value {
 			out = append(out, name, v)
 		}
 	}
-	for k := 0; k < len(idx); {
-		h := &l.h[idx[k]]
-		j := k + 1
-		for j < len(idx) && l.h[idx[j]].name == h.name {
-			j++
+	l.eachLine(idx, func(name string, i int, group []int) {
+		if group == nil {
+			emit(name, l.h[i].jsValue(rt))
+		} else {
+			emit(name, l.join(rt, name, group[0]))
 		}
-		if h.name == "set-cookie" || j == k+1 {
-			for ; k < j; k++ {
-				emit(h.name, l.h[idx[k]].jsValue(rt))
-			}
-			continue
-		}
-		emit(h.name, l.join(rt, h.name, idx[k]))
-		k = j
-	}
+	})
 	return rt.NewArray(out...)
 }
 
