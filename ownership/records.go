@@ -11,93 +11,24 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
-// Bucket keys (bucket-protocol.md section 2). Every function here is pure.
-
 const (
-	nodesPrefix     = "nodes/"
-	cellsPrefix     = "cells/"
-	markersPrefix   = "node-cells/"
-	probePrefix     = "probe/cas-"
-	ownName         = "/own.json"
-	ltxDir          = "/ltx/"
-	nodeKeySuffix   = ".json"
 	nodeIDPrefix    = "node_"
 	nodeIDHexLen    = 32
 	generationLen   = 64
 	probeKeyHexLen  = 64
-	maxScopeLen     = 255
 	maxRecordLen    = 64 << 10
 	peerProtocol    = 2
 	invalidAddrHost = ".cellhost.invalid:9"
 )
 
-// NodesPrefix is the prefix of every node lease key.
-const NodesPrefix = nodesPrefix
-
-// NodeKey returns the key of a node's lease record, "nodes/<node>.json".
-func NodeKey(node string) string { return nodesPrefix + node + nodeKeySuffix }
-
-// NodeFromKey returns the node id a lease key names ("nodes/<node>.json"),
-// or false when key is not a lease key.
-func NodeFromKey(key string) (string, bool) {
-	rest, ok := strings.CutPrefix(key, nodesPrefix)
-	if !ok {
-		return "", false
-	}
-	node, ok := strings.CutSuffix(rest, nodeKeySuffix)
-	if !ok || node == "" || strings.Contains(node, "/") {
-		return "", false
-	}
-	return node, true
-}
-
-// OwnKey returns the key of a cell's ownership record,
-// "cells/<scope>/own.json".
-func OwnKey(scope string) string { return cellsPrefix + scope + ownName }
-
-// LTXPrefix returns the prefix under which a cell's LTX log lives,
-// "cells/<scope>/ltx/".
-func LTXPrefix(scope string) string { return cellsPrefix + scope + ltxDir }
-
-// MarkerKey returns the key of a node-cells marker,
-// "node-cells/<node>/<generation>/<scope>".
-func MarkerKey(node, generation, scope string) string {
-	return markersPrefix + node + "/" + generation + "/" + scope
-}
-
 // DefaultAddr is the addr a node record carries when no peer address is
 // configured: a name that never resolves, so that a celld node routes to the
 // live owner, fails and refuses instead of treating it as dead.
 func DefaultAddr(node string) string { return node + invalidAddrHost }
-
-// ValidateScope checks a cell scope: 1 to 255 bytes of [A-Za-z0-9_.:$-],
-// neither "." nor "..". The error wraps ErrInvalidScope.
-func ValidateScope(scope string) error {
-	switch {
-	case scope == "":
-		return fmt.Errorf("%w: empty", ErrInvalidScope)
-	case len(scope) > maxScopeLen:
-		return fmt.Errorf("%w: %d bytes, more than %d", ErrInvalidScope, len(scope), maxScopeLen)
-	case scope == "." || scope == "..":
-		return fmt.Errorf("%w: %q", ErrInvalidScope, scope)
-	}
-	for i := 0; i < len(scope); i++ {
-		if !scopeByte(scope[i]) {
-			return fmt.Errorf("%w: %q has byte %q at %d (allowed: A-Z a-z 0-9 _ . : $ -)", ErrInvalidScope, scope, scope[i], i)
-		}
-	}
-	return nil
-}
-
-func scopeByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("_.:$-", c) >= 0
-}
 
 // ValidateNodeID checks a node id: "node_" and 32 lowercase hex digits. The
 // error wraps ErrInvalidNodeID.
@@ -224,9 +155,9 @@ func UnattractiveLoad() Load {
 // reader's wall clock): expires_ms > now, addr non-empty, and node equal to
 // the node the key names.
 func (r NodeRecord) Live(key string, now time.Time) bool {
-	node, ok := NodeFromKey(key)
+	node, err := bucketkey.ParseNodeKey(key)
 	ms := now.UnixMilli()
-	return ok && r.Node == node && r.Addr != "" && (ms < 0 || r.ExpiresMS > uint64(ms))
+	return err == nil && r.Node == node && r.Addr != "" && (ms < 0 || r.ExpiresMS > uint64(ms))
 }
 
 // Encode returns the record's compact JSON, fields in the order of

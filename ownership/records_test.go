@@ -8,76 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 )
 
-func TestKeys(t *testing.T) {
-	tests := []struct {
-		name, got, want string
-	}{
-		{"NodeKey", ownership.NodeKey(nodeA), "nodes/" + nodeA + ".json"},
-		{"OwnKey", ownership.OwnKey(scope), "cells/" + scope + "/own.json"},
-		{"LTXPrefix", ownership.LTXPrefix(scope), "cells/" + scope + "/ltx/"},
-		{"MarkerKey", ownership.MarkerKey(nodeA, "g", scope), "node-cells/" + nodeA + "/g/" + scope},
-		{"DefaultAddr", ownership.DefaultAddr(nodeA), nodeA + ".cellhost.invalid:9"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.got != tt.want {
-				t.Errorf("got %q, want %q", tt.got, tt.want)
-			}
-		})
-	}
-}
-
-func TestNodeFromKey(t *testing.T) {
-	tests := []struct {
-		key    string
-		want   string
-		wantOK bool
-	}{
-		{"nodes/" + nodeA + ".json", nodeA, true},
-		{"nodes/x.json", "x", true},
-		{"nodes/.json", "", false},
-		{"nodes/a/b.json", "", false},
-		{"nodes/a.txt", "", false},
-		{"cells/a.json", "", false},
-	}
-	for _, tt := range tests {
-		got, ok := ownership.NodeFromKey(tt.key)
-		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("NodeFromKey(%q) = %q, %v, want %q, %v", tt.key, got, ok, tt.want, tt.wantOK)
-		}
-	}
-}
-
-func TestValidateScope(t *testing.T) {
-	tests := []struct {
-		scope string
-		ok    bool
-	}{
-		{scope, true},
-		{"A", true},
-		{"a-b_c.d:e$f", true},
-		{strings.Repeat("a", 255), true},
-		{strings.Repeat("a", 256), false},
-		{"", false},
-		{".", false},
-		{"..", false},
-		{"...", true},
-		{"a/b", false},
-		{"a b", false},
-		{"é", false},
-		{"a\x00", false},
-	}
-	for _, tt := range tests {
-		err := ownership.ValidateScope(tt.scope)
-		if (err == nil) != tt.ok {
-			t.Errorf("ValidateScope(%q) = %v, want ok=%v", tt.scope, err, tt.ok)
-		}
-		if err != nil && !errors.Is(err, ownership.ErrInvalidScope) {
-			t.Errorf("ValidateScope(%q) = %v, does not wrap ErrInvalidScope", tt.scope, err)
-		}
+func TestDefaultAddr(t *testing.T) {
+	if got, want := ownership.DefaultAddr(nodeA), nodeA+".cellhost.invalid:9"; got != want {
+		t.Errorf("DefaultAddr = %q, want %q", got, want)
 	}
 }
 
@@ -253,7 +190,7 @@ func TestDecodeNodeRecord_Errors(t *testing.T) {
 
 func TestNodeRecord_Live(t *testing.T) {
 	now := time.UnixMilli(1787000000000)
-	key := ownership.NodeKey(nodeA)
+	key := bucketkey.NodeKey(nodeA)
 	rec := func(node string, exp uint64, addr string) ownership.NodeRecord {
 		return ownership.NodeRecord{Node: node, ExpiresMS: exp, Addr: addr}
 	}
