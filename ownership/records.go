@@ -40,6 +40,17 @@ func ValidateNodeID(node string) error {
 	return nil
 }
 
+// checkNodeRef checks a node id found in a record. cellhost's own ids are
+// "node_<32 hex>" (ValidateNodeID), but a bucket shared with celld holds
+// any CELLD_NODE string (seed 003's "node-1234"): every id that can be a
+// key segment is accepted. The error wraps ErrInvalidNodeID.
+func checkNodeRef(node string) error {
+	if err := bucketkey.CheckSegment(node); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidNodeID, err)
+	}
+	return nil
+}
+
 // NewNodeID returns a random node id, "node_<32 hex>".
 func NewNodeID() string { return nodeIDPrefix + randomHex(nodeIDHexLen/2) }
 
@@ -94,7 +105,8 @@ func (r OwnRecord) Encode() []byte {
 }
 
 // DecodeOwnRecord decodes the own.json stored at key. It is strict: one
-// JSON object with exactly the members "node" (a node id or "") and "epoch"
+// JSON object with exactly the members "node" (a node id, see checkNodeRef,
+// or "") and "epoch"
 // (an integer >= 1), nothing after it. The error is a *RecordError naming
 // key.
 func DecodeOwnRecord(key string, data []byte) (OwnRecord, error) {
@@ -106,7 +118,7 @@ func DecodeOwnRecord(key string, data []byte) (OwnRecord, error) {
 		})
 	})
 	if err == nil && r.Node != "" {
-		err = ValidateNodeID(r.Node)
+		err = checkNodeRef(r.Node)
 	}
 	if err == nil && r.Epoch == 0 {
 		err = errors.New("epoch 0 (epochs start at 1)")
@@ -172,17 +184,19 @@ func (r NodeRecord) Encode() []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// DecodeNodeRecord decodes the node lease stored at key. It is strict: one
-// JSON object with exactly the members of section 4 (and of its "load"),
-// each of its type (only in_use_bytes may be null), node a node id,
-// probe_public_key and ownership_index_generation 64 lowercase hex digits,
-// nothing after it. node need not match the key (such a record is never
-// live). The error is a *RecordError naming key.
+// DecodeNodeRecord decodes the node lease stored at key: one JSON object
+// with every member of section 4 (and of its "load"), each once and of its
+// type (only in_use_bytes may be null), node any id that can be a key
+// segment (celld accepts any CELLD_NODE string), probe_public_key and
+// ownership_index_generation 64 lowercase hex digits, nothing after it.
+// Members it does not know are skipped: celld adds "log" once its fleet log
+// is open. node need not match the key (such a record is never live). The
+// error is a *RecordError naming key.
 func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 	var r NodeRecord
 	l := &r.Load
 	err := decodeRecord(data, func(dec *json.Decoder) error {
-		return decodeObject(dec, []field{
+		return decodeObjectLenient(dec, []field{
 			{"node", func(raw json.RawMessage) error { return decodeString(raw, &r.Node) }},
 			{"expires_ms", func(raw json.RawMessage) error { return decodeUint(raw, &r.ExpiresMS) }},
 			{"addr", func(raw json.RawMessage) error { return decodeString(raw, &r.Addr) }},
@@ -191,7 +205,7 @@ func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 			{"ownership_index_generation", func(raw json.RawMessage) error { return decodeString(raw, &r.OwnershipIndexGeneration) }},
 			{"load", func(raw json.RawMessage) error {
 				dec := json.NewDecoder(bytes.NewReader(raw))
-				return decodeObject(dec, []field{
+				return decodeObjectLenient(dec, []field{
 					{"sampled_ms", func(raw json.RawMessage) error { return decodeUint(raw, &l.SampledMS) }},
 					{"resident_cells", func(raw json.RawMessage) error { return decodeUint(raw, &l.ResidentCells) }},
 					{"host_websockets", func(raw json.RawMessage) error { return decodeUint(raw, &l.HostWebsockets) }},
@@ -220,8 +234,8 @@ func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 	})
 	switch {
 	case err != nil:
-	case ValidateNodeID(r.Node) != nil:
-		err = fmt.Errorf("node: %w", ValidateNodeID(r.Node))
+	case checkNodeRef(r.Node) != nil:
+		err = fmt.Errorf("node: %w", checkNodeRef(r.Node))
 	case !isLowerHex(r.ProbePublicKey, probeKeyHexLen):
 		err = fmt.Errorf("probe_public_key %q: want %d lowercase hex digits", r.ProbePublicKey, probeKeyHexLen)
 	case !isLowerHex(r.OwnershipIndexGeneration, generationLen):
@@ -257,7 +271,13 @@ func decodeRecord(data []byte, decode func(*json.Decoder) error) error {
 
 // decodeObject reads one JSON object from dec whose members are exactly
 // fields, each once.
-func decodeObject(dec *json.Decoder, fields []field) error {
+func decodeObject(dec *json.Decoder, fields []field) error { return decodeMembers(dec, fields, false) }
+
+// decodeObjectLenient is decodeObject that skips members not in fields
+// (a later or another writer's additions, such as celld's "log").
+func decodeObjectLenient(dec *json.Decoder, fields []field) error { return decodeMembers(dec, fields, true) }
+
+func decodeMembers(dec *json.Decoder, fields []field, skipUnknown bool) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return syntaxError(err)
@@ -277,7 +297,14 @@ func decodeObject(dec *json.Decoder, fields []field) error {
 			i++
 		}
 		if i == len(fields) {
-			return fmt.Errorf("unknown member %q", name)
+			if !skipUnknown {
+				return fmt.Errorf("unknown member %q", name)
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return syntaxError(err)
+			}
+			continue
 		}
 		if seen[i] {
 			return fmt.Errorf("duplicate member %q", name)
