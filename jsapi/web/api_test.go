@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"errors"
@@ -6,13 +6,16 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // jsCases runs each expression (optionally async) and compares String(result).
 func jsCases(t *testing.T, rt *goja.Runtime, cases [][2]string) {
 	t.Helper()
 	for _, c := range cases {
-		if got := runJS(t, rt, c[0]).String(); got != c[1] {
+		if got := jstest.Run(t, rt, c[0]).String(); got != c[1] {
 			t.Errorf("%s\n got  %s\n want %s", c[0], got, c[1])
 		}
 	}
@@ -23,7 +26,7 @@ async function attemptAsync(f) { try { return String(await f()); } catch (e) { r
 
 func TestWeb_Headers(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`attempt(() => new Headers([["a", "1", "2"]]))`, "TypeError: To initialize a Headers object from a sequence, each inner sequence must have exactly two elements."},
 		{`attempt(() => new Headers({ a: "x\ny" }))`, "TypeError: Invalid header value."},
@@ -39,7 +42,7 @@ func TestWeb_Headers(t *testing.T) {
 
 func TestWeb_Request(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`attempt(() => new Request("/relative"))`, "TypeError: Invalid URL: /relative"},
 		{`attempt(() => new Request("http://x/", { method: "GET", body: "b" }))`, "TypeError: Request with a GET or HEAD method cannot have a body."},
@@ -67,7 +70,7 @@ func TestWeb_Request(t *testing.T) {
 
 func TestWeb_Response(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`[new Response().status, new Response().statusText, new Response(null, { status: 418 }).statusText, new Response(null, { status: 299 }).statusText, new Response(null, { status: 200, statusText: "Fine" }).statusText].join("|")`, "200|OK|I'm a teapot|Successful|Fine"},
 		{`attempt(() => new Response("x", { status: 204 }))`, "TypeError: Response with null body status (101, 204, 205, or 304) cannot have a body."},
@@ -98,7 +101,7 @@ func TestWeb_bridge(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt.Set("req", req)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`[req.method, req.url, req.headers.get("x-a"), req.headers.get("host")].join("|")`, "POST|http://h.test/p?q=1|1, 2|h.test"},
 		{`attempt(() => req.headers.set("x", "y"))`, "TypeError: Can't modify immutable headers."},
@@ -138,7 +141,7 @@ func TestWeb_bridge(t *testing.T) {
 	}
 	_, err = RequestFromArgs(rt, rt.ToValue("/rel"), nil)
 	var ex *goja.Exception
-	if !errors.As(err, &ex) || jsErrorText(ex.Value()) != "TypeError: Invalid URL: /rel" {
+	if !errors.As(err, &ex) || jserr.Text(ex.Value()) != "TypeError: Invalid URL: /rel" {
 		t.Errorf("RequestFromArgs(/rel) = %v", err)
 	}
 	// without InstallWeb
@@ -149,7 +152,7 @@ func TestWeb_bridge(t *testing.T) {
 
 func TestWeb_TextCodec(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`new TextDecoder().decode(new Uint8Array([0xe2, 0x82, 0x61, 0xf0, 0x9f, 0x98]))`, "\ufffda\ufffd"},
 		{`new TextDecoder().decode(new Uint8Array([0xed, 0xa0, 0x80]))`, "\ufffd\ufffd\ufffd"},
@@ -169,7 +172,7 @@ func TestWeb_TextCodec(t *testing.T) {
 
 func TestWeb_URL(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`new URL("http://x/dir/").pathname`, "/dir/"},
 		{`new URL("HTTP://X/./..//a").href`, "http://x//a"},
@@ -201,7 +204,7 @@ func TestWeb_URL(t *testing.T) {
 
 func TestWeb_console(t *testing.T) {
 	rt, out := newWebRuntime(t)
-	runJS(t, rt, `
+	jstest.Run(t, rt, `
 		console.log("a", 1, -0, "b", true, null, undefined, 5n, Symbol("s"));
 		console.info("%s is %d years and %i, %f, %j %o %%", "Bob", 42.5, 42.5, "1.5", { a: 1 }, [1]);
 		console.warn({ a: { b: { c: { d: 1 } } }, s: "q'q", arr: [1, , 3], "x-y": 2 });
@@ -227,7 +230,7 @@ func TestWeb_console(t *testing.T) {
 
 func TestWeb_misc(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	runJS(t, rt, tryJS)
+	jstest.Run(t, rt, tryJS)
 	jsCases(t, rt, [][2]string{
 		{`typeof Symbol.asyncIterator + (Symbol.dispose === Symbol.for("Symbol.dispose"))`, "symboltrue"},
 		{`/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID())`, "true"},
@@ -247,13 +250,13 @@ func TestWeb_misc(t *testing.T) {
 		{`navigator.userAgent`, "Cloudflare-Workers"},
 		{`Math.abs(performance.now() - Date.now()) < 1000 && performance.timeOrigin === 0`, "true"},
 	})
-	if err := InstallWeb(rt, WebOptions{}); err == nil {
+	if err := Install(rt, Options{}); err == nil {
 		t.Error("second InstallWeb succeeded")
 	}
-	e := NewError(rt, "InvalidStateError", "bad state")
+	e := jserr.New(rt, "InvalidStateError", "bad state")
 	rt.Set("e", e)
 	jsCases(t, rt, [][2]string{{`[e.name, e.message, e instanceof DOMException, e.code].join()`, "InvalidStateError,bad state,true,11"}})
-	e = NewError(rt, "RangeError", "r")
+	e = jserr.New(rt, "RangeError", "r")
 	rt.Set("e", e)
 	jsCases(t, rt, [][2]string{{`e instanceof RangeError && e.message === "r"`, "true"}})
 }

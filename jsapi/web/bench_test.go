@@ -1,14 +1,18 @@
-package jsapi
+package web
 
 import (
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
 )
 
 func BenchmarkInstallWeb(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		if err := InstallWeb(goja.New(), WebOptions{}); err != nil {
+		if err := Install(goja.New(), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -16,14 +20,14 @@ func BenchmarkInstallWeb(b *testing.B) {
 
 func BenchmarkClone_object(b *testing.B) {
 	rt, _ := newWebRuntime(b)
-	v := runJS(b, rt, `({ id: 12345, name: "some name", tags: ["a", "b", "c"], nested: { x: 1.5, y: [1, 2, 3], when: new Date(0) }, m: new Map([["k", 1]]) })`)
+	v := jstest.Run(b, rt, `({ id: 12345, name: "some name", tags: ["a", "b", "c"], nested: { x: 1.5, y: [1, 2, 3], when: new Date(0) }, m: new Map([["k", 1]]) })`)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		data, err := Serialize(rt, v)
+		data, err := clone.Serialize(rt, v)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Deserialize(rt, data); err != nil {
+		if _, err := clone.Deserialize(rt, data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +37,7 @@ func BenchmarkClone_object(b *testing.B) {
 func benchFn(b *testing.B, src string) (*goja.Runtime, goja.Callable) {
 	b.Helper()
 	rt, _ := newWebRuntime(b)
-	f, ok := goja.AssertFunction(runJS(b, rt, "("+src+")"))
+	f, ok := goja.AssertFunction(jstest.Run(b, rt, "("+src+")"))
 	if !ok {
 		b.Fatalf("%s: not a function", src)
 	}
@@ -232,7 +236,7 @@ func BenchmarkWeb_StatelessFetch(b *testing.B) {
 // returned by the worker (ExportResponse).
 func BenchmarkWeb_CounterPath(b *testing.B) {
 	rt, worker := benchFn(b, `function (req) { return new URL(req.url).searchParams.get("name") ?? "default"; }`)
-	obj, ok := goja.AssertFunction(runJS(b, rt, `(function (request, n) {
+	obj, ok := goja.AssertFunction(jstest.Run(b, rt, `(function (request, n) {
 		const url = new URL(request.url);
 		if (url.searchParams.has("peek")) return null;
 		return Response.json({ n, name: "alice", id: "0123456789abcdef" });

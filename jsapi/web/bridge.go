@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/internal/whatwgurl"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // ---------------------------------------------------------------------------
@@ -36,26 +39,46 @@ type HTTPResponse struct {
 	// Socket is the WebSocket behind WebSocket (nil when it is not one):
 	// unlike the JS value it may cross to another runtime, where
 	// NewResponse gives it a JS object of that runtime.
-	Socket *WebSocket
+	Socket Socket
 }
 
-func webStateRequired(rt *goja.Runtime) (*webState, error) {
-	st := webStateOf(rt)
+// Socket is a WebSocket a Response can carry across runtimes. jsapi's
+// WebSocket implements it; web knows nothing more of it.
+type Socket interface {
+	// ValueIn returns a JS value for the socket in rt. Called on rt's
+	// goroutine.
+	ValueIn(rt *goja.Runtime) goja.Value
+}
+
+// SetSocketOf tells the bridge how to find the Socket behind a Response's
+// webSocket value on rt (of returns nil when the value is not one). Call
+// it on the runtime's goroutine, after Install.
+func SetSocketOf(rt *goja.Runtime, of func(goja.Value) Socket) error {
+	st, err := requireState(rt)
+	if err != nil {
+		return err
+	}
+	st.socketOf = of
+	return nil
+}
+
+func requireState(rt *goja.Runtime) (*state, error) {
+	st := stateOf(rt)
 	if st == nil {
-		return nil, errors.New("jsapi: InstallWeb has not run on this runtime")
+		return nil, errors.New("jsapi/web: Install has not run on this runtime")
 	}
 	return st, nil
 }
 
-// webCall runs f with panics from goja (a thrown value) turned into errors.
-func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
+// callJS runs f with panics from goja (a thrown value) turned into errors.
+func callJS(f func() (goja.Value, error)) (v goja.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			switch x := r.(type) {
 			case *goja.Exception:
 				err = x
 			case *goja.Object:
-				err = errors.New(jsErrorText(x))
+				err = errors.New(jserr.Text(x))
 			default:
 				err = fmt.Errorf("jsapi: %v", r)
 			}
@@ -64,54 +87,34 @@ func webCall(f func() (goja.Value, error)) (v goja.Value, err error) {
 	return f()
 }
 
-// webCacheMax bounds the per-runtime URL caches (they are emptied when
-// full); URLs longer than webCacheMaxLen are not kept.
+// cacheMax bounds the per-runtime URL caches (they are emptied when
+// full); URLs longer than cacheMaxLen are not kept.
 const (
-	webCacheMax    = 256
-	webCacheMaxLen = 512
+	cacheMax    = 256
+	cacheMaxLen = 512
 )
 
 // canonicalURL returns the href of a request URL (s itself when it does not
 // parse), remembering recent answers.
-func (st *webState) canonicalURL(s string) string {
+func (st *state) canonicalURL(s string) string {
 	if h, ok := st.hrefs[s]; ok {
 		return h
 	}
 	h := s
-	if u, err := urlParse(s, nil); err == nil {
-		h = u.href(false)
+	if u, err := whatwgurl.Parse(s, nil); err == nil {
+		h = u.Href()
 	}
-	if len(s) > webCacheMaxLen {
+	if len(s) > cacheMaxLen {
 		return h
 	}
-	if len(st.hrefs) >= webCacheMax {
+	if len(st.hrefs) >= cacheMax {
 		clear(st.hrefs)
 	}
 	st.hrefs[s] = h
 	return h
 }
 
-// urlRecord is native.urlParse(input) without a base: the record array,
-// or null. Records are never modified by web.js, so recent ones are shared.
-func (st *webState) urlRecord(rt *goja.Runtime, input string) goja.Value {
-	if rec, ok := st.records[input]; ok {
-		return rec
-	}
-	var rec goja.Value = goja.Null()
-	if u, err := urlParse(input, nil); err == nil {
-		rec = webURLRecord(rt, u)
-	}
-	if len(input) > webCacheMaxLen {
-		return rec
-	}
-	if len(st.records) >= webCacheMax {
-		clear(st.records)
-	}
-	st.records[input] = rec
-	return rec
-}
-
-func (st *webState) methodValue(rt *goja.Runtime, m string) goja.Value {
+func (st *state) methodValue(rt *goja.Runtime, m string) goja.Value {
 	switch m {
 	case "GET":
 		return st.valGET
@@ -121,29 +124,29 @@ func (st *webState) methodValue(rt *goja.Runtime, m string) goja.Value {
 	return rt.ToValue(m)
 }
 
-// webHeadersFromGo is the (immutable) header list of a request or
+// headersFromGo is the (immutable) header list of a request or
 // response from Go.
-func webHeadersFromGo(h [][2]string) *webHeaderList {
-	l := &webHeaderList{h: make([]webHeader, len(h)), immutable: true}
+func headersFromGo(h [][2]string) *headerList {
+	l := &headerList{h: make([]header, len(h)), immutable: true}
 	for i, kv := range h {
-		l.h[i] = webHeader{name: strings.ToLower(kv[0]), val: kv[1]}
+		l.h[i] = header{name: strings.ToLower(kv[0]), val: kv[1]}
 	}
 	return l
 }
 
-// webGoBodyValue is a copy of b as a body handle, or null.
-func webGoBodyValue(rt *goja.Runtime, b []byte) goja.Value {
+// goBodyValue is a copy of b as a body handle, or null.
+func goBodyValue(rt *goja.Runtime, b []byte) goja.Value {
 	if b == nil {
 		return goja.Null()
 	}
 	c := make([]byte, len(b))
 	copy(c, b)
-	return rt.NewDynamicObject(&webGoBody{b: c})
+	return rt.NewDynamicObject(&goBody{b: c})
 }
 
-// webExportBody turns a body as web.js hands it out (null, a Uint8Array,
+// exportBody turns a body as web.js hands it out (null, a Uint8Array,
 // a string or a Go body) into Go bytes (nil = no body).
-func webExportBody(v goja.Value) []byte {
+func exportBody(v goja.Value) []byte {
 	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
 		return nil
 	}
@@ -156,31 +159,31 @@ func webExportBody(v goja.Value) []byte {
 	switch x := v.Export().(type) {
 	case []byte:
 		return append(make([]byte, 0, len(x)), x...)
-	case *webGoBody:
+	case *goBody:
 		return x.b // immutable: shared
 	}
 	return nil
 }
 
-// webBodySource returns the bytes of a body's contents (a Uint8Array, a
+// bodySource returns the bytes of a body's contents (a Uint8Array, a
 // string or a Go body) for reading only.
-func webBodySource(rt *goja.Runtime, v goja.Value) []byte {
+func bodySource(rt *goja.Runtime, v goja.Value) []byte {
 	if s, ok := v.(goja.String); ok {
 		return []byte(s.String())
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if gb, ok := o.Export().(*webGoBody); ok {
+		if gb, ok := o.Export().(*goBody); ok {
 			return gb.b
 		}
 	}
-	return webBytes(rt, v)
+	return bytesOf(rt, v)
 }
 
-// webExportHeaders turns a request's or response's header slots (a list
+// exportHeaders turns a request's or response's header slots (a list
 // handle, or null and the only content type) into Go header lines.
-func webExportHeaders(hl, ctype goja.Value) [][2]string {
+func exportHeaders(hl, ctype goja.Value) [][2]string {
 	if o, ok := hl.(*goja.Object); ok {
-		if l, ok := o.Export().(*webHeaderList); ok {
+		if l, ok := o.Export().(*headerList); ok {
 			return l.export()
 		}
 	}
@@ -190,65 +193,67 @@ func webExportHeaders(hl, ctype goja.Value) [][2]string {
 	return [][2]string{{"content-type", ctype.String()}}
 }
 
-// webBridgeNatives adds the natives the bridge and bodies use.
-func webBridgeNatives(rt *goja.Runtime, st *webState, n *goja.Object) {
+// bridgeNatives adds the natives the bridge and bodies use.
+func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
 	// outRequest(method, url, list|null, ctype|null, body)
 	set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
 			Method: c.Argument(0).String(),
 			URL:    c.Argument(1).String(),
-			Header: webExportHeaders(c.Argument(2), c.Argument(3)),
-			Body:   webExportBody(c.Argument(4)),
+			Header: exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:   exportBody(c.Argument(4)),
 		}
 		return goja.Undefined()
 	})
 	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
 	set("outResponse", func(c goja.FunctionCall) goja.Value {
 		status := int(c.Argument(0).ToInteger())
-		text := webDefaultStatusText(status)
+		text := defaultStatusText(status)
 		if t := c.Argument(1); !goja.IsNull(t) && !goja.IsUndefined(t) {
 			text = t.String()
 		}
 		out := &HTTPResponse{
 			Status:     status,
 			StatusText: text,
-			Header:     webExportHeaders(c.Argument(2), c.Argument(3)),
-			Body:       webExportBody(c.Argument(4)),
+			Header:     exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:       exportBody(c.Argument(4)),
 		}
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			out.WebSocket = ws
-			out.Socket = WebSocketOf(rt, ws)
+			if st.socketOf != nil {
+				out.Socket = st.socketOf(ws)
+			}
 		}
 		st.outRes = out
 		return goja.Undefined()
 	})
 	// bodyBuffer(src) → a new ArrayBuffer with the bytes of a string or Go body
 	set("bodyBuffer", func(c goja.FunctionCall) goja.Value {
-		src := webBodySource(rt, c.Argument(0))
+		src := bodySource(rt, c.Argument(0))
 		b := make([]byte, len(src))
 		copy(b, src)
 		return rt.ToValue(rt.NewArrayBuffer(b))
 	})
 	set("bodyEmpty", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(len(webBodySource(rt, c.Argument(0))) == 0)
+		return rt.ToValue(len(bodySource(rt, c.Argument(0))) == 0)
 	})
 }
 
 // NewRequest builds a JS Request object (with immutable headers, as an
 // incoming request has in workerd) from r. Call it on the runtime's
-// goroutine only, after InstallWeb.
+// goroutine only, after Install.
 func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 	st, args, err := requestArgs(rt, r)
 	if err != nil {
 		return nil, err
 	}
-	return webCall(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+	return callJS(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
 }
 
 // requestArgs are web.js's goMakeRequest arguments for r.
-func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, error) {
-	st, err := webStateRequired(rt)
+func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error) {
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, [4]goja.Value{}, err
 	}
@@ -258,13 +263,13 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*webState, [4]goja.Value, er
 		method = "GET"
 	}
 	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
-		rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body)}, nil
+		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body)}, nil
 }
 
-// callWithRequest calls fn.call(this, request, rest...) in one call into
+// CallWithRequest calls fn.call(this, request, rest...) in one call into
 // JS, where request is what NewRequest(rt, r) builds; rest has 0 or 2
 // values. Errors are the call's (a thrown value is a *goja.Exception).
-func callWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
+func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
 	st, args, err := requestArgs(rt, r)
 	if err != nil {
 		return nil, err
@@ -279,9 +284,9 @@ func callWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 }
 
 // collectRequest runs web.js's exporter f and returns what it sent out.
-func (st *webState) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
+func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
 	st.outReq = nil
-	if _, err := webCall(f); err != nil {
+	if _, err := callJS(f); err != nil {
 		st.outReq = nil
 		return nil, err
 	}
@@ -298,7 +303,7 @@ func (st *webState) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, 
 // "TypeError: ..." error when v is not a Request or its body was used. Call
 // it on the runtime's goroutine only.
 func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +319,7 @@ func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
 // errors (a bad URL, a used body) come back as *goja.Exception. Call it on
 // the runtime's goroutine only.
 func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -331,24 +336,24 @@ func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, er
 // result has in workerd) from r. The status is not range-checked, so 101
 // with a WebSocket works. Call it on the runtime's goroutine only.
 func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
 	ws := r.WebSocket
 	if r.Socket != nil {
-		ws = r.Socket.valueIn(rt)
+		ws = r.Socket.ValueIn(rt)
 	}
 	if ws == nil {
 		ws = goja.Null()
 	}
 	var text goja.Value = goja.Null()
-	if r.StatusText != "" && r.StatusText != webDefaultStatusText(r.Status) {
+	if r.StatusText != "" && r.StatusText != defaultStatusText(r.Status) {
 		text = rt.ToValue(r.StatusText)
 	}
-	return webCall(func() (goja.Value, error) {
+	return callJS(func() (goja.Value, error) {
 		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
-			rt.NewDynamicObject(webHeadersFromGo(r.Header)), webGoBodyValue(rt, r.Body), ws)
+			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
 	})
 }
 
@@ -356,7 +361,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 // "TypeError: ..." error (a *goja.Exception) when v is not a Response or its
 // body was already used. Call it on the runtime's goroutine only.
 func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
-	st, err := webStateRequired(rt)
+	st, err := requireState(rt)
 	if err != nil {
 		return nil, err
 	}
@@ -364,7 +369,7 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 		v = goja.Undefined()
 	}
 	st.outRes = nil
-	if _, err := webCall(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
+	if _, err := callJS(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
 		st.outRes = nil
 		return nil, err
 	}
@@ -374,60 +379,4 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 		return nil, errors.New("jsapi: the response exporter returned nothing")
 	}
 	return out, nil
-}
-
-// webStatusTexts is web.js's statusTexts table.
-var webStatusTexts = map[int]string{
-	0: "", 100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints", 200: "OK", 201: "Created",
-	202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
-	207: "Multi-Status", 208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
-	302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
-	400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
-	405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
-	409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
-	414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
-	418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity", 423: "Locked", 424: "Failed Dependency",
-	426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
-	451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
-	503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
-	507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
-}
-
-// webDefaultStatusText is web.js's defaultStatusText.
-func webDefaultStatusText(s int) string {
-	if t, ok := webStatusTexts[s]; ok {
-		return t
-	}
-	switch {
-	case s >= 200 && s < 300:
-		return "Successful"
-	case s >= 300 && s < 400:
-		return "Redirection"
-	case s >= 400 && s < 500:
-		return "Client Error"
-	case s >= 500 && s < 600:
-		return "Server Error"
-	}
-	return ""
-}
-
-// webDecodeString is decode(the UTF-8 encoding of s): s with lone
-// surrogates replaced by U+FFFD and, unless ignoreBOM, a leading BOM
-// dropped.
-func webDecodeString(rt *goja.Runtime, s goja.String, ignoreBOM bool) goja.Value {
-	gs := s.String()
-	ascii := true
-	for i := 0; i < len(gs); i++ {
-		if gs[i] >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	if !ignoreBOM {
-		gs = strings.TrimPrefix(gs, "\ufeff")
-	}
-	return rt.ToValue(gs)
 }

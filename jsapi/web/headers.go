@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"strings"
@@ -7,59 +7,59 @@ import (
 )
 
 // The Go side of Headers, Request and Response: a Headers object is a thin
-// JS view of a webHeaderList, and bodies that come from Go stay Go bytes
+// JS view of a headerList, and bodies that come from Go stay Go bytes
 // until JS reads them, so requests and responses cross the bridge without
 // building JS arrays, iterating JS iterators or copying bodies.
 
-// webOpaque makes a Go value a JS object with no properties (a handle only
+// opaque makes a Go value a JS object with no properties (a handle only
 // the natives look into). Handles live in private fields, out of user
 // code's reach.
-type webOpaque struct{}
+type opaque struct{}
 
-func (webOpaque) Get(string) goja.Value       { return nil }
-func (webOpaque) Set(string, goja.Value) bool { return false }
-func (webOpaque) Has(string) bool             { return false }
-func (webOpaque) Delete(string) bool          { return false }
-func (webOpaque) Keys() []string              { return nil }
+func (opaque) Get(string) goja.Value       { return nil }
+func (opaque) Set(string, goja.Value) bool { return false }
+func (opaque) Has(string) bool             { return false }
+func (opaque) Delete(string) bool          { return false }
+func (opaque) Keys() []string              { return nil }
 
-// webHeader is one header line: a lowercase token name and a value.
-type webHeader struct {
+// header is one header line: a lowercase token name and a value.
+type header struct {
 	name string
 	val  string     // the value as Go (UTF-8) text
 	js   goja.Value // the exact JS string when it is not ASCII (nil otherwise)
 }
 
-// webHeaderList is the store behind a Headers object: the lines in the
+// headerList is the store behind a Headers object: the lines in the
 // order they were added (names may repeat). What JS sees (sorted names,
 // values joined with ", ", set-cookie lines kept apart) is computed on read.
-type webHeaderList struct {
-	webOpaque
-	h         []webHeader
+type headerList struct {
+	opaque
+	h         []header
 	immutable bool
 }
 
-// webGoBody is a body that came from Go: read-only bytes shared with the
+// goBody is a body that came from Go: read-only bytes shared with the
 // HTTPRequest/HTTPResponse it came from.
-type webGoBody struct {
-	webOpaque
+type goBody struct {
+	opaque
 	b []byte
 }
 
-func (rt webRT) headerList(v goja.Value) *webHeaderList {
+func (rt jsRT) listOf(v goja.Value) *headerList {
 	if o, ok := v.(*goja.Object); ok {
-		if l, ok := o.Export().(*webHeaderList); ok {
+		if l, ok := o.Export().(*headerList); ok {
 			return l
 		}
 	}
-	webThrow(rt.rt, "TypeError", "Illegal invocation")
+	throwError(rt.rt, "TypeError", "Illegal invocation")
 	return nil
 }
 
-// webRT carries the runtime into the header natives.
-type webRT struct{ rt *goja.Runtime }
+// jsRT carries the runtime into the header natives.
+type jsRT struct{ rt *goja.Runtime }
 
-// webTokenChars marks the bytes allowed in a header name (RFC 7230 token).
-var webTokenChars = func() (t [256]bool) {
+// tokenChars marks the bytes allowed in a header name (RFC 7230 token).
+var tokenChars = func() (t [256]bool) {
 	for _, c := range []byte("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		t[c] = true
 	}
@@ -68,28 +68,28 @@ var webTokenChars = func() (t [256]bool) {
 
 // webHeaderName validates a header name and returns it lowercased, or
 // throws "Invalid header name.".
-func (rt webRT) name(v goja.Value) string {
+func (rt jsRT) name(v goja.Value) string {
 	s := v.String()
 	if s == "" {
-		webThrow(rt.rt, "TypeError", "Invalid header name.")
+		throwError(rt.rt, "TypeError", "Invalid header name.")
 	}
 	upper := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !webTokenChars[c] {
-			webThrow(rt.rt, "TypeError", "Invalid header name.")
+		if !tokenChars[c] {
+			throwError(rt.rt, "TypeError", "Invalid header name.")
 		}
 		if c >= 'A' && c <= 'Z' {
 			upper = true
 		}
 	}
 	if upper {
-		return webASCIILower(s)
+		return asciiLower(s)
 	}
 	return s
 }
 
-func webASCIILower(s string) string {
+func asciiLower(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if c >= 'A' && c <= 'Z' {
@@ -99,11 +99,11 @@ func webASCIILower(s string) string {
 	return string(b)
 }
 
-func webIsHTTPWS(c uint16) bool { return c == '\t' || c == '\n' || c == '\r' || c == ' ' }
+func isHTTPWS(c uint16) bool { return c == '\t' || c == '\n' || c == '\r' || c == ' ' }
 
 // value normalizes a header value (strips leading and trailing HTTP
 // whitespace) and throws "Invalid header value." for NUL, CR or LF.
-func (rt webRT) value(v goja.Value) webHeader {
+func (rt jsRT) value(v goja.Value) header {
 	s := v.String()
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -114,17 +114,17 @@ func (rt webRT) value(v goja.Value) webHeader {
 	}
 	if ascii {
 		start, end := 0, len(s)
-		for start < end && webIsHTTPWS(uint16(s[start])) {
+		for start < end && isHTTPWS(uint16(s[start])) {
 			start++
 		}
-		for end > start && webIsHTTPWS(uint16(s[end-1])) {
+		for end > start && isHTTPWS(uint16(s[end-1])) {
 			end--
 		}
 		s = s[start:end]
 		if strings.ContainsAny(s, "\x00\r\n") {
-			webThrow(rt.rt, "TypeError", "Invalid header value.")
+			throwError(rt.rt, "TypeError", "Invalid header value.")
 		}
-		return webHeader{val: s}
+		return header{val: s}
 	}
 	// Not ASCII: trim and check the UTF-16 string itself, and keep it so
 	// that JS reads back exactly what it stored.
@@ -133,10 +133,10 @@ func (rt webRT) value(v goja.Value) webHeader {
 		js = v.ToString().(goja.String)
 	}
 	start, end := 0, js.Length()
-	for start < end && webIsHTTPWS(js.CharAt(start)) {
+	for start < end && isHTTPWS(js.CharAt(start)) {
 		start++
 	}
-	for end > start && webIsHTTPWS(js.CharAt(end-1)) {
+	for end > start && isHTTPWS(js.CharAt(end-1)) {
 		end--
 	}
 	if start != 0 || end != js.Length() {
@@ -144,13 +144,13 @@ func (rt webRT) value(v goja.Value) webHeader {
 	}
 	for i := 0; i < js.Length(); i++ {
 		if c := js.CharAt(i); c == 0 || c == '\r' || c == '\n' {
-			webThrow(rt.rt, "TypeError", "Invalid header value.")
+			throwError(rt.rt, "TypeError", "Invalid header value.")
 		}
 	}
-	return webHeader{val: js.String(), js: js}
+	return header{val: js.String(), js: js}
 }
 
-func (h *webHeader) jsValue(rt *goja.Runtime) goja.Value {
+func (h *header) jsValue(rt *goja.Runtime) goja.Value {
 	if h.js != nil {
 		return h.js
 	}
@@ -158,7 +158,7 @@ func (h *webHeader) jsValue(rt *goja.Runtime) goja.Value {
 }
 
 // joined returns the values of name joined with ", " (ok=false when absent).
-func (l *webHeaderList) joined(rt *goja.Runtime, name string) (goja.Value, bool) {
+func (l *headerList) joined(rt *goja.Runtime, name string) (goja.Value, bool) {
 	first := -1
 	n := 0
 	for i := range l.h {
@@ -178,7 +178,7 @@ func (l *webHeaderList) joined(rt *goja.Runtime, name string) (goja.Value, bool)
 	return l.join(rt, name, first), true
 }
 
-func (l *webHeaderList) join(rt *goja.Runtime, name string, first int) goja.Value {
+func (l *headerList) join(rt *goja.Runtime, name string, first int) goja.Value {
 	unicode := false
 	for i := first; i < len(l.h); i++ {
 		if l.h[i].name == name && l.h[i].js != nil {
@@ -210,7 +210,7 @@ func (l *webHeaderList) join(rt *goja.Runtime, name string, first int) goja.Valu
 	return b.String()
 }
 
-func (l *webHeaderList) has(name string) bool {
+func (l *headerList) has(name string) bool {
 	for i := range l.h {
 		if l.h[i].name == name {
 			return true
@@ -219,7 +219,7 @@ func (l *webHeaderList) has(name string) bool {
 	return false
 }
 
-func (l *webHeaderList) remove(name string) {
+func (l *headerList) remove(name string) {
 	out := l.h[:0]
 	for _, h := range l.h {
 		if h.name != name {
@@ -230,7 +230,7 @@ func (l *webHeaderList) remove(name string) {
 	l.h = out
 }
 
-func (l *webHeaderList) set(h webHeader) {
+func (l *headerList) set(h header) {
 	for i := range l.h {
 		if l.h[i].name == h.name {
 			l.h[i] = h
@@ -249,13 +249,13 @@ func (l *webHeaderList) set(h webHeader) {
 	l.h = append(l.h, h)
 }
 
-func (l *webHeaderList) copy() *webHeaderList {
-	return &webHeaderList{h: append([]webHeader(nil), l.h...)}
+func (l *headerList) copy() *headerList {
+	return &headerList{h: append([]header(nil), l.h...)}
 }
 
 // sortedIdx returns the indexes of l.h ordered by name, stable (values of
 // one name stay in the order they were added).
-func (l *webHeaderList) sortedIdx(buf []int) []int {
+func (l *headerList) sortedIdx(buf []int) []int {
 	idx := buf[:0]
 	for i := range l.h {
 		idx = append(idx, i)
@@ -271,7 +271,7 @@ func (l *webHeaderList) sortedIdx(buf []int) []int {
 
 // export returns the lines Go sends: sorted, one line per name with the
 // values joined, except set-cookie, whose values stay separate lines.
-func (l *webHeaderList) export() [][2]string {
+func (l *headerList) export() [][2]string {
 	if len(l.h) == 0 {
 		return [][2]string{}
 	}
@@ -308,7 +308,7 @@ func (l *webHeaderList) export() [][2]string {
 
 // display returns what iteration shows: mode 0 [[name, value], ...],
 // 1 names, 2 values, 3 a flat [name, value, name, value, ...].
-func (l *webHeaderList) display(rt *goja.Runtime, mode int64) goja.Value {
+func (l *headerList) display(rt *goja.Runtime, mode int64) goja.Value {
 	var buf [16]int
 	idx := l.sortedIdx(buf[:])
 	out := make([]interface{}, 0, len(idx)*2)
@@ -342,23 +342,23 @@ func (l *webHeaderList) display(rt *goja.Runtime, mode int64) goja.Value {
 	return rt.NewArray(out...)
 }
 
-// webHeaderNatives adds the natives web.js's Headers uses.
-func webHeaderNatives(rt *goja.Runtime, n *goja.Object) {
-	w := webRT{rt}
-	newList := func(l *webHeaderList) goja.Value { return rt.NewDynamicObject(l) }
+// headerNatives adds the natives web.js's Headers uses.
+func headerNatives(rt *goja.Runtime, n *goja.Object) {
+	w := jsRT{rt}
+	newList := func(l *headerList) goja.Value { return rt.NewDynamicObject(l) }
 	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	set("hNew", func(goja.FunctionCall) goja.Value { return newList(&webHeaderList{}) })
+	set("hNew", func(goja.FunctionCall) goja.Value { return newList(&headerList{}) })
 	// hOf(name|null, value, immutable) → a list of at most one line (internal: no checks)
 	set("hOf", func(c goja.FunctionCall) goja.Value {
-		l := &webHeaderList{immutable: c.Argument(2).ToBoolean()}
+		l := &headerList{immutable: c.Argument(2).ToBoolean()}
 		if name := c.Argument(0); !goja.IsNull(name) && !goja.IsUndefined(name) {
-			l.h = []webHeader{{name: name.String(), val: c.Argument(1).String()}}
+			l.h = []header{{name: name.String(), val: c.Argument(1).String()}}
 		}
 		return newList(l)
 	})
-	set("hCopy", func(c goja.FunctionCall) goja.Value { return newList(w.headerList(c.Argument(0)).copy()) })
+	set("hCopy", func(c goja.FunctionCall) goja.Value { return newList(w.listOf(c.Argument(0)).copy()) })
 	set("hGuard", func(c goja.FunctionCall) goja.Value {
-		if w.headerList(c.Argument(0)).immutable {
+		if w.listOf(c.Argument(0)).immutable {
 			return rt.ToValue("immutable")
 		}
 		return rt.ToValue("none")
@@ -368,18 +368,18 @@ func webHeaderNatives(rt *goja.Runtime, n *goja.Object) {
 		return goja.Undefined()
 	})
 	set("hGet", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		if v, ok := l.joined(rt, w.name(c.Argument(1))); ok {
 			return v
 		}
 		return goja.Null()
 	})
 	set("hHas", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		return rt.ToValue(l.has(w.name(c.Argument(1))))
 	})
 	set("hAppend", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		name := w.name(c.Argument(1))
 		h := w.value(c.Argument(2))
 		h.name = name
@@ -387,7 +387,7 @@ func webHeaderNatives(rt *goja.Runtime, n *goja.Object) {
 		return goja.Undefined()
 	})
 	set("hSet", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		name := w.name(c.Argument(1))
 		h := w.value(c.Argument(2))
 		h.name = name
@@ -396,20 +396,20 @@ func webHeaderNatives(rt *goja.Runtime, n *goja.Object) {
 	})
 	// hSetDefault(list, name, value): internal (checked) name and value, set when absent
 	set("hSetDefault", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		name := c.Argument(1).String()
 		if !l.has(name) {
-			l.h = append(l.h, webHeader{name: name, val: c.Argument(2).String()})
+			l.h = append(l.h, header{name: name, val: c.Argument(2).String()})
 		}
 		return goja.Undefined()
 	})
 	set("hDelete", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		l.remove(w.name(c.Argument(1)))
 		return goja.Undefined()
 	})
 	set("hGetSetCookie", func(c goja.FunctionCall) goja.Value {
-		l := w.headerList(c.Argument(0))
+		l := w.listOf(c.Argument(0))
 		var out []interface{}
 		for i := range l.h {
 			if l.h[i].name == "set-cookie" {
@@ -419,6 +419,6 @@ func webHeaderNatives(rt *goja.Runtime, n *goja.Object) {
 		return rt.NewArray(out...)
 	})
 	set("hDisplay", func(c goja.FunctionCall) goja.Value {
-		return w.headerList(c.Argument(0)).display(rt, c.Argument(1).ToInteger())
+		return w.listOf(c.Argument(0)).display(rt, c.Argument(1).ToInteger())
 	})
 }

@@ -1,39 +1,42 @@
-package jsapi
+package web
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
 )
 
 // The per-runtime URL caches stay bounded and never keep long URLs.
 func TestWeb_urlCachesBounded(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	st := webStateOf(rt)
-	for i := 0; i < 3*webCacheMax; i++ {
+	st := stateOf(rt)
+	for i := 0; i < 3*cacheMax; i++ {
 		u := "http://h.test/p?i=" + strconv.Itoa(i)
 		v, err := NewRequest(rt, &HTTPRequest{URL: u})
 		if err != nil {
 			t.Fatal(err)
 		}
 		rt.Set("req", v)
-		if got := runJS(t, rt, `new URL(req.url).searchParams.get("i")`).String(); got != strconv.Itoa(i) {
+		if got := jstest.Run(t, rt, `new URL(req.url).searchParams.get("i")`).String(); got != strconv.Itoa(i) {
 			t.Fatalf("i = %s, want %d", got, i)
 		}
 	}
-	if len(st.hrefs) > webCacheMax || len(st.records) > webCacheMax {
-		t.Errorf("caches hold %d hrefs and %d records, want at most %d", len(st.hrefs), len(st.records), webCacheMax)
+	if len(st.hrefs) > cacheMax || len(st.records) > cacheMax {
+		t.Errorf("caches hold %d hrefs and %d records, want at most %d", len(st.hrefs), len(st.records), cacheMax)
 	}
-	long := "http://h.test/" + strings.Repeat("a", webCacheMaxLen)
+	long := "http://h.test/" + strings.Repeat("a", cacheMaxLen)
 	v, err := NewRequest(rt, &HTTPRequest{URL: long})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rt.Set("req", v)
-	if got := runJS(t, rt, `new URL(req.url).pathname.length`).ToInteger(); got != int64(len(long)-len("http://h.test")) {
+	if got := jstest.Run(t, rt, `new URL(req.url).pathname.length`).ToInteger(); got != int64(len(long)-len("http://h.test")) {
 		t.Errorf("pathname length %d", got)
 	}
 	if _, ok := st.hrefs[long]; ok {
@@ -58,7 +61,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 		defer wg.Done()
 		defer close(toB)
 		rt := goja.New()
-		if err := InstallWeb(rt, WebOptions{}); err != nil {
+		if err := Install(rt, Options{}); err != nil {
 			errs <- err
 			return
 		}
@@ -98,7 +101,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 				return
 			}
 			if string(back.Body) != "body "+strconv.Itoa(i) {
-				errs <- &ScriptError{Name: "Error", Message: "round " + strconv.Itoa(i) + ": body " + string(back.Body)}
+				errs <- errors.New("round " + strconv.Itoa(i) + ": body " + string(back.Body))
 				return
 			}
 		}
@@ -107,7 +110,7 @@ func TestWeb_bridgeAcrossRuntimes(t *testing.T) {
 		defer wg.Done()
 		defer close(toA)
 		rt := goja.New()
-		if err := InstallWeb(rt, WebOptions{}); err != nil {
+		if err := Install(rt, Options{}); err != nil {
 			errs <- err
 			return
 		}

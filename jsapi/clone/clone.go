@@ -1,4 +1,6 @@
-package jsapi
+// Package clone is the structured clone codec: it carries JS values across
+// storage and between runtimes.
+package clone
 
 import (
 	"encoding/binary"
@@ -13,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // Structured clone codec.
@@ -28,61 +32,61 @@ import (
 //
 // Encoding (all integers are unsigned LEB128 varints unless said so):
 //
-//	blob    = version(1 byte, = cloneVersion) value
+//	blob    = version(1 byte, = version) value
 //	value   = tag(1 byte) payload
 //
 // Tags are the clone* constants below; objects get ids in order of first
-// appearance and a later appearance is written as cloneRef id.
+// appearance and a later appearance is written as tagRef id.
 
-const cloneVersion = 1
+const version = 1
 
 const (
-	cloneUndefined   = 0x00
-	cloneNull        = 0x01
-	cloneTrue        = 0x02
-	cloneFalse       = 0x03
-	cloneInt         = 0x04 // zigzag varint
-	cloneDouble      = 0x05 // 8 bytes little endian
-	cloneStr8        = 0x06 // len, UTF-8 bytes
-	cloneStr16       = 0x07 // units, 2*units bytes little endian (strings with lone surrogates)
-	cloneBigInt      = 0x08 // sign byte (0 or 1), len, big-endian magnitude
-	cloneRef         = 0x10 // id
-	cloneObject      = 0x11 // count, count × (key string value, value)
-	cloneDenseArray  = 0x12 // length, length × value, count, count × (key, value)
-	cloneSparseArray = 0x13 // length, count, count × (key, value)
-	cloneDate        = 0x14 // 8 bytes double
-	cloneRegExp      = 0x15 // source string value, flags string value
-	cloneMap         = 0x16 // count, count × (key, value)
-	cloneSet         = 0x17 // count, count × value
-	cloneArrayBuffer = 0x18 // len, bytes
-	cloneTypedArray  = 0x19 // kind byte, buffer value (ArrayBuffer or ref), byteOffset, length
-	cloneDataView    = 0x1a // buffer value, byteOffset, byteLength
-	cloneError       = 0x1b // kind byte, flags byte, [message string value], [stack string value], [cause value]
-	cloneBoxedString = 0x1c // string value
-	cloneBoxedNumber = 0x1d // 8 bytes double
-	cloneBoxedBool   = 0x1e // 1 byte
-	cloneBoxedBigInt = 0x1f // bigint payload (as cloneBigInt)
+	tagUndefined   = 0x00
+	tagNull        = 0x01
+	tagTrue        = 0x02
+	tagFalse       = 0x03
+	tagInt         = 0x04 // zigzag varint
+	tagDouble      = 0x05 // 8 bytes little endian
+	tagStr8        = 0x06 // len, UTF-8 bytes
+	tagStr16       = 0x07 // units, 2*units bytes little endian (strings with lone surrogates)
+	tagBigInt      = 0x08 // sign byte (0 or 1), len, big-endian magnitude
+	tagRef         = 0x10 // id
+	tagObject      = 0x11 // count, count × (key string value, value)
+	tagDenseArray  = 0x12 // length, length × value, count, count × (key, value)
+	tagSparseArray = 0x13 // length, count, count × (key, value)
+	tagDate        = 0x14 // 8 bytes double
+	tagRegExp      = 0x15 // source string value, flags string value
+	tagMap         = 0x16 // count, count × (key, value)
+	tagSet         = 0x17 // count, count × value
+	tagArrayBuffer = 0x18 // len, bytes
+	tagTypedArray  = 0x19 // kind byte, buffer value (ArrayBuffer or ref), byteOffset, length
+	tagDataView    = 0x1a // buffer value, byteOffset, byteLength
+	tagError       = 0x1b // kind byte, flags byte, [message string value], [stack string value], [cause value]
+	tagBoxedString = 0x1c // string value
+	tagBoxedNumber = 0x1d // 8 bytes double
+	tagBoxedBool   = 0x1e // 1 byte
+	tagBoxedBigInt = 0x1f // bigint payload (as tagBigInt)
 )
 
-// cloneMaxDepth bounds nesting on both sides so hostile input cannot
+// maxDepth bounds nesting on both sides so hostile input cannot
 // exhaust the stack.
-const cloneMaxDepth = 5000
+const maxDepth = 5000
 
-var cloneTypedArrayKinds = []string{
+var typedArrayKinds = []string{
 	"Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
 	"Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "Float16Array",
 }
 
-var cloneErrorKinds = []string{"Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"}
+var errorKinds = []string{"Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"}
 
-// CloneError is a structured clone failure as JS sees it: Name is the
+// Error is a structured clone failure as JS sees it: Name is the
 // error class ("DataCloneError", "RangeError") and Message its message,
 // both as workerd reports them.
 //
 // When it comes from Serialize or Deserialize it also carries the JS error
 // object as a *goja.Exception, so errors.As(err, &ex) finds the value to
 // throw (a DataCloneError DOMException, a RangeError, ...).
-type CloneError struct {
+type Error struct {
 	Name    string
 	Message string
 	Err     error // underlying cause, if any
@@ -90,10 +94,10 @@ type CloneError struct {
 	exc *goja.Exception
 }
 
-func (e *CloneError) Error() string { return e.Name + ": " + e.Message }
+func (e *Error) Error() string { return e.Name + ": " + e.Message }
 
 // Unwrap returns the underlying cause and the JS exception, when present.
-func (e *CloneError) Unwrap() []error {
+func (e *Error) Unwrap() []error {
 	var out []error
 	if e.Err != nil {
 		out = append(out, e.Err)
@@ -105,30 +109,30 @@ func (e *CloneError) Unwrap() []error {
 }
 
 // withException attaches the JS error object for e, built on rt.
-func (e *CloneError) withException(rt *goja.Runtime) *CloneError {
+func (e *Error) withException(rt *goja.Runtime) *Error {
 	if e.exc == nil {
-		obj := NewError(rt, e.Name, e.Message)
+		obj := jserr.New(rt, e.Name, e.Message)
 		e.exc = rt.Try(func() { panic(obj) })
 	}
 	return e
 }
 
-// cloneFinish attaches the JS exception to a *CloneError result.
-func cloneFinish(rt *goja.Runtime, err error) error {
-	var ce *CloneError
+// finish attaches the JS exception to a *Error result.
+func finish(rt *goja.Runtime, err error) error {
+	var ce *Error
 	if errors.As(err, &ce) {
 		ce.withException(rt)
 	}
 	return err
 }
 
-// ErrCloneCorrupt is wrapped by the CloneError Deserialize returns for bytes
+// ErrCorrupt is wrapped by the Error Deserialize returns for bytes
 // it cannot decode.
-var ErrCloneCorrupt = errors.New("corrupt structured clone data")
+var ErrCorrupt = errors.New("corrupt structured clone data")
 
-func cloneCorrupt(format string, args ...interface{}) *CloneError {
-	return &CloneError{Name: "DataCloneError", Message: "Unable to deserialize cloned data.",
-		Err: fmt.Errorf("%w: %s", ErrCloneCorrupt, fmt.Sprintf(format, args...))}
+func corrupt(format string, args ...interface{}) *Error {
+	return &Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data.",
+		Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
 }
 
 // ErrorValue converts an error from this package (or a JS exception) into
@@ -138,16 +142,16 @@ func ErrorValue(rt *goja.Runtime, err error) goja.Value {
 	if errors.As(err, &ex) {
 		return ex.Value()
 	}
-	var ce *CloneError
+	var ce *Error
 	if errors.As(err, &ce) {
 		return ce.withException(rt).exc.Value()
 	}
-	return NewError(rt, "Error", err.Error())
+	return jserr.New(rt, "Error", err.Error())
 }
 
-// cloneIntrinsics are the built-ins the codec uses, captured before user
+// intrinsics are the built-ins the codec uses, captured before user
 // code can replace them.
-type cloneIntrinsics struct {
+type intrinsics struct {
 	helpers     *goja.Object
 	typedArray  goja.Callable
 	dataView    goja.Callable
@@ -166,7 +170,7 @@ type cloneIntrinsics struct {
 	hostBrand   *goja.Symbol
 }
 
-const cloneHelpersSource = `(function (hostBrand) {
+const helpersSource = `(function (hostBrand) {
   "use strict";
   const TA = Object.getPrototypeOf(Uint8Array.prototype);
   const g = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
@@ -248,19 +252,19 @@ const cloneHelpersSource = `(function (hostBrand) {
 })`
 
 var (
-	cloneHelpersOnce sync.Once
-	cloneHelpersProg *goja.Program
-	cloneHelpersErr  error
+	helpersOnce sync.Once
+	helpersProg *goja.Program
+	helpersErr  error
 )
 
-func newCloneIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*cloneIntrinsics, error) {
-	cloneHelpersOnce.Do(func() {
-		cloneHelpersProg, cloneHelpersErr = goja.Compile("cellhost:clone.js", cloneHelpersSource, true)
+func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error) {
+	helpersOnce.Do(func() {
+		helpersProg, helpersErr = goja.Compile("cellhost:clone.js", helpersSource, true)
 	})
-	if cloneHelpersErr != nil {
-		return nil, fmt.Errorf("compile clone helpers: %w", cloneHelpersErr)
+	if helpersErr != nil {
+		return nil, fmt.Errorf("compile clone helpers: %w", helpersErr)
 	}
-	fv, err := rt.RunProgram(cloneHelpersProg)
+	fv, err := rt.RunProgram(helpersProg)
 	if err != nil {
 		return nil, fmt.Errorf("run clone helpers: %w", err)
 	}
@@ -273,7 +277,7 @@ func newCloneIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*cloneIntrins
 		return nil, fmt.Errorf("run clone helpers: %w", err)
 	}
 	h := hv.ToObject(rt)
-	ci := &cloneIntrinsics{helpers: h, ctors: map[string]goja.Constructor{}, hostBrand: hostBrand}
+	ci := &intrinsics{helpers: h, ctors: map[string]goja.Constructor{}, hostBrand: hostBrand}
 	for name, dst := range map[string]*goja.Callable{
 		"typedArray": &ci.typedArray, "dataView": &ci.dataView, "mapEntries": &ci.mapEntries, "setValues": &ci.setValues,
 		"mapSet": &ci.mapSet, "setAdd": &ci.setAdd, "time": &ci.time, "regexp": &ci.regexp, "prim": &ci.prim,
@@ -295,64 +299,82 @@ func newCloneIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*cloneIntrins
 	return ci, nil
 }
 
-func cloneIntrinsicsOf(rt *goja.Runtime) (*cloneIntrinsics, error) {
-	if st := webStateOf(rt); st != nil && st.clone != nil {
-		return st.clone, nil
+var intrinsicsKey = goja.NewSymbol("cellhost.clone")
+
+// Install captures, on a fresh runtime, the built-ins the codec uses, so
+// that user code replacing them later does not change what it does.
+// hostBrand is the symbol whose string value on an object names its host
+// type (such objects cannot be cloned). Call it once, on the runtime's
+// goroutine, before user code runs; without it every call captures the
+// built-ins as they are then.
+func Install(rt *goja.Runtime, hostBrand *goja.Symbol) error {
+	ci, err := newIntrinsics(rt, hostBrand)
+	if err != nil {
+		return err
 	}
-	return newCloneIntrinsics(rt, nil)
+	return rt.GlobalObject().DefineDataPropertySymbol(intrinsicsKey, rt.ToValue(ci), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+func intrinsicsOf(rt *goja.Runtime) (*intrinsics, error) {
+	if v := rt.GlobalObject().GetSymbol(intrinsicsKey); v != nil {
+		if ci, ok := v.Export().(*intrinsics); ok {
+			return ci, nil
+		}
+	}
+	return newIntrinsics(rt, nil)
 }
 
 // ---------------------------------------------------------------------------
 // Serialize
 
-type cloneWriter struct {
+type writer struct {
 	rt    *goja.Runtime
-	ci    *cloneIntrinsics
+	ci    *intrinsics
 	buf   []byte
 	ids   map[*goja.Object]uint64
 	next  uint64
 	depth int
 }
 
-type cloneAbort struct{ err error }
+type abort struct{ err error }
 
-func (w *cloneWriter) fail(name, msg string) {
-	panic(cloneAbort{&CloneError{Name: name, Message: msg}})
+func (w *writer) fail(name, msg string) {
+	panic(abort{&Error{Name: name, Message: msg}})
 }
 
-func (w *cloneWriter) call(f goja.Callable, args ...goja.Value) goja.Value {
+func (w *writer) call(f goja.Callable, args ...goja.Value) goja.Value {
 	v, err := f(goja.Undefined(), args...)
 	if err != nil {
-		panic(cloneAbort{err})
+		panic(abort{err})
 	}
 	return v
 }
 
-func (w *cloneWriter) uvarint(x uint64) { w.buf = binary.AppendUvarint(w.buf, x) }
+func (w *writer) uvarint(x uint64) { w.buf = binary.AppendUvarint(w.buf, x) }
 
-func (w *cloneWriter) double(f float64) {
+func (w *writer) double(f float64) {
 	w.buf = binary.LittleEndian.AppendUint64(w.buf, math.Float64bits(f))
 }
 
-func (w *cloneWriter) uncloneable(v goja.Value) {
+func (w *writer) uncloneable(v goja.Value) {
 	desc := w.call(w.ci.describe, v).String()
 	w.fail("DataCloneError", desc+" could not be cloned.")
 }
 
 // Serialize encodes v with the structured clone algorithm. Errors are
-// *CloneError (DataCloneError for uncloneable values, with workerd's
+// *Error (DataCloneError for uncloneable values, with workerd's
 // messages) or *goja.Exception (a getter threw). Call it on the runtime's
 // goroutine only.
 func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
-	ci, err := cloneIntrinsicsOf(rt)
+	ci, err := intrinsicsOf(rt)
 	if err != nil {
 		return nil, err
 	}
-	w := &cloneWriter{rt: rt, ci: ci, buf: []byte{cloneVersion}, ids: map[*goja.Object]uint64{}}
+	w := &writer{rt: rt, ci: ci, buf: []byte{version}, ids: map[*goja.Object]uint64{}}
 	defer func() {
 		if r := recover(); r != nil {
-			if a, ok := r.(cloneAbort); ok {
-				out, err = nil, cloneFinish(rt, a.err)
+			if a, ok := r.(abort); ok {
+				out, err = nil, finish(rt, a.err)
 				return
 			}
 			panic(r)
@@ -364,11 +386,11 @@ func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
 	return w.buf, nil
 }
 
-func (w *cloneWriter) str(v goja.Value) {
+func (w *writer) str(v goja.Value) {
 	s := v.String()
 	gs, ok := v.(goja.String)
 	if !ok || len(s) == gs.Length() || !strings.ContainsRune(s, utf8.RuneError) {
-		w.buf = append(w.buf, cloneStr8)
+		w.buf = append(w.buf, tagStr8)
 		w.uvarint(uint64(len(s)))
 		w.buf = append(w.buf, s...)
 		return
@@ -391,19 +413,19 @@ func (w *cloneWriter) str(v goja.Value) {
 		}
 	}
 	if !lone {
-		w.buf = append(w.buf, cloneStr8)
+		w.buf = append(w.buf, tagStr8)
 		w.uvarint(uint64(len(s)))
 		w.buf = append(w.buf, s...)
 		return
 	}
-	w.buf = append(w.buf, cloneStr16)
+	w.buf = append(w.buf, tagStr16)
 	w.uvarint(uint64(n))
 	for i := 0; i < n; i++ {
 		w.buf = binary.LittleEndian.AppendUint16(w.buf, gs.CharAt(i))
 	}
 }
 
-func (w *cloneWriter) bigint(b *big.Int) {
+func (w *writer) bigint(b *big.Int) {
 	if b.Sign() < 0 {
 		w.buf = append(w.buf, 1)
 	} else {
@@ -414,29 +436,29 @@ func (w *cloneWriter) bigint(b *big.Int) {
 	w.buf = append(w.buf, mag...)
 }
 
-func (w *cloneWriter) number(f float64) {
+func (w *writer) number(f float64) {
 	if f == math.Trunc(f) && math.Abs(f) <= 1<<53 && !(f == 0 && math.Signbit(f)) {
 		i := int64(f)
-		w.buf = append(w.buf, cloneInt)
+		w.buf = append(w.buf, tagInt)
 		w.uvarint(uint64((i << 1) ^ (i >> 63)))
 		return
 	}
-	w.buf = append(w.buf, cloneDouble)
+	w.buf = append(w.buf, tagDouble)
 	w.double(f)
 }
 
 var (
-	cloneTypeBigInt      = reflect.TypeOf((*big.Int)(nil))
-	cloneTypeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
+	typeBigInt      = reflect.TypeOf((*big.Int)(nil))
+	typeArrayBuffer = reflect.TypeOf(goja.ArrayBuffer{})
 )
 
-func (w *cloneWriter) value(v goja.Value) {
+func (w *writer) value(v goja.Value) {
 	switch {
 	case v == nil || goja.IsUndefined(v):
-		w.buf = append(w.buf, cloneUndefined)
+		w.buf = append(w.buf, tagUndefined)
 		return
 	case goja.IsNull(v):
-		w.buf = append(w.buf, cloneNull)
+		w.buf = append(w.buf, tagNull)
 		return
 	case goja.IsString(v):
 		w.str(v)
@@ -449,7 +471,7 @@ func (w *cloneWriter) value(v goja.Value) {
 		if b == nil {
 			b = new(big.Int)
 		}
-		w.buf = append(w.buf, cloneBigInt)
+		w.buf = append(w.buf, tagBigInt)
 		w.bigint(b)
 		return
 	}
@@ -460,14 +482,14 @@ func (w *cloneWriter) value(v goja.Value) {
 	if !ok {
 		// booleans are the only primitives left
 		if v.ToBoolean() {
-			w.buf = append(w.buf, cloneTrue)
+			w.buf = append(w.buf, tagTrue)
 		} else {
-			w.buf = append(w.buf, cloneFalse)
+			w.buf = append(w.buf, tagFalse)
 		}
 		return
 	}
 	if id, seen := w.ids[o]; seen {
-		w.buf = append(w.buf, cloneRef)
+		w.buf = append(w.buf, tagRef)
 		w.uvarint(id)
 		return
 	}
@@ -475,7 +497,7 @@ func (w *cloneWriter) value(v goja.Value) {
 		w.uncloneable(o)
 	}
 	w.depth++
-	if w.depth > cloneMaxDepth {
+	if w.depth > maxDepth {
 		w.fail("RangeError", "Maximum call stack size exceeded")
 	}
 	defer func() { w.depth-- }()
@@ -486,12 +508,12 @@ func (w *cloneWriter) value(v goja.Value) {
 		w.array(o)
 		return
 	case "Date":
-		w.buf = append(w.buf, cloneDate)
+		w.buf = append(w.buf, tagDate)
 		w.double(w.call(w.ci.time, o).ToFloat())
 		return
 	case "RegExp":
 		r := w.call(w.ci.regexp, o).ToObject(w.rt)
-		w.buf = append(w.buf, cloneRegExp)
+		w.buf = append(w.buf, tagRegExp)
 		w.str(r.Get("0"))
 		w.str(r.Get("1"))
 		return
@@ -499,15 +521,15 @@ func (w *cloneWriter) value(v goja.Value) {
 		w.error(o)
 		return
 	case "String":
-		w.buf = append(w.buf, cloneBoxedString)
+		w.buf = append(w.buf, tagBoxedString)
 		w.str(w.call(w.ci.prim, o, w.rt.ToValue(0)))
 		return
 	case "Number":
-		w.buf = append(w.buf, cloneBoxedNumber)
+		w.buf = append(w.buf, tagBoxedNumber)
 		w.double(w.call(w.ci.prim, o, w.rt.ToValue(1)).ToFloat())
 		return
 	case "Boolean":
-		w.buf = append(w.buf, cloneBoxedBool)
+		w.buf = append(w.buf, tagBoxedBool)
 		if w.call(w.ci.prim, o, w.rt.ToValue(2)).ToBoolean() {
 			w.buf = append(w.buf, 1)
 		} else {
@@ -517,18 +539,18 @@ func (w *cloneWriter) value(v goja.Value) {
 	}
 	et := o.ExportType()
 	switch {
-	case et == cloneTypeArrayBuffer:
+	case et == typeArrayBuffer:
 		ab := o.Export().(goja.ArrayBuffer)
 		if ab.Detached() {
 			w.fail("DataCloneError", "An ArrayBuffer is detached and could not be cloned.")
 		}
 		b := ab.Bytes()
-		w.buf = append(w.buf, cloneArrayBuffer)
+		w.buf = append(w.buf, tagArrayBuffer)
 		w.uvarint(uint64(len(b)))
 		w.buf = append(w.buf, b...)
 		return
-	case et == cloneTypeBigInt:
-		w.buf = append(w.buf, cloneBoxedBigInt)
+	case et == typeBigInt:
+		w.buf = append(w.buf, tagBoxedBigInt)
 		b, _ := w.call(w.ci.prim, o, w.rt.ToValue(3)).Export().(*big.Int)
 		if b == nil {
 			b = new(big.Int)
@@ -539,12 +561,12 @@ func (w *cloneWriter) value(v goja.Value) {
 		w.uncloneable(o)
 	case et == reflect.TypeOf([][2]interface{}{}):
 		if m := w.call(w.ci.mapEntries, o); m != nil {
-			w.mapOrSet(cloneMap, m.ToObject(w.rt))
+			w.mapOrSet(tagMap, m.ToObject(w.rt))
 			return
 		}
 	case et == reflect.TypeOf([]interface{}{}):
 		// a Set (arrays were handled above)
-		w.mapOrSet(cloneSet, w.call(w.ci.setValues, o).ToObject(w.rt))
+		w.mapOrSet(tagSet, w.call(w.ci.setValues, o).ToObject(w.rt))
 		return
 	case et.Kind() == reflect.Slice:
 		if ta := w.call(w.ci.typedArray, o); !goja.IsUndefined(ta) {
@@ -558,7 +580,7 @@ func (w *cloneWriter) value(v goja.Value) {
 		case kind == "DataView":
 			if dv := w.call(w.ci.dataView, o); !goja.IsUndefined(dv) {
 				d := dv.ToObject(w.rt)
-				w.buf = append(w.buf, cloneDataView)
+				w.buf = append(w.buf, tagDataView)
 				w.value(d.Get("0"))
 				w.uvarint(uint64(d.Get("1").ToInteger()))
 				w.uvarint(uint64(d.Get("2").ToInteger()))
@@ -578,9 +600,9 @@ func (w *cloneWriter) value(v goja.Value) {
 	w.object(o)
 }
 
-func (w *cloneWriter) object(o *goja.Object) {
+func (w *writer) object(o *goja.Object) {
 	keys := o.Keys()
-	w.buf = append(w.buf, cloneObject)
+	w.buf = append(w.buf, tagObject)
 	w.uvarint(uint64(len(keys)))
 	for _, k := range keys {
 		kv := w.rt.ToValue(k)
@@ -589,20 +611,20 @@ func (w *cloneWriter) object(o *goja.Object) {
 	}
 }
 
-func (w *cloneWriter) array(o *goja.Object) {
+func (w *writer) array(o *goja.Object) {
 	length := uint64(o.Get("length").ToInteger())
 	keys := o.Keys()
 	var extra []string
 	indices := 0
 	for _, k := range keys {
-		if cloneIsIndex(k) {
+		if isIndex(k) {
 			indices++
 		} else {
 			extra = append(extra, k)
 		}
 	}
 	if uint64(indices) == length {
-		w.buf = append(w.buf, cloneDenseArray)
+		w.buf = append(w.buf, tagDenseArray)
 		w.uvarint(length)
 		for i := uint64(0); i < length; i++ {
 			w.value(o.Get(strconv.FormatUint(i, 10)))
@@ -614,7 +636,7 @@ func (w *cloneWriter) array(o *goja.Object) {
 		}
 		return
 	}
-	w.buf = append(w.buf, cloneSparseArray)
+	w.buf = append(w.buf, tagSparseArray)
 	w.uvarint(length)
 	w.uvarint(uint64(len(keys)))
 	for _, k := range keys {
@@ -623,7 +645,7 @@ func (w *cloneWriter) array(o *goja.Object) {
 	}
 }
 
-func cloneIsIndex(k string) bool {
+func isIndex(k string) bool {
 	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
 		return false
 	}
@@ -636,10 +658,10 @@ func cloneIsIndex(k string) bool {
 	return err == nil && n < 1<<32-1
 }
 
-func (w *cloneWriter) mapOrSet(tag byte, flat *goja.Object) {
+func (w *writer) mapOrSet(tag byte, flat *goja.Object) {
 	n := int(flat.Get("length").ToInteger())
 	w.buf = append(w.buf, tag)
-	if tag == cloneMap {
+	if tag == tagMap {
 		w.uvarint(uint64(n / 2))
 	} else {
 		w.uvarint(uint64(n))
@@ -649,10 +671,10 @@ func (w *cloneWriter) mapOrSet(tag byte, flat *goja.Object) {
 	}
 }
 
-func (w *cloneWriter) typedArray(info *goja.Object) {
+func (w *writer) typedArray(info *goja.Object) {
 	name := info.Get("0").String()
 	kind := -1
-	for i, k := range cloneTypedArrayKinds {
+	for i, k := range typedArrayKinds {
 		if k == name {
 			kind = i
 		}
@@ -660,17 +682,17 @@ func (w *cloneWriter) typedArray(info *goja.Object) {
 	if kind < 0 {
 		w.fail("DataCloneError", "#<"+name+"> could not be cloned.")
 	}
-	w.buf = append(w.buf, cloneTypedArray, byte(kind))
+	w.buf = append(w.buf, tagTypedArray, byte(kind))
 	w.value(info.Get("1"))
 	w.uvarint(uint64(info.Get("2").ToInteger()))
 	w.uvarint(uint64(info.Get("3").ToInteger()))
 }
 
-func (w *cloneWriter) error(o *goja.Object) {
+func (w *writer) error(o *goja.Object) {
 	info := w.call(w.ci.errorInfo, o).ToObject(w.rt)
 	name := info.Get("0").String()
 	kind := 0
-	for i, k := range cloneErrorKinds {
+	for i, k := range errorKinds {
 		if k == name {
 			kind = i
 		}
@@ -687,7 +709,7 @@ func (w *cloneWriter) error(o *goja.Object) {
 	if hasCause {
 		flags |= 4
 	}
-	w.buf = append(w.buf, cloneError, byte(kind), flags)
+	w.buf = append(w.buf, tagError, byte(kind), flags)
 	if flags&1 != 0 {
 		w.str(msg)
 	}
@@ -702,20 +724,20 @@ func (w *cloneWriter) error(o *goja.Object) {
 // ---------------------------------------------------------------------------
 // Deserialize
 
-type cloneReader struct {
+type reader struct {
 	rt    *goja.Runtime
-	ci    *cloneIntrinsics
+	ci    *intrinsics
 	b     []byte
 	p     int
 	objs  []goja.Value // nil = reserved, not yet built
 	depth int
 }
 
-func (r *cloneReader) fail(format string, args ...interface{}) {
-	panic(cloneAbort{cloneCorrupt(format, args...)})
+func (r *reader) fail(format string, args ...interface{}) {
+	panic(abort{corrupt(format, args...)})
 }
 
-func (r *cloneReader) byte1() byte {
+func (r *reader) byte1() byte {
 	if r.p >= len(r.b) {
 		r.fail("truncated at %d", r.p)
 	}
@@ -724,7 +746,7 @@ func (r *cloneReader) byte1() byte {
 	return c
 }
 
-func (r *cloneReader) uvarint() uint64 {
+func (r *reader) uvarint() uint64 {
 	x, n := binary.Uvarint(r.b[r.p:])
 	if n <= 0 {
 		r.fail("bad varint at %d", r.p)
@@ -734,7 +756,7 @@ func (r *cloneReader) uvarint() uint64 {
 }
 
 // count reads a count of items that each take at least per bytes.
-func (r *cloneReader) count(per int) int {
+func (r *reader) count(per int) int {
 	n := r.uvarint()
 	if n > uint64(len(r.b)-r.p)/uint64(per) {
 		r.fail("count %d exceeds input at %d", n, r.p)
@@ -742,7 +764,7 @@ func (r *cloneReader) count(per int) int {
 	return int(n)
 }
 
-func (r *cloneReader) bytes(n int) []byte {
+func (r *reader) bytes(n int) []byte {
 	if n < 0 || n > len(r.b)-r.p {
 		r.fail("truncated at %d", r.p)
 	}
@@ -751,67 +773,67 @@ func (r *cloneReader) bytes(n int) []byte {
 	return b
 }
 
-func (r *cloneReader) double() float64 {
+func (r *reader) double() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(r.bytes(8)))
 }
 
-func (r *cloneReader) call(f goja.Callable, args ...goja.Value) goja.Value {
+func (r *reader) call(f goja.Callable, args ...goja.Value) goja.Value {
 	v, err := f(goja.Undefined(), args...)
 	if err != nil {
-		panic(cloneAbort{cloneCorrupt("%v", err)})
+		panic(abort{corrupt("%v", err)})
 	}
 	return v
 }
 
-func (r *cloneReader) construct(name string, args ...goja.Value) *goja.Object {
+func (r *reader) construct(name string, args ...goja.Value) *goja.Object {
 	c, ok := r.ci.ctors[name]
 	if !ok {
 		r.fail("no constructor %s", name)
 	}
 	o, err := c(nil, args...)
 	if err != nil {
-		panic(cloneAbort{cloneCorrupt("new %s: %v", name, err)})
+		panic(abort{corrupt("new %s: %v", name, err)})
 	}
 	return o
 }
 
 // Deserialize decodes bytes made by Serialize into a new JS value on rt.
-// Corrupt or truncated input gives a *CloneError wrapping ErrCloneCorrupt,
+// Corrupt or truncated input gives a *Error wrapping ErrCorrupt,
 // never a panic. Call it on the runtime's goroutine only.
 func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if len(b) == 0 {
-		return nil, cloneFinish(rt, cloneCorrupt("empty input"))
+		return nil, finish(rt, corrupt("empty input"))
 	}
-	if b[0] != cloneVersion {
-		return nil, cloneFinish(rt, &CloneError{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
-			Err: fmt.Errorf("%w: version %d", ErrCloneCorrupt, b[0])})
+	if b[0] != version {
+		return nil, finish(rt, &Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
+			Err: fmt.Errorf("%w: version %d", ErrCorrupt, b[0])})
 	}
-	ci, err := cloneIntrinsicsOf(rt)
+	ci, err := intrinsicsOf(rt)
 	if err != nil {
 		return nil, err
 	}
-	r := &cloneReader{rt: rt, ci: ci, b: b, p: 1}
+	r := &reader{rt: rt, ci: ci, b: b, p: 1}
 	defer func() {
 		if x := recover(); x != nil {
-			if a, ok := x.(cloneAbort); ok {
-				v, err = nil, cloneFinish(rt, a.err)
+			if a, ok := x.(abort); ok {
+				v, err = nil, finish(rt, a.err)
 				return
 			}
 			panic(x)
 		}
 	}()
 	if ex := rt.Try(func() { v = r.value() }); ex != nil {
-		return nil, cloneFinish(rt, cloneCorrupt("%v", ex))
+		return nil, finish(rt, corrupt("%v", ex))
 	}
 	if r.p != len(r.b) {
-		return nil, cloneFinish(rt, cloneCorrupt("%d trailing bytes", len(r.b)-r.p))
+		return nil, finish(rt, corrupt("%d trailing bytes", len(r.b)-r.p))
 	}
 	return v, nil
 }
 
-func (r *cloneReader) strValue() goja.Value {
+func (r *reader) strValue() goja.Value {
 	switch tag := r.byte1(); tag {
-	case cloneStr8, cloneStr16:
+	case tagStr8, tagStr16:
 		return r.str(tag)
 	default:
 		r.fail("expected a string at %d", r.p-1)
@@ -819,8 +841,8 @@ func (r *cloneReader) strValue() goja.Value {
 	}
 }
 
-func (r *cloneReader) str(tag byte) goja.Value {
-	if tag == cloneStr8 {
+func (r *reader) str(tag byte) goja.Value {
+	if tag == tagStr8 {
 		b := r.bytes(r.count(1))
 		if !utf8.Valid(b) {
 			r.fail("invalid UTF-8 at %d", r.p)
@@ -836,7 +858,7 @@ func (r *cloneReader) str(tag byte) goja.Value {
 	return goja.StringFromUTF16(units)
 }
 
-func (r *cloneReader) bigint() *big.Int {
+func (r *reader) bigint() *big.Int {
 	sign := r.byte1()
 	if sign > 1 {
 		r.fail("bad bigint sign")
@@ -849,36 +871,36 @@ func (r *cloneReader) bigint() *big.Int {
 }
 
 // reserve allocates the next object id.
-func (r *cloneReader) reserve() int {
+func (r *reader) reserve() int {
 	r.objs = append(r.objs, nil)
 	return len(r.objs) - 1
 }
 
-func (r *cloneReader) value() goja.Value {
+func (r *reader) value() goja.Value {
 	tag := r.byte1()
 	switch tag {
-	case cloneUndefined:
+	case tagUndefined:
 		return goja.Undefined()
-	case cloneNull:
+	case tagNull:
 		return goja.Null()
-	case cloneTrue:
+	case tagTrue:
 		return r.rt.ToValue(true)
-	case cloneFalse:
+	case tagFalse:
 		return r.rt.ToValue(false)
-	case cloneInt:
+	case tagInt:
 		u := r.uvarint()
 		i := int64(u>>1) ^ -int64(u&1)
 		if i > 1<<53 || i < -(1<<53) {
 			r.fail("integer out of range")
 		}
 		return r.rt.ToValue(i)
-	case cloneDouble:
+	case tagDouble:
 		return r.rt.ToValue(r.double())
-	case cloneStr8, cloneStr16:
+	case tagStr8, tagStr16:
 		return r.str(tag)
-	case cloneBigInt:
+	case tagBigInt:
 		return r.rt.ToValue(r.bigint())
-	case cloneRef:
+	case tagRef:
 		id := r.uvarint()
 		if id >= uint64(len(r.objs)) || r.objs[id] == nil {
 			r.fail("bad reference %d", id)
@@ -886,13 +908,13 @@ func (r *cloneReader) value() goja.Value {
 		return r.objs[id]
 	}
 	r.depth++
-	if r.depth > cloneMaxDepth {
-		r.fail("nesting deeper than %d", cloneMaxDepth)
+	if r.depth > maxDepth {
+		r.fail("nesting deeper than %d", maxDepth)
 	}
 	defer func() { r.depth-- }()
 	id := r.reserve()
 	switch tag {
-	case cloneObject:
+	case tagObject:
 		o := r.construct("Object")
 		r.objs[id] = o
 		n := r.count(2)
@@ -901,7 +923,7 @@ func (r *cloneReader) value() goja.Value {
 			r.define(o, k, r.value())
 		}
 		return o
-	case cloneDenseArray:
+	case tagDenseArray:
 		o := r.construct("Array")
 		r.objs[id] = o
 		n := r.count(1)
@@ -914,7 +936,7 @@ func (r *cloneReader) value() goja.Value {
 			r.define(o, k, r.value())
 		}
 		return o
-	case cloneSparseArray:
+	case tagSparseArray:
 		o := r.construct("Array")
 		r.objs[id] = o
 		length := r.uvarint()
@@ -930,17 +952,17 @@ func (r *cloneReader) value() goja.Value {
 			r.define(o, k, r.value())
 		}
 		return o
-	case cloneDate:
+	case tagDate:
 		o := r.construct("Date", r.rt.ToValue(r.double()))
 		r.objs[id] = o
 		return o
-	case cloneRegExp:
+	case tagRegExp:
 		src := r.strValue()
 		flags := r.strValue()
 		o := r.construct("RegExp", src, flags)
 		r.objs[id] = o
 		return o
-	case cloneMap:
+	case tagMap:
 		o := r.construct("Map")
 		r.objs[id] = o
 		n := r.count(2)
@@ -950,7 +972,7 @@ func (r *cloneReader) value() goja.Value {
 			r.call(r.ci.mapSet, o, k, v)
 		}
 		return o
-	case cloneSet:
+	case tagSet:
 		o := r.construct("Set")
 		r.objs[id] = o
 		n := r.count(1)
@@ -958,14 +980,14 @@ func (r *cloneReader) value() goja.Value {
 			r.call(r.ci.setAdd, o, r.value())
 		}
 		return o
-	case cloneArrayBuffer:
+	case tagArrayBuffer:
 		b := r.bytes(r.count(1))
 		v := r.rt.ToValue(r.rt.NewArrayBuffer(append([]byte{}, b...)))
 		r.objs[id] = v
 		return v
-	case cloneTypedArray:
+	case tagTypedArray:
 		kind := int(r.byte1())
-		if kind >= len(cloneTypedArrayKinds) {
+		if kind >= len(typedArrayKinds) {
 			r.fail("bad typed array kind %d", kind)
 		}
 		buf := r.bufferValue()
@@ -973,10 +995,10 @@ func (r *cloneReader) value() goja.Value {
 		if off > 1<<53 || n > 1<<53 {
 			r.fail("bad typed array range")
 		}
-		o := r.construct(cloneTypedArrayKinds[kind], buf, r.rt.ToValue(off), r.rt.ToValue(n))
+		o := r.construct(typedArrayKinds[kind], buf, r.rt.ToValue(off), r.rt.ToValue(n))
 		r.objs[id] = o
 		return o
-	case cloneDataView:
+	case tagDataView:
 		buf := r.bufferValue()
 		off, n := r.uvarint(), r.uvarint()
 		if off > 1<<53 || n > 1<<53 {
@@ -985,17 +1007,17 @@ func (r *cloneReader) value() goja.Value {
 		o := r.construct("DataView", buf, r.rt.ToValue(off), r.rt.ToValue(n))
 		r.objs[id] = o
 		return o
-	case cloneError:
+	case tagError:
 		kind := int(r.byte1())
 		flags := r.byte1()
-		if kind >= len(cloneErrorKinds) || flags > 7 {
+		if kind >= len(errorKinds) || flags > 7 {
 			r.fail("bad error header")
 		}
 		var args []goja.Value
 		if flags&1 != 0 {
 			args = append(args, r.strValue())
 		}
-		o := r.construct(cloneErrorKinds[kind], args...)
+		o := r.construct(errorKinds[kind], args...)
 		if flags&2 != 0 {
 			if err := o.DefineDataProperty("stack", r.strValue(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 				r.fail("error stack: %v", err)
@@ -1008,15 +1030,15 @@ func (r *cloneReader) value() goja.Value {
 			}
 		}
 		return o
-	case cloneBoxedString:
+	case tagBoxedString:
 		o := r.construct("String", r.strValue())
 		r.objs[id] = o
 		return o
-	case cloneBoxedNumber:
+	case tagBoxedNumber:
 		o := r.construct("Number", r.rt.ToValue(r.double()))
 		r.objs[id] = o
 		return o
-	case cloneBoxedBool:
+	case tagBoxedBool:
 		c := r.byte1()
 		if c > 1 {
 			r.fail("bad boolean")
@@ -1024,7 +1046,7 @@ func (r *cloneReader) value() goja.Value {
 		o := r.construct("Boolean", r.rt.ToValue(c == 1))
 		r.objs[id] = o
 		return o
-	case cloneBoxedBigInt:
+	case tagBoxedBigInt:
 		o := r.rt.ToValue(r.bigint()).ToObject(r.rt)
 		r.objs[id] = o
 		return o
@@ -1034,24 +1056,24 @@ func (r *cloneReader) value() goja.Value {
 }
 
 // bufferValue reads the ArrayBuffer under a view: inline or a reference.
-func (r *cloneReader) bufferValue() goja.Value {
+func (r *reader) bufferValue() goja.Value {
 	var v goja.Value
 	if r.p >= len(r.b) {
 		r.fail("truncated at %d", r.p)
 	}
 	switch r.b[r.p] {
-	case cloneArrayBuffer, cloneRef:
+	case tagArrayBuffer, tagRef:
 		v = r.value()
 	default:
 		r.fail("expected an ArrayBuffer at %d", r.p)
 	}
-	if o, ok := v.(*goja.Object); !ok || o.ExportType() != cloneTypeArrayBuffer {
+	if o, ok := v.(*goja.Object); !ok || o.ExportType() != typeArrayBuffer {
 		r.fail("view over a non-ArrayBuffer")
 	}
 	return v
 }
 
-func (r *cloneReader) define(o *goja.Object, k string, v goja.Value) {
+func (r *reader) define(o *goja.Object, k string, v goja.Value) {
 	if err := o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 		r.fail("define %q: %v", k, err)
 	}

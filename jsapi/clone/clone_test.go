@@ -1,20 +1,28 @@
-package jsapi
+package clone_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"testing"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
-func cloneRoundTrip(t *testing.T, rt *goja.Runtime, expr string) goja.Value {
+func roundTrip(t *testing.T, rt *goja.Runtime, expr string) goja.Value {
 	t.Helper()
-	v := runJS(t, rt, expr)
-	b, err := Serialize(rt, v)
+	v := jstest.Run(t, rt, expr)
+	b, err := clone.Serialize(rt, v)
 	if err != nil {
 		t.Fatalf("Serialize(%s): %v", expr, err)
 	}
-	out, err := Deserialize(rt, b)
+	out, err := clone.Deserialize(rt, b)
 	if err != nil {
 		t.Fatalf("Deserialize(%s): %v", expr, err)
 	}
@@ -58,9 +66,9 @@ func TestClone_roundTrip(t *testing.T) {
 		{`Object.create(null)`, `Object.getPrototypeOf(v) === Object.prototype`},
 		{`({ get x() { return 42; } })`, `Object.getOwnPropertyDescriptor(v, "x").value === 42`},
 	} {
-		v := cloneRoundTrip(t, rt, c.expr)
+		v := roundTrip(t, rt, c.expr)
 		rt.Set("v", v)
-		if ok := runJS(t, rt, c.check); !ok.ToBoolean() {
+		if ok := jstest.Run(t, rt, c.check); !ok.ToBoolean() {
 			t.Errorf("round trip of %s: check %s failed", c.expr, c.check)
 		}
 	}
@@ -80,22 +88,22 @@ func TestClone_errors(t *testing.T) {
 		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
 		{`new Headers()`, "DataCloneError", `Could not serialize object of type "Headers". This type does not support serialization.`},
 	} {
-		v := runJS(t, rt, c.expr)
-		_, err := Serialize(rt, v)
-		var ce *CloneError
+		v := jstest.Run(t, rt, c.expr)
+		_, err := clone.Serialize(rt, v)
+		var ce *clone.Error
 		if !errors.As(err, &ce) || ce.Name != c.name || ce.Message != c.msg {
 			t.Errorf("Serialize(%s) = %v, want %s: %s", c.expr, err, c.name, c.msg)
 		}
 	}
 	// a throwing getter surfaces as the JS exception
-	v := runJS(t, rt, `({ get x() { throw new RangeError("from getter"); } })`)
-	_, err := Serialize(rt, v)
+	v := jstest.Run(t, rt, `({ get x() { throw new RangeError("from getter"); } })`)
+	_, err := clone.Serialize(rt, v)
 	var ex *goja.Exception
-	if !errors.As(err, &ex) || jsErrorText(ex.Value()) != "RangeError: from getter" {
+	if !errors.As(err, &ex) || jserr.Text(ex.Value()) != "RangeError: from getter" {
 		t.Errorf("getter error: %v", err)
 	}
 	// structuredClone throws a DOMException that is an Error
-	got := runJS(t, rt, `try { structuredClone({ f() {} }); "no" } catch (e) { [e.name, e.message, e instanceof Error, e instanceof DOMException, e.code].join("|") }`).String()
+	got := jstest.Run(t, rt, `try { structuredClone({ f() {} }); "no" } catch (e) { [e.name, e.message, e instanceof Error, e instanceof DOMException, e.code].join("|") }`).String()
 	if want := "DataCloneError|f() {} could not be cloned.|true|true|25"; got != want {
 		t.Errorf("structuredClone error = %q, want %q", got, want)
 	}
@@ -103,53 +111,53 @@ func TestClone_errors(t *testing.T) {
 
 func TestClone_depthLimit(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	v := runJS(t, rt, `let o = {}; for (let i = 0; i < 6000; i++) o = { o }; o`)
-	if _, err := Serialize(rt, v); err == nil {
+	v := jstest.Run(t, rt, `let o = {}; for (let i = 0; i < 6000; i++) o = { o }; o`)
+	if _, err := clone.Serialize(rt, v); err == nil {
 		t.Fatal("Serialize of a 6000-deep object succeeded")
 	}
 	// hand-made deep input: 100000 nested one-element arrays
-	b := []byte{cloneVersion}
+	b := []byte{clone.Version}
 	for i := 0; i < 100000; i++ {
-		b = append(b, cloneDenseArray, 1)
+		b = append(b, clone.TagDenseArray, 1)
 	}
-	b = append(b, cloneNull)
+	b = append(b, clone.TagNull)
 	for i := 0; i < 100000; i++ {
 		b = append(b, 0)
 	}
-	if _, err := Deserialize(rt, b); !errors.Is(err, ErrCloneCorrupt) {
+	if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
 		t.Fatalf("Deserialize deep input: %v", err)
 	}
 }
 
 func TestClone_corrupt(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	good, err := Serialize(rt, runJS(t, rt, `({ a: [1, "x", new Map([[1, 2]])], d: new Date(5), u: new Uint8Array([1, 2]) })`))
+	good, err := clone.Serialize(rt, jstest.Run(t, rt, `({ a: [1, "x", new Map([[1, 2]])], d: new Date(5), u: new Uint8Array([1, 2]) })`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < len(good); i++ {
-		if _, err := Deserialize(rt, good[:i]); err == nil {
+		if _, err := clone.Deserialize(rt, good[:i]); err == nil {
 			t.Errorf("truncated input of %d bytes decoded", i)
 		}
 	}
-	if _, err := Deserialize(rt, append([]byte{9}, good[1:]...)); err == nil {
+	if _, err := clone.Deserialize(rt, append([]byte{9}, good[1:]...)); err == nil {
 		t.Error("unknown version decoded")
 	}
-	if _, err := Deserialize(rt, append(append([]byte{}, good...), 0)); err == nil {
+	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 0)); err == nil {
 		t.Error("trailing bytes accepted")
 	}
 	for _, b := range [][]byte{
-		{cloneVersion, cloneRef, 0},
-		{cloneVersion, cloneObject, 1, cloneStr8, 1, 'a', cloneRef, 5},
-		{cloneVersion, cloneStr8, 2, 0xff, 0xfe},
-		{cloneVersion, cloneTypedArray, 1, cloneArrayBuffer, 2, 0, 0, 1, 4},
-		{cloneVersion, cloneTypedArray, 4, cloneArrayBuffer, 3, 0, 0, 0, 1, 1},
-		{cloneVersion, cloneDenseArray, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		{cloneVersion, cloneRegExp, cloneStr8, 1, '(', cloneStr8, 0},
-		{cloneVersion, cloneError, 9, 0},
+		{clone.Version, clone.TagRef, 0},
+		{clone.Version, clone.TagObject, 1, clone.TagStr8, 1, 'a', clone.TagRef, 5},
+		{clone.Version, clone.TagStr8, 2, 0xff, 0xfe},
+		{clone.Version, clone.TagTypedArray, 1, clone.TagArrayBuffer, 2, 0, 0, 1, 4},
+		{clone.Version, clone.TagTypedArray, 4, clone.TagArrayBuffer, 3, 0, 0, 0, 1, 1},
+		{clone.Version, clone.TagDenseArray, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		{clone.Version, clone.TagRegExp, clone.TagStr8, 1, '(', clone.TagStr8, 0},
+		{clone.Version, clone.TagError, 9, 0},
 	} {
-		if _, err := Deserialize(rt, b); !errors.Is(err, ErrCloneCorrupt) {
-			t.Errorf("Deserialize(%x) = %v, want ErrCloneCorrupt", b, err)
+		if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
+			t.Errorf("Deserialize(%x) = %v, want clone.ErrCorrupt", b, err)
 		}
 	}
 }
@@ -161,19 +169,19 @@ func FuzzDeserialize(f *testing.F) {
 		`(() => { const ab = new ArrayBuffer(8); const o = { ab, v: new Uint16Array(ab, 2, 3), dv: new DataView(ab, 1) }; o.self = o; return o; })()`,
 		`[new RangeError("r"), new String("s"), new Number(1), new Boolean(true), Object(3n), -0, NaN, "a\uD800"]`,
 	} {
-		b, err := Serialize(rt, runJS(f, rt, expr))
+		b, err := clone.Serialize(rt, jstest.Run(f, rt, expr))
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, err := Deserialize(rt, b)
+		v, err := clone.Deserialize(rt, b)
 		if err != nil {
 			return
 		}
 		// whatever decodes must encode again
-		if _, err := Serialize(rt, v); err != nil {
+		if _, err := clone.Serialize(rt, v); err != nil {
 			t.Fatalf("re-serialize: %v", err)
 		}
 	})
@@ -183,21 +191,28 @@ func FuzzDeserialize(f *testing.F) {
 // still throw the right JS error.
 func TestClone_errorCarriesException(t *testing.T) {
 	rt, _ := newWebRuntime(t)
-	_, err := Serialize(rt, runJS(t, rt, `({ f: () => 1 })`))
+	_, err := clone.Serialize(rt, jstest.Run(t, rt, `({ f: () => 1 })`))
 	var ex *goja.Exception
 	if !errors.As(err, &ex) {
 		t.Fatalf("no exception in %v", err)
 	}
 	rt.Set("e", ex.Value())
-	got := runJS(t, rt, `[e.name, e.message, e instanceof DOMException, e instanceof Error].join("|")`).String()
+	got := jstest.Run(t, rt, `[e.name, e.message, e instanceof DOMException, e instanceof Error].join("|")`).String()
 	if want := "DataCloneError|() => 1 could not be cloned.|true|true"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if v := ErrorValue(rt, err); v != ex.Value() {
+	if v := clone.ErrorValue(rt, err); v != ex.Value() {
 		t.Error("ErrorValue differs from the attached exception")
 	}
-	_, err = Deserialize(rt, []byte{cloneVersion, 0x7f})
-	if !errors.Is(err, ErrCloneCorrupt) || !errors.As(err, &ex) || jsErrorText(ex.Value()) != "DataCloneError: Unable to deserialize cloned data." {
+	_, err = clone.Deserialize(rt, []byte{clone.Version, 0x7f})
+	if !errors.Is(err, clone.ErrCorrupt) || !errors.As(err, &ex) || jserr.Text(ex.Value()) != "DataCloneError: Unable to deserialize cloned data." {
 		t.Errorf("Deserialize error: %v", err)
 	}
+}
+
+func newWebRuntime(t testing.TB) (*goja.Runtime, *bytes.Buffer) {
+	t.Helper()
+	return jstest.NewRuntime(t, func(rt *goja.Runtime, console io.Writer) error {
+		return web.Install(rt, web.Options{Console: console})
+	})
 }

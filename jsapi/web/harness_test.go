@@ -1,4 +1,4 @@
-package jsapi
+package web
 
 import (
 	"encoding/base64"
@@ -13,6 +13,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
 )
 
 // A small stand-in for the host, enough to replay the stateless and
@@ -24,10 +29,13 @@ import (
 
 func casesDir(t testing.TB) string {
 	t.Helper()
-	for _, d := range []string{"../../shared/conformance/cases", "/work/shared/conformance/cases"} {
+	for _, d := range []string{"../../../shared/conformance/cases", "/work/shared/conformance/cases"} {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d
 		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("conformance cases not found: shared/ must be beside the checkout under CI")
 	}
 	t.Skip("conformance cases not found (shared/ is not beside the checkout)")
 	return ""
@@ -111,22 +119,22 @@ func newHarness(t *testing.T, caseName string, bindings map[string]string) *harn
 	must(rt.Set("__crossRequest", func(c goja.FunctionCall) goja.Value {
 		r, err := RequestFromArgs(rt, c.Argument(0), c.Argument(1))
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		v, err := NewRequest(rt, r)
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		return v
 	}))
 	must(rt.Set("__crossResponse", func(c goja.FunctionCall) goja.Value {
 		r, err := ExportResponse(rt, c.Argument(0))
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		v, err := NewResponse(rt, r)
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		return v
 	}))
@@ -135,16 +143,16 @@ func newHarness(t *testing.T, caseName string, bindings map[string]string) *harn
 		if !ok {
 			return goja.Undefined()
 		}
-		v, err := Deserialize(rt, b)
+		v, err := clone.Deserialize(rt, b)
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		return v
 	}))
 	must(rt.Set("__storagePut", func(c goja.FunctionCall) goja.Value {
-		b, err := Serialize(rt, c.Argument(1))
+		b, err := clone.Serialize(rt, c.Argument(1))
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		h.storage[c.Argument(0).String()] = b
 		return goja.Undefined()
@@ -235,7 +243,7 @@ func (h *harness) step(s caseStep) caseResult {
 	if o, ok := v.(*goja.Object); ok && o.ExportType() == reflect.TypeOf((*goja.Promise)(nil)) {
 		p := o.Export().(*goja.Promise)
 		if p.State() != goja.PromiseStateFulfilled {
-			t.Fatalf("%s %s: promise %v: %v", method, r.Path, p.State(), jsErrorText(p.Result()))
+			t.Fatalf("%s %s: promise %v: %v", method, r.Path, p.State(), jserr.Text(p.Result()))
 		}
 		v = p.Result()
 	}
@@ -309,7 +317,7 @@ func replayCase(t *testing.T, caseName string, bindings map[string]string) {
 		}
 		var gj, wj interface{}
 		if json.Unmarshal([]byte(got.Body), &gj) == nil && json.Unmarshal([]byte(want.Body), &wj) == nil {
-			jsonEqual(t, what+" body", got.Body, want.Body)
+			jstest.JSONEqual(t, what+" body", got.Body, want.Body)
 		} else if got.Body != want.Body {
 			t.Errorf("%s: body %q, want %q", what, got.Body, want.Body)
 		}
