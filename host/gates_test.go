@@ -99,7 +99,7 @@ func TestOutputGate_ReplyWaitsForDurability(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "b", "/"); r.err != nil { // b has durable state, nothing pending
 		t.Fatal(r.err)
 	}
@@ -128,7 +128,7 @@ func TestOutputGate_FailedSyncResetsObject(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "a", "/"); r.err != nil || !strings.Contains(r.body, `"hits":1`) {
 		t.Fatalf("first write: %+v", r)
 	}
@@ -153,7 +153,7 @@ func TestInputGate_ConcurrentIncrementsLoseNothing(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	const workers, each = 64, 5
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
@@ -183,7 +183,7 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "spinner", "/"); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -215,7 +215,7 @@ export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c 
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	r := <-fetchAsync(h, "mute", "/")
 	if !errors.Is(r.err, host.ErrTimeout) {
 		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
@@ -259,7 +259,7 @@ func TestCommitCoalesce(t *testing.T) {
 			if err := h.Open(); err != nil {
 				t.Fatal(err)
 			}
-			defer h.Close()
+			defer h.Close(context.Background())
 			if r := <-fetchAsync(h, "a", "/"); r.err != nil || r.body != `{"n":1}` {
 				t.Fatalf("first increment: %+v", r)
 			}
