@@ -356,9 +356,6 @@ func (h *Host) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// HasClass reports whether class is a bound Durable Object class.
-func (h *Host) HasClass(class string) bool { return h.classes[class] }
-
 // Script is the worker's name.
 func (h *Host) Script() string { return h.cfg.Script }
 

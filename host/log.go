@@ -253,18 +253,13 @@ func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snap
 		level, minTXID = compactLevel, 1
 	}
 	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
-	bp := ltxBufPool.Get().(*[]byte)
-	body, err := storage.AppendLTX((*bp)[:0], ps, minTXID, txid, time.Now())
-	size := len(body)
-	if err == nil {
-		err = putWithRetry(ctx, h.cfg.Bucket, key, body) // Put does not retain body
-	} else {
-		err = fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+	buf, err := storage.EncodeLTXBuffer(ps, minTXID, txid, time.Now())
+	if err != nil {
+		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
 	}
-	if cap(body) <= maxPooledLTXBuf {
-		*bp = body[:0]
-		ltxBufPool.Put(bp)
-	}
+	size := len(buf.Bytes())
+	err = putWithRetry(ctx, h.cfg.Bucket, key, buf.Bytes()) // Put does not retain the body
+	buf.Release()
 	if err != nil {
 		return err
 	}
@@ -280,12 +275,6 @@ func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snap
 	}
 	return nil
 }
-
-// ltxBufPool recycles the buffers LTX files are encoded into before their
-// upload; a buffer larger than maxPooledLTXBuf (a snapshot's) is dropped.
-var ltxBufPool = sync.Pool{New: func() any { return new([]byte) }}
-
-const maxPooledLTXBuf = 1 << 20
 
 // putWithRetry uploads body (a plain PUT: the epoch in the key fences it),
 // retrying with back-off until ctx ends.
