@@ -1,29 +1,19 @@
-package storage
+package bucketkey
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 )
 
-// Bucket key layout of a cell's LTX log (bucket protocol, section 7):
+// The LTX log (bucket protocol, section 7):
 //
 //	cells/<scope>/ltx/e<epoch>/<level>/<min>-<max>.ltx
 //
 // <epoch> is decimal without leading zeros, <level> 4 lowercase hex digits
 // (0000 = L0), <min> and <max> 16 lowercase hex digit TXIDs.
 
-// MaxLTXLevel is the highest compaction level a restore reads (0009, the
-// snapshot level of Litestream and celld).
-const MaxLTXLevel = 9
-
-// ErrInvalidLTXKey is wrapped by the errors of ParseLTXKey.
-var ErrInvalidLTXKey = errors.New("invalid LTX key")
-
-// LTXFileKey names one LTX object of a cell's log. Its String is the bucket
-// key.
-type LTXFileKey struct {
+// LTXFile names one LTX object of a cell's log. Its String is the key.
+type LTXFile struct {
 	Scope   string
 	Epoch   uint64
 	Level   int
@@ -31,14 +21,14 @@ type LTXFileKey struct {
 	MaxTXID uint64
 }
 
-// String returns the bucket key of k (LTXKey).
-func (k LTXFileKey) String() string {
-	return LTXKey(k.Scope, k.Epoch, k.Level, k.MinTXID, k.MaxTXID)
+// String returns the key of f (LTXKey).
+func (f LTXFile) String() string {
+	return LTXKey(f.Scope, f.Epoch, f.Level, f.MinTXID, f.MaxTXID)
 }
 
 // LTXPrefix returns the prefix of every LTX key of scope,
 // "cells/<scope>/ltx/".
-func LTXPrefix(scope string) string { return "cells/" + scope + "/ltx/" }
+func LTXPrefix(scope string) string { return CellsPrefix + scope + ltxDir }
 
 // LTXEpochPrefix returns the prefix of the LTX keys of scope at epoch,
 // "cells/<scope>/ltx/e<epoch>/".
@@ -46,60 +36,45 @@ func LTXEpochPrefix(scope string, epoch uint64) string {
 	return LTXPrefix(scope) + "e" + strconv.FormatUint(epoch, 10) + "/"
 }
 
-// LTXKey returns the bucket key
+// LTXKey returns the key
 // "cells/<scope>/ltx/e<epoch>/<level 4 hex>/<min 16 hex>-<max 16 hex>.ltx".
-// It does not validate its arguments: scope must be a valid scope (see
-// CheckScope), epoch and minTXID at least 1, minTXID <= maxTXID and level in
-// 0..0xffff, or ParseLTXKey will not accept the result.
+// It does not validate its arguments: scope must pass CheckScope, epoch and
+// minTXID be at least 1, minTXID <= maxTXID and level in 0..0xffff, or
+// ParseLTXKey will not accept the result.
 func LTXKey(scope string, epoch uint64, level int, minTXID, maxTXID uint64) string {
-	var b strings.Builder
-	b.Grow(len(scope) + 64)
-	b.WriteString(LTXEpochPrefix(scope, epoch))
-	b.WriteString(fmt.Sprintf("%04x/%016x-%016x.ltx", level, minTXID, maxTXID))
-	return b.String()
+	b := make([]byte, 0, len(scope)+72)
+	b = append(b, CellsPrefix...)
+	b = append(b, scope...)
+	b = append(b, ltxDir...)
+	b = append(b, 'e')
+	b = strconv.AppendUint(b, epoch, 10)
+	b = append(b, '/')
+	b = appendHex(b, uint64(level), 4)
+	b = append(b, '/')
+	b = appendHex(b, minTXID, 16)
+	b = append(b, '-')
+	b = appendHex(b, maxTXID, 16)
+	b = append(b, ".ltx"...)
+	return string(b)
 }
 
-// MaxScopeLen is the longest scope in bytes (bucket protocol, section 3).
-const MaxScopeLen = 255
-
-// CheckScope reports whether scope can name a cell in bucket keys: 1 to
-// MaxScopeLen bytes of [A-Za-z0-9_.:$-], and neither "." nor "..".
-func CheckScope(scope string) error {
-	switch {
-	case scope == "":
-		return errors.New("empty scope")
-	case len(scope) > MaxScopeLen:
-		return fmt.Errorf("scope is %d bytes, more than %d", len(scope), MaxScopeLen)
-	case scope == "." || scope == "..":
-		return fmt.Errorf("scope %q is not allowed", scope)
+// appendHex appends v as at least width lowercase hex digits.
+func appendHex(b []byte, v uint64, width int) []byte {
+	s := strconv.FormatUint(v, 16)
+	for i := len(s); i < width; i++ {
+		b = append(b, '0')
 	}
-	for i := 0; i < len(scope); i++ {
-		if !scopeByte(scope[i]) {
-			return fmt.Errorf("scope has a byte outside [A-Za-z0-9_.:$-] at %d: %q", i, scope[i])
-		}
-	}
-	return nil
-}
-
-func scopeByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("_.:$-", c) >= 0
+	return append(b, s...)
 }
 
 // ParseLTXKey parses a key written by LTXKey. It is strict: it accepts
 // exactly the keys LTXKey produces for a valid scope, epoch >= 1,
-// level <= 0xffff and 1 <= minTXID <= maxTXID, so
-// ParseLTXKey(k) succeeding implies k == parsed.String(). Errors wrap
-// ErrInvalidLTXKey.
-func ParseLTXKey(key string) (LTXFileKey, error) {
-	var k LTXFileKey
-	fail := func(why string) (LTXFileKey, error) {
-		return LTXFileKey{}, fmt.Errorf("%w %q: %s", ErrInvalidLTXKey, key, why)
-	}
-	rest, ok := strings.CutPrefix(key, "cells/")
+// level <= 0xffff and 1 <= minTXID <= maxTXID, so ParseLTXKey(k) succeeding
+// implies k == parsed.String().
+func ParseLTXKey(key string) (LTXFile, error) {
+	var f LTXFile
+	fail := func(why string) (LTXFile, error) { return LTXFile{}, invalid(key, why) }
+	rest, ok := strings.CutPrefix(key, CellsPrefix)
 	if !ok {
 		return fail(`does not start with "cells/"`)
 	}
@@ -110,7 +85,7 @@ func ParseLTXKey(key string) (LTXFileKey, error) {
 	if err := CheckScope(scope); err != nil {
 		return fail(err.Error())
 	}
-	k.Scope = scope
+	f.Scope = scope
 
 	epoch, rest, ok := strings.Cut(rest, "/")
 	if !ok {
@@ -120,7 +95,7 @@ func ParseLTXKey(key string) (LTXFileKey, error) {
 	if !ok || e == 0 {
 		return fail("epoch is not a decimal number >= 1 without leading zeros")
 	}
-	k.Epoch = e
+	f.Epoch = e
 
 	// rest is "<4 hex>/<16 hex>-<16 hex>.ltx": 4+1+16+1+16+4 = 42 bytes.
 	const n = 4 + 1 + 16 + 1 + 16 + len(".ltx")
@@ -136,8 +111,19 @@ func ParseLTXKey(key string) (LTXFileKey, error) {
 	if minTXID == 0 || minTXID > maxTXID {
 		return fail("want 1 <= min TXID <= max TXID")
 	}
-	k.Level, k.MinTXID, k.MaxTXID = int(level), minTXID, maxTXID
-	return k, nil
+	f.Level, f.MinTXID, f.MaxTXID = int(level), minTXID, maxTXID
+	return f, nil
+}
+
+// ParseLTXEpochDir parses the epoch of a directory name "e<epoch>" (as
+// found under LTXPrefix): decimal, >= 1, no leading zeros.
+func ParseLTXEpochDir(dir string) (uint64, bool) {
+	s, ok := strings.CutPrefix(dir, "e")
+	if !ok {
+		return 0, false
+	}
+	e, ok := parseDecimal(s)
+	return e, ok && e > 0
 }
 
 // parseDecimal parses a non-empty run of ASCII digits without a leading
