@@ -1174,7 +1174,6 @@ func (c *handshakeConn) SetDeadline(time.Time) error      { return nil }
 func (c *handshakeConn) SetReadDeadline(time.Time) error  { return nil }
 func (c *handshakeConn) SetWriteDeadline(time.Time) error { return nil }
 
-
 func hasString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
