@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/internal/bucketkey"
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// alarmProject is a worker whose Counter arms an alarm on ?arm=<ms> and
+// logs ALARM-FIRED <id> when it runs.
+const alarmProject = `
+import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  async fetch(request) {
+    const u = new URL(request.url);
+    if (u.searchParams.has("arm")) {
+      await this.ctx.storage.setAlarm(Date.now() + Number(u.searchParams.get("arm")));
+      return new Response(this.ctx.id.toString());
+    }
+    return new Response("ok");
+  }
+  async alarm() {
+    console.log("ALARM-FIRED " + this.ctx.id.toString());
+  }
+}
+export default { fetch() { return new Response("worker"); } };
+`
+
+func writeAlarmProject(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"wrangler.jsonc": `{"name":"alarms","main":"src/index.js","compatibility_date":"2026-01-01",
+ "durable_objects":{"bindings":[{"name":"COUNTER","class_name":"Counter"}]},
+ "migrations":[{"tag":"v1","new_sqlite_classes":["Counter"]}]}`,
+		"src/index.js": alarmProject,
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// devProcess is a running `cellhost dev` whose stderr lines arrive on
+// lines.
+type devProcess struct {
+	cmd   *exec.Cmd
+	base  string
+	lines chan string
+}
+
+func startDevLogged(t *testing.T, bin string, args ...string) *devProcess {
+	t.Helper()
+	port := freePort(t)
+	cmd := exec.Command(bin, append([]string{"dev"}, append(args, "--port", strconv.Itoa(port))...)...)
+	stderr, _ := cmd.StderrPipe()
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &devProcess{cmd: cmd, base: "http://127.0.0.1:" + strconv.Itoa(port), lines: make(chan string, 1000)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for i := 0; i < 400; i++ {
+		if resp, err := http.Get(p.base + "/"); err == nil {
+			resp.Body.Close()
+			return p
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("cellhost dev did not start")
+	return nil
+}
+
+// waitLine waits for a stderr line containing want (the process's own
+// deadline is the test timeout; no timing is asserted).
+func (p *devProcess) waitLine(t *testing.T, want string, limit time.Duration) string {
+	t.Helper()
+	timeout := time.After(limit)
+	var seen []string
+	for {
+		select {
+		case line, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("the process ended without logging %q:\n%s", want, strings.Join(seen, "\n"))
+			}
+			seen = append(seen, line)
+			if strings.Contains(line, want) {
+				return line
+			}
+		case <-timeout:
+			t.Fatalf("no line %q within %v:\n%s", want, limit, strings.Join(seen, "\n"))
+		}
+	}
+}
+
+// TestWake_AlarmSurvivesRestart arms an alarm on a real `cellhost dev`,
+// waits until its wake entry is in the bucket, kills the process with
+// SIGKILL before the alarm is due, and restarts it: the alarm fires with no
+// request (the start-up read of the wake index activates the cell).
+func TestWake_AlarmSurvivesRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := buildCellhost(t)
+	project := writeAlarmProject(t)
+	state := filepath.Join(t.TempDir(), "state")
+	bucketDir := filepath.Join(state, "bucket")
+
+	p := startDevLogged(t, bin, project, "--state", state)
+	resp, err := http.Get(p.base + "/do/Counter/sleeper?arm=3000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idBytes, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := string(idBytes)
+	if resp.StatusCode != 200 || len(id) != 64 {
+		t.Fatalf("arm: %d %q", resp.StatusCode, id)
+	}
+	scope := "Counter:" + id
+
+	// The entry is published after the commit is durable, beside the
+	// reply: wait for it before the kill.
+	store, err := plugins.OpenStore(context.Background(), "file://"+bucketDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	entry := waitWakeEntry(t, store, scope)
+	t.Logf("wake entry %s", entry)
+
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.cmd.Wait()
+	for range p.lines { // drain: nothing fired before the kill
+	}
+
+	q := startDevLogged(t, bin, project, "--state", state)
+	line := q.waitLine(t, "ALARM-FIRED "+id, 60*time.Second)
+	t.Logf("after the restart, with no request: %s", line)
+
+	// Fired and deleted: the entry is retired.
+	waitNoWakeEntry(t, store, scope)
+}
+
+func wakeEntries(t *testing.T, store plugins.ObjectStore, scope string) []string {
+	t.Helper()
+	page, err := store.List(context.Background(), bucketkey.WakeEntriesPrefix, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, o := range page.Objects {
+		if k, err := bucketkey.ParseWakeKey(o.Key); err == nil && k.Scope == scope {
+			out = append(out, o.Key)
+		}
+	}
+	return out
+}
+
+func waitWakeEntry(t *testing.T, store plugins.ObjectStore, scope string) string {
+	t.Helper()
+	for i := 0; i < 600; i++ {
+		if keys := wakeEntries(t, store, scope); len(keys) > 0 {
+			return keys[0]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no wake entry for %s", scope)
+	return ""
+}
+
+func waitNoWakeEntry(t *testing.T, store plugins.ObjectStore, scope string) {
+	t.Helper()
+	for i := 0; i < 600; i++ {
+		if len(wakeEntries(t, store, scope)) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal(fmt.Sprintf("the wake entry of %s was not retired: %v", scope, wakeEntries(t, store, scope)))
+}
