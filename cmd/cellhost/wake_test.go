@@ -76,11 +76,14 @@ func startDevLogged(t *testing.T, bin string, args ...string) *devProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &devProcess{cmd: cmd, base: "http://127.0.0.1:" + strconv.Itoa(port), lines: make(chan string, 1000)}
+	p := &devProcess{cmd: cmd, base: "http://127.0.0.1:" + strconv.Itoa(port), lines: make(chan string, 100000)}
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			p.lines <- sc.Text()
+			select {
+			case p.lines <- sc.Text():
+			default: // never block the process on its stderr
+			}
 		}
 		close(p.lines)
 	}()
@@ -208,4 +211,82 @@ func waitNoWakeEntry(t *testing.T, store plugins.ObjectStore, scope string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatal(fmt.Sprintf("the wake entry of %s was not retired: %v", scope, wakeEntries(t, store, scope)))
+}
+
+// TestWake_FailoverAndDeadNodeGC runs two `cellhost dev` nodes on one
+// bucket. An alarm armed on the first fires on the second after the first
+// is killed (once its node lease expired, the elected waker takes the
+// cell), and the waker's dead-node GC then removes the killed node's
+// markers and lease record.
+func TestWake_FailoverAndDeadNodeGC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := buildCellhost(t)
+	project := writeAlarmProject(t)
+	dir := t.TempDir()
+	bucket := "file://" + filepath.Join(dir, "bucket")
+	fast := []string{"--bucket", bucket, "--wake-poll", "1s", "--waker-tick", "300ms"}
+	p1 := startDevLogged(t, bin, append([]string{project, "--state", filepath.Join(dir, "s1")}, fast...)...)
+	p2 := startDevLogged(t, bin, append([]string{project, "--state", filepath.Join(dir, "s2")}, fast...)...)
+
+	resp, err := http.Get(p1.base + "/do/Counter/failover?arm=2000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idBytes, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := string(idBytes)
+	if resp.StatusCode != 200 || len(id) != 64 {
+		t.Fatalf("arm: %d %q", resp.StatusCode, id)
+	}
+	store, err := plugins.OpenStore(context.Background(), bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	waitWakeEntry(t, store, "Counter:"+id)
+	node1, err := os.ReadFile(filepath.Join(dir, "s1", "node-id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := strings.TrimSpace(string(node1))
+	if keys := listPrefix(t, store, bucketkey.NodeMarkersPrefix(dead)); len(keys) == 0 {
+		t.Fatalf("no node-cells marker of %s before the kill", dead)
+	}
+
+	killed := time.Now()
+	if err := p1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = p1.cmd.Wait()
+
+	line := p2.waitLine(t, "ALARM-FIRED "+id, 90*time.Second)
+	t.Logf("on the survivor %v after the kill: %s", time.Since(killed).Round(100*time.Millisecond), line)
+
+	for i := 0; ; i++ {
+		markers := listPrefix(t, store, bucketkey.NodeMarkersPrefix(dead))
+		_, _, err := store.Get(context.Background(), bucketkey.NodeKey(dead))
+		if len(markers) == 0 && err != nil {
+			break
+		}
+		if i == 1500 {
+			t.Fatalf("after GC: markers %v, record read error %v; want both gone", markers, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("the killed node's markers and lease record are gone %v after the kill", time.Since(killed).Round(100*time.Millisecond))
+}
+
+func listPrefix(t *testing.T, store plugins.ObjectStore, prefix string) []string {
+	t.Helper()
+	page, err := store.List(context.Background(), prefix, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, o := range page.Objects {
+		keys = append(keys, o.Key)
+	}
+	return keys
 }
