@@ -71,6 +71,7 @@ type Wake struct {
 	waker   waker
 	gc      *DeadNodeGc
 	stats   WakeStats
+	logged  WakeStats // the counters last logged (logCounters)
 	woken   atomic.Int64
 	wakeErr atomic.Int64
 
@@ -319,7 +320,27 @@ func (w *Wake) Poll(ctx context.Context) error {
 		w.woken.Add(1)
 		w.cfg.Log.Info("wake: cell activated for its alarm", "scope", e.Cell, "due_ms", e.DueMS)
 	}
+	w.logCounters()
 	return nil
+}
+
+// logCounters logs the counters when they changed since the last time.
+func (w *Wake) logCounters() {
+	st := w.Stats()
+	cmp := st
+	cmp.GC.Passes = w.logged.GC.Passes // a pass per tick is not news
+	w.mu.Lock()
+	changed := cmp != w.logged
+	w.logged = st
+	w.mu.Unlock()
+	if !changed {
+		return
+	}
+	w.cfg.Log.Info("wake: counters",
+		"published", st.Published, "retired", st.Retired, "publish_errors", st.PublishErrors,
+		"woken", st.Woken, "wake_errors", st.WakeErrors, "waker", st.WakerHeld,
+		"gc_passes", st.GC.Passes, "gc_swept", st.GC.Swept, "gc_retries", st.GC.Retries,
+		"gc_deletes", st.GC.Deletes, "gc_retired", st.GC.Retired, "gc_skipped", st.GC.Skipped)
 }
 
 // wakeAllowed decides whether this node wakes scope: the waker wakes any
