@@ -20,7 +20,10 @@ import (
 type fleetMembership struct {
 	store plugins.ObjectStore
 	node  *ownership.Node
-	wake  *fleet.Wake // the wake index and waker role (wake.go); nil without a bucket
+	wake  *fleet.Wake // the wake index and waker role (wake.go)
+	// wakeStore holds the wake index when there is no bucket
+	// (--durability local).
+	wakeStore plugins.ObjectStore
 }
 
 // joinBucket opens the bucket (default: a directory inside the state
@@ -96,6 +99,9 @@ func (f *fleetMembership) close() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		_ = f.wake.Close(ctx)
 		cancel()
+	}
+	if f.wakeStore != nil {
+		f.wakeStore.Close()
 	}
 	if f.node != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

@@ -115,7 +115,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer fleet.close()
-	if err := fleet.prepareWake(&hc, o.wake, stderr); err != nil {
+	if err := fleet.prepareWake(ctx, &hc, o.wake, stderr); err != nil {
 		return err
 	}
 	h, err := host.New(hc)

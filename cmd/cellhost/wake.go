@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/plugins"
 )
 
 // wakeOptions are the flags of the wake index and the waker role.
@@ -26,15 +28,30 @@ func (o *wakeOptions) addFlags(cmd *cobra.Command) {
 	_ = cmd.Flags().MarkHidden("waker-tick")
 }
 
-// prepareWake builds the wake index of a node on a bucket and makes it the
-// host's AlarmSink. Without a bucket (durability local) it does nothing.
-func (f *fleetMembership) prepareWake(hc *host.Config, o wakeOptions, log io.Writer) error {
-	if f.node == nil {
-		return nil
+// prepareWake builds the wake index of a node and makes it the host's
+// AlarmSink. On a bucket the index lives there; with --durability local
+// (no bucket) it lives in a store of its own, <state>/wake, so that alarms
+// outlive a restart in that mode too.
+func (f *fleetMembership) prepareWake(ctx context.Context, hc *host.Config, o wakeOptions, log io.Writer) error {
+	store, nodeID := plugins.ObjectStore(f.store), ""
+	if f.node != nil {
+		nodeID = f.node.ID()
+	} else {
+		abs, err := filepath.Abs(filepath.Join(hc.StateDir, "wake"))
+		if err != nil {
+			return err
+		}
+		if store, err = plugins.OpenStore(ctx, "file://"+abs); err != nil {
+			return fmt.Errorf("wake index: %w", err)
+		}
+		f.wakeStore = store
+		if nodeID, err = persistentNodeID(hc.StateDir); err != nil {
+			return err
+		}
 	}
 	w, err := fleet.NewWake(fleet.WakeConfig{
-		Store: f.store,
-		Node:  f.node.ID(),
+		Store: store,
+		Node:  nodeID,
 		Poll:  o.poll,
 		Tick:  o.tick,
 		Log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),

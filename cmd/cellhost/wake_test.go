@@ -128,16 +128,24 @@ func (p *devProcess) waitLine(t *testing.T, want string, limit time.Duration) st
 // waits until its wake entry is in the bucket, kills the process with
 // SIGKILL before the alarm is due, and restarts it: the alarm fires with no
 // request (the start-up read of the wake index activates the cell).
+//
+// With --durability local (no bucket) the index lives in <state>/wake.
 func TestWake_AlarmSurvivesRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
 	bin := buildCellhost(t)
 	project := writeAlarmProject(t)
-	state := filepath.Join(t.TempDir(), "state")
-	bucketDir := filepath.Join(state, "bucket")
+	t.Run("log", func(t *testing.T) { alarmAcrossRestart(t, bin, project, "bucket") })
+	t.Run("local", func(t *testing.T) { alarmAcrossRestart(t, bin, project, "wake", "--durability", "local") })
+}
 
-	p := startDevLogged(t, bin, project, "--state", state)
+func alarmAcrossRestart(t *testing.T, bin, project, indexDir string, flags ...string) {
+	state := filepath.Join(t.TempDir(), "state")
+	bucketDir := filepath.Join(state, indexDir)
+	args := append([]string{project, "--state", state}, flags...)
+
+	p := startDevLogged(t, bin, args...)
 	resp, err := http.Get(p.base + "/do/Counter/sleeper?arm=3000")
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +175,7 @@ func TestWake_AlarmSurvivesRestart(t *testing.T) {
 	for range p.lines { // drain: nothing fired before the kill
 	}
 
-	q := startDevLogged(t, bin, project, "--state", state)
+	q := startDevLogged(t, bin, args...)
 	line := q.waitLine(t, "ALARM-FIRED "+id, 60*time.Second)
 	t.Logf("after the restart, with no request: %s", line)
 
