@@ -61,10 +61,13 @@ type Wake struct {
 	cfg   WakeConfig
 	local CellWaker
 
+	flushMu sync.Mutex // one flush at a time: a cell's writes stay in order
+
 	mu      sync.Mutex
 	queue   map[string]*WakeEntryBody // latest change per scope; nil value: disarmed
 	order   []string                  // scopes in queue, first queued first
 	known   map[string][]WakeEntryBody
+	warned  map[string]bool // scopes whose failed wake was logged as a warning
 	wakeup  chan struct{}
 	started bool
 
@@ -101,6 +104,7 @@ func NewWake(cfg WakeConfig) (*Wake, error) {
 		cfg:    cfg,
 		queue:  map[string]*WakeEntryBody{},
 		known:  map[string][]WakeEntryBody{},
+		warned: map[string]bool{},
 		wakeup: make(chan struct{}, 1),
 		gc:     NewDeadNodeGc(cfg.Store, cfg.Log),
 	}
@@ -189,6 +193,8 @@ func (w *Wake) runWriter() {
 // flush writes every queued change, in queue order. A change that fails
 // is queued again (unless a newer one replaced it) for the next flush.
 func (w *Wake) flush(ctx context.Context) {
+	w.flushMu.Lock()
+	defer w.flushMu.Unlock()
 	for {
 		w.mu.Lock()
 		if len(w.order) == 0 {
@@ -310,13 +316,21 @@ func (w *Wake) Poll(ctx context.Context) error {
 		if err := w.local.Wake(ctx, e.Cell); err != nil {
 			w.wakeErr.Add(1)
 			var elsewhere *ownership.CellOwnedElsewhereError
-			if errors.As(err, &elsewhere) {
+			w.mu.Lock()
+			first := !w.warned[e.Cell]
+			w.warned[e.Cell] = true
+			w.mu.Unlock()
+			switch {
+			case errors.As(err, &elsewhere):
 				w.cfg.Log.Debug("wake: a live node owns the cell", "scope", e.Cell, "owner", elsewhere.Owner)
-			} else {
-				w.cfg.Log.Warn("wake: activation failed", "scope", e.Cell, "err", err)
+			case first: // once per cell until it wakes: a poll retries it
+				w.cfg.Log.Warn("wake: activation failed; retrying every poll", "scope", e.Cell, "err", err)
 			}
 			continue
 		}
+		w.mu.Lock()
+		delete(w.warned, e.Cell)
+		w.mu.Unlock()
 		w.woken.Add(1)
 		w.cfg.Log.Info("wake: cell activated for its alarm", "scope", e.Cell, "due_ms", e.DueMS)
 	}
