@@ -41,9 +41,9 @@ func (h *Host) Wake(ctx context.Context, scope string) error {
 	}
 	c := h.cellFor(scope[:i], scope[i+1:])
 	done := make(chan error, 1)
-	c.s.post(func() {
-		c.deliver("", func() { done <- c.broken })
-	})
+	if !c.s.post(func() { c.deliver("", func() { done <- c.broken }) }) {
+		return fmt.Errorf("wake %s: %w", scope, ErrClosed)
+	}
 	select {
 	case err := <-done:
 		if err != nil {

@@ -90,7 +90,7 @@ func TestAlarmSink_AfterTheDurableCommit(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	scope := "Counter:" + host.IDFromName("counter", "Counter", "later")
 
 	before := time.Now().UnixMilli()
@@ -115,7 +115,7 @@ func TestAlarmSink_AfterTheDurableCommit(t *testing.T) {
 		t.Fatalf("AlarmDurable = %+v, want %s armed an hour ahead, epoch 0", c, scope)
 	}
 
-	if n := h.EvictIdleNow(); n != 1 {
+	if n := host.EvictIdle(h); n != 1 {
 		t.Fatalf("evicted %d cells, want the idle one with a published alarm", n)
 	}
 	if err := h.Wake(context.Background(), scope); err != nil {
@@ -137,7 +137,7 @@ func TestAlarmSink_FiredAlarmIsCleared(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if _, err := fetchDO(h, "now", "/?arm=0"); err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +165,14 @@ func TestAlarm_PinsWithoutSink(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if _, err := fetchDO(h, "pinned", "/?arm=3600000"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := fetchDO(h, "plain", "/"); err != nil {
 		t.Fatal(err)
 	}
-	if n := h.EvictIdleNow(); n != 1 {
+	if n := host.EvictIdle(h); n != 1 {
 		t.Errorf("evicted %d, want only the object without an alarm", n)
 	}
 }

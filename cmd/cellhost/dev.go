@@ -125,7 +125,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := h.Open(); err != nil {
 		return err
 	}
-	defer h.Close()
+	defer closeHost(h, stderr)
 	if err := fleet.startWake(ctx, h); err != nil {
 		return err
 	}
