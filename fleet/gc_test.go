@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -373,4 +374,27 @@ func TestDeadNodeGc_RetireRace(t *testing.T) {
 		t.Errorf("the revived node's record reads dead: %s", body)
 	}
 	_ = plugins.ErrPreconditionFailed
+}
+
+func FuzzTombstone(f *testing.F) {
+	f.Add(string(nodeRecord(deadA, 1787000000000)))
+	f.Add(`{"node":"node-1234","expires_ms":5,"log":{"a":[1,2]}}`)
+	f.Add(`{"expires_ms":1,"expires_ms":2}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		tomb, err := Tombstone([]byte(body))
+		if err != nil {
+			return
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(tomb, &m); err != nil {
+			t.Fatalf("Tombstone(%s) = %s, not a JSON object: %v", body, tomb, err)
+		}
+		if string(m["expires_ms"]) != "0" {
+			t.Fatalf("Tombstone(%s) = %s: expires_ms %s", body, tomb, m["expires_ms"])
+		}
+		again, err := Tombstone(tomb)
+		if err != nil || string(again) != string(tomb) {
+			t.Fatalf("Tombstone is not idempotent: %s -> %s, %v", tomb, again, err)
+		}
+	})
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -252,5 +254,39 @@ func TestWaker_Claim(t *testing.T) {
 	b.waker.release(ctx)
 	if exists(s, bucketkey.WakerKey) {
 		t.Error("the holder's release left the record")
+	}
+}
+
+// TestWake_StartClose: Start reads the index and wakes what is due before
+// it returns; the writer publishes what the host reports; Close writes what
+// is queued, gives the waker role up and leaves no goroutine behind.
+func TestWake_StartClose(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s := newFaultStore()
+	clock := &fakeNow{t: t0}
+	ctx := context.Background()
+	due := WakeEntryBody{Cell: cellA, DueMS: t0.UnixMilli() - 1000, Epoch: 1}
+	mustPut(s, due.Key(), due.Encode())
+	w := newTestWake(t, s, clock, deadA)
+	fw := &fakeWaker{}
+	if err := w.Start(ctx, fw); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fw.scopes, []string{cellA}) {
+		t.Errorf("woken at start: %v, want %v", fw.scopes, []string{cellA})
+	}
+	if !exists(s, bucketkey.WakerKey) {
+		t.Error("no waker record after Start")
+	}
+	next := WakeEntryBody{Cell: cellB, DueMS: t0.UnixMilli() + 3_600_000, Epoch: 2}
+	w.AlarmDurable(cellB, next.DueMS, true, 2)
+	if err := w.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if body, _, err := s.Get(ctx, next.Key()); err != nil || string(body) != string(next.Encode()) {
+		t.Errorf("after Close: %s = %s, %v; want the queued entry written", next.Key(), body, err)
+	}
+	if exists(s, bucketkey.WakerKey) {
+		t.Error("Close left the waker record held")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -166,7 +167,23 @@ func alarmAcrossRestart(t *testing.T, bin, project, indexDir string, flags ...st
 	}
 	defer store.Close()
 	entry := waitWakeEntry(t, store, scope)
-	t.Logf("wake entry %s", entry)
+	body, _, err := store.Get(context.Background(), entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := fleet.DecodeWakeEntry(entry, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The epoch is the cell's ownership epoch: 1 on a bucket, 0 without.
+	wantEpoch := uint64(0)
+	if indexDir == "bucket" {
+		wantEpoch = 1
+	}
+	if e.Epoch != wantEpoch || e.Cell != scope {
+		t.Errorf("wake entry %s: %s, want cell %s at epoch %d", entry, body, scope, wantEpoch)
+	}
+	t.Logf("wake entry %s: %s", entry, body)
 
 	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
