@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,13 +138,36 @@ func TestWake_AlarmSurvivesRestart(t *testing.T) {
 	}
 	bin := buildCellhost(t)
 	project := writeAlarmProject(t)
-	t.Run("log", func(t *testing.T) { alarmAcrossRestart(t, bin, project, "bucket") })
-	t.Run("local", func(t *testing.T) { alarmAcrossRestart(t, bin, project, "wake", "--durability", "local") })
+	t.Run("log", func(t *testing.T) {
+		state := filepath.Join(t.TempDir(), "state")
+		alarmAcrossRestart(t, bin, project, state, "file://"+filepath.Join(state, "bucket"), 1)
+	})
+	t.Run("local", func(t *testing.T) {
+		state := filepath.Join(t.TempDir(), "state")
+		alarmAcrossRestart(t, bin, project, state, "file://"+filepath.Join(state, "wake"), 0, "--durability", "local")
+	})
+	// The S3 server .ci/run starts (CELLHOST_TEST_S3, see plugins/s3store).
+	s3 := os.Getenv("CELLHOST_TEST_S3")
+	if s3 == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CELLHOST_TEST_S3 is not set: .ci/run must start the S3 server")
+		}
+		t.Skip("no S3 server: start one with .ci/versitygw.sh start (CELLHOST_TEST_S3)")
+	}
+	u, err := url.Parse(s3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = fmt.Sprintf("/wake-%d", time.Now().UnixNano())
+	t.Run("s3", func(t *testing.T) {
+		state := filepath.Join(t.TempDir(), "state")
+		alarmAcrossRestart(t, bin, project, state, u.String(), 1, "--bucket", u.String())
+	})
 }
 
-func alarmAcrossRestart(t *testing.T, bin, project, indexDir string, flags ...string) {
-	state := filepath.Join(t.TempDir(), "state")
-	bucketDir := filepath.Join(state, indexDir)
+// alarmAcrossRestart: the wake index is in the store at indexURL, and the
+// published entries carry epoch wantEpoch.
+func alarmAcrossRestart(t *testing.T, bin, project, state, indexURL string, wantEpoch uint64, flags ...string) {
 	args := append([]string{project, "--state", state}, flags...)
 
 	p := startDevLogged(t, bin, args...)
@@ -161,7 +185,7 @@ func alarmAcrossRestart(t *testing.T, bin, project, indexDir string, flags ...st
 
 	// The entry is published after the commit is durable, beside the
 	// reply: wait for it before the kill.
-	store, err := plugins.OpenStore(context.Background(), "file://"+bucketDir)
+	store, err := plugins.OpenStore(context.Background(), indexURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +200,6 @@ func alarmAcrossRestart(t *testing.T, bin, project, indexDir string, flags ...st
 		t.Fatal(err)
 	}
 	// The epoch is the cell's ownership epoch: 1 on a bucket, 0 without.
-	wantEpoch := uint64(0)
-	if indexDir == "bucket" {
-		wantEpoch = 1
-	}
 	if e.Epoch != wantEpoch || e.Cell != scope {
 		t.Errorf("wake entry %s: %s, want cell %s at epoch %d", entry, body, scope, wantEpoch)
 	}
