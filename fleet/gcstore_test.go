@@ -19,16 +19,17 @@ import (
 type faultStore struct {
 	*memstore.Store
 
-	mu          sync.Mutex
-	calls       []string
-	failPut     func(key string) error
-	failDelete  func(key string) error
-	failList    func(prefix string) error
-	inFlight    int
-	maxInFlight int
-	holdDeletes int    // hold deletes of keys under holdPrefix until this many are in flight
-	holdPrefix  string
-	released    chan struct{}
+	mu           sync.Mutex
+	calls        []string
+	failPut      func(key string) error
+	failAfterPut func(key string) error // the write lands, then this error (ambiguous)
+	failDelete   func(key string) error
+	failList     func(prefix string) error
+	inFlight     int
+	maxInFlight  int
+	holdDeletes  int // hold deletes of keys under holdPrefix until this many are in flight
+	holdPrefix   string
+	released     chan struct{}
 }
 
 func newFaultStore() *faultStore {
@@ -69,7 +70,13 @@ func (s *faultStore) Put(ctx context.Context, key string, body []byte, opts plug
 			return "", err
 		}
 	}
-	return s.Store.Put(ctx, key, body, opts)
+	tag, err := s.Store.Put(ctx, key, body, opts)
+	if f := s.failAfterPut; err == nil && f != nil {
+		if ferr := f(key); ferr != nil {
+			return "", ferr
+		}
+	}
+	return tag, err
 }
 
 func (s *faultStore) List(ctx context.Context, prefix, startAfter string, limit int) (plugins.ListPage, error) {

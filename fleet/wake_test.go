@@ -290,3 +290,44 @@ func TestWake_StartClose(t *testing.T) {
 		t.Error("Close left the waker record held")
 	}
 }
+
+// TestWaker_AmbiguousClaim: a claim whose write landed but answered with an
+// error is settled by reading the record back; one that did not land is not
+// a claim.
+func TestWaker_AmbiguousClaim(t *testing.T) {
+	s := newFaultStore()
+	clock := &fakeNow{t: t0}
+	ctx := context.Background()
+	a := newTestWake(t, s, clock, deadA)
+	a.local = &fakeWaker{}
+	s.failAfterPut = func(key string) error {
+		if key == bucketkey.WakerKey {
+			return errors.New("injected: connection reset after the write")
+		}
+		return nil
+	}
+	if held, err := a.waker.claim(ctx, clock.Now()); !held || err != nil {
+		t.Fatalf("claim = %v, %v; a landed claim was not recognised", held, err)
+	}
+	s.failAfterPut = nil
+	clock.Add(5 * time.Second)
+	if err := a.waker.renew(ctx, clock.Now()); err != nil {
+		t.Errorf("renewal after the settled claim: %v (the etag read back must be current)", err)
+	}
+
+	// Not landed: another node's live record is what the read-back finds.
+	b := newTestWake(t, s, clock, liveB)
+	b.local = &fakeWaker{}
+	clock.Add(time.Minute) // a's role expired
+	s.failPut = func(key string) error {
+		if key == bucketkey.WakerKey {
+			s.failPut = nil
+			mustPut(s.Store, key, WakerRecord{Node: celldC, ExpiresMS: clock.Now().UnixMilli() + 15000}.Encode())
+			return errors.New("injected: timeout")
+		}
+		return nil
+	}
+	if held, _ := b.waker.claim(ctx, clock.Now()); held || b.waker.held() {
+		t.Error("b holds the role after an ambiguous claim that another node won")
+	}
+}
