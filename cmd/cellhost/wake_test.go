@@ -104,6 +104,22 @@ func startDevLogged(t *testing.T, bin string, args ...string) *devProcess {
 	return nil
 }
 
+// arm arms the alarm of the Counter named name ms from now and returns
+// its id.
+func (p *devProcess) arm(t *testing.T, name string, ms int) string {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("%s/do/Counter/%s?arm=%d", p.base, name, ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(id) != 64 {
+		t.Fatalf("arm: %d %q", resp.StatusCode, id)
+	}
+	return string(id)
+}
+
 // waitLine waits for a stderr line containing want (the process's own
 // deadline is the test timeout; no timing is asserted).
 func (p *devProcess) waitLine(t *testing.T, want string, limit time.Duration) string {
@@ -171,16 +187,7 @@ func alarmAcrossRestart(t *testing.T, bin, project, state, indexURL string, want
 	args := append([]string{project, "--state", state}, flags...)
 
 	p := startDevLogged(t, bin, args...)
-	resp, err := http.Get(p.base + "/do/Counter/sleeper?arm=3000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	idBytes, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	id := string(idBytes)
-	if resp.StatusCode != 200 || len(id) != 64 {
-		t.Fatalf("arm: %d %q", resp.StatusCode, id)
-	}
+	id := p.arm(t, "sleeper", 3000)
 	scope := "Counter:" + id
 
 	// The entry is published after the commit is durable, beside the
@@ -275,16 +282,7 @@ func TestWake_FailoverAndDeadNodeGC(t *testing.T) {
 	p1 := startDevLogged(t, bin, append([]string{project, "--state", filepath.Join(dir, "s1")}, fast...)...)
 	p2 := startDevLogged(t, bin, append([]string{project, "--state", filepath.Join(dir, "s2")}, fast...)...)
 
-	resp, err := http.Get(p1.base + "/do/Counter/failover?arm=2000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	idBytes, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	id := string(idBytes)
-	if resp.StatusCode != 200 || len(id) != 64 {
-		t.Fatalf("arm: %d %q", resp.StatusCode, id)
-	}
+	id := p1.arm(t, "failover", 2000)
 	store, err := plugins.OpenStore(context.Background(), bucket)
 	if err != nil {
 		t.Fatal(err)
