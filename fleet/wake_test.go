@@ -331,3 +331,25 @@ func TestWaker_AmbiguousClaim(t *testing.T) {
 		t.Error("b holds the role after an ambiguous claim that another node won")
 	}
 }
+
+// TestWaker_DeletesOldRetirements: the waker deletes retirements an hour
+// past their minute, and keeps newer ones and every entry.
+func TestWaker_DeletesOldRetirements(t *testing.T) {
+	s := newFaultStore()
+	clock := &fakeNow{t: t0}
+	ctx := context.Background()
+	now := t0.UnixMilli()
+	old := WakeEntryBody{Cell: cellA, DueMS: now - 2*RetiredKeepMS}
+	recent := WakeEntryBody{Cell: cellB, DueMS: now - 60_000}
+	entry := WakeEntryBody{Cell: cellC, DueMS: now - 2*RetiredKeepMS}
+	mustPut(s, old.RetiredKey(), old.Encode())
+	mustPut(s, recent.RetiredKey(), recent.Encode())
+	mustPut(s, entry.Key(), entry.Encode())
+	w := newTestWake(t, s, clock, deadA)
+	w.local = &fakeWaker{}
+	w.tickWaker(ctx)
+	if exists(s, old.RetiredKey()) || !exists(s, recent.RetiredKey()) || !exists(s, entry.Key()) {
+		t.Errorf("after a tick: old retirement %v, recent %v, entry %v; want false, true, true",
+			exists(s, old.RetiredKey()), exists(s, recent.RetiredKey()), exists(s, entry.Key()))
+	}
+}

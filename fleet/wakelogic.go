@@ -126,6 +126,17 @@ func WakeTransition(cur []WakeEntryBody, next *WakeEntryBody) []WakeOp {
 // own timer fires it on time.
 func WakeDue(e WakeEntryBody, nowMS, pollMS int64) bool { return e.DueMS <= nowMS+pollMS }
 
+// RetiredKeepMS is how long a retirement is kept after the minute of the
+// entry it retired: the index lists retirements beside entries for that
+// long, then the waker deletes them (the protocol names no deleter, and
+// without one wake/retired/ would grow by a key per alarm change).
+const RetiredKeepMS = 3_600_000
+
+// RetiredExpired reports whether the retirement k may be deleted at nowMS.
+func RetiredExpired(k bucketkey.WakeEntry, nowMS int64) bool {
+	return k.Retired && k.MinuteMS+60_000+RetiredKeepMS <= nowMS
+}
+
 // WakerRecord is wake/waker.json, {"node":"<node>","expires_ms":<ms>}.
 type WakerRecord struct {
 	Node      string

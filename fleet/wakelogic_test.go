@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
 const scopeA = "Counter:1182fbf2bee1753c4ffbfddea36c7eff522bfe47006c0f9f7e6035db0fc0b40d"
@@ -201,4 +202,21 @@ func FuzzDecodeWakerRecord(f *testing.F) {
 			t.Fatalf("round trip of %+v: %+v, %v", r, back, err)
 		}
 	})
+}
+
+func TestRetiredExpired(t *testing.T) {
+	m := dueA - dueA%60_000
+	for _, tt := range []struct {
+		k    bucketkey.WakeEntry
+		now  int64
+		want bool
+	}{
+		{bucketkey.WakeEntry{Retired: true, MinuteMS: m, Scope: "A"}, m + 60_000 + fleet.RetiredKeepMS, true},
+		{bucketkey.WakeEntry{Retired: true, MinuteMS: m, Scope: "A"}, m + 60_000 + fleet.RetiredKeepMS - 1, false},
+		{bucketkey.WakeEntry{Retired: false, MinuteMS: m, Scope: "A"}, m + 10*fleet.RetiredKeepMS, false}, // an entry, never
+	} {
+		if got := fleet.RetiredExpired(tt.k, tt.now); got != tt.want {
+			t.Errorf("RetiredExpired(%+v, %d) = %v, want %v", tt.k, tt.now, got, tt.want)
+		}
+	}
 }

@@ -144,5 +144,50 @@ func (w *Wake) tickWaker(ctx context.Context) {
 	renew := func(ctx context.Context) error { return w.waker.renew(ctx, w.cfg.Clock.Now()) }
 	if err := w.gc.RunElectedPass(ctx, renew, w.cfg.Clock.Now, w.cfg.Tick.Milliseconds()); err != nil {
 		w.cfg.Log.Warn("dead-node gc: pass stopped", "err", err)
+		return
 	}
+	if err := w.deleteOldRetirements(ctx, renew); err != nil {
+		w.cfg.Log.Warn("wake index: deleting old retirements stopped", "err", err)
+	}
+}
+
+// maxRetiredDeletesPerTick bounds the retirements one waker tick deletes.
+const maxRetiredDeletesPerTick = 1000
+
+// deleteOldRetirements deletes the retirements RetiredExpired allows, in
+// key (= minute) order, at most maxRetiredDeletesPerTick per tick, renewing
+// the waker lease first.
+func (w *Wake) deleteOldRetirements(ctx context.Context, renew func(context.Context) error) error {
+	if err := renew(ctx); err != nil {
+		return err
+	}
+	now := w.cfg.Clock.Now().UnixMilli()
+	n := 0
+	after := ""
+	for n < maxRetiredDeletesPerTick {
+		page, err := w.cfg.Store.List(ctx, bucketkey.WakeRetiredPrefix, after, 0)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", bucketkey.WakeRetiredPrefix, err)
+		}
+		for _, o := range page.Objects {
+			k, err := bucketkey.ParseWakeKey(o.Key)
+			if err != nil {
+				continue // not ours to judge
+			}
+			if !RetiredExpired(k, now) {
+				return nil // keys are in minute order: the rest are newer
+			}
+			if err := w.cfg.Store.Delete(ctx, o.Key, ""); err != nil && !errors.Is(err, plugins.ErrNotFound) {
+				return fmt.Errorf("delete %s: %w", o.Key, err)
+			}
+			if n++; n == maxRetiredDeletesPerTick {
+				return nil
+			}
+		}
+		if page.NextStartAfter == "" || page.NextStartAfter <= after {
+			return nil
+		}
+		after = page.NextStartAfter
+	}
+	return nil
 }
