@@ -30,6 +30,7 @@ func (c *cell) armAlarm(a storage.Alarm, ok bool) {
 	if !ok {
 		return
 	}
+	c.alarmDue = a.AtMs
 	d := time.Until(time.UnixMilli(a.AtMs))
 	if d < 0 {
 		d = 0

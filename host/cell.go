@@ -39,6 +39,7 @@ type cell struct {
 	alarmAgain        bool       // the alarm came due again while alarm() ran
 	firingGen         int64      // generation of the alarm being run
 	alarmNote         *alarmNote // an alarm change not yet durable (wake.go)
+	alarmDue          int64      // Unix ms the armed alarm is due (while alarmCancel is set)
 	log               *cellLog   // the cell's LTX log and lease (log mode)
 	// commitsSinceCheckpoint counts uploaded commits since the WAL was
 	// last truncated.

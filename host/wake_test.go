@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -177,3 +178,36 @@ func TestAlarm_PinsWithoutSink(t *testing.T) {
 	}
 }
 
+
+// TestAlarm_DueSoonStaysResident: an idle object whose published alarm is
+// due within the idle timeout stays, so that its own timer fires it on
+// time; one whose alarm is further away is evicted.
+func TestAlarm_DueSoonStaysResident(t *testing.T) {
+	sink := &recordingSink{calls: make(chan alarmCall, 10)}
+	var skew atomic.Int64 // the eviction clock runs this far ahead
+	clock := func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	h := newHostB(t, alarmJS, t.TempDir(), func(c *host.Config) {
+		c.AlarmSink = sink
+		c.IdleTimeout = time.Minute
+	}, host.WithClock(clock))
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	if _, err := fetchDO(h, "soon", "/?arm=150000"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fetchDO(h, "far", "/?arm=600000"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ { // two activations, two durable alarms
+		sink.next(t)
+	}
+	skew.Store(int64(2 * time.Minute)) // both idle; "soon" due within a minute of then
+	if n := host.EvictIdle(h); n != 1 {
+		t.Fatalf("evicted %d, want only the object whose alarm is 10 minutes away", n)
+	}
+	if n := host.EvictIdle(h); n != 0 {
+		t.Errorf("second pass evicted %d, want 0 (the other alarm is due soon)", n)
+	}
+}
