@@ -285,17 +285,25 @@ func (w *Wake) Stats() WakeStats {
 // written first.
 func (w *Wake) Poll(ctx context.Context) error {
 	w.flush(ctx)
+	// No flush runs while the listing replaces what is known: the bucket
+	// is the truth (entries other nodes wrote or removed included), and a
+	// queued change applies on top of it.
+	w.flushMu.Lock()
 	entries, err := w.list(ctx)
 	if err != nil {
+		w.flushMu.Unlock()
 		return err
 	}
 	now := w.cfg.Clock.Now().UnixMilli()
 	var due []WakeEntryBody
 	w.mu.Lock()
-	for scope, es := range entries {
-		if _, queued := w.queue[scope]; !queued {
-			w.known[scope] = mergeEntries(w.known[scope], es)
+	for scope := range w.known {
+		if _, listed := entries[scope]; !listed {
+			delete(w.known, scope)
 		}
+	}
+	for scope, es := range entries {
+		w.known[scope] = withBodies(w.known[scope], es)
 		for _, e := range es {
 			if WakeDue(e, now, w.cfg.Poll.Milliseconds()) {
 				due = append(due, e)
@@ -304,6 +312,7 @@ func (w *Wake) Poll(ctx context.Context) error {
 		}
 	}
 	w.mu.Unlock()
+	w.flushMu.Unlock()
 	sort.Slice(due, func(i, j int) bool { return due[i].DueMS < due[j].DueMS })
 	isWaker := w.waker.held()
 	for _, e := range due {
@@ -397,17 +406,16 @@ func (w *Wake) list(ctx context.Context) (map[string][]WakeEntryBody, error) {
 	}
 }
 
-// mergeEntries adds the listed entries to the known ones (by key; a known
-// one, with its body, wins).
-func mergeEntries(known, listed []WakeEntryBody) []WakeEntryBody {
-	out := known
-	for _, l := range listed {
-		found := false
+// withBodies returns the listed entries, each replaced by the known one of
+// the same key (which carries the body: due_ms and epoch).
+func withBodies(known, listed []WakeEntryBody) []WakeEntryBody {
+	out := make([]WakeEntryBody, len(listed))
+	for i, l := range listed {
+		out[i] = l
 		for _, k := range known {
-			found = found || k.Key() == l.Key()
-		}
-		if !found {
-			out = append(out, l)
+			if k.Key() == l.Key() {
+				out[i] = k
+			}
 		}
 	}
 	return out

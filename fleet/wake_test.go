@@ -353,3 +353,32 @@ func TestWaker_DeletesOldRetirements(t *testing.T) {
 			exists(s, old.RetiredKey()), exists(s, recent.RetiredKey()), exists(s, entry.Key()))
 	}
 }
+
+// TestWake_PollForgetsRemovedEntries: an entry another node removed is not
+// retired again; one another node wrote is retired by this node's change.
+func TestWake_PollForgetsRemovedEntries(t *testing.T) {
+	s := newFaultStore()
+	clock := &fakeNow{t: t0}
+	ctx := context.Background()
+	w := newTestWake(t, s, clock, deadA)
+	w.local = &fakeWaker{}
+	mine := WakeEntryBody{Cell: cellA, DueMS: t0.UnixMilli() + 3_600_000, Epoch: 1}
+	w.AlarmDurable(cellA, mine.DueMS, true, 1)
+	w.flush(ctx)
+	if err := s.Delete(ctx, mine.Key(), ""); err != nil { // another node took and cleared it
+		t.Fatal(err)
+	}
+	theirs := WakeEntryBody{Cell: cellB, DueMS: t0.UnixMilli() + 7_200_000, Epoch: 4}
+	mustPut(s, theirs.Key(), theirs.Encode())
+	if err := w.Poll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mark := len(s.callsSince(0))
+	w.AlarmDurable(cellA, 0, false, 1)
+	w.AlarmDurable(cellB, 0, false, 5)
+	w.flush(ctx)
+	want := []string{"put " + theirs.RetiredKey(), "delete " + theirs.Key()}
+	if got := writes(s.callsSince(mark)); !reflect.DeepEqual(got, want) {
+		t.Errorf("writes %v, want %v", got, want)
+	}
+}
