@@ -275,12 +275,14 @@ func (h *jsProxyHandler) ownKeys(target *Object) (*Object, bool) {
 	return nil, false
 }
 
+// cellhost patch: args may alias the VM's stack, which later calls overwrite;
+// the array handed to the trap owns a copy (CreateArrayFromList).
 func (h *jsProxyHandler) apply(target *Object, this Value, args []Value) (Value, bool) {
-	return h.proxyCall(proxy_trap_apply, target, this, h.handler.runtime.newArrayValues(args))
+	return h.proxyCall(proxy_trap_apply, target, this, h.handler.runtime.newArrayValues(append([]Value(nil), args...)))
 }
 
 func (h *jsProxyHandler) construct(target *Object, args []Value, newTarget *Object) (Value, bool) {
-	return h.proxyCall(proxy_trap_construct, target, h.handler.runtime.newArrayValues(args), newTarget)
+	return h.proxyCall(proxy_trap_construct, target, h.handler.runtime.newArrayValues(append([]Value(nil), args...)), newTarget)
 }
 
 type proxyObject struct {

@@ -315,6 +315,10 @@ func (self *_RegExp_parser) scanEscape(inClass bool) {
 	offset := self.chrOffset
 
 	var length, base uint32
+	if self.unicode && (self.chr == 'p' || self.chr == 'P') {
+		self.scanPropertyEscape(inClass)
+		return
+	}
 	switch self.chr {
 
 	case '0', '1', '2', '3', '4', '5', '6', '7':
@@ -522,6 +526,33 @@ func (self *_RegExp_parser) passString(start, end int) {
 		self.stopPassing()
 	}
 	self.goRegexp.WriteString(self.str[start:end])
+}
+
+// scanPropertyEscape translates \p{...} or \P{...} (cellhost patch, see
+// regexp_property.go); self.chr is the 'p' or 'P'.
+func (self *_RegExp_parser) scanPropertyEscape(inClass bool) {
+	negated := self.chr == 'P'
+	self.read()
+	if self.chr != '{' {
+		self.error(true, "Invalid property name")
+		return
+	}
+	start := self.offset
+	for self.chr != '}' && self.chr != -1 {
+		self.read()
+	}
+	if self.chr != '}' {
+		self.error(true, "Invalid property name")
+		return
+	}
+	body := self.str[start:self.chrOffset]
+	self.read()
+	re2, ok := unicodePropertyRE2(body, negated, inClass)
+	if !ok {
+		self.error(false, "property escape \\p{%s}", body)
+		return
+	}
+	self.writeString(re2)
 }
 
 func (self *_RegExp_parser) error(fatal bool, msg string, msgValues ...interface{}) {

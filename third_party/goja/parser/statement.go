@@ -333,10 +333,9 @@ func (self *_parser) parseClass(declaration bool) *ast.ClassLiteral {
 		start := self.idx
 		static := false
 		if self.token == token.STATIC {
-			switch self.peek() {
-			case token.ASSIGN, token.SEMICOLON, token.RIGHT_BRACE, token.LEFT_PARENTHESIS:
+			if classElementNameEnds(self.peek()) {
 				// treat as identifier
-			default:
+			} else {
 				self.next()
 				if self.token == token.LEFT_BRACE {
 					b := &ast.ClassStaticBlock{
@@ -355,7 +354,7 @@ func (self *_parser) parseClass(declaration bool) *ast.ClassLiteral {
 		var async bool
 		methodBodyStart := self.idx
 		if self.literal == "get" || self.literal == "set" {
-			if tok := self.peek(); tok != token.SEMICOLON && tok != token.LEFT_PARENTHESIS {
+			if !classElementNameEnds(self.peek()) {
 				if self.literal == "get" {
 					kind = ast.PropertyKindGet
 				} else {
@@ -364,7 +363,7 @@ func (self *_parser) parseClass(declaration bool) *ast.ClassLiteral {
 				self.next()
 			}
 		} else if self.token == token.ASYNC {
-			if tok := self.peek(); tok != token.SEMICOLON && tok != token.LEFT_PARENTHESIS {
+			if !classElementNameEnds(self.peek()) {
 				async = true
 				kind = ast.PropertyKindMethod
 				self.next()
@@ -451,6 +450,19 @@ func (self *_parser) parseClass(declaration bool) *ast.ClassLiteral {
 	node.Source = self.slice(node.Class, node.RightBrace+1)
 
 	return node
+}
+
+// classElementNameEnds reports whether tok, following "static", "get", "set"
+// or "async" in a class body, makes that word the element's name (a field
+// "get = 1", "get;", "get }" or a method "get()") rather than a modifier.
+// cellhost patch: upstream checked only ";" and "(" for get/set/async, so
+// "class A { get = 1 }" was a SyntaxError.
+func classElementNameEnds(tok token.Token) bool {
+	switch tok {
+	case token.ASSIGN, token.SEMICOLON, token.RIGHT_BRACE, token.LEFT_PARENTHESIS, token.EOF:
+		return true
+	}
+	return false
 }
 
 func (self *_parser) parseDebuggerStatement() ast.Statement {
