@@ -66,3 +66,14 @@ func TestCellhostPatch_UnicodePropertyEscapes(t *testing.T) {
 	`
 	testScript(SCRIPT, asciiString("SyntaxError; true"), t)
 }
+
+func TestCellhostPatch_TypedArrayFromPrimitiveIterable(t *testing.T) {
+	const SCRIPT = `
+	const a = Uint8Array.from("ab", c => c.charCodeAt(0));
+	const b = Uint16Array.from("😀");
+	let e = "";
+	try { Uint8Array.from(null); } catch (x) { e = x.name; }
+	[a.join(), b.length, Uint8Array.from(5).length, e].join(";");
+	`
+	testScript(SCRIPT, asciiString("97,98;1;0;TypeError"), t)
+}
