@@ -501,6 +501,9 @@ func (r *Runtime) _stringPad(call FunctionCall, start bool) Value {
 		fillerAscii = " "
 		filler = fillerAscii
 	}
+	if maxLength > int64(maxStringLength) {
+		panic(r.newError(r.getRangeError(), "Invalid string length"))
+	}
 	remaining := toIntStrict(maxLength - stringLength)
 	if fillerUnicode == nil && strUnicode == nil {
 		fl := fillerAscii.Length()
@@ -562,6 +565,9 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 	}
 	if numInt == 0 || s.Length() == 0 {
 		return stringEmpty
+	}
+	if numInt > int64(maxStringLength) || int64(s.Length())*numInt > int64(maxStringLength) {
+		panic(r.newError(r.getRangeError(), "Invalid string length"))
 	}
 	num := toIntStrict(numInt)
 	a, u := devirtualizeString(s)

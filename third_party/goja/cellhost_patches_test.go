@@ -77,3 +77,56 @@ func TestCellhostPatch_TypedArrayFromPrimitiveIterable(t *testing.T) {
 	`
 	testScript(SCRIPT, asciiString("97,98;1;0;TypeError"), t)
 }
+
+func TestCellhostPatch_StackOverflowIsCatchableRangeError(t *testing.T) {
+	vm := New()
+	vm.SetMaxCallStackSize(1000)
+	v, err := vm.RunString(`
+	function f(n) { return f(n + 1) + 1 }
+	let caught;
+	try { f(0) } catch (e) { caught = e }
+	// JS -> Go -> JS recursion too
+	function g() { [1].forEach(g) }
+	let caught2;
+	try { g() } catch (e) { caught2 = e }
+	// the runtime still works after both
+	[caught instanceof RangeError, caught.message, String(caught2), f.length].join("|");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "true|Maximum call stack size exceeded|RangeError: Maximum call stack size exceeded|1"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	// Uncaught, it reaches Go as an ordinary exception.
+	_, err = vm.RunString(`(function h() { h() })()`)
+	if ex, ok := err.(*Exception); !ok || ex.Value().String() != "RangeError: Maximum call stack size exceeded" {
+		t.Fatalf("uncaught overflow: %T %v", err, err)
+	}
+}
+
+func TestCellhostPatch_StringLengthLimit(t *testing.T) {
+	defer func(old int) { maxStringLength = old }(maxStringLength)
+	maxStringLength = 1<<20 - 24 // the same paths, in megabytes rather than gigabytes
+	vm := New()
+	v, err := vm.RunString(`
+	const out = [];
+	function rangeErr(f) { try { f(); return "no error" } catch (e) { return String(e) } }
+	out.push(rangeErr(() => { let s = "x"; for (;;) s += s }));
+	out.push(rangeErr(() => { let s = "\u00e9"; for (;;) s = s + s }));
+	out.push(rangeErr(() => "ab".repeat(2 ** 19)));
+	out.push(rangeErr(() => "".padEnd(2 ** 20)));
+	out.push(rangeErr(() => { let s = "x".repeat(2 ** 19); [s, s, s].join() }));
+	out.push(rangeErr(() => { let s = "x".repeat(2 ** 19); return ` + "`${s}${s}${s}`" + ` }));
+	out.push("x".repeat(2 ** 20 - 24).length);
+	out.join("\n");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "RangeError: Invalid string length\nRangeError: Invalid string length\nRangeError: Invalid string length\n" +
+		"RangeError: Invalid string length\nRangeError: Invalid string length\nRangeError: Invalid string length\n1048552"
+	if v.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", v.String(), want)
+	}
+}

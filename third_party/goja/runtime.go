@@ -2444,8 +2444,10 @@ func (r *Runtime) SetParserOptions(opts ...parser.Option) {
 	r.parserOptions = opts
 }
 
-// SetMaxCallStackSize sets the maximum function call depth. When exceeded, a *StackOverflowError is thrown and
-// returned by RunProgram or by a Callable call. This is useful to prevent memory exhaustion caused by an
+// SetMaxCallStackSize sets the maximum function call depth. When exceeded, a catchable
+// RangeError "Maximum call stack size exceeded" is thrown (cellhost patch; upstream threw an
+// uncatchable *StackOverflowError), which RunProgram or a Callable call returns as an *Exception
+// when the script does not catch it. This is useful to prevent memory exhaustion caused by an
 // infinite recursion. The default value is math.MaxInt32.
 // This method (as the rest of the Set* methods) is not safe for concurrent use and may only be called
 // from the vm goroutine or when the vm is not running.

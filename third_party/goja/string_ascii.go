@@ -326,6 +326,7 @@ func (s asciiString) Length() int {
 
 func (s asciiString) Concat(other String) String {
 	a, u := devirtualizeString(other)
+	checkStringLength2(len(s), other.Length())
 	if u != nil {
 		b := make([]uint16, len(s)+len(u))
 		b[0] = unistring.BOM

@@ -167,7 +167,7 @@ func (i *importedString) Length() int {
 func (i *importedString) Concat(v String) String {
 	if !i.scanned {
 		if v, ok := v.(*importedString); ok {
-			if !v.scanned {
+			if !v.scanned && len(i.s)+len(v.s) <= maxStringLength {
 				return &importedString{s: i.s + v.s}
 			}
 		}

@@ -217,6 +217,7 @@ func (b *StringBuilder) ascii() bool {
 
 func (b *StringBuilder) WriteString(s String) {
 	a, u := devirtualizeString(s)
+	checkStringLength2(b.length(), s.Length())
 	if u != nil {
 		b.switchToUnicode(u.Length())
 		b.unicodeBuilder.writeUnicodeString(u)
@@ -230,6 +231,9 @@ func (b *StringBuilder) WriteString(s String) {
 }
 
 func (b *StringBuilder) WriteUTF8String(s string) {
+	if len(s) > maxStringLength/2 || b.length() > maxStringLength/2 {
+		checkStringLength2(b.length(), utf16Length(s))
+	}
 	firstUnicodeIdx := 0
 	if b.ascii() {
 		for i := 0; i < len(s); i++ {
@@ -250,6 +254,7 @@ unicode:
 }
 
 func (b *StringBuilder) writeASCII(s string) {
+	checkStringLength2(b.length(), len(s))
 	if b.ascii() {
 		b.asciiBuilder.WriteString(s)
 	} else {
@@ -284,6 +289,7 @@ func (b *StringBuilder) String() String {
 }
 
 func (b *StringBuilder) Grow(n int) {
+	checkStringLength2(b.length(), n)
 	if b.ascii() {
 		b.asciiBuilder.Grow(n)
 	} else {
@@ -314,6 +320,7 @@ func (b *StringBuilder) switchToUnicode(extraLen int) {
 }
 
 func (b *StringBuilder) WriteSubstring(source String, start int, end int) {
+	checkStringLength2(b.length(), end-start)
 	a, us := devirtualizeString(source)
 	if us == nil {
 		if b.ascii() {
@@ -464,6 +471,7 @@ func (s unicodeString) Length() int {
 
 func (s unicodeString) Concat(other String) String {
 	a, u := devirtualizeString(other)
+	checkStringLength2(s.Length(), other.Length())
 	if u != nil {
 		b := make(unicodeString, len(s)+len(u)-1)
 		copy(b, s)

@@ -910,9 +910,11 @@ func (vm *vm) saveCtx(ctx *context) {
 
 func (vm *vm) pushCtx() {
 	if len(vm.callStack) > vm.maxCallStackSize {
-		ex := &StackOverflowError{}
-		ex.stack = vm.captureStack(nil, 0)
-		panic(ex)
+		// cellhost patch: V8's catchable RangeError instead of the
+		// uncatchable *StackOverflowError, so that a recursion bug in one
+		// Durable Object is that object's exception (workerd's behaviour)
+		// rather than a reason to throw the whole runtime away.
+		panic(rangeError("Maximum call stack size exceeded"))
 	}
 	vm.callStack = append(vm.callStack, context{})
 	ctx := &vm.callStack[len(vm.callStack)-1]
@@ -5284,6 +5286,7 @@ func (n concatStrings) exec(vm *vm) {
 			panic(unknownStringTypeErr(s))
 		}
 	}
+	checkStringLength(length) // cellhost patch
 
 	vm.sp -= int(n) - 1
 	if allAscii {
