@@ -4,6 +4,9 @@ import (
 	_ "embed"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
 
 	"github.com/evanw/esbuild/pkg/api"
 )
@@ -41,6 +44,15 @@ type BundleOptions struct {
 	// NoPolyfills leaves out the core-js and prelude built-ins (tests that
 	// measure goja itself).
 	NoPolyfills bool
+}
+
+// gojaLowered is the syntax esbuild lowers because goja lacks it.
+var gojaLowered = map[string]bool{
+	"async-generator": false,
+	"for-await":       false,
+	"using":           false,
+	"decorators":      false,
+	"dynamic-import":  false,
 }
 
 // wranglerConditions are wrangler's default build conditions.
@@ -83,4 +95,41 @@ func applyWranglerOptions(o *api.BuildOptions, b BundleOptions) {
 		// Before the IIFE, so the worker's module scope sees the built-ins.
 		o.Banner = map[string]string{"js": strings.TrimSpace(corejs) + "\n" + strings.TrimSpace(prelude)}
 	}
+}
+
+var (
+	polyfillOnce    sync.Once
+	polyfillProgram *goja.Program
+)
+
+// Polyfills returns the built-ins every bundle starts with (core-js and the
+// prelude), compiled once, for code that runs scripts outside a bundle (the
+// test262 runner). Safe for concurrent use.
+func Polyfills() *goja.Program {
+	polyfillOnce.Do(func() {
+		polyfillProgram = goja.MustCompile("cellhost-polyfills.js", corejs+"\n"+prelude, false)
+	})
+	return polyfillProgram
+}
+
+// TransformScript applies to a script (not a module) the syntax lowering and
+// defines a worker's bundle gets, without bundling or wrapping it, so that
+// its top-level declarations stay global. Used by the test262 runner.
+func TransformScript(name, src string, bo BundleOptions) (string, error) {
+	var o api.BuildOptions
+	applyWranglerOptions(&o, bo)
+	res := api.Transform(src, api.TransformOptions{
+		Sourcefile: name,
+		Loader:     api.LoaderJS,
+		Target:     api.ESNext,
+		Supported:  gojaLowered,
+		Charset:    api.CharsetUTF8,
+		KeepNames:  o.KeepNames,
+		Define:     o.Define,
+		LogLevel:   api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		return "", &BuildError{Messages: formatMessages(res.Errors)}
+	}
+	return string(res.Code), nil
 }

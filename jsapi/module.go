@@ -74,14 +74,8 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Charset:       api.CharsetUTF8,
 		AbsWorkingDir: filepath.Dir(abs),
 		LogLevel:      api.LogLevelSilent,
-		Supported: map[string]bool{
-			"async-generator": false,
-			"for-await":       false,
-			"using":           false,
-			"decorators":      false,
-			"dynamic-import":  false,
-		},
-		Plugins: []api.Plugin{virtualModulesPlugin()},
+		Supported:     gojaLowered,
+		Plugins:       []api.Plugin{virtualModulesPlugin()},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)
