@@ -3,7 +3,10 @@ package goja
 // Regression tests for the patches cellhost carries on this fork (see
 // README.md). Each program is checked against V8's (workerd's) result.
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 func TestCellhostPatch_ClassFieldsNamedLikeModifiers(t *testing.T) {
 	const SCRIPT = `
@@ -128,5 +131,48 @@ func TestCellhostPatch_StringLengthLimit(t *testing.T) {
 		"RangeError: Invalid string length\nRangeError: Invalid string length\nRangeError: Invalid string length\n1048552"
 	if v.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", v.String(), want)
+	}
+}
+
+func TestCellhostPatch_WeakRef(t *testing.T) {
+	vm := New()
+	_, err := vm.RunString(`
+	var strong = {};
+	var refs = [new WeakRef(strong), new WeakRef({})];
+	var calls = [];
+	var registry = new FinalizationRegistry(held => calls.push(held));
+	registry.register({}, "collected");
+	registry.register(strong, "strong");
+	var token = {};
+	registry.register({}, "unregistered", token);
+	if (!registry.unregister(token)) throw new Error("unregister returned false");
+	if (refs[1].deref() === undefined) throw new Error("collected during the job that created it");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v Value
+	for i := 0; i < 20; i++ {
+		runtime.GC()
+		// A call into the runtime ends with leave(), which runs the queued
+		// cleanup callbacks.
+		v, err = vm.RunString(`[refs[0].deref() === strong, refs[1].deref(), calls.join()].join("|")`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.String() == "true||collected" {
+			break
+		}
+	}
+	if got, want := v.String(), "true||collected"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	v, err = vm.RunString(`[String(new WeakRef({})), typeof WeakRef.prototype.deref, (() => { try { new WeakRef(1) } catch (e) { return e.name } })(),
+		(() => { try { WeakRef({}) } catch (e) { return e.name } })(), Object.prototype.toString.call(registry)].join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "[object WeakRef],function,TypeError,TypeError,[object FinalizationRegistry]"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }

@@ -200,6 +200,8 @@ type Runtime struct {
 
 	jobQueue []func()
 
+	weakRefState *weakRefState // cellhost patch: WeakRef, FinalizationRegistry
+
 	promiseRejectionTracker PromiseRejectionTracker
 	asyncContextTracker     AsyncContextTracker
 
@@ -2849,6 +2851,7 @@ func (r *Runtime) leave() {
 			job()
 		}
 	}
+	r.leaveWeakRefs() // cellhost patch
 	r.jobQueue = nil
 	r.vm.stack = nil
 }
