@@ -81,6 +81,9 @@ func runAll(r *Runner, files []string) []Result {
 			defer wg.Done()
 			for i := range next {
 				results[i] = r.Run(files[i])
+				if i%500 == 0 {
+					fmt.Fprintf(os.Stderr, "test262: %d/%d\n", i, len(files))
+				}
 			}
 		}()
 	}
