@@ -411,6 +411,9 @@ func Area(path string) string {
 	if len(parts) > depth {
 		parts = parts[:depth]
 	}
+	if strings.HasSuffix(parts[len(parts)-1], ".js") { // a file straight in the area's parent
+		parts = parts[:len(parts)-1]
+	}
 	return strings.Join(parts, "/")
 }
 

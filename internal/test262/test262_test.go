@@ -152,3 +152,17 @@ func TestPinned(t *testing.T) {
 		})
 	}
 }
+
+func TestArea(t *testing.T) {
+	for path, want := range map[string]string{
+		"built-ins/Array/from/iter.js":                     "built-ins/Array",
+		"language/statements/class/elements/x.js":          "language/statements/class",
+		"language/module-code/eval-self-abrupt.js":         "language/module-code",
+		"language/module-code/namespace/internals/a.js":    "language/module-code/namespace",
+		"intl402/Intl/getCanonicalLocales/has-property.js": "intl402/Intl",
+	} {
+		if got := Area(path); got != want {
+			t.Errorf("Area(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
