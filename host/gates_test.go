@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,7 +100,7 @@ func TestOutputGate_ReplyWaitsForDurability(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "b", "/"); r.err != nil { // b has durable state, nothing pending
 		t.Fatal(r.err)
 	}
@@ -128,7 +129,7 @@ func TestOutputGate_FailedSyncResetsObject(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "a", "/"); r.err != nil || !strings.Contains(r.body, `"hits":1`) {
 		t.Fatalf("first write: %+v", r)
 	}
@@ -153,7 +154,7 @@ func TestInputGate_ConcurrentIncrementsLoseNothing(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	const workers, each = 64, 5
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
@@ -183,7 +184,7 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "spinner", "/"); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -208,17 +209,28 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 	}
 }
 
+// TestDeadline_ObjectThatNeverAnswers: the HTTP front answers 500 once
+// the request timeout passes, and the log says why.
 func TestDeadline_ObjectThatNeverAnswers(t *testing.T) {
+	var log logBuffer
 	h := newHostB(t, `export class Counter { fetch() { return new Promise(() => {}); } }
 export class Plain {}
-export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c *host.Config) { c.RequestTimeout = 200 * time.Millisecond })
+export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c *host.Config) {
+		c.RequestTimeout = 200 * time.Millisecond
+		c.Log = &log
+	})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
-	r := <-fetchAsync(h, "mute", "/")
-	if !errors.Is(r.err, host.ErrTimeout) {
-		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
+	defer h.Close(context.Background())
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	status, body := get(t, srv, "/do/Counter/mute")
+	if status != 500 || body != "Internal Server Error" {
+		t.Errorf("a request to an object that never answers: %d %q, want 500 Internal Server Error", status, body)
+	}
+	if got := log.String(); !strings.Contains(got, "Uncaught "+host.ErrTimeout.Error()+" (200ms)") {
+		t.Errorf("log = %q, want the timeout", got)
 	}
 }
 
@@ -226,12 +238,6 @@ const coalesceJS = `
 import { DurableObject } from "cloudflare:workers";
 export class Counter extends DurableObject {
   async fetch(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/busy") {
-      const end = Date.now() + Number(url.searchParams.get("ms"));
-      while (Date.now() < end) {}
-      return new Response("done");
-    }
     const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
     await this.ctx.storage.put("n", n);
     return Response.json({ n });
@@ -242,7 +248,7 @@ export default { fetch() { return new Response("w"); } };
 `
 
 // TestCommitCoalesce shows the turns of one loop batch sharing one commit:
-// 20 increments queued behind a busy event run in one batch, and with
+// 20 increments queued while the loop is paused run in one batch, and with
 // coalescing they add one or two WAL frames and reach the syncer as one
 // commit, whose durability every reply waits for; with it switched off,
 // each turn appends its own frame. Either way no update is lost.
@@ -259,7 +265,7 @@ func TestCommitCoalesce(t *testing.T) {
 			if err := h.Open(); err != nil {
 				t.Fatal(err)
 			}
-			defer h.Close()
+			defer h.Close(context.Background())
 			if r := <-fetchAsync(h, "a", "/"); r.err != nil || r.body != `{"n":1}` {
 				t.Fatalf("first increment: %+v", r)
 			}
@@ -267,16 +273,23 @@ func TestCommitCoalesce(t *testing.T) {
 			before := fileSize(t, wal)
 
 			g.setHold(true)
-			busy := fetchAsync(h, "busy", "/busy?ms=300")
-			time.Sleep(50 * time.Millisecond) // the loop is now busy
+			resume := host.Pause(h) // the 20 increments run in one batch of the loop
 			const n = 20
 			results := make([]<-chan fetchResult, n)
 			for i := range results {
-				results[i] = fetchAsync(h, "a", "/")
+				posted := host.PostFetch(h, "Counter", "a", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+				ch := make(chan fetchResult, 1)
+				results[i] = ch
+				go func() {
+					r := <-posted
+					if r.Err != nil {
+						ch <- fetchResult{err: r.Err}
+						return
+					}
+					ch <- fetchResult{body: string(r.Resp.Body)}
+				}()
 			}
-			if r := <-busy; r.err != nil || r.body != "done" {
-				t.Fatalf("busy event: %+v", r)
-			}
+			resume()
 			syncs := 0
 			if coalesce > 0 {
 				<-g.calls // the one commit of the batch is being made durable
