@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"net/http/httptest"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestEngine_StackOverflowStaysInItsObject(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 
