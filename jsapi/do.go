@@ -128,6 +128,9 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	_ = cw.Set("RpcTarget", model.Get("RpcTarget"))
 	_ = cw.Set("env", w.Env)
 	_ = rt.Set("__cellhost_cloudflare_workers", cw)
+	if err := installNode(rt, o.Bundle.Node, o.Vars); err != nil {
+		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
+	}
 
 	if _, err := rt.RunProgram(o.Bundle.Program); err != nil {
 		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))

@@ -49,6 +49,12 @@ func startHost(t *testing.T, caseDir string) string {
 	if err := os.CopyFS(dir, os.DirFS(caseDir)); err != nil {
 		t.Fatalf("copy case: %v", err)
 	}
+	return startHostIn(t, dir)
+}
+
+// startHostIn serves the worker in dir, in place, from a fresh state.
+func startHostIn(t *testing.T, dir string) string {
+	t.Helper()
 	cfg, err := wrangler.Resolve(dir)
 	if err != nil {
 		t.Fatalf("load case: %v", err)
@@ -58,7 +64,7 @@ func startHost(t *testing.T, caseDir string) string {
 		t.Fatalf("load case: %v", err)
 	}
 	log := &syncBuffer{}
-	hc.StateDir = filepath.Join(dir, ".cellhost")
+	hc.StateDir = filepath.Join(t.TempDir(), ".cellhost")
 	hc.Log = log
 	hc.Shards = 2
 	h, err := host.New(hc)

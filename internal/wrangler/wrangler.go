@@ -220,7 +220,7 @@ func Resolve(arg string) (*Config, error) {
 // the project (every field but StateDir and Log). With no config file, every
 // exported class becomes a Durable Object class bound under its own name.
 func (cfg *Config) HostConfig() (host.Config, error) {
-	bundle, err := jsapi.BuildBundle(cfg.Main)
+	bundle, err := jsapi.BuildBundleWith(cfg.Main, jsapi.BundleOptions{CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags})
 	if err != nil {
 		return host.Config{}, err
 	}
