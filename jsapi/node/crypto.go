@@ -32,6 +32,16 @@ func hashNames() []string {
 	return []string{"md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha512-224", "sha512-256"}
 }
 
+// plainError is new Error(msg).
+func plainError(rt *goja.Runtime, msg string) *goja.Object {
+	c, _ := goja.AssertConstructor(rt.Get("Error"))
+	e, err := c(nil, rt.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	return e
+}
+
 func nodeError(rt *goja.Runtime, ctor, code, msg string) *goja.Object {
 	c, _ := goja.AssertConstructor(rt.Get(ctor))
 	e, err := c(nil, rt.ToValue(msg))
@@ -105,7 +115,7 @@ func hashObject(rt *goja.Runtime, h hash.Hash, copyable bool) *goja.Object {
 func newHash(rt *goja.Runtime, alg goja.Value) func() hash.Hash {
 	f := hashes[strings.ToLower(alg.String())]
 	if f == nil {
-		panic(nodeError(rt, "Error", "ERR_OSSL_EVP_UNSUPPORTED", "Digest method not supported"))
+		panic(plainError(rt, "Digest method not supported"))
 	}
 	return f
 }
@@ -167,7 +177,7 @@ func cryptoModule(rt *goja.Runtime) *goja.Object {
 	_ = m.Set("timingSafeEqual", func(call goja.FunctionCall) goja.Value {
 		a, b := data(rt, call.Argument(0), goja.Undefined()), data(rt, call.Argument(1), goja.Undefined())
 		if len(a) != len(b) {
-			panic(nodeError(rt, "RangeError", "ERR_CRYPTO_TIMING_SAFE_EQUAL_LENGTH", "Input buffers must have the same byte length"))
+			panic(rt.NewTypeError("Input buffers must have the same byte length.")) // workerd's error (Node's is a RangeError with a code)
 		}
 		return rt.ToValue(subtle.ConstantTimeCompare(a, b) == 1)
 	})
