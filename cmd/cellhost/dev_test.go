@@ -52,7 +52,7 @@ func TestRun_BadInput(t *testing.T) {
 		{"SyntaxError", map[string]string{"wrangler.jsonc": okConfig, "index.js": "export class C {\n  fetch( {\n}"}, func(dir string) []string { return []string{"dev", dir} }, "index.js:3:"},
 		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
 		{"UnknownKey", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js","kv_namespacez":[]}`, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, `unknown configuration key "kv_namespacez"`},
-		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `module "node:fs" is not supported by cellhost`},
+		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `No such module "node:fs".`},
 		{"DefaultIsDurableObject", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js"}`, "index.js": `import { DurableObject } from "cloudflare:workers"; export default class X extends DurableObject {}`}, func(dir string) []string { return []string{"dev", dir} }, "the default export is a Durable Object class"},
 	}
 	for _, tt := range tests {
