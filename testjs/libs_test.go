@@ -27,6 +27,31 @@ func TestLibs(t *testing.T) {
 	if err != nil {
 		t.Skipf("no library apps at %s: %v", dir, err)
 	}
+	replayNpmApps(t, dir, entries, installed)
+}
+
+// TestExamples replays the examples that are recorded cases with npm
+// dependencies (examples/<name>/expected.json beside a package.json).
+func TestExamples(t *testing.T) {
+	dir := filepath.Join("..", "examples")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apps []os.DirEntry
+	for _, e := range entries {
+		_, err1 := os.Stat(filepath.Join(dir, e.Name(), "expected.json"))
+		_, err2 := os.Stat(filepath.Join(dir, e.Name(), "package.json"))
+		if e.IsDir() && err1 == nil && err2 == nil {
+			apps = append(apps, e)
+		}
+	}
+	replayNpmApps(t, dir, apps, false)
+}
+
+// replayNpmApps runs each app of dir as a subtest: installed as it is, or
+// copied (without node_modules) and installed with `npm ci`.
+func replayNpmApps(t *testing.T, dir string, entries []os.DirEntry, installed bool) {
 	npm, npmErr := exec.LookPath("npm")
 	for _, e := range entries {
 		if !e.IsDir() {
@@ -40,7 +65,7 @@ func TestLibs(t *testing.T) {
 					t.Skipf("npm is not installed: %v", npmErr)
 				}
 				tmp := t.TempDir()
-				if err := os.CopyFS(tmp, os.DirFS(app)); err != nil {
+				if err := copyWithoutModules(tmp, app); err != nil {
 					t.Fatalf("copy app: %v", err)
 				}
 				cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline")
@@ -66,4 +91,30 @@ func TestLibs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// copyWithoutModules copies the app at src into dst, leaving out
+// node_modules and state directories (which may hold symbolic links).
+func copyWithoutModules(dst, src string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".cellhost", ".wrangler":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
 }
