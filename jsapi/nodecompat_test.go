@@ -117,7 +117,7 @@ func TestNodeCompat_modules(t *testing.T) {
 		{"bare names", `import path from "path"; import { Buffer } from "buffer"; export function probe() { return path.join("a", "b") + Buffer.from("x").toString("hex") }`, "a/b78"},
 		{"require", `const path = require("node:path"); const { EventEmitter } = require("events"); export function probe() { return path.sep + typeof EventEmitter }`, "/function"},
 		{"globals", `export function probe() { return [typeof Buffer, typeof process, typeof setImmediate, typeof globalThis.require].join() }`, "function,object,function,undefined"},
-		{"nextTick before promise jobs", `export async function probe() { const out = []; Promise.resolve().then(() => out.push("p")); process.nextTick(() => out.push("t")); await new Promise(r => setTimeout(r, 1)); return out.join() }`, "p,t"},
+		{"nextTick is a microtask", `export async function probe() { const out = []; Promise.resolve().then(() => out.push("p")); process.nextTick(() => out.push("t")); await new Promise(r => setTimeout(r, 1)); return out.join() }`, "p,t"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -151,7 +151,7 @@ func TestNodeCompat_flags(t *testing.T) {
 	}
 	t.Run("als only", func(t *testing.T) {
 		got := runNodeModule(t, `import { AsyncLocalStorage } from "node:async_hooks"; export function probe() { return new AsyncLocalStorage().run(5, function () { return new AsyncLocalStorage().getStore() + "," + typeof Buffer }) }`, "2026-01-01", "nodejs_als")
-		if got != "undefined,function" {
+		if got != "undefined,undefined" {
 			t.Errorf("got %q", got)
 		}
 	})

@@ -110,7 +110,9 @@ func Install(rt *goja.Runtime, o Options) error {
 	})
 
 	// Buffer is global for goja_nodejs's sake (it looks it up there).
-	_ = rt.Set("Buffer", req("buffer").ToObject(rt).Get("Buffer"))
+	if c.Modules {
+		_ = rt.Set("Buffer", req("buffer").ToObject(rt).Get("Buffer"))
+	}
 	if c.V2 {
 		_ = rt.Set("process", req("process"))
 		_ = rt.Set("setImmediate", immediates.set)
