@@ -126,6 +126,14 @@ export default {
           env: process.env.GREETING, global: globalThis.process === process, nextTick: typeof process.nextTick,
           immediate: typeof setImmediate, platform: typeof process.platform,
         });
+      case "/ticks": {
+        const out = [];
+        Promise.resolve().then(() => out.push("promise"));
+        process.nextTick(() => out.push("nextTick"));
+        queueMicrotask(() => out.push("microtask"));
+        await new Promise((r) => setTimeout(r, 10));
+        return Response.json(out);
+      }
       case "/redirect": {
         const stub = env.OBJ.getByName("r");
         const followed = await stub.fetch("https://x/start", { method: "POST", body: "payload" });
