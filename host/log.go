@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/storage"
@@ -252,7 +253,7 @@ func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snap
 	if snapshot && !first {
 		level, minTXID = compactLevel, 1
 	}
-	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
+	key := bucketkey.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
 	buf, err := storage.EncodeLTXBuffer(ps, minTXID, txid, time.Now())
 	if err != nil {
 		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)

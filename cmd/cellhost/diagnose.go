@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -29,7 +30,9 @@ Runs the storage probe of the bucket protocol on probe/cas-<unique>: a create
 that must apply, a second create that must be rejected, an update with the
 returned etag that must apply, an update with the old etag that must be
 rejected, then a delete. Prints one line per check, then every node lease
-under nodes/ as live or dead. Exits non-zero when a check fails.`,
+under nodes/ as live or dead, the waker role (wake/waker.json), the wake
+index and the node-cells markers left for dead-node GC. Exits non-zero when a
+check fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)
@@ -73,6 +76,9 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 	if err := listNodes(ctx, store, w, now()); err != nil {
 		return fmt.Errorf("bucket %s: %v", bucket, err)
 	}
+	if err := listWake(ctx, store, w, now()); err != nil {
+		return fmt.Errorf("bucket %s: %v", bucket, err)
+	}
 	return nil
 }
 
@@ -83,9 +89,9 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 	live, dead, bad := 0, 0, 0
 	after := ""
 	for {
-		page, err := store.List(ctx, ownership.NodesPrefix, after, 0)
+		page, err := store.List(ctx, bucketkey.NodesPrefix, after, 0)
 		if err != nil {
-			return fmt.Errorf("list %s: %w", ownership.NodesPrefix, err)
+			return fmt.Errorf("list %s: %w", bucketkey.NodesPrefix, err)
 		}
 		for _, o := range page.Objects {
 			body, _, err := store.Get(ctx, o.Key)
@@ -109,8 +115,8 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 				continue
 			}
 			dead++
-			node, ok := ownership.NodeFromKey(o.Key)
-			if !ok {
+			node, err := bucketkey.ParseNodeKey(o.Key)
+			if err != nil {
 				node = o.Key
 			}
 			why := fmt.Sprintf("expired %v ago", now.Sub(expires).Round(time.Second))
@@ -129,7 +135,7 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 		}
 		after = page.NextStartAfter
 	}
-	fmt.Fprintf(w, "%s: %d live, %d dead, %d undecodable\n", ownership.NodesPrefix, live, dead, bad)
+	fmt.Fprintf(w, "%s: %d live, %d dead, %d undecodable\n", bucketkey.NodesPrefix, live, dead, bad)
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
