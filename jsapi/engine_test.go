@@ -64,6 +64,7 @@ func TestEngine_IssueOneLiners(t *testing.T) {
 		{"Array.fromAsync", `return typeof Array.fromAsync([1]).then`, "function"},
 		{"captureStackTrace", `const o = {}; Error.captureStackTrace(o); const d = Object.getOwnPropertyDescriptor(o, "stack"); return [typeof o.stack, d.enumerable, d.writable, o.stack.split("\n")[0]].join()`, "string,false,true,Error"},
 		{"captureStackTrace header", `class E extends Error { constructor(m) { super(m); this.name = "E"; Error.captureStackTrace(this, E) } } return new E("boom").stack.split("\n")[0]`, "E: boom"},
+		{"captureStackTrace constructorOpt", `function outer() { return inner() } function inner() { const o = {}; Error.captureStackTrace(o, inner); return o.stack } return outer().split("\n").filter(l => l.includes("inner")).length + "," + outer().split("\n")[1].trim().startsWith("at outer")`, "0,true"},
 		{"polyfills not enumerable", `return Object.keys(Iterator.prototype).length + "," + Object.keys(Promise).length`, "0,0"},
 		{"native Promise kept", `return String(Promise).includes("[native code]")`, "true"},
 	}

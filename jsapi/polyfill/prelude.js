@@ -14,7 +14,13 @@
     if (target === null || (typeof target !== "object" && typeof target !== "function")) {
       throw new TypeError("Invalid argument");
     }
-    const frames = String(new Error().stack).split("\n").slice(2); // drop "Error" and this function
+    let frames = String(new Error().stack).split("\n").slice(2); // drop "Error" and this function
+    // V8 leaves out constructorOpt's frame and every frame above it.
+    if (typeof constructorOpt === "function" && constructorOpt.name) {
+      const at = frames.findIndex((f) => f.trim().startsWith("at " + constructorOpt.name + " ") ||
+        f.trim().startsWith("at new " + constructorOpt.name + " "));
+      if (at >= 0) frames = frames.slice(at + 1);
+    }
     let header;
     try {
       header = Error.prototype.toString.call(target);
