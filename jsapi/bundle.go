@@ -83,8 +83,8 @@ func applyWranglerOptions(o *api.BuildOptions, b BundleOptions) {
 		o.Conditions = b.Conditions
 	}
 	o.KeepNames = true
-	// wrangler's default module rules: Text for .txt, .html and .sql (Data,
-	// .bin as an ArrayBuffer, is not done yet; JSON is esbuild's own).
+	// wrangler's default module rules: Text for .txt, .html and .sql (Data
+	// and CompiledWasm are moduleRulesPlugin's; JSON is esbuild's own).
 	o.Loader = map[string]api.Loader{".js": api.LoaderJSX, ".mjs": api.LoaderJSX, ".cjs": api.LoaderJSX,
 		".txt": api.LoaderText, ".html": api.LoaderText, ".sql": api.LoaderText}
 	nodeEnv := b.NodeEnv

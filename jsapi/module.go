@@ -79,7 +79,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		AbsWorkingDir: filepath.Dir(abs),
 		LogLevel:      api.LogLevelSilent,
 		Supported:     gojaLowered,
-		Plugins:       []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin()},
+		Plugins:       []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)

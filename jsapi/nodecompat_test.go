@@ -173,3 +173,48 @@ func TestNodeCompat_flags(t *testing.T) {
 		})
 	}
 }
+
+// TestModuleRules: wrangler's default rules: .txt/.html/.sql as Text, .bin
+// as Data (an ArrayBuffer), .wasm a build error naming the file.
+func TestModuleRules(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.sql": "SELECT 1;", "b.html": "<p>hi</p>", "c.txt": "text", "d.bin": "\x00\x01\xff"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entry := filepath.Join(dir, "index.js")
+	src := `import a from "./a.sql"; import b from "./b.html"; import c from "./c.txt"; import d from "./d.bin";
+export function probe() { return [a, b, c, d instanceof ArrayBuffer, [...new Uint8Array(d)].join(".")].join("|") }
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := BuildBundleWith(entry, BundleOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := goja.New()
+	if err := InstallWeb(rt, WebOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorker(rt, WorkerOptions{Bundle: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, _ := goja.AssertFunction(w.Exports.Get("probe"))
+	v, err := probe(goja.Undefined())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "SELECT 1;|<p>hi</p>|text|true|0.1.255"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := os.WriteFile(entry, []byte(`import m from "./e.wasm"; export default { m };`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = BuildBundleWith(entry, BundleOptions{})
+	if err == nil || !strings.Contains(err.Error(), "./e.wasm is a WebAssembly module (CompiledWasm), which cellhost cannot run") {
+		t.Errorf("wasm import: got %v", err)
+	}
+}
