@@ -61,7 +61,7 @@ func (c Compat) Enabled(name string) bool {
 // modules are the built-in modules cellhost provides.
 var modules = []string{
 	"assert", "assert/strict", "async_hooks", "buffer", "crypto", "diagnostics_channel", "events",
-	"os", "path", "path/posix", "process", "string_decoder", "timers", "timers/promises",
+	"os", "path", "path/posix", "process", "querystring", "string_decoder", "timers", "timers/promises",
 	"url", "util", "util/types",
 }
 
@@ -80,7 +80,7 @@ func Builtin(name string) bool {
 // in node_modules.
 var nodeOnly = []string{
 	"child_process", "cluster", "dgram", "dns", "fs", "fs/promises", "http", "http2", "https",
-	"inspector", "module", "net", "perf_hooks", "punycode", "querystring", "readline", "repl",
+	"inspector", "module", "net", "perf_hooks", "punycode", "readline", "repl",
 	"sqlite", "stream", "test", "tls", "trace_events", "tty", "v8", "vm", "wasi", "worker_threads", "zlib",
 }
 

@@ -65,6 +65,103 @@
     };
   };
 
+  // ---- url: the global WHATWG URL (as workerd's node:url), goja_nodejs's
+  // domainToASCII/Unicode, and Node's helpers ----
+  defs.url = () => {
+    const g = require("_url");
+    const invalid = (msg, code) => { const e = new TypeError(msg); e.code = code; return e; };
+    function fileURLToPath(u) {
+      const url = typeof u === "string" ? new URL(u) : u;
+      if (url.protocol !== "file:") throw invalid("The URL must be of scheme file", "ERR_INVALID_URL_SCHEME");
+      if (url.hostname !== "") throw invalid('File URL host must be "localhost" or empty on linux', "ERR_INVALID_FILE_URL_HOST");
+      if (/%2f/i.test(url.pathname)) throw invalid("File URL path must not include encoded / characters", "ERR_INVALID_FILE_URL_PATH");
+      return decodeURIComponent(url.pathname);
+    }
+    function pathToFileURL(p) {
+      const abs = require("path").resolve(p);
+      const u = new URL("file://");
+      u.pathname = abs.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/\t/g, "%09") + (p.endsWith("/") && !abs.endsWith("/") ? "/" : "");
+      return u;
+    }
+    function format(u, opts) {
+      if (typeof u === "string") return u;
+      if (u instanceof URL) {
+        const o = Object.assign({ auth: true, fragment: true, search: true, unicode: false }, opts);
+        let s = u.protocol + (u.host !== "" || u.protocol === "file:" ? "//" : "");
+        if (o.auth && (u.username || u.password)) s += u.username + (u.password ? ":" + u.password : "") + "@";
+        s += o.unicode ? g.domainToUnicode(u.hostname) + (u.port ? ":" + u.port : "") : u.host;
+        s += u.pathname;
+        if (o.search) s += u.search;
+        if (o.fragment) s += u.hash;
+        return s;
+      }
+      let s = "";
+      if (u.protocol) s += u.protocol + (u.protocol.endsWith(":") ? "" : ":");
+      if (u.slashes || u.host || u.hostname) s += "//";
+      if (u.auth) s += u.auth + "@";
+      s += u.host || (u.hostname || "") + (u.port ? ":" + u.port : "");
+      s += u.pathname || "";
+      if (u.search) s += u.search.startsWith("?") ? u.search : "?" + u.search;
+      else if (u.query && typeof u.query === "object") { const q = require("querystring").stringify(u.query); if (q) s += "?" + q; }
+      if (u.hash) s += u.hash;
+      return s;
+    }
+    function parse(str, parseQuery) {
+      let url;
+      try { url = new URL(str); } catch { url = null; }
+      if (url === null) {
+        const m = /^([^?#]*)(\?[^#]*)?(#.*)?$/.exec(str);
+        const search = m[2] || null;
+        return { protocol: null, slashes: null, auth: null, host: null, port: null, hostname: null, hash: m[3] || null, search,
+          query: parseQuery ? require("querystring").parse(search ? search.slice(1) : "") : search ? search.slice(1) : null, pathname: m[1] || null, path: (m[1] || "") + (search || "") || null, href: str };
+      }
+      const auth = url.username ? decodeURIComponent(url.username) + (url.password ? ":" + decodeURIComponent(url.password) : "") : null;
+      return { protocol: url.protocol, slashes: true, auth, host: url.host, port: url.port || null, hostname: url.hostname, hash: url.hash || null,
+        search: url.search || null, query: parseQuery ? require("querystring").parse(url.search.slice(1)) : url.search ? url.search.slice(1) : null,
+        pathname: url.pathname, path: url.pathname + url.search, href: url.href };
+    }
+    return { URL, URLSearchParams, domainToASCII: g.domainToASCII, domainToUnicode: g.domainToUnicode, fileURLToPath, pathToFileURL, format, parse,
+      resolve: (from, to) => { const r = new URL(to, new URL(from, "resolve://")); return r.protocol === "resolve:" ? r.pathname + r.search + r.hash : r.toString(); } };
+  };
+
+  // ---- querystring ----
+  defs.querystring = () => {
+    const escape = (s) => encodeURIComponent(s); // Node's table: !'()* stay as they are
+    const unescape = (s) => { try { return decodeURIComponent(s); } catch { return s; } };
+    const prim = (v) => (typeof v === "string" ? v : typeof v === "number" && isFinite(v) ? "" + v : typeof v === "bigint" ? "" + v : typeof v === "boolean" ? (v ? "true" : "false") : "");
+    function stringify(obj, sep = "&", eq = "=", opts) {
+      const enc = (opts && opts.encodeURIComponent) || escape;
+      if (obj === null || typeof obj !== "object") return "";
+      const out = [];
+      for (const k of Object.keys(obj)) {
+        const v = obj[k];
+        const ks = enc(prim(k)) + eq;
+        if (Array.isArray(v)) for (const x of v) out.push(ks + enc(prim(x)));
+        else out.push(ks + enc(prim(v)));
+      }
+      return out.join(sep);
+    }
+    function parse(str, sep = "&", eq = "=", opts) {
+      const obj = Object.create(null);
+      if (typeof str !== "string" || str.length === 0) return obj;
+      const dec = (opts && opts.decodeURIComponent) || unescape;
+      let parts = str.split(sep);
+      const max = opts && typeof opts.maxKeys === "number" ? opts.maxKeys : 1000;
+      if (max > 0) parts = parts.slice(0, max);
+      for (const part of parts) {
+        if (part === "") continue;
+        const i = part.indexOf(eq);
+        const k = dec((i >= 0 ? part.slice(0, i) : part).replace(/\+/g, " "));
+        const v = i >= 0 ? dec(part.slice(i + eq.length).replace(/\+/g, " ")) : "";
+        if (!(k in obj)) obj[k] = v;
+        else if (Array.isArray(obj[k])) obj[k].push(v);
+        else obj[k] = [obj[k], v];
+      }
+      return obj;
+    }
+    return { stringify, parse, encode: stringify, decode: parse, escape, unescape };
+  };
+
   // ---- events ----
   defs.events = () => {
     const kCapture = Symbol("kCapture");

@@ -101,7 +101,7 @@ func Install(rt *goja.Runtime, o Options) error {
 		})
 	}
 	reg.RegisterNativeModule("_buffer", buffer.Require)
-	reg.RegisterNativeModule("url", url.Require)
+	reg.RegisterNativeModule("_url", url.Require)
 	reg.RegisterNativeModule("crypto", func(rt *goja.Runtime, module *goja.Object) {
 		_ = module.Set("exports", cryptoModule(rt))
 	})

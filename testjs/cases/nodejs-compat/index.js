@@ -13,6 +13,8 @@ import assert from "node:assert";
 import crypto from "node:crypto";
 import { AsyncLocalStorage } from "node:async_hooks";
 import process from "node:process";
+import url from "node:url";
+import qs from "node:querystring";
 
 const als = new AsyncLocalStorage();
 
@@ -126,6 +128,16 @@ export default {
           env: process.env.GREETING, global: globalThis.process === process, nextTick: typeof process.nextTick,
           immediate: typeof setImmediate, platform: typeof process.platform,
         });
+      case "/url": {
+        const p = url.parse("https://user:pw@example.com:8080/p/a/t/h?query=string#hash", true);
+        return Response.json({
+          same: url.URL === URL, file: url.fileURLToPath("file:///tmp/a%20b.txt"), toFile: url.pathToFileURL("/tmp/a b#c.txt").href,
+          parsed: [p.protocol, p.host, p.auth, p.hostname, p.port, p.pathname, p.search, p.query.query, p.hash, p.path],
+          format: url.format(new URL("https://a:b@example.com/p?q#f"), { auth: false, fragment: false }),
+          resolve: [url.resolve("/one/two/three", "four"), url.resolve("http://example.com/one", "/two")],
+          qs: [qs.parse("foo=bar&abc=xyz&abc=123&sp=a+b%20c"), qs.stringify({ foo: "bar", baz: ["qux", "quux"], corge: "" }), qs.escape("a b!")],
+        });
+      }
       case "/ticks": {
         const out = [];
         Promise.resolve().then(() => out.push("promise"));
