@@ -65,7 +65,7 @@ func Replay(ctx context.Context, baseURL string, c *Case) (*Transcript, error) {
 		ctx:   ctx,
 		base:  base,
 		named: map[string]*wsConn{},
-		inbox: &inbox{ready: make(chan struct{}, 1)},
+		inbox: &inbox{q: queue.New[func()]()},
 	}
 	r.hostport = base.Host
 	if base.Port() == "" {
@@ -120,30 +120,23 @@ type replayer struct {
 }
 
 type inbox struct {
-	mu    sync.Mutex
-	q     []func()
-	ready chan struct{}
+	q       *queue.Queue[func()]
+	pending []func() // taken from q, not applied yet (replayer goroutine only)
 }
 
-func (in *inbox) post(f func()) {
-	in.mu.Lock()
-	in.q = append(in.q, f)
-	in.mu.Unlock()
-	select {
-	case in.ready <- struct{}{}:
-	default:
-	}
-}
+func (in *inbox) post(f func()) { in.q.Push(f) }
 
+// pop returns the next event, nil when none waits.
 func (in *inbox) pop() func() {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if len(in.q) == 0 {
-		return nil
+	if len(in.pending) == 0 {
+		in.pending, _ = in.q.Drain(nil)
+		if len(in.pending) == 0 {
+			return nil
+		}
 	}
-	f := in.q[0]
-	in.q[0] = nil
-	in.q = in.q[1:]
+	f := in.pending[0]
+	in.pending[0] = nil
+	in.pending = in.pending[1:]
 	return f
 }
 
@@ -153,7 +146,7 @@ func (r *replayer) block(cond func() bool) error {
 		f := r.inbox.pop()
 		if f == nil {
 			select {
-			case <-r.inbox.ready:
+			case <-r.inbox.q.Wake():
 			case <-r.ctx.Done():
 				return r.ctx.Err()
 			}
