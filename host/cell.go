@@ -30,6 +30,7 @@ type cell struct {
 	// known durable. A reply waits while synced < committed.
 	committed, synced uint64
 	resetReason       string   // why the last reset happened
+	resetCause        error    // what a failed blockConcurrencyWhile threw, until a new instance is built
 	blocked           int      // open blockConcurrencyWhile calls (input gate closed)
 	waiting           []func() // events held by the input gate, in arrival order
 	waking            bool     // a job to deliver the next waiting event is posted
@@ -133,12 +134,27 @@ func (c *cell) construct(name string) error {
 		CompatibilityDate:  s.h.cfg.CompatibilityDate,
 		CompatibilityFlags: s.h.cfg.CompatibilityFlags,
 	})
+	gen := c.gen
 	inst, err := s.w.Construct(c.class, state)
 	if err != nil {
 		return err
 	}
+	if c.gen != gen { // a blockConcurrencyWhile of the constructor failed
+		return c.resetErr()
+	}
 	c.inst = inst
+	c.resetCause = nil
 	return nil
+}
+
+// resetErr is the error events of the last reset instance fail with: the
+// error its failed blockConcurrencyWhile() threw (as workerd breaks the
+// input gate with it), else BrokenObjectError.
+func (c *cell) resetErr() error {
+	if c.resetCause != nil {
+		return c.resetCause
+	}
+	return &BrokenObjectError{Reason: c.resetReason}
 }
 
 // waitUntil keeps the object resident (not evicted) until p settles;
@@ -196,11 +212,12 @@ func (c *cell) block() (release func(err error)) {
 			return
 		}
 		done = true
-		c.blocked--
-		if c.gen == gen {
-			c.s.h.logf("%s: %s", c.scope, bcwTimeoutMessage)
-			c.reset("a blockConcurrencyWhile() call timed out")
+		if c.gen != gen {
+			return
 		}
+		c.blocked--
+		c.s.h.logf("%s: %s", c.scope, bcwTimeoutMessage)
+		c.reset("a blockConcurrencyWhile() call timed out")
 		c.wakeNext()
 	})
 	return func(err error) {
@@ -209,9 +226,13 @@ func (c *cell) block() (release func(err error)) {
 		}
 		done = true
 		cancel()
+		if c.gen != gen { // the instance was reset: its gate is gone
+			return
+		}
 		c.blocked--
-		if err != nil && c.gen == gen {
-			c.reset("blockConcurrencyWhile() failed: " + err.Error())
+		if err != nil {
+			c.resetWith("blockConcurrencyWhile() failed: "+err.Error(), err)
+			return
 		}
 		c.wakeNext()
 	}
@@ -240,13 +261,18 @@ func (c *cell) wakeNext() {
 // reset breaks the current instance: its pending writes are discarded, the
 // events it held fail with BrokenObjectError, and the next event builds a
 // fresh instance. On the loop.
-func (c *cell) reset(reason string) {
+func (c *cell) reset(reason string) { c.resetWith(reason, nil) }
+
+// resetWith is reset with the error the held events fail with (nil:
+// BrokenObjectError).
+func (c *cell) resetWith(reason string, cause error) {
 	c.s.h.logf("%s: Durable Object reset because %s", c.scope, reason)
 	if c.db != nil {
 		_ = c.db.Rollback()
 	}
 	c.wrote = false
 	c.resetReason = reason
+	c.resetCause = cause
 	if c.alarmRunning { // the attempt is lost with the instance: try again
 		c.alarmRunning = false
 		if c.alarmCancel != nil {
@@ -258,7 +284,7 @@ func (c *cell) reset(reason string) {
 	c.gen++
 	c.blocked = 0
 	c.dropSockets()
-	c.failWaiting(&BrokenObjectError{Reason: reason})
+	c.failWaiting(c.resetErr())
 }
 
 // touch marks the cell's implicit transaction as part of this turn.
@@ -334,7 +360,7 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 			s.reply(c, func() {
 				c.inflight--
 				if c.gen != gen {
-					fail(&BrokenObjectError{Reason: c.resetReason})
+					fail(c.resetErr())
 					return
 				}
 				deliver()

@@ -69,6 +69,8 @@ type Worker struct {
 	settle   goja.Callable
 	makeID   goja.Callable
 	invoke   goja.Callable
+	defer_   goja.Callable // do.js defer: fn in a promise job of its own
+	noop     goja.Callable
 	entryCls *goja.Object // WorkerEntrypoint
 	doCls    *goja.Object // DurableObject
 	nsObjs   map[*goja.Object]Namespace
@@ -110,6 +112,8 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	w.settle, _ = goja.AssertFunction(model.Get("settle"))
 	w.makeID, _ = goja.AssertFunction(model.Get("makeId"))
 	w.invoke, _ = goja.AssertFunction(model.Get("rpcInvoke"))
+	w.defer_, _ = goja.AssertFunction(model.Get("defer"))
+	w.noop, _ = goja.AssertFunction(model.Get("noop"))
 	w.doCls = model.Get("DurableObject").ToObject(rt)
 	w.entryCls = model.Get("WorkerEntrypoint").ToObject(rt)
 	nsClass := model.Get("DurableObjectNamespace")
@@ -430,6 +434,7 @@ func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, erro
 	if err != nil {
 		return nil, w.errorOf(err)
 	}
+	w.drainJobs()
 	return inst, nil
 }
 

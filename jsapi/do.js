@@ -136,7 +136,16 @@
     return fn.apply(inst, args);
   }
 
+  // defer runs fn in a promise job of its own; noop is a call into JS
+  // whose return runs the pending jobs (bcw.go).
+  function defer(fn) {
+    Promise.resolve().then(fn);
+  }
+  function noop() {}
+
   return {
+    defer,
+    noop,
     rpcInvoke,
     DurableObject,
     WorkerEntrypoint,

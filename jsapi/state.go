@@ -84,33 +84,8 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 			o.WaitUntil(p)
 		}
 	})
-	_ = st.Set("blockConcurrencyWhile", func(fn goja.Value) goja.Value {
-		p, resolve, reject := rt.NewPromise()
-		f, ok := goja.AssertFunction(fn)
-		if !ok {
-			_ = reject(rt.NewTypeError("blockConcurrencyWhile() requires a function"))
-			return rt.ToValue(p)
-		}
-		release := func(error) {}
-		if o.Block != nil {
-			release = o.Block()
-		}
-		v, err := f(goja.Undefined())
-		if err != nil {
-			err = w.errorOf(err)
-			release(err)
-			_ = reject(w.ErrorValue(err))
-			return rt.ToValue(p)
-		}
-		w.Settle(v, func(r goja.Value) {
-			release(nil)
-			_ = resolve(r)
-		}, func(e goja.Value) {
-			release(w.ScriptErrorOf(e))
-			_ = reject(e)
-		})
-		return rt.ToValue(p)
-	})
+	bcw := &bcwState{w: w, block: o.Block}
+	_ = st.Set("blockConcurrencyWhile", bcw.call)
 	_ = st.Set("abort", func(reason goja.Value) {
 		msg := "abort() was called"
 		if !goja.IsUndefined(reason) {

@@ -1,0 +1,93 @@
+package testjs
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// peerDir holds workerd's own Durable Object tests, ported to the case
+// format (../shared/conformance/peer/README.md).
+var peerDir = filepath.Join("..", "..", "shared", "conformance", "peer")
+
+// peerFailing names, per case, the checks (step indexes) cellhost does not
+// pass yet, each with the reason. A listed check that passes is reported so
+// that the list only shrinks; an expected.json is never edited.
+var peerFailing = map[string]map[int]string{}
+
+// TestPeer replays every peer case against a real Host and compares each
+// check (transcript step) with workerd's. It logs the passing checks per
+// case; set CELLHOST_PEER_REPORT=1 to log without failing (a measurement).
+func TestPeer(t *testing.T) {
+	entries, err := os.ReadDir(peerDir)
+	if err != nil {
+		t.Fatalf("read peer cases (../shared must be beside the repository): %v", err)
+	}
+	report := os.Getenv("CELLHOST_PEER_REPORT") != ""
+	only := os.Getenv("CELLHOST_PEER_CASE")
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && (only == "" || e.Name() == only) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	for name := range peerFailing {
+		if !contains(names, name) && only == "" {
+			t.Errorf("peerFailing names case %q, which does not exist", name)
+		}
+	}
+	total, passed := 0, 0
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			c, err := LoadCase(filepath.Join(peerDir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := startHost(t, c.Dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			got, err := Replay(ctx, base, c)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			n := len(c.Expected.Steps)
+			ok := 0
+			known := peerFailing[name]
+			for i := 0; i < n; i++ {
+				var a []json.RawMessage
+				if i < len(got.Steps) {
+					a = got.Steps[i : i+1]
+				}
+				diffs := Compare(&Transcript{Steps: c.Expected.Steps[i : i+1]}, &Transcript{Steps: a})
+				if len(diffs) == 0 {
+					ok++
+					if _, listed := known[i]; listed && !report {
+						t.Errorf("check %d passes now: remove it from peerFailing", i)
+					}
+					continue
+				}
+				msg := strings.ReplaceAll(strings.Join(diffs, "\n"), "step 0 ", "step "+itoa(i)+" ")
+				if _, listed := known[i]; listed || report {
+					t.Logf("fails: %s", msg)
+				} else {
+					t.Errorf("%s", msg)
+				}
+			}
+			total += n
+			passed += ok
+			t.Logf("%s: %d of %d checks pass", name, ok, n)
+		})
+	}
+	t.Logf("peer: %d of %d checks pass", passed, total)
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
