@@ -78,7 +78,7 @@ func (s *shard) load() error {
 		nss[b.Name] = n
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, Post: s.post})
 	if err != nil {
 		return err
 	}
@@ -100,6 +100,7 @@ func (s *shard) replaceRuntime(reason string) {
 		s.rt, s.w = old, oldW
 		return
 	}
+	oldW.Retire() // the RPC targets it exported die with it
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {
 			c.reset(reason)

@@ -29,6 +29,10 @@ var virtualModules = map[string]string{
 export const DurableObject = m.DurableObject;
 export const WorkerEntrypoint = m.WorkerEntrypoint;
 export const RpcTarget = m.RpcTarget;
+export const RpcStub = m.RpcStub;
+export const RpcPromise = m.RpcPromise;
+export const RpcProperty = m.RpcProperty;
+export const waitUntil = m.waitUntil;
 export const env = m.env;
 export default m;
 `,
