@@ -280,6 +280,7 @@ func (c *cell) resetWith(reason string, cause error) {
 		}
 		c.alarmCancel = c.s.AfterFunc(2*time.Second, c.fireAlarm)
 	}
+	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
 	c.blocked = 0

@@ -491,7 +491,7 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
-	if !builtinErrorNames[se.Name] {
+	if !builtinErrorNames[se.Name] && !w.isDOMException(obj) {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}

@@ -20,7 +20,7 @@ var rpcProgram = goja.MustCompile("cellhost:rpc.js", rpcSource, true)
 type rpcModel struct {
 	target, stub, promise, property goja.Value
 	encode, received, serveRemote   goja.Callable
-	disposeTarget                   goja.Callable
+	disposeTarget, releaseOwner     goja.Callable
 	doStubMethod                    goja.Value
 }
 
@@ -82,7 +82,7 @@ func (w *Worker) installRPC() error {
 	w.rpc = rpcModel{
 		target: m.Get("RpcTarget"), stub: m.Get("RpcStub"), promise: m.Get("RpcPromise"), property: m.Get("RpcProperty"),
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
-		disposeTarget: call("disposeTarget"), doStubMethod: m.Get("doStubMethod"),
+		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
 	}
 	return nil
 }
@@ -232,7 +232,7 @@ func (w *Worker) objectStubOf(v goja.Value) goja.Value {
 	if !ok || st.w != w {
 		return goja.Undefined()
 	}
-	return w.rt.ToValue([]any{w.nsNames[st.ns], st.hex, st.nameV})
+	return w.rt.ToValue([]any{w.nsNames[st.ns], st.hex, st.nameV, st.nsObj})
 }
 
 // makeObjectStub is native.makeObjectStub(binding, hex, name): the stub a
@@ -463,4 +463,32 @@ func (w *Worker) waitUntil(p goja.Value) {
 			_, _ = c(obj, w.rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
 		}
 	}
+}
+
+// ReleaseOwner disposes the stubs a Durable Object instance received (its
+// RPC parameters it kept, by dup()): host calls it when the instance is
+// reset, as workerd disposes them with the instance's I/O context.
+func (w *Worker) ReleaseOwner(inst *goja.Object) {
+	if inst != nil {
+		_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
+	}
+}
+
+// isDOMException reports whether obj is a DOMException (which keeps its
+// name, DataCloneError and the like, across objects).
+func (w *Worker) isDOMException(obj *goja.Object) bool {
+	c, ok := w.rt.Get("DOMException").(*goja.Object)
+	if !ok {
+		return false
+	}
+	proto, ok := c.Get("prototype").(*goja.Object)
+	if !ok {
+		return false
+	}
+	for p := obj.Prototype(); p != nil; p = p.Prototype() {
+		if p == proto {
+			return true
+		}
+	}
+	return false
 }

@@ -60,10 +60,21 @@
   }
 
   // A target in another runtime (or another object), reached by id.
+  // Stubs a Durable Object instance received (its calls' parameters, and
+  // their dups) are released when the instance is reset (releaseOwner).
+  const owned = new Map();
+  let currentOwner;
+
   class RemoteHook {
-    constructor(id) {
+    constructor(id, owner = currentOwner) {
       this.id = id;
       this.disposed = false;
+      this.owner = owner;
+      if (owner !== undefined) {
+        let set = owned.get(owner);
+        if (!set) owned.set(owner, (set = new Set()));
+        set.add(this);
+      }
     }
     call(path, args) {
       if (this.disposed) return Promise.reject(disposedError());
@@ -76,18 +87,26 @@
     dup() {
       if (this.disposed) throw disposedError();
       native.capAddRef(this.id);
-      return new RemoteHook(this.id);
+      return new RemoteHook(this.id, this.owner);
     }
     dispose() {
       if (this.disposed) return;
       this.disposed = true;
+      if (this.owner !== undefined) owned.get(this.owner)?.delete(this);
       native.capRelease(this.id);
     }
     transfer() {
       if (this.disposed) throw disposedError();
       this.disposed = true;
+      if (this.owner !== undefined) owned.get(this.owner)?.delete(this);
       return { t: 1, id: this.id };
     }
+  }
+
+  function releaseOwner(owner) {
+    const set = owned.get(owner);
+    owned.delete(owner);
+    if (set) for (const h of set) h.dispose();
   }
 
   // A Durable Object stub's methods: calls go through its namespace.
@@ -140,6 +159,12 @@
       if (st && st.hook) {
         const rest = path.slice(i);
         return isGet ? st.hook.get(rest) : st.hook.call(rest, args);
+      }
+      if (i < path.length && isObjectStub(v)) {
+        const dos = native.objectStubOf(v);
+        const hook = new ObjectHook(dos[3], dos[1], dos[2]);
+        const rest = path.slice(i);
+        return isGet ? hook.get(rest) : hook.call(rest, args);
       }
       if (i === path.length) break;
       const name = path[i];
@@ -514,12 +539,17 @@
   function serveRemote(target, path, v, caps, isGet, base) {
     const created = [];
     let args;
+    const prev = currentOwner;
+    currentOwner = base ? target : undefined;
+    let p;
     try {
       args = isGet ? undefined : decode(v, caps, created);
+      p = serve(target, path, args || [], isGet, base);
     } catch (e) {
       return Promise.reject(e);
+    } finally {
+      currentOwner = prev;
     }
-    const p = serve(target, path, args || [], isGet, base);
     if (created.length === 0) return p;
     return p.finally(() => {
       for (const s of created) s[Symbol.dispose]();
@@ -557,5 +587,6 @@
     serveRemote,
     disposeTarget,
     doStubMethod,
+    releaseOwner,
   };
 });
