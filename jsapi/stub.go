@@ -19,6 +19,10 @@ type stubObject struct {
 	hex   string
 	name  string     // "" when the id has no name
 	nameV goja.Value // the id's name, or undefined
+	// Properties the program set on the stub (a stub is an ordinary
+	// object in that respect), in the order they were added.
+	extra     map[string]goja.Value
+	extraKeys []string
 }
 
 var _ goja.DynamicObject = (*stubObject)(nil)
@@ -62,6 +66,9 @@ func (s *stubObject) Get(key string) goja.Value {
 	case "then":
 		return nil // from the prototype chain: undefined
 	}
+	if v, ok := s.extra[key]; ok {
+		return v
+	}
 	if s.w.stubProto.Get(key) != nil {
 		return nil // the prototype's (fetch, toString, ...)
 	}
@@ -72,11 +79,46 @@ func (s *stubObject) Get(key string) goja.Value {
 	return v
 }
 
-// Set refuses: a stub's properties are read-only.
-func (s *stubObject) Set(string, goja.Value) bool { return false }
+// Set adds or replaces a property of the program's; id and name are
+// read-only.
+func (s *stubObject) Set(key string, v goja.Value) bool {
+	if key == "id" || key == "name" {
+		return false
+	}
+	if s.extra == nil {
+		s.extra = map[string]goja.Value{}
+	}
+	if _, ok := s.extra[key]; !ok {
+		s.extraKeys = append(s.extraKeys, key)
+	}
+	s.extra[key] = v
+	return true
+}
 
-func (s *stubObject) Has(key string) bool { return key == "id" || key == "name" }
+func (s *stubObject) Has(key string) bool {
+	if key == "id" || key == "name" {
+		return true
+	}
+	_, ok := s.extra[key]
+	return ok
+}
 
-func (s *stubObject) Delete(key string) bool { return !s.Has(key) }
+func (s *stubObject) Delete(key string) bool {
+	if key == "id" || key == "name" {
+		return false
+	}
+	if _, ok := s.extra[key]; ok {
+		delete(s.extra, key)
+		for i, k := range s.extraKeys {
+			if k == key {
+				s.extraKeys = append(s.extraKeys[:i], s.extraKeys[i+1:]...)
+				break
+			}
+		}
+	}
+	return true
+}
 
-func (s *stubObject) Keys() []string { return []string{"id", "name"} }
+func (s *stubObject) Keys() []string {
+	return append([]string{"id", "name"}, s.extraKeys...)
+}
