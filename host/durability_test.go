@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
@@ -47,7 +48,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 			if err := h.Close(); err != nil { // backup: the final save
 				t.Fatal(err)
 			}
-			page, err := bucket.List(context.Background(), storage.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
+			page, err := bucket.List(context.Background(), bucketkey.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
 			if err != nil || len(page.Objects) == 0 {
 				t.Fatalf("no LTX in the bucket after close: %v %v", page.Objects, err)
 			}
@@ -70,7 +71,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 	bucket := memstore.New()
 	scope := "Counter:" + host.IDFromName("counter", "Counter", "bad")
-	key := storage.LTXKey(scope, 1, 0, 1, 1)
+	key := bucketkey.LTXKey(scope, 1, 0, 1, 1)
 	if _, err := bucket.Put(context.Background(), key, []byte("LTX1 but not really"), plugins.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestLocalSync_Linger(t *testing.T) {
 }
 
 // ltxFiles lists the cell's LTX files in the bucket.
-func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []storage.LTXFileKey {
+func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []bucketkey.LTXFile {
 	t.Helper()
 	files, err := storage.ListLTX(context.Background(), bucket, scope)
 	if err != nil {
@@ -161,7 +162,7 @@ func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []storage.
 }
 
 // waitFiles polls the cell's LTX files until ok accepts them (5 s at most).
-func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok func([]storage.LTXFileKey) bool) []storage.LTXFileKey {
+func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok func([]bucketkey.LTXFile) bool) []bucketkey.LTXFile {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -209,8 +210,8 @@ func TestLog_Compaction(t *testing.T) {
 	}
 	// Compacted: the newest level-1 file starts at TXID 1, and every other
 	// file is an L0 file after it.
-	files := waitFiles(t, bucket, scope, "after compaction", func(fs []storage.LTXFileKey) bool {
-		var snap *storage.LTXFileKey
+	files := waitFiles(t, bucket, scope, "after compaction", func(fs []bucketkey.LTXFile) bool {
+		var snap *bucketkey.LTXFile
 		for i, f := range fs {
 			if f.Level == 1 && f.MinTXID == 1 && (snap == nil || f.MaxTXID > snap.MaxTXID) {
 				snap = &fs[i]
@@ -247,7 +248,7 @@ func TestLog_Compaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ...after which the first epoch's files go.
-	waitFiles(t, bucket, scope, "after the new epoch's snapshot", func(fs []storage.LTXFileKey) bool {
+	waitFiles(t, bucket, scope, "after the new epoch's snapshot", func(fs []bucketkey.LTXFile) bool {
 		for _, f := range fs {
 			if f.Epoch < 2 {
 				return false
@@ -275,7 +276,7 @@ func TestBackup_KeepsOneSnapshot(t *testing.T) {
 		if _, err := fetchBody(t, h, "b", "/"); err != nil {
 			t.Fatal(err)
 		}
-		waitFiles(t, bucket, scope, "after a save", func(fs []storage.LTXFileKey) bool {
+		waitFiles(t, bucket, scope, "after a save", func(fs []bucketkey.LTXFile) bool {
 			return len(fs) == 1 && fs[0].MinTXID == 1 && fs[0].MaxTXID == uint64(i)
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/storage"
@@ -274,7 +275,7 @@ func (l *cellLog) put(ctx context.Context, store plugins.ObjectStore, ps *storag
 	if snapshot && !first {
 		level, minTXID = compactLevel, 1
 	}
-	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
+	key := bucketkey.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
 	bp := ltxBufPool.Get().(*[]byte)
 	body, err := storage.AppendLTX((*bp)[:0], ps, minTXID, txid, time.Now())
 	size := len(body)

@@ -65,8 +65,8 @@ type wsOwner struct {
 // claimSocket records the owner of the socket a response carries, the
 // first time the response leaves a handler. On the loop of s.
 func claimSocket(resp *jsapi.HTTPResponse, o *wsOwner) {
-	if resp != nil && resp.Socket != nil && resp.Socket.Owner == nil {
-		resp.Socket.Owner = o
+	if ws := jsapi.SocketOf(resp); ws != nil && ws.Owner == nil {
+		ws.Owner = o
 	}
 }
 
@@ -437,7 +437,8 @@ var wsUpgrader = websocket.Upgrader{
 // owner's loop, then switches protocols and starts the reader and writer.
 func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
 	r := ec.Request()
-	o, _ := resp.Socket.Owner.(*wsOwner)
+	client := jsapi.SocketOf(resp)
+	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
 		return h.write(ec, nil, errors.New("internal error: a WebSocket response has no owner"))
 	}
@@ -445,7 +446,6 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 		return h.write(ec, nil, &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`})
 	}
 	k := newWSConn(h, o)
-	client := resp.Socket
 	errc := make(chan error, 1)
 	o.s.post(func() {
 		err := client.Couple(k)

@@ -2,6 +2,8 @@ package jsapi
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // maxBCWDepth is workerd's MAX_BLOCK_CONCURRENCY_WHILE_DEPTH (io-context.h):
@@ -63,7 +65,7 @@ func (b *bcwState) call(fn goja.Value) goja.Value {
 	if parent != nil {
 		cs.depth = parent.depth + 1
 		if cs.depth > maxBCWDepth {
-			panic(NewError(rt, "Error", bcwNestedTooDeeply))
+			panic(jserr.New(rt, "Error", bcwNestedTooDeeply))
 		}
 		b.start(cs)
 		return rt.ToValue(p)

@@ -11,6 +11,10 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 //go:embed do.js
@@ -300,12 +304,12 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		req, err := ExportRequest(w.rt, call.Argument(1))
+		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
 		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
-			settle(func() (goja.Value, error) { return NewResponse(w.rt, resp) }, err)
+			settle(func() (goja.Value, error) { return web.NewResponse(w.rt, resp) }, err)
 		})
 		return nil
 	})
@@ -338,13 +342,13 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 	}
 	var se *ScriptError
 	if errors.As(err, &se) {
-		e := NewError(w.rt, se.Name, se.Message)
+		e := jserr.New(w.rt, se.Name, se.Message)
 		if se.Remote {
 			_ = e.Set("remote", true)
 		}
 		return e
 	}
-	return ErrorValue(w.rt, err)
+	return clone.ErrorValue(w.rt, err)
 }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
@@ -433,7 +437,7 @@ func (w *Worker) callFetch(obj *goja.Object, req *HTTPRequest, rest ...goja.Valu
 		}
 		return nil, ErrNoDefaultFetch
 	}
-	v, err := callWithRequest(w.rt, fn, obj, req, rest...)
+	v, err := web.CallWithRequest(w.rt, fn, obj, req, rest...)
 	if err != nil {
 		return nil, w.errorOf(err)
 	}

@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 //go:embed rpc.js
@@ -313,7 +316,7 @@ func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
 				}
 			}
 		}
-		body, err := Serialize(w.rt, v)
+		body, err := clone.Serialize(w.rt, v)
 		if err != nil {
 			return nil, err
 		}
@@ -393,7 +396,7 @@ func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goj
 	if descs == nil {
 		descs = []any{}
 	}
-	v, err = Deserialize(w.rt, b)
+	v, err = clone.Deserialize(w.rt, b)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -456,7 +459,7 @@ const errGlobalScope = "Disallowed operation called within global scope. Asynchr
 // level it only observes the promise (a rejection is not unhandled).
 func (w *Worker) waitUntil(p goja.Value) {
 	if w.loading {
-		panic(NewError(w.rt, "Error", errGlobalScope))
+		panic(jserr.New(w.rt, "Error", errGlobalScope))
 	}
 	if obj, ok := p.(*goja.Object); ok {
 		if c, ok := goja.AssertFunction(obj.Get("catch")); ok {
