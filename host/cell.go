@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -58,6 +59,10 @@ type cell struct {
 type BrokenObjectError struct{ Reason string }
 
 func (e *BrokenObjectError) Error() string { return "Durable Object reset because " + e.Reason }
+
+// maxIDNameLength is the longest id name workerd passes on to the object
+// (ctx.id.name); a longer one is dropped.
+const maxIDNameLength = 1024
 
 // bcwTimeout is workerd's limit on one blockConcurrencyWhile call.
 const bcwTimeout = 30 * time.Second
@@ -123,6 +128,9 @@ func (c *cell) open(name string) {
 // of the id that woke it ("" when reached by id string). On the loop.
 func (c *cell) construct(name string) error {
 	s := c.s
+	if len(name) > maxIDNameLength { // workerd does not pass such a name on
+		name = ""
+	}
 	state := s.w.NewState(jsapi.StateOptions{
 		ID:         s.w.NewID(s.ns[c.class], c.id, name),
 		Storage:    cellKV{c},
@@ -147,12 +155,24 @@ func (c *cell) construct(name string) error {
 	return nil
 }
 
+// resetMark marks err as the failure of a call that reset its object (JS
+// sees durableObjectReset = true; the caller's stub stays broken).
+func resetMark(err error) error {
+	var se *jsapi.ScriptError
+	if errors.As(err, &se) {
+		r := *se
+		r.Reset = true
+		return &r
+	}
+	return err
+}
+
 // resetErr is the error events of the last reset instance fail with: the
 // error its failed blockConcurrencyWhile() threw (as workerd breaks the
 // input gate with it), else BrokenObjectError.
 func (c *cell) resetErr() error {
 	if c.resetCause != nil {
-		return c.resetCause
+		return resetMark(c.resetCause)
 	}
 	return &BrokenObjectError{Reason: c.resetReason}
 }
@@ -353,6 +373,9 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		gen := c.gen
 		v, err := start()
 		if err != nil {
+			if c.gen != gen { // e.g. ctx.abort()
+				err = resetMark(err)
+			}
 			failLater(err)
 			return
 		}
@@ -367,7 +390,11 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 				deliver()
 			})
 		}, func(e goja.Value) {
-			failLater(s.w.ScriptErrorOf(e))
+			var err error = s.w.ScriptErrorOf(e)
+			if c.gen != gen {
+				err = resetMark(err)
+			}
+			failLater(err)
 		})
 	}
 	c.deliver(name, ev)

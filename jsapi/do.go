@@ -41,6 +41,9 @@ type ScriptError struct {
 	Message string
 	Stack   string
 	Remote  bool // it crossed from another object (JS sees error.remote = true)
+	// Reset: the object was reset by the call that failed (JS sees
+	// error.durableObjectReset = true, and the stub stays broken).
+	Reset bool
 }
 
 func (e *ScriptError) Error() string {
@@ -270,15 +273,6 @@ func (w *Worker) NewID(ns Namespace, hex, name string) goja.Value {
 	return v
 }
 
-// stubTarget reads the (namespace, id, name) a stub's native call starts with.
-func (w *Worker) stubTarget(call goja.FunctionCall) (ns Namespace, hex, name string) {
-	nsObj, _ := call.Argument(0).(*goja.Object)
-	if n := call.Argument(2); !goja.IsUndefined(n) {
-		name = n.String()
-	}
-	return w.nsObjs[nsObj], call.Argument(1).String(), name
-}
-
 // remotePromise returns a promise that start settles: start gets a settle
 // function to call, on this runtime's goroutine, with the result's JS value
 // (built by its convert step) or an error, or returns an error at once.
@@ -304,11 +298,15 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		if st.broken != nil {
+			return st.broken
+		}
 		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
 		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
+			st.settled(err)
 			settle(func() (goja.Value, error) { return web.NewResponse(w.rt, resp) }, err)
 		})
 		return nil
@@ -345,6 +343,9 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 		e := jserr.New(w.rt, se.Name, se.Message)
 		if se.Remote {
 			_ = e.Set("remote", true)
+		}
+		if se.Reset {
+			_ = e.Set("durableObjectReset", true)
 		}
 		return e
 	}

@@ -203,21 +203,25 @@ func remoteScriptError(err error) error {
 	return err
 }
 
-// stubCall is native.stubCall(ns, hex, name, path, value, caps, isGet): an
-// RPC to a Durable Object.
+// stubCall is native.stubCall(stub, path, value, caps, isGet): an RPC to a
+// Durable Object.
 func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
-	ns, hex, name := w.stubTarget(call)
-	isGet := call.Argument(6).ToBoolean()
+	st := w.stubOf(call.Argument(0))
+	isGet := call.Argument(4).ToBoolean()
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		msg, err := w.envelope(call.Argument(3), call.Argument(4), call.Argument(5))
+		if st.broken != nil {
+			return st.broken
+		}
+		msg, err := w.envelope(call.Argument(1), call.Argument(2), call.Argument(3))
 		if err != nil {
 			return err
 		}
 		method := ""
-		if p, ok := call.Argument(3).(*goja.Object); ok {
+		if p, ok := call.Argument(1).(*goja.Object); ok {
 			method = p.Get("0").String()
 		}
-		ns.Call(hex, name, method, msg, isGet, func(res []byte, err error) {
+		st.ns.Call(st.hex, st.name, method, msg, isGet, func(res []byte, err error) {
+			st.settled(err)
 			settle(func() (goja.Value, error) { return w.receive(res) }, err)
 		})
 		return nil
@@ -235,7 +239,7 @@ func (w *Worker) objectStubOf(v goja.Value) goja.Value {
 	if !ok || st.w != w {
 		return goja.Undefined()
 	}
-	return w.rt.ToValue([]any{w.nsNames[st.ns], st.hex, st.nameV, st.nsObj})
+	return w.rt.ToValue([]any{w.nsNames[st.ns], st.hex, st.nameV})
 }
 
 // makeObjectStub is native.makeObjectStub(binding, hex, name): the stub a

@@ -111,16 +111,14 @@
 
   // A Durable Object stub's methods: calls go through its namespace.
   class ObjectHook {
-    constructor(ns, hex, name) {
-      this.ns = ns;
-      this.hex = hex;
-      this.name = name;
+    constructor(stub) {
+      this.stub = stub;
     }
     call(path, args) {
-      return send((v, caps) => native.stubCall(this.ns, this.hex, this.name, path, v, caps, false), args);
+      return send((v, caps) => native.stubCall(this.stub, path, v, caps, false), args);
     }
     get(path) {
-      return native.stubCall(this.ns, this.hex, this.name, path, undefined, [], true);
+      return native.stubCall(this.stub, path, undefined, [], true);
     }
   }
 
@@ -161,8 +159,7 @@
         return isGet ? st.hook.get(rest) : st.hook.call(rest, args);
       }
       if (i < path.length && isObjectStub(v)) {
-        const dos = native.objectStubOf(v);
-        const hook = new ObjectHook(dos[3], dos[1], dos[2]);
+        const hook = new ObjectHook(v);
         const rest = path.slice(i);
         return isGet ? hook.get(rest) : hook.call(rest, args);
       }
@@ -565,8 +562,8 @@
     } catch (e) {}
   }
 
-  function doStubMethod(ns, hex, name, prop) {
-    return makeProperty(new ObjectHook(ns, hex, name), [prop]);
+  function doStubMethod(stub, prop) {
+    return makeProperty(new ObjectHook(stub), [prop]);
   }
 
   for (const [C, name] of [

@@ -1,6 +1,8 @@
 package jsapi
 
 import (
+	"errors"
+
 	"github.com/dop251/goja"
 )
 
@@ -19,6 +21,10 @@ type stubObject struct {
 	hex   string
 	name  string     // "" when the id has no name
 	nameV goja.Value // the id's name, or undefined
+	obj   *goja.Object // the stub as JS sees it
+	// broken is the error of a call that reset the object: a stub stays
+	// broken once its object was reset, as on workerd (a new stub works).
+	broken error
 	// Properties the program set on the stub (a stub is an ordinary
 	// object in that respect), in the order they were added.
 	extra     map[string]goja.Value
@@ -43,6 +49,7 @@ func (w *Worker) makeStub(call goja.FunctionCall) goja.Value {
 	}
 	obj := w.rt.NewDynamicObject(st)
 	_ = obj.SetPrototype(w.stubProto)
+	st.obj = obj
 	return obj
 }
 
@@ -72,7 +79,7 @@ func (s *stubObject) Get(key string) goja.Value {
 	if s.w.stubProto.Get(key) != nil {
 		return nil // the prototype's (fetch, toString, ...)
 	}
-	v, err := s.w.stubRPC(goja.Undefined(), s.nsObj, s.w.rt.ToValue(s.hex), s.nameV, s.w.rt.ToValue(key))
+	v, err := s.w.stubRPC(goja.Undefined(), s.obj, s.w.rt.ToValue(key))
 	if err != nil {
 		panic(err)
 	}
@@ -121,4 +128,13 @@ func (s *stubObject) Delete(key string) bool {
 
 func (s *stubObject) Keys() []string {
 	return append([]string{"id", "name"}, s.extraKeys...)
+}
+
+// settled records the outcome of a call through the stub: an error that
+// says the object was reset breaks the stub.
+func (s *stubObject) settled(err error) {
+	var se *ScriptError
+	if s.broken == nil && errors.As(err, &se) && se.Reset {
+		s.broken = err
+	}
 }
