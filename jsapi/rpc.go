@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -232,7 +233,7 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 // Durable Object stub, else undefined.
 func (w *Worker) objectStubOf(v goja.Value) goja.Value {
 	obj, ok := v.(*goja.Object)
-	if !ok {
+	if !ok || obj.Prototype() != w.stubProto { // Export walks an ordinary object
 		return goja.Undefined()
 	}
 	st, ok := obj.Export().(*stubObject)
@@ -284,23 +285,15 @@ func appendStr(b []byte, s string) []byte {
 func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
 	return catchThrow(func() ([]byte, error) {
 		b := []byte{envelopeMagic}
-		var segs []string
-		if p, ok := path.(*goja.Object); ok {
-			w.rt.ForOf(p, func(x goja.Value) bool {
-				segs = append(segs, x.String())
-				return true
-			})
-		}
+		segs := w.arrayItems(path)
 		b = binary.AppendUvarint(b, uint64(len(segs)))
 		for _, s := range segs {
-			b = appendStr(b, s)
+			b = appendStr(b, s.String())
 		}
-		var list []*goja.Object
-		if c, ok := caps.(*goja.Object); ok {
-			w.rt.ForOf(c, func(x goja.Value) bool {
-				list = append(list, x.ToObject(w.rt))
-				return true
-			})
+		items := w.arrayItems(caps)
+		list := make([]*goja.Object, len(items))
+		for i, x := range items {
+			list[i] = x.ToObject(w.rt)
 		}
 		b = binary.AppendUvarint(b, uint64(len(list)))
 		for _, c := range list {
@@ -498,4 +491,18 @@ func (w *Worker) isDOMException(obj *goja.Object) bool {
 		}
 	}
 	return false
+}
+
+// arrayItems returns the elements of a JS array (nil for anything else).
+func (w *Worker) arrayItems(v goja.Value) []goja.Value {
+	a, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	n := int(a.Get("length").ToInteger())
+	out := make([]goja.Value, n)
+	for i := range out {
+		out[i] = a.Get(strconv.Itoa(i))
+	}
+	return out
 }

@@ -285,9 +285,6 @@
   function makePromise(promise) {
     const t = stubTarget();
     Object.defineProperty(t, STATE, { value: { promise, kind: "promise" } });
-    // An unobserved rejection of a call nobody awaited is not an error of
-    // the program's.
-    promise.catch(() => {});
     return new Proxy(t, promiseHandler);
   }
 
@@ -329,7 +326,21 @@
     return false;
   }
 
+  // simple reports whether v needs no walk: a primitive, or an array of
+  // primitives (most argument lists).
+  function simple(v) {
+    if (typeof v !== "object" || v === null) return typeof v !== "function";
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if ((typeof x === "object" && x !== null) || typeof x === "function") return false;
+    }
+    return true;
+  }
+  const noCaps = [];
+
   function encode(value) {
+    if (simple(value)) return { v: value, caps: noCaps };
     const caps = [];
     const seen = new Map();
     const walk = (v, depth) => {

@@ -56,7 +56,7 @@ func (w *Worker) makeStub(call goja.FunctionCall) goja.Value {
 // stubOf returns the stub v is, throwing workerd's TypeError when v is not
 // one (a stub's fetch called with another `this`).
 func (w *Worker) stubOf(v goja.Value) *stubObject {
-	if obj, ok := v.(*goja.Object); ok {
+	if obj, ok := v.(*goja.Object); ok && obj.Prototype() == w.stubProto { // Export walks an ordinary object
 		if st, ok := obj.Export().(*stubObject); ok {
 			return st
 		}
