@@ -92,7 +92,7 @@ const sqlPrelude = `(function (native) {
     }
     next() {
       const row = native.next(this.#h, false);
-      return row === undefined ? { done: true } : { done: false, value: row };
+      return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
     }
     toArray() { return native.toArray(this.#h, false); }
     one() { return native.one(this.#h); }
@@ -110,7 +110,7 @@ const sqlPrelude = `(function (native) {
     }
     next() {
       const row = native.next(this.#h, true);
-      return row === undefined ? { done: true } : { done: false, value: row };
+      return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
     }
     toArray() { return native.toArray(this.#h, true); }
     get columnNames() { return native.columnNames(this.#h); }

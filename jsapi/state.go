@@ -184,6 +184,8 @@ type storageAPI struct {
 	w      *Worker
 	rt     *goja.Runtime
 	kv     KV
+	// listGen counts kv.list() calls: an older iterator is invalidated.
+	listGen int
 	sql    SQL
 	tx     Transactions
 	alarms Alarms
@@ -581,12 +583,29 @@ func (a *storageAPI) newSyncKV() *goja.Object {
 			}
 			pairs[i] = rt.NewArray(e.Key, v)
 		}
-		arr := rt.NewArray(pairs...)
-		values, ok := goja.AssertFunction(arr.Get("values"))
-		if !ok {
-			return arr, nil
-		}
-		return values(arr)
+		// Only the newest kv.list() iterator may be used (workerd).
+		a.listGen++
+		gen := a.listGen
+		it := rt.NewObject()
+		next := 0
+		_ = it.Set("next", func() goja.Value {
+			if a.listGen != gen {
+				panic(jserr.New(rt, "Error", "kv.list() iterator was invalidated because a new call to kv.list() was started. Only one kv.list() iterator can exist at a time."))
+			}
+			res := rt.NewObject()
+			if next >= len(pairs) {
+				_ = res.Set("done", true)
+				_ = res.Set("value", goja.Undefined())
+				return res
+			}
+			_ = res.Set("done", false)
+			_ = res.Set("value", pairs[next])
+			pairs[next] = nil
+			next++
+			return res
+		})
+		_ = it.SetSymbol(goja.SymIterator, func(call goja.FunctionCall) goja.Value { return call.This })
+		return it, nil
 	}))
 	return kv
 }
