@@ -68,6 +68,7 @@ func (s *shard) load() error {
 	}
 	jsapi.InstallTimers(rt, s)
 	nss := map[string]jsapi.Namespace{}
+	bindingClasses := map[string]string{}
 	classes := make([]string, 0, len(s.h.cfg.Bindings))
 	for _, b := range s.h.cfg.Bindings {
 		n, ok := s.ns[b.Class]
@@ -76,9 +77,10 @@ func (s *shard) load() error {
 			s.ns[b.Class] = n
 		}
 		nss[b.Name] = n
+		bindingClasses[b.Name] = b.Class
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, Post: s.post})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, BindingClasses: bindingClasses, Post: s.post})
 	if err != nil {
 		return err
 	}

@@ -63,6 +63,9 @@ type WorkerOptions struct {
 	// Classes are the class names the configuration requires the module to
 	// export (durable_objects bindings).
 	Classes []string
+	// BindingClasses maps each Durable Object binding to its class (for
+	// the exports of cloudflare:workers, where a class is its namespace).
+	BindingClasses map[string]string
 	// Post runs a function on the runtime's loop, from any goroutine (the
 	// shard's post); calls from other runtimes to targets this one exported
 	// arrive through it. Nil: such calls fail.
@@ -159,8 +162,10 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	_ = cw.Set("RpcPromise", w.rpc.promise)
 	_ = cw.Set("RpcProperty", w.rpc.property)
 	_ = cw.Set("env", w.Env)
-	_ = cw.Set("waitUntil", w.waitUntil)
-	_ = rt.Set("__cellhost_cloudflare_workers", cw)
+	setExports, err := w.installWorkersModule(cw)
+	if err != nil {
+		return nil, fmt.Errorf("load worker: install cloudflare:workers: %w", err)
+	}
 
 	w.loading = true
 	_, err = rt.RunProgram(o.Bundle.Program)
@@ -184,6 +189,9 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 				w.Classes[k] = obj
 			}
 		}
+	}
+	if err := setExports(o.BindingClasses); err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
 	}
 	if d, ok := w.Default.(*goja.Object); ok && w.extends(d, w.doCls) {
 		return nil, fmt.Errorf("load worker %s: the default export is a Durable Object class; export it by name and bind it in durable_objects.bindings", o.Bundle.Entry)

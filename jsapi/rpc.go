@@ -506,3 +506,44 @@ func (w *Worker) arrayItems(v goja.Value) []goja.Value {
 	}
 	return out
 }
+
+//go:embed workers.js
+var workersSource string
+
+var workersProgram = goja.MustCompile("cellhost:workers.js", workersSource, true)
+
+// installWorkersModule builds the object behind cloudflare:workers from
+// base (the model's classes and env) and returns the function that gives
+// it the worker's exports once the bundle ran.
+func (w *Worker) installWorkersModule(base *goja.Object) (func(bindingClasses map[string]string) error, error) {
+	fnv, err := w.rt.RunProgram(workersProgram)
+	if err != nil {
+		return nil, err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	rv, err := fn(goja.Undefined(), base, w.rt.ToValue(w.waitUntil))
+	if err != nil {
+		return nil, err
+	}
+	r := rv.ToObject(w.rt)
+	_ = w.rt.Set("__cellhost_cloudflare_workers", r.Get("module"))
+	set, _ := goja.AssertFunction(r.Get("setExports"))
+	return func(bindingClasses map[string]string) error {
+		nsOf := map[string]goja.Value{}
+		for binding, class := range bindingClasses {
+			if _, ok := nsOf[class]; !ok {
+				nsOf[class] = w.Env.Get(binding)
+			}
+		}
+		ex := w.rt.NewObject()
+		for _, k := range w.Exports.Keys() {
+			v := w.Exports.Get(k)
+			if ns, ok := nsOf[k]; ok && w.Classes[k] != nil {
+				v = ns
+			}
+			_ = ex.Set(k, v)
+		}
+		_, err := set(goja.Undefined(), ex)
+		return err
+	}, nil
+}

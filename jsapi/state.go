@@ -181,15 +181,15 @@ func listOptions(rt *goja.Runtime, v goja.Value) ListOptions {
 // storageAPI holds what the storage methods share: the runtime, the
 // storage interfaces and the options.
 type storageAPI struct {
-	w      *Worker
-	rt     *goja.Runtime
-	kv     KV
+	w  *Worker
+	rt *goja.Runtime
+	kv KV
 	// listGen counts kv.list() calls: an older iterator is invalidated.
 	listGen int
-	sql    SQL
-	tx     Transactions
-	alarms Alarms
-	o      *StateOptions
+	sql     SQL
+	tx      Transactions
+	alarms  Alarms
+	o       *StateOptions
 }
 
 // txnGuard is checked by the methods of a transaction object before they

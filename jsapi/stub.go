@@ -19,8 +19,8 @@ type stubObject struct {
 	nsObj *goja.Object
 	id    goja.Value
 	hex   string
-	name  string     // "" when the id has no name
-	nameV goja.Value // the id's name, or undefined
+	name  string       // "" when the id has no name
+	nameV goja.Value   // the id's name, or undefined
 	obj   *goja.Object // the stub as JS sees it
 	// broken is the error of a call that reset the object: a stub stays
 	// broken once its object was reset, as on workerd (a new stub works).
