@@ -91,3 +91,27 @@ func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)
 }
+
+// TestCaseDir replays the case in $CELLHOST_CASE_DIR (any folder in the case
+// format, e.g. a copy of ../shared/conformance/libs/<lib> after npm ci) and
+// reports the checks that differ. Skipped when the variable is unset.
+func TestCaseDir(t *testing.T) {
+	dir := os.Getenv("CELLHOST_CASE_DIR")
+	if dir == "" {
+		t.Skip("CELLHOST_CASE_DIR is not set")
+	}
+	c, err := LoadCase(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := startHost(t, c.Dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	got, err := Replay(ctx, base, c)
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if diffs := Compare(c.Expected, got); len(diffs) > 0 {
+		t.Errorf("%d differences from workerd's transcript:\n%s", len(diffs), strings.Join(diffs, "\n"))
+	}
+}
