@@ -97,12 +97,17 @@ func (b *bcwState) next() {
 	b.start(cs)
 }
 
-// start runs cs's callback in a microtask of its own, as workerd runs it
-// after the critical section's wait.
+// start runs cs's callback in a turn of its own, as workerd runs it after
+// the critical section's wait: the turn that called blockConcurrencyWhile
+// ends first, with its implicit transaction (so that the callback can,
+// e.g., turn PRAGMA foreign_keys off). A runtime without a loop runs it in
+// a microtask.
 func (b *bcwState) start(cs *critSection) {
 	cs.started = true
 	b.running = append(b.running, cs)
-	b.w.microtask(func() { b.run(cs) })
+	if !b.w.post(func() { b.run(cs) }) {
+		b.w.microtask(func() { b.run(cs) })
+	}
 }
 
 func (b *bcwState) run(cs *critSection) {
