@@ -418,7 +418,7 @@ func (c *cell) call(name, method string, args []byte, get bool, reply func([]byt
 	c.event(name, func() (goja.Value, error) {
 		return s.w.CallRPC(c.class, c.inst, method, args, get)
 	}, func(v goja.Value) func() {
-		b, err := s.w.SerializeResult(v)
+		b, err := s.w.SerializeResultFor(c.inst, v)
 		return func() { reply(b, err) }
 	}, func(err error) { reply(nil, err) })
 }

@@ -92,6 +92,9 @@ type Worker struct {
 	postFn   func(func())
 	retired  atomic.Bool
 	loading  bool // the bundle's top level is running
+	// exportOwner is the instance whose RPC result is being encoded (the
+	// owner of what it exports), or nil.
+	exportOwner *goja.Object
 	// stubProto is DurableObjectStub.prototype; stubRPC makes the callable
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object

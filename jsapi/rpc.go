@@ -34,10 +34,11 @@ type rpcModel struct {
 // counts the stubs that hold it, in any runtime; when the last one goes,
 // the target's Symbol.dispose runs at home.
 type exportEntry struct {
-	id   uint64
-	home *Worker
-	obj  *goja.Object // touched on home's loop only
-	refs atomic.Int64
+	id    uint64
+	home  *Worker
+	obj   *goja.Object // touched on home's loop only
+	owner *goja.Object // the instance whose result exported it, or nil (home's loop only)
+	refs  atomic.Int64
 }
 
 // exportTable maps ids to the live export entries of every runtime of the
@@ -98,7 +99,7 @@ func (w *Worker) capExport(v goja.Value) int64 {
 	if !ok {
 		panic(w.rt.NewTypeError("cannot export a primitive"))
 	}
-	e := &exportEntry{home: w, obj: obj}
+	e := &exportEntry{home: w, obj: obj, owner: w.exportOwner}
 	e.refs.Store(1)
 	exportTable.Lock()
 	exportTable.next++
@@ -144,8 +145,12 @@ func (w *Worker) post(f func()) bool {
 }
 
 // Retire marks the worker as replaced: calls to the targets it exported
-// fail from now on. Safe from any goroutine.
-func (w *Worker) Retire() { w.retired.Store(true) }
+// fail from now on, and its entries leave the table. Safe from any
+// goroutine.
+func (w *Worker) Retire() {
+	w.retired.Store(true)
+	dropExports(func(e *exportEntry) bool { return e.home == w })
+}
 
 // errStubDisposed is workerd's error for a call through a disposed stub.
 var errStubDisposed = &ScriptError{Name: "Error", Message: "RPC stub used after being disposed."}
@@ -180,7 +185,7 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 				return
 			}
 			home.Settle(v, func(r goja.Value) {
-				b, err := home.SerializeResult(r)
+				b, err := home.SerializeResultFor(e.owner, r)
 				reply(b, remoteScriptError(err))
 			}, func(x goja.Value) {
 				reply(nil, remoteScriptError(home.ScriptErrorOf(x)))
@@ -439,7 +444,14 @@ func (w *Worker) serveEnvelope(target *goja.Object, msg []byte, isGet bool, base
 
 // SerializeResult encodes an RPC result for another runtime: targets and
 // functions in it are exported, stubs hand over their reference.
-func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
+func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) { return w.SerializeResultFor(nil, v) }
+
+// SerializeResultFor is SerializeResult for a result of the Durable Object
+// instance owner: what it exports lives until the instance is released
+// (ReleaseOwner) at the latest.
+func (w *Worker) SerializeResultFor(owner *goja.Object, v goja.Value) ([]byte, error) {
+	w.exportOwner = owner
+	defer func() { w.exportOwner = nil }()
 	enc, err := w.rpc.encode(goja.Undefined(), v)
 	if err != nil {
 		return nil, w.errorOf(err)
@@ -469,9 +481,29 @@ func (w *Worker) waitUntil(p goja.Value) {
 // RPC parameters it kept, by dup()): host calls it when the instance is
 // reset, as workerd disposes them with the instance's I/O context.
 func (w *Worker) ReleaseOwner(inst *goja.Object) {
-	if inst != nil {
-		_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
+	if inst == nil {
+		return
 	}
+	_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
+	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }) {
+		_, _ = w.rpc.disposeTarget(goja.Undefined(), e.obj)
+	}
+}
+
+// dropExports removes the entries match selects from the table (their
+// stubs fail from now on, as stubs to a reset object's targets do on
+// workerd) and returns them. match runs under the table's lock.
+func dropExports(match func(*exportEntry) bool) []*exportEntry {
+	exportTable.Lock()
+	defer exportTable.Unlock()
+	var out []*exportEntry
+	for id, e := range exportTable.m {
+		if match(e) {
+			delete(exportTable.m, id)
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // isDOMException reports whether obj is a DOMException (which keeps its
