@@ -380,29 +380,30 @@ func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goj
 	if m > uint64(len(b)) {
 		return nil, nil, nil, errEnvelope
 	}
-	var descs []any
+	descs := make([]any, 0, m)
 	for i := uint64(0); i < m; i++ {
+		d := w.rt.NewObject()
 		switch byte1() {
 		case 1:
-			descs = append(descs, map[string]any{"t": 1, "id": int64(uv())})
+			_ = d.Set("t", 1)
+			_ = d.Set("id", int64(uv()))
 		case 2:
-			d := map[string]any{"t": 2, "b": str(), "h": str()}
+			_ = d.Set("t", 2)
+			_ = d.Set("b", str())
+			_ = d.Set("h", str())
 			if byte1() == 1 {
-				d["n"] = str()
+				_ = d.Set("n", str())
 			}
-			descs = append(descs, d)
 		default:
 			return nil, nil, nil, errEnvelope
 		}
-	}
-	if descs == nil {
-		descs = []any{}
+		descs = append(descs, d)
 	}
 	v, err = clone.Deserialize(w.rt, b)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return path, w.rt.ToValue(descs).ToObject(w.rt), v, nil
+	return path, w.rt.NewArray(descs...), v, nil
 }
 
 // receive turns a result envelope into the value the caller's promise
