@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -57,7 +58,7 @@ func TestConstructor_RunsPromiseJobs(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 
 	for _, tc := range []struct{ name, want string }{
 		{"storage", `{"v":"none","log":["first"]}`},

@@ -45,7 +45,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := h.Close(); err != nil { // backup: the final save
+			if err := h.Close(context.Background()); err != nil { // backup: the final save
 				t.Fatal(err)
 			}
 			page, err := bucket.List(context.Background(), bucketkey.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
@@ -56,7 +56,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 				t.Fatal(err)
 			}
 			h = open()
-			defer h.Close()
+			defer h.Close(context.Background())
 			body, err := fetchBody(t, h, "keep", "/read")
 			if err != nil || !strings.Contains(body, `"n":3`) {
 				t.Fatalf("after losing the local state: %q, %v; want n = 3", body, err)
@@ -79,7 +79,7 @@ func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	_, err := fetchBody(t, h, "bad", "/")
 	if err == nil || !strings.Contains(err.Error(), key) {
 		t.Fatalf("request to the corrupt cell: %v, want an error naming %s", err, key)
@@ -107,7 +107,7 @@ func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "idle", "/"); err != nil || !strings.Contains(body, `"n":1,"hits":1`) {
 		t.Fatalf("first request: %q, %v", body, err)
 	}
@@ -233,14 +233,14 @@ func TestLog_Compaction(t *testing.T) {
 	t.Logf("after %d uploads: %d files, the first %v", writes, len(files), files[0])
 
 	// The bucket alone restores every write, at a new epoch...
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(state); err != nil {
 		t.Fatal(err)
 	}
 	h = open()
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "c", "/read"); err != nil || !strings.Contains(body, `"n":300`) {
 		t.Fatalf("after restoring from the compacted log: %q, %v; want n = 300", body, err)
 	}
@@ -270,7 +270,7 @@ func TestBackup_KeepsOneSnapshot(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	scope := "Counter:" + host.IDFromName("counter", "Counter", "b")
 	for i := 1; i <= 3; i++ {
 		if _, err := fetchBody(t, h, "b", "/"); err != nil {

@@ -34,7 +34,7 @@ func BenchmarkHost_WorkerToObjectRPC(b *testing.B) {
 	if err := h.Open(); err != nil {
 		b.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	b.SetParallelism(32)
 	defer reportCPU(b)()
 	b.RunParallel(func(pb *testing.PB) {

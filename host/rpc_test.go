@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -89,7 +90,7 @@ func TestRPC_ObjectModel(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 

@@ -65,7 +65,7 @@ func (b *bcwState) call(fn goja.Value) goja.Value {
 	if parent != nil {
 		cs.depth = parent.depth + 1
 		if cs.depth > maxBCWDepth {
-			panic(jserr.New(rt, "Error", bcwNestedTooDeeply))
+			panic(jserr.Object(rt, "Error", bcwNestedTooDeeply))
 		}
 		b.start(cs)
 		return rt.ToValue(p)

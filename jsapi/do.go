@@ -12,7 +12,6 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/jsapi/web"
 )
@@ -35,23 +34,9 @@ type Namespace interface {
 	Call(id, name, method string, args []byte, get bool, done func([]byte, error))
 }
 
-// ScriptError is a JS exception carried across runtimes or out to Go.
-type ScriptError struct {
-	Name    string
-	Message string
-	Stack   string
-	Remote  bool // it crossed from another object (JS sees error.remote = true)
-	// Reset: the object was reset by the call that failed (JS sees
-	// error.durableObjectReset = true, and the stub stays broken).
-	Reset bool
-}
-
-func (e *ScriptError) Error() string {
-	if e.Message == "" {
-		return e.Name
-	}
-	return e.Name + ": " + e.Message
-}
+// ScriptError is a JS exception carried across runtimes or out to Go: the
+// one typed error JS sees (jserr.Error).
+type ScriptError = jserr.Error
 
 // WorkerOptions describes what a worker's runtime is given.
 type WorkerOptions struct {
@@ -66,10 +51,11 @@ type WorkerOptions struct {
 	// BindingClasses maps each Durable Object binding to its class (for
 	// the exports of cloudflare:workers, where a class is its namespace).
 	BindingClasses map[string]string
-	// Post runs a function on the runtime's loop, from any goroutine (the
-	// shard's post); calls from other runtimes to targets this one exported
-	// arrive through it. Nil: such calls fail.
-	Post func(func())
+	// Post queues a function to run on the runtime's loop, from any
+	// goroutine (the shard's post), and reports whether it was queued;
+	// calls from other runtimes to targets this one exported arrive through
+	// it. Nil: such calls fail.
+	Post func(func()) bool
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -89,7 +75,7 @@ type Worker struct {
 	nsObjs   map[*goja.Object]Namespace
 	nsNames  map[Namespace]string // binding name of each namespace
 	rpc      rpcModel
-	postFn   func(func())
+	postFn   func(func()) bool
 	retired  atomic.Bool
 	loading  bool // the bundle's top level is running
 	// exportOwner is the instance whose RPC result is being encoded (the
@@ -255,7 +241,7 @@ func (w *Worker) nativeNamespace(ns Namespace) *goja.Object {
 	_ = obj.Set("idFromString", func(s string) string {
 		id, err := ns.IDFromString(s)
 		if err != nil {
-			panic(rt.NewTypeError(err.Error()))
+			jserr.Throw(rt, jserr.TypeError(err.Error()))
 		}
 		return id
 	})
@@ -295,13 +281,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 			v, err = convert()
 		}
 		if err != nil {
-			_ = reject(w.ErrorValue(err))
+			_ = reject(jserr.ToJS(w.rt, err))
 			return
 		}
 		_ = resolve(v)
 	})
 	if err != nil {
-		_ = reject(w.ErrorValue(err))
+		_ = reject(jserr.ToJS(w.rt, err))
 	}
 	return w.rt.ToValue(p)
 }
@@ -339,29 +325,9 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 	return w.serveEnvelope(inst, args, get, w.doCls)
 }
 
-// ErrorValue turns a Go error into a JS value to throw or reject with: a
-// thrown JS value as it was; a ScriptError (an error from another object or
-// runtime) as an error of the same class and message, with remote = true
-// when it crossed from another object; anything else as jsapi.ErrorValue
-// makes it.
-func (w *Worker) ErrorValue(err error) goja.Value {
-	var ev errValue
-	if errors.As(err, &ev) {
-		return ev.v
-	}
-	var se *ScriptError
-	if errors.As(err, &se) {
-		e := jserr.New(w.rt, se.Name, se.Message)
-		if se.Remote {
-			_ = e.Set("remote", true)
-		}
-		if se.Reset {
-			_ = e.Set("durableObjectReset", true)
-		}
-		return e
-	}
-	return clone.ErrorValue(w.rt, err)
-}
+// ErrorValue is jserr.ToJS on this worker's runtime: the JS value to throw
+// or reject with for err.
+func (w *Worker) ErrorValue(err error) goja.Value { return jserr.ToJS(w.rt, err) }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
 // be a plain value, a promise or a thenable.
@@ -507,7 +473,7 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
-	if !builtinErrorNames[se.Name] && !w.isDOMException(obj) {
+	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}
@@ -527,13 +493,6 @@ func trimEntryFrames(stack string) string {
 		return head + stack[i+j+1:]
 	}
 	return head
-}
-
-// builtinErrorNames are the error classes that keep their class across an
-// object boundary.
-var builtinErrorNames = map[string]bool{
-	"Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
-	"ReferenceError": true, "EvalError": true, "URIError": true,
 }
 
 func (w *Worker) isError(obj *goja.Object) bool {

@@ -136,12 +136,11 @@ func (w *Worker) post(f func()) bool {
 	if w.postFn == nil || w.retired.Load() {
 		return false
 	}
-	w.postFn(func() {
+	return w.postFn(func() {
 		if !w.retired.Load() {
 			f()
 		}
 	})
-	return true
 }
 
 // Retire marks the worker as replaced: calls to the targets it exported
@@ -288,7 +287,7 @@ func appendStr(b []byte, s string) []byte {
 
 // envelope encodes (path, value, caps) for another runtime.
 func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
-	return catchThrow(func() ([]byte, error) {
+	return jserr.Catch(func() ([]byte, error) {
 		b := []byte{envelopeMagic}
 		segs := w.arrayItems(path)
 		b = binary.AppendUvarint(b, uint64(len(segs)))
@@ -469,7 +468,7 @@ const errGlobalScope = "Disallowed operation called within global scope. Asynchr
 // level it only observes the promise (a rejection is not unhandled).
 func (w *Worker) waitUntil(p goja.Value) {
 	if w.loading {
-		panic(jserr.New(w.rt, "Error", errGlobalScope))
+		panic(jserr.Object(w.rt, "Error", errGlobalScope))
 	}
 	if obj, ok := p.(*goja.Object); ok {
 		if c, ok := goja.AssertFunction(obj.Get("catch")); ok {

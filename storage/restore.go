@@ -28,7 +28,7 @@ var ErrLTXGap = errors.New("gap in LTX chain")
 
 // LTXObjectError is a restore failure caused by one LTX object or file: it
 // could not be read, is corrupt (wraps ErrCorruptLTX), or does not fit the
-// chain. Key is the bucket key (or the name given to RestoreLTX).
+// chain. Key is the bucket key (or the name given to restoreLTX).
 type LTXObjectError struct {
 	Key string
 	Err error
@@ -233,21 +233,21 @@ func applyChain(ctx context.Context, store plugins.ObjectStore, chain []bucketke
 	return t.txid, nil
 }
 
-// LTXReader is one LTX file given to RestoreLTX. Name identifies it in
+// ltxReader is one LTX file given to restoreLTX. Name identifies it in
 // errors (a path, or a key).
-type LTXReader struct {
+type ltxReader struct {
 	Name string
 	R    io.Reader
 }
 
-// RestoreLTX rebuilds a database at dstPath from LTX files given in the
+// restoreLTX rebuilds a database at dstPath from LTX files given in the
 // order to apply them (any key layout, e.g. Litestream's ltx/0/<min>-<max>.ltx
 // files sorted by name): the first must start at TXID 1 and each later one
 // must extend the chain (start at or before the next TXID and end after the
 // current one). Pages, truncation, the lock page, the temporary file and the
 // replacement of dstPath work as in Restore, and so do errors: nothing is
 // written at dstPath unless every file applies. It returns the last TXID.
-func RestoreLTX(dstPath string, files []LTXReader) (txid uint64, err error) {
+func restoreLTX(dstPath string, files []ltxReader) (txid uint64, err error) {
 	if len(files) == 0 {
 		return 0, errors.New("restore: no LTX files")
 	}
