@@ -34,7 +34,9 @@ func (c *cell) onAlarm(a storage.Alarm, ok bool) {
 // armStoredAlarm schedules the alarm found in a freshly opened database.
 func (c *cell) armStoredAlarm() {
 	a, ok, err := c.db.GetAlarm()
-	_ = c.db.Commit() // GetAlarm opened a read transaction
+	if cerr := c.db.Commit(); cerr != nil && err == nil { // GetAlarm opened a read transaction
+		err = cerr
+	}
 	if err != nil {
 		c.logger().Error("read alarm: " + err.Error())
 		return
