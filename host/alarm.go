@@ -17,6 +17,12 @@ const alarmMaxCountedRetries = 6
 
 // onAlarm is storage.Options.OnAlarm: the committed alarm changed.
 func (c *cell) onAlarm(a storage.Alarm, ok bool) {
+	c.noteAlarm(a, ok) // published once durable (wake.go)
+	c.armAlarm(a, ok)
+}
+
+// armAlarm arms the timer of the committed alarm.
+func (c *cell) armAlarm(a storage.Alarm, ok bool) {
 	if c.alarmCancel != nil {
 		c.alarmCancel()
 		c.alarmCancel = nil
@@ -24,6 +30,7 @@ func (c *cell) onAlarm(a storage.Alarm, ok bool) {
 	if !ok {
 		return
 	}
+	c.alarmDue = a.AtMs
 	d := time.Until(time.UnixMilli(a.AtMs))
 	if d < 0 {
 		d = 0
@@ -41,7 +48,10 @@ func (c *cell) armStoredAlarm() {
 		c.logger().Error("read alarm: " + err.Error())
 		return
 	}
-	c.onAlarm(a, ok)
+	c.alarmNote = nil // of an earlier activation
+	c.armAlarm(a, ok)
+	c.publishAlarm(a, ok) // stored, so durable
+
 }
 
 // fireAlarm delivers an alarm event. One alarm() runs at a time; an alarm

@@ -87,6 +87,10 @@ type Config struct {
 	// none in the log mode (the upload makes a commit durable); one set in
 	// the log mode runs before each round's upload. Tests set their own.
 	Syncer Syncer
+	// AlarmSink, if set, is told about every durable alarm (wake.go); idle
+	// objects with an armed alarm are then evicted like any other. Nil: an
+	// armed alarm keeps its object resident.
+	AlarmSink AlarmSink
 	// CommitCoalesce is how long the turns of one loop batch may keep an
 	// object's implicit transaction open so that they share one commit
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
@@ -335,9 +339,9 @@ func (h *Host) Close(ctx context.Context) error {
 	var errs []error
 	for _, c := range cells {
 		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
-			// The final save (the loops are stopped: no checkpoint runs).
-			// It runs after the cancel, on a context of its own.
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadDeadline)
+			// The final save (the loops are stopped: no checkpoint runs),
+			// within Close's ctx (the root context is canceled by now).
+			fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
 			err := saveSnapshot(fctx, h, c.log)
 			cancel()
 			if err != nil {
