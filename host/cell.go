@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -30,6 +31,7 @@ type cell struct {
 	// known durable. A reply waits while synced < committed.
 	committed, synced uint64
 	resetReason       string     // why the last reset happened
+	resetCause        error      // what a failed blockConcurrencyWhile threw, until a new instance is built
 	blocked           int        // open blockConcurrencyWhile calls (input gate closed)
 	waiting           []func()   // events held by the input gate, in arrival order
 	waking            bool       // a job to deliver the next waiting event is posted
@@ -59,6 +61,10 @@ type cell struct {
 type BrokenObjectError struct{ Reason string }
 
 func (e *BrokenObjectError) Error() string { return "Durable Object reset because " + e.Reason }
+
+// maxIDNameLength is the longest id name workerd passes on to the object
+// (ctx.id.name); a longer one is dropped.
+const maxIDNameLength = 1024
 
 // bcwTimeout is workerd's limit on one blockConcurrencyWhile call.
 const bcwTimeout = 30 * time.Second
@@ -136,6 +142,9 @@ func (c *cell) open(name string) {
 // of the id that woke it ("" when reached by id string). On the loop.
 func (c *cell) construct(name string) error {
 	s := c.s
+	if len(name) > maxIDNameLength { // workerd does not pass such a name on
+		name = ""
+	}
 	state := s.w.NewState(jsapi.StateOptions{
 		ID:         s.w.NewID(s.ns[c.class], c.id, name),
 		Storage:    cellKV{c},
@@ -147,12 +156,39 @@ func (c *cell) construct(name string) error {
 		CompatibilityDate:  s.h.cfg.CompatibilityDate,
 		CompatibilityFlags: s.h.cfg.CompatibilityFlags,
 	})
+	gen := c.gen
 	inst, err := s.w.Construct(c.class, state)
 	if err != nil {
 		return err
 	}
+	if c.gen != gen { // a blockConcurrencyWhile of the constructor failed
+		return c.resetErr()
+	}
 	c.inst = inst
+	c.resetCause = nil
 	return nil
+}
+
+// resetMark marks err as the failure of a call that reset its object (JS
+// sees durableObjectReset = true; the caller's stub stays broken).
+func resetMark(err error) error {
+	var se *jsapi.ScriptError
+	if errors.As(err, &se) {
+		r := *se
+		r.Reset = true
+		return &r
+	}
+	return err
+}
+
+// resetErr is the error events of the last reset instance fail with: the
+// error its failed blockConcurrencyWhile() threw (as workerd breaks the
+// input gate with it), else BrokenObjectError.
+func (c *cell) resetErr() error {
+	if c.resetCause != nil {
+		return resetMark(c.resetCause)
+	}
+	return &BrokenObjectError{Reason: c.resetReason}
 }
 
 // waitUntil keeps the object resident (not evicted) until p settles;
@@ -210,11 +246,12 @@ func (c *cell) block() (release func(err error)) {
 			return
 		}
 		done = true
-		c.blocked--
-		if c.gen == gen {
-			c.logger().Error(bcwTimeoutMessage)
-			c.reset("a blockConcurrencyWhile() call timed out")
+		if c.gen != gen {
+			return
 		}
+		c.blocked--
+		c.logger().Error(bcwTimeoutMessage)
+		c.reset("a blockConcurrencyWhile() call timed out")
 		c.wakeNext()
 	})
 	return func(err error) {
@@ -223,9 +260,13 @@ func (c *cell) block() (release func(err error)) {
 		}
 		done = true
 		cancel()
+		if c.gen != gen { // the instance was reset: its gate is gone
+			return
+		}
 		c.blocked--
-		if err != nil && c.gen == gen {
-			c.reset("blockConcurrencyWhile() failed: " + err.Error())
+		if err != nil {
+			c.resetWith("blockConcurrencyWhile() failed: "+err.Error(), err)
+			return
 		}
 		c.wakeNext()
 	}
@@ -254,13 +295,18 @@ func (c *cell) wakeNext() {
 // reset breaks the current instance: its pending writes are discarded, the
 // events it held fail with BrokenObjectError, and the next event builds a
 // fresh instance. On the loop.
-func (c *cell) reset(reason string) {
+func (c *cell) reset(reason string) { c.resetWith(reason, nil) }
+
+// resetWith is reset with the error the held events fail with (nil:
+// BrokenObjectError).
+func (c *cell) resetWith(reason string, cause error) {
 	c.logger().Warn("Durable Object reset because " + reason)
 	if c.db != nil {
 		_ = c.db.Rollback()
 	}
 	c.wrote = false
 	c.resetReason = reason
+	c.resetCause = cause
 	if c.alarmRunning { // the attempt is lost with the instance: try again
 		c.alarmRunning = false
 		if c.alarmCancel != nil {
@@ -268,11 +314,12 @@ func (c *cell) reset(reason string) {
 		}
 		c.alarmCancel = c.s.AfterFunc(2*time.Second, c.fireAlarm)
 	}
+	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
 	c.blocked = 0
 	c.dropSockets()
-	c.failWaiting(&BrokenObjectError{Reason: reason})
+	c.failWaiting(c.resetErr())
 }
 
 // touch marks the cell's implicit transaction as part of this turn.
@@ -341,6 +388,9 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		gen := c.gen
 		v, err := start()
 		if err != nil {
+			if c.gen != gen { // e.g. ctx.abort()
+				err = resetMark(err)
+			}
 			failLater(err)
 			return
 		}
@@ -349,13 +399,17 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 			s.reply(c, func() {
 				c.inflight--
 				if c.gen != gen {
-					fail(&BrokenObjectError{Reason: c.resetReason})
+					fail(c.resetErr())
 					return
 				}
 				deliver()
 			})
 		}, func(e goja.Value) {
-			failLater(s.w.ScriptErrorOf(e))
+			var err error = s.w.ScriptErrorOf(e)
+			if c.gen != gen {
+				err = resetMark(err)
+			}
+			failLater(err)
 		})
 	}
 	c.deliver(name, ev)
@@ -379,7 +433,7 @@ func (c *cell) call(name, method string, args []byte, get bool, reply func([]byt
 	c.event(name, func() (goja.Value, error) {
 		return s.w.CallRPC(c.class, c.inst, method, args, get)
 	}, func(v goja.Value) func() {
-		b, err := s.w.SerializeResult(v)
+		b, err := s.w.SerializeResultFor(c.inst, v)
 		return func() { reply(b, err) }
 	}, func(err error) { reply(nil, err) })
 }

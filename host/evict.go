@@ -66,6 +66,7 @@ func (c *cell) evictable(cutoff time.Time) bool {
 
 // evict drops the instance and releases the cell. On the loop.
 func (c *cell) evict() {
+	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
 	_ = c.closeDB(false)

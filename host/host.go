@@ -562,7 +562,7 @@ func remoteError(err error) error {
 	}
 	var be *BrokenObjectError
 	if errors.As(err, &be) {
-		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true}
+		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true, Reset: true}
 	}
 	return err
 }

@@ -69,6 +69,7 @@ func (s *shard) load() error {
 	}
 	jsapi.InstallTimers(rt, s)
 	nss := map[string]jsapi.Namespace{}
+	bindingClasses := map[string]string{}
 	classes := make([]string, 0, len(s.h.cfg.Bindings))
 	for _, b := range s.h.cfg.Bindings {
 		n, ok := s.ns[b.Class]
@@ -77,9 +78,10 @@ func (s *shard) load() error {
 			s.ns[b.Class] = n
 		}
 		nss[b.Name] = n
+		bindingClasses[b.Name] = b.Class
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, BindingClasses: bindingClasses, Post: s.post})
 	if err != nil {
 		return err
 	}
@@ -101,6 +103,7 @@ func (s *shard) replaceRuntime(reason string) {
 		s.rt, s.w = old, oldW
 		return
 	}
+	oldW.Retire() // the RPC targets it exported die with it
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {
 			c.reset(reason)
