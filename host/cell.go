@@ -93,7 +93,16 @@ func (c *cell) open(name string) {
 			})
 			return
 		}
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit})
+		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit}
+		db, err := storage.Open(path, opts)
+		if err != nil && l != nil && l.local {
+			// The kept local database does not open: the bucket wins.
+			s.h.logf("%s: the local database does not open (%v); restoring it from the bucket", c.scope, err)
+			l.local = false
+			if err = s.h.restore(ctx, c.scope, path); err == nil {
+				db, err = storage.Open(path, opts)
+			}
+		}
 		if err != nil && l != nil {
 			l.release(s.h)
 		}
@@ -112,6 +121,12 @@ func (c *cell) open(name string) {
 			}
 			c.db = db
 			c.attachLog(l)
+			if l != nil && l.local {
+				// The bucket lacks what this database holds: save it at
+				// the next backup tick (committed != backedUp).
+				c.committed++
+				c.synced = c.committed
+			}
 			c.armStoredAlarm()
 			c.wakeNext()
 		})
