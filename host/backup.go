@@ -1,7 +1,6 @@
 package host
 
 import (
-	"context"
 	"time"
 )
 
@@ -63,7 +62,7 @@ func saveSnapshot(h *Host, l *cellLog) error {
 	if ps == nil || len(ps.Pages) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	ctx, cancel := l.uploadContext()
 	defer cancel()
 	// Every save is a snapshot: after the epoch's first, each covers TXIDs
 	// 1 to its own and makes the earlier ones obsolete.

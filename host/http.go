@@ -104,7 +104,9 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 	w := c.Response()
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
-	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
+	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) || errors.Is(err, ownership.ErrFenced) {
+		// Fenced: the node's lease lapsed (a bucket outage); it takes
+		// cells again once it rejoins.
 		h.logf("%v", err)
 		return plain(c, http.StatusServiceUnavailable, err.Error())
 	}

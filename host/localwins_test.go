@@ -115,4 +115,3 @@ func TestBackup_NewerEpochInBucketWins(t *testing.T) {
 		t.Fatalf("back on node A: %q, %v; want n = 3 (node B's save)", body, err)
 	}
 }
-

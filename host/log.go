@@ -162,6 +162,24 @@ func deleteOlderEpochs(store plugins.ObjectStore, scope string, epoch uint64) {
 	}()
 }
 
+// uploadContext bounds an upload by uploadDeadline and ends it as soon as
+// the lease is lost (the node fenced itself, e.g. in a bucket outage): a
+// write that can no longer be acknowledged fails at once instead of
+// retrying until the deadline.
+func (l *cellLog) uploadContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	if l.lease != nil {
+		go func() {
+			select {
+			case <-l.lease.Lost:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
+}
+
 func (l *cellLog) epoch() uint64 {
 	if l.lease == nil {
 		return 1
@@ -253,7 +271,7 @@ func (y *logSyncer) upload(l *cellLog) error {
 	if err != nil {
 		return fmt.Errorf("capture pages of %s: %w", l.scope, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	ctx, cancel := l.uploadContext()
 	defer cancel()
 	if ps != nil && len(ps.Pages) > 0 {
 		return l.put(ctx, y.store, ps, first || compact)

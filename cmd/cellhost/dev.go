@@ -132,11 +132,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
-	case <-fleet.fenced():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-		return fmt.Errorf("this node's lease on the bucket lapsed (%v); no write is acknowledged any more: restart cellhost", fleet.node.Err())
+		// A lapsed node lease (a bucket outage) does not end the process:
+		// the node fences itself, acknowledges nothing, and rejoins when
+		// the bucket answers (ownership.Config.Rejoin).
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
