@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -78,3 +79,57 @@ func TestOutage_FenceThenRejoin(t *testing.T) {
 		})
 	}
 }
+
+// TestLog_TransientFaults: short bursts of failing, lost-reply and slow
+// bucket calls on the log path (LTX uploads, the acknowledgement check) are
+// ridden through: every write is acknowledged once it is durable, and a
+// fresh host restores every one of them from the bucket alone.
+func TestLog_TransientFaults(t *testing.T) {
+	bucket := faultstore.Wrap(memstore.New())
+	node := startNode(t, bucket)
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	put := []faultstore.Op{faultstore.OpPut}
+	get := []faultstore.Op{faultstore.OpGet}
+	faults := []faultstore.Fault{
+		{Ops: put, Prefix: "cells/", Fail: true, Count: 3},               // uploads fail, then land
+		{Ops: put, Prefix: "cells/", Fail: true, Landed: true, Count: 2}, // uploads land, replies lost
+		{Ops: get, Prefix: "cells/", Fail: true, Count: 2},               // the ownership check fails
+		{Ops: put, Prefix: "cells/", Delay: 20 * time.Millisecond, Count: 2},
+	}
+	writeN(t, h, "t", 1) // activates the cell: own.json and the first snapshot
+	n := 1
+	for _, f := range faults {
+		in := bucket.Inject(f)
+		n++
+		body := writeN(t, h, "t", 1)
+		if want := `"n":` + itoa(n); !strings.Contains(body, want) {
+			t.Fatalf("fault %+v: %s, want %s", f, body, want)
+		}
+		if in.Hits() == 0 {
+			t.Fatalf("fault %+v never applied", f)
+		}
+		in.Remove()
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h2 := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+	})
+	if err := h2.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h2.Close()
+	if body, err := fetchBody(t, h2, "t", "/read"); err != nil || !strings.Contains(body, `"n":`+itoa(n)) {
+		t.Fatalf("restored: %q, %v; want n = %d", body, err, n)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
