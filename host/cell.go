@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -51,6 +52,15 @@ type cell struct {
 	keepAlive func() bool
 	broken    error       // set while reset fails the events it held
 	sockets   cellSockets // WebSocket connections and hibernatable sockets
+
+	// The shard's list of cells by last use (resident.go).
+	prev, next *cell
+	listed     bool
+	resident   bool // holds or is opening its database (counted in s.nResident)
+	// refs counts jobs posted for the cell by cellFor's callers that have
+	// not run yet: the record must not be dropped under them. Incremented
+	// under h.mu.
+	refs atomic.Int32
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -81,6 +91,8 @@ func (c *cell) open(name string) {
 	}
 	c.opening = true
 	s := c.s
+	s.makeRoom()
+	c.setResident(true)
 	path := s.h.dbPath(c.class, c.id)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), activateTimeout)
@@ -89,6 +101,7 @@ func (c *cell) open(name string) {
 		if err != nil {
 			s.post(func() {
 				c.opening = false
+				c.setResident(false)
 				c.failWaiting(err)
 			})
 			return
@@ -109,10 +122,12 @@ func (c *cell) open(name string) {
 		s.post(func() {
 			c.opening = false
 			if err != nil {
+				c.setResident(false)
 				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
 				return
 			}
 			if s.h.closing.Load() {
+				c.setResident(false)
 				db.Close()
 				if l != nil {
 					go l.release(s.h)
@@ -169,6 +184,7 @@ func (c *cell) waitUntil(p goja.Value) {
 // deliver runs ev now if the database is open, the input gate is open and
 // nothing is waiting; else queues it. On the loop.
 func (c *cell) deliver(name string, ev func()) {
+	c.used()
 	if c.db == nil {
 		c.waiting = append(c.waiting, ev)
 		c.open(name)
@@ -196,7 +212,7 @@ func (c *cell) failWaiting(err error) {
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
 	c.s.current = c // cleared when the job ends (runJob)
-	c.lastActive = time.Now()
+	c.used()
 	ev()
 }
 

@@ -29,17 +29,6 @@ func (h *Host) everyShard(interval time.Duration, job func(*shard), stop <-chan 
 	}
 }
 
-// evictIdle evicts the shard's cells that have been idle for the idle
-// timeout. On the loop.
-func (s *shard) evictIdle() {
-	cutoff := time.Now().Add(-s.h.cfg.IdleTimeout)
-	for _, c := range s.h.cellsOf(s) {
-		if c.evictable(cutoff) {
-			c.evict()
-		}
-	}
-}
-
 // evictable reports whether nothing holds the cell in memory: no event in
 // flight or waiting, no open transaction or gate, nothing left to make
 // durable or to back up, no alarm armed or running, and no activity since
@@ -63,4 +52,5 @@ func (c *cell) evict() {
 	c.inst = nil
 	c.gen++
 	_ = c.closeDB(false)
+	c.maybeDrop()
 }

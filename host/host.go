@@ -81,6 +81,10 @@ type Config struct {
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
 	// its own). See shard.endTurn.
 	CommitCoalesce time.Duration
+	// MaxResidentCells bounds the cells that hold their database open at
+	// once (0: no bound); past it the least recently used idle cells are
+	// evicted (resident.go).
+	MaxResidentCells int
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
@@ -338,8 +342,9 @@ func (h *Host) shardFor(scope string) *shard {
 	return h.shards[f.Sum32()%uint32(len(h.shards))]
 }
 
-// cellFor returns the cell for class and id, creating its record if needed.
-// Safe from any goroutine.
+// cellFor returns the cell for class and id, creating its record if needed,
+// with a reference the caller hands to the job it posts to the cell's
+// shard; that job calls c.unref first. Safe from any goroutine.
 func (h *Host) cellFor(class, id string) *cell {
 	scope := class + ":" + id
 	h.mu.Lock()
@@ -349,21 +354,12 @@ func (h *Host) cellFor(class, id string) *cell {
 		c = &cell{class: class, id: id, scope: scope, s: h.shardFor(scope)}
 		h.cells[scope] = c
 	}
+	c.refs.Add(1)
 	return c
 }
 
-// cellsOf lists the cells that live in shard s.
-func (h *Host) cellsOf(s *shard) []*cell {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []*cell
-	for _, c := range h.cells {
-		if c.s == s {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// unref drops the reference cellFor took. On the cell's loop.
+func (c *cell) unref() { c.refs.Add(-1) }
 
 // ErrUnknownClass is returned for a class that is not a bound Durable Object class.
 var ErrUnknownClass = errors.New("unknown Durable Object class")
@@ -386,7 +382,7 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	c := h.cellFor(class, id)
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
-		c.s.post(func() { c.fetch(name, req, reply) })
+		c.s.post(func() { c.unref(); c.fetch(name, req, reply) })
 	})
 }
 
@@ -500,6 +496,7 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
 			err = remoteError(err)
 			caller.post(func() { done(resp, err) })
@@ -512,6 +509,7 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
 			err = remoteError(err)
 			caller.post(func() { done(res, err) })

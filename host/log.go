@@ -501,6 +501,7 @@ func (c *cell) closeDB(wait bool) error {
 		}
 		c.db = nil
 	}
+	c.setResident(false)
 	c.commitsSinceCheckpoint = 0
 	return err
 }

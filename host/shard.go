@@ -35,13 +35,15 @@ type shard struct {
 	interrupted bool // the watchdog interrupted the current job
 
 	// Owned by the loop goroutine.
-	current *cell // the cell whose event is running, if any
-	epoch   int   // runtime generation: timers of a replaced runtime never fire
-	rt      *goja.Runtime
-	w       *jsapi.Worker
-	ns      map[string]*namespace // by class name
-	dirty   []*cell               // cells whose implicit transaction is open
-	replies []pendingReply        // released after this turn's commits
+	current   *cell // the cell whose event is running, if any
+	epoch     int   // runtime generation: timers of a replaced runtime never fire
+	rt        *goja.Runtime
+	w         *jsapi.Worker
+	ns        map[string]*namespace // by class name
+	dirty     []*cell               // cells whose implicit transaction is open
+	cells     cellList              // the cells the shard knows, by last use (resident.go)
+	nResident int                   // cells holding or opening their database
+	replies   []pendingReply        // released after this turn's commits
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
