@@ -28,7 +28,7 @@ func (h *Host) Handler() http.Handler {
 	e.Any("/do/:class/:id", objectRoute)
 	e.Any("/do/:class/:id/*", objectRoute)
 	e.Any("/*", func(c echo.Context) error { return h.serveWorker(c) })
-	return e
+	return customMethods(e)
 }
 
 func (h *Host) serveObject(c echo.Context) error {
@@ -70,8 +70,12 @@ func (h *Host) serveWorker(c echo.Context) error {
 // fromHTTP builds the request the worker sees: the URL from the Host header
 // and the raw request URI, header names lowercased in order, the body read.
 func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
+	method := r.Method
+	if m, ok := r.Context().Value(customMethodKey{}).(string); ok {
+		method = m
+	}
 	req := &jsapi.HTTPRequest{
-		Method: r.Method,
+		Method: method,
 		URL:    "http://" + r.Host + r.RequestURI,
 		Header: make([][2]string, 0, len(r.Header)+1),
 	}
@@ -148,4 +152,25 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 
 func plain(c echo.Context, status int, msg string) error {
 	return c.String(status, msg+"\n")
+}
+
+// customMethodKey holds, in a request's context, a method Echo's router
+// does not know (Any covers only the standard ones).
+type customMethodKey struct{}
+
+// customMethods lets any token method reach the worker, as on workerd:
+// Echo's router knows only the standard methods (405 for others), so a
+// method outside them is routed as POST and handed to JS as sent.
+func customMethods(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+			http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect, echo.PROPFIND, echo.REPORT:
+			next.ServeHTTP(w, r)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), customMethodKey{}, r.Method))
+		r.Method = http.MethodPost
+		next.ServeHTTP(w, r)
+	})
 }

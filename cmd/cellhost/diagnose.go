@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/filestore"
 )
 
 type diagnoseOptions struct {
@@ -46,6 +49,17 @@ under nodes/ as live or dead. Exits non-zero when a check fails.`,
 // runDiagnose opens the bucket, probes it, lists its node leases and
 // returns an error (one line) when the bucket cannot be used.
 func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() time.Time) error {
+	// Opening a file:// bucket creates its directory; a diagnosis must not
+	// (a typo would then be reported as a healthy, empty bucket).
+	if u, err := url.Parse(bucket); err == nil && u.Scheme == "file" {
+		dir, err := filestore.DirFromURL(u)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("bucket %s: %w", bucket, err)
+		}
+	}
 	store, err := plugins.OpenStore(ctx, bucket)
 	if err != nil {
 		return err
