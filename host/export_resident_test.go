@@ -10,3 +10,6 @@ func (h *Host) EvictIdleBefore(cutoff time.Time) {
 		<-done
 	}
 }
+
+// ShardOf returns the index of the shard a cell lives in.
+func ShardOf(h *Host, class, id string) int { return h.shardFor(class + ":" + id).idx }

@@ -85,6 +85,11 @@ type Config struct {
 	// once (0: no bound); past it the least recently used idle cells are
 	// evicted (resident.go).
 	MaxResidentCells int
+	// MemoryLimit bounds how much the live heap may grow while one event
+	// of an object runs (DefaultMemoryLimit, 128 MiB as workerd's isolate
+	// limit, when zero; negative: no limit). Past it the object is reset
+	// (memwatch.go).
+	MemoryLimit int64
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
@@ -161,6 +166,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = DefaultMemoryLimit
 	}
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = 30 * time.Second

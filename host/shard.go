@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -33,6 +34,8 @@ type shard struct {
 	jobStart    time.Time // when the running job started
 	jobRunning  bool
 	interrupted bool // the watchdog interrupted the current job
+	// memExceeded: the interrupt came from the memory watchdog (memwatch.go).
+	memExceeded atomic.Bool
 
 	// Owned by the loop goroutine.
 	current   *cell // the cell whose event is running, if any
@@ -147,6 +150,7 @@ func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 func (s *shard) run() {
 	defer close(s.done)
 	go s.watchdog()
+	go s.memWatchdog()
 	var batch []func()
 	for {
 		s.mu.Lock()
@@ -215,7 +219,6 @@ func (e errCPULimit) String() string {
 // kill the process. A job interrupted at the limit resets the object whose
 // event was running.
 func (s *shard) runJob(job func()) {
-	limit := s.h.cfg.CPULimit
 	s.cpuMu.Lock()
 	s.jobStart = time.Now()
 	s.jobRunning = true
@@ -228,12 +231,13 @@ func (s *shard) runJob(job func()) {
 		s.cpuMu.Unlock()
 		if interrupted {
 			s.rt.ClearInterrupt()
+			reason := s.interruptReason()
 			if c := s.current; c != nil {
-				s.h.logf("%s: the handler exceeded its time limit of %s and was interrupted", c.scope, limit)
+				s.h.logf("%s: interrupted: %s", c.scope, reason)
 			} else {
-				s.h.logf("a worker handler exceeded its time limit of %s and was interrupted", limit)
+				s.h.logf("a worker handler was interrupted: %s", reason)
 			}
-			s.replaceRuntime(errCPULimit{limit}.String())
+			s.replaceRuntime(reason)
 		} else if s.w.Poisoned {
 			s.replaceRuntime("its JavaScript runtime hit an uncatchable error (stack overflow)")
 		}
