@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
 	"github.com/cellhost/cellhost/jsapi"
@@ -111,7 +112,8 @@ type Host struct {
 	evictStop chan struct{}
 	evictDone chan struct{}
 	closing   atomic.Bool
-	sockets   wsRegistry // upgraded WebSocket connections
+	sockets   wsRegistry          // upgraded WebSocket connections
+	bodies    *semaphore.Weighted // request bodies in memory (http.go)
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -176,7 +178,7 @@ func New(cfg Config) (*Host, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, classes: map[string]bool{}, cells: map[string]*cell{}}
+	h := &Host{cfg: cfg, classes: map[string]bool{}, cells: map[string]*cell{}, bodies: semaphore.NewWeighted(bodyBudget)}
 	for _, b := range cfg.Bindings {
 		h.classes[b.Class] = true
 	}

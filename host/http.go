@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -15,8 +16,19 @@ import (
 	"github.com/cellhost/cellhost/ownership"
 )
 
-// maxBodyBytes bounds a request body read into memory.
+// maxBodyBytes is the largest request body, Cloudflare's limit (100 MB on
+// the Free and Pro plans).
 const maxBodyBytes = 100 << 20
+
+// errBodyTooLarge answers a body over maxBodyBytes (413).
+var errBodyTooLarge = errors.New("request body is larger than 100 MiB")
+
+// bodyBudget bounds the request bodies held in memory at once, host-wide:
+// a body is read only once its bytes fit (its Content-Length up front, a
+// chunked body as it grows), and the reservation lasts until its response
+// is written. Eight concurrent 100 MB uploads then wait for each other
+// instead of exhausting memory.
+const bodyBudget = 256 << 20
 
 // Handler is the HTTP front: /do/<Class>/<id>[/...] reaches an object
 // directly; every other path goes to the worker's default fetch.
@@ -47,19 +59,21 @@ func (h *Host) serveObject(c echo.Context) error {
 	case err != nil:
 		return plain(c, http.StatusBadRequest, err.Error())
 	}
-	req, err := fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
-		return plain(c, http.StatusBadRequest, err.Error())
+		return bodyError(c, err)
 	}
+	defer release()
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
 	return h.write(c, resp, err)
 }
 
 func (h *Host) serveWorker(c echo.Context) error {
-	req, err := fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
-		return plain(c, http.StatusBadRequest, err.Error())
+		return bodyError(c, err)
 	}
+	defer release()
 	resp, err := h.Fetch(c.Request().Context(), req)
 	if errors.Is(err, jsapi.ErrNoDefaultFetch) {
 		return plain(c, http.StatusNotFound, "this worker has no default fetch handler; reach Durable Objects at /do/<Class>/<id>")
@@ -67,9 +81,22 @@ func (h *Host) serveWorker(c echo.Context) error {
 	return h.write(c, resp, err)
 }
 
+// bodyError answers a request whose body could not be read.
+func bodyError(c echo.Context, err error) error {
+	switch {
+	case errors.Is(err, errBodyTooLarge):
+		return plain(c, http.StatusRequestEntityTooLarge, err.Error())
+	case c.Request().Context().Err() != nil:
+		return nil // the client went away
+	}
+	return plain(c, http.StatusBadRequest, err.Error())
+}
+
 // fromHTTP builds the request the worker sees: the URL from the Host header
-// and the raw request URI, header names lowercased in order, the body read.
-func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
+// and the raw request URI, header names lowercased in order, the body read
+// within the host's body budget. release gives the body's reservation back
+// (after the response).
+func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), err error) {
 	method := r.Method
 	if m, ok := r.Context().Value(customMethodKey{}).(string); ok {
 		method = m
@@ -86,17 +113,63 @@ func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
 			req.Header = append(req.Header, [2]string{lk, v})
 		}
 	}
+	release = func() {}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+		b, held, err := h.readBody(r)
+		release = func() { h.bodies.Release(held) }
 		if err != nil {
-			return nil, errors.New("read request body: " + err.Error())
-		}
-		if len(b) > maxBodyBytes {
-			return nil, errors.New("request body is larger than 100 MiB")
+			release()
+			return nil, nil, err
 		}
 		req.Body = b
 	}
-	return req, nil
+	return req, release, nil
+}
+
+// readBody reads r's body, reserving its bytes in the body budget first
+// (in 1 MiB steps when its length is unknown). It returns the bytes held.
+func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
+	ctx := r.Context()
+	if r.ContentLength > maxBodyBytes {
+		return nil, 0, errBodyTooLarge
+	}
+	const step = 1 << 20
+	var held int64
+	reserve := func(n int64) error {
+		if err := h.bodies.Acquire(ctx, n); err != nil {
+			return fmt.Errorf("read request body: %w", err)
+		}
+		held += n
+		return nil
+	}
+	var buf []byte
+	if r.ContentLength > 0 {
+		if err := reserve(r.ContentLength); err != nil {
+			return nil, held, err
+		}
+		buf = make([]byte, 0, r.ContentLength+1)
+	}
+	body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
+	for {
+		if int64(len(buf)) == int64(cap(buf)) {
+			if err := reserve(step); err != nil {
+				return nil, held, err
+			}
+			buf = append(buf, make([]byte, step)...)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				return nil, held, errBodyTooLarge
+			}
+			return nil, held, fmt.Errorf("read request body: %w", err)
+		}
+	}
 }
 
 // write sends resp, or a 500 for an error (the error itself goes to the log,

@@ -47,3 +47,41 @@ func TestHTTP_CustomMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTP_BodyLimit: a body over 100 MiB gets 413, whether its length is
+// declared or it is chunked, and the host goes on serving.
+func TestHTTP_BodyLimit(t *testing.T) {
+	h := newHostB(t, methodJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	big := strings.Repeat("z", 100<<20+1)
+	for name, body := range map[string]io.Reader{
+		"declared": strings.NewReader(big),
+		"chunked":  io.MultiReader(strings.NewReader(big)), // no length: chunked
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+"/do/Counter/a", body)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "larger than 100 MiB") {
+			t.Errorf("%s: %d %q, want 413", name, resp.StatusCode, b)
+		}
+	}
+	req, _ := http.NewRequest("POST", srv.URL+"/x", strings.NewReader(big[:100<<20]))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || len(b) != len("worker POST ")+100<<20 {
+		t.Fatalf("a 100 MiB body: %d, %d bytes", resp.StatusCode, len(b))
+	}
+}

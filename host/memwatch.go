@@ -19,8 +19,9 @@ import (
 // the job's alone (Go cannot attribute allocations to a goroutine): a job
 // that runs while other work adds as much live data can be blamed; a job
 // that allocates one huge block at once is seen only after that block (the
-// engine's string length cap stops the doubling string). Request bodies
-// are streamed and bounded (http.go), so they do not count against it.
+// engine's string length cap stops the doubling string). A request body
+// that JS reads counts against it, as it does against a V8 isolate's; the
+// bodies waiting in Go are bounded host-wide (http.go's bodyBudget).
 
 // DefaultMemoryLimit is Config.MemoryLimit when zero.
 const DefaultMemoryLimit = 128 << 20
