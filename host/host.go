@@ -114,6 +114,7 @@ type Host struct {
 	closing   atomic.Bool
 	sockets   wsRegistry          // upgraded WebSocket connections
 	bodies    *semaphore.Weighted // request bodies in memory (http.go)
+	bodyBytes atomic.Int64        // bytes reserved in bodies
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu

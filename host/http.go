@@ -116,7 +116,10 @@ func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), 
 	release = func() {}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		b, held, err := h.readBody(r)
-		release = func() { h.bodies.Release(held) }
+		release = func() {
+			h.bodies.Release(held)
+			h.bodyBytes.Add(-held)
+		}
 		if err != nil {
 			release()
 			return nil, nil, err
@@ -140,6 +143,7 @@ func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
 			return fmt.Errorf("read request body: %w", err)
 		}
 		held += n
+		h.bodyBytes.Add(n)
 		return nil
 	}
 	var buf []byte

@@ -19,12 +19,18 @@ import (
 // the job's alone (Go cannot attribute allocations to a goroutine): a job
 // that runs while other work adds as much live data can be blamed; a job
 // that allocates one huge block at once is seen only after that block (the
-// engine's string length cap stops the doubling string). A request body
-// that JS reads counts against it, as it does against a V8 isolate's; the
-// bodies waiting in Go are bounded host-wide (http.go's bodyBudget).
+// engine's string length cap stops the doubling string). Request bodies
+// are bounded host-wide (http.go's bodyBudget) and copied into JS when a
+// request is delivered; the limit is raised by bodySlack times the bytes
+// of the bodies in memory, so that a 100 MB upload is not taken for a
+// runaway object.
 
 // DefaultMemoryLimit is Config.MemoryLimit when zero.
 const DefaultMemoryLimit = 128 << 20
+
+// bodySlack is how much of the heap a request body's byte takes once in JS
+// (its Go bytes and JS copies: about 2.3 measured for a 100 MB body), rounded up.
+const bodySlack = 3
 
 // memWatchEvery is how often a shard's memory watchdog looks.
 const memWatchEvery = 10 * time.Millisecond
@@ -72,7 +78,8 @@ func (s *shard) memWatchdog() {
 			job, allocBase, liveBase = start, now, live[0].Value.Uint64()
 			continue
 		}
-		if now < allocBase+uint64(limit) {
+		allowed := uint64(limit) + bodySlack*uint64(max(s.h.bodyBytes.Load(), 0))
+		if now < allocBase+allowed {
 			continue
 		}
 		// Past the limit counting garbage: collect, then look at what lives.
@@ -81,7 +88,7 @@ func (s *shard) memWatchdog() {
 		gcMu.Unlock()
 		metrics.Read(live)
 		metrics.Read(objects)
-		if l := live[0].Value.Uint64(); l < liveBase+uint64(limit) {
+		if l := live[0].Value.Uint64(); l < liveBase+allowed {
 			allocBase = objects[0].Value.Uint64() // the next collection after another limit's worth
 			continue
 		}
