@@ -6,8 +6,9 @@ import "time"
 func (h *Host) EvictIdleBefore(cutoff time.Time) {
 	for _, s := range h.shards {
 		done := make(chan struct{})
-		s.post(func() { s.evictIdleBefore(cutoff); close(done) })
-		<-done
+		if s.post(func() { s.evictIdleBefore(cutoff); close(done) }) {
+			<-done
+		}
 	}
 }
 

@@ -188,7 +188,7 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) || errors.Is(err, ownership.ErrFenced) {
 		// Fenced: the node's lease lapsed (a bucket outage); it takes
 		// cells again once it rejoins.
-		h.logf("%v", err)
+		h.log.Error(err.Error())
 		return plain(c, http.StatusServiceUnavailable, err.Error())
 	}
 	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
@@ -197,12 +197,7 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 		return nil
 	}
 	if err != nil {
-		var se *jsapi.ScriptError
-		if errors.As(err, &se) && se.Stack != "" {
-			h.logf("Uncaught %s", se.Stack)
-		} else {
-			h.logf("Uncaught %v", err)
-		}
+		h.logUncaught(err)
 		w.Header()["Content-Type"] = nil // no sniffed content type
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, "Internal Server Error")

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,7 +27,7 @@ func TestHTTP_CustomMethods(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 	for _, tt := range []struct{ method, path, want string }{
@@ -55,7 +56,7 @@ func TestHTTP_BodyLimit(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 	big := strings.Repeat("z", 100<<20+1)

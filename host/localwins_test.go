@@ -47,14 +47,14 @@ func TestBackup_LocalNewerThanBucketWins(t *testing.T) {
 	}
 	h := open()
 	writeN(t, h, "k", 2)
-	if err := h.Close(); err != nil { // the final save: the bucket has n = 2
+	if err := h.Close(context.Background()); err != nil { // the final save: the bucket has n = 2
 		t.Fatal(err)
 	}
 	h = open()
 	if got := writeN(t, h, "k", 3); !strings.Contains(got, `"n":5`) {
 		t.Fatalf("after reopening: %s, want n = 5", got)
 	}
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// Take the final save (epoch 2) back out of the bucket: it now holds
@@ -69,7 +69,7 @@ func TestBackup_LocalNewerThanBucketWins(t *testing.T) {
 		}
 	}
 	h = open()
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "k", "/read"); err != nil || !strings.Contains(body, `"n":5`) {
 		t.Fatalf("after the lost save: %q, %v; want n = 5 (the local database)", body, err)
 	}
@@ -99,18 +99,18 @@ func TestBackup_NewerEpochInBucketWins(t *testing.T) {
 	}
 	h := open(stateA, nodeA)
 	writeN(t, h, "k", 2)
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h = open(stateB, nodeB) // B restores n = 2 from the bucket, writes 3, saves at a later epoch
 	if got := writeN(t, h, "k", 1); !strings.Contains(got, `"n":3`) {
 		t.Fatalf("on node B: %s, want n = 3", got)
 	}
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h = open(stateA, nodeA)
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "k", "/read"); err != nil || !strings.Contains(body, `"n":3`) {
 		t.Fatalf("back on node A: %q, %v; want n = 3 (node B's save)", body, err)
 	}

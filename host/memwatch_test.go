@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -50,7 +51,7 @@ func TestMemoryLimit_GrowingObjectIsResetAlone(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	writeN(t, h, "grower", 1)
 	// A neighbour on the other shard keeps being served during the attack.
 	neighbour := "n0"

@@ -52,7 +52,7 @@ func TestOutage_FenceThenRejoin(t *testing.T) {
 			if err := h.Open(); err != nil {
 				t.Fatal(err)
 			}
-			defer h.Close()
+			defer h.Close(context.Background())
 			writeN(t, h, "a", 3)
 
 			outage := bucket.Inject(fault)
@@ -116,7 +116,7 @@ func TestLog_TransientFaults(t *testing.T) {
 		}
 		in.Remove()
 	}
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	h2 := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
@@ -126,7 +126,7 @@ func TestLog_TransientFaults(t *testing.T) {
 	if err := h2.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h2.Close()
+	defer h2.Close(context.Background())
 	if body, err := fetchBody(t, h2, "t", "/read"); err != nil || !strings.Contains(body, `"n":`+itoa(n)) {
 		t.Fatalf("restored: %q, %v; want n = %d", body, err, n)
 	}

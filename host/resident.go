@@ -77,7 +77,7 @@ func (s *shard) maxResident() int {
 // used marks the cell as just used: an event arrived or runs. The list is
 // then in lastActive order. On the loop.
 func (c *cell) used() {
-	c.lastActive = time.Now()
+	c.lastActive = c.s.h.now()
 	c.s.cells.pushFront(c)
 }
 
@@ -101,7 +101,7 @@ func (s *shard) makeRoom() {
 	if max == 0 || s.nResident < max {
 		return
 	}
-	always := time.Now().Add(time.Hour) // any idle cell, however recent
+	always := s.h.now().Add(time.Hour) // any idle cell, however recent
 	for c := s.cells.tail; c != nil && s.nResident >= max; {
 		prev := c.prev
 		if c.resident && c.evictable(always) {
@@ -114,10 +114,11 @@ func (s *shard) makeRoom() {
 // evictIdle evicts the shard's cells that have been idle for the idle
 // timeout, from the least recently used, and drops records nothing needs.
 // On the loop.
-func (s *shard) evictIdle() { s.evictIdleBefore(time.Now().Add(-s.h.cfg.IdleTimeout)) }
+// It returns how many it evicted.
+func (s *shard) evictIdle() int { return s.evictIdleBefore(s.h.now().Add(-s.h.cfg.IdleTimeout)) }
 
 // evictIdleBefore evicts the cells idle since before cutoff. On the loop.
-func (s *shard) evictIdleBefore(cutoff time.Time) {
+func (s *shard) evictIdleBefore(cutoff time.Time) (n int) {
 	for c := s.cells.tail; c != nil; {
 		prev := c.prev
 		if !c.lastActive.Before(cutoff) {
@@ -125,11 +126,13 @@ func (s *shard) evictIdleBefore(cutoff time.Time) {
 		}
 		if c.evictable(cutoff) {
 			c.evict()
+			n++
 		} else {
 			c.maybeDrop()
 		}
 		c = prev
 	}
+	return n
 }
 
 // maybeDrop removes the record of a cell nothing refers to from the
@@ -168,8 +171,9 @@ func (h *Host) cellsOf(s *shard) []*cell {
 func (h *Host) ResidentCells() (resident, records int) {
 	for _, s := range h.shards {
 		ch := make(chan int, 1)
-		s.post(func() { ch <- s.nResident })
-		resident += <-ch
+		if s.post(func() { ch <- s.nResident }) {
+			resident += <-ch
+		}
 	}
 	h.mu.Lock()
 	records = len(h.cells)

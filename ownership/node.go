@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -172,7 +173,7 @@ func New(cfg Config) (*Node, error) {
 		skipProbe:  cfg.SkipProbe,
 		rejoin:     cfg.Rejoin,
 		rejoined:   make(chan struct{}),
-		key:        NodeKey(cfg.NodeID),
+		key:        bucketkey.NodeKey(cfg.NodeID),
 		done:       make(chan struct{}),
 		leases:     map[string]*Lease{},
 		refused:    map[string]lostRecord{},

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/faultstore"
@@ -94,7 +95,7 @@ func TestNode_RejoinAfterOutage(t *testing.T) {
 			if n.Generation() == gen {
 				t.Fatal("the rejoined node kept its generation")
 			}
-			rec, err := ownership.DecodeNodeRecord(ownership.NodeKey(nodeA), []byte(getString(t, store, ownership.NodeKey(nodeA))))
+			rec, err := ownership.DecodeNodeRecord(bucketkey.NodeKey(nodeA), []byte(getString(t, store, bucketkey.NodeKey(nodeA))))
 			if err != nil || rec.OwnershipIndexGeneration != n.Generation() {
 				t.Fatalf("lease record %+v, %v: want generation %s", rec, err, n.Generation())
 			}
@@ -108,7 +109,7 @@ func TestNode_RejoinAfterOutage(t *testing.T) {
 			if err := old.Check(ctx); err == nil {
 				t.Fatal("a lease from before the fence passed Check after the rejoin")
 			}
-			if !exists(t, store, ownership.MarkerKey(nodeA, n.Generation(), scope)) {
+			if !exists(t, store, bucketkey.MarkerKey(nodeA, n.Generation(), scope)) {
 				t.Fatal("no marker under the new generation")
 			}
 			// Renewals go on.
@@ -126,7 +127,7 @@ func TestNode_NoRejoinAfterOtherWriter(t *testing.T) {
 	store := memstore.New()
 	clock := newFakeClock()
 	n := newRejoiningNode(t, store, clock)
-	put(t, store, ownership.NodeKey(nodeA), nodeRecord(nodeA, uint64(clock.Now().Add(time.Hour).UnixMilli()), "y:1"))
+	put(t, store, bucketkey.NodeKey(nodeA), nodeRecord(nodeA, uint64(clock.Now().Add(time.Hour).UnixMilli()), "y:1"))
 	advanceUntil(t, clock, ttl/3, "the fence", n.Fenced)
 	for range 5 {
 		clock.Advance(ttl)
