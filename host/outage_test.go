@@ -20,7 +20,7 @@ import (
 // after a fence (as cmd/cellhost runs it).
 func startRejoiningNode(t *testing.T, bucket plugins.ObjectStore) *ownership.Node {
 	t.Helper()
-	node, err := ownership.New(ownership.Config{Store: bucket, TTL: 600 * time.Millisecond, Rejoin: true})
+	node, err := ownership.New(ownership.Config{Store: bucket, TTL: 2 * time.Second, Rejoin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

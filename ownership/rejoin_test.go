@@ -87,8 +87,11 @@ func TestNode_RejoinAfterOutage(t *testing.T) {
 				t.Fatal("the node rejoined while the bucket was down")
 			}
 			rejoined := n.Rejoined()
+			// The rejoin's lease write, seen by a fault that only watches.
+			write := store.Inject(faultstore.Fault{Ops: []faultstore.Op{faultstore.OpPut}, Prefix: bucketkey.NodeKey(nodeA)})
 			outage.Remove()
-			advanceUntil(t, clock, ttl/3, "the rejoin", func() bool { return closed(rejoined) })
+			advanceUntil(t, clock, ttl/10, "the rejoin's lease write", func() bool { return closed(write.Hit()) || closed(rejoined) })
+			<-rejoined // no more time passes: the new lease is fresh
 			if n.Fenced() || !n.CanAck() || n.Err() != nil || closed(n.Done()) {
 				t.Fatalf("rejoined node: Fenced %v, CanAck %v, Err %v, Done closed %v", n.Fenced(), n.CanAck(), n.Err(), closed(n.Done()))
 			}
