@@ -9,19 +9,27 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 )
 
-// maxBodyBytes is the largest request body, Cloudflare's limit (100 MB on
-// the Free and Pro plans).
+// maxBodyBytes bounds a request body: Cloudflare's request body limit
+// (100 MB on most plans); past it the answer is 413.
 const maxBodyBytes = 100 << 20
 
-// errBodyTooLarge answers a body over maxBodyBytes (413).
-var errBodyTooLarge = errors.New("request body is larger than 100 MiB")
+// RequestInfo is what Config.RequestLog learns of one HTTP request.
+type RequestInfo struct {
+	Method  string
+	URI     string // the request URI as received
+	Status  int    // the status sent (101 for an upgraded WebSocket)
+	Latency time.Duration
+	Err     error // what the request failed with, if it did
+}
 
 // bodyBudget bounds the request bodies held in memory at once, host-wide:
 // a body is read only once its bytes fit (its Content-Length up front, a
@@ -31,16 +39,93 @@ var errBodyTooLarge = errors.New("request body is larger than 100 MiB")
 const bodyBudget = 256 << 20
 
 // Handler is the HTTP front: /do/<Class>/<id>[/...] reaches an object
-// directly; every other path goes to the worker's default fetch.
+// directly; every other path goes to the worker's default fetch. Echo's
+// middleware does the edge's work: the request log (Config.RequestLog),
+// recovery from a panic (500, logged), the body limit (413 past
+// maxBodyBytes) and the request timeout (Config.RequestTimeout, as the
+// request's context deadline); errors are answered in one place
+// (httpError).
 func (h *Host) Handler() http.Handler {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
+	e.HTTPErrorHandler = h.httpError
+	if h.cfg.RequestLog != nil {
+		e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+			LogMethod: true, LogURI: true, LogStatus: true, LogLatency: true, LogError: true,
+			HandleError: true, // the status is the one httpError sends
+			LogValuesFunc: func(_ echo.Context, v middleware.RequestLoggerValues) error {
+				h.cfg.RequestLog(RequestInfo{Method: v.Method, URI: v.URI, Status: v.Status, Latency: v.Latency, Err: v.Error})
+				return nil
+			},
+		}))
+	}
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisablePrintStack: true,
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			h.log.Error(fmt.Sprintf("internal error in the HTTP front: %v\n%s", err, stack))
+			return err
+		},
+	}))
+	e.Use(middleware.BodyLimit(strconv.Itoa(maxBodyBytes>>20) + "MiB")) // binary: gommon reads "M" as 10^6
+	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		Timeout: h.cfg.RequestTimeout,
+		ErrorHandler: func(err error, _ echo.Context) error {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
+			}
+			return err
+		},
+	}))
 	objectRoute := func(c echo.Context) error { return h.serveObject(c) }
 	e.Any("/do/:class/:id", objectRoute)
 	e.Any("/do/:class/:id/*", objectRoute)
 	e.Any("/*", func(c echo.Context) error { return h.serveWorker(c) })
 	return customMethods(e)
+}
+
+// errBadRequest marks an error that is the client's: 400 with its text.
+type errBadRequest struct{ err error }
+
+func (e errBadRequest) Error() string { return e.err.Error() }
+func (e errBadRequest) Unwrap() error { return e.err }
+
+// httpError answers a request whose handler failed: the one place that
+// maps errors to responses. An error of the application (or a timeout)
+// is logged and answered 500 "Internal Server Error", as workerd does;
+// Echo's own (no route, the body limit) keep their status.
+func (h *Host) httpError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var he *echo.HTTPError
+	var bad errBadRequest
+	var elsewhere *ownership.CellOwnedElsewhereError
+	var lostRecord *ownership.LostRecordError
+	switch {
+	case errors.As(err, &he):
+		if he.Code == http.StatusRequestEntityTooLarge {
+			_ = plain(c, he.Code, "request body is larger than "+strconv.Itoa(maxBodyBytes>>20)+" MiB")
+			return
+		}
+		_ = plain(c, he.Code, http.StatusText(he.Code))
+	case errors.As(err, &bad):
+		_ = plain(c, http.StatusBadRequest, bad.Error())
+	case errors.As(err, &elsewhere), errors.As(err, &lostRecord), errors.Is(err, ownership.ErrFenced):
+		// Fenced: the node's lease lapsed (a bucket outage); it takes
+		// cells again once it rejoins.
+		h.log.Error(err.Error())
+		_ = plain(c, http.StatusServiceUnavailable, err.Error())
+	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
+		// The client went away before the answer: nobody to answer, and
+		// nothing the application threw. The event itself runs on.
+	default:
+		h.logUncaught(err)
+		w := c.Response()
+		w.Header()["Content-Type"] = nil // no sniffed content type
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "Internal Server Error")
+	}
 }
 
 func (h *Host) serveObject(c echo.Context) error {
@@ -61,35 +146,30 @@ func (h *Host) serveObject(c echo.Context) error {
 	}
 	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
-		return bodyError(c, err)
+		return err
 	}
 	defer release()
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
-	return h.write(c, resp, err)
+	if err != nil {
+		return err
+	}
+	return h.write(c, resp)
 }
 
 func (h *Host) serveWorker(c echo.Context) error {
 	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
-		return bodyError(c, err)
+		return err
 	}
 	defer release()
 	resp, err := h.Fetch(c.Request().Context(), req)
 	if errors.Is(err, jsapi.ErrNoDefaultFetch) {
 		return plain(c, http.StatusNotFound, "this worker has no default fetch handler; reach Durable Objects at /do/<Class>/<id>")
 	}
-	return h.write(c, resp, err)
-}
-
-// bodyError answers a request whose body could not be read.
-func bodyError(c echo.Context, err error) error {
-	switch {
-	case errors.Is(err, errBodyTooLarge):
-		return plain(c, http.StatusRequestEntityTooLarge, err.Error())
-	case c.Request().Context().Err() != nil:
-		return nil // the client went away
+	if err != nil {
+		return err
 	}
-	return plain(c, http.StatusBadRequest, err.Error())
+	return h.write(c, resp)
 }
 
 // fromHTTP builds the request the worker sees: the URL from the Host header
@@ -129,8 +209,12 @@ func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), 
 	return req, release, nil
 }
 
+// errBodyTooLarge is the body limit's answer (413, see httpError).
+var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+
 // readBody reads r's body, reserving its bytes in the body budget first
 // (in 1 MiB steps when its length is unknown). It returns the bytes held.
+// Its errors are errBodyTooLarge, errBadRequest, or the request context's.
 func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
 	ctx := r.Context()
 	if r.ContentLength > maxBodyBytes {
@@ -140,7 +224,7 @@ func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
 	var held int64
 	reserve := func(n int64) error {
 		if err := h.bodies.Acquire(ctx, n); err != nil {
-			return fmt.Errorf("read request body: %w", err)
+			return err // the client went away, or the request timed out
 		}
 		held += n
 		h.bodyBytes.Add(n)
@@ -168,41 +252,21 @@ func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
 		}
 		if err != nil {
 			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
+			var he *echo.HTTPError
+			if errors.As(err, &tooLarge) || errors.As(err, &he) {
 				return nil, held, errBodyTooLarge
 			}
-			return nil, held, fmt.Errorf("read request body: %w", err)
+			return nil, held, errBadRequest{fmt.Errorf("read request body: %w", err)}
 		}
 	}
 }
 
-// write sends resp, or a 500 for an error (the error itself goes to the log,
-// as workerd does: the client sees only "Internal Server Error").
-func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error {
-	if err == nil && resp.Status == http.StatusSwitchingProtocols && resp.Socket != nil {
+// write sends resp (a WebSocket's 101 completes the upgrade).
+func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse) error {
+	if resp.Status == http.StatusSwitchingProtocols && resp.Socket != nil {
 		return h.upgradeWebSocket(c, resp)
 	}
 	w := c.Response()
-	var elsewhere *ownership.CellOwnedElsewhereError
-	var lostRecord *ownership.LostRecordError
-	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) || errors.Is(err, ownership.ErrFenced) {
-		// Fenced: the node's lease lapsed (a bucket outage); it takes
-		// cells again once it rejoins.
-		h.log.Error(err.Error())
-		return plain(c, http.StatusServiceUnavailable, err.Error())
-	}
-	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
-		// The client went away before the answer: nobody to answer, and
-		// nothing the application threw. The event itself runs on.
-		return nil
-	}
-	if err != nil {
-		h.logUncaught(err)
-		w.Header()["Content-Type"] = nil // no sniffed content type
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "Internal Server Error")
-		return nil
-	}
 	hdr := w.Header()
 	hasType := false
 	for _, kv := range resp.Header {
