@@ -58,6 +58,9 @@ export class Evil extends DurableObject {
     const a = new URL(request.url).searchParams.get("a");
     if (a === "grow") { const xs = []; for (;;) xs.push("x".repeat(1024) + xs.length); }
     if (a === "loop") { for (;;) {} }
+    if (a === "double") {
+      try { let s = "x"; for (;;) s += s; } catch (e) { return new Response(String(e)); }
+    }
     return new Response("ok");
   }
 }
@@ -243,6 +246,23 @@ func TestReliability(t *testing.T) {
 			t.Fatalf("the object after its reset: %d", status)
 		}
 		t.Logf("peak RSS %d MB", procStatus(n.cmd.Process.Pid, "VmHWM")>>10)
+	})
+
+	// 13.1: string doubling throws workerd's RangeError (the engine's
+	// string length cap), or passes the memory limit first; the process
+	// lives either way.
+	t.Run("StringDoubling", func(t *testing.T) {
+		n := startRel(t, bin, "")
+		nb := startNeighbours(t, n, "doubler")
+		status, body := get(t, n.base+"/do/Evil/doubler?a=double")
+		nb.finish(t, n)
+		// goja copies on concatenation (V8 builds ropes), so the 128 MiB
+		// memory limit may end the object first: a 500 and a reset.
+		caught := status == 200 && body == "RangeError: Invalid string length"
+		if !caught && status != 500 || !n.alive(t) {
+			t.Fatalf("string doubling: %d %q, alive %v; want the RangeError or a reset", status, body, n.alive(t))
+		}
+		t.Logf("string doubling: %d %q", status, body)
 	})
 
 	// 13.6: runaway JS is interrupted at the config's limits.cpu_ms.
