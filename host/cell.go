@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -55,6 +56,15 @@ type cell struct {
 	keepAlive func() bool
 	broken    error       // set while reset fails the events it held
 	sockets   cellSockets // WebSocket connections and hibernatable sockets
+
+	// The shard's list of cells by last use (resident.go).
+	prev, next *cell
+	listed     bool
+	resident   bool // holds or is opening its database (counted in s.nResident)
+	// refs counts jobs posted for the cell by cellFor's callers that have
+	// not run yet: the record must not be dropped under them. Incremented
+	// under h.mu.
+	refs atomic.Int32
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -89,6 +99,8 @@ func (c *cell) open(name string) {
 	}
 	c.opening = true
 	s := c.s
+	s.makeRoom()
+	c.setResident(true)
 	path := s.h.dbPath(c.class, c.id)
 	s.h.goFunc(func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, activateTimeout)
@@ -97,11 +109,21 @@ func (c *cell) open(name string) {
 		if err != nil {
 			s.post(func() {
 				c.opening = false
+				c.setResident(false)
 				c.failWaiting(err)
 			})
 			return
 		}
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit})
+		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit}
+		db, err := storage.Open(path, opts)
+		if err != nil && l != nil && l.local {
+			// The kept local database does not open: the bucket wins.
+			c.logger().Warn("the local database does not open; restoring it from the bucket", "err", err)
+			l.local = false
+			if err = s.h.restore(ctx, c.scope, path); err == nil {
+				db, err = storage.Open(path, opts)
+			}
+		}
 		if err != nil && l != nil {
 			l.release(s.h)
 		}
@@ -119,16 +141,24 @@ func (c *cell) open(name string) {
 		posted := s.post(func() {
 			c.opening = false
 			if err != nil {
+				c.setResident(false)
 				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
 				return
 			}
 			if s.h.closing.Load() {
+				c.setResident(false)
 				abandon()
 				c.failWaiting(ErrClosed)
 				return
 			}
 			c.db = db
 			c.attachLog(l)
+			if l != nil && l.local {
+				// The bucket lacks what this database holds: save it at
+				// the next backup tick (committed != backedUp).
+				c.committed++
+				c.synced = c.committed
+			}
 			c.armStoredAlarm()
 			c.wakeNext()
 		})
@@ -204,6 +234,7 @@ func (c *cell) waitUntil(p goja.Value) {
 // deliver runs ev now if the database is open, the input gate is open and
 // nothing is waiting; else queues it. On the loop.
 func (c *cell) deliver(name string, ev func()) {
+	c.used()
 	if c.db == nil {
 		c.waiting = append(c.waiting, ev)
 		c.open(name)
@@ -231,7 +262,7 @@ func (c *cell) failWaiting(err error) {
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
 	c.s.current = c // cleared when the job ends (runJob)
-	c.lastActive = c.s.h.now()
+	c.used()
 	ev()
 }
 
