@@ -108,6 +108,16 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 		h.logf("%v", err)
 		return plain(c, http.StatusServiceUnavailable, err.Error())
 	}
+	var forward interface{ Unsent() bool }
+	if errors.As(err, &forward) {
+		// A forward to the owner failed (remote.go): 503 when it never
+		// reached it (try again), 502 when it may have run.
+		h.logf("%v", err)
+		if forward.Unsent() {
+			return plain(c, http.StatusServiceUnavailable, err.Error())
+		}
+		return plain(c, http.StatusBadGateway, err.Error())
+	}
 	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
 		// The client went away before the answer: nobody to answer, and
 		// nothing the application threw. The event itself runs on.

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// servedApp is the application a serve node runs: one Host at a time. With
+// a project it is that project's for the whole run; without one it is the
+// newest deployment in the bucket, replaced by a newer one when it appears
+// (the old Host is closed first, which makes its objects' logs durable and
+// releases them; the new one activates them again with the new code, as a
+// deploy resets Durable Objects on Cloudflare). Requests that arrive
+// during a switch wait for the new Host. It is the public http.Handler and
+// the fleet.Local of the peer server.
+type servedApp struct {
+	state  string
+	lock   *host.StateLock
+	fl     *fleetNode
+	log    io.Writer
+	stdout io.Writer
+
+	mu      sync.Mutex
+	h       *host.Host    // guarded by mu
+	handler http.Handler  // guarded by mu
+	ready   chan struct{} // guarded by mu; closed while h serves
+	deploy  string        // guarded by mu; the deployment key being served, "" with a project
+
+	errc chan error
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer) (*servedApp, error) {
+	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{})}
+	if target != "" {
+		hc, _, err := prepareHost(target, state, stderr)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.start(hc, ""); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+	key, err := fleet.NewestDeploymentKey(ctx, fl.store)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := a.deploymentConfig(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.start(hc, key); err != nil {
+		return nil, err
+	}
+	a.stop, a.done = make(chan struct{}), make(chan struct{})
+	go a.watch(o.deployPoll)
+	return a, nil
+}
+
+// deploymentConfig reads the deployment at key into a host configuration.
+func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Config, error) {
+	d, err := fleet.ReadDeployment(ctx, a.fl.store, key)
+	if err != nil {
+		return host.Config{}, err
+	}
+	prog, err := goja.Compile(d.Entry, d.Code, true) // strict, as jsapi.BuildBundle compiles
+	if err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: compile: %w", d.ID, err)
+	}
+	hc := host.Config{
+		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog},
+		Script: d.Script, Vars: d.Vars,
+		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
+		StateDir: a.state, Log: a.log,
+	}
+	for _, b := range d.Bindings {
+		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
+	}
+	if _, err := jsapi.CheckWorker(hc.Bundle, nil); err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
+	}
+	return hc, nil
+}
+
+// start opens a Host for hc and serves it.
+func (a *servedApp) start(hc host.Config, deploy string) error {
+	hc.StateLock = a.lock
+	hc.Durability = host.DurabilityLog
+	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
+	h, err := host.New(hc)
+	if err != nil {
+		return err
+	}
+	if err := h.Open(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.h, a.handler, a.deploy = h, h.Handler(), deploy
+	close(a.ready)
+	a.mu.Unlock()
+	if deploy != "" {
+		fmt.Fprintf(a.stdout, "cellhost serve: running deployment %s\n", deploy)
+	}
+	return nil
+}
+
+// watch looks for a newer deployment every poll and switches to it.
+func (a *servedApp) watch(poll time.Duration) {
+	defer close(a.done)
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), poll+30*time.Second)
+		err := a.switchIfNewer(ctx)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(a.log, "cellhost serve: %v\n", err)
+		}
+	}
+}
+
+func (a *servedApp) switchIfNewer(ctx context.Context) error {
+	key, err := fleet.NewestDeploymentKey(ctx, a.fl.store)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	cur := a.deploy
+	a.mu.Unlock()
+	if key <= cur {
+		return nil
+	}
+	hc, err := a.deploymentConfig(ctx, key)
+	if err != nil {
+		return fmt.Errorf("new deployment %s not started: %w", key, err)
+	}
+	// Hold new requests, close the old Host (its objects' logs become
+	// durable and are released), then open the new one.
+	a.mu.Lock()
+	old := a.h
+	a.ready = make(chan struct{})
+	a.mu.Unlock()
+	_ = old.Close()
+	if err := a.start(hc, key); err != nil {
+		select {
+		case a.errc <- fmt.Errorf("deployment %s: %w", key, err):
+		default:
+		}
+		return err
+	}
+	return nil
+}
+
+// failed delivers an error that ends the node (a deployment that could
+// not start after the old one was closed).
+func (a *servedApp) failed() <-chan error { return a.errc }
+
+// current waits until a Host serves and returns it.
+func (a *servedApp) current(ctx context.Context) (*host.Host, http.Handler, error) {
+	a.mu.Lock()
+	ready := a.ready
+	a.mu.Unlock()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.h, a.handler, nil
+}
+
+func (a *servedApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	_, handler, err := a.current(r.Context())
+	if err != nil {
+		return
+	}
+	handler.ServeHTTP(w, r)
+}
+
+// FetchHere implements fleet.Local.
+func (a *servedApp) FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	h, _, err := a.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.FetchHere(ctx, class, id, name, req)
+}
+
+// CallHere implements fleet.Local.
+func (a *servedApp) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	h, _, err := a.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return h.CallHere(ctx, class, id, name, method, args, get)
+}
+
+// close stops watching and closes the Host.
+func (a *servedApp) close() {
+	if a.stop != nil {
+		close(a.stop)
+		<-a.done
+	}
+	a.mu.Lock()
+	h := a.h
+	a.mu.Unlock()
+	if h != nil {
+		_ = h.Close()
+	}
+}
+
+var _ fleet.Local = (*servedApp)(nil)

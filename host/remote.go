@@ -1,0 +1,122 @@
+package host
+
+import (
+	"context"
+	"errors"
+
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
+)
+
+// Remote reaches an object that another live node owns (bucket-protocol.md
+// section 9). fleet.Client implements it; cmd/cellhost sets Config.Remote.
+// Called from request goroutines, never from a shard's loop, concurrently.
+//
+// Errors: *ownership.CellOwnedElsewhereError means the node at addr does
+// not own the object and did not run the request: the host looks the
+// owner up again. An error with an Unsent() bool method returning true
+// means the request never reached the owner: the host looks up again too.
+// Every other error is the answer: a forward that failed after it was
+// sent is reported to the caller, never re-sent (requests are not
+// idempotent).
+type Remote interface {
+	Fetch(ctx context.Context, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error)
+	Call(ctx context.Context, addr, class, id, name, method string, args []byte, get bool) ([]byte, error)
+}
+
+// maxForwardRounds bounds the look-ups of one request (fleet.MaxForwardRounds).
+const maxForwardRounds = 3
+
+// unsent reports whether err says a forward never reached the owner.
+func unsent(err error) bool {
+	var u interface{ Unsent() bool }
+	return errors.As(err, &u) && u.Unsent()
+}
+
+// FetchHere delivers req to the object on this node, activating it here
+// when nobody live owns it, and never forwards it: it returns
+// *ownership.CellOwnedElsewhereError when a live other node owns it (the
+// request did not run). Safe from any goroutine. (fleet.Local)
+func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	if !h.classes[class] {
+		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
+	}
+	c := h.cellFor(class, id)
+	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
+		c.s.post(func() { c.fetch(name, req, reply) })
+	})
+}
+
+// CallHere is FetchHere for an RPC call. (fleet.Local)
+func (h *Host) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	if !h.classes[class] {
+		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
+	}
+	c := h.cellFor(class, id)
+	type res struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan res, 1)
+	c.s.post(func() { c.call(name, method, args, get, func(b []byte, err error) { ch <- res{b, err} }) })
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// routed runs here (a local attempt) and, while it or a forward says a live
+// other node owns the object, forwards with there to that node's address,
+// looking the owner up again after an answer "not the owner" or a forward
+// that never reached it, at most maxForwardRounds times.
+func routed[T any](h *Host, ctx context.Context, here func() (T, error), there func(addr string) (T, error)) (T, error) {
+	v, err := here()
+	for round := 0; h.cfg.Remote != nil; round++ {
+		var elsewhere *ownership.CellOwnedElsewhereError
+		if !errors.As(err, &elsewhere) || round >= maxForwardRounds {
+			return v, err
+		}
+		v, err = there(elsewhere.Addr)
+		if errors.As(err, &elsewhere) || unsent(err) {
+			if round+1 >= maxForwardRounds {
+				return v, err
+			}
+			v, err = here() // look the owner up again
+			continue
+		}
+		return v, err
+	}
+	return v, err
+}
+
+// fetchRouted is FetchHere, forwarded to the owner when another node owns
+// the object. Off the loop.
+func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	return routed(h, ctx,
+		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
+		func(addr string) (*jsapi.HTTPResponse, error) {
+			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
+		})
+}
+
+// callRouted is CallHere, forwarded to the owner. Off the loop.
+func (h *Host) callRouted(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	return routed(h, ctx,
+		func() ([]byte, error) { return h.CallHere(ctx, class, id, name, method, args, get) },
+		func(addr string) ([]byte, error) {
+			return h.cfg.Remote.Call(ctx, addr, class, id, name, method, args, get)
+		})
+}
+
+// stubContext bounds a stub's forwarded request.
+func (h *Host) stubContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), h.cfg.RequestTimeout)
+}
+
+// isElsewhere reports whether err means another live node owns the object.
+func isElsewhere(err error) bool {
+	var elsewhere *ownership.CellOwnedElsewhereError
+	return errors.As(err, &elsewhere)
+}
