@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -232,3 +233,128 @@ func TestFleet_AnyNodeAnswers(t *testing.T) {
 
 // counterID is the id of examples/counter's Counter named name.
 func counterID(name string) string { return host.IDFromName("counter", "Counter", name) }
+
+// TestFleet_KillOwner kills the owner of an object with SIGKILL in the
+// middle of a stream of writes sent through the other nodes: the writes
+// fail (503 while the dead owner's lease is live, 502 for the one in
+// flight) until a survivor takes the object over, and then go on from
+// where the acknowledged ones left: every acknowledged increment is there
+// and no value is acknowledged twice (one writer per epoch).
+func TestFleet_KillOwner(t *testing.T) {
+	fleetBuckets(t, func(t *testing.T, bucket string) {
+		bin := buildCellhost(t)
+		dir, project := t.TempDir(), counterProject(t)
+		var nodes []*serveNode
+		for i := range 3 {
+			nodes = append(nodes, startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, fmt.Sprint("n", i))))
+		}
+		client := &http.Client{Timeout: 30 * time.Second}
+		// The node a request reaches first takes the object.
+		if status, _, raw, err := getCounter(client, nodes[0].base+"/do/Counter/k"); err != nil || status != 200 {
+			t.Fatalf("first request: %d %s %v", status, raw, err)
+		}
+		store := openBucket(t, bucket)
+		if rec := ownerOf(t, store, "k"); rec.Node != nodes[0].id {
+			t.Fatalf("own.json = %+v, want node 0 (%s)", rec, nodes[0].id)
+		}
+
+		var (
+			acked           = []int{1}
+			failed          = map[int]int{} // status -> count
+			killedAt, after time.Time
+		)
+		deadline := time.Now().Add(fleetTTL + 60*time.Second)
+		for i := 0; ; i++ {
+			if time.Now().After(deadline) {
+				t.Fatalf("no write acknowledged within %v of the kill; failures %v\nnode 1:\n%s", deadline.Sub(killedAt), failed, nodes[1].logs)
+			}
+			if killedAt.IsZero() && len(acked) == 40 {
+				if err := nodes[0].cmd.Process.Signal(syscall.SIGKILL); err != nil {
+					t.Fatal(err)
+				}
+				_ = nodes[0].cmd.Wait()
+				killedAt = time.Now()
+			}
+			n := nodes[1+i%2]
+			status, r, raw, err := getCounter(client, n.base+"/do/Counter/k")
+			if err != nil {
+				t.Fatalf("GET via %s: %v", n.id, err)
+			}
+			if status != 200 {
+				if status != 503 && status != 502 {
+					t.Fatalf("GET via %s: %d %s", n.id, status, raw)
+				}
+				failed[status]++
+				time.Sleep(20 * time.Millisecond) // a client's back-off, not synchronisation
+				continue
+			}
+			if last := acked[len(acked)-1]; r.N <= last {
+				t.Fatalf("acknowledged n=%d after n=%d: an acknowledged write was lost or two writers served one epoch", r.N, last)
+			}
+			acked = append(acked, r.N)
+			if !killedAt.IsZero() && after.IsZero() {
+				after = time.Now()
+			}
+			if !killedAt.IsZero() && len(acked) >= 60 {
+				break
+			}
+		}
+		rec := ownerOf(t, store, "k")
+		if rec.Node != nodes[1].id && rec.Node != nodes[2].id || rec.Epoch < 2 {
+			t.Errorf("own.json after the takeover = %+v, want a survivor at epoch >= 2", rec)
+		}
+		status, r, raw, err := getCounter(client, nodes[2].base+"/do/Counter/k?peek=1")
+		if err != nil || status != 200 {
+			t.Fatalf("peek: %d %s %v", status, raw, err)
+		}
+		if last := acked[len(acked)-1]; r.N != last {
+			t.Errorf("peek n=%d, want the last acknowledged %d", r.N, last)
+		}
+		t.Logf("kill -9 of the owner -> next acknowledged write after %v (lease TTL %v); failures meanwhile: %v; %d writes acknowledged, now owned by %s at epoch %d",
+			after.Sub(killedAt).Round(time.Millisecond), fleetTTL, failed, len(acked), rec.Node, rec.Epoch)
+	})
+}
+
+// TestFleet_GracefulHandover stops the owner of an object with SIGTERM: it
+// releases the object and deletes its lease before it exits, so the first
+// request to another node afterwards is served (no wait for the TTL) and
+// counts on.
+func TestFleet_GracefulHandover(t *testing.T) {
+	fleetBuckets(t, func(t *testing.T, bucket string) {
+		bin := buildCellhost(t)
+		dir, project := t.TempDir(), counterProject(t)
+		a := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "a"))
+		b := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "b"))
+		client := &http.Client{Timeout: 30 * time.Second}
+		for i := 1; i <= 3; i++ {
+			if status, r, raw, err := getCounter(client, a.base+"/do/Counter/h"); err != nil || status != 200 || r.N != i {
+				t.Fatalf("request %d: %d %s %v", i, status, raw, err)
+			}
+		}
+		store := openBucket(t, bucket)
+		before := ownerOf(t, store, "h")
+		if before.Node != a.id {
+			t.Fatalf("own.json = %+v, want node a", before)
+		}
+		start := time.Now()
+		if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.cmd.Wait(); err != nil {
+			t.Fatalf("node a exited with %v\n%s", err, a.logs)
+		}
+		exited := time.Now()
+		if _, _, err := store.Get(context.Background(), ownership.NodeKey(a.id)); err == nil {
+			t.Errorf("node a's lease is still in the bucket after SIGTERM")
+		}
+		if rec := ownerOf(t, store, "h"); rec != (ownership.OwnRecord{Node: "", Epoch: before.Epoch}) {
+			t.Errorf("own.json after SIGTERM = %+v, want released at epoch %d", rec, before.Epoch)
+		}
+		status, r, raw, err := getCounter(client, b.base+"/do/Counter/h")
+		if err != nil || status != 200 || r.N != 4 {
+			t.Fatalf("first request to b after a stopped: %d %s %v (want n=4 at once)", status, raw, err)
+		}
+		t.Logf("SIGTERM -> exit %v, exit -> first write acknowledged by the other node %v (TTL %v)",
+			exited.Sub(start).Round(time.Millisecond), time.Since(exited).Round(time.Millisecond), fleetTTL)
+	})
+}
