@@ -107,6 +107,7 @@ type Host struct {
 	evictDone chan struct{}
 	closing   atomic.Bool
 	sockets   wsRegistry // upgraded WebSocket connections
+	owners    ownerCache // where remote objects were last served (remote.go)
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
@@ -70,31 +71,79 @@ func (h *Host) CallHere(ctx context.Context, class, id, name, method string, arg
 // routed runs here (a local attempt) and, while it or a forward says a live
 // other node owns the object, forwards with there to that node's address,
 // looking the owner up again after an answer "not the owner" or a forward
-// that never reached it, at most maxForwardRounds times.
-func routed[T any](h *Host, ctx context.Context, here func() (T, error), there func(addr string) (T, error)) (T, error) {
-	v, err := here()
+// that never reached it, at most maxForwardRounds times. owners remembers
+// where scope was last served remotely, so that the next request goes
+// there at once (no local look-up); a stale entry costs one round.
+func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, error), there func(addr string) (T, error)) (T, error) {
+	var v T
+	var err error
+	if addr, ok := owners.get(scope); ok && h.cfg.Remote != nil {
+		v, err = there(addr)
+		if !isElsewhere(err) && !unsent(err) {
+			return v, err
+		}
+		owners.forget(scope, addr)
+	}
+	v, err = here()
 	for round := 0; h.cfg.Remote != nil; round++ {
 		var elsewhere *ownership.CellOwnedElsewhereError
 		if !errors.As(err, &elsewhere) || round >= maxForwardRounds {
 			return v, err
 		}
-		v, err = there(elsewhere.Addr)
-		if errors.As(err, &elsewhere) || unsent(err) {
+		addr := elsewhere.Addr
+		v, err = there(addr)
+		if isElsewhere(err) || unsent(err) {
+			owners.forget(scope, addr)
 			if round+1 >= maxForwardRounds {
 				return v, err
 			}
 			v, err = here() // look the owner up again
 			continue
 		}
+		owners.put(scope, addr)
 		return v, err
 	}
 	return v, err
 }
 
+// ownerCache remembers the address of the node that last served a scope
+// remotely. Safe for concurrent use; bounded (it starts over when full).
+type ownerCache struct {
+	mu sync.Mutex
+	m  map[string]string // scope -> addr; guarded by mu
+}
+
+const maxCachedOwners = 1 << 16
+
+func (c *ownerCache) get(scope string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	addr, ok := c.m[scope]
+	return addr, ok
+}
+
+func (c *ownerCache) put(scope, addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedOwners {
+		c.m = map[string]string{}
+	}
+	c.m[scope] = addr
+}
+
+// forget drops scope's entry if it still is addr.
+func (c *ownerCache) forget(scope, addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m[scope] == addr {
+		delete(c.m, scope)
+	}
+}
+
 // fetchRouted is FetchHere, forwarded to the owner when another node owns
 // the object. Off the loop.
 func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	return routed(h, ctx,
+	return routed(h, &h.owners, class+":"+id,
 		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
 		func(addr string) (*jsapi.HTTPResponse, error) {
 			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
@@ -103,7 +152,7 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 
 // callRouted is CallHere, forwarded to the owner. Off the loop.
 func (h *Host) callRouted(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
-	return routed(h, ctx,
+	return routed(h, &h.owners, class+":"+id,
 		func() ([]byte, error) { return h.CallHere(ctx, class, id, name, method, args, get) },
 		func(addr string) ([]byte, error) {
 			return h.cfg.Remote.Call(ctx, addr, class, id, name, method, args, get)

@@ -235,11 +235,12 @@ func TestFleet_AnyNodeAnswers(t *testing.T) {
 func counterID(name string) string { return host.IDFromName("counter", "Counter", name) }
 
 // TestFleet_KillOwner kills the owner of an object with SIGKILL in the
-// middle of a stream of writes sent through the other nodes: the writes
-// fail (503 while the dead owner's lease is live, 502 for the one in
-// flight) until a survivor takes the object over, and then go on from
-// where the acknowledged ones left: every acknowledged increment is there
-// and no value is acknowledged twice (one writer per epoch).
+// middle of a stream of concurrent writes sent through the other nodes:
+// the writes fail (503 while the dead owner's lease is live, 502 for those
+// in flight, which may or may not have applied) until a survivor takes the
+// object over, then go on. Every acknowledged increment is in the final
+// count, no value is acknowledged twice (one writer per epoch), and the
+// count exceeds the acknowledged writes by at most the ambiguous ones.
 func TestFleet_KillOwner(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := buildCellhost(t)
@@ -258,46 +259,86 @@ func TestFleet_KillOwner(t *testing.T) {
 			t.Fatalf("own.json = %+v, want node 0 (%s)", rec, nodes[0].id)
 		}
 
+		const writers = 4
 		var (
-			acked           = []int{1}
-			failed          = map[int]int{} // status -> count
-			killedAt, after time.Time
+			mu        sync.Mutex
+			acked     = []int{1}
+			failed    = map[int]int{} // status -> count
+			ambiguous int             // 502s and broken connections: may have applied
+			killedAt  time.Time
+			after     time.Time
+			fatal     error
 		)
-		deadline := time.Now().Add(fleetTTL + 60*time.Second)
-		for i := 0; ; i++ {
-			if time.Now().After(deadline) {
-				t.Fatalf("no write acknowledged within %v of the kill; failures %v\nnode 1:\n%s", deadline.Sub(killedAt), failed, nodes[1].logs)
-			}
-			if killedAt.IsZero() && len(acked) == 40 {
-				if err := nodes[0].cmd.Process.Signal(syscall.SIGKILL); err != nil {
-					t.Fatal(err)
+		deadline := time.Now().Add(90 * time.Second)
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := 0; ; i++ {
+					mu.Lock()
+					done := fatal != nil || (!killedAt.IsZero() && len(acked) >= 200) || time.Now().After(deadline)
+					mu.Unlock()
+					if done {
+						return
+					}
+					n := nodes[1+(w+i)%2]
+					status, r, raw, err := getCounter(client, n.base+"/do/Counter/k")
+					mu.Lock()
+					switch {
+					case err != nil:
+						ambiguous++
+					case status == 200:
+						acked = append(acked, r.N)
+						if !killedAt.IsZero() && after.IsZero() {
+							after = time.Now()
+						}
+					case status == 502:
+						ambiguous++
+						failed[status]++
+					case status == 503:
+						failed[status]++
+					default:
+						fatal = fmt.Errorf("GET via %s: %d %s", n.id, status, raw)
+					}
+					mu.Unlock()
+					if status != 200 {
+						time.Sleep(20 * time.Millisecond) // a client's back-off, not synchronisation
+					}
 				}
-				_ = nodes[0].cmd.Wait()
-				killedAt = time.Now()
-			}
-			n := nodes[1+i%2]
-			status, r, raw, err := getCounter(client, n.base+"/do/Counter/k")
-			if err != nil {
-				t.Fatalf("GET via %s: %v", n.id, err)
-			}
-			if status != 200 {
-				if status != 503 && status != 502 {
-					t.Fatalf("GET via %s: %d %s", n.id, status, raw)
-				}
-				failed[status]++
-				time.Sleep(20 * time.Millisecond) // a client's back-off, not synchronisation
-				continue
-			}
-			if last := acked[len(acked)-1]; r.N <= last {
-				t.Fatalf("acknowledged n=%d after n=%d: an acknowledged write was lost or two writers served one epoch", r.N, last)
-			}
-			acked = append(acked, r.N)
-			if !killedAt.IsZero() && after.IsZero() {
-				after = time.Now()
-			}
-			if !killedAt.IsZero() && len(acked) >= 60 {
+			}()
+		}
+		for {
+			mu.Lock()
+			n := len(acked)
+			mu.Unlock()
+			if n >= 80 || time.Now().After(deadline) {
 				break
 			}
+			time.Sleep(10 * time.Millisecond) // polling the writers' progress
+		}
+		if err := nodes[0].cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = nodes[0].cmd.Wait()
+		mu.Lock()
+		killedAt = time.Now()
+		mu.Unlock()
+		wg.Wait()
+		if fatal != nil {
+			t.Fatal(fatal)
+		}
+		if after.IsZero() {
+			t.Fatalf("no write acknowledged within %v of the kill; failures %v\nnode 1:\n%s", deadline.Sub(killedAt), failed, nodes[1].logs)
+		}
+		seen := map[int]bool{}
+		most := 0
+		for _, n := range acked {
+			if seen[n] {
+				t.Errorf("n=%d acknowledged twice: two writers served one object", n)
+			}
+			seen[n] = true
+			most = max(most, n)
 		}
 		rec := ownerOf(t, store, "k")
 		if rec.Node != nodes[1].id && rec.Node != nodes[2].id || rec.Epoch < 2 {
@@ -307,11 +348,14 @@ func TestFleet_KillOwner(t *testing.T) {
 		if err != nil || status != 200 {
 			t.Fatalf("peek: %d %s %v", status, raw, err)
 		}
-		if last := acked[len(acked)-1]; r.N != last {
-			t.Errorf("peek n=%d, want the last acknowledged %d", r.N, last)
+		if r.N < most {
+			t.Errorf("final n=%d, but n=%d was acknowledged: an acknowledged write was lost", r.N, most)
 		}
-		t.Logf("kill -9 of the owner -> next acknowledged write after %v (lease TTL %v); failures meanwhile: %v; %d writes acknowledged, now owned by %s at epoch %d",
-			after.Sub(killedAt).Round(time.Millisecond), fleetTTL, failed, len(acked), rec.Node, rec.Epoch)
+		if r.N > len(acked)+ambiguous {
+			t.Errorf("final n=%d, but only %d writes were acknowledged and %d ambiguous", r.N, len(acked), ambiguous)
+		}
+		t.Logf("kill -9 of the owner -> next acknowledged write after %v (lease TTL %v); failures meanwhile: %v; %d writes acknowledged, %d ambiguous, final n=%d, owned by %s at epoch %d",
+			after.Sub(killedAt).Round(time.Millisecond), fleetTTL, failed, len(acked), ambiguous, r.N, rec.Node, rec.Epoch)
 	})
 }
 

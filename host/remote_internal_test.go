@@ -1,0 +1,107 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
+)
+
+type stubRemote struct{}
+
+func (stubRemote) Fetch(context.Context, string, string, string, string, *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	return nil, errors.New("unused")
+}
+
+func (stubRemote) Call(context.Context, string, string, string, string, string, []byte, bool) ([]byte, error) {
+	return nil, errors.New("unused")
+}
+
+type unsentErr struct{ unsent bool }
+
+func (e unsentErr) Error() string { return fmt.Sprintf("forward failed (unsent %v)", e.unsent) }
+func (e unsentErr) Unsent() bool  { return e.unsent }
+
+func elsewhere(addr string) error {
+	return &ownership.CellOwnedElsewhereError{Scope: "C:x", Owner: "node_" + addr, Addr: addr}
+}
+
+// TestRouted scripts the local attempts (here) and the forwards (there) of
+// one request and checks which were made and what the caller gets: a
+// forward that failed after it was sent is never sent again.
+func TestRouted(t *testing.T) {
+	tests := []struct {
+		name   string
+		cached string  // owner cache entry before the request
+		here   []error // results of the local attempts, in order
+		there  []error // results of the forwards, in order
+		want   string  // the calls made: h = here, t<addr> = there
+		result string  // "ok" or a substring of the error
+	}{
+		{"Local", "", []error{nil}, nil, "h", "ok"},
+		{"LocalError", "", []error{errors.New("boom")}, nil, "h", "boom"},
+		{"Forwarded", "", []error{elsewhere("b")}, []error{nil}, "h tb", "ok"},
+		{"ObjectThrew", "", []error{elsewhere("b")}, []error{&jsapi.ScriptError{Name: "Error", Message: "js"}}, "h tb", "js"},
+		{"SentThenFailed", "", []error{elsewhere("b")}, []error{unsentErr{false}}, "h tb", "unsent false"},
+		{"NotSentLookAgainTakeHere", "", []error{elsewhere("b"), nil}, []error{unsentErr{true}}, "h tb h", "ok"},
+		{"NotOwnerLookAgain", "", []error{elsewhere("b"), elsewhere("c")}, []error{elsewhere("c"), nil}, "h tb h tc", "ok"},
+		{"Unreachable", "", []error{elsewhere("b"), elsewhere("b"), elsewhere("b")}, []error{unsentErr{true}, unsentErr{true}, unsentErr{true}}, "h tb h tb h tb", "unsent true"},
+		{"Cached", "b", nil, []error{nil}, "tb", "ok"},
+		{"CachedStale", "b", []error{nil}, []error{unsentErr{true}}, "tb h", "ok"},
+		{"CachedSentThenFailed", "b", nil, []error{unsentErr{false}}, "tb", "unsent false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &Host{cfg: Config{Remote: stubRemote{}}}
+			var owners ownerCache
+			if tt.cached != "" {
+				owners.put("C:x", tt.cached)
+			}
+			var calls []string
+			here := func() (string, error) {
+				calls = append(calls, "h")
+				if len(tt.here) == 0 {
+					t.Fatal("unexpected local attempt")
+				}
+				err := tt.here[0]
+				tt.here = tt.here[1:]
+				return "local", err
+			}
+			there := func(addr string) (string, error) {
+				calls = append(calls, "t"+addr)
+				if len(tt.there) == 0 {
+					t.Fatal("unexpected forward")
+				}
+				err := tt.there[0]
+				tt.there = tt.there[1:]
+				return "remote", err
+			}
+			_, err := routed(h, &owners, "C:x", here, there)
+			if got := strings.Join(calls, " "); got != tt.want {
+				t.Errorf("calls = %q, want %q", got, tt.want)
+			}
+			switch {
+			case tt.result == "ok" && err != nil:
+				t.Errorf("err = %v, want nil", err)
+			case tt.result != "ok" && (err == nil || !strings.Contains(err.Error(), tt.result)):
+				t.Errorf("err = %v, want %q", err, tt.result)
+			}
+		})
+	}
+}
+
+func TestRouted_NoRemote(t *testing.T) {
+	h := &Host{}
+	var owners ownerCache
+	_, err := routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) {
+		t.Fatal("forwarded without a Remote")
+		return 0, nil
+	})
+	if !errors.As(err, new(*ownership.CellOwnedElsewhereError)) {
+		t.Errorf("err = %v, want CellOwnedElsewhereError", err)
+	}
+}
