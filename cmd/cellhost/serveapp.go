@@ -31,11 +31,10 @@ type servedApp struct {
 	log    io.Writer
 	stdout io.Writer
 
-	mu      sync.Mutex
-	h       *host.Host    // guarded by mu
-	handler http.Handler  // guarded by mu
-	ready   chan struct{} // guarded by mu; closed while h serves
-	deploy  string        // guarded by mu; the deployment key being served, "" with a project
+	mu     sync.Mutex
+	gen    *appGen       // guarded by mu; the Host serving (or last served)
+	ready  chan struct{} // guarded by mu; closed while gen serves
+	deploy string        // guarded by mu; the deployment key being served, "" with a project
 
 	errc chan error
 	stop chan struct{}
@@ -108,7 +107,7 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 		return err
 	}
 	a.mu.Lock()
-	a.h, a.handler, a.deploy = h, h.Handler(), deploy
+	a.gen, a.deploy = &appGen{h: h, handler: h.Handler()}, deploy
 	close(a.ready)
 	a.mu.Unlock()
 	if deploy != "" {
@@ -155,10 +154,10 @@ func (a *servedApp) switchIfNewer(ctx context.Context) error {
 	// Hold new requests, close the old Host (its objects' logs become
 	// durable and are released), then open the new one.
 	a.mu.Lock()
-	old := a.h
+	old := a.gen
 	a.ready = make(chan struct{})
 	a.mu.Unlock()
-	_ = old.Close()
+	old.drainAndClose(a.log)
 	if err := a.start(hc, key); err != nil {
 		select {
 		case a.errc <- fmt.Errorf("deployment %s: %w", key, err):
@@ -173,45 +172,80 @@ func (a *servedApp) switchIfNewer(ctx context.Context) error {
 // not start after the old one was closed).
 func (a *servedApp) failed() <-chan error { return a.errc }
 
-// current waits until a Host serves and returns it.
-func (a *servedApp) current(ctx context.Context) (*host.Host, http.Handler, error) {
-	a.mu.Lock()
-	ready := a.ready
-	a.mu.Unlock()
+// appGen is one Host of a servedApp and the requests it is running.
+type appGen struct {
+	h       *host.Host
+	handler http.Handler
+	running sync.WaitGroup // requests in h; Add only under servedApp.mu while gen is current
+}
+
+// drainTimeout bounds how long a switch waits for the old Host's requests
+// (a WebSocket may hold one for long; it is closed with the Host).
+const drainTimeout = 30 * time.Second
+
+// drainAndClose waits (up to drainTimeout) for the requests running in g,
+// then closes its Host: its objects' logs become durable and are released.
+func (g *appGen) drainAndClose(log io.Writer) {
+	drained := make(chan struct{})
+	go func() { g.running.Wait(); close(drained) }()
 	select {
-	case <-ready:
-	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+	case <-drained:
+	case <-time.After(drainTimeout):
+		fmt.Fprintf(log, "cellhost serve: requests still running after %v; closing the old application anyway\n", drainTimeout)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.h, a.handler, nil
+	_ = g.h.Close()
+}
+
+// enter waits until a Host serves and returns its generation with the
+// request counted in it; the caller calls gen.running.Done when done.
+func (a *servedApp) enter(ctx context.Context) (*appGen, error) {
+	for {
+		a.mu.Lock()
+		ready := a.ready
+		select {
+		case <-ready:
+			g := a.gen
+			g.running.Add(1)
+			a.mu.Unlock()
+			return g, nil
+		default:
+		}
+		a.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 }
 
 func (a *servedApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	_, handler, err := a.current(r.Context())
+	g, err := a.enter(r.Context())
 	if err != nil {
 		return
 	}
-	handler.ServeHTTP(w, r)
+	defer g.running.Done()
+	g.handler.ServeHTTP(w, r)
 }
 
 // FetchHere implements fleet.Local.
 func (a *servedApp) FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	h, _, err := a.current(ctx)
+	g, err := a.enter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return h.FetchHere(ctx, class, id, name, req)
+	defer g.running.Done()
+	return g.h.FetchHere(ctx, class, id, name, req)
 }
 
 // CallHere implements fleet.Local.
 func (a *servedApp) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
-	h, _, err := a.current(ctx)
+	g, err := a.enter(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return h.CallHere(ctx, class, id, name, method, args, get)
+	defer g.running.Done()
+	return g.h.CallHere(ctx, class, id, name, method, args, get)
 }
 
 // close stops watching and closes the Host.
@@ -221,10 +255,10 @@ func (a *servedApp) close() {
 		<-a.done
 	}
 	a.mu.Lock()
-	h := a.h
+	g := a.gen
 	a.mu.Unlock()
-	if h != nil {
-		_ = h.Close()
+	if g != nil {
+		_ = g.h.Close()
 	}
 }
 
