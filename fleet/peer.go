@@ -116,11 +116,57 @@ func (c *Client) Call(ctx context.Context, addr, class, id, name, method string,
 	return r.Result, nil
 }
 
+// Ping checks the node at addr over the signed protocol and returns the
+// node id it answers with. Errors: *ForwardError (no signed answer),
+// *RemoteError (it refused the ping: another fleet secret, clock skew).
+func (c *Client) Ping(ctx context.Context, addr string) (string, error) {
+	body, err := c.send(ctx, addr, PathPing, []byte("{}"))
+	if err != nil {
+		return "", err
+	}
+	var p Pong
+	if err := decodeStrict(body, &p); err != nil {
+		return "", &ForwardError{Addr: addr, Stage: StageSent, Err: fmt.Errorf("decode pong: %w", err)}
+	}
+	return p.Node, nil
+}
+
+// Pong is the answer to a ping.
+type Pong struct {
+	Node string `json:"node"`
+}
+
 func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Reply, error) {
 	body, err := json.Marshal(env)
 	if err != nil {
 		return nil, &ForwardError{Addr: addr, Stage: StageNotSent, Err: err}
 	}
+	rbody, err := c.send(ctx, addr, path, body)
+	if err != nil {
+		return nil, err
+	}
+	r, err := DecodeReply(rbody)
+	if err != nil {
+		return nil, &ForwardError{Addr: addr, Stage: StageSent, Err: err}
+	}
+	if e := r.Error; e != nil {
+		switch e.Kind {
+		case ErrKindNotOwner:
+			return nil, &ownership.CellOwnedElsewhereError{Scope: e.Scope, Owner: e.Owner, Addr: e.Addr, Epoch: e.Epoch}
+		case ErrKindLostRecord:
+			return nil, &ownership.LostRecordError{Scope: e.Scope, NewestEpoch: e.Epoch}
+		case ErrKindScript:
+			return nil, &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
+		default:
+			return nil, &RemoteError{Addr: addr, Message: e.Message}
+		}
+	}
+	return r, nil
+}
+
+// send POSTs a signed body to path at addr and returns the verified body of
+// a 200 answer.
+func (c *Client) send(ctx context.Context, addr, path string, body []byte) ([]byte, error) {
 	nonce := newNonce()
 	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
 	hreq, err := http.NewRequest(http.MethodPost, "http://"+addr+path, bytes.NewReader(body))
@@ -167,23 +213,7 @@ func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Rep
 		// The peer refused the request without running it.
 		return nil, &RemoteError{Addr: addr, Message: fmt.Sprintf("the node at %s refused the forwarded request: %s", addr, bytes.TrimSpace(rbody))}
 	}
-	r, err := DecodeReply(rbody)
-	if err != nil {
-		return nil, &ForwardError{Addr: addr, Stage: StageSent, Err: err}
-	}
-	if e := r.Error; e != nil {
-		switch e.Kind {
-		case ErrKindNotOwner:
-			return nil, &ownership.CellOwnedElsewhereError{Scope: e.Scope, Owner: e.Owner, Addr: e.Addr, Epoch: e.Epoch}
-		case ErrKindLostRecord:
-			return nil, &ownership.LostRecordError{Scope: e.Scope, NewestEpoch: e.Epoch}
-		case ErrKindScript:
-			return nil, &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
-		default:
-			return nil, &RemoteError{Addr: addr, Message: e.Message}
-		}
-	}
-	return r, nil
+	return rbody, nil
 }
 
 func newNonce() string {
@@ -195,6 +225,7 @@ func newNonce() string {
 // Server answers forwarded requests on the internal listener. It is an
 // http.Handler; ServeHTTP is called concurrently.
 type Server struct {
+	node   string
 	secret Secret
 	local  Local
 	skew   time.Duration
@@ -212,6 +243,7 @@ const maxNonces = 1 << 20
 
 // ServerConfig configures a Server.
 type ServerConfig struct {
+	Node   string // this node's id, which a ping answers
 	Secret Secret
 	Local  Local
 	Skew   time.Duration        // DefaultSkew when zero
@@ -230,7 +262,7 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Server{secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, nonces: map[string]int64{}}
+	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, nonces: map[string]int64{}}
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -242,11 +274,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
 	}
-	call := false
+	call, ping := false, false
 	switch r.URL.Path {
 	case PathFetch:
 	case PathCall:
 		call = true
+	case PathPing:
+		ping = true
 	default:
 		http.NotFound(w, r)
 		return
@@ -266,6 +300,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := s.authenticate(r, body); err != nil {
 		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
 		refuse(http.StatusUnauthorized, err.Error())
+		return
+	}
+	if ping {
+		out, _ := json.Marshal(Pong{Node: s.node})
+		w.Header().Set(hdrSignature, s.secret.sign(replySigningString(nonce, http.StatusOK, out)))
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
 		return
 	}
 	env, err := DecodeEnvelope(body, call)

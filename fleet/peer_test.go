@@ -232,3 +232,16 @@ func TestClient_Stage(t *testing.T) {
 		})
 	}
 }
+
+func TestClient_Ping(t *testing.T) {
+	srv := httptest.NewServer(NewServer(ServerConfig{Node: "node_b", Secret: testSecret(1), Local: echoLocal()}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	node, err := NewClient(testSecret(1), "node_a").Ping(context.Background(), addr)
+	if err != nil || node != "node_b" {
+		t.Errorf("Ping = %q, %v; want node_b", node, err)
+	}
+	if _, err := NewClient(testSecret(2), "node_a").Ping(context.Background(), addr); err == nil {
+		t.Error("Ping with another fleet secret succeeded")
+	}
+}

@@ -35,6 +35,7 @@ const (
 
 	PathFetch = "/cellhost-peer/v1/fetch"
 	PathCall  = "/cellhost-peer/v1/call"
+	PathPing  = "/cellhost-peer/v1/ping"
 
 	hdrPeer      = "Cellhost-Peer"
 	hdrNode      = "Cellhost-Peer-Node"

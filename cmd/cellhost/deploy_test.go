@@ -116,6 +116,7 @@ func TestServe_BadBucket(t *testing.T) {
 	}{
 		{"Missing", []string{"serve", dir, "--listen", "127.0.0.1:0"}, `required flag(s) "bucket" not set`},
 		{"UnknownScheme", []string{"serve", dir, "--listen", "127.0.0.1:0", "--bucket", "nope://x"}, "nope"},
+		{"ProbeFault", []string{"serve", dir, "--listen", "127.0.0.1:0", "--bucket", "faultydiag://x", "--state", t.TempDir()}, "the object store is at fault: it applied a conditional write it must reject"},
 		{"NoDeployment", []string{"serve", "--listen", "127.0.0.1:0", "--bucket", "mem://empty", "--state", t.TempDir()}, "the bucket holds no deployment"},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -228,6 +229,17 @@ func TestFleet_AnyNodeAnswers(t *testing.T) {
 			owners[rec.Node]++
 		}
 		t.Logf("owners: %v", owners)
+
+		// diagnose lists the three and reaches each over the signed protocol.
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"diagnose", "--bucket", bucket}, &stdout, &stderr); code != 0 {
+			t.Fatalf("diagnose: %s\n%s", stderr.String(), stdout.String())
+		}
+		for _, n := range nodes {
+			if !strings.Contains(stdout.String(), "✓ "+n.id+" at ") {
+				t.Errorf("diagnose does not say %s answers:\n%s", n.id, stdout.String())
+			}
+		}
 	})
 }
 

@@ -203,7 +203,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	defer app.close()
 
 	peerSrv := &http.Server{
-		Handler: fleet.NewServer(fleet.ServerConfig{Secret: fl.secret, Local: app,
+		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app,
 			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
