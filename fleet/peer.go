@@ -281,6 +281,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		call = true
 	case PathPing:
 		ping = true
+	case PathHTTP:
+		s.serveHTTPForward(w, r, refuse)
+		return
 	default:
 		http.NotFound(w, r)
 		return

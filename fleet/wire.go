@@ -36,12 +36,19 @@ const (
 	PathFetch = "/cellhost-peer/v1/fetch"
 	PathCall  = "/cellhost-peer/v1/call"
 	PathPing  = "/cellhost-peer/v1/ping"
+	// PathHTTP carries a client's HTTP request as it is (a WebSocket
+	// upgrade, relayed byte for byte after a 101); its Envelope (the
+	// object, and the request's original URL in Req.URL) travels base64
+	// in the Cellhost-Peer-Envelope header and is what the signature's
+	// body hash covers.
+	PathHTTP = "/cellhost-peer/v1/http"
 
 	hdrPeer      = "Cellhost-Peer"
 	hdrNode      = "Cellhost-Peer-Node"
 	hdrTime      = "Cellhost-Peer-Time"
 	hdrNonce     = "Cellhost-Peer-Nonce"
 	hdrSignature = "Cellhost-Peer-Signature"
+	hdrEnvelope  = "Cellhost-Peer-Envelope"
 
 	// maxEnvelope bounds a peer body: a 100 MiB request or response body
 	// in base64, and the rest of the envelope.

@@ -51,8 +51,16 @@ func (h *Host) serveObject(c echo.Context) error {
 	if err != nil {
 		return plain(c, http.StatusBadRequest, err.Error())
 	}
+	if isUpgrade(c.Request()) && h.serveObjectUpgrade(c, class, id, name, req) {
+		return nil
+	}
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
 	return h.write(c, resp, err)
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
 func (h *Host) serveWorker(c echo.Context) error {

@@ -3,7 +3,10 @@ package host
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
@@ -23,6 +26,11 @@ import (
 type Remote interface {
 	Fetch(ctx context.Context, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error)
 	Call(ctx context.Context, addr, class, id, name, method string, args []byte, get bool) ([]byte, error)
+	// ProxyHTTP relays the client's request r (a WebSocket upgrade) to the
+	// node at addr, where ServeObjectHTTP answers it, and relays the answer
+	// (and, after a 101, the connection's bytes both ways) to w. It writes
+	// an error answer itself when the node cannot be reached.
+	ProxyHTTP(w http.ResponseWriter, r *http.Request, addr, class, id, name string)
 }
 
 // maxForwardRounds bounds the look-ups of one request (fleet.MaxForwardRounds).
@@ -168,4 +176,37 @@ func (h *Host) stubContext() (context.Context, context.CancelFunc) {
 func isElsewhere(err error) bool {
 	var elsewhere *ownership.CellOwnedElsewhereError
 	return errors.As(err, &elsewhere)
+}
+
+// ServeObjectHTTP answers the HTTP request r (a WebSocket upgrade
+// forwarded by another node's Remote.ProxyHTTP) with the object
+// class/id on this node, never forwarding it: 503 when another live node
+// owns it. Safe from any goroutine. (fleet.Local)
+func (h *Host) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
+	c := echo.New().NewContext(r, w)
+	req, err := fromHTTP(r)
+	if err != nil {
+		_ = plain(c, http.StatusBadRequest, err.Error())
+		return
+	}
+	resp, err := h.FetchHere(r.Context(), class, id, name, req)
+	_ = h.write(c, resp, err)
+}
+
+// serveObjectUpgrade answers a WebSocket upgrade for an object: here when
+// this node owns it or nobody live does, else relayed to the owner as
+// bytes (Remote.ProxyHTTP). It reports false when it did not answer (no
+// Remote: the ordinary path answers).
+func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *jsapi.HTTPRequest) bool {
+	if h.cfg.Remote == nil {
+		return false
+	}
+	resp, err := h.FetchHere(c.Request().Context(), class, id, name, req)
+	var elsewhere *ownership.CellOwnedElsewhereError
+	if errors.As(err, &elsewhere) {
+		h.cfg.Remote.ProxyHTTP(c.Response(), c.Request(), elsewhere.Addr, class, id, name)
+		return true
+	}
+	_ = h.write(c, resp, err)
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -20,6 +21,8 @@ func (stubRemote) Fetch(context.Context, string, string, string, string, *jsapi.
 func (stubRemote) Call(context.Context, string, string, string, string, string, []byte, bool) ([]byte, error) {
 	return nil, errors.New("unused")
 }
+
+func (stubRemote) ProxyHTTP(http.ResponseWriter, *http.Request, string, string, string, string) {}
 
 type unsentErr struct{ unsent bool }
 

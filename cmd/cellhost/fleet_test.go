@@ -139,10 +139,15 @@ func getCounter(client *http.Client, u string) (int, counterReply, string, error
 // ownerOf reads own.json of Counter:<id of name> from the bucket.
 func ownerOf(t *testing.T, store plugins.ObjectStore, name string) ownership.OwnRecord {
 	t.Helper()
-	scope := "Counter:" + counterID(name)
+	return ownerOfScope(t, store, "Counter:"+counterID(name))
+}
+
+// ownerOfScope reads own.json of scope from the bucket.
+func ownerOfScope(t *testing.T, store plugins.ObjectStore, scope string) ownership.OwnRecord {
+	t.Helper()
 	body, _, err := store.Get(context.Background(), ownership.OwnKey(scope))
 	if err != nil {
-		t.Fatalf("read own.json of %s: %v", name, err)
+		t.Fatalf("read own.json of %s: %v", scope, err)
 	}
 	rec, err := ownership.DecodeOwnRecord(ownership.OwnKey(scope), body)
 	if err != nil {
@@ -245,6 +250,8 @@ func TestFleet_AnyNodeAnswers(t *testing.T) {
 
 // counterID is the id of examples/counter's Counter named name.
 func counterID(name string) string { return host.IDFromName("counter", "Counter", name) }
+
+func hostIDFromName(script, class, name string) string { return host.IDFromName(script, class, name) }
 
 // TestFleet_KillOwner kills the owner of an object with SIGKILL in the
 // middle of a stream of concurrent writes sent through the other nodes:

@@ -248,6 +248,16 @@ func (a *servedApp) CallHere(ctx context.Context, class, id, name, method string
 	return g.h.CallHere(ctx, class, id, name, method, args, get)
 }
 
+// ServeObjectHTTP implements fleet.HTTPLocal.
+func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
+	g, err := a.enter(r.Context())
+	if err != nil {
+		return
+	}
+	defer g.running.Done()
+	g.h.ServeObjectHTTP(w, r, class, id, name)
+}
+
 // close stops watching and closes the Host.
 func (a *servedApp) close() {
 	if a.stop != nil {
@@ -262,4 +272,7 @@ func (a *servedApp) close() {
 	}
 }
 
-var _ fleet.Local = (*servedApp)(nil)
+var (
+	_ fleet.Local     = (*servedApp)(nil)
+	_ fleet.HTTPLocal = (*servedApp)(nil)
+)
