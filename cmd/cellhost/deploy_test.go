@@ -56,7 +56,7 @@ func getText(t *testing.T, u string) (int, string) {
 // its state.
 func TestFleet_DeployAndRPC(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
-		bin := buildCellhost(t)
+		bin := fleetBinary(t)
 		dir := t.TempDir()
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"deploy", rpcProject(t, "v1"), "--bucket", bucket}, &stdout, &stderr); code != 0 {

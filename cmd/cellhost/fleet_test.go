@@ -196,7 +196,7 @@ func fleetBuckets(t *testing.T, f func(t *testing.T, bucket string)) {
 // serves it, and own.json names one of the three.
 func TestFleet_AnyNodeAnswers(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
-		bin := buildCellhost(t)
+		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
 		var nodes []*serveNode
 		for i := range 3 {
@@ -262,7 +262,7 @@ func hostIDFromName(script, class, name string) string { return host.IDFromName(
 // count exceeds the acknowledged writes by at most the ambiguous ones.
 func TestFleet_KillOwner(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
-		bin := buildCellhost(t)
+		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
 		var nodes []*serveNode
 		for i := range 3 {
@@ -384,7 +384,7 @@ func TestFleet_KillOwner(t *testing.T) {
 // counts on.
 func TestFleet_GracefulHandover(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
-		bin := buildCellhost(t)
+		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
 		a := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "a"))
 		b := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "b"))

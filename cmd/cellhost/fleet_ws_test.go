@@ -30,7 +30,7 @@ export default { fetch() { return new Response("worker"); } };`
 // to the owner, whose object answers.
 func TestFleet_WebSocketThroughAnotherNode(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
-		bin := buildCellhost(t)
+		bin := fleetBinary(t)
 		dir := t.TempDir()
 		project := writeProject(t, map[string]string{
 			"wrangler.jsonc": `{"name": "rooms", "main": "index.js", "compatibility_date": "2026-01-01",
