@@ -113,14 +113,14 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
 	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
-		h.logf("%v", err)
+		h.log.Error(err.Error())
 		return plain(c, http.StatusServiceUnavailable, err.Error())
 	}
 	var forward interface{ Unsent() bool }
 	if errors.As(err, &forward) {
 		// A forward to the owner failed (remote.go): 503 when it never
 		// reached it (try again), 502 when it may have run.
-		h.logf("%v", err)
+		h.log.Error(err.Error())
 		if forward.Unsent() {
 			return plain(c, http.StatusServiceUnavailable, err.Error())
 		}
@@ -132,12 +132,7 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 		return nil
 	}
 	if err != nil {
-		var se *jsapi.ScriptError
-		if errors.As(err, &se) && se.Stack != "" {
-			h.logf("Uncaught %s", se.Stack)
-		} else {
-			h.logf("Uncaught %v", err)
-		}
+		h.logUncaught(err)
 		w.Header()["Content-Type"] = nil // no sniffed content type
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, "Internal Server Error")

@@ -167,11 +167,6 @@ func (h *Host) callRouted(ctx context.Context, class, id, name, method string, a
 		})
 }
 
-// stubContext bounds a stub's forwarded request.
-func (h *Host) stubContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.Background(), h.cfg.RequestTimeout)
-}
-
 // isElsewhere reports whether err means another live node owns the object.
 func isElsewhere(err error) bool {
 	var elsewhere *ownership.CellOwnedElsewhereError

@@ -11,6 +11,10 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 //go:embed do.js
@@ -31,20 +35,9 @@ type Namespace interface {
 	Call(id, name, method string, args []byte, get bool, done func([]byte, error))
 }
 
-// ScriptError is a JS exception carried across runtimes or out to Go.
-type ScriptError struct {
-	Name    string
-	Message string
-	Stack   string
-	Remote  bool // it crossed from another object (JS sees error.remote = true)
-}
-
-func (e *ScriptError) Error() string {
-	if e.Message == "" {
-		return e.Name
-	}
-	return e.Name + ": " + e.Message
-}
+// ScriptError is a JS exception carried across runtimes or out to Go: the
+// one typed error JS sees (jserr.Error).
+type ScriptError = jserr.Error
 
 // WorkerOptions describes what a worker's runtime is given.
 type WorkerOptions struct {
@@ -215,7 +208,7 @@ func (w *Worker) nativeNamespace(ns Namespace) *goja.Object {
 	_ = obj.Set("idFromString", func(s string) string {
 		id, err := ns.IDFromString(s)
 		if err != nil {
-			panic(rt.NewTypeError(err.Error()))
+			jserr.Throw(rt, jserr.TypeError(err.Error()))
 		}
 		return id
 	})
@@ -264,13 +257,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 			v, err = convert()
 		}
 		if err != nil {
-			_ = reject(w.ErrorValue(err))
+			_ = reject(jserr.ToJS(w.rt, err))
 			return
 		}
 		_ = resolve(v)
 	})
 	if err != nil {
-		_ = reject(w.ErrorValue(err))
+		_ = reject(jserr.ToJS(w.rt, err))
 	}
 	return w.rt.ToValue(p)
 }
@@ -278,12 +271,12 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		req, err := ExportRequest(w.rt, call.Argument(1))
+		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
 		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
-			settle(func() (goja.Value, error) { return NewResponse(w.rt, resp) }, err)
+			settle(func() (goja.Value, error) { return web.NewResponse(w.rt, resp) }, err)
 		})
 		return nil
 	})
@@ -294,12 +287,12 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 	method := call.Argument(3).String()
 	get := call.Argument(5).ToBoolean()
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		args, err := catchThrow(func() ([]byte, error) { return Serialize(w.rt, call.Argument(4)) })
+		args, err := jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, call.Argument(4)) })
 		if err != nil {
 			return err
 		}
 		ns.Call(hex, name, method, args, get, func(res []byte, err error) {
-			settle(func() (goja.Value, error) { return Deserialize(w.rt, res) }, err)
+			settle(func() (goja.Value, error) { return clone.Deserialize(w.rt, res) }, err)
 		})
 		return nil
 	})
@@ -316,7 +309,7 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 	if cls, ok := w.Classes[class]; !ok || !w.extends(cls, w.doCls) {
 		return nil, ErrNoRPC
 	}
-	argv, err := Deserialize(w.rt, args)
+	argv, err := clone.Deserialize(w.rt, args)
 	if err != nil {
 		return nil, err
 	}
@@ -340,29 +333,12 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 
 // SerializeResult structured-clones an RPC result for another runtime.
 func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
-	return catchThrow(func() ([]byte, error) { return Serialize(w.rt, v) })
+	return jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, v) })
 }
 
-// ErrorValue turns a Go error into a JS value to throw or reject with: a
-// thrown JS value as it was; a ScriptError (an error from another object or
-// runtime) as an error of the same class and message, with remote = true
-// when it crossed from another object; anything else as jsapi.ErrorValue
-// makes it.
-func (w *Worker) ErrorValue(err error) goja.Value {
-	var ev errValue
-	if errors.As(err, &ev) {
-		return ev.v
-	}
-	var se *ScriptError
-	if errors.As(err, &se) {
-		e := NewError(w.rt, se.Name, se.Message)
-		if se.Remote {
-			_ = e.Set("remote", true)
-		}
-		return e
-	}
-	return ErrorValue(w.rt, err)
-}
+// ErrorValue is jserr.ToJS on this worker's runtime: the JS value to throw
+// or reject with for err.
+func (w *Worker) ErrorValue(err error) goja.Value { return jserr.ToJS(w.rt, err) }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
 // be a plain value, a promise or a thenable.
@@ -449,7 +425,7 @@ func (w *Worker) callFetch(obj *goja.Object, req *HTTPRequest, rest ...goja.Valu
 		}
 		return nil, ErrNoDefaultFetch
 	}
-	v, err := callWithRequest(w.rt, fn, obj, req, rest...)
+	v, err := web.CallWithRequest(w.rt, fn, obj, req, rest...)
 	if err != nil {
 		return nil, w.errorOf(err)
 	}
@@ -507,7 +483,7 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
-	if !builtinErrorNames[se.Name] {
+	if !jserr.IsBuiltin(se.Name) {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}
@@ -527,13 +503,6 @@ func trimEntryFrames(stack string) string {
 		return head + stack[i+j+1:]
 	}
 	return head
-}
-
-// builtinErrorNames are the error classes that keep their class across an
-// object boundary.
-var builtinErrorNames = map[string]bool{
-	"Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
-	"ReferenceError": true, "EvalError": true, "URIError": true,
 }
 
 func (w *Worker) isError(obj *goja.Object) bool {

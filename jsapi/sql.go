@@ -9,6 +9,11 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // SQL is the SQL side of a cell's storage (ctx.storage.sql), implemented by
@@ -68,7 +73,7 @@ type sqlState struct {
 	newCursor goja.Callable // (handle) → SqlStorageCursor
 }
 
-var sqlStateKey = goja.NewSymbol("cellhost.sql")
+var sqlStateKey = rtstate.NewKey[sqlState]("cellhost.sql")
 
 var (
 	sqlPreludeOnce sync.Once
@@ -124,10 +129,8 @@ const sqlPrelude = `(function (native) {
 // sqlStateOf returns the runtime's SQL state, installing it on first use.
 // On the runtime's goroutine.
 func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
-	if v := rt.GlobalObject().GetSymbol(sqlStateKey); v != nil {
-		if st, ok := v.Export().(*sqlState); ok {
-			return st, nil
-		}
+	if st := sqlStateKey.Get(rt); st != nil {
+		return st, nil
 	}
 	sqlPreludeOnce.Do(func() {
 		sqlPreludeProg, sqlPreludeErr = goja.Compile("cellhost:sql.js", sqlPrelude, true)
@@ -152,7 +155,7 @@ func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
 		return nil, errors.New("run sql prelude: no newCursor")
 	}
 	st := &sqlState{newCursor: newCursor}
-	if err := rt.GlobalObject().DefineDataPropertySymbol(sqlStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+	if err := sqlStateKey.Set(rt, st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -174,7 +177,7 @@ func (h *cursorHandle) next(rt *goja.Runtime) (row []any, ok bool) {
 	row, ok, err := h.c.Next()
 	if err != nil {
 		h.done = true
-		panic(NewError(rt, "Error", err.Error()))
+		jserr.Throw(rt, jserr.New("Error", err.Error()))
 	}
 	if !ok {
 		h.done = true
@@ -216,7 +219,7 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 			if size > maxToArrayBytes {
 				h.done = true
 				h.c.Close()
-				panic(NewError(rt, "RangeError", msgToArrayTooLarge))
+				jserr.Throw(rt, jserr.RangeError(msgToArrayTooLarge))
 			}
 			out = append(out, sqlRowValue(rt, h.cols, row, raw))
 		}
@@ -226,12 +229,12 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 		h := handleOf(c.Argument(0))
 		row, ok := h.next(rt)
 		if !ok {
-			panic(NewError(rt, "Error", msgOneNone))
+			jserr.Throw(rt, jserr.New("Error", msgOneNone))
 		}
 		if _, more := h.next(rt); more {
 			h.done = true
 			h.c.Close()
-			panic(NewError(rt, "Error", msgOneMany))
+			jserr.Throw(rt, jserr.New("Error", msgOneMany))
 		}
 		return sqlRowValue(rt, h.cols, row, false)
 	})
@@ -328,13 +331,13 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		return nil
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if b, ok := sqlBytes(rt, o); ok {
+		if b, ok := clone.Bytes(rt, o); ok {
 			return b
 		}
 		return o.String()
 	}
 	if _, ok := v.(*goja.Symbol); ok {
-		panic(rt.NewTypeError("Cannot convert a Symbol value to a number"))
+		jserr.Throw(rt, jserr.TypeError("Cannot convert a Symbol value to a number"))
 	}
 	switch x := v.Export().(type) {
 	case string:
@@ -352,55 +355,9 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		}
 		return 0.0
 	case *big.Int:
-		panic(rt.NewTypeError("Cannot convert a BigInt value to a number"))
+		jserr.Throw(rt, jserr.TypeError("Cannot convert a BigInt value to a number"))
 	}
 	return v.ToFloat()
-}
-
-// typedArrayElemSize is the element size of each typed array class.
-var typedArrayElemSize = map[string]int64{
-	"Int8Array": 1, "Uint8Array": 1, "Uint8ClampedArray": 1,
-	"Int16Array": 2, "Uint16Array": 2, "Float16Array": 2,
-	"Int32Array": 4, "Uint32Array": 4, "Float32Array": 4,
-	"Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
-}
-
-// sqlBytes returns a copy of the bytes of an ArrayBuffer or of the range an
-// ArrayBuffer view (typed array, DataView) covers.
-func sqlBytes(rt *goja.Runtime, o *goja.Object) ([]byte, bool) {
-	if ab, ok := o.Export().(goja.ArrayBuffer); ok {
-		return append([]byte{}, ab.Bytes()...), true
-	}
-	ci, err := cloneIntrinsicsOf(rt)
-	if err != nil {
-		return nil, false
-	}
-	var (
-		buf    goja.Value
-		off, n int64
-	)
-	if info, err := ci.typedArray(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
-		io := info.ToObject(rt)
-		size, ok := typedArrayElemSize[io.Get("0").String()]
-		if !ok {
-			return nil, false
-		}
-		buf, off, n = io.Get("1"), io.Get("2").ToInteger(), io.Get("3").ToInteger()*size
-	} else if info, err := ci.dataView(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
-		io := info.ToObject(rt)
-		buf, off, n = io.Get("0"), io.Get("1").ToInteger(), io.Get("2").ToInteger()
-	} else {
-		return nil, false
-	}
-	ab, ok := buf.Export().(goja.ArrayBuffer)
-	if !ok {
-		return nil, false
-	}
-	all := ab.Bytes()
-	if off < 0 || n < 0 || off+n > int64(len(all)) {
-		return nil, false
-	}
-	return append([]byte{}, all[off:off+n]...), true
 }
 
 // newSQLStorage builds ctx.storage.sql.
@@ -409,11 +366,11 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 	s := rt.NewObject()
 	_ = s.Set("exec", func(call goja.FunctionCall) goja.Value {
 		if q == nil {
-			panic(NewError(rt, "Error", "SQL is not available on this storage"))
+			jserr.Throw(rt, jserr.New("Error", "SQL is not available on this storage"))
 		}
 		st, err := sqlStateOf(rt)
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		query := call.Argument(0).String()
 		args := make([]any, 0, max(len(call.Arguments)-1, 0))
@@ -422,14 +379,14 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		cur, err := q.Exec(query, args)
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
 		runtime.AddCleanup(h, SQLCursor.Release, cur)
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {
 			cur.Close()
-			panic(w.ErrorValue(err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	})
@@ -439,7 +396,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		n, err := q.DatabaseSize()
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		return rt.ToValue(n)
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)

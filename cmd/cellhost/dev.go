@@ -120,7 +120,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := h.Open(); err != nil {
 		return err
 	}
-	defer h.Close()
+	defer closeHost(h, stderr)
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	for _, b := range cfg.Bindings {

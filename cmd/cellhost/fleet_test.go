@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -145,11 +146,11 @@ func ownerOf(t *testing.T, store plugins.ObjectStore, name string) ownership.Own
 // ownerOfScope reads own.json of scope from the bucket.
 func ownerOfScope(t *testing.T, store plugins.ObjectStore, scope string) ownership.OwnRecord {
 	t.Helper()
-	body, _, err := store.Get(context.Background(), ownership.OwnKey(scope))
+	body, _, err := store.Get(context.Background(), bucketkey.OwnKey(scope))
 	if err != nil {
 		t.Fatalf("read own.json of %s: %v", scope, err)
 	}
-	rec, err := ownership.DecodeOwnRecord(ownership.OwnKey(scope), body)
+	rec, err := ownership.DecodeOwnRecord(bucketkey.OwnKey(scope), body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +408,7 @@ func TestFleet_GracefulHandover(t *testing.T) {
 			t.Fatalf("node a exited with %v\n%s", err, a.logs)
 		}
 		exited := time.Now()
-		if _, _, err := store.Get(context.Background(), ownership.NodeKey(a.id)); err == nil {
+		if _, _, err := store.Get(context.Background(), bucketkey.NodeKey(a.id)); err == nil {
 			t.Errorf("node a's lease is still in the bucket after SIGTERM")
 		}
 		if rec := ownerOf(t, store, "h"); rec != (ownership.OwnRecord{Node: "", Epoch: before.Epoch}) {

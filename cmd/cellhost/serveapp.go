@@ -193,7 +193,7 @@ func (g *appGen) drainAndClose(log io.Writer) {
 	case <-time.After(drainTimeout):
 		fmt.Fprintf(log, "cellhost serve: requests still running after %v; closing the old application anyway\n", drainTimeout)
 	}
-	_ = g.h.Close()
+	closeHost(g.h, log)
 }
 
 // enter waits until a Host serves and returns its generation with the
@@ -268,7 +268,7 @@ func (a *servedApp) close() {
 	g := a.gen
 	a.mu.Unlock()
 	if g != nil {
-		_ = g.h.Close()
+		closeHost(g.h, a.log)
 	}
 }
 
