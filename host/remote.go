@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -85,12 +86,15 @@ func (h *Host) CallHere(ctx context.Context, class, id, name, method string, arg
 func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, error), there func(addr string) (T, error)) (T, error) {
 	var v T
 	var err error
-	if addr, ok := owners.get(scope); ok && h.cfg.Remote != nil {
+	if addr, ok := owners.get(scope, time.Now()); ok && h.cfg.Remote != nil {
 		v, err = there(addr)
-		if !isElsewhere(err) && !unsent(err) {
+		if !isElsewhere(err) && !forwardFailed(err) {
 			return v, err
 		}
 		owners.forget(scope, addr)
+		if !isElsewhere(err) && !unsent(err) {
+			return v, err // sent, no answer: reported, never re-sent
+		}
 	}
 	v, err = here()
 	for round := 0; h.cfg.Remote != nil; round++ {
@@ -108,42 +112,67 @@ func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, er
 			v, err = here() // look the owner up again
 			continue
 		}
-		owners.put(scope, addr)
+		if forwardFailed(err) {
+			owners.forget(scope, addr) // no answer: look up afresh next time
+		} else {
+			owners.put(scope, addr, time.Now())
+		}
 		return v, err
 	}
 	return v, err
 }
 
+// forwardFailed reports whether err is a forward that got no answer
+// (sent or not).
+func forwardFailed(err error) bool {
+	var u interface{ Unsent() bool }
+	return errors.As(err, &u)
+}
+
 // ownerCache remembers the address of the node that last served a scope
-// remotely. Safe for concurrent use; bounded (it starts over when full).
+// remotely, for ownerCacheTTL: after that the owner is looked up again, so
+// that a node paused or dead with its connections still accepted is
+// noticed once its lease expired. Safe for concurrent use; bounded (it
+// starts over when full).
 type ownerCache struct {
 	mu sync.Mutex
-	m  map[string]string // scope -> addr; guarded by mu
+	m  map[string]cachedOwner // by scope; guarded by mu
 }
 
-const maxCachedOwners = 1 << 16
+type cachedOwner struct {
+	addr  string
+	until time.Time
+}
 
-func (c *ownerCache) get(scope string) (string, bool) {
+const (
+	maxCachedOwners = 1 << 16
+	ownerCacheTTL   = time.Second
+)
+
+func (c *ownerCache) get(scope string, now time.Time) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	addr, ok := c.m[scope]
-	return addr, ok
+	o, ok := c.m[scope]
+	if !ok || !now.Before(o.until) {
+		return "", false
+	}
+	return o.addr, true
 }
 
-func (c *ownerCache) put(scope, addr string) {
+func (c *ownerCache) put(scope, addr string, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedOwners {
-		c.m = map[string]string{}
+		c.m = map[string]cachedOwner{}
 	}
-	c.m[scope] = addr
+	c.m[scope] = cachedOwner{addr: addr, until: now.Add(ownerCacheTTL)}
 }
 
 // forget drops scope's entry if it still is addr.
 func (c *ownerCache) forget(scope, addr string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m[scope] == addr {
+	if c.m[scope].addr == addr {
 		delete(c.m, scope)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
@@ -56,13 +57,14 @@ func TestRouted(t *testing.T) {
 		{"Cached", "b", nil, []error{nil}, "tb", "ok"},
 		{"CachedStale", "b", []error{nil}, []error{unsentErr{true}}, "tb h", "ok"},
 		{"CachedSentThenFailed", "b", nil, []error{unsentErr{false}}, "tb", "unsent false"},
+		{"CachedNotOwner", "b", []error{elsewhere("c")}, []error{elsewhere("c"), nil}, "tb h tc", "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			h := &Host{cfg: Config{Remote: stubRemote{}}}
 			var owners ownerCache
 			if tt.cached != "" {
-				owners.put("C:x", tt.cached)
+				owners.put("C:x", tt.cached, time.Now())
 			}
 			var calls []string
 			here := func() (string, error) {
@@ -106,5 +108,40 @@ func TestRouted_NoRemote(t *testing.T) {
 	})
 	if !errors.As(err, new(*ownership.CellOwnedElsewhereError)) {
 		t.Errorf("err = %v, want CellOwnedElsewhereError", err)
+	}
+}
+
+func TestOwnerCache_Expires(t *testing.T) {
+	var c ownerCache
+	now := time.Unix(1000, 0)
+	c.put("s", "a:1", now)
+	if addr, ok := c.get("s", now.Add(ownerCacheTTL-time.Nanosecond)); !ok || addr != "a:1" {
+		t.Errorf("get before the TTL = %q, %v", addr, ok)
+	}
+	if _, ok := c.get("s", now.Add(ownerCacheTTL)); ok {
+		t.Error("get at the TTL found the entry")
+	}
+	c.forget("s", "b:1")
+	if _, ok := c.get("s", now); !ok {
+		t.Error("forget of another address dropped the entry")
+	}
+	c.forget("s", "a:1")
+	if _, ok := c.get("s", now); ok {
+		t.Error("forget kept the entry")
+	}
+}
+
+// TestRouted_CacheOnlyAnswers: a forward that got no answer does not make
+// its target the cached owner.
+func TestRouted_CacheOnlyAnswers(t *testing.T) {
+	h := &Host{cfg: Config{Remote: stubRemote{}}}
+	var owners ownerCache
+	_, _ = routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) { return 0, unsentErr{false} })
+	if _, ok := owners.get("C:x", time.Now()); ok {
+		t.Error("a failed forward was cached")
+	}
+	_, _ = routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) { return 0, nil })
+	if addr, ok := owners.get("C:x", time.Now()); !ok || addr != "b" {
+		t.Errorf("an answered forward was not cached: %q %v", addr, ok)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -143,6 +144,37 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	return f, nil
 }
 
+// rejoin closes the fenced node and starts a new one with the same id (a
+// new generation), retrying with back-off until ctx ends.
+func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log io.Writer) error {
+	closeCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	_ = f.node.Close(closeCtx)
+	cancel()
+	for failures := 1; ; failures++ {
+		node, err := ownership.New(ownership.Config{
+			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL,
+			Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+		})
+		if err != nil {
+			return err
+		}
+		startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = node.Start(startCtx)
+		cancel()
+		if err == nil {
+			f.node = node
+			return nil
+		}
+		fmt.Fprintf(log, "cellhost serve: rejoin: %v\n", err)
+		wait := fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64())
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
 func listenTCP(addr, flag string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -214,14 +246,25 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	go func() { errc <- peerSrv.Serve(internal) }()
 
 	var runErr error
-	select {
-	case err := <-errc:
-		runErr = err
-	case <-ctx.Done():
-	case <-fl.node.Done():
-		runErr = fmt.Errorf("this node's lease on the bucket lapsed (%v); no write is acknowledged any more: restart cellhost", fl.node.Err())
-	case err := <-app.failed():
-		runErr = err
+	for runErr == nil {
+		select {
+		case err := <-errc:
+			runErr = err
+		case err := <-app.failed():
+			runErr = err
+		case <-ctx.Done():
+		case <-fl.node.Done():
+			// The lease lapsed (the process was paused past its TTL, or
+			// the bucket was unreachable): every cell was lost and nothing
+			// more was acknowledged. Take a new lease (a new generation)
+			// and serve again, without a restart.
+			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
+			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+				runErr = fmt.Errorf("this node's lease lapsed and it could not rejoin: %w", err)
+			}
+			continue
+		}
+		break
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -31,8 +31,11 @@ type servedApp struct {
 	log    io.Writer
 	stdout io.Writer
 
+	switching sync.Mutex // held while the Host is replaced (deploy, rejoin)
+
 	mu     sync.Mutex
 	gen    *appGen       // guarded by mu; the Host serving (or last served)
+	hc     host.Config   // guarded by mu; the configuration gen was built from
 	ready  chan struct{} // guarded by mu; closed while gen serves
 	deploy string        // guarded by mu; the deployment key being served, "" with a project
 
@@ -96,6 +99,7 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 
 // start opens a Host for hc and serves it.
 func (a *servedApp) start(hc host.Config, deploy string) error {
+	base := hc
 	hc.StateLock = a.lock
 	hc.Durability = host.DurabilityLog
 	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
@@ -107,7 +111,7 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 		return err
 	}
 	a.mu.Lock()
-	a.gen, a.deploy = &appGen{h: h, handler: h.Handler()}, deploy
+	a.gen, a.deploy, a.hc = &appGen{h: h, handler: h.Handler()}, deploy, base
 	close(a.ready)
 	a.mu.Unlock()
 	if deploy != "" {
@@ -137,6 +141,8 @@ func (a *servedApp) watch(poll time.Duration) {
 }
 
 func (a *servedApp) switchIfNewer(ctx context.Context) error {
+	a.switching.Lock()
+	defer a.switching.Unlock()
 	key, err := fleet.NewestDeploymentKey(ctx, a.fl.store)
 	if err != nil {
 		return err
@@ -151,13 +157,7 @@ func (a *servedApp) switchIfNewer(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("new deployment %s not started: %w", key, err)
 	}
-	// Hold new requests, close the old Host (its objects' logs become
-	// durable and are released), then open the new one.
-	a.mu.Lock()
-	old := a.gen
-	a.ready = make(chan struct{})
-	a.mu.Unlock()
-	old.drainAndClose(a.log)
+	a.suspend()
 	if err := a.start(hc, key); err != nil {
 		select {
 		case a.errc <- fmt.Errorf("deployment %s: %w", key, err):
@@ -166,6 +166,33 @@ func (a *servedApp) switchIfNewer(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// suspend holds new requests, lets running ones finish (drainTimeout) and
+// closes the Host (its objects' logs become durable and are released).
+// The caller holds a.switching and calls start next.
+func (a *servedApp) suspend() {
+	a.mu.Lock()
+	old := a.gen
+	a.ready = make(chan struct{})
+	a.mu.Unlock()
+	old.drainAndClose(a.log)
+}
+
+// rejoin replaces the Host after the node's lease lapsed: the old Host
+// (whose cells are all lost) is closed, join takes a new node lease (a new
+// generation), and the same application starts again on it.
+func (a *servedApp) rejoin(join func() error) error {
+	a.switching.Lock()
+	defer a.switching.Unlock()
+	a.suspend()
+	if err := join(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	hc, deploy := a.hc, a.deploy
+	a.mu.Unlock()
+	return a.start(hc, deploy)
 }
 
 // failed delivers an error that ends the node (a deployment that could
