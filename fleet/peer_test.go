@@ -245,3 +245,68 @@ func TestClient_Ping(t *testing.T) {
 		t.Error("Ping with another fleet secret succeeded")
 	}
 }
+
+// httpLocal records what ServeObjectHTTP got.
+type httpLocal struct {
+	*fakeLocal
+	got *http.Request
+	obj string
+}
+
+func (h *httpLocal) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
+	h.got, h.obj = r, class+"/"+id+"/"+name
+	w.WriteHeader(http.StatusTeapot)
+}
+
+// TestClient_ProxyHTTP relays a (WebSocket upgrade) request to the owner:
+// the object sees the client's URL and headers, not the peer headers; a
+// request that is no upgrade, or that is unsigned, is refused there.
+func TestClient_ProxyHTTP(t *testing.T) {
+	local := &httpLocal{fakeLocal: echoLocal()}
+	owner := httptest.NewServer(NewServer(ServerConfig{Secret: testSecret(1), Local: local}))
+	defer owner.Close()
+	addr := strings.TrimPrefix(owner.URL, "http://")
+	c := NewClient(testSecret(1), "node_a")
+	defer c.Close()
+	edge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.ProxyHTTP(w, r, addr, "C", "abc", "room")
+	}))
+	defer edge.Close()
+
+	req, _ := http.NewRequest("GET", edge.URL+"/do/C/room/x?q=1", nil)
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("X-App", "1")
+	req.Header.Set("Cellhost-Peer-Node", "forged")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTeapot || local.got == nil {
+		t.Fatalf("status %d, object reached: %v", resp.StatusCode, local.got != nil)
+	}
+	g := local.got
+	if local.obj != "C/abc/room" || g.RequestURI != "/do/C/room/x?q=1" || g.Host != strings.TrimPrefix(edge.URL, "http://") || g.Header.Get("X-App") != "1" {
+		t.Errorf("object got %s %q host %q headers %v", local.obj, g.RequestURI, g.Host, g.Header)
+	}
+	for k := range g.Header {
+		if strings.HasPrefix(strings.ToLower(k), "cellhost-peer") {
+			t.Errorf("peer header %s reached the object", k)
+		}
+	}
+
+	local.got = nil
+	plain, _ := http.NewRequest("POST", edge.URL+"/do/C/room", strings.NewReader("body"))
+	if resp, err := http.DefaultClient.Do(plain); err != nil || resp.StatusCode != http.StatusServiceUnavailable && resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a plain POST relayed: %v %v", resp, err)
+	}
+	unsigned, _ := http.NewRequest("GET", owner.URL+PathHTTP, nil)
+	unsigned.Header.Set("Upgrade", "websocket")
+	if resp, err := http.DefaultClient.Do(unsigned); err != nil || resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an unsigned upgrade: %v %v", resp, err)
+	}
+	if local.got != nil {
+		t.Error("a refused request reached the object")
+	}
+}

@@ -66,6 +66,13 @@ func (s *Server) serveHTTPForward(w http.ResponseWriter, r *http.Request, refuse
 		refuse(http.StatusNotImplemented, "this node does not relay HTTP")
 		return
 	}
+	// Only a WebSocket upgrade travels this way: it has no body, so the
+	// signature (over the envelope) covers everything that reaches the
+	// object before the switch.
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || r.ContentLength != 0 || len(r.TransferEncoding) > 0 {
+		refuse(http.StatusBadRequest, "only a WebSocket upgrade without a body is relayed")
+		return
+	}
 	body, err := base64.StdEncoding.DecodeString(r.Header.Get(hdrEnvelope))
 	if err != nil {
 		refuse(http.StatusBadRequest, "bad envelope header")

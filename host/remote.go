@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -69,11 +70,15 @@ func (h *Host) CallHere(ctx context.Context, class, id, name, method string, arg
 	}
 	ch := make(chan res, 1)
 	c.s.post(func() { c.call(name, method, args, get, func(b []byte, err error) { ch <- res{b, err} }) })
+	t := time.NewTimer(h.cfg.RequestTimeout)
+	defer t.Stop()
 	select {
 	case r := <-ch:
 		return r.b, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-t.C:
+		return nil, fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
 	}
 }
 

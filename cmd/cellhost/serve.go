@@ -260,6 +260,9 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 			// and serve again, without a restart.
 			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
 			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+				if ctx.Err() != nil {
+					break // stopped (SIGTERM) while rejoining
+				}
 				runErr = fmt.Errorf("this node's lease lapsed and it could not rejoin: %w", err)
 			}
 			continue
