@@ -4,14 +4,6 @@ import (
 	"time"
 )
 
-// NodeRecordIsDead is celld's node_record_is_dead (seed 000): a node
-// record is dead when its key still names the node and its expires_ms is
-// not after now. (A record whose key and node differ is not this node's
-// record; it is neither alive nor dead here.)
-func NodeRecordIsDead(keyNode, recordNode string, expiresMS, nowMS uint64) bool {
-	return keyNode == recordNode && expiresMS <= nowMS
-}
-
 // RetryDelay is retry_delay_ms(tick, failures) of bucket-protocol.md
 // section 5: tick * 2^min(failures-1, 6), so 1x, 2x, 4x, ... up to 64x the
 // tick. failures < 1 counts as 1.

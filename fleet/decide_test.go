@@ -5,28 +5,6 @@ import (
 	"time"
 )
 
-func TestNodeRecordIsDead(t *testing.T) {
-	tests := []struct {
-		name             string
-		keyNode, recNode string
-		expires, now     uint64
-		want             bool
-	}{
-		{"Expired", "a", "a", 99, 100, true},
-		{"ExpiresNow", "a", "a", 100, 100, true}, // seed 000: <=
-		{"Live", "a", "a", 101, 100, false},
-		{"Tombstone", "a", "a", 0, 100, true},
-		{"OtherNode", "a", "b", 0, 100, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := NodeRecordIsDead(tt.keyNode, tt.recNode, tt.expires, tt.now); got != tt.want {
-				t.Errorf("NodeRecordIsDead = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestRetryDelay(t *testing.T) {
 	tick := 100 * time.Millisecond
 	tests := []struct {
