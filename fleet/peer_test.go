@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -49,6 +51,7 @@ func echoLocal() *fakeLocal {
 }
 
 func TestClient_Fetch(t *testing.T) {
+	defer goleak.VerifyNone(t)
 	local := echoLocal()
 	srv := httptest.NewServer(NewServer(ServerConfig{Secret: testSecret(1), Local: local}))
 	defer srv.Close()
@@ -70,6 +73,7 @@ func TestClient_Fetch(t *testing.T) {
 }
 
 func TestClient_Errors(t *testing.T) {
+	defer goleak.VerifyNone(t)
 	tests := []struct {
 		name  string
 		err   error
@@ -186,6 +190,7 @@ func TestServer_Refuses(t *testing.T) {
 // (connection refused) may be sent again; sent without an answer, or with
 // an answer not signed by the fleet, may not.
 func TestClient_Stage(t *testing.T) {
+	defer goleak.VerifyNone(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -234,14 +239,18 @@ func TestClient_Stage(t *testing.T) {
 }
 
 func TestClient_Ping(t *testing.T) {
+	defer goleak.VerifyNone(t)
 	srv := httptest.NewServer(NewServer(ServerConfig{Node: "node_b", Secret: testSecret(1), Local: echoLocal()}))
 	defer srv.Close()
 	addr := strings.TrimPrefix(srv.URL, "http://")
-	node, err := NewClient(testSecret(1), "node_a").Ping(context.Background(), addr)
+	c1, c2 := NewClient(testSecret(1), "node_a"), NewClient(testSecret(2), "node_a")
+	defer c1.Close()
+	defer c2.Close()
+	node, err := c1.Ping(context.Background(), addr)
 	if err != nil || node != "node_b" {
 		t.Errorf("Ping = %q, %v; want node_b", node, err)
 	}
-	if _, err := NewClient(testSecret(2), "node_a").Ping(context.Background(), addr); err == nil {
+	if _, err := c2.Ping(context.Background(), addr); err == nil {
 		t.Error("Ping with another fleet secret succeeded")
 	}
 }
@@ -262,6 +271,7 @@ func (h *httpLocal) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, clas
 // the object sees the client's URL and headers, not the peer headers; a
 // request that is no upgrade, or that is unsigned, is refused there.
 func TestClient_ProxyHTTP(t *testing.T) {
+	defer goleak.VerifyNone(t)
 	local := &httpLocal{fakeLocal: echoLocal()}
 	owner := httptest.NewServer(NewServer(ServerConfig{Secret: testSecret(1), Local: local}))
 	defer owner.Close()
@@ -273,12 +283,14 @@ func TestClient_ProxyHTTP(t *testing.T) {
 	}))
 	defer edge.Close()
 
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
 	req, _ := http.NewRequest("GET", edge.URL+"/do/C/room/x?q=1", nil)
 	req.Header.Set("Upgrade", "websocket")
 	req.Header.Set("Connection", "Upgrade")
 	req.Header.Set("X-App", "1")
 	req.Header.Set("Cellhost-Peer-Node", "forged")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,13 +310,17 @@ func TestClient_ProxyHTTP(t *testing.T) {
 
 	local.got = nil
 	plain, _ := http.NewRequest("POST", edge.URL+"/do/C/room", strings.NewReader("body"))
-	if resp, err := http.DefaultClient.Do(plain); err != nil || resp.StatusCode != http.StatusServiceUnavailable && resp.StatusCode != http.StatusBadRequest {
-		t.Errorf("a plain POST relayed: %v %v", resp, err)
+	if resp, err := hc.Do(plain); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("a plain POST relayed: %d", resp.StatusCode)
 	}
 	unsigned, _ := http.NewRequest("GET", owner.URL+PathHTTP, nil)
 	unsigned.Header.Set("Upgrade", "websocket")
-	if resp, err := http.DefaultClient.Do(unsigned); err != nil || resp.StatusCode != http.StatusBadRequest && resp.StatusCode != http.StatusUnauthorized {
-		t.Errorf("an unsigned upgrade: %v %v", resp, err)
+	if resp, err := hc.Do(unsigned); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("an unsigned upgrade: %d", resp.StatusCode)
 	}
 	if local.got != nil {
 		t.Error("a refused request reached the object")
