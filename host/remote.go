@@ -214,28 +214,33 @@ func isElsewhere(err error) bool {
 func (h *Host) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
 	c := echo.New().NewContext(r, w)
 	req, err := fromHTTP(r)
-	if err != nil {
-		_ = plain(c, http.StatusBadRequest, err.Error())
-		return
+	if err == nil {
+		var resp *jsapi.HTTPResponse
+		if resp, err = h.FetchHere(r.Context(), class, id, name, req); err == nil {
+			err = h.write(c, resp)
+		}
 	}
-	resp, err := h.FetchHere(r.Context(), class, id, name, req)
-	_ = h.write(c, resp, err)
+	if err != nil {
+		h.httpError(err, c)
+	}
 }
 
 // serveObjectUpgrade answers a WebSocket upgrade for an object: here when
 // this node owns it or nobody live does, else relayed to the owner as
 // bytes (Remote.ProxyHTTP). It reports false when it did not answer (no
-// Remote: the ordinary path answers).
-func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *jsapi.HTTPRequest) bool {
+// Remote: the ordinary path answers), and the handler's error.
+func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *jsapi.HTTPRequest) (bool, error) {
 	if h.cfg.Remote == nil {
-		return false
+		return false, nil
 	}
 	resp, err := h.FetchHere(c.Request().Context(), class, id, name, req)
 	var elsewhere *ownership.CellOwnedElsewhereError
 	if errors.As(err, &elsewhere) {
 		h.cfg.Remote.ProxyHTTP(c.Response(), c.Request(), elsewhere.Addr, class, id, name)
-		return true
+		return true, nil
 	}
-	_ = h.write(c, resp, err)
-	return true
+	if err != nil {
+		return true, err
+	}
+	return true, h.write(c, resp)
 }

@@ -27,6 +27,7 @@ type devOptions struct {
 	bucket         string
 	durability     string
 	backupInterval time.Duration
+	wake           wakeOptions
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -61,6 +62,7 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
+	o.wake.addFlags(cmd)
 	return cmd
 }
 
@@ -113,6 +115,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer fleet.close()
+	if err := fleet.prepareWake(ctx, &hc, o.wake, stderr); err != nil {
+		return err
+	}
 	h, err := host.New(hc)
 	if err != nil {
 		return err
@@ -121,6 +126,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer closeHost(h, stderr)
+	if err := fleet.startWake(ctx, h); err != nil {
+		return err
+	}
 	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	for _, b := range cfg.Bindings {

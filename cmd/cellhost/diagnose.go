@@ -31,7 +31,9 @@ Runs the storage probe of the bucket protocol on probe/cas-<unique>: a create
 that must apply, a second create that must be rejected, an update with the
 returned etag that must apply, an update with the old etag that must be
 rejected, then a delete. Prints one line per check, then every node lease
-under nodes/ as live or dead. Exits non-zero when a check fails.`,
+under nodes/ as live or dead, the waker role (wake/waker.json), the wake
+index and the node-cells markers left for dead-node GC. Exits non-zero when a
+check fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)
@@ -74,6 +76,9 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 
 	live, err := listNodes(ctx, store, w, now())
 	if err != nil {
+		return fmt.Errorf("bucket %s: %v", bucket, err)
+	}
+	if err := listWake(ctx, store, w, now()); err != nil {
 		return fmt.Errorf("bucket %s: %v", bucket, err)
 	}
 	return checkPeers(ctx, store, w, live)

@@ -23,6 +23,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.AddCommand(newDiagnoseCommand(stdout, stderr))
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newDeployCommand(stdout, stderr))
+	root.AddCommand(newBucketCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
 		return 1

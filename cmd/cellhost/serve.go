@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -31,6 +32,7 @@ type serveOptions struct {
 	node           string
 	leaseTTL       time.Duration
 	deployPoll     time.Duration
+	wake           wakeOptions
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -74,6 +76,7 @@ one when it appears, restarting its objects with the new code.`,
 	f.StringVar(&o.node, "node", "", "node id, node_<32 hex> (default: kept in the state directory)")
 	f.DurationVar(&o.leaseTTL, "lease-ttl", ownership.DefaultTTL, "node lease time to live: a dead node's objects are taken over after it")
 	f.DurationVar(&o.deployPoll, "deploy-poll", 5*time.Second, "without a dir: how often to look for a newer deployment")
+	o.wake.addFlags(cmd)
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -84,11 +87,17 @@ type fleetNode struct {
 	node   *ownership.Node
 	client *fleet.Client
 	secret fleet.Secret
+	wake   *fleet.Wake // the wake index, the waker role and dead-node GC
 }
 
+// close stops the wake index (after its queued writes), releases the cells
+// and the lease, then closes the bucket.
 func (f *fleetNode) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
+	if f.wake != nil {
+		_ = f.wake.Close(ctx)
+	}
 	if f.node != nil {
 		_ = f.node.Close(ctx)
 	}
@@ -141,6 +150,14 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	}
 	f.secret = secret
 	f.client = fleet.NewClient(secret, nodeID)
+	f.wake, err = fleet.NewWake(fleet.WakeConfig{
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick,
+		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+	})
+	if err != nil {
+		f.close()
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -233,6 +250,15 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer app.close()
+
+	// The wake index: alarms of this node's cells, and, as the elected
+	// waker, those of cells nobody live owns; dead-node GC.
+	wakeCtx, cancelWake := context.WithTimeout(ctx, 30*time.Second)
+	err = fl.wake.Start(wakeCtx, app)
+	cancelWake()
+	if err != nil {
+		return fmt.Errorf("wake index: %w", err)
+	}
 
 	peerSrv := &http.Server{
 		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app,

@@ -103,6 +103,9 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 	hc.StateLock = a.lock
 	hc.Durability = host.DurabilityLog
 	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
+	if a.fl.wake != nil {
+		hc.AlarmSink = a.fl.wake
+	}
 	h, err := host.New(hc)
 	if err != nil {
 		return err
@@ -275,6 +278,17 @@ func (a *servedApp) CallHere(ctx context.Context, class, id, name, method string
 	return g.h.CallHere(ctx, class, id, name, method, args, get)
 }
 
+// Wake implements fleet.CellWaker: the wake index brings a cell back on
+// the current Host.
+func (a *servedApp) Wake(ctx context.Context, scope string) error {
+	g, err := a.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer g.running.Done()
+	return g.h.Wake(ctx, scope)
+}
+
 // ServeObjectHTTP implements fleet.HTTPLocal.
 func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
 	g, err := a.enter(r.Context())
@@ -302,4 +316,5 @@ func (a *servedApp) close() {
 var (
 	_ fleet.Local     = (*servedApp)(nil)
 	_ fleet.HTTPLocal = (*servedApp)(nil)
+	_ fleet.CellWaker = (*servedApp)(nil)
 )
