@@ -83,6 +83,7 @@ func TestContention_OneWriterPerEpoch(t *testing.T) {
 			for sc.Scan() {
 				line := sc.Text()
 				if !strings.HasPrefix(line, "ACK ") {
+					c.log.WriteString(line + "\n") // the child test's own output
 					continue
 				}
 				var a claimAck
