@@ -344,9 +344,9 @@ func (h *Host) Close(ctx context.Context) error {
 	var errs []error
 	for _, c := range cells {
 		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
-			// The final save (the loops are stopped: no checkpoint runs).
-			// It runs after the cancel, on a context of its own.
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadDeadline)
+			// The final save (the loops are stopped: no checkpoint runs),
+			// within Close's ctx (the root context is canceled by now).
+			fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
 			err := saveSnapshot(fctx, h, c.log)
 			cancel()
 			if err != nil {
