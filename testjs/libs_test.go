@@ -16,10 +16,7 @@ var libsDir = filepath.Join("..", "..", "shared", "conformance", "libs")
 
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
-var libsFailing = map[string]string{
-	"drizzle-orm":       "migrate() in blockConcurrencyWhile in the constructor hangs until the constructor runs its promise jobs (h/rpc; passes in a trial merge)",
-	"cloudflare-actors": "blockConcurrencyWhile in the constructor hangs until the constructor runs its promise jobs (h/rpc; passes in a trial merge)",
-}
+var libsFailing = map[string]string{}
 
 // TestLibs installs each app's locked dependencies with `npm ci` in a copy
 // and replays its recorded transcript against a real Host. CELLHOST_LIBS
