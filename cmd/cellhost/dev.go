@@ -27,6 +27,12 @@ type devOptions struct {
 	bucket         string
 	durability     string
 	backupInterval time.Duration
+	noWatch        bool // --watch=false: no reload on change
+
+	// Hooks for tests: onReady is called with the listening address once
+	// requests are served; onReload after every reload attempt.
+	onReady  func(addr string)
+	onReload func(error)
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -60,6 +66,7 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
+	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
 	return cmd
 }
@@ -85,8 +92,34 @@ func prepareHost(target, state string, log io.Writer) (host.Config, *wrangler.Co
 	return hc, cfg, nil
 }
 
+// Markers of the lines cellhost dev prints about the worker, as wrangler
+// marks its own.
+const (
+	markError = "✘ [ERROR]"
+	markWarn  = "▲ [WARNING]"
+)
+
+// loadProject resolves the project and builds its host configuration (the
+// project's fields only). Warnings go to warn when it is not nil.
+func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config, host.Config, error) {
+	cfg, err := wrangler.Resolve(target)
+	if err != nil {
+		return nil, host.Config{}, err
+	}
+	if warn != nil {
+		for _, w := range cfg.Warnings {
+			fmt.Fprintf(warn, "%s %s\n", markWarn, w)
+		}
+	}
+	hc, err := cfg.HostConfig()
+	if err != nil {
+		return nil, host.Config{}, err
+	}
+	return cfg, hc, nil
+}
+
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	hc, cfg, err := prepareHost(target, o.state, stderr)
+	cfg, hc, err := loadProject(target, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -99,35 +132,51 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	defer ln.Close()
+	keep := host.Config{StateDir: o.state, Log: stderr, BackupInterval: o.backupInterval}
+	if keep.StateDir == "" {
+		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
+	}
 	// The state lock comes before the bucket: a second process on this
 	// state directory must not touch the first one's node lease.
-	lock, err := host.LockState(hc.StateDir)
+	lock, err := host.LockState(keep.StateDir)
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
-	hc.StateLock = lock
-	hc.BackupInterval = o.backupInterval
-	fleet, err := joinBucket(ctx, &hc, o.bucket, o.durability, stderr)
+	keep.StateLock = lock
+	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, stderr)
 	if err != nil {
 		return err
 	}
 	defer fleet.close()
-	h, err := host.New(hc)
-	if err != nil {
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep}
+	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
-	if err := h.Open(); err != nil {
-		return err
-	}
-	defer h.Close()
-	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	defer d.close()
+	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	for _, b := range cfg.Bindings {
 		fmt.Fprintf(stdout, "  env.%s: Durable Object class %s  (http://%s/do/%s/<id-or-name>)\n", b.Name, b.Class, ln.Addr(), b.Class)
 	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	defer func() { stopWatch(); <-watchDone }()
+	if o.noWatch {
+		close(watchDone)
+	} else {
+		go func() {
+			defer close(watchDone)
+			if err := d.watch(watchCtx, o.onReload); err != nil {
+				fmt.Fprintf(stderr, "%s %v; edits will not reload\n", markWarn, err)
+			}
+		}()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if o.onReady != nil {
+		o.onReady(ln.Addr().String())
+	}
 	select {
 	case err := <-errc:
 		return err

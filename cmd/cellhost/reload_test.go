@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncWriter is an io.Writer safe for the server's goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// devHarness is a `cellhost dev` running in-process on a free port, with
+// its reloads reported on a channel.
+type devHarness struct {
+	t       *testing.T
+	dir     string
+	base    string
+	reloads chan error
+	stdout  *syncWriter
+	stderr  *syncWriter
+}
+
+// startDev serves dir (a project directory or module) as `cellhost dev`
+// does, with extra options set by opt.
+func startDevServer(t *testing.T, dir, target string, opt func(*devOptions)) *devHarness {
+	t.Helper()
+	d := &devHarness{t: t, dir: dir, reloads: make(chan error, 16), stdout: &syncWriter{}, stderr: &syncWriter{}}
+	ready := make(chan string, 1)
+	o := devOptions{port: 0, ip: "127.0.0.1",
+		onReady:  func(addr string) { ready <- addr },
+		onReload: func(err error) { d.reloads <- err },
+	}
+	if opt != nil {
+		opt(&o)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runDev(ctx, target, o, d.stdout, d.stderr) }()
+	select {
+	case addr := <-ready:
+		d.base = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("runDev: %v\nstderr: %s", err, d.stderr.String())
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("runDev: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("stdout:\n%s\nstderr:\n%s", d.stdout.String(), d.stderr.String())
+		}
+	})
+	return d
+}
+
+// get returns the status and body of GET path.
+func (d *devHarness) get(path string) (int, string) {
+	d.t.Helper()
+	resp, err := http.Get(d.base + path)
+	if err != nil {
+		d.t.Fatalf("GET %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		d.t.Fatalf("GET %s: %v", path, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// write replaces a project file the way editors do: a hidden temporary
+// file renamed over the old one.
+func (d *devHarness) write(name, content string) {
+	d.t.Helper()
+	p := filepath.Join(d.dir, name)
+	tmp := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp")
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		d.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+// waitReload waits for the next reload whose outcome matches wantErr (an
+// editor's save can be seen as more than one change).
+func (d *devHarness) waitReload(wantErr bool) error {
+	d.t.Helper()
+	deadline := time.After(time.Minute) // a guard against a hang, not a synchronisation
+	for {
+		select {
+		case err := <-d.reloads:
+			if (err != nil) == wantErr {
+				return err
+			}
+		case <-deadline:
+			d.t.Fatalf("no reload with error=%v within a minute", wantErr)
+		}
+	}
+}
+
+const reloadConfig = `{"name": "r", "main": "src/index.ts", "compatibility_date": "2026-01-01",
+  "durable_objects": {"bindings": [{"name": "COUNTER", "class_name": "Counter"}]},
+  "migrations": [{"tag": "v1", "new_sqlite_classes": ["Counter"]}]}`
+
+func reloadModule(version string) string {
+	return `import { DurableObject } from "cloudflare:workers";
+export class Counter extends DurableObject {
+  async fetch(req: Request): Promise<Response> {
+    const n = ((await this.ctx.storage.get<number>("n")) ?? 0) + 1;
+    await this.ctx.storage.put("n", n);
+    return new Response("` + version + ` n=" + n);
+  }
+}
+export default {
+  async fetch(req: Request, env: any): Promise<Response> {
+    if (new URL(req.url).pathname === "/count") return env.COUNTER.getByName("a").fetch(req);
+    return new Response("` + version + `");
+  },
+};
+`
+}
+
+// An edit under a running `cellhost dev` is served by the next request; a
+// broken build keeps the old code answering and prints the error with its
+// file and line; the objects' state survives every reload.
+func TestDev_ReloadsOnEdit(t *testing.T) {
+	dir := writeProject(t, map[string]string{"wrangler.jsonc": reloadConfig, "src/index.ts": reloadModule("v1")})
+	d := startDevServer(t, dir, dir, nil)
+	if _, body := d.get("/"); body != "v1" {
+		t.Fatalf("GET / = %q, want v1", body)
+	}
+	if _, body := d.get("/count"); body != "v1 n=1" {
+		t.Fatalf("GET /count = %q, want v1 n=1", body)
+	}
+
+	d.write("src/index.ts", reloadModule("v2"))
+	d.waitReload(false)
+	if _, body := d.get("/"); body != "v2" {
+		t.Errorf("after the edit, GET / = %q, want v2", body)
+	}
+	if _, body := d.get("/count"); body != "v2 n=2" {
+		t.Errorf("after the edit, GET /count = %q, want v2 n=2 (new code, state kept)", body)
+	}
+	if !strings.Contains(d.stdout.String(), "reloaded ") {
+		t.Errorf("stdout does not report the reload: %q", d.stdout.String())
+	}
+
+	// Line 4 gets a syntax error.
+	broken := strings.Replace(reloadModule("v3"), "const n = ", "const n = = ", 1)
+	d.write("src/index.ts", broken)
+	err := d.waitReload(true)
+	if !strings.Contains(err.Error(), "index.ts:4:") {
+		t.Errorf("reload error = %q, want the file and line (index.ts:4:)", err)
+	}
+	if got := d.stderr.String(); !strings.Contains(got, "still serving the previous code") || !strings.Contains(got, "index.ts:4:") {
+		t.Errorf("stderr = %q, want the build error with file and line and that the old code still serves", got)
+	}
+	if _, body := d.get("/"); body != "v2" {
+		t.Errorf("during a broken build, GET / = %q, want the old code's v2", body)
+	}
+	if _, body := d.get("/count"); body != "v2 n=3" {
+		t.Errorf("during a broken build, GET /count = %q, want v2 n=3", body)
+	}
+
+	d.write("src/index.ts", reloadModule("v4"))
+	d.waitReload(false)
+	if _, body := d.get("/count"); body != "v4 n=4" {
+		t.Errorf("after the fix, GET /count = %q, want v4 n=4", body)
+	}
+}
+
+// A module the bundle imports is watched too, and so is the config file.
+func TestDev_ReloadsOnImportAndConfig(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "r", "main": "index.js", "vars": {"GREETING": "hello"}}`,
+		"index.js":       `import { word } from "./lib/word.js"; export default { fetch(req, env) { return new Response(env.GREETING + " " + word); } };`,
+		"lib/word.js":    `export const word = "one";`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	if _, body := d.get("/"); body != "hello one" {
+		t.Fatalf("GET / = %q, want hello one", body)
+	}
+	d.write("lib/word.js", `export const word = "two";`)
+	d.waitReload(false)
+	if _, body := d.get("/"); body != "hello two" {
+		t.Errorf("after editing the import, GET / = %q, want hello two", body)
+	}
+	d.write("wrangler.jsonc", `{"name": "r", "main": "index.js", "vars": {"GREETING": "hi"}}`)
+	d.waitReload(false)
+	if _, body := d.get("/"); body != "hi two" {
+		t.Errorf("after editing the config, GET / = %q, want hi two", body)
+	}
+}
