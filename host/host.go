@@ -41,6 +41,10 @@ type Config struct {
 	Script   string // the worker's name: part of every id (bucket-protocol.md 3)
 	Bindings []Binding
 	Vars     map[string]any
+	// Bind, if set, adds the other bindings to env (KV namespaces, service
+	// bindings, ...); see jsapi.WorkerOptions.Bind. Called on each shard's
+	// loop whenever it builds a runtime.
+	Bind func(rt *goja.Runtime, env *goja.Object) error
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string

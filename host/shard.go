@@ -78,7 +78,7 @@ func (s *shard) load() error {
 		nss[b.Name] = n
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, Bind: s.h.cfg.Bind})
 	if err != nil {
 		return err
 	}

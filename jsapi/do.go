@@ -56,6 +56,10 @@ type WorkerOptions struct {
 	// Classes are the class names the configuration requires the module to
 	// export (durable_objects bindings).
 	Classes []string
+	// Bind, if set, adds more bindings to env (KV, services, ...): called
+	// once per runtime on its goroutine, after Vars and Namespaces are on
+	// env and before the bundle runs.
+	Bind func(rt *goja.Runtime, env *goja.Object) error
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -127,6 +131,11 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 			return nil, fmt.Errorf("load worker: bind %s: %w", name, err)
 		}
 		_ = w.Env.Set(name, v)
+	}
+	if o.Bind != nil {
+		if err := o.Bind(rt, w.Env); err != nil {
+			return nil, fmt.Errorf("load worker: %w", err)
+		}
 	}
 
 	cw := rt.NewObject()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,7 +30,9 @@ type devOptions struct {
 	bucket         string
 	durability     string
 	backupInterval time.Duration
-	noWatch        bool // --watch=false: no reload on change
+	noWatch        bool     // --no-watch: no reload on change
+	env            string   // --env: the wrangler env.<name> section
+	vars           []string // --var KEY:VALUE
 
 	// Hooks for tests: onReady is called with the listening address once
 	// requests are served; onReload after every reload attempt.
@@ -67,6 +72,8 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
+	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
+	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
 	return cmd
 }
@@ -102,7 +109,7 @@ const (
 // loadProject resolves the project and builds its host configuration (the
 // project's fields only). Warnings go to warn when it is not nil.
 func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config, host.Config, error) {
-	cfg, err := wrangler.Resolve(target)
+	cfg, err := wrangler.ResolveWith(target, wrangler.Options{Env: o.env, Vars: o.vars})
 	if err != nil {
 		return nil, host.Config{}, err
 	}
@@ -156,9 +163,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer d.close()
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
-	for _, b := range cfg.Bindings {
-		fmt.Fprintf(stdout, "  env.%s: Durable Object class %s  (http://%s/do/%s/<id-or-name>)\n", b.Name, b.Class, ln.Addr(), b.Class)
-	}
+	printBindings(stdout, cfg, hc, ln.Addr().String())
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	defer func() { stopWatch(); <-watchDone }()
@@ -191,6 +196,78 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer cancel()
 	_ = srv.Shutdown(shutdownCtx)
 	return nil
+}
+
+// printBindings lists what the worker finds on env, as wrangler dev does:
+// secrets hidden, vars as JSON.
+func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr string) {
+	type row struct{ name, kind, value string }
+	var rows []row
+	for _, b := range hc.Bindings {
+		rows = append(rows, row{b.Name, "Durable Object", fmt.Sprintf("%s  (http://%s/do/%s/<id-or-name>)", b.Class, addr, b.Class)})
+	}
+	for _, b := range cfg.KV {
+		rows = append(rows, row{b.Name, "KV namespace", b.ID + " (local)"})
+	}
+	for _, b := range cfg.Services {
+		ep := b.Entrypoint
+		if ep == "" {
+			ep = "default"
+		}
+		rows = append(rows, row{b.Name, "Service", cfg.Name + "#" + ep})
+	}
+	if a := cfg.Assets; a != nil {
+		name := a.Binding
+		if name == "" {
+			name = "(assets)"
+		}
+		rows = append(rows, row{name, "Assets", relOrAbs(a.Directory)})
+	}
+	secret, cli := map[string]bool{}, map[string]bool{}
+	for _, k := range cfg.Secrets {
+		secret[k] = true
+	}
+	for _, k := range cfg.CLIVars {
+		cli[k] = true
+	}
+	names := make([]string, 0, len(cfg.Vars))
+	for k := range cfg.Vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		switch {
+		case cli[k]:
+			rows = append(rows, row{k, "Var (--var)", jsonOf(cfg.Vars[k])})
+		case secret[k]:
+			rows = append(rows, row{k, "Secret (" + cfg.SecretsFile + ")", "(hidden)"})
+		default:
+			rows = append(rows, row{k, "Var", jsonOf(cfg.Vars[k])})
+		}
+	}
+	for _, b := range cfg.Stubs {
+		rows = append(rows, row{b.Name, b.Kind, "not supported yet: throws when used"})
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Your worker has access to the following bindings:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "  env.%s\t%s\t%s\n", r.name, r.kind, r.value)
+	}
+	tw.Flush()
+}
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
 }
 
 func relOrAbs(p string) string {

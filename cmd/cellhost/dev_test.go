@@ -51,7 +51,8 @@ func TestRun_BadInput(t *testing.T) {
 		{"MissingEntry", map[string]string{"wrangler.jsonc": okConfig}, func(dir string) []string { return []string{"dev", dir} }, "index.js does not exist"},
 		{"SyntaxError", map[string]string{"wrangler.jsonc": okConfig, "index.js": "export class C {\n  fetch( {\n}"}, func(dir string) []string { return []string{"dev", dir} }, "index.js:3:"},
 		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
-		{"UnknownKey", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js","kv_namespacez":[]}`, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, `unknown configuration key "kv_namespacez"`},
+		{"UnknownEnv", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--env", "prod"} }, `--env prod: wrangler.jsonc has no "env" sections`},
+		{"BadVar", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--var", "X"} }, `--var "X": want KEY:VALUE`},
 		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `module "node:fs" is not supported by cellhost`},
 		{"DefaultIsDurableObject", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js"}`, "index.js": `import { DurableObject } from "cloudflare:workers"; export default class X extends DurableObject {}`}, func(dir string) []string { return []string{"dev", dir} }, "the default export is a Durable Object class"},
 	}

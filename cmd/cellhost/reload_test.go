@@ -215,3 +215,36 @@ func TestDev_ReloadsOnImportAndConfig(t *testing.T) {
 		t.Errorf("after editing the config, GET / = %q, want hi two", body)
 	}
 }
+
+// Secrets from .dev.vars reach env and are listed hidden; --var overrides;
+// an unknown configuration key is a warning naming it.
+func TestDev_VarsAndSecrets(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "s", "main": "index.js", "vars": {"GREETING": "hello", "N": 2}, "kv_namespacez": [],
+		  "env": {"prod": {"vars": {"GREETING": "bonjour"}}}}`,
+		".dev.vars":      "API_TOKEN=s3cret\n",
+		".dev.vars.prod": "API_TOKEN=prod-s3cret\n",
+		"index.js":       `export default { fetch(req, env) { return new Response([env.GREETING, env.N, env.API_TOKEN, env.EXTRA].join(" ")); } };`,
+	})
+	d := startDevServer(t, dir, dir, func(o *devOptions) { o.vars = []string{"EXTRA:x:y"} })
+	if _, body := d.get("/"); body != "hello 2 s3cret x:y" {
+		t.Errorf("GET / = %q, want hello 2 s3cret x:y", body)
+	}
+	out := d.stdout.String()
+	for _, want := range []string{"env.API_TOKEN", "(hidden)", "env.GREETING", `"hello"`, "env.EXTRA", "Var (--var)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("start-up output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "s3cret") {
+		t.Errorf("start-up output shows the secret:\n%s", out)
+	}
+	if errOut := d.stderr.String(); !strings.Contains(errOut, `unknown configuration key "kv_namespacez"`) || !strings.Contains(errOut, markWarn) {
+		t.Errorf("stderr = %q, want a warning naming kv_namespacez", errOut)
+	}
+
+	prod := startDevServer(t, dir, dir, func(o *devOptions) { o.env = "prod"; o.state = t.TempDir() })
+	if _, body := prod.get("/"); body != "bonjour  prod-s3cret " {
+		t.Errorf("--env prod: GET / = %q, want %q", body, "bonjour  prod-s3cret ")
+	}
+}
