@@ -54,7 +54,19 @@ name. /do/<Class>/<id-or-name> reaches an object directly; every other path
 goes to the worker's default fetch handler. State is kept in <dir>/.cellhost:
 the cell databases, and the bucket (a local directory, <state>/bucket) that
 logs every commit as LTX before its reply leaves. --bucket s3://... logs to
-S3 instead; --durability local skips the bucket (fsync only).`,
+S3 instead; --durability local skips the bucket (fsync only).
+
+Vars come from the config's "vars", then .dev.vars (or .dev.vars.<env> with
+--env; .env without either), then --var. cellhost dev watches the project and
+reloads on every change; a build error keeps the previous code serving.`,
+		Example: `  cellhost dev                              # the wrangler project in this directory
+  cellhost dev examples/counter             # then: curl http://127.0.0.1:8787/
+  cellhost dev src/index.ts --port 8788     # a bare module: every exported class is a DO class
+  cellhost dev --env staging                # apply env.staging of wrangler.jsonc, read .dev.vars.staging
+  cellhost dev --var API_TOKEN:dev-token --var DEBUG:1
+  cellhost dev --state /tmp/app-state       # keep the objects' state elsewhere
+  cellhost dev --durability local           # no bucket: commits are only fsync'd locally
+  cellhost dev --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := "."

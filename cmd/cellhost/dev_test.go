@@ -128,3 +128,19 @@ export default { async fetch() { return new Response("worker"); } };`})
 		t.Errorf("state directory not created beside the module: %v", err)
 	}
 }
+
+func TestRun_VersionAndHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--version"}, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "cellhost ") || !strings.Contains(stdout.String(), "go1.") {
+		t.Errorf("--version: code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	for _, cmd := range [][]string{{"--help"}, {"dev", "--help"}, {"diagnose", "--help"}} {
+		stdout.Reset()
+		if code := run(cmd, &stdout, &stderr); code != 0 {
+			t.Errorf("%v: code %d", cmd, code)
+		}
+		if !strings.Contains(stdout.String(), "Examples:\n  cellhost ") {
+			t.Errorf("%v shows no examples:\n%s", cmd, stdout.String())
+		}
+	}
+}
