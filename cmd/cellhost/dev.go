@@ -168,7 +168,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer fleet.close()
-	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep}
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir}}
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}

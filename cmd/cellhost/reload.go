@@ -37,20 +37,26 @@ type devServer struct {
 	// lock, the bucket and node lease, durability).
 	keep host.Config
 
-	mu   sync.Mutex
-	h    *host.Host
-	hc   host.Config      // h's configuration, to go back to if a new one fails
-	cfg  *wrangler.Config // the project h serves
-	web  http.Handler     // h.Handler()
-	hold chan struct{}    // non-nil while a reload swaps hosts
+	bindings *bindingSet // KV namespaces, kept open across reloads
+
+	mu     sync.Mutex
+	assets *assetServer // the assets h's project serves first, or nil
+	h      *host.Host
+	hc     host.Config      // h's configuration, to go back to if a new one fails
+	cfg    *wrangler.Config // the project h serves
+	web    http.Handler     // h.Handler()
+	hold   chan struct{}    // non-nil while a reload swaps hosts
 }
 
 // ServeHTTP hands the request to the current Host; during a swap it waits
 // for the new one.
 func (d *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
-	web, hold := d.web, d.hold
+	web, hold, assets := d.web, d.hold, d.assets
 	d.mu.Unlock()
+	if assets != nil && !assets.first && assets.serve(w, r, false) {
+		return
+	}
 	if hold != nil {
 		select {
 		case <-hold:
@@ -62,6 +68,18 @@ func (d *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.mu.Unlock()
 	}
 	web.ServeHTTP(w, r)
+}
+
+// bind sets hc.Bind for the project's bindings beyond Durable Objects and
+// returns its assets server (nil without assets).
+func (d *devServer) bind(cfg *wrangler.Config, hc *host.Config) (*assetServer, error) {
+	assets := newAssetServer(cfg.Assets)
+	bind, err := d.bindings.binder(cfg, assets)
+	if err != nil {
+		return nil, err
+	}
+	hc.Bind = bind
+	return assets, nil
 }
 
 // open builds and opens a Host from a project configuration plus the fields
@@ -82,11 +100,17 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 
 // start opens the first Host.
 func (d *devServer) start(cfg *wrangler.Config, hc host.Config) error {
-	h, err := d.open(hc)
+	assets, err := d.bind(cfg, &hc)
 	if err != nil {
+		d.bindings.close()
 		return err
 	}
-	d.h, d.hc, d.cfg, d.web = h, hc, cfg, h.Handler()
+	h, err := d.open(hc)
+	if err != nil {
+		d.bindings.close()
+		return err
+	}
+	d.h, d.hc, d.cfg, d.web, d.assets = h, hc, cfg, h.Handler(), assets
 	return nil
 }
 
@@ -99,6 +123,7 @@ func (d *devServer) close() {
 	if h != nil {
 		closeHost(h)
 	}
+	d.bindings.close()
 }
 
 // closeHost stops a Host: the work already queued finishes, the cells are
@@ -110,13 +135,17 @@ func closeHost(h *host.Host) { _ = h.Close() }
 func (d *devServer) reload() error {
 	start := time.Now()
 	cfg, hc, err := loadProject(d.target, d.o, nil)
+	var assets *assetServer
+	if err == nil {
+		assets, err = d.bind(cfg, &hc)
+	}
 	if err != nil {
 		fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code:\n%s\n", markError, indent(err.Error()))
 		return err
 	}
 	hold := make(chan struct{})
 	d.mu.Lock()
-	old, oldHC := d.h, d.hc
+	old, oldHC, oldAssets := d.h, d.hc, d.assets
 	d.hold = hold
 	d.mu.Unlock()
 	closeHost(old)
@@ -124,14 +153,14 @@ func (d *devServer) reload() error {
 	if err != nil {
 		// The new code built but does not start: go back to the old one.
 		fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code:\n%s\n", markError, indent(err.Error()))
-		h, hc, cfg = nil, oldHC, d.cfg
+		h, hc, cfg, assets = nil, oldHC, d.cfg, oldAssets
 		var err2 error
 		if h, err2 = d.open(oldHC); err2 != nil {
 			fmt.Fprintf(d.stderr, "%s cannot restart the previous code either: %v\n", markError, err2)
 		}
 	}
 	d.mu.Lock()
-	d.h, d.hc, d.cfg, d.hold = h, hc, cfg, nil
+	d.h, d.hc, d.cfg, d.hold, d.assets = h, hc, cfg, nil, assets
 	if h != nil {
 		d.web = h.Handler()
 	} else {

@@ -39,6 +39,7 @@ type devHarness struct {
 	reloads chan error
 	stdout  *syncWriter
 	stderr  *syncWriter
+	stop    func() // stops the server (also done at cleanup)
 }
 
 // startDev serves dir (a project directory or module) as `cellhost dev`
@@ -64,11 +65,17 @@ func startDevServer(t *testing.T, dir, target string, opt func(*devOptions)) *de
 		cancel()
 		t.Fatalf("runDev: %v\nstderr: %s", err, d.stderr.String())
 	}
+	var once sync.Once
+	d.stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("runDev: %v", err)
+			}
+		})
+	}
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("runDev: %v", err)
-		}
+		d.stop()
 		if t.Failed() {
 			t.Logf("stdout:\n%s\nstderr:\n%s", d.stdout.String(), d.stderr.String())
 		}
