@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -45,6 +46,11 @@ type Config struct {
 	// bindings, ...); see jsapi.WorkerOptions.Bind. Called on each shard's
 	// loop whenever it builds a runtime.
 	Bind func(rt *goja.Runtime, env *goja.Object) error
+	// ErrorPage, if set, writes the 500 answer to a request whose handler
+	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
+	// bare "Internal Server Error" workerd sends in production. cellhost
+	// dev sets it, as wrangler dev shows the error.
+	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string

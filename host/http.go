@@ -120,6 +120,10 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 		} else {
 			h.logf("Uncaught %v", err)
 		}
+		if h.cfg.ErrorPage != nil {
+			h.cfg.ErrorPage(w, c.Request(), err)
+			return nil
+		}
 		w.Header()["Content-Type"] = nil // no sniffed content type
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, "Internal Server Error")

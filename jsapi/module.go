@@ -73,6 +73,9 @@ func BuildBundle(entry string) (*Bundle, error) {
 		Charset:       api.CharsetUTF8,
 		AbsWorkingDir: filepath.Dir(abs),
 		LogLevel:      api.LogLevelSilent,
+		// goja reads the inline map: stacks name the original files and lines.
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentExclude,
 		Supported: map[string]bool{
 			"async-generator": false,
 			"for-await":       false,

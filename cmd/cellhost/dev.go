@@ -31,6 +31,7 @@ type devOptions struct {
 	durability     string
 	backupInterval time.Duration
 	noWatch        bool     // --no-watch: no reload on change
+	verbose        bool     // --verbose: internal lines (ownership, ...) too
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
 
@@ -83,6 +84,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
@@ -151,7 +153,8 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	defer ln.Close()
-	keep := host.Config{StateDir: o.state, Log: stderr, BackupInterval: o.backupInterval}
+	log := newDevLog(stderr, cfg.Dir)
+	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir)}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}
@@ -163,12 +166,17 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	keep.StateLock = lock
-	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, stderr)
+	internal := io.Discard
+	if o.verbose {
+		internal = log
+	}
+	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, internal)
 	if err != nil {
 		return err
 	}
 	defer fleet.close()
-	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir}}
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
+		reqLog: stdout, color: isTerminal(stdout)}
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}

@@ -38,6 +38,8 @@ type devServer struct {
 	keep host.Config
 
 	bindings *bindingSet // KV namespaces, kept open across reloads
+	reqLog   io.Writer   // one line per request; nil: none
+	color    bool        // reqLog is a terminal
 
 	mu     sync.Mutex
 	assets *assetServer // the assets h's project serves first, or nil
@@ -51,6 +53,15 @@ type devServer struct {
 // ServeHTTP hands the request to the current Host; during a swap it waits
 // for the new one.
 func (d *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w}
+	d.serve(rec, r)
+	if d.reqLog != nil {
+		io.WriteString(d.reqLog, requestLine(r, rec.status, time.Since(start), d.color))
+	}
+}
+
+func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
 	web, hold, assets := d.web, d.hold, d.assets
 	d.mu.Unlock()
@@ -88,6 +99,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	k := d.keep
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
+	hc.ErrorPage = k.ErrorPage
 	h, err := host.New(hc)
 	if err != nil {
 		return nil, err

@@ -255,3 +255,65 @@ func TestDev_VarsAndSecrets(t *testing.T) {
 		t.Errorf("--env prod: GET / = %q, want %q", body, "bonjour  prod-s3cret ")
 	}
 }
+
+// An uncaught exception answers 500 with its stack mapped to the original
+// TypeScript lines (plain text for curl, HTML for a browser), the terminal
+// shows the same stack marked as an error, every request gets one log line,
+// and internal ownership lines stay hidden without --verbose.
+func TestDev_ErrorsAndRequestLog(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "e", "main": "src/index.ts", "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]}}`,
+		"src/index.ts": `// line 1
+interface Unused { a: number }
+
+function deep(n: number): number {
+  if (n > 1) {
+    throw new Error("boom");
+  }
+  return deep(n + 1);
+}
+export class C { async fetch(): Promise<Response> { return new Response("c"); } }
+export default {
+  async fetch(req: Request): Promise<Response> {
+    deep(0);
+    return new Response("unreachable");
+  },
+};
+`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	status, body := d.get("/crash")
+	if status != 500 || !strings.HasPrefix(body, "Error: boom\n") || !strings.Contains(body, "at deep (src/index.ts:6:") || !strings.Contains(body, "at fetch (src/index.ts:13:") {
+		t.Errorf("GET /crash = %d %q, want the stack at src/index.ts lines 6 and 13", status, body)
+	}
+	if strings.Contains(body, dir) || strings.Contains(body, "(7)") {
+		t.Errorf("stack shows the absolute directory or goja's offsets: %q", body)
+	}
+	req, _ := http.NewRequest("GET", d.base+"/crash", nil)
+	req.Header.Set("Accept", "text/html,application/xhtml+xml")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 500 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "<h1>Error: boom</h1>") {
+		t.Errorf("browser GET /crash = %d %s %q", resp.StatusCode, resp.Header.Get("Content-Type"), page)
+	}
+	if _, body := d.get("/do/C/alice"); body != "c" {
+		t.Errorf("GET /do/C/alice = %q", body)
+	}
+	d.stop()
+	errOut, out := d.stderr.String(), d.stdout.String()
+	if !strings.Contains(errOut, markError+" Uncaught Error: boom\n\tat deep (src/index.ts:6:") {
+		t.Errorf("terminal lacks the marked, mapped stack:\n%s", errOut)
+	}
+	if strings.Contains(errOut, "ownership:") {
+		t.Errorf("internal ownership lines shown without --verbose:\n%s", errOut)
+	}
+	for _, want := range []string{"[cellhost] GET /crash 500 Internal Server Error (", "[cellhost] GET /do/C/alice 200 OK (", "ms) → C/alice"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("request log lacks %q:\n%s", want, out)
+		}
+	}
+}

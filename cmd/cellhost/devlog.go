@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// isTerminal reports whether w is a terminal (for colours).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// ANSI colours of the dev log.
+const (
+	colRed    = "\x1b[31m"
+	colYellow = "\x1b[33m"
+	colDim    = "\x1b[2m"
+	colReset  = "\x1b[0m"
+)
+
+// frameRE matches a goja stack frame's position: an optional absolute
+// directory, the file:line:column, and goja's bytecode offset "(N)".
+var frameRE = regexp.MustCompile(`([^\s()]+:\d+:\d+)\(\d+\)`)
+
+// devLog is the dev server's terminal log: whole lines from many
+// goroutines, stack frames shortened to project-relative file:line:column,
+// errors and warnings marked (coloured on a terminal).
+type devLog struct {
+	mu      sync.Mutex
+	w       io.Writer
+	dir     string // project directory; frames under it are shown relative
+	color   bool
+	partial []byte
+}
+
+func newDevLog(w io.Writer, dir string) *devLog {
+	return &devLog{w: w, dir: strings.TrimSuffix(dir, "/") + "/", color: isTerminal(w)}
+}
+
+// Write buffers up to the last newline and prints whole lines.
+func (l *devLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	i := bytes.LastIndexByte(l.partial, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	chunk := string(l.partial[:i+1])
+	l.partial = append(l.partial[:0], l.partial[i+1:]...)
+	_, err := io.WriteString(l.w, l.format(chunk))
+	return len(p), err
+}
+
+// format rewrites the lines of chunk.
+func (l *devLog) format(chunk string) string {
+	chunk = shortenStack(chunk, l.dir)
+	if strings.HasPrefix(chunk, "Uncaught ") {
+		chunk = markError + " " + strings.TrimRight(chunk, "\n") + "\n"
+		if l.color {
+			chunk = colRed + strings.TrimSuffix(chunk, "\n") + colReset + "\n"
+		}
+	} else if l.color && (strings.HasPrefix(chunk, markWarn) || strings.HasPrefix(chunk, markError)) {
+		c := colYellow
+		if strings.HasPrefix(chunk, markError) {
+			c = colRed
+		}
+		chunk = c + strings.TrimSuffix(chunk, "\n") + colReset + "\n"
+	}
+	return chunk
+}
+
+// shortenStack drops goja's bytecode offsets and the project directory
+// from stack frames.
+func shortenStack(s, dir string) string {
+	s = frameRE.ReplaceAllString(s, "$1")
+	if dir != "/" {
+		s = strings.ReplaceAll(s, "("+dir, "(")
+		s = strings.ReplaceAll(s, " "+dir, " ")
+	}
+	return s
+}
+
+// errorPage writes the dev 500 answer: the error and its source-mapped
+// stack, as HTML for a browser, as plain text otherwise.
+func errorPage(dir string) func(w http.ResponseWriter, r *http.Request, err error) {
+	return func(w http.ResponseWriter, r *http.Request, err error) {
+		text := err.Error()
+		var se *jsapi.ScriptError
+		if errors.As(err, &se) && se.Stack != "" {
+			text = se.Stack
+		}
+		text = shortenStack(strings.TrimRight(text, "\n"), strings.TrimSuffix(dir, "/")+"/")
+		if strings.Contains(r.Header.Get("Accept"), "text/html") {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusInternalServerError)
+			first, rest, _ := strings.Cut(text, "\n")
+			fmt.Fprintf(w, `<!DOCTYPE html><html><head><meta charset="utf-8"><title>%s</title>
+<style>body{font-family:system-ui,sans-serif;margin:2em;color:#222}h1{color:#b00020;font-size:1.4em}
+pre{background:#f6f6f6;padding:1em;overflow:auto}small{color:#777}</style></head>
+<body><h1>%s</h1><pre>%s</pre><p><small>%s %s · cellhost dev shows this page in development only; in production the client sees "Internal Server Error".</small></p></body></html>
+`, html.EscapeString(first), html.EscapeString(first), html.EscapeString(rest), html.EscapeString(r.Method), html.EscapeString(r.URL.RequestURI()))
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, text+"\n")
+	}
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController (and WebSocket upgrades through
+// Hijack) reach the real writer.
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Hijack passes a WebSocket upgrade through.
+func (s *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, rw, err := http.NewResponseController(s.ResponseWriter).Hijack()
+	if err == nil && s.status == 0 {
+		s.status = http.StatusSwitchingProtocols
+	}
+	return c, rw, err
+}
+
+// Flush passes a flush through.
+func (s *statusRecorder) Flush() { _ = http.NewResponseController(s.ResponseWriter).Flush() }
+
+// requestLine is the one log line of a request, as wrangler's
+// "[wrangler:info] GET / 200 OK (12ms)".
+func requestLine(r *http.Request, status int, d time.Duration, color bool) string {
+	if status == 0 {
+		status = http.StatusOK
+	}
+	obj := ""
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/do/"); ok {
+		parts := strings.SplitN(rest, "/", 3)
+		if len(parts) >= 2 {
+			obj = " → " + parts[0] + "/" + parts[1]
+		}
+	}
+	line := fmt.Sprintf("[cellhost] %s %s %d %s (%dms)%s\n", r.Method, r.URL.RequestURI(), status, http.StatusText(status), d.Milliseconds(), obj)
+	if color {
+		switch {
+		case status >= 500:
+			line = colRed + strings.TrimSuffix(line, "\n") + colReset + "\n"
+		case status >= 400:
+			line = colYellow + strings.TrimSuffix(line, "\n") + colReset + "\n"
+		}
+	}
+	return line
+}
