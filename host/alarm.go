@@ -36,7 +36,7 @@ func (c *cell) armStoredAlarm() {
 	a, ok, err := c.db.GetAlarm()
 	_ = c.db.Commit() // GetAlarm opened a read transaction
 	if err != nil {
-		c.s.h.logf("%s: read alarm: %v", c.scope, err)
+		c.logger().Error("read alarm: " + err.Error())
 		return
 	}
 	c.onAlarm(a, ok)
@@ -107,10 +107,10 @@ func (c *cell) alarmDone(gen int, a storage.Alarm, failure goja.Value) {
 	c.wrote = true
 	if failure == nil {
 		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
-			c.s.h.logf("%s: delete alarm: %v", c.scope, err)
+			c.logger().Error("delete alarm: " + err.Error())
 		}
 	} else {
-		c.s.h.logf("%s: alarm() failed: %s", c.scope, c.s.w.ScriptErrorOf(failure).Error())
+		c.logger().Error("alarm() failed: " + c.s.w.ScriptErrorOf(failure).Error())
 		c.alarmFailed(a, nil)
 	}
 	if c.alarmAgain {
@@ -122,11 +122,11 @@ func (c *cell) alarmDone(gen int, a storage.Alarm, failure goja.Value) {
 // alarmFailed reschedules a, or drops it after too many counted failures.
 func (c *cell) alarmFailed(a storage.Alarm, err error) {
 	if err != nil {
-		c.s.h.logf("%s: alarm: %v", c.scope, err)
+		c.logger().Error("alarm: " + err.Error())
 	}
 	if a.CountedRetry+1 >= alarmMaxCountedRetries {
 		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
-			c.s.h.logf("%s: delete alarm: %v", c.scope, err)
+			c.logger().Error("delete alarm: " + err.Error())
 		}
 		return
 	}
@@ -136,6 +136,6 @@ func (c *cell) alarmFailed(a storage.Alarm, err error) {
 	next.Retry++
 	next.CountedRetry++
 	if _, err := c.db.UpdateAlarm(a.Generation, next); err != nil {
-		c.s.h.logf("%s: reschedule alarm: %v", c.scope, err)
+		c.logger().Error("reschedule alarm: " + err.Error())
 	}
 }

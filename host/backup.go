@@ -18,13 +18,15 @@ const DefaultBackupInterval = 30 * time.Second
 
 // backupChanged starts a save of every cell of the shard that committed
 // since its last one. On the loop.
-func (s *shard) backupChanged() {
+func (s *shard) backupChanged() (n int) {
 	for _, c := range s.h.cellsOf(s) {
 		if c.db == nil || c.log == nil || c.backingUp || c.committed == c.backedUp {
 			continue
 		}
 		c.startBackup()
+		n++
 	}
+	return n
 }
 
 // startBackup hands a snapshot of the cell to a goroutine. No checkpoint
@@ -33,24 +35,24 @@ func (s *shard) backupChanged() {
 func (c *cell) startBackup() {
 	c.backingUp = true
 	seq, l, db := c.committed, c.log, c.db
-	go func() {
-		err := saveSnapshot(c.s.h, l)
+	c.s.h.goFunc(func(ctx context.Context) {
+		err := saveSnapshot(ctx, c.s.h, l)
 		c.s.post(func() {
 			c.backingUp = false
 			if err != nil {
-				c.s.h.logf("%s: backup: %v", c.scope, err)
+				c.logger().Error("backup: " + err.Error())
 				return
 			}
 			if c.db == db && seq > c.backedUp {
 				c.backedUp = seq
 			}
 		})
-	}()
+	})
 }
 
 // saveSnapshot uploads the whole committed database as the next LTX file of
 // the cell's epoch, then checks ownership.
-func saveSnapshot(h *Host, l *cellLog) error {
+func saveSnapshot(ctx context.Context, h *Host, l *cellLog) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.retired.Load() {
@@ -63,9 +65,9 @@ func saveSnapshot(h *Host, l *cellLog) error {
 	if ps == nil || len(ps.Pages) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	ctx, cancel := context.WithTimeout(ctx, uploadDeadline)
 	defer cancel()
 	// Every save is a snapshot: after the epoch's first, each covers TXIDs
 	// 1 to its own and makes the earlier ones obsolete.
-	return l.put(ctx, h.cfg.Bucket, ps, true)
+	return h.putLTX(ctx, l, ps, true)
 }

@@ -44,7 +44,7 @@ func benchCounter(b *testing.B, objects int, durable bool) {
 			if err := h.Open(); err != nil {
 				b.Fatal(err)
 			}
-			defer h.Close()
+			defer h.Close(context.Background())
 			ids := make([]string, objects)
 			for i := range ids {
 				ids[i] = host.IDFromName("counter", "Counter", "o"+strconv.Itoa(i))
@@ -103,7 +103,7 @@ export default { fetch(req) { return new Response("hi " + new URL(req.url).pathn
 	if err := h.Open(); err != nil {
 		b.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	b.SetParallelism(32)
 	defer reportCPU(b)()
 	b.RunParallel(func(pb *testing.PB) {
@@ -124,7 +124,7 @@ func BenchmarkHost_WorkerToObject(b *testing.B) {
 	if err := h.Open(); err != nil {
 		b.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	b.SetParallelism(32)
 	defer reportCPU(b)()
 	b.RunParallel(func(pb *testing.PB) {

@@ -82,8 +82,8 @@ func (c *cell) open(name string) {
 	c.opening = true
 	s := c.s
 	path := s.h.dbPath(c.class, c.id)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), activateTimeout)
+	s.h.goFunc(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, activateTimeout)
 		defer cancel()
 		l, err := s.h.acquire(ctx, c, path)
 		if err != nil {
@@ -97,17 +97,26 @@ func (c *cell) open(name string) {
 		if err != nil && l != nil {
 			l.release(s.h)
 		}
-		s.post(func() {
+		// Once the shard is closed nobody takes the database: close it
+		// here, before Host.Close (which waits for this goroutine)
+		// returns.
+		abandon := func() {
+			if err == nil {
+				_ = db.Close()
+				if l != nil {
+					l.release(s.h)
+				}
+			}
+		}
+		posted := s.post(func() {
 			c.opening = false
 			if err != nil {
 				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
 				return
 			}
 			if s.h.closing.Load() {
-				db.Close()
-				if l != nil {
-					go l.release(s.h)
-				}
+				abandon()
+				c.failWaiting(ErrClosed)
 				return
 			}
 			c.db = db
@@ -115,7 +124,10 @@ func (c *cell) open(name string) {
 			c.armStoredAlarm()
 			c.wakeNext()
 		})
-	}()
+		if !posted {
+			abandon()
+		}
+	})
 }
 
 // construct builds the JS instance: new Class(ctx, env). name is the name
@@ -147,7 +159,7 @@ func (c *cell) waitUntil(p goja.Value) {
 	c.inflight++
 	c.s.w.Settle(p, func(goja.Value) { c.inflight-- }, func(e goja.Value) {
 		c.inflight--
-		c.s.h.logf("%s: a ctx.waitUntil() promise rejected: %v", c.scope, c.s.w.ScriptErrorOf(e))
+		c.logger().Error("a ctx.waitUntil() promise rejected: " + c.s.w.ScriptErrorOf(e).Error())
 	})
 }
 
@@ -181,7 +193,7 @@ func (c *cell) failWaiting(err error) {
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
 	c.s.current = c // cleared when the job ends (runJob)
-	c.lastActive = time.Now()
+	c.lastActive = c.s.h.now()
 	ev()
 }
 
@@ -198,7 +210,7 @@ func (c *cell) block() (release func(err error)) {
 		done = true
 		c.blocked--
 		if c.gen == gen {
-			c.s.h.logf("%s: %s", c.scope, bcwTimeoutMessage)
+			c.logger().Error(bcwTimeoutMessage)
 			c.reset("a blockConcurrencyWhile() call timed out")
 		}
 		c.wakeNext()
@@ -241,7 +253,7 @@ func (c *cell) wakeNext() {
 // events it held fail with BrokenObjectError, and the next event builds a
 // fresh instance. On the loop.
 func (c *cell) reset(reason string) {
-	c.s.h.logf("%s: Durable Object reset because %s", c.scope, reason)
+	c.logger().Warn("Durable Object reset because " + reason)
 	if c.db != nil {
 		_ = c.db.Rollback()
 	}
@@ -280,7 +292,7 @@ func (c *cell) commit() bool {
 		return false
 	}
 	if err := c.db.Commit(); err != nil {
-		c.s.h.logf("%s: commit failed: %v", c.scope, err)
+		c.logger().Error("commit failed: " + err.Error())
 		_ = c.db.Rollback()
 		c.reset("a commit failed to become durable")
 		return false

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ export default { fetch() { return new Response("w"); } };`
 			t.Fatal(err)
 		}
 		body, err := fetchBody(t, h, "x", "/")
-		h.Close()
+		h.Close(context.Background())
 		if err != nil || strings.TrimSpace(body) != tt.want {
 			t.Errorf("date %s flags %v: alarm pending after deleteAll = %q, %v; want %s", tt.date, tt.flags, body, err, tt.want)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
@@ -44,10 +45,10 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := h.Close(); err != nil { // backup: the final save
+			if err := h.Close(context.Background()); err != nil { // backup: the final save
 				t.Fatal(err)
 			}
-			page, err := bucket.List(context.Background(), storage.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
+			page, err := bucket.List(context.Background(), bucketkey.LTXPrefix("Counter:"+host.IDFromName("counter", "Counter", "keep")), "", 100)
 			if err != nil || len(page.Objects) == 0 {
 				t.Fatalf("no LTX in the bucket after close: %v %v", page.Objects, err)
 			}
@@ -55,7 +56,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 				t.Fatal(err)
 			}
 			h = open()
-			defer h.Close()
+			defer h.Close(context.Background())
 			body, err := fetchBody(t, h, "keep", "/read")
 			if err != nil || !strings.Contains(body, `"n":3`) {
 				t.Fatalf("after losing the local state: %q, %v; want n = 3", body, err)
@@ -70,7 +71,7 @@ func TestDurability_BucketIsTheSourceOfTruth(t *testing.T) {
 func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 	bucket := memstore.New()
 	scope := "Counter:" + host.IDFromName("counter", "Counter", "bad")
-	key := storage.LTXKey(scope, 1, 0, 1, 1)
+	key := bucketkey.LTXKey(scope, 1, 0, 1, 1)
 	if _, err := bucket.Put(context.Background(), key, []byte("LTX1 but not really"), plugins.PutOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	_, err := fetchBody(t, h, "bad", "/")
 	if err == nil || !strings.Contains(err.Error(), key) {
 		t.Fatalf("request to the corrupt cell: %v, want an error naming %s", err, key)
@@ -106,7 +107,7 @@ func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "idle", "/"); err != nil || !strings.Contains(body, `"n":1,"hits":1`) {
 		t.Fatalf("first request: %q, %v", body, err)
 	}
@@ -151,7 +152,7 @@ func TestLocalSync_Linger(t *testing.T) {
 }
 
 // ltxFiles lists the cell's LTX files in the bucket.
-func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []storage.LTXFileKey {
+func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []bucketkey.LTXFile {
 	t.Helper()
 	files, err := storage.ListLTX(context.Background(), bucket, scope)
 	if err != nil {
@@ -161,7 +162,7 @@ func ltxFiles(t *testing.T, bucket plugins.ObjectStore, scope string) []storage.
 }
 
 // waitFiles polls the cell's LTX files until ok accepts them (5 s at most).
-func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok func([]storage.LTXFileKey) bool) []storage.LTXFileKey {
+func waitFiles(t *testing.T, bucket plugins.ObjectStore, scope, what string, ok func([]bucketkey.LTXFile) bool) []bucketkey.LTXFile {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -209,8 +210,8 @@ func TestLog_Compaction(t *testing.T) {
 	}
 	// Compacted: the newest level-1 file starts at TXID 1, and every other
 	// file is an L0 file after it.
-	files := waitFiles(t, bucket, scope, "after compaction", func(fs []storage.LTXFileKey) bool {
-		var snap *storage.LTXFileKey
+	files := waitFiles(t, bucket, scope, "after compaction", func(fs []bucketkey.LTXFile) bool {
+		var snap *bucketkey.LTXFile
 		for i, f := range fs {
 			if f.Level == 1 && f.MinTXID == 1 && (snap == nil || f.MaxTXID > snap.MaxTXID) {
 				snap = &fs[i]
@@ -232,14 +233,14 @@ func TestLog_Compaction(t *testing.T) {
 	t.Logf("after %d uploads: %d files, the first %v", writes, len(files), files[0])
 
 	// The bucket alone restores every write, at a new epoch...
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(state); err != nil {
 		t.Fatal(err)
 	}
 	h = open()
-	defer h.Close()
+	defer h.Close(context.Background())
 	if body, err := fetchBody(t, h, "c", "/read"); err != nil || !strings.Contains(body, `"n":300`) {
 		t.Fatalf("after restoring from the compacted log: %q, %v; want n = 300", body, err)
 	}
@@ -247,7 +248,7 @@ func TestLog_Compaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	// ...after which the first epoch's files go.
-	waitFiles(t, bucket, scope, "after the new epoch's snapshot", func(fs []storage.LTXFileKey) bool {
+	waitFiles(t, bucket, scope, "after the new epoch's snapshot", func(fs []bucketkey.LTXFile) bool {
 		for _, f := range fs {
 			if f.Epoch < 2 {
 				return false
@@ -269,13 +270,13 @@ func TestBackup_KeepsOneSnapshot(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	scope := "Counter:" + host.IDFromName("counter", "Counter", "b")
 	for i := 1; i <= 3; i++ {
 		if _, err := fetchBody(t, h, "b", "/"); err != nil {
 			t.Fatal(err)
 		}
-		waitFiles(t, bucket, scope, "after a save", func(fs []storage.LTXFileKey) bool {
+		waitFiles(t, bucket, scope, "after a save", func(fs []bucketkey.LTXFile) bool {
 			return len(fs) == 1 && fs[0].MinTXID == 1 && fs[0].MaxTXID == uint64(i)
 		})
 	}

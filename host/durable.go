@@ -1,32 +1,71 @@
 package host
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/storage"
 )
 
-// Syncer makes committed transactions durable: the output gate releases a
-// reply only after the Syncer has returned for the commit it depends on.
-// Sync is called on the host's syncer goroutine, one batch at a time, with
-// the databases that committed writes since the last call; it returns nil
-// when all are durable, else one error per database (nil where durable).
+// configureDurability is the durability switch: Config.Durability is
+// validated and its defaults applied here, once (the modes are not
+// plugins). What differs between the modes afterwards: the log mode's
+// syncer uploads every round (syncer.upload), the log and backup modes
+// acquire and restore cells from Bucket (Host.acquire), and the backup
+// mode saves changed cells on a ticker and at Close (backup.go).
+func configureDurability(cfg *Config) error {
+	if cfg.Durability == "" {
+		cfg.Durability = DurabilityLocal
+		if cfg.Bucket != nil {
+			cfg.Durability = DurabilityLog
+		}
+	}
+	switch cfg.Durability {
+	case DurabilityLocal:
+		cfg.Bucket, cfg.Node = nil, nil
+	case DurabilityLog:
+		if cfg.Bucket == nil {
+			return errors.New("the log durability mode needs a bucket")
+		}
+		return nil // no local stage by default: the upload makes a commit durable
+	case DurabilityBackup:
+		if cfg.Bucket == nil {
+			return errors.New("the backup durability mode needs a bucket")
+		}
+		if cfg.BackupInterval <= 0 {
+			cfg.BackupInterval = DefaultBackupInterval
+		}
+	default:
+		return fmt.Errorf("unknown durability mode %q (want %s, %s or %s)", cfg.Durability, DurabilityLog, DurabilityBackup, DurabilityLocal)
+	}
+	if cfg.Syncer == nil {
+		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
+	}
+	return nil
+}
+
+// Syncer makes committed transactions durable on the local disk: the output
+// gate releases a reply only after the Syncer has returned for the commit
+// it depends on. Sync is called on the host's syncer goroutine, one round
+// at a time, with the databases that committed writes since the last call;
+// it returns nil when all are durable, else one error per database (nil
+// where durable). Any implementation works in every mode: in the log mode
+// the upload of a round runs after its Sync, for the databases it made
+// durable.
 type Syncer interface {
 	Sync(dbs []*storage.DB) []error
 }
 
 // A Lingerer is a Syncer whose rounds can cost the same however few
 // databases they hold: under load (the previous round, of prev databases,
-// ended less than lingerWindow ago) the host waits Linger(prev) before
-// starting a round, so that more commits share it.
+// ended less than queue.LingerWindow ago) the host waits Linger(prev)
+// before starting a round, so that more commits share it.
 type Lingerer interface {
 	Linger(prev int) time.Duration
 }
-
-// lingerWindow: a round that follows the previous one within this time is
-// under load and may wait for more commits; an idle host never waits.
-const lingerWindow = 20 * time.Millisecond
 
 // syncFSThreshold is the batch size above which one syncfs(2) of the state
 // directory's filesystem is cheaper than an fsync per database.
@@ -97,102 +136,101 @@ type syncBatch struct {
 	cells   []*cell
 	seqs    []uint64 // cells[i].committed at the end of the turn
 	dbs     []*storage.DB
+	logs    []*cellLog // cells[i].log at the end of the turn (nil: none)
 	replies []func()
 }
 
-// syncer runs the Syncer on its own goroutine so that event loops never
-// wait for a disk: commits that pile up while one sync runs share the next.
-type syncer struct {
-	sync     Syncer
-	lingerer Lingerer // nil: start each round at once
-
-	mu      sync.Mutex
-	pending []*syncBatch // guarded by mu
-	closed  bool         // guarded by mu
-	wake    chan struct{}
-	done    chan struct{}
+// add records that c committed in this turn.
+func (b *syncBatch) add(c *cell) {
+	b.cells = append(b.cells, c)
+	b.seqs = append(b.seqs, c.committed)
+	b.dbs = append(b.dbs, c.db)
+	b.logs = append(b.logs, c.log)
 }
 
-func newSyncer(s Syncer) *syncer {
-	y := &syncer{sync: s, wake: make(chan struct{}, 1), done: make(chan struct{})}
-	y.lingerer, _ = s.(Lingerer)
+// syncer runs the rounds of the output gate on its own goroutine, so that
+// event loops never wait for a disk or the bucket: commits that pile up
+// while one round runs share the next. A round is the Syncer's Sync (if
+// any), then, in the log mode, the upload of every cell's log.
+type syncer struct {
+	h      *Host
+	sync   Syncer // nil: no local stage (the log mode's default)
+	upload bool   // the log mode: upload each cell's log
+	q      *queue.Queue[*syncBatch]
+	linger queue.Linger
+	done   chan struct{}
+}
+
+func newSyncer(h *Host) *syncer {
+	y := &syncer{h: h, sync: h.cfg.Syncer, upload: h.cfg.Durability == DurabilityLog,
+		q: queue.New[*syncBatch](), done: make(chan struct{})}
+	y.linger.Wait = lingerPolicy(y.sync, y.upload)
 	return y
 }
 
-// submit queues a batch. Safe from any goroutine.
-func (y *syncer) submit(b *syncBatch) {
-	y.mu.Lock()
-	y.pending = append(y.pending, b)
-	y.mu.Unlock()
-	select {
-	case y.wake <- struct{}{}:
-	default:
+// lingerPolicy is the output gate's one group-commit policy: the Syncer's,
+// when it has one, else the log's (see logLinger).
+func lingerPolicy(s Syncer, upload bool) func(prev int) time.Duration {
+	if l, ok := s.(Lingerer); ok {
+		return l.Linger
 	}
+	if upload {
+		return logLinger
+	}
+	return nil
 }
 
-// run syncs every pending batch at once, then hands each batch back to its
-// shard's loop, in submission order.
+// submit queues a batch. Safe from any goroutine. A batch submitted after
+// close is dropped with its replies.
+func (y *syncer) submit(b *syncBatch) { y.q.Push(b) }
+
+// run makes every pending batch durable in one round, then hands each
+// batch back to its shard's loop, in submission order.
 func (y *syncer) run() {
 	defer close(y.done)
-	var (
-		lastEnd  time.Time // when the previous round ended
-		lastSize int       // and how many databases it synced
-	)
-	for {
-		if y.lingerer != nil && time.Since(lastEnd) < lingerWindow {
-			if d := y.lingerer.Linger(lastSize); d > 0 {
-				time.Sleep(d)
+	queue.Run(y.q, &y.linger, y.round)
+}
+
+// round syncs batches and delivers their results; it returns how many
+// databases the round made durable (for the linger policy).
+func (y *syncer) round(batches []*syncBatch) int {
+	var dbs []*storage.DB
+	var logs []*cellLog
+	index := map[*storage.DB]int{}
+	for _, b := range batches {
+		for i, db := range b.dbs {
+			if _, ok := index[db]; !ok {
+				index[db] = len(dbs)
+				dbs = append(dbs, db)
+				logs = append(logs, b.logs[i])
 			}
-		}
-		y.mu.Lock()
-		batches := y.pending
-		y.pending = nil
-		closed := y.closed
-		y.mu.Unlock()
-		if len(batches) == 0 {
-			if closed {
-				return
-			}
-			<-y.wake
-			continue
-		}
-		var dbs []*storage.DB
-		index := map[*storage.DB]int{}
-		for _, b := range batches {
-			for _, db := range b.dbs {
-				if _, ok := index[db]; !ok {
-					index[db] = len(dbs)
-					dbs = append(dbs, db)
-				}
-			}
-		}
-		var errs []error
-		if len(dbs) > 0 {
-			errs = y.sync.Sync(dbs)
-			lastEnd, lastSize = time.Now(), len(dbs)
-		}
-		for _, b := range batches {
-			var berrs []error
-			if errs != nil {
-				berrs = make([]error, len(b.dbs))
-				for i, db := range b.dbs {
-					berrs[i] = errs[index[db]]
-				}
-			}
-			b.s.post(func() { b.s.synced(b, berrs) })
 		}
 	}
+	var errs []error
+	if len(dbs) > 0 {
+		if y.sync != nil {
+			errs = y.sync.Sync(dbs)
+		}
+		if y.upload {
+			errs = y.h.uploadLogs(logs, errs)
+		}
+	}
+	for _, b := range batches {
+		var berrs []error
+		if errs != nil {
+			berrs = make([]error, len(b.dbs))
+			for i, db := range b.dbs {
+				berrs[i] = errs[index[db]]
+			}
+		}
+		b.s.postOrRun(func() { b.s.synced(b, berrs) })
+	}
+	return len(dbs)
 }
 
 // close stops the syncer after the batches already submitted.
 func (y *syncer) close() {
-	y.mu.Lock()
-	y.closed = true
-	y.mu.Unlock()
-	select {
-	case y.wake <- struct{}{}:
-	default:
-	}
+	y.q.Close()
 	<-y.done
 }
 
@@ -203,7 +241,7 @@ func (y *syncer) close() {
 func (s *shard) synced(b *syncBatch, errs []error) {
 	for i, c := range b.cells {
 		if errs != nil && errs[i] != nil {
-			s.h.logf("%s: %v", c.scope, errs[i])
+			c.logger().Error(errs[i].Error())
 			if c.log != nil && c.db == b.dbs[i] {
 				// The log has a hole: let the cell go, so that the next
 				// event restores the last durable state from the bucket.

@@ -11,15 +11,14 @@ import "time"
 // DefaultIdleTimeout is Config.IdleTimeout when zero.
 const DefaultIdleTimeout = 2 * time.Minute
 
-// everyShard posts job to every shard each interval until stop closes
+// everyShard posts job to every shard each interval until Close begins
 // (the backup and eviction tickers).
-func (h *Host) everyShard(interval time.Duration, job func(*shard), stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
+func everyShard[T any](h *Host, interval time.Duration, job func(*shard) T) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
-		case <-stop:
+		case <-h.stop:
 			return
 		case <-t.C:
 			for _, s := range h.shards {
@@ -30,14 +29,16 @@ func (h *Host) everyShard(interval time.Duration, job func(*shard), stop <-chan 
 }
 
 // evictIdle evicts the shard's cells that have been idle for the idle
-// timeout. On the loop.
-func (s *shard) evictIdle() {
-	cutoff := time.Now().Add(-s.h.cfg.IdleTimeout)
+// timeout, and returns how many. On the loop.
+func (s *shard) evictIdle() (n int) {
+	cutoff := s.h.now().Add(-s.h.cfg.IdleTimeout)
 	for _, c := range s.h.cellsOf(s) {
 		if c.evictable(cutoff) {
 			c.evict()
+			n++
 		}
 	}
+	return n
 }
 
 // evictable reports whether nothing holds the cell in memory: no event in

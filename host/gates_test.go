@@ -99,7 +99,7 @@ func TestOutputGate_ReplyWaitsForDurability(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "b", "/"); r.err != nil { // b has durable state, nothing pending
 		t.Fatal(r.err)
 	}
@@ -128,7 +128,7 @@ func TestOutputGate_FailedSyncResetsObject(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "a", "/"); r.err != nil || !strings.Contains(r.body, `"hits":1`) {
 		t.Fatalf("first write: %+v", r)
 	}
@@ -153,7 +153,7 @@ func TestInputGate_ConcurrentIncrementsLoseNothing(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	const workers, each = 64, 5
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
@@ -183,7 +183,7 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	if r := <-fetchAsync(h, "spinner", "/"); r.err != nil {
 		t.Fatal(r.err)
 	}
@@ -215,7 +215,7 @@ export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c 
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	r := <-fetchAsync(h, "mute", "/")
 	if !errors.Is(r.err, host.ErrTimeout) {
 		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
@@ -226,12 +226,6 @@ const coalesceJS = `
 import { DurableObject } from "cloudflare:workers";
 export class Counter extends DurableObject {
   async fetch(request) {
-    const url = new URL(request.url);
-    if (url.pathname === "/busy") {
-      const end = Date.now() + Number(url.searchParams.get("ms"));
-      while (Date.now() < end) {}
-      return new Response("done");
-    }
     const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
     await this.ctx.storage.put("n", n);
     return Response.json({ n });
@@ -242,7 +236,7 @@ export default { fetch() { return new Response("w"); } };
 `
 
 // TestCommitCoalesce shows the turns of one loop batch sharing one commit:
-// 20 increments queued behind a busy event run in one batch, and with
+// 20 increments queued while the loop is paused run in one batch, and with
 // coalescing they add one or two WAL frames and reach the syncer as one
 // commit, whose durability every reply waits for; with it switched off,
 // each turn appends its own frame. Either way no update is lost.
@@ -259,7 +253,7 @@ func TestCommitCoalesce(t *testing.T) {
 			if err := h.Open(); err != nil {
 				t.Fatal(err)
 			}
-			defer h.Close()
+			defer h.Close(context.Background())
 			if r := <-fetchAsync(h, "a", "/"); r.err != nil || r.body != `{"n":1}` {
 				t.Fatalf("first increment: %+v", r)
 			}
@@ -267,16 +261,23 @@ func TestCommitCoalesce(t *testing.T) {
 			before := fileSize(t, wal)
 
 			g.setHold(true)
-			busy := fetchAsync(h, "busy", "/busy?ms=300")
-			time.Sleep(50 * time.Millisecond) // the loop is now busy
+			resume := host.Pause(h) // the 20 increments run in one batch of the loop
 			const n = 20
 			results := make([]<-chan fetchResult, n)
 			for i := range results {
-				results[i] = fetchAsync(h, "a", "/")
+				posted := host.PostFetch(h, "Counter", "a", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+				ch := make(chan fetchResult, 1)
+				results[i] = ch
+				go func() {
+					r := <-posted
+					if r.Err != nil {
+						ch <- fetchResult{err: r.Err}
+						return
+					}
+					ch <- fetchResult{body: string(r.Resp.Body)}
+				}()
 			}
-			if r := <-busy; r.err != nil || r.body != "done" {
-				t.Fatalf("busy event: %+v", r)
-			}
+			resume()
 			syncs := 0
 			if coalesce > 0 {
 				<-g.calls // the one commit of the batch is being made durable

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -57,7 +58,10 @@ type Config struct {
 	CompatibilityFlags []string
 	StateDir           string    // cell databases and the state lock live here
 	Shards             int       // default: number of CPUs
-	Log                io.Writer // console output and host messages; default os.Stderr
+	Log                io.Writer // console output (and host messages by default); default os.Stderr
+	// Logger receives the host's own messages, with the attributes scope
+	// and shard where they apply. Default: readable lines on Log.
+	Logger *slog.Logger
 	// RequestTimeout bounds how long a request waits for an object to answer.
 	RequestTimeout time.Duration // default 2 minutes
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
@@ -83,41 +87,62 @@ type Config struct {
 	// BackupInterval is how often the backup mode saves changed cells
 	// (DefaultBackupInterval when zero): its RPO.
 	BackupInterval time.Duration
-	// Syncer makes commits durable before replies leave (the output gate).
-	// Default: chosen by Durability. Tests set their own.
+	// Syncer makes commits durable on the local disk before replies leave
+	// (the output gate). Default: LocalSync in the local and backup modes,
+	// none in the log mode (the upload makes a commit durable); one set in
+	// the log mode runs before each round's upload. Tests set their own.
 	Syncer Syncer
 	// CommitCoalesce is how long the turns of one loop batch may keep an
 	// object's implicit transaction open so that they share one commit
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
 	// its own). See shard.endTurn.
 	CommitCoalesce time.Duration
+
+	// clock is idle eviction's clock (time.Now when nil); tests set it
+	// (export_test.go).
+	clock func() time.Time
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
 const DefaultCommitCoalesce = time.Millisecond
 
-// Host runs one worker's Durable Objects. New has no side effects; Open
-// starts the shards; Close stops them and closes every cell database.
+// Host runs one worker's Durable Objects.
+//
+// Lifecycle: New (no side effects) → Open (once) → FetchObject, Fetch,
+// Handler from any goroutines → Close (once). Open starts every goroutine
+// the host runs, and the ones it starts later (activations, uploads,
+// deletes, backups, lease watchers) are started through goFunc, under the
+// host's root context; Close cancels that context, waits for all of them,
+// and only then closes the databases and releases the state lock.
 type Host struct {
 	cfg     Config
+	log     *slog.Logger
 	classes map[string]bool
 	shards  []*shard
 	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
 	lock    *StateLock    // taken by Open when Config.StateLock is nil
 	syncer  *syncer
-	// The backup mode's ticker goroutine.
-	backupStop chan struct{}
-	backupDone chan struct{}
-	// The idle-eviction ticker goroutine.
-	evictStop chan struct{}
-	evictDone chan struct{}
-	closing   atomic.Bool
-	sockets   wsRegistry // upgraded WebSocket connections
+	closing atomic.Bool
+	sockets wsRegistry // upgraded WebSocket connections
+
+	// ctx is the root of every goroutine's context; cancel ends it (Close).
+	ctx    context.Context
+	cancel context.CancelFunc
+	// stop is closed when Close begins: the tickers end.
+	stop chan struct{}
+	wg   sync.WaitGroup // every goroutine started by goFunc
+	goMu sync.Mutex
+	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
+
+	now func() time.Time // idle eviction's clock (Config.clock)
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
-	logMu sync.Mutex
 }
+
+// ErrClosed is what events waiting for an object get when the host closes
+// before the object could take them.
+var ErrClosed = errors.New("the host is shutting down")
 
 // New validates cfg and returns a Host that is not yet running.
 func New(cfg Config) (*Host, error) {
@@ -133,37 +158,14 @@ func New(cfg Config) (*Host, error) {
 	if cfg.Log == nil {
 		cfg.Log = os.Stderr
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(newConsoleHandler(cfg.Log))
+	}
 	if cfg.CommitCoalesce == 0 {
 		cfg.CommitCoalesce = DefaultCommitCoalesce
 	}
-	if cfg.Durability == "" {
-		cfg.Durability = DurabilityLocal
-		if cfg.Bucket != nil {
-			cfg.Durability = DurabilityLog
-		}
-	}
-	switch cfg.Durability {
-	case DurabilityLocal:
-		cfg.Bucket, cfg.Node = nil, nil
-	case DurabilityLog:
-		if cfg.Bucket == nil {
-			return nil, errors.New("new host: the log durability mode needs a bucket")
-		}
-		if cfg.Syncer == nil {
-			cfg.Syncer = newLogSyncer(cfg.Bucket)
-		}
-	case DurabilityBackup:
-		if cfg.Bucket == nil {
-			return nil, errors.New("new host: the backup durability mode needs a bucket")
-		}
-		if cfg.BackupInterval <= 0 {
-			cfg.BackupInterval = DefaultBackupInterval
-		}
-	default:
-		return nil, fmt.Errorf("new host: unknown durability mode %q (want %s, %s or %s)", cfg.Durability, DurabilityLog, DurabilityBackup, DurabilityLocal)
-	}
-	if cfg.Syncer == nil {
-		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
+	if err := configureDurability(&cfg); err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
@@ -174,7 +176,11 @@ func New(cfg Config) (*Host, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, classes: map[string]bool{}, cells: map[string]*cell{}}
+	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now}
+	if cfg.clock != nil {
+		h.now = cfg.clock
+	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	for _, b := range cfg.Bindings {
 		h.classes[b.Class] = true
 	}
@@ -223,8 +229,9 @@ func (l *StateLock) Close() error {
 	return err
 }
 
-// Open locks the state directory (unless Config.StateLock holds it), builds every shard's runtime and starts
-// the loops. On error nothing is left running.
+// Open locks the state directory (unless Config.StateLock holds it), builds
+// every shard's runtime and starts the loops. On error nothing is left
+// running.
 func (h *Host) Open() error {
 	if h.cfg.StateLock == nil {
 		lock, err := LockState(h.cfg.StateDir)
@@ -234,112 +241,133 @@ func (h *Host) Open() error {
 		h.lock = lock
 	}
 
-	h.syncer = newSyncer(h.cfg.Syncer)
-	go h.syncer.run()
+	h.syncer = newSyncer(h)
+	h.goFunc(func(context.Context) { h.syncer.run() })
 	h.shards = make([]*shard, h.cfg.Shards)
 	errs := make(chan error, h.cfg.Shards)
 	for i := range h.shards {
 		s := newShard(h, i)
 		h.shards[i] = s
-		go func() {
+		h.goFunc(func(ctx context.Context) {
 			// The label splits CPU profiles (CELLHOST_PPROF) by shard.
-			pprof.Do(context.Background(), pprof.Labels("shard", strconv.Itoa(s.idx)), func(context.Context) {
+			pprof.Do(ctx, pprof.Labels("shard", strconv.Itoa(s.idx)), func(context.Context) {
 				err := s.load()
 				errs <- err
 				if err != nil {
+					s.jobs.Close()
 					close(s.done)
 					return
 				}
 				s.run()
 			})
-		}()
+		})
 	}
-	var first error
+	var failed []error
 	for range h.shards {
-		if err := <-errs; err != nil && first == nil {
-			first = err
+		if err := <-errs; err != nil {
+			failed = append(failed, err)
 		}
 	}
-	if first != nil {
-		h.Close()
-		return first
+	if len(failed) > 0 {
+		return errors.Join(append(failed, h.Close(context.Background()))...)
 	}
 	if h.cfg.Durability == DurabilityBackup {
-		h.backupStop, h.backupDone = make(chan struct{}), make(chan struct{})
-		go h.everyShard(h.cfg.BackupInterval, (*shard).backupChanged, h.backupStop, h.backupDone)
+		h.goFunc(func(context.Context) { everyShard(h, h.cfg.BackupInterval, (*shard).backupChanged) })
 	}
 	if h.cfg.IdleTimeout > 0 {
-		h.evictStop, h.evictDone = make(chan struct{}), make(chan struct{})
-		go h.everyShard(h.cfg.IdleTimeout/2, (*shard).evictIdle, h.evictStop, h.evictDone)
+		h.goFunc(func(context.Context) { everyShard(h, h.cfg.IdleTimeout/2, (*shard).evictIdle) })
 	}
 	return nil
 }
 
-// Close stops every shard after the work already queued, closes the cell
-// databases and releases the state lock.
-func (h *Host) Close() error {
-	h.closing.Store(true)
+// goFunc runs f on a goroutine of its own that Close waits for; f's ctx
+// ends when Close gives up on graceful work (or its ctx expires). Safe from
+// any goroutine. Once Close is waiting, f runs on the caller's goroutine
+// instead (its ctx already canceled), so nothing escapes the wait.
+func (h *Host) goFunc(f func(ctx context.Context)) {
+	h.goMu.Lock()
+	if h.gone {
+		h.goMu.Unlock()
+		f(h.ctx)
+		return
+	}
+	h.wg.Add(1)
+	h.goMu.Unlock()
+	go func() {
+		defer h.wg.Done()
+		f(h.ctx)
+	}()
+}
+
+// Close stops the host: the WebSocket connections close, the tickers stop,
+// every shard runs the jobs already queued, the syncer makes the commits
+// already made durable (delivering their replies), then the root context
+// is canceled and Close waits for every goroutine the host started
+// (activations still restoring give up and close what they opened), saves
+// the backup mode's changed cells, closes the cell databases, releases
+// their leases and the state lock. If ctx ends first, the graceful part is
+// cut short (uploads and restores are canceled), but Close still waits for
+// the goroutines: nothing the host started writes into the state
+// directory after Close returns. Close returns every error, joined, and
+// ctx's error if it ended. Later calls return nil.
+func (h *Host) Close(ctx context.Context) error {
+	if h.closing.Swap(true) {
+		return nil
+	}
+	stopCancel := context.AfterFunc(ctx, h.cancel)
+	defer stopCancel()
+	close(h.stop)
 	h.closeWebSockets()
 	for _, s := range h.shards {
-		select {
-		case <-s.done:
-		default:
-			s.close()
-		}
-	}
-	if h.evictStop != nil {
-		close(h.evictStop)
-		<-h.evictDone
-		h.evictStop = nil
-	}
-	if h.backupStop != nil {
-		close(h.backupStop)
-		<-h.backupDone
-		h.backupStop = nil
+		s.close()
 	}
 	if h.syncer != nil {
 		h.syncer.close()
 	}
+	h.cancel()
+	h.goMu.Lock()
+	h.gone = true
+	h.goMu.Unlock()
+	h.wg.Wait()
+
 	h.mu.Lock()
 	cells := make([]*cell, 0, len(h.cells))
 	for _, c := range h.cells {
 		cells = append(cells, c)
 	}
 	h.mu.Unlock()
-	// The loops have stopped: the cells are ours now.
-	var first error
+	// Every goroutine has ended: the cells are ours now.
+	var errs []error
 	for _, c := range cells {
 		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
 			// The final save (the loops are stopped: no checkpoint runs).
-			if err := saveSnapshot(h, c.log); err != nil {
-				h.logf("%s: final backup: %v", c.scope, err)
-				if first == nil {
-					first = err
-				}
+			// It runs after the cancel, on a context of its own.
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadDeadline)
+			err := saveSnapshot(fctx, h, c.log)
+			cancel()
+			if err != nil {
+				c.logger().Error("final backup: " + err.Error())
+				errs = append(errs, fmt.Errorf("final backup of %s: %w", c.scope, err))
 			}
 		}
-		if err := c.closeDB(true); err != nil && first == nil {
-			first = err
+		if err := c.closeDB(true); err != nil {
+			errs = append(errs, fmt.Errorf("close %s: %w", c.scope, err))
 		}
 	}
 	if h.lock != nil {
-		h.lock.Close()
+		if err := h.lock.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("release state lock: %w", err))
+		}
 		h.lock = nil
 	}
-	return first
+	if err := ctx.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("close host: %w", err))
+	}
+	return errors.Join(errs...)
 }
-
-// HasClass reports whether class is a bound Durable Object class.
-func (h *Host) HasClass(class string) bool { return h.classes[class] }
 
 // Script is the worker's name.
 func (h *Host) Script() string { return h.cfg.Script }
-
-func (h *Host) logf(format string, args ...any) {
-	h.logMu.Lock()
-	defer h.logMu.Unlock()
-	fmt.Fprintf(h.cfg.Log, format+"\n", args...)
-}
 
 // shardFor is the shard of a scope for its whole activation.
 func (h *Host) shardFor(scope string) *shard {
@@ -417,9 +445,7 @@ func (h *Host) workerShard() *shard {
 	best, bestLen := h.shards[start%len(h.shards)], -1
 	for i := range h.shards {
 		s := h.shards[(start+i)%len(h.shards)]
-		s.mu.Lock()
-		n := len(s.queue)
-		s.mu.Unlock()
+		n := s.jobs.Len()
 		if bestLen < 0 || n < bestLen {
 			best, bestLen = s, n
 		}

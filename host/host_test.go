@@ -107,7 +107,7 @@ func TestHost_StateSurvivesRestart(t *testing.T) {
 			t.Errorf("round %d: n = %d, want %d", round, got, want)
 		}
 		srv.Close()
-		if err := h.Close(); err != nil {
+		if err := h.Close(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,7 +119,7 @@ func TestHost_SecondHostOnStateIsRefused(t *testing.T) {
 	if err := h1.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h1.Close()
+	defer h1.Close(context.Background())
 	h2 := newHost(t, counterJS, state)
 	err := h2.Open()
 	if !errors.Is(err, host.ErrStateLocked) {
@@ -135,7 +135,7 @@ func TestHost_HTTPFront(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 
@@ -166,7 +166,7 @@ func TestHost_ConcurrentObjects(t *testing.T) {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
@@ -231,7 +231,7 @@ export default {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 	status, body := get(t, srv, "/")
@@ -281,7 +281,7 @@ export default {
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
-	defer h.Close()
+	defer h.Close(context.Background())
 	srv := httptest.NewServer(h.Handler())
 	defer srv.Close()
 

@@ -105,7 +105,7 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
 	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
-		h.logf("%v", err)
+		h.log.Error(err.Error())
 		return plain(c, http.StatusServiceUnavailable, err.Error())
 	}
 	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
@@ -114,12 +114,7 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error 
 		return nil
 	}
 	if err != nil {
-		var se *jsapi.ScriptError
-		if errors.As(err, &se) && se.Stack != "" {
-			h.logf("Uncaught %s", se.Stack)
-		} else {
-			h.logf("Uncaught %v", err)
-		}
+		h.logUncaught(err)
 		if h.cfg.ErrorPage != nil {
 			h.cfg.ErrorPage(w, c.Request(), err)
 			return nil

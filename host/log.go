@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/storage"
@@ -114,38 +115,43 @@ func (l *cellLog) uploaded(key string, size int, snapshot bool) (obsolete []stri
 	return obsolete
 }
 
-// deleteKeys deletes keys from store in the background, deleteParallel at
-// a time (a file store then deletes those in one round: one fsync, not one
-// per key), ignoring failures: they leave garbage that nothing reads.
-func deleteKeys(store plugins.ObjectStore, keys []string) {
+// deleteKeys deletes keys from the bucket in the background,
+// deleteParallel at a time (a file store then deletes those in one round:
+// one fsync, not one per key), ignoring failures: they leave garbage that
+// nothing reads.
+func (h *Host) deleteKeys(keys []string) {
 	if len(keys) == 0 {
 		return
 	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+	h.goFunc(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 		defer cancel()
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, deleteParallel)
-		for _, k := range keys {
-			sem <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				_ = store.Delete(ctx, k, "")
-			}()
-		}
-		wg.Wait()
-	}()
+		deleteAll(ctx, h.cfg.Bucket, keys)
+	})
+}
+
+func deleteAll(ctx context.Context, store plugins.ObjectStore, keys []string) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, deleteParallel)
+	for _, k := range keys {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			_ = store.Delete(ctx, k, "")
+		}()
+	}
+	wg.Wait()
 }
 
 // deleteOlderEpochs deletes, in the background, the LTX files of scope's
 // epochs older than epoch: a newer epoch has data, so restore never reads
 // them again.
-func deleteOlderEpochs(store plugins.ObjectStore, scope string, epoch uint64) {
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), deleteTimeout)
+func (h *Host) deleteOlderEpochs(scope string, epoch uint64) {
+	h.goFunc(func(ctx context.Context) {
+		ctx, cancel := context.WithTimeout(ctx, deleteTimeout)
 		defer cancel()
-		files, err := storage.ListLTX(ctx, store, scope)
+		files, err := storage.ListLTX(ctx, h.cfg.Bucket, scope)
 		if err != nil {
 			return
 		}
@@ -155,8 +161,8 @@ func deleteOlderEpochs(store plugins.ObjectStore, scope string, epoch uint64) {
 				keys = append(keys, f.String())
 			}
 		}
-		deleteKeys(store, keys)
-	}()
+		deleteAll(ctx, h.cfg.Bucket, keys)
+	})
 }
 
 func (l *cellLog) epoch() uint64 {
@@ -166,74 +172,47 @@ func (l *cellLog) epoch() uint64 {
 	return l.lease.Epoch
 }
 
-// logSyncer is the Syncer of the log mode: for every database of a batch it
-// reads the commits from the WAL, uploads them as one LTX file, and checks
-// ownership; databases upload in parallel, each cell's files in order.
-type logSyncer struct {
-	store plugins.ObjectStore
-	mu    sync.Mutex
-	logs  map[*storage.DB]*cellLog // guarded by mu
-}
-
-func newLogSyncer(store plugins.ObjectStore) *logSyncer {
-	return &logSyncer{store: store, logs: map[*storage.DB]*cellLog{}}
-}
-
-func (y *logSyncer) register(db *storage.DB, l *cellLog) {
-	y.mu.Lock()
-	y.logs[db] = l
-	y.mu.Unlock()
-}
-
-func (y *logSyncer) unregister(db *storage.DB) {
-	y.mu.Lock()
-	if l := y.logs[db]; l != nil {
-		l.retired.Store(true)
-	}
-	delete(y.logs, db)
-	y.mu.Unlock()
-}
-
 // errLogRetired means the cell let go of its log while a batch was queued.
 var errLogRetired = errors.New("the cell was deactivated before its commit was uploaded")
 
-// Sync implements Syncer.
-func (y *logSyncer) Sync(dbs []*storage.DB) []error {
-	errs := make([]error, len(dbs))
-	failed := false
+// uploadLogs is the log mode's part of a sync round: for every cell's log
+// whose database the Syncer made durable (errs nil, or errs[i] nil), it
+// reads the commits from the WAL, uploads them as one LTX file, and checks
+// ownership; cells upload in parallel, each cell's files in order. It
+// returns nil when all are durable, else one error per log.
+func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
+	out := make([]error, len(logs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, uploadParallel)
-	for i, db := range dbs {
-		y.mu.Lock()
-		l := y.logs[db]
-		y.mu.Unlock()
-		if l == nil {
-			errs[i], failed = errLogRetired, true
+	for i, l := range logs {
+		switch {
+		case errs != nil && errs[i] != nil:
+			out[i] = errs[i]
+			continue
+		case l == nil:
+			out[i] = errLogRetired
 			continue
 		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			errs[i] = y.upload(l)
+			out[i] = h.upload(l)
 		}()
 	}
 	wg.Wait()
-	for _, err := range errs {
+	for _, err := range out {
 		if err != nil {
-			failed = true
+			return out
 		}
 	}
-	if !failed {
-		return nil
-	}
-	return errs
+	return nil
 }
 
 // upload makes the cell's committed transactions durable in the bucket:
 // one LTX file holding every page changed since the last upload (the first
 // of an epoch is a snapshot at TXID 1), then the ownership check.
-func (y *logSyncer) upload(l *cellLog) error {
+func (h *Host) upload(l *cellLog) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.retired.Load() {
@@ -250,10 +229,10 @@ func (y *logSyncer) upload(l *cellLog) error {
 	if err != nil {
 		return fmt.Errorf("capture pages of %s: %w", l.scope, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), uploadDeadline)
+	ctx, cancel := context.WithTimeout(h.ctx, uploadDeadline)
 	defer cancel()
 	if ps != nil && len(ps.Pages) > 0 {
-		return l.put(ctx, y.store, ps, first || compact)
+		return h.putLTX(ctx, l, ps, first || compact)
 	}
 	if l.lease != nil {
 		return checkWithRetry(ctx, l.lease)
@@ -267,26 +246,21 @@ func (y *logSyncer) upload(l *cellLog) error {
 // file is durable and ownership confirmed, it records the file and
 // deletes, in the background, what the file made obsolete (see
 // compactMinFiles). The log and backup modes both upload through it.
-func (l *cellLog) put(ctx context.Context, store plugins.ObjectStore, ps *storage.PageSet, snapshot bool) error {
+func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snapshot bool) error {
 	first := l.txid == 0
 	txid := l.txid + 1
 	level, minTXID := 0, txid
 	if snapshot && !first {
 		level, minTXID = compactLevel, 1
 	}
-	key := storage.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
-	bp := ltxBufPool.Get().(*[]byte)
-	body, err := storage.AppendLTX((*bp)[:0], ps, minTXID, txid, time.Now())
-	size := len(body)
-	if err == nil {
-		err = putWithRetry(ctx, store, key, body) // Put does not retain body
-	} else {
-		err = fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+	key := bucketkey.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
+	buf, err := storage.EncodeLTXBuffer(ps, minTXID, txid, time.Now())
+	if err != nil {
+		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
 	}
-	if cap(body) <= maxPooledLTXBuf {
-		*bp = body[:0]
-		ltxBufPool.Put(bp)
-	}
+	size := len(buf.Bytes())
+	err = putWithRetry(ctx, h.cfg.Bucket, key, buf.Bytes()) // Put does not retain the body
+	buf.Release()
 	if err != nil {
 		return err
 	}
@@ -296,18 +270,12 @@ func (l *cellLog) put(ctx context.Context, store plugins.ObjectStore, ps *storag
 			return err
 		}
 	}
-	deleteKeys(store, l.uploaded(key, size, snapshot))
+	h.deleteKeys(l.uploaded(key, size, snapshot))
 	if first && l.lease != nil && l.lease.Epoch > 1 {
-		deleteOlderEpochs(store, l.scope, l.lease.Epoch)
+		h.deleteOlderEpochs(l.scope, l.lease.Epoch)
 	}
 	return nil
 }
-
-// ltxBufPool recycles the buffers LTX files are encoded into before their
-// upload; a buffer larger than maxPooledLTXBuf (a snapshot's) is dropped.
-var ltxBufPool = sync.Pool{New: func() any { return new([]byte) }}
-
-const maxPooledLTXBuf = 1 << 20
 
 // putWithRetry uploads body (a plain PUT: the epoch in the key fences it),
 // retrying with back-off until ctx ends.
@@ -390,7 +358,7 @@ func (l *cellLog) release(h *Host) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := l.lease.Release(ctx); err != nil {
-		h.logf("%s: release: %v", l.scope, err)
+		h.log.Error("release: "+err.Error(), "scope", l.scope)
 	}
 }
 
@@ -402,11 +370,8 @@ func (c *cell) attachLog(l *cellLog) {
 	}
 	l.capture = c.db.WALCapture()
 	c.log = l
-	if y, ok := c.s.h.cfg.Syncer.(*logSyncer); ok {
-		y.register(c.db, l)
-	}
 	if l.lease != nil {
-		go func() {
+		c.s.h.goFunc(func(ctx context.Context) {
 			select {
 			case <-l.lease.Lost:
 				c.s.post(func() {
@@ -415,8 +380,9 @@ func (c *cell) attachLog(l *cellLog) {
 					}
 				})
 			case <-l.done:
+			case <-ctx.Done():
 			}
-		}()
+		})
 	}
 }
 
@@ -439,21 +405,20 @@ func (c *cell) closeDB(wait bool) error {
 	if l := c.log; l != nil {
 		c.log = nil
 		l.retired.Store(true) // a backup or upload in progress gives up
-		if y, ok := c.s.h.cfg.Syncer.(*logSyncer); ok && c.db != nil {
-			y.unregister(c.db)
-		}
 		close(l.done)
-		l.capture.Close()
+		if err := l.capture.Close(); err != nil {
+			c.logger().Error("close WAL capture: " + err.Error())
+		}
 		if wait {
 			l.release(c.s.h)
 		} else {
-			go l.release(c.s.h)
+			c.s.h.goFunc(func(context.Context) { l.release(c.s.h) })
 		}
 	}
 	var err error
 	if c.db != nil {
 		if err = c.db.Close(); err != nil {
-			c.s.h.logf("%s: close: %v", c.scope, err)
+			c.logger().Error("close: " + err.Error())
 		}
 		c.db = nil
 	}
@@ -468,29 +433,30 @@ func (c *cell) maybeCheckpoint() {
 		return
 	}
 	if err := c.db.Checkpoint(); err != nil {
-		c.s.h.logf("%s: %v", c.scope, err)
+		c.logger().Error(err.Error())
 		return
 	}
 	c.commitsSinceCheckpoint = 0
 }
 
-// logLinger is how long the log syncer waits before a round that follows a
-// round of one database (see Linger).
-const logLinger = 800 * time.Microsecond
+// logLingerAfterOne is how long the log mode waits before a round that
+// follows a round of one database (see logLinger).
+const logLingerAfterOne = 800 * time.Microsecond
 
-// Linger implements Lingerer: after a round that uploaded one cell's log,
-// wait logLinger, so that the commits of more turns share the next upload
-// (one LTX file, one PUT, one ownership check). One object under load: each
-// upload waits for the previous one, so this is where its commits gather.
-// Measured with one object and 64 clients in log mode (A/B runs of the two
-// binaries, server CPU per request): 400 us -4.5% against none, 800 us
-// another -4%; 1.5 ms saved 2.5% more CPU but no more requests per second,
-// as replies then wait longer than the load can hide. After a round of
-// several cells the file store waits on its own side (plugins/filestore:
-// a round that several writers shared), so this does not wait.
-func (y *logSyncer) Linger(prev int) time.Duration {
+// logLinger is the log mode's linger policy: after a round that uploaded
+// one cell's log, wait logLingerAfterOne, so that the commits of more turns
+// share the next upload (one LTX file, one PUT, one ownership check). One
+// object under load: each upload waits for the previous one, so this is
+// where its commits gather. Measured with one object and 64 clients in log
+// mode (A/B runs of the two binaries, server CPU per request): 400 us -4.5%
+// against none, 800 us another -4%; 1.5 ms saved 2.5% more CPU but no more
+// requests per second, as replies then wait longer than the load can hide.
+// After a round of several cells the file store waits on its own side
+// (plugins/filestore: a round that several writers shared), so this does
+// not wait.
+func logLinger(prev int) time.Duration {
 	if prev == 1 {
-		return logLinger
+		return logLingerAfterOne
 	}
 	return 0
 }

@@ -1,13 +1,16 @@
 package host
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -21,12 +24,10 @@ const maxCallStackSize = 8192
 type shard struct {
 	h   *Host
 	idx int
+	log *slog.Logger // h's, with the attribute shard
 
-	mu     sync.Mutex
-	queue  []func() // guarded by mu
-	closed bool     // guarded by mu
-	wake   chan struct{}
-	done   chan struct{}
+	jobs *queue.Queue[func()]
+	done chan struct{} // closed when run returns
 
 	// The CPU-limit watchdog (watchdog): guarded by cpuMu.
 	cpuMu       sync.Mutex
@@ -55,7 +56,7 @@ type pendingReply struct {
 }
 
 func newShard(h *Host, idx int) *shard {
-	return &shard{h: h, idx: idx, wake: make(chan struct{}, 1), done: make(chan struct{}), ns: map[string]*namespace{}}
+	return &shard{h: h, idx: idx, log: h.log.With("shard", idx), jobs: queue.New[func()](), done: make(chan struct{}), ns: map[string]*namespace{}}
 }
 
 // load builds the runtime and evaluates the bundle. Called before run, on the
@@ -96,7 +97,7 @@ func (s *shard) replaceRuntime(reason string) {
 	if err := s.load(); err != nil {
 		// The bundle loaded before, so this is unexpected; keep the old
 		// runtime rather than leave the shard without one.
-		s.h.logf("shard %d: cannot rebuild the runtime: %v", s.idx, err)
+		s.log.Error("cannot rebuild the runtime: " + err.Error())
 		s.rt, s.w = old, oldW
 		return
 	}
@@ -108,18 +109,19 @@ func (s *shard) replaceRuntime(reason string) {
 }
 
 // post queues f to run on the loop as a macrotask of its own. Safe from any
-// goroutine; never blocks. Jobs posted after close are dropped.
-func (s *shard) post(f func()) {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return
-	}
-	s.queue = append(s.queue, f)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
+// goroutine; never blocks. Jobs posted after close are dropped: post then
+// reports false.
+func (s *shard) post(f func()) bool { return s.jobs.Push(f) }
+
+// postOrRun posts f, or, once the shard is closed, runs f on the calling
+// goroutine after the loop has stopped: what the loop owned is then the
+// caller's (Close waits for that caller before it closes the cells). For
+// the goroutines Host.Close waits for, so that their results (a sync
+// round's replies) are not lost.
+func (s *shard) postOrRun(f func()) {
+	if !s.post(f) {
+		<-s.done
+		f()
 	}
 }
 
@@ -144,37 +146,20 @@ func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 // drained.
 func (s *shard) run() {
 	defer close(s.done)
-	go s.watchdog()
-	var batch []func()
-	for {
-		s.mu.Lock()
-		batch, s.queue = s.queue, batch[:0]
-		closed := s.closed
-		s.mu.Unlock()
-		if len(batch) == 0 {
-			if closed {
-				return
-			}
-			<-s.wake
-			continue
-		}
+	s.h.goFunc(func(context.Context) { s.watchdog() })
+	queue.Run(s.jobs, nil, func(batch []func()) int {
 		for i, job := range batch {
 			s.runJob(job)
 			s.endTurn(i < len(batch)-1)
 			batch[i] = nil
 		}
-	}
+		return len(batch)
+	})
 }
 
 // close stops the loop after the jobs already queued, and waits.
 func (s *shard) close() {
-	s.mu.Lock()
-	s.closed = true
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	s.jobs.Close()
 	<-s.done
 }
 
@@ -227,9 +212,9 @@ func (s *shard) runJob(job func()) {
 		if interrupted {
 			s.rt.ClearInterrupt()
 			if c := s.current; c != nil {
-				s.h.logf("%s: the handler exceeded its time limit of %s and was interrupted", c.scope, limit)
+				c.logger().Error(fmt.Sprintf("the handler exceeded its time limit of %s and was interrupted", limit))
 			} else {
-				s.h.logf("a worker handler exceeded its time limit of %s and was interrupted", limit)
+				s.log.Error(fmt.Sprintf("a worker handler exceeded its time limit of %s and was interrupted", limit))
 			}
 			s.replaceRuntime(errCPULimit{limit}.String())
 		} else if s.w.Poisoned {
@@ -240,10 +225,10 @@ func (s *shard) runJob(job func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			if ex, ok := r.(*goja.Exception); ok {
-				s.h.logf("uncaught exception: %s", ex.String())
+				s.log.Error("uncaught exception: " + ex.String())
 				return
 			}
-			s.h.logf("internal error in shard %d: %v\n%s", s.idx, r, debug.Stack())
+			s.log.Error(fmt.Sprintf("internal error in shard %d: %v\n%s", s.idx, r, debug.Stack()))
 			// A Go panic that crossed goja left its call stack unwound
 			// halfway: the runtime cannot be trusted any more.
 			s.w.Poisoned = true
@@ -291,9 +276,7 @@ func (s *shard) endTurn(more bool) {
 		if b == nil {
 			b = &syncBatch{s: s}
 		}
-		b.cells = append(b.cells, c)
-		b.seqs = append(b.seqs, c.committed)
-		b.dbs = append(b.dbs, c.db)
+		b.add(c)
 	}
 	clear(s.dirty[kept:])
 	s.dirty = s.dirty[:kept]

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -65,8 +66,8 @@ type wsOwner struct {
 // claimSocket records the owner of the socket a response carries, the
 // first time the response leaves a handler. On the loop of s.
 func claimSocket(resp *jsapi.HTTPResponse, o *wsOwner) {
-	if resp != nil && resp.Socket != nil && resp.Socket.Owner == nil {
-		resp.Socket.Owner = o
+	if ws := jsapi.SocketOf(resp); ws != nil && ws.Owner == nil {
+		ws.Owner = o
 	}
 }
 
@@ -129,9 +130,7 @@ type wsConn struct {
 	ws   *jsapi.WebSocket // the server end; touched on the loop only
 	conn *websocket.Conn  // set before the goroutines start
 
-	mu    sync.Mutex
-	queue []wsOut // guarded by mu
-	wake  chan struct{}
+	out *queue.Queue[wsOut] // to the writer
 
 	credits chan struct{} // one per message read and not yet handled
 	done    chan struct{} // closed once the TCP connection is closed
@@ -143,7 +142,7 @@ type wsConn struct {
 }
 
 func newWSConn(h *Host, o *wsOwner) *wsConn {
-	return &wsConn{h: h, s: o.s, c: o.c, name: o.name, wake: make(chan struct{}, 1),
+	return &wsConn{h: h, s: o.s, c: o.c, name: o.name, out: queue.New[wsOut](),
 		credits: make(chan struct{}, wsInflight), done: make(chan struct{})}
 }
 
@@ -186,15 +185,7 @@ func (k *wsConn) output(o wsOut) {
 }
 
 // enqueue hands o to the writer. Safe from any goroutine; never blocks.
-func (k *wsConn) enqueue(o wsOut) {
-	k.mu.Lock()
-	k.queue = append(k.queue, o)
-	k.mu.Unlock()
-	select {
-	case k.wake <- struct{}{}:
-	default:
-	}
-}
+func (k *wsConn) enqueue(o wsOut) { k.out.Push(o) }
 
 // credit returns the flow-control credit of one handled message.
 func (k *wsConn) credit() {
@@ -326,15 +317,9 @@ func (k *wsConn) write() {
 			closeTimer.Stop()
 		}
 	}()
+	var batch []wsOut
 	for {
-		k.mu.Lock()
-		batch := k.queue
-		k.queue = nil
-		k.mu.Unlock()
-		if len(batch) == 0 {
-			<-k.wake
-			continue
-		}
+		batch, _ = k.out.Next(batch) // never closed: a drop ends the writer
 		for _, o := range batch {
 			switch o.kind {
 			case wsOutDrop:
@@ -369,10 +354,10 @@ func (k *wsConn) write() {
 func (h *Host) logUncaught(err error) {
 	var se *jsapi.ScriptError
 	if errors.As(err, &se) && se.Stack != "" {
-		h.logf("Uncaught %s", se.Stack)
+		h.log.Error("Uncaught " + se.Stack)
 		return
 	}
-	h.logf("Uncaught %v", err)
+	h.log.Error("Uncaught " + err.Error())
 }
 
 // wsRegistry is the host's open connections (closed by Host.Close).
@@ -437,7 +422,8 @@ var wsUpgrader = websocket.Upgrader{
 // owner's loop, then switches protocols and starts the reader and writer.
 func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
 	r := ec.Request()
-	o, _ := resp.Socket.Owner.(*wsOwner)
+	client := jsapi.SocketOf(resp)
+	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
 		return h.write(ec, nil, errors.New("internal error: a WebSocket response has no owner"))
 	}
@@ -445,7 +431,6 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 		return h.write(ec, nil, &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`})
 	}
 	k := newWSConn(h, o)
-	client := resp.Socket
 	errc := make(chan error, 1)
 	o.s.post(func() {
 		err := client.Couple(k)

@@ -105,7 +105,7 @@ func startWSHost(t *testing.T, opts ...func(*host.Config)) (*host.Host, *httptes
 	srv := httptest.NewServer(h.Handler())
 	t.Cleanup(func() {
 		srv.Close()
-		if err := h.Close(); err != nil {
+		if err := h.Close(context.Background()); err != nil {
 			t.Error(err)
 		}
 	})
@@ -282,31 +282,53 @@ func TestWebSocket_DroppedConnection(t *testing.T) {
 	}
 }
 
+// TestWebSocket_PlainAcceptKeepsTheObjectResident drives eviction with the
+// test's clock: past the idle timeout, the pass evicts an idle object
+// without sockets (the bystander) but not the one holding a socket
+// accepted with accept(), whose instance then answers again.
 func TestWebSocket_PlainAcceptKeepsTheObjectResident(t *testing.T) {
-	_, srv := startWSHost(t, func(c *host.Config) { c.IdleTimeout = 100 * time.Millisecond })
+	clock := newFakeClock()
+	h, srv := startWSHost(t, host.WithClock(clock.Now), func(c *host.Config) { c.IdleTimeout = time.Hour })
+	get(t, srv, "/do/Echo/bystander/stats") // resident, no socket
 	w := dialWS(t, srv, "/do/Echo/d?plain")
 	w.send(t, "one")
-	w.expect(t, "plain:one:1")
+	first := w.next(t).data // "plain:one:<constructed>"
 	if err := w.c.Write(context.Background(), websocket.MessageBinary, []byte{7}); err != nil {
 		t.Fatal(err)
 	}
 	if in := w.next(t); in.text || in.data != "\x07" {
 		t.Fatalf("binary: %+v", in)
 	}
-	time.Sleep(500 * time.Millisecond) // several idle timeouts
+	if n := host.EvictIdle(h); n != 0 {
+		t.Fatalf("evicted %d objects before the idle timeout, want 0", n)
+	}
+	clock.Advance(2 * time.Hour)
+	if n := host.EvictIdle(h); n != 1 {
+		t.Fatalf("evicted %d objects past the idle timeout, want 1 (the bystander)", n)
+	}
 	w.send(t, "two")
-	w.expect(t, "plain:two:1") // the same instance
+	w.expect(t, strings.Replace(first, "one", "two", 1)) // the same instance
 	w.closeWith(1000, "x")
 	w.expectEnd(t, 1000, "plain saw x")
 }
 
+// TestWebSocket_HibernatableSocketSurvivesEviction: the object holding a
+// socket accepted with ctx.acceptWebSocket() is evicted past the idle
+// timeout; the next message builds a new instance, which gets the socket.
 func TestWebSocket_HibernatableSocketSurvivesEviction(t *testing.T) {
-	_, srv := startWSHost(t, func(c *host.Config) { c.IdleTimeout = 100 * time.Millisecond })
+	clock := newFakeClock()
+	h, srv := startWSHost(t, host.WithClock(clock.Now), func(c *host.Config) { c.IdleTimeout = time.Hour })
 	w := dialWS(t, srv, "/do/Echo/e")
 	w.expect(t, "welcome")
 	w.send(t, "info")
 	w.expect(t, `{"constructed":1,"att":{"since":1},"tags":["t"],"open":1,"state":1}`)
-	time.Sleep(600 * time.Millisecond) // evicted meanwhile
+	if n := host.EvictIdle(h); n != 0 {
+		t.Fatalf("evicted %d objects before the idle timeout, want 0", n)
+	}
+	clock.Advance(2 * time.Hour)
+	if n := host.EvictIdle(h); n != 1 {
+		t.Fatalf("evicted %d objects past the idle timeout, want 1", n)
+	}
 	w.send(t, "info")
 	// A new instance handles the message; the socket, its tags and its
 	// attachment are the host's.
@@ -401,7 +423,7 @@ func TestWebSocket_HostCloseEndsConnections(t *testing.T) {
 	p := dialWS(t, srv, "/do/Echo/k?plain")
 	p.send(t, "x")
 	p.expect(t, "plain:x:1")
-	if err := h.Close(); err != nil {
+	if err := h.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	w.expectEnd(t, -1, "")

@@ -11,6 +11,10 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 //go:embed do.js
@@ -287,12 +291,12 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		req, err := ExportRequest(w.rt, call.Argument(1))
+		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
 		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
-			settle(func() (goja.Value, error) { return NewResponse(w.rt, resp) }, err)
+			settle(func() (goja.Value, error) { return web.NewResponse(w.rt, resp) }, err)
 		})
 		return nil
 	})
@@ -303,12 +307,12 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 	method := call.Argument(3).String()
 	get := call.Argument(5).ToBoolean()
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		args, err := catchThrow(func() ([]byte, error) { return Serialize(w.rt, call.Argument(4)) })
+		args, err := catchThrow(func() ([]byte, error) { return clone.Serialize(w.rt, call.Argument(4)) })
 		if err != nil {
 			return err
 		}
 		ns.Call(hex, name, method, args, get, func(res []byte, err error) {
-			settle(func() (goja.Value, error) { return Deserialize(w.rt, res) }, err)
+			settle(func() (goja.Value, error) { return clone.Deserialize(w.rt, res) }, err)
 		})
 		return nil
 	})
@@ -325,7 +329,7 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 	if cls, ok := w.Classes[class]; !ok || !w.extends(cls, w.doCls) {
 		return nil, ErrNoRPC
 	}
-	argv, err := Deserialize(w.rt, args)
+	argv, err := clone.Deserialize(w.rt, args)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +353,7 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 
 // SerializeResult structured-clones an RPC result for another runtime.
 func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
-	return catchThrow(func() ([]byte, error) { return Serialize(w.rt, v) })
+	return catchThrow(func() ([]byte, error) { return clone.Serialize(w.rt, v) })
 }
 
 // ErrorValue turns a Go error into a JS value to throw or reject with: a
@@ -364,13 +368,13 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 	}
 	var se *ScriptError
 	if errors.As(err, &se) {
-		e := NewError(w.rt, se.Name, se.Message)
+		e := jserr.New(w.rt, se.Name, se.Message)
 		if se.Remote {
 			_ = e.Set("remote", true)
 		}
 		return e
 	}
-	return ErrorValue(w.rt, err)
+	return clone.ErrorValue(w.rt, err)
 }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
@@ -458,7 +462,7 @@ func (w *Worker) callFetch(obj *goja.Object, req *HTTPRequest, rest ...goja.Valu
 		}
 		return nil, ErrNoDefaultFetch
 	}
-	v, err := callWithRequest(w.rt, fn, obj, req, rest...)
+	v, err := web.CallWithRequest(w.rt, fn, obj, req, rest...)
 	if err != nil {
 		return nil, w.errorOf(err)
 	}

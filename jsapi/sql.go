@@ -9,6 +9,9 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // SQL is the SQL side of a cell's storage (ctx.storage.sql), implemented by
@@ -174,7 +177,7 @@ func (h *cursorHandle) next(rt *goja.Runtime) (row []any, ok bool) {
 	row, ok, err := h.c.Next()
 	if err != nil {
 		h.done = true
-		panic(NewError(rt, "Error", err.Error()))
+		panic(jserr.New(rt, "Error", err.Error()))
 	}
 	if !ok {
 		h.done = true
@@ -216,7 +219,7 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 			if size > maxToArrayBytes {
 				h.done = true
 				h.c.Close()
-				panic(NewError(rt, "RangeError", msgToArrayTooLarge))
+				panic(jserr.New(rt, "RangeError", msgToArrayTooLarge))
 			}
 			out = append(out, sqlRowValue(rt, h.cols, row, raw))
 		}
@@ -226,12 +229,12 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 		h := handleOf(c.Argument(0))
 		row, ok := h.next(rt)
 		if !ok {
-			panic(NewError(rt, "Error", msgOneNone))
+			panic(jserr.New(rt, "Error", msgOneNone))
 		}
 		if _, more := h.next(rt); more {
 			h.done = true
 			h.c.Close()
-			panic(NewError(rt, "Error", msgOneMany))
+			panic(jserr.New(rt, "Error", msgOneMany))
 		}
 		return sqlRowValue(rt, h.cols, row, false)
 	})
@@ -328,7 +331,7 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		return nil
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if b, ok := sqlBytes(rt, o); ok {
+		if b, ok := clone.Bytes(rt, o); ok {
 			return b
 		}
 		return o.String()
@@ -357,63 +360,17 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 	return v.ToFloat()
 }
 
-// typedArrayElemSize is the element size of each typed array class.
-var typedArrayElemSize = map[string]int64{
-	"Int8Array": 1, "Uint8Array": 1, "Uint8ClampedArray": 1,
-	"Int16Array": 2, "Uint16Array": 2, "Float16Array": 2,
-	"Int32Array": 4, "Uint32Array": 4, "Float32Array": 4,
-	"Float64Array": 8, "BigInt64Array": 8, "BigUint64Array": 8,
-}
-
-// sqlBytes returns a copy of the bytes of an ArrayBuffer or of the range an
-// ArrayBuffer view (typed array, DataView) covers.
-func sqlBytes(rt *goja.Runtime, o *goja.Object) ([]byte, bool) {
-	if ab, ok := o.Export().(goja.ArrayBuffer); ok {
-		return append([]byte{}, ab.Bytes()...), true
-	}
-	ci, err := cloneIntrinsicsOf(rt)
-	if err != nil {
-		return nil, false
-	}
-	var (
-		buf    goja.Value
-		off, n int64
-	)
-	if info, err := ci.typedArray(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
-		io := info.ToObject(rt)
-		size, ok := typedArrayElemSize[io.Get("0").String()]
-		if !ok {
-			return nil, false
-		}
-		buf, off, n = io.Get("1"), io.Get("2").ToInteger(), io.Get("3").ToInteger()*size
-	} else if info, err := ci.dataView(goja.Undefined(), o); err == nil && !goja.IsUndefined(info) {
-		io := info.ToObject(rt)
-		buf, off, n = io.Get("0"), io.Get("1").ToInteger(), io.Get("2").ToInteger()
-	} else {
-		return nil, false
-	}
-	ab, ok := buf.Export().(goja.ArrayBuffer)
-	if !ok {
-		return nil, false
-	}
-	all := ab.Bytes()
-	if off < 0 || n < 0 || off+n > int64(len(all)) {
-		return nil, false
-	}
-	return append([]byte{}, all[off:off+n]...), true
-}
-
 // newSQLStorage builds ctx.storage.sql.
 func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 	rt := w.rt
 	s := rt.NewObject()
 	_ = s.Set("exec", func(call goja.FunctionCall) goja.Value {
 		if q == nil {
-			panic(NewError(rt, "Error", "SQL is not available on this storage"))
+			panic(jserr.New(rt, "Error", "SQL is not available on this storage"))
 		}
 		st, err := sqlStateOf(rt)
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			panic(jserr.New(rt, "Error", err.Error()))
 		}
 		query := call.Argument(0).String()
 		args := make([]any, 0, max(len(call.Arguments)-1, 0))
@@ -422,7 +379,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		cur, err := q.Exec(query, args)
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			panic(jserr.New(rt, "Error", err.Error()))
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
 		runtime.AddCleanup(h, SQLCursor.Release, cur)
@@ -439,7 +396,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		n, err := q.DatabaseSize()
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			panic(jserr.New(rt, "Error", err.Error()))
 		}
 		return rt.ToValue(n)
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)

@@ -13,6 +13,10 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/storage"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
 )
 
 // testStorage is a cell's storage over a real storage.DB, as host's
@@ -76,7 +80,7 @@ func newStorageRuntime(t testing.TB, o StateOptions) (*goja.Runtime, *storage.DB
 	if err := rt.Set("ctx", w.NewState(o)); err != nil {
 		t.Fatal(err)
 	}
-	runJS(t, rt, `
+	jstest.Run(t, rt, `
 globalThis.attempt = (f) => { try { return { ok: f() }; } catch (e) { return { threw: e.name, message: e.message }; } };
 globalThis.attemptAsync = async (f) => { try { return { ok: await f() }; } catch (e) { return { threw: e.name, message: e.message }; } };
 globalThis.sql = ctx.storage.sql;`)
@@ -87,11 +91,11 @@ globalThis.sql = ctx.storage.sql;`)
 // of its value.
 func jsJSON(t testing.TB, rt *goja.Runtime, src string) string {
 	t.Helper()
-	v := runJS(t, rt, src)
+	v := jstest.Run(t, rt, src)
 	if err := rt.Set("__v", v); err != nil {
 		t.Fatal(err)
 	}
-	return runJS(t, rt, "JSON.stringify(__v)").String()
+	return jstest.Run(t, rt, "JSON.stringify(__v)").String()
 }
 
 func TestSQL_Bindings(t *testing.T) {
@@ -141,7 +145,7 @@ func TestSQL_Values(t *testing.T) {
 
 func TestSQL_Cursor(t *testing.T) {
 	rt, _ := newStorageRuntime(t, StateOptions{})
-	runJS(t, rt, `sql.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)"); sql.exec("INSERT INTO t (name) VALUES ('a'), ('b'), ('c')")`)
+	jstest.Run(t, rt, `sql.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)"); sql.exec("INSERT INTO t (name) VALUES ('a'), ('b'), ('c')")`)
 	for _, tc := range []struct{ expr, want string }{
 		{`(() => { const c = sql.exec("SELECT name FROM t ORDER BY id"); const first = c.next(); const rest = [...c]; return { first, rest, after: c.next(), cols: c.columnNames, read: c.rowsRead, written: c.rowsWritten }; })()`,
 			`{"first":{"done":false,"value":{"name":"a"}},"rest":[{"name":"b"},{"name":"c"}],"after":{"done":true},"cols":["name"],"read":3,"written":0}`},
@@ -169,13 +173,13 @@ const msgTxnSQL = "To execute a transaction, please use the state.storage.transa
 
 func TestSQL_AbandonedCursors(t *testing.T) {
 	rt, db := newStorageRuntime(t, StateOptions{})
-	runJS(t, rt, `sql.exec("CREATE TABLE t (x)"); for (let i = 0; i < 3000; i++) sql.exec("INSERT INTO t VALUES (?)", i);`)
+	jstest.Run(t, rt, `sql.exec("CREATE TABLE t (x)"); for (let i = 0; i < 3000; i++) sql.exec("INSERT INTO t VALUES (?)", i);`)
 	if err := db.Commit(); err != nil {
 		t.Fatal(err)
 	}
 	// Cursors read once and dropped: collected, they end at the commit
 	// instead of being read ahead.
-	runJS(t, rt, `for (let i = 0; i < 50; i++) sql.exec("SELECT x FROM t").next();`)
+	jstest.Run(t, rt, `for (let i = 0; i < 50; i++) sql.exec("SELECT x FROM t").next();`)
 	if n := db.OpenCursors(); n != 50 {
 		t.Fatalf("OpenCursors = %d, want 50", n)
 	}
@@ -201,7 +205,7 @@ func TestSQL_ToArrayLimit(t *testing.T) {
 
 func TestStorage_Transactions(t *testing.T) {
 	rt, _ := newStorageRuntime(t, StateOptions{})
-	runJS(t, rt, `
+	jstest.Run(t, rt, `
 sql.exec("CREATE TABLE log (what TEXT)");
 globalThis.log = (w) => sql.exec("INSERT INTO log VALUES (?)", w);
 globalThis.state = async () => ({ kv: Object.fromEntries(await ctx.storage.list()), sql: sql.exec("SELECT what FROM log ORDER BY rowid").toArray().map((r) => r.what) });`)
@@ -304,7 +308,7 @@ func FuzzListOptions(f *testing.F) {
 		keys := []string{"", "a", "ab", "b", "k1", "k2", "k3", "é", "\xff", "a\xffb", start, end, prefix}
 		values := make([][]byte, len(keys))
 		for i := range keys {
-			v, err := Serialize(rt, rt.ToValue(i))
+			v, err := clone.Serialize(rt, rt.ToValue(i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -390,7 +394,7 @@ func FuzzListOptions(f *testing.F) {
 // BenchmarkCell_* (the same work in Go, next to plain SQLite).
 func benchJS(b *testing.B, setup, op string) {
 	rt, db := newStorageRuntime(b, StateOptions{})
-	runJS(b, rt, setup)
+	jstest.Run(b, rt, setup)
 	if err := db.Commit(); err != nil {
 		b.Fatal(err)
 	}

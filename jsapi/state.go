@@ -5,6 +5,9 @@ import (
 	"sort"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // KV is a cell's key-value storage as host provides it. Calls are synchronous
@@ -119,7 +122,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		if o.Abort != nil {
 			o.Abort(msg)
 		}
-		panic(NewError(rt, "Error", msg))
+		panic(jserr.New(rt, "Error", msg))
 	})
 	w.installWebSocketState(st, o.WebSockets)
 	return st
@@ -249,7 +252,7 @@ func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 		if vals[0] == nil {
 			return goja.Undefined(), nil
 		}
-		return Deserialize(rt, vals[0])
+		return clone.Deserialize(rt, vals[0])
 	}
 	idx := make([]int, 0, len(keys))
 	for i := range keys {
@@ -268,7 +271,7 @@ func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 			continue
 		}
 		seen[keys[i]] = true
-		v, err := Deserialize(rt, vals[i])
+		v, err := clone.Deserialize(rt, vals[i])
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +288,7 @@ func (a *storageAPI) put(call goja.FunctionCall) (goja.Value, error) {
 	var vals [][]byte
 	if obj, ok := call.Argument(0).(*goja.Object); ok && len(call.Arguments) < 2 {
 		for _, k := range obj.Keys() {
-			b, err := Serialize(rt, obj.Get(k))
+			b, err := clone.Serialize(rt, obj.Get(k))
 			if err != nil {
 				return nil, err
 			}
@@ -296,7 +299,7 @@ func (a *storageAPI) put(call goja.FunctionCall) (goja.Value, error) {
 		if goja.IsUndefined(call.Argument(1)) {
 			panic(rt.NewTypeError("put() called with undefined value."))
 		}
-		b, err := Serialize(rt, call.Argument(1))
+		b, err := clone.Serialize(rt, call.Argument(1))
 		if err != nil {
 			return nil, err
 		}
@@ -330,7 +333,7 @@ func (a *storageAPI) list(call goja.FunctionCall) (goja.Value, error) {
 		return nil, err
 	}
 	for _, e := range entries {
-		v, err := Deserialize(rt, e.Value)
+		v, err := clone.Deserialize(rt, e.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -357,15 +360,14 @@ func (a *storageAPI) alarmTime(v goja.Value) int64 {
 	var ms float64
 	switch x := v.(type) {
 	case *goja.Object:
-		ci, err := cloneIntrinsicsOf(rt)
+		t, ok, err := clone.Time(rt, x)
 		if err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			panic(jserr.New(rt, "Error", err.Error()))
 		}
-		t, err := ci.time(goja.Undefined(), x) // throws unless x is a Date
-		if err != nil {
+		if !ok {
 			panic(rt.NewTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
 		}
-		ms = t.ToFloat()
+		ms = t
 	default:
 		switch v.Export().(type) {
 		case int64, float64:
@@ -382,7 +384,7 @@ func (a *storageAPI) alarmTime(v goja.Value) int64 {
 
 func (a *storageAPI) needAlarms() {
 	if a.alarms == nil {
-		panic(NewError(a.rt, "Error", "alarms are not available on this storage"))
+		panic(jserr.New(a.rt, "Error", "alarms are not available on this storage"))
 	}
 }
 
@@ -455,7 +457,7 @@ func (w *Worker) newStorage(o StateOptions) *goja.Object {
 
 func (a *storageAPI) needTx() {
 	if a.tx == nil {
-		panic(NewError(a.rt, "Error", "transactions are not available on this storage"))
+		panic(jserr.New(a.rt, "Error", "transactions are not available on this storage"))
 	}
 }
 
@@ -470,7 +472,7 @@ func (a *storageAPI) transactionSync(call goja.FunctionCall) goja.Value {
 	a.needTx()
 	depth, err := a.tx.BeginTransaction()
 	if err != nil {
-		panic(NewError(rt, "Error", err.Error()))
+		panic(jserr.New(rt, "Error", err.Error()))
 	}
 	v, err := fn(goja.Undefined())
 	if err != nil {
@@ -478,7 +480,7 @@ func (a *storageAPI) transactionSync(call goja.FunctionCall) goja.Value {
 		panic(a.w.ErrorValue(a.w.errorOf(err)))
 	}
 	if err := a.tx.CommitTransaction(depth); err != nil {
-		panic(NewError(rt, "Error", err.Error()))
+		panic(jserr.New(rt, "Error", err.Error()))
 	}
 	return v
 }
@@ -496,12 +498,12 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 		return rt.ToValue(p)
 	}
 	if a.tx == nil {
-		_ = reject(NewError(rt, "Error", "transactions are not available on this storage"))
+		_ = reject(jserr.New(rt, "Error", "transactions are not available on this storage"))
 		return rt.ToValue(p)
 	}
 	depth, err := a.tx.BeginTransaction()
 	if err != nil {
-		_ = reject(NewError(rt, "Error", err.Error()))
+		_ = reject(jserr.New(rt, "Error", err.Error()))
 		return rt.ToValue(p)
 	}
 	rolledBack, ended := false, false
@@ -511,12 +513,12 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 		}
 		rolledBack = true
 		if err := a.tx.RollbackTransaction(depth); err != nil {
-			panic(NewError(rt, "Error", err.Error()))
+			panic(jserr.New(rt, "Error", err.Error()))
 		}
 	}
 	guard := func(method string) {
 		if rolledBack {
-			panic(NewError(rt, "Error", "Cannot "+method+"() on rolled back transaction"))
+			panic(jserr.New(rt, "Error", "Cannot "+method+"() on rolled back transaction"))
 		}
 	}
 	txn := rt.NewObject()
@@ -545,7 +547,7 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 	}
 	a.w.Settle(v, func(r goja.Value) {
 		if err := finish(true); err != nil {
-			_ = reject(NewError(rt, "Error", err.Error()))
+			_ = reject(jserr.New(rt, "Error", err.Error()))
 			return
 		}
 		_ = resolve(r)
@@ -598,7 +600,7 @@ func (a *storageAPI) newSyncKV() *goja.Object {
 		}
 		pairs := make([]any, len(entries))
 		for i, e := range entries {
-			v, err := Deserialize(rt, e.Value)
+			v, err := clone.Deserialize(rt, e.Value)
 			if err != nil {
 				return nil, err
 			}

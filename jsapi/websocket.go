@@ -7,6 +7,11 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 // ---------------------------------------------------------------------------
@@ -265,10 +270,10 @@ func (ws *WebSocket) home(rt *goja.Runtime) (*goja.Object, error) {
 	return v.ToObject(rt), nil
 }
 
-// valueIn returns a JS value for ws in rt: its own object at home, else a
+// ValueIn returns a JS value for ws in rt: its own object at home, else a
 // stand-in that can only be returned in a Response (a stub.fetch caller in
 // another runtime passing the socket on).
-func (ws *WebSocket) valueIn(rt *goja.Runtime) goja.Value {
+func (ws *WebSocket) ValueIn(rt *goja.Runtime) goja.Value {
 	if ws.rt == rt && ws.obj != nil {
 		return ws.obj
 	}
@@ -375,7 +380,15 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 		wrap: get("wrap"), handleOf: get("handleOf"), later: get("later"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
 		message: get("message"), close: get("close"), error: get("error"),
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	if err := rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	return web.SetSocketOf(rt, func(v goja.Value) web.Socket {
+		if ws := WebSocketOf(rt, v); ws != nil {
+			return ws
+		}
+		return nil
+	})
 }
 
 const msgMustAccept = "You must call one of accept() or state.acceptWebSocket() on this WebSocket before sending messages."
@@ -436,7 +449,7 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 	set("send", func(c goja.FunctionCall) goja.Value {
 		ws := wsHandle(rt, c.Argument(0))
 		if ws.closedOut {
-			ThrowError(rt, "InvalidStateError", "WebSocket is not open")
+			panic(jserr.New(rt, "InvalidStateError", "WebSocket is not open"))
 		}
 		if ws.aborted || ws.mode == wsReleased {
 			return goja.Undefined() // the connection is gone: dropped, as workerd does
@@ -482,12 +495,12 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 	})
 	set("serializeAttachment", func(c goja.FunctionCall) goja.Value {
 		ws := wsHandle(rt, c.Argument(0))
-		b, err := Serialize(rt, c.Argument(1))
+		b, err := clone.Serialize(rt, c.Argument(1))
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		if len(b) > maxAttachmentSize {
-			ThrowError(rt, "Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b)))
+			panic(jserr.New(rt, "Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b))))
 		}
 		ws.attachment = b
 		return goja.Undefined()
@@ -497,9 +510,9 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		if ws.attachment == nil {
 			return goja.Null()
 		}
-		v, err := Deserialize(rt, ws.attachment)
+		v, err := clone.Deserialize(rt, ws.attachment)
 		if err != nil {
-			panic(ErrorValue(rt, err))
+			panic(clone.ErrorValue(rt, err))
 		}
 		return v
 	})
@@ -546,7 +559,7 @@ func (w *Worker) DispatchWebSocket(inst *goja.Object, ws *WebSocket, ev WebSocke
 		method, dispatch = "webSocketClose", st.close
 	case WebSocketError:
 		ws.closedIn, ws.aborted, ws.errored = true, true, true
-		args, method, dispatch = []goja.Value{NewError(rt, "Error", ev.Err)}, "webSocketError", st.error
+		args, method, dispatch = []goja.Value{jserr.New(rt, "Error", ev.Err)}, "webSocketError", st.error
 	default:
 		return nil, fmt.Errorf("jsapi: unknown WebSocket event %d", ev.Type)
 	}
@@ -580,7 +593,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 	}
 	need := func(method string) *WebSocketSet {
 		if set == nil {
-			ThrowError(rt, "Error", method+"() is not available here: this object has no hibernatable WebSocket support.")
+			panic(jserr.New(rt, "Error", method+"() is not available here: this object has no hibernatable WebSocket support."))
 		}
 		return set
 	}
@@ -599,10 +612,10 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		set := need("acceptWebSocket")
 		ws := socketArg("acceptWebSocket", c.Argument(0))
 		if ws.mode == wsAccepted || ws.mode == wsHibernatable {
-			ThrowError(rt, "Error", "Cannot call `acceptWebSocket()` if the WebSocket was already accepted via `accept()`")
+			panic(jserr.New(rt, "Error", "Cannot call `acceptWebSocket()` if the WebSocket was already accepted via `accept()`"))
 		}
 		if ws.mode != wsAwaiting || ws.peer == nil || ws.peer.mode != wsAwaiting {
-			ThrowError(rt, "Error", "Cannot call `acceptWebSocket()` on this WebSocket because its pair has already been accepted or used in a Response.")
+			panic(jserr.New(rt, "Error", "Cannot call `acceptWebSocket()` on this WebSocket because its pair has already been accepted or used in a Response."))
 		}
 		var tags []string
 		if t := c.Argument(1); !goja.IsUndefined(t) {
@@ -614,10 +627,10 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 			rt.ForOf(obj, func(v goja.Value) bool {
 				tag := v.String()
 				if len(seen) >= maxTagsPerSocket {
-					ThrowError(rt, "Error", fmt.Sprintf("a Hibernatable WebSocket cannot have more than %d tags", maxTagsPerSocket))
+					panic(jserr.New(rt, "Error", fmt.Sprintf("a Hibernatable WebSocket cannot have more than %d tags", maxTagsPerSocket)))
 				}
 				if len(tag) > maxTagLength {
-					ThrowError(rt, "Error", fmt.Sprintf("%q is longer than the max tag length (%d characters).", tag, maxTagLength))
+					panic(jserr.New(rt, "Error", fmt.Sprintf("%q is longer than the max tag length (%d characters).", tag, maxTagLength)))
 				}
 				if !seen[tag] {
 					seen[tag] = true
@@ -627,7 +640,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 			})
 		}
 		if len(set.sockets) >= maxHibernatable {
-			ThrowError(rt, "Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable))
+			panic(jserr.New(rt, "Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable)))
 		}
 		ws.mode = wsHibernatable
 		ws.tags = tags
@@ -685,10 +698,10 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		req, resp := pair.Get("0").String(), pair.Get("1").String()
 		const max = 2048
 		if len(req) > max {
-			ThrowError(rt, "RangeError", fmt.Sprintf("Request cannot be larger than %d bytes. A request of size %d was provided.", max, len(req)))
+			panic(jserr.New(rt, "RangeError", fmt.Sprintf("Request cannot be larger than %d bytes. A request of size %d was provided.", max, len(req))))
 		}
 		if len(resp) > max {
-			ThrowError(rt, "RangeError", fmt.Sprintf("Response cannot be larger than %d bytes. A response of size %d was provided.", max, len(resp)))
+			panic(jserr.New(rt, "RangeError", fmt.Sprintf("Response cannot be larger than %d bytes. A response of size %d was provided.", max, len(resp))))
 		}
 		set.hasAuto, set.autoReq, set.autoResp = true, req, resp
 		return goja.Undefined()
@@ -723,7 +736,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		}
 		ms := v.ToInteger()
 		if ms > 604800*1000 {
-			ThrowError(rt, "Error", "Event timeout should not exceed 604800000 ms.")
+			panic(jserr.New(rt, "Error", "Event timeout should not exceed 604800000 ms."))
 		}
 		set.timeout = ms
 		return goja.Undefined()

@@ -9,6 +9,10 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 // fakeConn records what a coupled WebSocket sends.
@@ -52,7 +56,7 @@ func newWSRuntime(t *testing.T, src string, set *WebSocketSet) (*goja.Runtime, *
 	if err := rt.Set("ctx", w.NewState(StateOptions{WebSockets: set})); err != nil {
 		t.Fatal(err)
 	}
-	runJS(t, rt, `globalThis.attempt = (f) => { try { return { ok: f() }; } catch (e) { return { threw: e.name, message: e.message }; } };`)
+	jstest.Run(t, rt, `globalThis.attempt = (f) => { try { return { ok: f() }; } catch (e) { return { threw: e.name, message: e.message }; } };`)
 	return rt, w
 }
 
@@ -76,7 +80,7 @@ var wsTestTimers wsTimers
 
 func wsOf(t *testing.T, rt *goja.Runtime, expr string) *WebSocket {
 	t.Helper()
-	ws := WebSocketOf(rt, runJS(t, rt, expr))
+	ws := WebSocketOf(rt, jstest.Run(t, rt, expr))
 	if ws == nil {
 		t.Fatalf("%s is not a WebSocket", expr)
 	}
@@ -85,7 +89,7 @@ func wsOf(t *testing.T, rt *goja.Runtime, expr string) *WebSocket {
 
 func TestWebSocket_PairAndValidation(t *testing.T) {
 	rt, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
-	runJS(t, rt, `globalThis.p = new WebSocketPair(); globalThis.client = p[0]; globalThis.server = p[1];`)
+	jstest.Run(t, rt, `globalThis.p = new WebSocketPair(); globalThis.client = p[0]; globalThis.server = p[1];`)
 	for _, tc := range []struct{ expr, want string }{
 		{`[Object.keys(p), p[0] instanceof WebSocket, p[1] instanceof EventTarget, [...p].length, Object.values(p)[1] === server]`, `[["0","1"],true,true,2,true]`},
 		{`[server.readyState, WebSocket.OPEN, server.READY_STATE_CLOSED, server.url, String(server)]`, `[1,1,3,null,"[object WebSocket]"]`},
@@ -110,13 +114,13 @@ func TestWebSocket_PairAndValidation(t *testing.T) {
 
 func TestWebSocket_CoupleFlushesAndForwards(t *testing.T) {
 	rt, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
-	runJS(t, rt, `globalThis.p = new WebSocketPair(); p[1].accept(); p[1].send("early"); p[1].send(new Uint8Array([1, 2, 3]).subarray(1));`)
+	jstest.Run(t, rt, `globalThis.p = new WebSocketPair(); p[1].accept(); p[1].send("early"); p[1].send(new Uint8Array([1, 2, 3]).subarray(1));`)
 	client := wsOf(t, rt, "p[0]")
 	conn := &fakeConn{}
 	if err := client.Couple(conn); err != nil {
 		t.Fatal(err)
 	}
-	runJS(t, rt, `const b = new Uint8Array([9, 8]); p[1].send(b.buffer); b[0] = 0; p[1].send(42); p[1].close(4000, "done");`)
+	jstest.Run(t, rt, `const b = new Uint8Array([9, 8]); p[1].send(b.buffer); b[0] = 0; p[1].send(42); p[1].close(4000, "done");`)
 	want := []string{"text:early", "binary:[2 3]", "binary:[9 8]", "text:42", "close:4000:done"}
 	if got := strings.Join(conn.out, " "); got != strings.Join(want, " ") {
 		t.Fatalf("sent %s, want %s", got, strings.Join(want, " "))
@@ -131,7 +135,7 @@ func TestWebSocket_CoupleFlushesAndForwards(t *testing.T) {
 		t.Errorf("accept of the released end: %s", got)
 	}
 
-	runJS(t, rt, `globalThis.q = new WebSocketPair(); q[0].accept();`)
+	jstest.Run(t, rt, `globalThis.q = new WebSocketPair(); q[0].accept();`)
 	if err := wsOf(t, rt, "q[0]").Couple(conn); err == nil || !strings.Contains(err.Error(), "after calling accept()") {
 		t.Errorf("Couple of an accepted end: %v", err)
 	}
@@ -146,7 +150,7 @@ func TestWebSocket_Hibernation(t *testing.T) {
 }
 `
 	rt, w := newWSRuntime(t, src, set)
-	runJS(t, rt, `globalThis.log = []; globalThis.p = new WebSocketPair(); globalThis.server = p[1];`)
+	jstest.Run(t, rt, `globalThis.log = []; globalThis.p = new WebSocketPair(); globalThis.server = p[1];`)
 	for _, tc := range []struct{ expr, want string }{
 		{`attempt(() => ctx.acceptWebSocket(server, Array.from({length: 11}, (_, i) => "t" + i)))`, `{"threw":"Error","message":"a Hibernatable WebSocket cannot have more than 10 tags"}`},
 		{`attempt(() => ctx.acceptWebSocket(server, ["x".repeat(257)])).message.endsWith("x\" is longer than the max tag length (256 characters).")`, `true`},
@@ -200,7 +204,7 @@ func TestWebSocket_Hibernation(t *testing.T) {
 
 func TestWebSocket_AcceptedListeners(t *testing.T) {
 	rt, w := newWSRuntime(t, "export class Obj {}\n", nil)
-	runJS(t, rt, `globalThis.log = []; globalThis.p = new WebSocketPair(); const s = p[1];
+	jstest.Run(t, rt, `globalThis.log = []; globalThis.p = new WebSocketPair(); const s = p[1];
 s.addEventListener("message", (e) => log.push([e.type, e instanceof MessageEvent, typeof e.data === "string" ? e.data : e.data.byteLength]));
 s.addEventListener("close", (e) => log.push([e.type, e.code, e.reason, e.wasClean]));
 s.addEventListener("error", (e) => log.push([e.type, e.error.message]));
@@ -230,8 +234,8 @@ s.accept();`)
 func TestWebSocket_CrossRuntimeResponse(t *testing.T) {
 	rtA, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
 	rtB, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
-	v := runJS(t, rtA, `globalThis.p = new WebSocketPair(); ctx.acceptWebSocket(p[1]); new Response(null, { status: 101, webSocket: p[0] })`)
-	resp, err := ExportResponse(rtA, v)
+	v := jstest.Run(t, rtA, `globalThis.p = new WebSocketPair(); ctx.acceptWebSocket(p[1]); new Response(null, { status: 101, webSocket: p[0] })`)
+	resp, err := web.ExportResponse(rtA, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +243,7 @@ func TestWebSocket_CrossRuntimeResponse(t *testing.T) {
 		t.Fatalf("exported Socket %p", resp.Socket)
 	}
 	resp.WebSocket = nil // a goja.Value of rtA must not be used in rtB
-	jv, err := NewResponse(rtB, resp)
+	jv, err := web.NewResponse(rtB, resp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,14 +251,14 @@ func TestWebSocket_CrossRuntimeResponse(t *testing.T) {
 	if got := jsJSON(t, rtB, `[r.status, r.webSocket instanceof WebSocket, attempt(() => r.webSocket.accept()).threw]`); got != `[101,true,"TypeError"]` {
 		t.Errorf("in the caller's runtime: %s", got)
 	}
-	again, err := ExportResponse(rtB, runJS(t, rtB, `new Response(null, { status: 101, webSocket: r.webSocket })`))
+	again, err := web.ExportResponse(rtB, jstest.Run(t, rtB, `new Response(null, { status: 101, webSocket: r.webSocket })`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Socket != resp.Socket {
 		t.Error("the socket changed on its way through the caller")
 	}
-	back, err := NewResponse(rtA, again)
+	back, err := web.NewResponse(rtA, again)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +273,7 @@ func TestWebSocket_CrossRuntimeResponse(t *testing.T) {
 func TestWebSocket_MovesToANewRuntime(t *testing.T) {
 	set := &WebSocketSet{}
 	rtA, _ := newWSRuntime(t, "export class Obj {}\n", set)
-	runJS(t, rtA, `const p = new WebSocketPair(); ctx.acceptWebSocket(p[1], ["room"]); p[1].serializeAttachment({ user: "ann" });`)
+	jstest.Run(t, rtA, `const p = new WebSocketPair(); ctx.acceptWebSocket(p[1], ["room"]); p[1].serializeAttachment({ user: "ann" });`)
 	rtB, w := newWSRuntime(t, "export class Obj { webSocketMessage(ws, m) { globalThis.got = [m, ws === ctx.getWebSockets()[0]]; } }\n", set)
 	if got := jsJSON(t, rtB, `const ws = ctx.getWebSockets("room")[0]; [ws instanceof WebSocket, ws.deserializeAttachment(), ctx.getTags(ws), ws === ctx.getWebSockets()[0]]`); got != `[true,{"user":"ann"},["room"],true]` {
 		t.Errorf("in the new runtime: %s", got)
@@ -290,7 +294,7 @@ func TestWebSocket_MovesToANewRuntime(t *testing.T) {
 // listeners in later macrotasks, including what was sent before accept().
 func TestWebSocket_LocalPair(t *testing.T) {
 	rt, _ := newWSRuntime(t, "export class Obj {}\n", nil)
-	runJS(t, rt, `globalThis.log = []; const [a, b] = new WebSocketPair();
+	jstest.Run(t, rt, `globalThis.log = []; const [a, b] = new WebSocketPair();
 a.accept();
 a.send("early");
 b.addEventListener("message", (e) => log.push(["b", typeof e.data === "string" ? e.data : [...new Uint8Array(e.data)]]));

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -65,7 +65,7 @@ func (l *Lease) lose() { l.lostOnce.Do(func() { close(l.lost) }) }
 // old Lost closes); concurrent calls for one scope are the caller's bug
 // (the highest epoch is kept, the others fail with *LeaseLostError).
 func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
-	if err := ValidateScope(scope); err != nil {
+	if err := bucketkey.CheckScope(scope); err != nil {
 		return nil, fmt.Errorf("acquire cell: %w", err)
 	}
 	n.mu.Lock()
@@ -98,7 +98,7 @@ func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 	lostC := make(chan struct{})
 	l := &Lease{Scope: scope, Epoch: epoch, Lost: lostC, n: n, lost: lostC}
 
-	if _, err := n.store.Put(ctx, MarkerKey(n.id, n.generation, scope), nil, plugins.PutOptions{}); err != nil {
+	if _, err := n.store.Put(ctx, bucketkey.MarkerKey(n.id, n.generation, scope), nil, plugins.PutOptions{}); err != nil {
 		err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
 		if rerr := l.Release(ctx); rerr != nil {
 			err = fmt.Errorf("%w (release: %v)", err, rerr)
@@ -140,7 +140,7 @@ func (n *Node) acquireErrorLocked(scope string) error {
 
 // acquire runs steps 1-5 and returns my epoch.
 func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
-	key := OwnKey(scope)
+	key := bucketkey.OwnKey(scope)
 	reconciles := 0
 	for range maxAcquireRounds {
 		// 1. Read own.json.
@@ -207,7 +207,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 // nodeLease reads node's lease and reports whether it is live now. A
 // missing record is not live; an undecodable one is an error.
 func (n *Node) nodeLease(ctx context.Context, node string) (NodeRecord, bool, error) {
-	key := NodeKey(node)
+	key := bucketkey.NodeKey(node)
 	body, _, err := n.store.Get(ctx, key)
 	if errors.Is(err, plugins.ErrNotFound) {
 		return NodeRecord{}, false, nil
@@ -243,7 +243,7 @@ func (l *Lease) Check(ctx context.Context) error {
 	if err := l.n.ackError(l.Scope); err != nil {
 		return err
 	}
-	key := OwnKey(l.Scope)
+	key := bucketkey.OwnKey(l.Scope)
 	body, _, err := l.n.store.Get(ctx, key)
 	if errors.Is(err, plugins.ErrNotFound) {
 		l.lose()
@@ -288,7 +288,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		delete(n.leases, l.Scope)
 	}
 	n.mu.Unlock()
-	if err := deleteKey(ctx, n.store, MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
+	if err := deleteKey(ctx, n.store, bucketkey.MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
 		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
 	}
 	if relErr == nil {
@@ -299,7 +299,7 @@ func (l *Lease) Release(ctx context.Context) error {
 
 // releaseRecord CASes own.json to {"",epoch} if it names me at my epoch.
 func (l *Lease) releaseRecord(ctx context.Context) error {
-	n, key := l.n, OwnKey(l.Scope)
+	n, key := l.n, bucketkey.OwnKey(l.Scope)
 	mine := OwnRecord{Node: n.id, Epoch: l.Epoch}
 	freed := OwnRecord{Node: "", Epoch: l.Epoch}
 	var lastErr error
@@ -338,7 +338,7 @@ func (l *Lease) releaseRecord(ctx context.Context) error {
 // when there is none. It lists one key per epoch, skipping over the rest.
 // Keys that are not under such an e<N>/ are ignored.
 func NewestLTXEpoch(ctx context.Context, store Store, scope string) (uint64, bool, error) {
-	prefix := LTXPrefix(scope)
+	prefix := bucketkey.LTXPrefix(scope)
 	var newest uint64
 	found := false
 	startAfter := ""
@@ -352,7 +352,7 @@ func NewestLTXEpoch(ctx context.Context, store Store, scope string) (uint64, boo
 		}
 		key := page.Objects[0].Key
 		dir, _, slash := strings.Cut(strings.TrimPrefix(key, prefix), "/")
-		epoch, ok := parseEpochDir(dir)
+		epoch, ok := bucketkey.ParseLTXEpochDir(dir)
 		if !slash || !ok {
 			startAfter = key
 			continue
@@ -363,19 +363,4 @@ func NewestLTXEpoch(ctx context.Context, store Store, scope string) (uint64, boo
 		// Skip the rest of e<N>/: every key below sorts before this one.
 		startAfter = prefix + dir + "/\U0010FFFF"
 	}
-}
-
-// parseEpochDir parses "e<N>" with N decimal, unpadded, >= 1.
-func parseEpochDir(dir string) (uint64, bool) {
-	digits, ok := strings.CutPrefix(dir, "e")
-	if !ok || digits == "" || digits[0] == '0' {
-		return 0, false
-	}
-	for i := 0; i < len(digits); i++ {
-		if digits[i] < '0' || digits[i] > '9' {
-			return 0, false
-		}
-	}
-	n, err := strconv.ParseUint(digits, 10, 64)
-	return n, err == nil
 }

@@ -9,15 +9,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
 )
 
 var (
-	ownKey = ownership.OwnKey(scope)
+	ownKey = bucketkey.OwnKey(scope)
 	ltxKey = func(epoch string) string {
-		return ownership.LTXPrefix(scope) + "e" + epoch + "/0000/0000000000000001-0000000000000001.ltx"
+		return bucketkey.LTXPrefix(scope) + "e" + epoch + "/0000/0000000000000001-0000000000000001.ltx"
 	}
 )
 
@@ -95,7 +96,7 @@ func TestNode_TryAcquire(t *testing.T) {
 			s := memstore.New()
 			put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
 			if tt.lease != "" {
-				put(t, s, ownership.NodeKey(nodeB), tt.lease)
+				put(t, s, bucketkey.NodeKey(nodeB), tt.lease)
 			}
 			n := newNode(t, s, nil, nodeA)
 			l, err := n.TryAcquire(ctx, scope)
@@ -111,7 +112,7 @@ func TestNode_TryAcquire(t *testing.T) {
 		s := memstore.New()
 		clock := newFakeClock()
 		etag := put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
-		put(t, s, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+1, "10.0.0.2:8081"))
+		put(t, s, bucketkey.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+1, "10.0.0.2:8081"))
 		n := newNode(t, s, clock, nodeA)
 		_, err := n.TryAcquire(ctx, scope)
 		var oe *ownership.CellOwnedElsewhereError
@@ -161,12 +162,12 @@ func TestNode_TryAcquire(t *testing.T) {
 	t.Run("CorruptOwnerLease", func(t *testing.T) {
 		s := memstore.New()
 		etag := put(t, s, ownKey, `{"node":"`+nodeB+`","epoch":4}`)
-		put(t, s, ownership.NodeKey(nodeB), `{"node":`)
+		put(t, s, bucketkey.NodeKey(nodeB), `{"node":`)
 		n := newNode(t, s, nil, nodeA)
 		_, err := n.TryAcquire(ctx, scope)
 		var re *ownership.RecordError
-		if !errors.As(err, &re) || re.Key != ownership.NodeKey(nodeB) {
-			t.Fatalf("TryAcquire = %v, want a *RecordError naming %s", err, ownership.NodeKey(nodeB))
+		if !errors.As(err, &re) || re.Key != bucketkey.NodeKey(nodeB) {
+			t.Fatalf("TryAcquire = %v, want a *RecordError naming %s", err, bucketkey.NodeKey(nodeB))
 		}
 		if _, now, _ := s.Get(ctx, ownKey); now != etag {
 			t.Error("own.json was written")
@@ -202,8 +203,8 @@ func TestNode_TryAcquire_LostRecord(t *testing.T) {
 	for _, e := range []string{"2", "9", "10", "09", "0", "x"} {
 		put(t, m.mem, ltxKey(e), "ltx")
 	}
-	put(t, m.mem, ownership.LTXPrefix(scope)+"e11", "not under e11/")
-	put(t, m.mem, ownership.LTXPrefix(scope)+"junk/x", "junk")
+	put(t, m.mem, bucketkey.LTXPrefix(scope)+"e11", "not under e11/")
+	put(t, m.mem, bucketkey.LTXPrefix(scope)+"junk/x", "junk")
 	n := newNode(t, m, clock, nodeA)
 
 	const want = `ownership record lost: cells/` + scope + `/own.json is missing, but the bucket holds LTX (newest epoch 10); write {"node": "", "epoch": 10} to repair`
@@ -259,10 +260,10 @@ func TestNewestLTXEpoch(t *testing.T) {
 			s := memstore.New()
 			for _, e := range tt.epochs {
 				for i := range 3 {
-					put(t, s, ownership.LTXPrefix(scope)+"e"+e+"/000"+string(rune('0'+i))+"/x.ltx", "")
+					put(t, s, bucketkey.LTXPrefix(scope)+"e"+e+"/000"+string(rune('0'+i))+"/x.ltx", "")
 				}
 			}
-			put(t, s, ownership.LTXPrefix("Counter:other")+"e99/0000/x.ltx", "") // another cell
+			put(t, s, bucketkey.LTXPrefix("Counter:other")+"e99/0000/x.ltx", "") // another cell
 			got, ok, err := ownership.NewestLTXEpoch(ctx, s, scope)
 			if err != nil || got != tt.want || ok != tt.wantOK {
 				t.Errorf("NewestLTXEpoch = %d, %v, %v, want %d, %v", got, ok, err, tt.want, tt.wantOK)
@@ -273,7 +274,7 @@ func TestNewestLTXEpoch(t *testing.T) {
 		m := newMockStore()
 		for _, e := range []string{"1", "2", "3"} {
 			for i := range 50 {
-				put(t, m.mem, ownership.LTXPrefix(scope)+"e"+e+"/0000/"+strings.Repeat("0", 15)+string(rune('a'+i%26))+string(rune('a'+i/26))+".ltx", "")
+				put(t, m.mem, bucketkey.LTXPrefix(scope)+"e"+e+"/0000/"+strings.Repeat("0", 15)+string(rune('a'+i%26))+string(rune('a'+i/26))+".ltx", "")
 			}
 		}
 		if _, _, err := ownership.NewestLTXEpoch(ctx, m, scope); err != nil {
@@ -293,7 +294,7 @@ func TestNode_TryAcquire_Rejected(t *testing.T) {
 		m := newMockStore()
 		clock := newFakeClock()
 		put(t, m.mem, ownKey, `{"node":"","epoch":3}`)
-		put(t, m.mem, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
+		put(t, m.mem, bucketkey.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
 		n := newNode(t, m, clock, nodeA)
 		var once atomic.Bool
 		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
@@ -386,7 +387,7 @@ func TestNode_TryAcquire_Ambiguous(t *testing.T) {
 	t.Run("LandedForSomeoneElse", func(t *testing.T) {
 		// The reconcile read shows another live node: not mine; step 1 again.
 		m := newMockStore()
-		put(t, m.mem, ownership.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
+		put(t, m.mem, bucketkey.NodeKey(nodeB), nodeRecord(nodeB, uint64(t0.UnixMilli())+60000, "b:1"))
 		n := newNode(t, m, nil, nodeA)
 		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
 			if key == ownKey {
@@ -602,7 +603,7 @@ func TestNode_TryAcquire_Race(t *testing.T) {
 			t.Errorf("round %d: own.json = %s, want %s", round, got, want)
 		}
 		// The winner dies: its lease becomes a tombstone.
-		put(t, s, ownership.NodeKey(w.ID()), nodeRecord(w.ID(), 0, "x:1"))
+		put(t, s, bucketkey.NodeKey(w.ID()), nodeRecord(w.ID(), 0, "x:1"))
 		ns = append(ns[:winners[0]], ns[winners[0]+1:]...)
 	}
 }

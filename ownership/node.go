@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -158,7 +159,7 @@ func New(cfg Config) (*Node, error) {
 		clock:      cfg.Clock,
 		logf:       cfg.Logf,
 		skipProbe:  cfg.SkipProbe,
-		key:        NodeKey(cfg.NodeID),
+		key:        bucketkey.NodeKey(cfg.NodeID),
 		done:       make(chan struct{}),
 		leases:     map[string]*Lease{},
 		refused:    map[string]lostRecord{},

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
@@ -68,8 +69,8 @@ func TestNode_Start(t *testing.T) {
 	s := memstore.New()
 	clock := newFakeClock()
 	n := newNode(t, s, clock, nodeA)
-	body := getString(t, s, ownership.NodeKey(nodeA))
-	rec, err := ownership.DecodeNodeRecord(ownership.NodeKey(nodeA), []byte(body))
+	body := getString(t, s, bucketkey.NodeKey(nodeA))
+	rec, err := ownership.DecodeNodeRecord(bucketkey.NodeKey(nodeA), []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestNode_Start(t *testing.T) {
 	if !strings.HasPrefix(body, wantPrefix) || !strings.HasSuffix(body, `"load":{"sampled_ms":0,"resident_cells":0,"host_websockets":0,"rss_bytes":1,"in_use_bytes":null,"cpu_percent_x100":0,"open_fds":0,"fd_limit":0,"pressured":true,"shed_cells":0,"restoring":0}}`) {
 		t.Errorf("lease = %s", body)
 	}
-	if !rec.Live(ownership.NodeKey(nodeA), clock.Now()) {
+	if !rec.Live(bucketkey.NodeKey(nodeA), clock.Now()) {
 		t.Error("lease is not live")
 	}
 	if !n.CanAck() || n.Fenced() || n.Err() != nil {
@@ -118,7 +119,7 @@ func TestNode_Start_ProbeFault(t *testing.T) {
 	if !errors.As(err, &fault) || !strings.Contains(err.Error(), "the object store is at fault") {
 		t.Fatalf("Start = %v, want a *StoreFaultError", err)
 	}
-	if exists(t, m.mem, ownership.NodeKey(nodeA)) {
+	if exists(t, m.mem, bucketkey.NodeKey(nodeA)) {
 		t.Error("a lease was written on a faulty store")
 	}
 }
@@ -127,7 +128,7 @@ func TestNode_Renew(t *testing.T) {
 	m := newMockStore()
 	clock := newFakeClock()
 	n := newNode(t, m, clock, nodeA)
-	key := ownership.NodeKey(nodeA)
+	key := bucketkey.NodeKey(nodeA)
 	_, etag0, _ := m.mem.Get(context.Background(), key)
 
 	var ifMatch atomic.Value
@@ -166,7 +167,7 @@ func TestNode_Renew_Rejected(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		put(t, s, ownership.NodeKey(nodeA), nodeRecord(nodeA, 1, "x:1")) // e.g. dead-node GC's tombstone
+		put(t, s, bucketkey.NodeKey(nodeA), nodeRecord(nodeA, 1, "x:1")) // e.g. dead-node GC's tombstone
 		clock.Advance(ttl / 3)
 		waitFor(t, "fencing", n.Fenced)
 		assertFenced(t, n, l)
@@ -180,7 +181,7 @@ func TestNode_Renew_Rejected(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.PutFunc = func(ctx context.Context, key string, body []byte, opts plugins.PutOptions) (string, error) {
-			if key == ownership.NodeKey(nodeA) {
+			if key == bucketkey.NodeKey(nodeA) {
 				return "", plugins.ErrPreconditionFailed
 			}
 			return m.mem.Put(ctx, key, body, opts)
@@ -193,7 +194,7 @@ func TestNode_Renew_Rejected(t *testing.T) {
 		clock.Advance(ttl)
 		time.Sleep(10 * time.Millisecond)
 		for _, c := range m.Calls()[before:] {
-			if c == "put "+ownership.NodeKey(nodeA) {
+			if c == "put "+bucketkey.NodeKey(nodeA) {
 				t.Errorf("fenced node renewed: %v", c)
 			}
 		}
@@ -202,7 +203,7 @@ func TestNode_Renew_Rejected(t *testing.T) {
 		s := memstore.New()
 		clock := newFakeClock()
 		n := newNode(t, s, clock, nodeA)
-		if err := s.Delete(context.Background(), ownership.NodeKey(nodeA), ""); err != nil {
+		if err := s.Delete(context.Background(), bucketkey.NodeKey(nodeA), ""); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(ttl / 3)
@@ -235,7 +236,7 @@ func assertFenced(t *testing.T, n *ownership.Node, l *ownership.Lease) {
 }
 
 func TestNode_Renew_Ambiguous(t *testing.T) {
-	key := ownership.NodeKey(nodeA)
+	key := bucketkey.NodeKey(nodeA)
 	t.Run("Landed", func(t *testing.T) {
 		m := newMockStore()
 		clock := newFakeClock()
@@ -370,7 +371,7 @@ func TestNode_SameNodeID(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := newNode(t, s, clock, nodeA)
-	if got := getString(t, s, ownership.NodeKey(nodeA)); !strings.Contains(got, second.Generation()) {
+	if got := getString(t, s, bucketkey.NodeKey(nodeA)); !strings.Contains(got, second.Generation()) {
 		t.Errorf("lease = %s, want the second node's generation", got)
 	}
 	l2, err := second.TryAcquire(context.Background(), scope)
@@ -396,10 +397,10 @@ func TestNode_SameNodeID(t *testing.T) {
 	if err := first.Close(context.Background()); err != nil {
 		t.Errorf("first Close: %v", err)
 	}
-	if got := getString(t, s, ownership.OwnKey(scope)); got != `{"node":"`+nodeA+`","epoch":2}` {
+	if got := getString(t, s, bucketkey.OwnKey(scope)); got != `{"node":"`+nodeA+`","epoch":2}` {
 		t.Errorf("own.json = %s after the first Close", got)
 	}
-	if !exists(t, s, ownership.NodeKey(nodeA)) {
+	if !exists(t, s, bucketkey.NodeKey(nodeA)) {
 		t.Error("the first Close deleted the second's lease")
 	}
 	if err := l2.Check(context.Background()); err != nil {
@@ -416,7 +417,7 @@ func TestNode_Close(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put(t, s, ownership.OwnKey("C:2"), `{"node":"","epoch":41}`)
+	put(t, s, bucketkey.OwnKey("C:2"), `{"node":"","epoch":41}`)
 	l2, err := n.TryAcquire(ctx, "C:2")
 	if err != nil {
 		t.Fatal(err)
@@ -432,7 +433,7 @@ func TestNode_Close(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	for sc, want := range map[string]string{scope: `{"node":"","epoch":1}`, "C:2": `{"node":"","epoch":42}`, "C:3": `{"node":"","epoch":1}`} {
-		if got := getString(t, s, ownership.OwnKey(sc)); got != want {
+		if got := getString(t, s, bucketkey.OwnKey(sc)); got != want {
 			t.Errorf("%s own.json = %s, want %s", sc, got, want)
 		}
 	}
@@ -461,15 +462,15 @@ func TestNode_Close_LeaseTakenOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := nodeRecord(nodeA, 99, "other:1")
-	put(t, s, ownership.NodeKey(nodeA), other)
-	put(t, s, ownership.OwnKey(scope), `{"node":"`+nodeB+`","epoch":2}`)
+	put(t, s, bucketkey.NodeKey(nodeA), other)
+	put(t, s, bucketkey.OwnKey(scope), `{"node":"`+nodeB+`","epoch":2}`)
 	if err := n.Close(context.Background()); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if got := getString(t, s, ownership.NodeKey(nodeA)); got != other {
+	if got := getString(t, s, bucketkey.NodeKey(nodeA)); got != other {
 		t.Errorf("lease = %s, want the other writer's record left in place", got)
 	}
-	if got := getString(t, s, ownership.OwnKey(scope)); got != `{"node":"`+nodeB+`","epoch":2}` {
+	if got := getString(t, s, bucketkey.OwnKey(scope)); got != `{"node":"`+nodeB+`","epoch":2}` {
 		t.Errorf("own.json = %s, want the new owner's record untouched", got)
 	}
 }
@@ -480,7 +481,7 @@ func TestNode_Close_WhileRenewing(t *testing.T) {
 	m := newMockStore()
 	clock := newFakeClock()
 	n := newNode(t, m, clock, nodeA)
-	key := ownership.NodeKey(nodeA)
+	key := bucketkey.NodeKey(nodeA)
 	entered := make(chan struct{})
 	m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
 		if k != key {

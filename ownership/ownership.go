@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -55,7 +56,7 @@ var _ Store = plugins.ObjectStore(nil)
 var (
 	// ErrInvalidScope means a scope is not 1-255 bytes of [A-Za-z0-9_.:$-]
 	// or is "." or "..".
-	ErrInvalidScope = errors.New("invalid cell scope")
+	ErrInvalidScope = bucketkey.ErrInvalidScope
 	// ErrInvalidNodeID means a node id is not "node_<32 lowercase hex>".
 	ErrInvalidNodeID = errors.New("invalid node id")
 	// ErrCorruptRecord is wrapped by every *RecordError.
@@ -153,13 +154,13 @@ type LeaseLostError struct {
 
 func (e *LeaseLostError) Error() string {
 	if e.Missing {
-		return fmt.Sprintf("cell %s: lease at epoch %d lost: %s is missing", e.Scope, e.Epoch, OwnKey(e.Scope))
+		return fmt.Sprintf("cell %s: lease at epoch %d lost: %s is missing", e.Scope, e.Epoch, bucketkey.OwnKey(e.Scope))
 	}
 	owner := e.Found.Node
 	if owner == "" {
 		owner = `"" (released)`
 	}
-	return fmt.Sprintf("cell %s: lease at epoch %d lost: %s names node %s at epoch %d", e.Scope, e.Epoch, OwnKey(e.Scope), owner, e.Found.Epoch)
+	return fmt.Sprintf("cell %s: lease at epoch %d lost: %s names node %s at epoch %d", e.Scope, e.Epoch, bucketkey.OwnKey(e.Scope), owner, e.Found.Epoch)
 }
 
 // FencedError means the node has fenced itself: its lease has lapsed or

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -32,7 +33,7 @@ func (e *StoreFaultError) Error() string {
 
 // ProbeKey returns a fresh key for one probe run, "probe/cas-<unique>".
 func ProbeKey() string {
-	return probePrefix + strconv.FormatInt(time.Now().UnixMilli(), 10) + "-" + randomHex(8)
+	return bucketkey.ProbeKey(strconv.FormatInt(time.Now().UnixMilli(), 10) + "-" + randomHex(8))
 }
 
 // Probe runs the storage probe of bucket-protocol.md section 1 on a fresh

@@ -11,93 +11,24 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
-// Bucket keys (bucket-protocol.md section 2). Every function here is pure.
-
 const (
-	nodesPrefix     = "nodes/"
-	cellsPrefix     = "cells/"
-	markersPrefix   = "node-cells/"
-	probePrefix     = "probe/cas-"
-	ownName         = "/own.json"
-	ltxDir          = "/ltx/"
-	nodeKeySuffix   = ".json"
 	nodeIDPrefix    = "node_"
 	nodeIDHexLen    = 32
 	generationLen   = 64
 	probeKeyHexLen  = 64
-	maxScopeLen     = 255
 	maxRecordLen    = 64 << 10
 	peerProtocol    = 2
 	invalidAddrHost = ".cellhost.invalid:9"
 )
 
-// NodesPrefix is the prefix of every node lease key.
-const NodesPrefix = nodesPrefix
-
-// NodeKey returns the key of a node's lease record, "nodes/<node>.json".
-func NodeKey(node string) string { return nodesPrefix + node + nodeKeySuffix }
-
-// NodeFromKey returns the node id a lease key names ("nodes/<node>.json"),
-// or false when key is not a lease key.
-func NodeFromKey(key string) (string, bool) {
-	rest, ok := strings.CutPrefix(key, nodesPrefix)
-	if !ok {
-		return "", false
-	}
-	node, ok := strings.CutSuffix(rest, nodeKeySuffix)
-	if !ok || node == "" || strings.Contains(node, "/") {
-		return "", false
-	}
-	return node, true
-}
-
-// OwnKey returns the key of a cell's ownership record,
-// "cells/<scope>/own.json".
-func OwnKey(scope string) string { return cellsPrefix + scope + ownName }
-
-// LTXPrefix returns the prefix under which a cell's LTX log lives,
-// "cells/<scope>/ltx/".
-func LTXPrefix(scope string) string { return cellsPrefix + scope + ltxDir }
-
-// MarkerKey returns the key of a node-cells marker,
-// "node-cells/<node>/<generation>/<scope>".
-func MarkerKey(node, generation, scope string) string {
-	return markersPrefix + node + "/" + generation + "/" + scope
-}
-
 // DefaultAddr is the addr a node record carries when no peer address is
 // configured: a name that never resolves, so that a celld node routes to the
 // live owner, fails and refuses instead of treating it as dead.
 func DefaultAddr(node string) string { return node + invalidAddrHost }
-
-// ValidateScope checks a cell scope: 1 to 255 bytes of [A-Za-z0-9_.:$-],
-// neither "." nor "..". The error wraps ErrInvalidScope.
-func ValidateScope(scope string) error {
-	switch {
-	case scope == "":
-		return fmt.Errorf("%w: empty", ErrInvalidScope)
-	case len(scope) > maxScopeLen:
-		return fmt.Errorf("%w: %d bytes, more than %d", ErrInvalidScope, len(scope), maxScopeLen)
-	case scope == "." || scope == "..":
-		return fmt.Errorf("%w: %q", ErrInvalidScope, scope)
-	}
-	for i := 0; i < len(scope); i++ {
-		if !scopeByte(scope[i]) {
-			return fmt.Errorf("%w: %q has byte %q at %d (allowed: A-Z a-z 0-9 _ . : $ -)", ErrInvalidScope, scope, scope[i], i)
-		}
-	}
-	return nil
-}
-
-func scopeByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("_.:$-", c) >= 0
-}
 
 // ValidateNodeID checks a node id: "node_" and 32 lowercase hex digits. The
 // error wraps ErrInvalidNodeID.
@@ -105,6 +36,17 @@ func ValidateNodeID(node string) error {
 	hexPart, ok := strings.CutPrefix(node, nodeIDPrefix)
 	if !ok || !isLowerHex(hexPart, nodeIDHexLen) {
 		return fmt.Errorf("%w: %q (want %s and %d lowercase hex digits)", ErrInvalidNodeID, node, nodeIDPrefix, nodeIDHexLen)
+	}
+	return nil
+}
+
+// checkNodeRef checks a node id found in a record. cellhost's own ids are
+// "node_<32 hex>" (ValidateNodeID), but a bucket shared with celld holds
+// any CELLD_NODE string (seed 003's "node-1234"): every id that can be a
+// key segment is accepted. The error wraps ErrInvalidNodeID.
+func checkNodeRef(node string) error {
+	if err := bucketkey.CheckSegment(node); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidNodeID, err)
 	}
 	return nil
 }
@@ -163,7 +105,8 @@ func (r OwnRecord) Encode() []byte {
 }
 
 // DecodeOwnRecord decodes the own.json stored at key. It is strict: one
-// JSON object with exactly the members "node" (a node id or "") and "epoch"
+// JSON object with exactly the members "node" (a node id, see checkNodeRef,
+// or "") and "epoch"
 // (an integer >= 1), nothing after it. The error is a *RecordError naming
 // key.
 func DecodeOwnRecord(key string, data []byte) (OwnRecord, error) {
@@ -175,7 +118,7 @@ func DecodeOwnRecord(key string, data []byte) (OwnRecord, error) {
 		})
 	})
 	if err == nil && r.Node != "" {
-		err = ValidateNodeID(r.Node)
+		err = checkNodeRef(r.Node)
 	}
 	if err == nil && r.Epoch == 0 {
 		err = errors.New("epoch 0 (epochs start at 1)")
@@ -224,9 +167,9 @@ func UnattractiveLoad() Load {
 // reader's wall clock): expires_ms > now, addr non-empty, and node equal to
 // the node the key names.
 func (r NodeRecord) Live(key string, now time.Time) bool {
-	node, ok := NodeFromKey(key)
+	node, err := bucketkey.ParseNodeKey(key)
 	ms := now.UnixMilli()
-	return ok && r.Node == node && r.Addr != "" && (ms < 0 || r.ExpiresMS > uint64(ms))
+	return err == nil && r.Node == node && r.Addr != "" && (ms < 0 || r.ExpiresMS > uint64(ms))
 }
 
 // Encode returns the record's compact JSON, fields in the order of
@@ -241,17 +184,19 @@ func (r NodeRecord) Encode() []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// DecodeNodeRecord decodes the node lease stored at key. It is strict: one
-// JSON object with exactly the members of section 4 (and of its "load"),
-// each of its type (only in_use_bytes may be null), node a node id,
-// probe_public_key and ownership_index_generation 64 lowercase hex digits,
-// nothing after it. node need not match the key (such a record is never
-// live). The error is a *RecordError naming key.
+// DecodeNodeRecord decodes the node lease stored at key: one JSON object
+// with every member of section 4 (and of its "load"), each once and of its
+// type (only in_use_bytes may be null), node any id that can be a key
+// segment (celld accepts any CELLD_NODE string), probe_public_key and
+// ownership_index_generation 64 lowercase hex digits, nothing after it.
+// Members it does not know are skipped: celld adds "log" once its fleet log
+// is open. node need not match the key (such a record is never live). The
+// error is a *RecordError naming key.
 func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 	var r NodeRecord
 	l := &r.Load
 	err := decodeRecord(data, func(dec *json.Decoder) error {
-		return decodeObject(dec, []field{
+		return decodeObjectLenient(dec, []field{
 			{"node", func(raw json.RawMessage) error { return decodeString(raw, &r.Node) }},
 			{"expires_ms", func(raw json.RawMessage) error { return decodeUint(raw, &r.ExpiresMS) }},
 			{"addr", func(raw json.RawMessage) error { return decodeString(raw, &r.Addr) }},
@@ -260,7 +205,7 @@ func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 			{"ownership_index_generation", func(raw json.RawMessage) error { return decodeString(raw, &r.OwnershipIndexGeneration) }},
 			{"load", func(raw json.RawMessage) error {
 				dec := json.NewDecoder(bytes.NewReader(raw))
-				return decodeObject(dec, []field{
+				return decodeObjectLenient(dec, []field{
 					{"sampled_ms", func(raw json.RawMessage) error { return decodeUint(raw, &l.SampledMS) }},
 					{"resident_cells", func(raw json.RawMessage) error { return decodeUint(raw, &l.ResidentCells) }},
 					{"host_websockets", func(raw json.RawMessage) error { return decodeUint(raw, &l.HostWebsockets) }},
@@ -289,8 +234,8 @@ func DecodeNodeRecord(key string, data []byte) (NodeRecord, error) {
 	})
 	switch {
 	case err != nil:
-	case ValidateNodeID(r.Node) != nil:
-		err = fmt.Errorf("node: %w", ValidateNodeID(r.Node))
+	case checkNodeRef(r.Node) != nil:
+		err = fmt.Errorf("node: %w", checkNodeRef(r.Node))
 	case !isLowerHex(r.ProbePublicKey, probeKeyHexLen):
 		err = fmt.Errorf("probe_public_key %q: want %d lowercase hex digits", r.ProbePublicKey, probeKeyHexLen)
 	case !isLowerHex(r.OwnershipIndexGeneration, generationLen):
@@ -326,7 +271,13 @@ func decodeRecord(data []byte, decode func(*json.Decoder) error) error {
 
 // decodeObject reads one JSON object from dec whose members are exactly
 // fields, each once.
-func decodeObject(dec *json.Decoder, fields []field) error {
+func decodeObject(dec *json.Decoder, fields []field) error { return decodeMembers(dec, fields, false) }
+
+// decodeObjectLenient is decodeObject that skips members not in fields
+// (a later or another writer's additions, such as celld's "log").
+func decodeObjectLenient(dec *json.Decoder, fields []field) error { return decodeMembers(dec, fields, true) }
+
+func decodeMembers(dec *json.Decoder, fields []field, skipUnknown bool) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return syntaxError(err)
@@ -346,7 +297,14 @@ func decodeObject(dec *json.Decoder, fields []field) error {
 			i++
 		}
 		if i == len(fields) {
-			return fmt.Errorf("unknown member %q", name)
+			if !skipUnknown {
+				return fmt.Errorf("unknown member %q", name)
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return syntaxError(err)
+			}
+			continue
 		}
 		if seen[i] {
 			return fmt.Errorf("duplicate member %q", name)

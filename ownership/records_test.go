@@ -8,76 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 )
 
-func TestKeys(t *testing.T) {
-	tests := []struct {
-		name, got, want string
-	}{
-		{"NodeKey", ownership.NodeKey(nodeA), "nodes/" + nodeA + ".json"},
-		{"OwnKey", ownership.OwnKey(scope), "cells/" + scope + "/own.json"},
-		{"LTXPrefix", ownership.LTXPrefix(scope), "cells/" + scope + "/ltx/"},
-		{"MarkerKey", ownership.MarkerKey(nodeA, "g", scope), "node-cells/" + nodeA + "/g/" + scope},
-		{"DefaultAddr", ownership.DefaultAddr(nodeA), nodeA + ".cellhost.invalid:9"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.got != tt.want {
-				t.Errorf("got %q, want %q", tt.got, tt.want)
-			}
-		})
-	}
-}
-
-func TestNodeFromKey(t *testing.T) {
-	tests := []struct {
-		key    string
-		want   string
-		wantOK bool
-	}{
-		{"nodes/" + nodeA + ".json", nodeA, true},
-		{"nodes/x.json", "x", true},
-		{"nodes/.json", "", false},
-		{"nodes/a/b.json", "", false},
-		{"nodes/a.txt", "", false},
-		{"cells/a.json", "", false},
-	}
-	for _, tt := range tests {
-		got, ok := ownership.NodeFromKey(tt.key)
-		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("NodeFromKey(%q) = %q, %v, want %q, %v", tt.key, got, ok, tt.want, tt.wantOK)
-		}
-	}
-}
-
-func TestValidateScope(t *testing.T) {
-	tests := []struct {
-		scope string
-		ok    bool
-	}{
-		{scope, true},
-		{"A", true},
-		{"a-b_c.d:e$f", true},
-		{strings.Repeat("a", 255), true},
-		{strings.Repeat("a", 256), false},
-		{"", false},
-		{".", false},
-		{"..", false},
-		{"...", true},
-		{"a/b", false},
-		{"a b", false},
-		{"é", false},
-		{"a\x00", false},
-	}
-	for _, tt := range tests {
-		err := ownership.ValidateScope(tt.scope)
-		if (err == nil) != tt.ok {
-			t.Errorf("ValidateScope(%q) = %v, want ok=%v", tt.scope, err, tt.ok)
-		}
-		if err != nil && !errors.Is(err, ownership.ErrInvalidScope) {
-			t.Errorf("ValidateScope(%q) = %v, does not wrap ErrInvalidScope", tt.scope, err)
-		}
+func TestDefaultAddr(t *testing.T) {
+	if got, want := ownership.DefaultAddr(nodeA), nodeA+".cellhost.invalid:9"; got != want {
+		t.Errorf("DefaultAddr = %q, want %q", got, want)
 	}
 }
 
@@ -146,7 +83,7 @@ func TestDecodeOwnRecord(t *testing.T) {
 		{"MissingEpoch", `{"node":""}`, `missing member "epoch"`},
 		{"NullNode", `{"node":null,"epoch":1}`, "node: want a string"},
 		{"NumberNode", `{"node":1,"epoch":1}`, "node: want a string"},
-		{"BadNode", `{"node":"bob","epoch":1}`, "invalid node id"},
+		{"BadNode", `{"node":"a/b","epoch":1}`, "invalid node id"},
 		{"NegativeEpoch", `{"node":"","epoch":-1}`, "epoch: want a non-negative integer"},
 		{"FloatEpoch", `{"node":"","epoch":1.5}`, "epoch: want a 64-bit unsigned integer"},
 		{"ExpEpoch", `{"node":"","epoch":1e3}`, "epoch: want a 64-bit unsigned integer"},
@@ -211,6 +148,31 @@ func TestNodeRecord_EncodeDecode(t *testing.T) {
 	}
 }
 
+// TestDecodeNodeRecord_Celld: a bucket shared with celld holds node records
+// with members cellhost does not write (celld's "log") and node ids of any
+// shape (seed 003's "node-1234"); they decode, and the unknown members are
+// skipped.
+func TestDecodeNodeRecord_Celld(t *testing.T) {
+	const key = "nodes/node-1234.json"
+	in := strings.Replace(specNodeRecord, `"node":"node_0123456789abcdef0123456789abcdef"`, `"node":"node-1234"`, 1)
+	in = strings.Replace(in, `"addr"`, `"log":{"state":"open","epoch":3,"ensemble":["a","b"],"tiered":false,"active":true},"addr"`, 1)
+	in = strings.Replace(in, `"restoring":0`, `"restoring":0,"future":[1,{"x":null}]`, 1)
+	rec, err := ownership.DecodeNodeRecord(key, []byte(in))
+	if err != nil {
+		t.Fatalf("DecodeNodeRecord(celld record) = %v", err)
+	}
+	if rec.Node != "node-1234" || rec.ExpiresMS != 1787000010000 || rec.Addr != "10.0.0.12:8081" || !rec.Load.Pressured {
+		t.Errorf("DecodeNodeRecord(celld record) = %+v", rec)
+	}
+	if !rec.Live(key, time.UnixMilli(1787000000000)) {
+		t.Errorf("celld record not live before expires_ms")
+	}
+	own, err := ownership.DecodeOwnRecord("cells/C:1/own.json", []byte(`{"node":"node-1234","epoch":7}`))
+	if err != nil || own != (ownership.OwnRecord{Node: "node-1234", Epoch: 7}) {
+		t.Errorf("DecodeOwnRecord(celld owner) = %+v, %v", own, err)
+	}
+}
+
 func TestDecodeNodeRecord_Errors(t *testing.T) {
 	const key = "nodes/node_0123456789abcdef0123456789abcdef.json"
 	replace := func(old, new string) string {
@@ -224,15 +186,15 @@ func TestDecodeNodeRecord_Errors(t *testing.T) {
 	}{
 		{"Truncated", specNodeRecord[:40], "unexpected end"},
 		{"Trailing", specNodeRecord + "{}", "data after"},
-		{"Unknown", replace(`"addr"`, `"x":1,"addr"`), `unknown member "x"`},
-		{"UnknownInLoad", replace(`"restoring":0`, `"restoring":0,"y":2`), `load: unknown member "y"`},
-		{"MissingLoad", replace(`"restoring":0`, `"restorin":0`), `unknown member "restorin"`},
+		{"UnknownBad", replace(`"addr"`, `"x":{,"addr"`), "malformed JSON"},
+		{"MissingLoad", replace(`"restoring":0`, `"restorin":0`), `missing member "restoring"`},
+		{"DuplicateKnown", replace(`"addr"`, `"node":"x","addr"`), `duplicate member "node"`},
 		{"MissingLoadMember", replace(`,"restoring":0`, ``), `load: missing member "restoring"`},
 		{"NullExpires", replace(`"expires_ms":1787000010000`, `"expires_ms":null`), "expires_ms: want a non-negative integer"},
 		{"NegativeExpires", replace(`"expires_ms":1787000010000`, `"expires_ms":-1`), "expires_ms: want a non-negative integer"},
 		{"StringPressured", replace(`"pressured":true`, `"pressured":"true"`), "load: pressured: want true or false"},
 		{"NullLoad", replace(`"load":{`, `"load":null,"x":{`), "load: want a JSON object, got null"},
-		{"BadNode", replace(`"node":"node_0123456789abcdef0123456789abcdef"`, `"node":"n1"`), "node: invalid node id"},
+		{"BadNode", replace(`"node":"node_0123456789abcdef0123456789abcdef"`, `"node":"a/b"`), "node: invalid node id"},
 		{"BadProbeKey", replace(strings.Repeat("a", 64), "zz"), "probe_public_key"},
 		{"BadGeneration", replace(strings.Repeat("b", 64), strings.Repeat("B", 64)), "ownership_index_generation"},
 		{"Huge", `{"node":"` + strings.Repeat(" ", 70000) + `"}`, "more than 65536"},
@@ -253,7 +215,7 @@ func TestDecodeNodeRecord_Errors(t *testing.T) {
 
 func TestNodeRecord_Live(t *testing.T) {
 	now := time.UnixMilli(1787000000000)
-	key := ownership.NodeKey(nodeA)
+	key := bucketkey.NodeKey(nodeA)
 	rec := func(node string, exp uint64, addr string) ownership.NodeRecord {
 		return ownership.NodeRecord{Node: node, ExpiresMS: exp, Addr: addr}
 	}

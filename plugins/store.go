@@ -56,8 +56,8 @@ type ListPage struct {
 // between the nodes sharing it (see the bucket protocol, section 1).
 //
 // It is called by storage (LTX uploads, restores, markers), by ownership
-// (node leases and cell ownership records, with conditional writes), by the
-// R2 binding and by the start-up/diagnose probe, from any goroutine: all
+// (node leases and cell ownership records, with conditional writes) and by
+// the start-up/diagnose probe, from any goroutine: all
 // methods are safe for concurrent use, and a store may also be shared with
 // other processes or nodes. Close is called once, by whoever opened the
 // store, after every other call has returned.
@@ -122,16 +122,14 @@ func CheckKey(key string) error {
 	return nil
 }
 
-// StoreOpener opens the store a bucket URL names. It is called by OpenStore
-// and by a store plugin's Provision, with u.Scheme equal to the registered
-// scheme.
+// StoreOpener opens the store a bucket URL names. It is called by
+// OpenStore, with u.Scheme equal to the registered scheme.
 type StoreOpener func(ctx context.Context, u *url.URL) (ObjectStore, error)
 
 var schemePattern = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 
-// RegisterStore registers open for bucket URLs with the given scheme, and a
-// plugin with id "cellhost.store.<scheme>" whose instance is a StorePlugin.
-// It is meant to be called from init() and panics on a malformed or
+// RegisterStore registers open for bucket URLs with the given scheme. It
+// is meant to be called from init() and panics on a malformed or
 // duplicate scheme.
 func RegisterStore(scheme string, open StoreOpener) {
 	if !schemePattern.MatchString(scheme) {
@@ -145,10 +143,6 @@ func RegisterStore(scheme string, open StoreOpener) {
 	if _, dup := stores[scheme]; dup {
 		panic(fmt.Sprintf("plugins: register store %q: already registered", scheme))
 	}
-	registerLocked(Plugin{
-		ID:  "cellhost.store." + scheme,
-		New: func() any { return &StorePlugin{scheme: scheme, open: open} },
-	})
 	stores[scheme] = open
 }
 
@@ -202,50 +196,3 @@ func OpenStore(ctx context.Context, rawURL string) (ObjectStore, error) {
 	}
 	return s, nil
 }
-
-// StorePlugin is the instance behind a store's plugin id
-// ("cellhost.store.<scheme>"). Its config is {"url": "<scheme>://..."};
-// Provision opens the store and Cleanup closes it.
-type StorePlugin struct {
-	URL string `json:"url"`
-
-	scheme string
-	open   StoreOpener
-	store  ObjectStore
-}
-
-// Provision opens the store named by URL.
-func (p *StorePlugin) Provision(ctx context.Context) error {
-	u, err := url.Parse(p.URL)
-	if err != nil {
-		return fmt.Errorf("parse bucket url: %w", err)
-	}
-	if u.Scheme != p.scheme {
-		return fmt.Errorf("open store: url %q has scheme %q, want %q", u.Redacted(), u.Scheme, p.scheme)
-	}
-	s, err := p.open(ctx, u)
-	if err != nil {
-		return fmt.Errorf("open %s bucket %q: %w", p.scheme, u.Redacted(), err)
-	}
-	p.store = s
-	return nil
-}
-
-// Store returns the store opened by Provision, nil before.
-func (p *StorePlugin) Store() ObjectStore { return p.store }
-
-// Cleanup closes the store, if open.
-func (p *StorePlugin) Cleanup() error {
-	if p.store == nil {
-		return nil
-	}
-	err := p.store.Close()
-	p.store = nil
-	return err
-}
-
-// Interface guards.
-var (
-	_ Provisioner  = (*StorePlugin)(nil)
-	_ CleanerUpper = (*StorePlugin)(nil)
-)

@@ -22,30 +22,46 @@ import (
 // checksum mismatch.
 var ErrCorruptLTX = errors.New("corrupt LTX file")
 
-// EncodeLTX writes ps as one LTX file (format version 3, superfly/ltx
-// v0.5.3) covering the transactions minTXID..maxTXID, stamped ts. Pages go
-// in ascending order. The header carries the no-checksum flag (0x2) and
-// zero pre- and post-apply checksums, as celld's compactor requires of L0
-// files; the file checksum is written.
-//
-// A file with minTXID 1 is a snapshot and must hold every page
-// 1..ps.Commit except the lock page (WALCapture.Snapshot gives that).
-// ps.Commit must be at least 1: an empty database cannot be logged.
-func EncodeLTX(w io.Writer, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) error {
-	bp := encodeBufPool.Get().(*[]byte)
-	b, err := AppendLTX((*bp)[:0], ps, minTXID, maxTXID, ts)
-	if err == nil {
-		_, err = w.Write(b)
+// LTXBuffer is an LTX file encoded into a pooled buffer (EncodeLTXBuffer):
+// Bytes is the file; Release gives the buffer back, after which Bytes must
+// not be used.
+type LTXBuffer struct{ b *[]byte }
+
+// Bytes returns the encoded file.
+func (l LTXBuffer) Bytes() []byte { return *l.b }
+
+// Release returns the buffer to the pool (a snapshot's, larger than
+// maxPooledEncodeBuf, is dropped).
+func (l LTXBuffer) Release() {
+	if cap(*l.b) <= maxPooledEncodeBuf {
+		*l.b = (*l.b)[:0]
+		encodeBufPool.Put(l.b)
 	}
-	if cap(b) <= maxPooledEncodeBuf {
-		*bp = b[:0]
-		encodeBufPool.Put(bp)
-	}
-	return err
 }
 
-// AppendLTX appends the LTX file EncodeLTX writes to dst and returns the
-// extended slice. On error the returned slice is dst with unspecified bytes
+// EncodeLTXBuffer encodes ps with AppendLTX into a buffer from the one
+// pool of LTX buffers.
+func EncodeLTXBuffer(ps *PageSet, minTXID, maxTXID uint64, ts time.Time) (LTXBuffer, error) {
+	bp := encodeBufPool.Get().(*[]byte)
+	b, err := AppendLTX((*bp)[:0], ps, minTXID, maxTXID, ts)
+	*bp = b
+	l := LTXBuffer{bp}
+	if err != nil {
+		l.Release()
+		return LTXBuffer{}, err
+	}
+	return l, nil
+}
+
+// AppendLTX appends an LTX file to dst and returns the extended slice: ps
+// as one file (format version 3, superfly/ltx v0.5.3) covering the
+// transactions minTXID..maxTXID, stamped ts. Pages go in ascending order.
+// The header carries the no-checksum flag (0x2) and zero pre- and
+// post-apply checksums, as celld's compactor requires of L0 files; the
+// file checksum is written. A file with minTXID 1 is a snapshot and must
+// hold every page 1..ps.Commit except the lock page (WALCapture.Snapshot
+// gives that). ps.Commit must be at least 1: an empty database cannot be
+// logged. On error the returned slice is dst with unspecified bytes
 // appended.
 //
 // The bytes are exactly those of superfly/ltx v0.5.3's Encoder for the
@@ -165,8 +181,8 @@ func AppendLTX(dst []byte, ps *PageSet, minTXID, maxTXID uint64, ts time.Time) (
 
 var crcTable = crc64.MakeTable(crc64.ISO)
 
-// maxPooledEncodeBuf is the largest output buffer EncodeLTX keeps for
-// reuse: a small commit's file, not a snapshot's.
+// maxPooledEncodeBuf is the largest LTX buffer the pool keeps for reuse: a
+// small commit's file, not a snapshot's.
 const maxPooledEncodeBuf = 1 << 20
 
 var encodeBufPool = sync.Pool{New: func() any { return new([]byte) }}
@@ -237,9 +253,9 @@ func DecodeLTX(b []byte, fn func(pgno uint32, page []byte) error) (ltx.Header, e
 	return hdr, nil
 }
 
-// ReadLTX decodes and verifies the LTX file b into a PageSet (Commit from
+// readLTX decodes and verifies the LTX file b into a PageSet (Commit from
 // its header) and returns its header too.
-func ReadLTX(b []byte) (*PageSet, ltx.Header, error) {
+func readLTX(b []byte) (*PageSet, ltx.Header, error) {
 	var ps *PageSet
 	hdr, err := DecodeLTX(b, func(pgno uint32, page []byte) error {
 		if ps == nil {
@@ -258,11 +274,11 @@ func ReadLTX(b []byte) (*PageSet, ltx.Header, error) {
 	return ps, hdr, nil
 }
 
-// DatabaseChecksum returns the LTX database checksum (the post-apply
+// databaseChecksum returns the LTX database checksum (the post-apply
 // checksum of a file that ends at this state) of the database file at path,
 // read as a plain file: its -wal, if any, is not applied. Compare a
 // restored file with PageSet.Checksum of the source's Snapshot.
-func DatabaseChecksum(path string) (ltx.Checksum, error) {
+func databaseChecksum(path string) (ltx.Checksum, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, fmt.Errorf("checksum database: %w", err)

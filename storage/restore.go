@@ -14,8 +14,13 @@ import (
 
 	"github.com/superfly/ltx"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
+
+// MaxLTXLevel is the highest compaction level a restore reads (0009, the
+// snapshot level of Litestream and celld).
+const MaxLTXLevel = 9
 
 // ErrLTXGap is wrapped by restore errors when the log has no contiguous
 // chain of files from TXID 1 to its newest TXID.
@@ -23,7 +28,7 @@ var ErrLTXGap = errors.New("gap in LTX chain")
 
 // LTXObjectError is a restore failure caused by one LTX object or file: it
 // could not be read, is corrupt (wraps ErrCorruptLTX), or does not fit the
-// chain. Key is the bucket key (or the name given to RestoreLTX).
+// chain. Key is the bucket key (or the name given to restoreLTX).
 type LTXObjectError struct {
 	Key string
 	Err error
@@ -49,7 +54,7 @@ type RestoreResult struct {
 const restoreFetchers = 8
 
 // Restore rebuilds the database of the cell scope at dstPath from its LTX
-// log in store (bucket protocol, section 7): it lists LTXPrefix(scope),
+// log in store (bucket protocol, section 7): it lists bucketkey.LTXPrefix(scope),
 // takes the numerically highest epoch holding files at levels 0000..0009,
 // and applies the contiguous chain from TXID 1 to the newest TXID of that
 // epoch, choosing at each step the file (of any level) that extends the
@@ -70,7 +75,7 @@ const restoreFetchers = 8
 // ignored. Restore may be called from any goroutine; it downloads up to
 // restoreFetchers objects concurrently and returns only after they stop.
 func Restore(ctx context.Context, store plugins.ObjectStore, scope, dstPath string) (RestoreResult, error) {
-	if err := CheckScope(scope); err != nil {
+	if err := bucketkey.CheckScope(scope); err != nil {
 		return RestoreResult{}, fmt.Errorf("restore %s: %w", scope, err)
 	}
 	files, err := ListLTX(ctx, store, scope)
@@ -84,23 +89,23 @@ func Restore(ctx context.Context, store plugins.ObjectStore, scope, dstPath stri
 	for _, f := range files {
 		epoch = max(epoch, f.Epoch)
 	}
-	files = slices.DeleteFunc(files, func(f LTXFileKey) bool { return f.Epoch != epoch })
+	files = slices.DeleteFunc(files, func(f bucketkey.LTXFile) bool { return f.Epoch != epoch })
 	chain, err := planChain(files)
 	if err != nil {
-		return RestoreResult{}, fmt.Errorf("restore %s: %w", LTXEpochPrefix(scope, epoch), err)
+		return RestoreResult{}, fmt.Errorf("restore %s: %w", bucketkey.LTXEpochPrefix(scope, epoch), err)
 	}
 	txid, err := applyChain(ctx, store, chain, dstPath)
 	if err != nil {
-		return RestoreResult{}, fmt.Errorf("restore %s: %w", LTXEpochPrefix(scope, epoch), err)
+		return RestoreResult{}, fmt.Errorf("restore %s: %w", bucketkey.LTXEpochPrefix(scope, epoch), err)
 	}
 	return RestoreResult{Epoch: epoch, TXID: txid, Found: true}, nil
 }
 
 // ListLTX returns the LTX keys of scope at levels 0..MaxLTXLevel, in key
 // order.
-func ListLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]LTXFileKey, error) {
-	prefix := LTXPrefix(scope)
-	var files []LTXFileKey
+func ListLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]bucketkey.LTXFile, error) {
+	prefix := bucketkey.LTXPrefix(scope)
+	var files []bucketkey.LTXFile
 	after := ""
 	for {
 		page, err := store.List(ctx, prefix, after, 0)
@@ -108,7 +113,7 @@ func ListLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]LT
 			return nil, fmt.Errorf("list %s: %w", prefix, err)
 		}
 		for _, o := range page.Objects {
-			k, err := ParseLTXKey(o.Key)
+			k, err := bucketkey.ParseLTXKey(o.Key)
 			if err != nil || k.Scope != scope || k.Level > MaxLTXLevel {
 				continue
 			}
@@ -129,12 +134,12 @@ func ListLTX(ctx context.Context, store plugins.ObjectStore, scope string) ([]LT
 // or before the next TXID and end after the current one, the one that ends
 // furthest (on a tie, the higher level). A TXID that no file covers is a
 // gap.
-func planChain(files []LTXFileKey) ([]LTXFileKey, error) {
+func planChain(files []bucketkey.LTXFile) ([]bucketkey.LTXFile, error) {
 	files = slices.Clone(files)
-	slices.SortFunc(files, func(a, b LTXFileKey) int {
+	slices.SortFunc(files, func(a, b bucketkey.LTXFile) int {
 		return cmp.Or(cmp.Compare(a.MinTXID, b.MinTXID), cmp.Compare(b.MaxTXID, a.MaxTXID), cmp.Compare(b.Level, a.Level))
 	})
-	var chain []LTXFileKey
+	var chain []bucketkey.LTXFile
 	var pos uint64
 	i := 0
 	for {
@@ -168,7 +173,7 @@ func planChain(files []LTXFileKey) ([]LTXFileKey, error) {
 
 // applyChain downloads the chain's objects (restoreFetchers ahead) and
 // applies them in order to a new file that replaces dstPath.
-func applyChain(ctx context.Context, store plugins.ObjectStore, chain []LTXFileKey, dstPath string) (uint64, error) {
+func applyChain(ctx context.Context, store plugins.ObjectStore, chain []bucketkey.LTXFile, dstPath string) (uint64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 
 	type result struct {
@@ -228,21 +233,21 @@ func applyChain(ctx context.Context, store plugins.ObjectStore, chain []LTXFileK
 	return t.txid, nil
 }
 
-// LTXReader is one LTX file given to RestoreLTX. Name identifies it in
+// ltxReader is one LTX file given to restoreLTX. Name identifies it in
 // errors (a path, or a key).
-type LTXReader struct {
+type ltxReader struct {
 	Name string
 	R    io.Reader
 }
 
-// RestoreLTX rebuilds a database at dstPath from LTX files given in the
+// restoreLTX rebuilds a database at dstPath from LTX files given in the
 // order to apply them (any key layout, e.g. Litestream's ltx/0/<min>-<max>.ltx
 // files sorted by name): the first must start at TXID 1 and each later one
 // must extend the chain (start at or before the next TXID and end after the
 // current one). Pages, truncation, the lock page, the temporary file and the
 // replacement of dstPath work as in Restore, and so do errors: nothing is
 // written at dstPath unless every file applies. It returns the last TXID.
-func RestoreLTX(dstPath string, files []LTXReader) (txid uint64, err error) {
+func restoreLTX(dstPath string, files []ltxReader) (txid uint64, err error) {
 	if len(files) == 0 {
 		return 0, errors.New("restore: no LTX files")
 	}

@@ -13,10 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
 	"github.com/cellhost/cellhost/storage"
 )
+
+const testScope = "Counter:1182fbf2bee1753c4ffbfddea36c7eff522bfe47006c0f9f7e6035db0fc0b40d"
 
 // cellLog is a cell database with LogPages whose commits are captured and
 // uploaded as LTX files, as the host will do.
@@ -103,7 +106,7 @@ func (l *cellLog) uploadRange(level int, ps *storage.PageSet, min, max uint64) s
 	if err := storage.EncodeLTX(&buf, ps, min, max, time.Now()); err != nil {
 		l.t.Fatal(err)
 	}
-	key := storage.LTXKey(l.scope, l.epoch, level, min, max)
+	key := bucketkey.LTXKey(l.scope, l.epoch, level, min, max)
 	if _, err := l.store.Put(context.Background(), key, buf.Bytes(), plugins.PutOptions{}); err != nil {
 		l.t.Fatal(err)
 	}
@@ -310,9 +313,9 @@ func TestRestore_Epochs(t *testing.T) {
 	// Ignored: other keys under the prefix, levels above 0009, other cells.
 	for _, k := range []string{
 		"cells/E/ltx/e11/notes.txt",
-		storage.LTXKey("E", 12, 10, 1, 1),
-		storage.LTXKey("E2", 13, 0, 1, 1),
-		storage.LTXKey("E.", 14, 0, 1, 1),
+		bucketkey.LTXKey("E", 12, 10, 1, 1),
+		bucketkey.LTXKey("E2", 13, 0, 1, 1),
+		bucketkey.LTXKey("E.", 14, 0, 1, 1),
 	} {
 		if _, err := store.Put(context.Background(), k, []byte("x"), plugins.PutOptions{}); err != nil {
 			t.Fatal(err)
@@ -616,7 +619,7 @@ func TestRestore_Fixture(t *testing.T) {
 		b, _ := r.R.(*bytes.Reader)
 		body := make([]byte, b.Len())
 		b.Read(body)
-		key := storage.LTXKey("celld", 4, 0, uint64(i+1), uint64(i+1))
+		key := bucketkey.LTXKey("celld", 4, 0, uint64(i+1), uint64(i+1))
 		if _, err := store.Put(context.Background(), key, body, plugins.PutOptions{}); err != nil {
 			t.Fatal(err)
 		}

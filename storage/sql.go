@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"modernc.org/libc"
 	"modernc.org/sqlite"
@@ -74,7 +73,7 @@ type rawConn struct {
 	scratch uintptr // out-parameters of prepare: *sqlite3_stmt, tail
 }
 
-const ptrSize = unsafe.Sizeof(uintptr(0))
+const ptrSize = sqlitex.PtrSize
 
 // openRaw reaches the SQLite handle under conn, installs authorize as its
 // authorizer and applies workerd's limits.
@@ -110,12 +109,6 @@ var progressDBs sync.Map // uintptr → *DB
 // SQL deadline.
 const progressEvery = 1000
 
-// cFuncPointer returns the C function pointer modernc.org/libc calls for
-// the top-level Go function f (the address of its static funcval).
-func cFuncPointer[T any](f T) uintptr {
-	return *(*uintptr)(unsafe.Pointer(&struct{ f T }{f}))
-}
-
 // progressCallback is SQLite's progress handler of every cell connection:
 // it interrupts the application's running statement once the DB's SQL
 // deadline passed (cellhost's own statements are never interrupted).
@@ -135,7 +128,7 @@ func progressCallback(_ *libc.TLS, handle uintptr) int32 {
 // installProgress installs the progress handler for db.
 func (db *DB) installProgress() {
 	progressDBs.Store(db.raw.db, db)
-	sqlite3.Xsqlite3_progress_handler(db.raw.tls, db.raw.db, progressEvery, cFuncPointer(progressCallback), db.raw.db)
+	sqlite3.Xsqlite3_progress_handler(db.raw.tls, db.raw.db, progressEvery, sqlitex.CFuncPointer(progressCallback), db.raw.db)
 }
 
 // DefaultSQLTimeout bounds the SQL work of one transaction (one turn) when

@@ -43,7 +43,7 @@ var (
 //
 // Pages maps a page number (1-based) to its content, exactly PageSize bytes.
 // It never holds the lock page (the page at byte offset 1 GiB, see
-// ltx.LockPgno) or a page numbered above Commit. Iterate with Pgnos for
+// ltx.LockPgno) or a page numbered above Commit. Iterate with pgnos for
 // ascending order.
 type PageSet struct {
 	PageSize uint32
@@ -53,8 +53,8 @@ type PageSet struct {
 	Pages  map[uint32][]byte
 }
 
-// Pgnos returns the page numbers of the set in ascending order.
-func (ps *PageSet) Pgnos() []uint32 {
+// pgnos returns the page numbers of the set in ascending order.
+func (ps *PageSet) pgnos() []uint32 {
 	pgnos := make([]uint32, 0, len(ps.Pages))
 	for pgno := range ps.Pages {
 		pgnos = append(pgnos, pgno)
@@ -415,11 +415,11 @@ func (c *WALCapture) Read() (*PageSet, error) {
 	return &PageSet{PageSize: hdr.pageSize, Commit: res.commit, Pages: res.pages}, nil
 }
 
-// CaughtUp reports whether the WAL holds no complete commit that Read has
+// caughtUp reports whether the WAL holds no complete commit that Read has
 // not returned yet. Called on the DB's goroutine with no transaction open,
 // its answer stays true until the next Commit: that is the moment
 // Checkpoint may run.
-func (c *WALCapture) CaughtUp() (bool, error) {
+func (c *WALCapture) caughtUp() (bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	f, size, hdr, _, ok, err := c.readHeaderLocked()
@@ -561,9 +561,9 @@ func readMainFile(path string, walPages map[uint32][]byte, commit, walPageSize u
 // follows. It does nothing when the WAL is already empty.
 //
 // Contract: call it on the DB's goroutine with no transaction open, and only
-// when every commit has been returned by the WALCapture (CaughtUp reports
+// when every commit has been returned by the WALCapture (caughtUp reports
 // true, or a Read began after the last Commit and has returned), and while
-// no Read, CaughtUp or Snapshot is running. Commits the capture has not read
+// no Read, caughtUp or Snapshot is running. Commits the capture has not read
 // when the WAL is truncated are lost to the log, and the capture cannot
 // detect it. Without a capture (Options.LogPages unset) it may run any time
 // no transaction is open.

@@ -72,7 +72,7 @@ func startHost(t *testing.T, caseDir string) string {
 	srv := httptest.NewServer(h.Handler())
 	t.Cleanup(func() {
 		srv.Close()
-		if err := h.Close(); err != nil {
+		if err := h.Close(context.Background()); err != nil {
 			t.Errorf("close host: %v", err)
 		}
 		if t.Failed() {

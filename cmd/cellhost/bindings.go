@@ -13,6 +13,7 @@ import (
 
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/jsapi/web"
 	"github.com/cellhost/cellhost/plugins/kv"
 )
 
@@ -110,11 +111,11 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 		}
 		if assets != nil && cfg.Assets.Binding != "" {
 			fetch := func(c goja.FunctionCall) goja.Value {
-				req, err := jsapi.RequestFromArgs(rt, c.Argument(0), c.Argument(1))
+				req, err := web.RequestFromArgs(rt, c.Argument(0), c.Argument(1))
 				if err != nil {
 					panic(err)
 				}
-				res, err := jsapi.NewResponse(rt, assets.fetch(req))
+				res, err := web.NewResponse(rt, assets.fetch(req))
 				if err != nil {
 					panic(err)
 				}

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
-	"github.com/cellhost/cellhost/storage"
 )
 
 // buildCellhost builds the real binary once per test binary run.
@@ -220,7 +220,7 @@ func compactedLogs(t *testing.T, bucket string) int {
 			t.Fatal(err)
 		}
 		for _, o := range page.Objects {
-			if k, err := storage.ParseLTXKey(o.Key); err == nil && k.Level == 1 {
+			if k, err := bucketkey.ParseLTXKey(o.Key); err == nil && k.Level == 1 {
 				cells[k.Scope] = true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -154,7 +155,8 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer ln.Close()
 	log := newDevLog(stderr, cfg.Dir)
-	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir)}
+	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
+		Logger: slog.New(&devHandler{l: log, verbose: o.verbose})}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}

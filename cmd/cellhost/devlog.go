@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -187,4 +189,79 @@ func requestLine(r *http.Request, status int, d time.Duration, color bool) strin
 		}
 	}
 	return line
+}
+
+// devHandler is the dev server's slog handler for the host's messages:
+// errors marked "✘ [ERROR]" and warnings "▲ [WARNING]" (coloured on a
+// terminal), labelled with the object they concern (Class:id, the id
+// shortened), stacks shortened; debug messages only with --verbose.
+type devHandler struct {
+	l       *devLog
+	verbose bool
+	attrs   []slog.Attr
+}
+
+func (h *devHandler) Enabled(_ context.Context, lv slog.Level) bool {
+	return lv >= slog.LevelInfo || h.verbose
+}
+
+func (h *devHandler) Handle(_ context.Context, r slog.Record) error {
+	var scope string
+	var rest []string
+	add := func(a slog.Attr) bool {
+		switch a.Key {
+		case "scope":
+			scope = shortScope(a.Value.String())
+		case "shard":
+		default:
+			rest = append(rest, fmt.Sprintf("%s=%v", a.Key, a.Value.Any()))
+		}
+		return true
+	}
+	for _, a := range h.attrs {
+		add(a)
+	}
+	r.Attrs(add)
+	var b strings.Builder
+	mark, col := "", ""
+	switch {
+	case r.Level >= slog.LevelError:
+		mark, col = markError+" ", colRed
+	case r.Level >= slog.LevelWarn:
+		mark, col = markWarn+" ", colYellow
+	case r.Level < slog.LevelInfo:
+		col = colDim
+	}
+	b.WriteString(mark)
+	if scope != "" {
+		b.WriteString("[" + scope + "] ")
+	}
+	b.WriteString(strings.TrimRight(shortenStack(r.Message, h.l.dir), "\n"))
+	for _, a := range rest {
+		b.WriteString(" " + a)
+	}
+	line := b.String()
+	if h.l.color && col != "" {
+		line = col + line + colReset
+	}
+	h.l.mu.Lock()
+	defer h.l.mu.Unlock()
+	_, err := io.WriteString(h.l.w, line+"\n")
+	return err
+}
+
+func (h *devHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(append([]slog.Attr(nil), h.attrs...), attrs...)
+	return &c
+}
+
+func (h *devHandler) WithGroup(string) slog.Handler { return h }
+
+// shortScope shortens "Class:<64 hex>" to "Class:<first 8 hex>".
+func shortScope(s string) string {
+	if class, id, ok := strings.Cut(s, ":"); ok && len(id) == 64 {
+		return class + ":" + id[:8]
+	}
+	return s
 }

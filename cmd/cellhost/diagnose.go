@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -86,9 +87,9 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 	live, dead, bad := 0, 0, 0
 	after := ""
 	for {
-		page, err := store.List(ctx, ownership.NodesPrefix, after, 0)
+		page, err := store.List(ctx, bucketkey.NodesPrefix, after, 0)
 		if err != nil {
-			return fmt.Errorf("list %s: %w", ownership.NodesPrefix, err)
+			return fmt.Errorf("list %s: %w", bucketkey.NodesPrefix, err)
 		}
 		for _, o := range page.Objects {
 			body, _, err := store.Get(ctx, o.Key)
@@ -112,8 +113,8 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 				continue
 			}
 			dead++
-			node, ok := ownership.NodeFromKey(o.Key)
-			if !ok {
+			node, err := bucketkey.ParseNodeKey(o.Key)
+			if err != nil {
 				node = o.Key
 			}
 			why := fmt.Sprintf("expired %v ago", now.Sub(expires).Round(time.Second))
@@ -132,7 +133,7 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 		}
 		after = page.NextStartAfter
 	}
-	fmt.Fprintf(w, "%s: %d live, %d dead, %d undecodable\n", ownership.NodesPrefix, live, dead, bad)
+	fmt.Fprintf(w, "%s: %d live, %d dead, %d undecodable\n", bucketkey.NodesPrefix, live, dead, bad)
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/memstore"
@@ -49,8 +50,8 @@ func TestRun_Diagnose(t *testing.T) {
 	s := memstore.Open("diagnose-test")
 	now := time.Now()
 	for key, body := range map[string][]byte{
-		ownership.NodeKey(live): diagRecord(live, now.Add(time.Minute), "10.0.0.2:8081"),
-		ownership.NodeKey(dead): diagRecord(dead, now.Add(-time.Hour), "10.0.0.3:8081"),
+		bucketkey.NodeKey(live): diagRecord(live, now.Add(time.Minute), "10.0.0.2:8081"),
+		bucketkey.NodeKey(dead): diagRecord(dead, now.Add(-time.Hour), "10.0.0.3:8081"),
 		"nodes/garbage.json":    []byte("{"),
 	} {
 		if _, err := s.Put(ctx, key, body, plugins.PutOptions{}); err != nil {

@@ -99,7 +99,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	k := d.keep
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
-	hc.ErrorPage = k.ErrorPage
+	hc.ErrorPage, hc.Logger = k.ErrorPage, k.Logger
 	h, err := host.New(hc)
 	if err != nil {
 		return nil, err
@@ -133,14 +133,10 @@ func (d *devServer) close() {
 	d.h = nil
 	d.mu.Unlock()
 	if h != nil {
-		closeHost(h)
+		closeHost(h, d.stderr)
 	}
 	d.bindings.close()
 }
-
-// closeHost stops a Host: the work already queued finishes, the cells are
-// released.
-func closeHost(h *host.Host) { _ = h.Close() }
 
 // reload rebuilds the project. A build or load error leaves the old code
 // serving and is printed with its file and line.
@@ -160,7 +156,7 @@ func (d *devServer) reload() error {
 	old, oldHC, oldAssets := d.h, d.hc, d.assets
 	d.hold = hold
 	d.mu.Unlock()
-	closeHost(old)
+	closeHost(old, d.stderr)
 	h, err := d.open(hc)
 	if err != nil {
 		// The new code built but does not start: go back to the old one.

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"modernc.org/libc"
 	_ "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -57,7 +60,7 @@ func TestHandle(t *testing.T) {
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("Handle: %v", err)
+		t.Fatalf("Handle: %v: modernc.org/sqlite's conn struct no longer has the db and tls fields sqlitex reads; storage's SQL API and the file store's Get need a new way to the handle", err)
 	}
 	for _, bad := range []any{nil, 42, &struct{ db int }{}, &struct{}{}} {
 		if _, _, err := sqlitex.Handle(bad); !errors.Is(err, sqlitex.ErrNoRawHandle) {
@@ -92,4 +95,105 @@ func TestDSN(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("database file at %q: %v", path, err)
 	}
+}
+
+// rawConn opens a database and returns its C handle, for the tests below.
+func rawConn(t *testing.T) (*sql.Conn, *libc.TLS, uintptr) {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "x.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	var tls *libc.TLS
+	var h uintptr
+	err = conn.Raw(func(dc any) (err error) { tls, h, err = sqlitex.Handle(dc); return err })
+	if err != nil {
+		t.Fatalf("Handle: %v", err)
+	}
+	return conn, tls, h
+}
+
+// TestPeekPtrCMem: prepare_v3 writes the statement into an out-parameter
+// in C memory, PeekPtr reads it back, and SQLite knows it by its SQL; CMem
+// shows the bytes of C memory SQLite returned.
+func TestPeekPtrCMem(t *testing.T) {
+	_, tls, h := rawConn(t)
+	const q = "SELECT x'00ff41', 'tail'"
+	cq, err := libc.CString(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer libc.Xfree(tls, cq)
+	out := libc.Xmalloc(tls, uint64(2*sqlitex.PtrSize))
+	defer libc.Xfree(tls, out)
+	if rc := sqlite3.Xsqlite3_prepare_v3(tls, h, cq, -1, 0, out, out+sqlitex.PtrSize); rc != sqlite3.SQLITE_OK {
+		t.Fatalf("prepare: %d", rc)
+	}
+	stmt := sqlitex.PeekPtr(out)
+	defer sqlite3.Xsqlite3_finalize(tls, stmt)
+	if got := libc.GoString(sqlite3.Xsqlite3_sql(tls, stmt)); got != q {
+		t.Fatalf("PeekPtr gave a statement whose SQL is %q, want %q: the out-parameter layout changed", got, q)
+	}
+	if tail := sqlitex.PeekPtr(out + sqlitex.PtrSize); tail != cq+uintptr(len(q)) {
+		t.Errorf("tail = %#x, want %#x (the end of the SQL)", tail, cq+uintptr(len(q)))
+	}
+	if rc := sqlite3.Xsqlite3_step(tls, stmt); rc != sqlite3.SQLITE_ROW {
+		t.Fatalf("step: %d", rc)
+	}
+	p := sqlite3.Xsqlite3_column_blob(tls, stmt, 0)
+	n := sqlite3.Xsqlite3_column_bytes(tls, stmt, 0)
+	if got := string(sqlitex.CMem(p, int(n))); got != "\x00\xffA" {
+		t.Errorf("CMem = %q, want %q", got, "\x00\xffA")
+	}
+	if sqlitex.CMem(0, 3) != nil || sqlitex.CMem(p, 0) != nil {
+		t.Errorf("CMem of nothing is not nil")
+	}
+}
+
+var (
+	progressCalls atomic.Int64
+	progressArg   atomic.Uintptr
+	progressStop  atomic.Bool
+)
+
+func progress(_ *libc.TLS, arg uintptr) int32 {
+	progressCalls.Add(1)
+	progressArg.Store(arg)
+	if progressStop.Load() {
+		return 1
+	}
+	return 0
+}
+
+// TestCFuncPointer: a Go function handed to SQLite through CFuncPointer is
+// called back by the transpiled C code with its argument, and its result
+// is honoured (non-zero interrupts the statement), as storage's progress
+// handler needs.
+func TestCFuncPointer(t *testing.T) {
+	conn, tls, h := rawConn(t)
+	const arg = 0x5eed
+	sqlite3.Xsqlite3_progress_handler(tls, h, 100, sqlitex.CFuncPointer(progress), arg)
+	const count = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c LIMIT 20000) SELECT count(*) FROM c`
+	var n int
+	if err := conn.QueryRowContext(context.Background(), count).Scan(&n); err != nil || n != 20000 {
+		t.Fatalf("count = %d, %v", n, err)
+	}
+	if progressCalls.Load() == 0 {
+		t.Fatalf("the progress callback was never called: modernc.org/libc no longer calls a Go funcval's address as a C function pointer")
+	}
+	if got := progressArg.Load(); got != arg {
+		t.Fatalf("the progress callback got argument %#x, want %#x: the callback ABI changed", got, arg)
+	}
+	progressStop.Store(true)
+	err := conn.QueryRowContext(context.Background(), count).Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "interrupt") {
+		t.Errorf("with the callback returning 1: %v, want an interrupted statement", err)
+	}
+	sqlite3.Xsqlite3_progress_handler(tls, h, 0, 0, 0)
 }

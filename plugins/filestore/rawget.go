@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -118,7 +117,7 @@ func (g *getter) close() error {
 	return g.conn.Close()
 }
 
-const ptrSize = int(unsafe.Sizeof(uintptr(0)))
+const ptrSize = int(sqlitex.PtrSize)
 
 // getters is the pool of getters: up to max, opened on demand, closed by
 // Close after the Gets using them return.

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -18,19 +18,16 @@ import (
 // CPU and its WAL frames are written whole, however few operations share
 // it; when writers arrive one after another (each LTX upload first reads and
 // encodes its pages), a round that starts at once takes 3-4 of them. Waiting
-// defaultLinger, when the previous round ended less than lingerWindow ago
-// and had more than one operation, lets more join. Measured with 1000
+// defaultLinger, when the previous round ended less than
+// queue.LingerWindow ago and had more than one operation, lets more join. Measured with 1000
 // objects and 64 clients in log mode: 3 570 -> 4 500 req/s with 300 us,
 // and 800 us saves another 6-8% of CPU per request over 300 us (a 2 ms
 // window was too short, as rounds under that load start ~3 ms apart). A
 // lone writer (one object's uploads, which follow each other) only loses
 // by waiting: -4..-6% req/s with 800 us, so a round after a round of one
 // operation does not wait, nor does a write to a store idle for
-// lingerWindow.
-const (
-	defaultLinger = 800 * time.Microsecond
-	lingerWindow  = 20 * time.Millisecond
-)
+// queue.LingerWindow.
+const defaultLinger = 800 * time.Microsecond
 
 // op is one queued Put or Delete, and then its result.
 type op struct {
@@ -56,18 +53,12 @@ type writer struct {
 		put, create, replace, del, delIf, exists *sql.Stmt
 	}
 
-	mu      sync.Mutex
-	pending []*op         // the next round; guarded by mu
-	closed  bool          // guarded by mu
-	wake    chan struct{} // 1-buffered: pending became non-empty; closed by close
-	done    chan struct{} // closed when the loop has returned
+	pending *queue.Queue[*op] // the next round
+	done    chan struct{}     // closed when the loop has returned
 
 	// linger is how long a round waits for more operations (see
-	// lingers; defaultLinger, tests set 0). lastEnd and lastSize are when
-	// the previous round ended and how many operations it had; loop only.
-	linger   time.Duration
-	lastSize int
-	lastEnd  time.Time
+	// lingerAfter; defaultLinger, tests set 0).
+	linger time.Duration
 
 	rounds atomic.Uint64 // committed or failed rounds, for tests
 	// hook, when set (by tests), runs before each operation in a round;
@@ -85,7 +76,7 @@ func newWriter(path string) (*writer, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	w := &writer{path: path, db: db, wake: make(chan struct{}, 1), done: make(chan struct{}), linger: defaultLinger}
+	w := &writer{path: path, db: db, pending: queue.New[*op](), done: make(chan struct{}), linger: defaultLinger}
 	if err := w.prepare(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -127,19 +118,9 @@ func (w *writer) prepare() error {
 // do queues o for the next round and waits for its result.
 func (w *writer) do(o *op) error {
 	o.done = make(chan struct{})
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
+	if !w.pending.Push(o) {
 		return plugins.ErrClosed
 	}
-	w.pending = append(w.pending, o)
-	if len(w.pending) == 1 {
-		select {
-		case w.wake <- struct{}{}:
-		default:
-		}
-	}
-	w.mu.Unlock()
 	<-o.done
 	return o.err
 }
@@ -148,29 +129,22 @@ func (w *writer) do(o *op) error {
 // close; it runs the operations queued before close first.
 func (w *writer) loop() {
 	defer close(w.done)
-	for range w.wake {
-		if w.lingers(time.Now()) {
-			// Under load: let the writers that are about to arrive join
-			// this round, so that they share its fsync (see defaultLinger).
-			time.Sleep(w.linger)
-		}
-		w.mu.Lock()
-		batch := w.pending
-		w.pending = nil
-		w.mu.Unlock()
-		if len(batch) > 0 {
-			w.round(batch)
-			w.lastEnd = time.Now()
-			w.lastSize = len(batch)
-		}
-	}
+	// Under load: let the writers that are about to arrive join the round,
+	// so that they share its fsync (see defaultLinger).
+	l := &queue.Linger{Wait: w.lingerAfter}
+	queue.Run(w.pending, l, func(batch []*op) int {
+		w.round(batch)
+		return len(batch)
+	})
 }
 
-// lingers reports whether a round starting at now waits for more
-// operations: the previous round had several and ended less than
-// lingerWindow ago (see defaultLinger).
-func (w *writer) lingers(now time.Time) bool {
-	return w.linger > 0 && w.lastSize > 1 && now.Sub(w.lastEnd) < lingerWindow
+// lingerAfter is the store's linger policy: wait w.linger after a round of
+// several operations, not after a lone writer's (see defaultLinger).
+func (w *writer) lingerAfter(prev int) time.Duration {
+	if prev > 1 {
+		return w.linger
+	}
+	return 0
 }
 
 // round commits batch as one transaction and delivers each operation's
@@ -267,12 +241,7 @@ func (w *writer) apply(o *op) error {
 
 // close runs the operations already queued, then closes the connection.
 func (w *writer) close() error {
-	w.mu.Lock()
-	if !w.closed {
-		w.closed = true
-		close(w.wake)
-	}
-	w.mu.Unlock()
+	w.pending.Close()
 	<-w.done
 	w.conn.Close()
 	return w.db.Close()

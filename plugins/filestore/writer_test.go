@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -169,8 +170,8 @@ func newStoreWithK(t *testing.T) *Store {
 	return s
 }
 
-// TestWriter_lingers pins when a round waits for more operations: only
-// after a recent round that several writers shared.
+// TestWriter_lingers pins when a round waits for more operations, through
+// the shared policy: only after a recent round that several writers shared.
 func TestWriter_lingers(t *testing.T) {
 	now := time.Now()
 	tests := []struct {
@@ -182,14 +183,18 @@ func TestWriter_lingers(t *testing.T) {
 	}{
 		{"after a shared round", defaultLinger, 5, time.Millisecond, true},
 		{"after a lone writer's round", defaultLinger, 1, time.Millisecond, false},
-		{"after an idle spell", defaultLinger, 5, lingerWindow + time.Millisecond, false},
+		{"after an idle spell", defaultLinger, 5, queue.LingerWindow + time.Millisecond, false},
 		{"first round", defaultLinger, 0, 0, false},
 		{"lingering off", 0, 5, time.Millisecond, false},
 	}
 	for _, tt := range tests {
-		w := &writer{linger: tt.linger, lastSize: tt.lastSize, lastEnd: now.Add(-tt.ago)}
-		if got := w.lingers(now); got != tt.want {
-			t.Errorf("%s: lingers = %v, want %v", tt.name, got, tt.want)
+		w := &writer{linger: tt.linger}
+		var slept time.Duration
+		l := &queue.Linger{Wait: w.lingerAfter, Sleep: func(d time.Duration) { slept += d }}
+		l.After(now.Add(-tt.ago), tt.lastSize)
+		l.Before(now)
+		if got := slept > 0; got != tt.want || (got && slept != tt.linger) {
+			t.Errorf("%s: slept %v, want waiting %v", tt.name, slept, tt.want)
 		}
 	}
 }

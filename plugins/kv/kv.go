@@ -2,9 +2,7 @@
 // `wrangler dev` simulates it locally: each namespace is one SQLite database
 // of key, value, expiration and metadata, and env.<BINDING> is a
 // KvNamespace object (get, getWithMetadata, put, delete, list).
-//
-// It registers the plugin "cellhost.binding.kv" (config: {"path": file});
-// Provision opens the database, Cleanup closes it.
+// cmd/cellhost opens one Namespace per namespace id and binds it with Bind.
 package kv
 
 import (
@@ -19,16 +17,7 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
-
-	"github.com/cellhost/cellhost/plugins"
 )
-
-// ID is the plugin's registry id.
-const ID = "cellhost.binding.kv"
-
-func init() {
-	plugins.Register(plugins.Plugin{ID: ID, New: func() any { return new(Namespace) }})
-}
 
 // Limits of Workers KV.
 const (
@@ -40,10 +29,10 @@ const (
 
 // Namespace is one KV namespace. Its methods are safe for concurrent use.
 type Namespace struct {
-	Path string `json:"path"` // the SQLite file
+	Path string // the SQLite file
 
 	// Now is the clock expirations are checked against (default time.Now).
-	Now func() time.Time `json:"-"`
+	Now func() time.Time
 
 	mu sync.Mutex
 	db *sql.DB
@@ -52,14 +41,13 @@ type Namespace struct {
 // Open opens (creating) the namespace stored at path.
 func Open(path string) (*Namespace, error) {
 	n := &Namespace{Path: path}
-	if err := n.Provision(context.Background()); err != nil {
+	if err := n.open(context.Background()); err != nil {
 		return nil, err
 	}
 	return n, nil
 }
 
-// Provision opens the database.
-func (n *Namespace) Provision(ctx context.Context) error {
+func (n *Namespace) open(ctx context.Context) error {
 	if n.Path == "" {
 		return errors.New("kv: no path")
 	}
@@ -79,9 +67,6 @@ func (n *Namespace) Provision(ctx context.Context) error {
 	n.db = db
 	return nil
 }
-
-// Cleanup closes the database.
-func (n *Namespace) Cleanup() error { return n.Close() }
 
 // Close closes the database.
 func (n *Namespace) Close() error {

@@ -1,13 +1,11 @@
 package kv_test
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/kv"
 )
 
@@ -77,24 +75,5 @@ func TestNamespace_ListPages(t *testing.T) {
 	}
 	if len(got) != 25 || got[0] != "p/00" || got[24] != "p/24" || pages != 3 {
 		t.Errorf("listed %d keys in %d pages (%v), want 25 in 3", len(got), pages, got)
-	}
-}
-
-// The plugin loads through the registry's lifecycle.
-func TestPlugin_Load(t *testing.T) {
-	cfg := fmt.Sprintf(`{"path": %q}`, filepath.Join(t.TempDir(), "x.sqlite"))
-	inst, err := plugins.Load(context.Background(), kv.ID, []byte(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := inst.(*kv.Namespace)
-	if err := n.Put("k", kv.Entry{Value: []byte("v")}); err != nil {
-		t.Fatal(err)
-	}
-	if err := n.Cleanup(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plugins.Load(context.Background(), kv.ID, []byte(`{"path": "x", "bogus": 1}`)); err == nil {
-		t.Error("an unknown config field loaded")
 	}
 }

@@ -7,7 +7,4 @@ import (
 	_ "github.com/cellhost/cellhost/plugins/filestore"
 	_ "github.com/cellhost/cellhost/plugins/memstore"
 	_ "github.com/cellhost/cellhost/plugins/s3store"
-
-	// Bindings.
-	_ "github.com/cellhost/cellhost/plugins/kv"
 )

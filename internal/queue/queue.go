@@ -1,0 +1,179 @@
+// Package queue is the mutex + slice + wake-channel queue that the host's
+// event loops, its syncer, its WebSocket writers and the file store's
+// writer all consume (goja_nodejs eventloop's auxJobs pattern), and the one
+// group-commit linger policy two of them share.
+package queue
+
+import (
+	"sync"
+	"time"
+)
+
+// Queue is an unbounded FIFO with one consumer. Push never blocks and may be
+// called from any goroutine; Drain, Wake and Run belong to the consumer.
+// After Close, Push refuses new items, and the consumer still gets those
+// pushed before.
+type Queue[T any] struct {
+	mu     sync.Mutex
+	items  []T  // guarded by mu
+	closed bool // guarded by mu
+	wake   chan struct{}
+}
+
+// New returns an empty, open queue.
+func New[T any]() *Queue[T] {
+	return &Queue[T]{wake: make(chan struct{}, 1)}
+}
+
+// Push appends v and wakes the consumer. It reports false, dropping v, once
+// the queue is closed.
+func (q *Queue[T]) Push(v T) bool {
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return false
+	}
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+	q.signal()
+	return true
+}
+
+func (q *Queue[T]) signal() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Len is how many items wait.
+func (q *Queue[T]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items)
+}
+
+// Drain takes every waiting item, handing spare (emptied) to the queue for
+// reuse, and reports whether the queue is closed. A closed queue that
+// returns no items will never return any again.
+func (q *Queue[T]) Drain(spare []T) (items []T, closed bool) {
+	clear(spare)
+	q.mu.Lock()
+	items, q.items = q.items, spare[:0]
+	closed = q.closed
+	q.mu.Unlock()
+	return items, closed
+}
+
+// Wake is signalled after a Push or Close; it may be signalled with nothing
+// to drain (a token left from items already taken).
+func (q *Queue[T]) Wake() <-chan struct{} { return q.wake }
+
+// Close refuses later Pushes and wakes the consumer. Safe to call more
+// than once.
+func (q *Queue[T]) Close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.signal()
+}
+
+// Next blocks until items are waiting or the queue is closed and empty,
+// then drains as Drain does; ok is false only for the latter.
+func (q *Queue[T]) Next(spare []T) (items []T, ok bool) {
+	for {
+		items, closed := q.Drain(spare)
+		if len(items) > 0 {
+			return items, true
+		}
+		if closed {
+			return nil, false
+		}
+		spare = items
+		<-q.wake
+	}
+}
+
+// LingerWindow: a round of group commit that starts less than this after
+// the previous one ended is under load, and may wait for more items
+// (Linger). An idle consumer never waits.
+const LingerWindow = 20 * time.Millisecond
+
+// Linger is the group-commit policy of a batching consumer (the host's
+// syncer, the file store's writer): a round that follows the previous one
+// within LingerWindow waits Wait(prev) before it drains, prev being the
+// previous round's size, so that the producers about to arrive share its
+// cost (an fsync, an upload). The zero value never waits. Used by the
+// consumer goroutine only.
+type Linger struct {
+	// Wait is how long a round under load waits after a round of prev
+	// items; nil or 0: not at all.
+	Wait func(prev int) time.Duration
+	// Sleep waits d (time.Sleep when nil; tests record it instead).
+	Sleep func(d time.Duration)
+
+	lastEnd  time.Time
+	lastSize int
+}
+
+// Before is called when a round is about to drain: it waits as the policy
+// says.
+func (l *Linger) Before(now time.Time) {
+	if l.Wait == nil || l.lastSize == 0 || now.Sub(l.lastEnd) >= LingerWindow {
+		return
+	}
+	d := l.Wait(l.lastSize)
+	if d <= 0 {
+		return
+	}
+	if l.Sleep != nil {
+		l.Sleep(d)
+		return
+	}
+	time.Sleep(d)
+}
+
+// After records a round of size items that ended at now; a round of 0
+// items (nothing to make durable) leaves the record as it was.
+func (l *Linger) After(now time.Time, size int) {
+	if size > 0 {
+		l.lastEnd, l.lastSize = now, size
+	}
+}
+
+// Run consumes q in rounds until it is closed and drained: each round
+// lingers as l says, drains every waiting item and hands them to round,
+// which returns the round's size for the policy. l may be nil.
+func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
+	var batch []T
+	for {
+		// Wait for work before lingering: an idle consumer never waits.
+		for {
+			n, closed := q.peekClosed()
+			if n > 0 {
+				break
+			}
+			if closed {
+				return
+			}
+			<-q.wake
+		}
+		if l != nil {
+			l.Before(time.Now())
+		}
+		var ok bool
+		if batch, ok = q.Next(batch); !ok {
+			return
+		}
+		n := round(batch)
+		if l != nil {
+			l.After(time.Now(), n)
+		}
+	}
+}
+
+func (q *Queue[T]) peekClosed() (n int, closed bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items), q.closed
+}

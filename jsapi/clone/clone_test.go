@@ -1,0 +1,218 @@
+package clone_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/web"
+)
+
+func roundTrip(t *testing.T, rt *goja.Runtime, expr string) goja.Value {
+	t.Helper()
+	v := jstest.Run(t, rt, expr)
+	b, err := clone.Serialize(rt, v)
+	if err != nil {
+		t.Fatalf("Serialize(%s): %v", expr, err)
+	}
+	out, err := clone.Deserialize(rt, b)
+	if err != nil {
+		t.Fatalf("Deserialize(%s): %v", expr, err)
+	}
+	return out
+}
+
+func TestClone_roundTrip(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for _, c := range []struct{ expr, check string }{
+		{`"a\uD800b"`, `v === "a\uD800b" && v.length === 3`},
+		{`"\uD83D\uDE00 é"`, `v === "😀 é"`},
+		{`-0`, `Object.is(v, -0)`},
+		{`2 ** 53`, `v === 2 ** 53`},
+		{`-(2 ** 60)`, `v === -(2 ** 60)`},
+		{`0.1`, `v === 0.1`},
+		{`-123n`, `v === -123n`},
+		{`0n`, `v === 0n`},
+		{`true`, `v === true`},
+		{`[undefined, null]`, `v.length === 2 && 0 in v && v[0] === undefined && v[1] === null`},
+		{`Object.assign([1, 2], {x: "y"})`, `v.x === "y" && v.length === 2`},
+		{`(() => { const a = []; a[5] = 1; return a; })()`, `v.length === 6 && !(0 in v) && v[5] === 1`},
+		{`(() => { const a = []; a.length = 4294967295; a[7] = 1; return a; })()`, `v.length === 4294967295 && v[7] === 1`},
+		{`({ "__proto__": 1, ["constructor"]: 2 })`, `Object.getPrototypeOf(v) === Object.prototype && Object.keys(v).join() === "constructor"`},
+		{`JSON.parse('{"__proto__": {"polluted": 1}}')`, `v.polluted === undefined && Object.getOwnPropertyNames(v).includes("__proto__")`},
+		{`({ 2: "b", 1: "a", z: 1, a: 2 })`, `Object.keys(v).join() === "1,2,z,a"`},
+		{`new Set([NaN, -0, "x"])`, `v.has(NaN) && v.has(0) && v.size === 3`},
+		{`(() => { const m = new Map(); m.set(m, m); return m; })()`, `v.get(v) === v`},
+		{`(() => { const ab = new ArrayBuffer(8); return [new Uint8Array(ab, 2, 3), new Int16Array(ab, 4, 2), ab]; })()`,
+			`v[0].buffer === v[2] && v[1].buffer === v[2] && v[0].byteOffset === 2 && v[1].length === 2`},
+		{`new BigInt64Array([-1n, 2n])`, `v[0] === -1n && v[1] === 2n`},
+		{`new Uint8ClampedArray([300])`, `v[0] === 255 && v instanceof Uint8ClampedArray`},
+		{`new Float32Array([1.5])`, `v[0] === 1.5`},
+		{`(() => { const e = new TypeError("bad", { cause: 7 }); return e; })()`, `v instanceof TypeError && v.message === "bad" && v.cause === 7 && typeof v.stack === "string"`},
+		{`(() => { class Q extends Error { constructor(m) { super(m); this.name = "Q"; } } return new Q("x"); })()`, `v.constructor === Error && v.message === "x"`},
+		{`new Error()`, `v instanceof Error && v.message === "" && !Object.prototype.hasOwnProperty.call(v, "message")`},
+		{`new Number(-0)`, `typeof v === "object" && Object.is(v.valueOf(), -0)`},
+		{`new Boolean(false)`, `typeof v === "object" && v.valueOf() === false`},
+		{`Object(5n)`, `typeof v === "object" && v.valueOf() === 5n`},
+		{`/[a-z]+/imsuy`, `v.source === "[a-z]+" && v.flags === "imsuy"`},
+		{`new Date(-1)`, `v.getTime() === -1`},
+		{`Object.create(null)`, `Object.getPrototypeOf(v) === Object.prototype`},
+		{`({ get x() { return 42; } })`, `Object.getOwnPropertyDescriptor(v, "x").value === 42`},
+	} {
+		v := roundTrip(t, rt, c.expr)
+		rt.Set("v", v)
+		if ok := jstest.Run(t, rt, c.check); !ok.ToBoolean() {
+			t.Errorf("round trip of %s: check %s failed", c.expr, c.check)
+		}
+	}
+}
+
+func TestClone_errors(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for _, c := range []struct{ expr, name, msg string }{
+		{`() => 1`, "DataCloneError", "() => 1 could not be cloned."},
+		{`({ a: { b: (a) => a } })`, "DataCloneError", "(a) => a could not be cloned."},
+		{`Symbol("s")`, "DataCloneError", "Symbol(s) could not be cloned."},
+		{`new WeakMap()`, "DataCloneError", "#<WeakMap> could not be cloned."},
+		{`new WeakSet()`, "DataCloneError", "#<WeakSet> could not be cloned."},
+		{`[Promise.resolve(1)]`, "DataCloneError", "#<Promise> could not be cloned."},
+		{`new Proxy({}, {})`, "DataCloneError", "#<Object> could not be cloned."},
+		{`[][Symbol.iterator]()`, "DataCloneError", "#<Object> could not be cloned."},
+		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
+		{`new Headers()`, "DataCloneError", `Could not serialize object of type "Headers". This type does not support serialization.`},
+	} {
+		v := jstest.Run(t, rt, c.expr)
+		_, err := clone.Serialize(rt, v)
+		var ce *clone.Error
+		if !errors.As(err, &ce) || ce.Name != c.name || ce.Message != c.msg {
+			t.Errorf("Serialize(%s) = %v, want %s: %s", c.expr, err, c.name, c.msg)
+		}
+	}
+	// a throwing getter surfaces as the JS exception
+	v := jstest.Run(t, rt, `({ get x() { throw new RangeError("from getter"); } })`)
+	_, err := clone.Serialize(rt, v)
+	var ex *goja.Exception
+	if !errors.As(err, &ex) || jserr.Text(ex.Value()) != "RangeError: from getter" {
+		t.Errorf("getter error: %v", err)
+	}
+	// structuredClone throws a DOMException that is an Error
+	got := jstest.Run(t, rt, `try { structuredClone({ f() {} }); "no" } catch (e) { [e.name, e.message, e instanceof Error, e instanceof DOMException, e.code].join("|") }`).String()
+	if want := "DataCloneError|f() {} could not be cloned.|true|true|25"; got != want {
+		t.Errorf("structuredClone error = %q, want %q", got, want)
+	}
+}
+
+func TestClone_depthLimit(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v := jstest.Run(t, rt, `let o = {}; for (let i = 0; i < 6000; i++) o = { o }; o`)
+	if _, err := clone.Serialize(rt, v); err == nil {
+		t.Fatal("Serialize of a 6000-deep object succeeded")
+	}
+	// hand-made deep input: 100000 nested one-element arrays
+	b := []byte{clone.Version}
+	for i := 0; i < 100000; i++ {
+		b = append(b, clone.TagDenseArray, 1)
+	}
+	b = append(b, clone.TagNull)
+	for i := 0; i < 100000; i++ {
+		b = append(b, 0)
+	}
+	if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
+		t.Fatalf("Deserialize deep input: %v", err)
+	}
+}
+
+func TestClone_corrupt(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	good, err := clone.Serialize(rt, jstest.Run(t, rt, `({ a: [1, "x", new Map([[1, 2]])], d: new Date(5), u: new Uint8Array([1, 2]) })`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(good); i++ {
+		if _, err := clone.Deserialize(rt, good[:i]); err == nil {
+			t.Errorf("truncated input of %d bytes decoded", i)
+		}
+	}
+	if _, err := clone.Deserialize(rt, append([]byte{9}, good[1:]...)); err == nil {
+		t.Error("unknown version decoded")
+	}
+	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 0)); err == nil {
+		t.Error("trailing bytes accepted")
+	}
+	for _, b := range [][]byte{
+		{clone.Version, clone.TagRef, 0},
+		{clone.Version, clone.TagObject, 1, clone.TagStr8, 1, 'a', clone.TagRef, 5},
+		{clone.Version, clone.TagStr8, 2, 0xff, 0xfe},
+		{clone.Version, clone.TagTypedArray, 1, clone.TagArrayBuffer, 2, 0, 0, 1, 4},
+		{clone.Version, clone.TagTypedArray, 4, clone.TagArrayBuffer, 3, 0, 0, 0, 1, 1},
+		{clone.Version, clone.TagDenseArray, 0xff, 0xff, 0xff, 0xff, 0x0f},
+		{clone.Version, clone.TagRegExp, clone.TagStr8, 1, '(', clone.TagStr8, 0},
+		{clone.Version, clone.TagError, 9, 0},
+	} {
+		if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
+			t.Errorf("Deserialize(%x) = %v, want clone.ErrCorrupt", b, err)
+		}
+	}
+}
+
+func FuzzDeserialize(f *testing.F) {
+	rt, _ := newWebRuntime(f)
+	for _, expr := range []string{
+		`({ a: [1, , 3], b: "héllo", c: new Map([[1, new Set([2n])]]), d: new Date(0), e: /x/g })`,
+		`(() => { const ab = new ArrayBuffer(8); const o = { ab, v: new Uint16Array(ab, 2, 3), dv: new DataView(ab, 1) }; o.self = o; return o; })()`,
+		`[new RangeError("r"), new String("s"), new Number(1), new Boolean(true), Object(3n), -0, NaN, "a\uD800"]`,
+	} {
+		b, err := clone.Serialize(rt, jstest.Run(f, rt, expr))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := clone.Deserialize(rt, b)
+		if err != nil {
+			return
+		}
+		// whatever decodes must encode again
+		if _, err := clone.Serialize(rt, v); err != nil {
+			t.Fatalf("re-serialize: %v", err)
+		}
+	})
+}
+
+// TestClone_errorCarriesException: callers that only know *goja.Exception
+// still throw the right JS error.
+func TestClone_errorCarriesException(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	_, err := clone.Serialize(rt, jstest.Run(t, rt, `({ f: () => 1 })`))
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		t.Fatalf("no exception in %v", err)
+	}
+	rt.Set("e", ex.Value())
+	got := jstest.Run(t, rt, `[e.name, e.message, e instanceof DOMException, e instanceof Error].join("|")`).String()
+	if want := "DataCloneError|() => 1 could not be cloned.|true|true"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if v := clone.ErrorValue(rt, err); v != ex.Value() {
+		t.Error("ErrorValue differs from the attached exception")
+	}
+	_, err = clone.Deserialize(rt, []byte{clone.Version, 0x7f})
+	if !errors.Is(err, clone.ErrCorrupt) || !errors.As(err, &ex) || jserr.Text(ex.Value()) != "DataCloneError: Unable to deserialize cloned data." {
+		t.Errorf("Deserialize error: %v", err)
+	}
+}
+
+func newWebRuntime(t testing.TB) (*goja.Runtime, *bytes.Buffer) {
+	t.Helper()
+	return jstest.NewRuntime(t, func(rt *goja.Runtime, console io.Writer) error {
+		return web.Install(rt, web.Options{Console: console})
+	})
+}

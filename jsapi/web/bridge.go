@@ -1,0 +1,382 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/internal/whatwgurl"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+)
+
+// ---------------------------------------------------------------------------
+// The Go bridge: requests and responses crossing between Go and JS.
+//
+// Going in, header lists and bodies are handed to JS as handles
+// (web_headers.go) that web.js turns into Headers and body contents only
+// when the program reads them. Going out, web.js passes a request's or
+// response's internal slots to native.outRequest/outResponse, which build
+// the Go value directly.
+
+// HTTPRequest is a request as Go sees it: the incoming HTTP request handed
+// to a worker, or the request a stub.fetch carries to another runtime.
+type HTTPRequest struct {
+	Method string
+	URL    string
+	Header [][2]string // in order; names lowercased
+	Body   []byte      // nil = no body
+}
+
+// HTTPResponse is a response as Go sees it.
+type HTTPResponse struct {
+	Status     int
+	StatusText string
+	Header     [][2]string // names lowercased, set-cookie values separate
+	Body       []byte      // nil = no body
+	WebSocket  goja.Value  // the webSocket init field, or nil
+	// Socket is the WebSocket behind WebSocket (nil when it is not one):
+	// unlike the JS value it may cross to another runtime, where
+	// NewResponse gives it a JS object of that runtime.
+	Socket Socket
+}
+
+// Socket is a WebSocket a Response can carry across runtimes. jsapi's
+// WebSocket implements it; web knows nothing more of it.
+type Socket interface {
+	// ValueIn returns a JS value for the socket in rt. Called on rt's
+	// goroutine.
+	ValueIn(rt *goja.Runtime) goja.Value
+}
+
+// SetSocketOf tells the bridge how to find the Socket behind a Response's
+// webSocket value on rt (of returns nil when the value is not one). Call
+// it on the runtime's goroutine, after Install.
+func SetSocketOf(rt *goja.Runtime, of func(goja.Value) Socket) error {
+	st, err := requireState(rt)
+	if err != nil {
+		return err
+	}
+	st.socketOf = of
+	return nil
+}
+
+func requireState(rt *goja.Runtime) (*state, error) {
+	st := stateOf(rt)
+	if st == nil {
+		return nil, errors.New("jsapi/web: Install has not run on this runtime")
+	}
+	return st, nil
+}
+
+// callJS runs f with panics from goja (a thrown value) turned into errors.
+func callJS(f func() (goja.Value, error)) (v goja.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch x := r.(type) {
+			case *goja.Exception:
+				err = x
+			case *goja.Object:
+				err = errors.New(jserr.Text(x))
+			default:
+				err = fmt.Errorf("jsapi: %v", r)
+			}
+		}
+	}()
+	return f()
+}
+
+// cacheMax bounds the per-runtime URL caches (they are emptied when
+// full); URLs longer than cacheMaxLen are not kept.
+const (
+	cacheMax    = 256
+	cacheMaxLen = 512
+)
+
+// canonicalURL returns the href of a request URL (s itself when it does not
+// parse), remembering recent answers.
+func (st *state) canonicalURL(s string) string {
+	if h, ok := st.hrefs[s]; ok {
+		return h
+	}
+	h := s
+	if u, err := whatwgurl.Parse(s, nil); err == nil {
+		h = u.Href()
+	}
+	if len(s) > cacheMaxLen {
+		return h
+	}
+	if len(st.hrefs) >= cacheMax {
+		clear(st.hrefs)
+	}
+	st.hrefs[s] = h
+	return h
+}
+
+func (st *state) methodValue(rt *goja.Runtime, m string) goja.Value {
+	switch m {
+	case "GET":
+		return st.valGET
+	case "POST":
+		return st.valPOST
+	}
+	return rt.ToValue(m)
+}
+
+// headersFromGo is the (immutable) header list of a request or
+// response from Go.
+func headersFromGo(h [][2]string) *headerList {
+	l := &headerList{h: make([]header, len(h)), immutable: true}
+	for i, kv := range h {
+		l.h[i] = header{name: strings.ToLower(kv[0]), val: kv[1]}
+	}
+	return l
+}
+
+// goBodyValue is a copy of b as a body handle, or null.
+func goBodyValue(rt *goja.Runtime, b []byte) goja.Value {
+	if b == nil {
+		return goja.Null()
+	}
+	c := make([]byte, len(b))
+	copy(c, b)
+	return rt.NewDynamicObject(&goBody{b: c})
+}
+
+// exportBody turns a body as web.js hands it out (null, a Uint8Array,
+// a string or a Go body) into Go bytes (nil = no body).
+func exportBody(v goja.Value) []byte {
+	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
+		return nil
+	}
+	if s, ok := v.(goja.String); ok {
+		gs := s.String()
+		b := make([]byte, len(gs))
+		copy(b, gs)
+		return b
+	}
+	switch x := v.Export().(type) {
+	case []byte:
+		return append(make([]byte, 0, len(x)), x...)
+	case *goBody:
+		return x.b // immutable: shared
+	}
+	return nil
+}
+
+// bodySource returns the bytes of a body's contents (a Uint8Array, a
+// string or a Go body) for reading only.
+func bodySource(rt *goja.Runtime, v goja.Value) []byte {
+	if s, ok := v.(goja.String); ok {
+		return []byte(s.String())
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if gb, ok := o.Export().(*goBody); ok {
+			return gb.b
+		}
+	}
+	return bytesOf(rt, v)
+}
+
+// exportHeaders turns a request's or response's header slots (a list
+// handle, or null and the only content type) into Go header lines.
+func exportHeaders(hl, ctype goja.Value) [][2]string {
+	if o, ok := hl.(*goja.Object); ok {
+		if l, ok := o.Export().(*headerList); ok {
+			return l.export()
+		}
+	}
+	if ctype == nil || goja.IsNull(ctype) || goja.IsUndefined(ctype) {
+		return [][2]string{}
+	}
+	return [][2]string{{"content-type", ctype.String()}}
+}
+
+// bridgeNatives adds the natives the bridge and bodies use.
+func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	// outRequest(method, url, list|null, ctype|null, body)
+	set("outRequest", func(c goja.FunctionCall) goja.Value {
+		st.outReq = &HTTPRequest{
+			Method: c.Argument(0).String(),
+			URL:    c.Argument(1).String(),
+			Header: exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:   exportBody(c.Argument(4)),
+		}
+		return goja.Undefined()
+	})
+	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
+	set("outResponse", func(c goja.FunctionCall) goja.Value {
+		status := int(c.Argument(0).ToInteger())
+		text := defaultStatusText(status)
+		if t := c.Argument(1); !goja.IsNull(t) && !goja.IsUndefined(t) {
+			text = t.String()
+		}
+		out := &HTTPResponse{
+			Status:     status,
+			StatusText: text,
+			Header:     exportHeaders(c.Argument(2), c.Argument(3)),
+			Body:       exportBody(c.Argument(4)),
+		}
+		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
+			out.WebSocket = ws
+			if st.socketOf != nil {
+				out.Socket = st.socketOf(ws)
+			}
+		}
+		st.outRes = out
+		return goja.Undefined()
+	})
+	// bodyBuffer(src) → a new ArrayBuffer with the bytes of a string or Go body
+	set("bodyBuffer", func(c goja.FunctionCall) goja.Value {
+		src := bodySource(rt, c.Argument(0))
+		b := make([]byte, len(src))
+		copy(b, src)
+		return rt.ToValue(rt.NewArrayBuffer(b))
+	})
+	set("bodyEmpty", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(len(bodySource(rt, c.Argument(0))) == 0)
+	})
+}
+
+// NewRequest builds a JS Request object (with immutable headers, as an
+// incoming request has in workerd) from r. Call it on the runtime's
+// goroutine only, after Install.
+func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
+	st, args, err := requestArgs(rt, r)
+	if err != nil {
+		return nil, err
+	}
+	return callJS(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+}
+
+// requestArgs are web.js's goMakeRequest arguments for r.
+func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error) {
+	st, err := requireState(rt)
+	if err != nil {
+		return nil, [4]goja.Value{}, err
+	}
+	url := st.canonicalURL(r.URL)
+	method := r.Method
+	if method == "" {
+		method = "GET"
+	}
+	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
+		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body)}, nil
+}
+
+// CallWithRequest calls fn.call(this, request, rest...) in one call into
+// JS, where request is what NewRequest(rt, r) builds; rest has 0 or 2
+// values. Errors are the call's (a thrown value is a *goja.Exception).
+func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest ...goja.Value) (goja.Value, error) {
+	st, args, err := requestArgs(rt, r)
+	if err != nil {
+		return nil, err
+	}
+	var a, b goja.Value = goja.Undefined(), goja.Undefined()
+	if len(rest) == 2 {
+		a, b = rest[0], rest[1]
+	} else if len(rest) != 0 {
+		return nil, fmt.Errorf("jsapi: callWithRequest takes 0 or 2 more arguments, not %d", len(rest))
+	}
+	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], rt.ToValue(len(rest)), a, b)
+}
+
+// collectRequest runs web.js's exporter f and returns what it sent out.
+func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
+	st.outReq = nil
+	if _, err := callJS(f); err != nil {
+		st.outReq = nil
+		return nil, err
+	}
+	out := st.outReq
+	st.outReq = nil
+	if out == nil {
+		return nil, errors.New("jsapi: the request exporter returned nothing")
+	}
+	return out, nil
+}
+
+// ExportRequest reads a JS Request into Go, taking its body (the request's
+// bodyUsed becomes true, as when workerd forwards it). It returns a
+// "TypeError: ..." error when v is not a Request or its body was used. Call
+// it on the runtime's goroutine only.
+func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
+	st, err := requireState(rt)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		v = goja.Undefined()
+	}
+	return st.collectRequest(func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
+}
+
+// RequestFromArgs does what stub.fetch(input, init) needs: it builds the
+// Request that `new Request(input, init)` would (input itself when it is a
+// Request and init is undefined) and exports it like ExportRequest. JS
+// errors (a bad URL, a used body) come back as *goja.Exception. Call it on
+// the runtime's goroutine only.
+func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, error) {
+	st, err := requireState(rt)
+	if err != nil {
+		return nil, err
+	}
+	if init == nil {
+		init = goja.Undefined()
+	}
+	if input == nil {
+		input = goja.Undefined()
+	}
+	return st.collectRequest(func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
+}
+
+// NewResponse builds a JS Response object (immutable headers, as a fetch
+// result has in workerd) from r. The status is not range-checked, so 101
+// with a WebSocket works. Call it on the runtime's goroutine only.
+func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
+	st, err := requireState(rt)
+	if err != nil {
+		return nil, err
+	}
+	ws := r.WebSocket
+	if r.Socket != nil {
+		ws = r.Socket.ValueIn(rt)
+	}
+	if ws == nil {
+		ws = goja.Null()
+	}
+	var text goja.Value = goja.Null()
+	if r.StatusText != "" && r.StatusText != defaultStatusText(r.Status) {
+		text = rt.ToValue(r.StatusText)
+	}
+	return callJS(func() (goja.Value, error) {
+		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
+			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
+	})
+}
+
+// ExportResponse reads a JS Response into Go, taking its body. It returns a
+// "TypeError: ..." error (a *goja.Exception) when v is not a Response or its
+// body was already used. Call it on the runtime's goroutine only.
+func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
+	st, err := requireState(rt)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		v = goja.Undefined()
+	}
+	st.outRes = nil
+	if _, err := callJS(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
+		st.outRes = nil
+		return nil, err
+	}
+	out := st.outRes
+	st.outRes = nil
+	if out == nil {
+		return nil, errors.New("jsapi: the response exporter returned nothing")
+	}
+	return out, nil
+}

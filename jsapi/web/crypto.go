@@ -1,0 +1,66 @@
+package web
+
+import (
+	"crypto/md5"
+	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"hash"
+
+	"github.com/dop251/goja"
+)
+
+// cryptoNatives are crypto.randomUUID, getRandomValues and subtle.digest's
+// natives.
+func cryptoNatives(rt *goja.Runtime, n *goja.Object) {
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	set("randomUUID", func(goja.FunctionCall) goja.Value {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		b[6] = b[6]&0x0f | 0x40
+		b[8] = b[8]&0x3f | 0x80
+		const hx = "0123456789abcdef"
+		out := make([]byte, 0, 36)
+		for i, x := range b {
+			if i == 4 || i == 6 || i == 8 || i == 10 {
+				out = append(out, '-')
+			}
+			out = append(out, hx[x>>4], hx[x&15])
+		}
+		return rt.ToValue(string(out))
+	})
+	// fillRandom(u8) fills the bytes in place.
+	set("fillRandom", func(c goja.FunctionCall) goja.Value {
+		_, _ = rand.Read(bytesOf(rt, c.Argument(0)))
+		return goja.Undefined()
+	})
+	set("digest", func(c goja.FunctionCall) goja.Value {
+		out, ok := digest(c.Argument(0).String(), bytesOf(rt, c.Argument(1)))
+		if !ok {
+			throwError(rt, "NotSupportedError", "Unrecognized or unimplemented digest algorithm requested.")
+		}
+		return rt.ToValue(rt.NewArrayBuffer(out))
+	})
+}
+
+// digest implements crypto.subtle.digest's hash step.
+func digest(name string, data []byte) ([]byte, bool) {
+	var h hash.Hash
+	switch name {
+	case "SHA-1":
+		h = sha1.New()
+	case "SHA-256":
+		h = sha256.New()
+	case "SHA-384":
+		h = sha512.New384()
+	case "SHA-512":
+		h = sha512.New()
+	case "MD5":
+		h = md5.New()
+	default:
+		return nil, false
+	}
+	h.Write(data)
+	return h.Sum(nil), true
+}

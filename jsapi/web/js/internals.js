@@ -1,0 +1,24 @@
+  // ---------------------------------------------------------------- bridge internals
+  // Go passes header lists and bodies as handles (web_headers.go) and reads
+  // exports through native.outRequest / native.outResponse.
+  // (the entry points are the functions themselves: each JS frame less
+  // shortens the stack goja regrows on every call from Go)
+  const internals = {
+    DOMException,
+    makeRequest: goMakeRequest, // (method, url, list, goBody|null) → Request
+    exportRequest: exportRequestInternal, // (req)
+    // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.
+    requestFrom(input, init) {
+      exportRequestInternal(init === undefined && isRequest(input) ? input : new Request(input, init));
+    },
+    makeResponse: goMakeResponse, // (status, statusText|null, list, goBody|null, webSocket) → Response
+    exportResponse: exportResponseInternal, // (res)
+    // fn.call(self, request, ...rest) with the request built from Go's
+    // parts, in one call from Go instead of two (each call from Go makes
+    // goja regrow its stack and run its job queue); rest has n elements.
+    callWithRequest: (fn, self, method, url, list, body, n, a, b) =>
+      n === 0
+        ? fn.call(self, goMakeRequest(method, url, list, body))
+        : fn.call(self, goMakeRequest(method, url, list, body), a, b),
+  };
+

@@ -1,0 +1,208 @@
+  // ---------------------------------------------------------------- Request
+  const httpMethods = new Set([
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "PURGE", "OPTIONS", "TRACE", "COPY", "LOCK", "MKCOL", "MOVE",
+    "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "ACL", "REPORT", "MKACTIVITY", "CHECKOUT", "MERGE", "M-SEARCH",
+    "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE",
+  ]);
+  function normalizeMethod(m) {
+    if (httpMethods.has(m)) return m;
+    const u = m.toUpperCase();
+    if (httpMethods.has(u)) return u;
+    throw new TypeError("Invalid HTTP method string: " + m);
+  }
+  let isRequest; // (x) → boolean
+  let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
+  let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
+  let goMakeRequest; // internals.makeRequest
+  let Request; // the public class (made in RequestImpl's static block)
+  const setPrototypeOf = Object.setPrototypeOf;
+  // RequestImpl holds a Request's slots and methods; the Request class
+  // (below) has its methods and makes RequestImpl instances with its
+  // prototype. So making a Request from Go runs no constructor that needs
+  // the argument count (goja builds an arguments object eagerly).
+  class RequestImpl extends Body {
+    #method;
+    #url;
+    #redirect;
+    #signal;
+    #cf;
+    #cache;
+    // internal construction: the caller sets the fields
+    constructor(state, headers, hl, ctype) {
+      super(INTERNAL, state, headers, hl, ctype);
+    }
+    static {
+      // the public class: its constructor is RequestImpl's code, so that it
+      // reads RequestImpl's slots without another call (a deeper stack)
+      Request = class Request extends Body {
+        constructor(...args) {
+          if (args.length === 0) throw new TypeError("Failed to construct 'Request': 1 argument required, but only 0 present.");
+          const input = args[0];
+          const init = args[1];
+          const newTarget = new.target;
+          let url;
+          let method = "GET";
+          let headers = null; // a Headers object from init, else the list is hl (or only ctype)
+          let hl = null;
+          let ctype = null;
+          let state = null;
+          let contentType = null;
+          let redirect = "follow";
+          let signal = null;
+          let cf;
+          let cache;
+          const initIsRequest = isObject(init) && #method in init;
+          let dict = false;
+          let dBody, dCache, dCf, dEncodeResponseBody, dHeaders, dIntegrity, dMethod, dRedirect, dSignal;
+          if (init !== undefined && init !== null && !initIsRequest) {
+            if (!isObject(init)) throw new TypeError("Failed to construct 'Request': parameter 2 is not of type 'RequestInit'.");
+            dict = true;
+            dBody = init.body;
+            dCache = init.cache;
+            dCf = init.cf;
+            dEncodeResponseBody = init.encodeResponseBody;
+            init.fetcher;
+            dHeaders = init.headers;
+            dIntegrity = init.integrity;
+            dMethod = init.method;
+            dRedirect = init.redirect;
+            dSignal = init.signal;
+          }
+          const ignoreInputBody = initIsRequest || (dict && dBody !== undefined);
+          if (isObject(input) && #method in input) {
+            url = input.#url;
+            method = input.#method;
+            const c = copiedHeaders(input);
+            hl = c[0];
+            ctype = c[1];
+            cf = input.#cf;
+            cache = input.#cache;
+            redirect = input.#redirect;
+            signal = input.#signal;
+            if (!ignoreInputBody) {
+              const st = bodyStateOf(input);
+              if (st !== null) {
+                if (st[2]) throw new TypeError("Cannot reconstruct a Request with a used body.");
+                state = sharedBodyState(st);
+                st[2] = true;
+                st[4] = true;
+              }
+            }
+          } else {
+            const s = toUSV(input);
+            const rec = native.urlParse(s, undefined);
+            if (rec === null) throw new TypeError("Invalid URL: " + s);
+            url = rec[0];
+          }
+          if (dict) {
+            if (dIntegrity !== undefined && String(dIntegrity) !== "") {
+              throw new TypeError("Subrequest integrity checking is not implemented. The integrity option must be either undefined or an empty string.");
+            }
+            if (dMethod !== undefined) method = normalizeMethod(String(dMethod));
+            if (dHeaders !== undefined) {
+              headers = new Headers(dHeaders);
+              hl = headersList(headers);
+              ctype = null;
+            }
+            if (dSignal !== undefined) signal = dSignal;
+            if (dCf !== undefined) cf = dCf === null ? undefined : native.structuredClone(dCf);
+            if (dBody !== undefined && dBody !== null) {
+              const ex = extractBody(dBody);
+              state = ex.state;
+              contentType = ex.contentType;
+              if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+            } else if (dBody === null) {
+              state = null;
+            }
+            if (dRedirect !== undefined) {
+              const r = String(dRedirect).toLowerCase();
+              if (r !== "follow" && r !== "manual") {
+                throw new TypeError('Invalid redirect value, must be one of "follow" or "manual" ("error" won\'t be implemented since it does not make sense at the edge; use "manual" and check the response status code).');
+              }
+              redirect = r;
+            }
+            if (dCache !== undefined) {
+              const c = String(dCache);
+              if (c !== "no-store" && c !== "no-cache" && c !== "reload") throw new TypeError("Unsupported cache mode: " + c);
+              cache = c;
+            }
+            if (dEncodeResponseBody !== undefined) {
+              const e = String(dEncodeResponseBody);
+              if (e !== "manual" && e !== "automatic") throw new TypeError("encodeResponseBody: unexpected value: " + e);
+            }
+            if ((dMethod !== undefined || dBody !== undefined) && (method === "GET" || method === "HEAD") && state !== null) {
+              throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+            }
+          } else if (initIsRequest) {
+            method = init.#method;
+            redirect = init.#redirect;
+            cache = init.#cache;
+            signal = init.#signal;
+            const c = copiedHeaders(init);
+            hl = c[0];
+            ctype = c[1];
+            cf = init.#cf;
+            state = bodyStateOf(init); // shared, as workerd does
+          }
+          if (contentType !== null) ctype = withContentType(hl, ctype, contentType);
+          const r = new RequestImpl(state, headers, hl, ctype);
+          const proto = newTarget.prototype;
+          setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
+          r.#method = method;
+          r.#url = url;
+          r.#redirect = redirect;
+          r.#signal = signal;
+          r.#cf = cf;
+          r.#cache = cache;
+          return r;
+        }
+      };
+      isRequest = (r) => isObject(r) && #method in r;
+      makeRequestInternal = (method, url, hl, ctype, state) => {
+        const r = new RequestImpl(state, null, hl, ctype);
+        setPrototypeOf(r, Request.prototype);
+        r.#method = method;
+        r.#url = url;
+        r.#redirect = "follow";
+        r.#signal = null;
+        r.#cf = undefined;
+        r.#cache = undefined;
+        return r;
+      };
+      goMakeRequest = (method, url, hl, body) => makeRequestInternal(method, url, hl, null, body === null ? null : srcBodyState(body));
+      exportRequestInternal = (r) => {
+        if (!(isObject(r) && #method in r)) throw new TypeError("Expected a Request object.");
+        native.outRequest(r.#method, r.#url, headerListOf(r), contentTypeOf(r), takeForExport(r));
+      };
+    }
+    get method() { return this.#method; }
+    get url() { return this.#url; }
+    get headers() { return headersOf(#method in this ? this : notABody); }
+    get redirect() { return this.#redirect; }
+    get signal() {
+      if (this.#signal === null) this.#signal = new AbortSignal(INTERNAL);
+      return this.#signal;
+    }
+    get fetcher() { return null; }
+    get cf() { return this.#cf; }
+    get cache() { return this.#cache; }
+    get integrity() { return ""; }
+    get keepalive() { return false; }
+    clone() {
+      const st = bodyStateOf(this);
+      if (st !== null && st[2]) throw new TypeError(BODY_USED);
+      const method = this.#method;
+      const c = copiedHeaders(this);
+      const r = makeRequestInternal(method, this.#url, c[0], c[1], st === null ? null : copyBodyState(st));
+      r.#redirect = this.#redirect;
+      r.#signal = this.#signal;
+      r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      r.#cache = this.#cache;
+      return r;
+    }
+  }
+  copyMethods(RequestImpl, Request);
+  Object.defineProperty(Request, "length", { value: 2, configurable: true });
+  brandHost(Request, "Request");
+  defineGlobal("Request", Request);
+

@@ -1,0 +1,57 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// statusTexts are the reason phrases workerd gives the statuses it knows;
+// response.js reads them as native.statusTexts.
+var statusTexts = map[int]string{
+	0: "", 100: "Continue", 101: "Switching Protocols", 102: "Processing", 103: "Early Hints", 200: "OK", 201: "Created",
+	202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content", 205: "Reset Content", 206: "Partial Content",
+	207: "Multi-Status", 208: "Already Reported", 226: "IM Used", 300: "Multiple Choices", 301: "Moved Permanently",
+	302: "Found", 303: "See Other", 304: "Not Modified", 305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+	400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+	405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+	409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large",
+	414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
+	418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity", 423: "Locked", 424: "Failed Dependency",
+	426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+	451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway",
+	503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+	507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
+}
+
+// defaultStatusText is the statusText of a Response with status s and no
+// explicit statusText.
+func defaultStatusText(s int) string {
+	if t, ok := statusTexts[s]; ok {
+		return t
+	}
+	switch {
+	case s >= 200 && s < 300:
+		return "Successful"
+	case s >= 300 && s < 400:
+		return "Redirection"
+	case s >= 400 && s < 500:
+		return "Client Error"
+	case s >= 500 && s < 600:
+		return "Server Error"
+	}
+	return ""
+}
+
+// statusNatives exposes the table (as a plain object, read on every
+// Response.statusText) and defaultStatusText.
+func statusNatives(rt *goja.Runtime, n *goja.Object) {
+	texts := rt.NewObject()
+	for s, t := range statusTexts {
+		_ = texts.Set(strconv.Itoa(s), t)
+	}
+	_ = n.Set("statusTexts", texts)
+	_ = n.Set("defaultStatusText", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(defaultStatusText(int(c.Argument(0).ToInteger())))
+	})
+}

@@ -1,0 +1,123 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/internal/whatwgurl"
+)
+
+// urlNatives are URL's and URLSearchParams' natives, over internal/whatwgurl.
+func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
+	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+	// whatwgurl.Parse(input, baseHref|undefined) → record array or null
+	set("urlParse", func(c goja.FunctionCall) goja.Value {
+		if goja.IsUndefined(c.Argument(1)) {
+			return st.urlRecord(rt, c.Argument(0).String())
+		}
+		var base *whatwgurl.URL
+		if b := c.Argument(1); !goja.IsUndefined(b) {
+			bu, err := whatwgurl.Parse(b.String(), nil)
+			if err != nil {
+				return goja.Null()
+			}
+			base = bu
+		}
+		u, err := whatwgurl.Parse(c.Argument(0).String(), base)
+		if err != nil {
+			return goja.Null()
+		}
+		return recordOf(rt, u)
+	})
+	// urlSet(href, component, value) → record array (unchanged on failure)
+	set("urlSet", func(c goja.FunctionCall) goja.Value {
+		u, err := whatwgurl.Parse(c.Argument(0).String(), nil)
+		if err != nil {
+			return goja.Null()
+		}
+		nu := whatwgurl.SetComponent(u, c.Argument(1).String(), c.Argument(2).String())
+		if nu == nil {
+			return goja.Null()
+		}
+		return recordOf(rt, nu)
+	})
+	set("domainToASCII", func(c goja.FunctionCall) goja.Value {
+		h, err := whatwgurl.ParseHost(c.Argument(0).String(), false)
+		if err != nil {
+			return rt.ToValue("")
+		}
+		return rt.ToValue(h)
+	})
+	// formParse(str) → flat [k, v, ...]
+	set("formParse", func(c goja.FunctionCall) goja.Value {
+		pairs := whatwgurl.ParseForm(c.Argument(0).String())
+		out := make([]interface{}, len(pairs))
+		for i, p := range pairs {
+			out[i] = p
+		}
+		return rt.NewArray(out...)
+	})
+	// formGet(str, name) → the first value of name, null, or undefined when
+	// name is not ASCII (the caller then compares UTF-16 names itself)
+	set("formGet", func(c goja.FunctionCall) goja.Value {
+		name := c.Argument(1).String()
+		for i := 0; i < len(name); i++ {
+			if name[i] >= 0x80 {
+				return goja.Undefined()
+			}
+		}
+		pairs := whatwgurl.ParseForm(c.Argument(0).String())
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if pairs[i] == name {
+				return rt.ToValue(pairs[i+1])
+			}
+		}
+		return goja.Null()
+	})
+	// formSerialize(flat [k, v, ...]) → string
+	set("formSerialize", func(c goja.FunctionCall) goja.Value {
+		arr := c.Argument(0).ToObject(rt)
+		n := int(arr.Get("length").ToInteger())
+		var b strings.Builder
+		for i := 0; i+1 < n; i += 2 {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			whatwgurl.WriteFormEncoded(&b, arr.Get(strconv.Itoa(i)).String())
+			b.WriteByte('=')
+			whatwgurl.WriteFormEncoded(&b, arr.Get(strconv.Itoa(i+1)).String())
+		}
+		return rt.ToValue(b.String())
+	})
+}
+
+func recordOf(rt *goja.Runtime, u *whatwgurl.URL) goja.Value {
+	query := goja.Null()
+	if q, ok := u.Query(); ok {
+		query = rt.ToValue(q)
+	}
+	return rt.NewArray(u.Href(), u.Protocol(), u.Username(), u.Password(), u.Host(), u.Hostname(), u.Port(),
+		u.Pathname(), u.Search(), u.Hash(), u.Origin(), query)
+}
+
+// urlRecord is native.whatwgurl.Parse(input) without a base: the record array,
+// or null. Records are never modified by web.js, so recent ones are shared.
+func (st *state) urlRecord(rt *goja.Runtime, input string) goja.Value {
+	if rec, ok := st.records[input]; ok {
+		return rec
+	}
+	var rec goja.Value = goja.Null()
+	if u, err := whatwgurl.Parse(input, nil); err == nil {
+		rec = recordOf(rt, u)
+	}
+	if len(input) > cacheMaxLen {
+		return rec
+	}
+	if len(st.records) >= cacheMax {
+		clear(st.records)
+	}
+	st.records[input] = rec
+	return rec
+}
