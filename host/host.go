@@ -52,6 +52,10 @@ type Config struct {
 	// bare "Internal Server Error" workerd sends in production. cellhost
 	// dev sets it, as wrangler dev shows the error.
 	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
+	// Console, if set, receives every console line with its level and the
+	// object whose event wrote it (scope "<Class>:<id>"; "" for the
+	// worker), instead of Log. Called on a shard's loop; it must not block.
+	Console func(scope, level, line string)
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string

@@ -64,7 +64,17 @@ func newShard(h *Host, idx int) *shard {
 func (s *shard) load() error {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxCallStackSize)
-	if err := jsapi.InstallWeb(rt, jsapi.WebOptions{Console: s.h.cfg.Log}); err != nil {
+	wo := jsapi.WebOptions{Console: s.h.cfg.Log}
+	if f := s.h.cfg.Console; f != nil {
+		wo.ConsoleFunc = func(level, line string) {
+			scope := ""
+			if c := s.current; c != nil {
+				scope = c.scope
+			}
+			f(scope, level, line)
+		}
+	}
+	if err := jsapi.InstallWeb(rt, wo); err != nil {
 		return fmt.Errorf("shard %d: %w", s.idx, err)
 	}
 	jsapi.InstallTimers(rt, s)

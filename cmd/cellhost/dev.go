@@ -156,7 +156,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer ln.Close()
 	log := newDevLog(stderr, cfg.Dir)
 	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
-		Logger: slog.New(&devHandler{l: log, verbose: o.verbose})}
+		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}

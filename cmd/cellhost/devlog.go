@@ -92,6 +92,35 @@ func (l *devLog) format(chunk string) string {
 	return chunk
 }
 
+// console prints one console line of the worker or of an object (scope),
+// labelled with the object and marked by level, as wrangler marks
+// console.warn and console.error.
+func (l *devLog) console(scope, level, line string) {
+	var b strings.Builder
+	col := ""
+	switch level {
+	case "error":
+		b.WriteString(markError + " ")
+		col = colRed
+	case "warn":
+		b.WriteString(markWarn + " ")
+		col = colYellow
+	case "debug":
+		col = colDim
+	}
+	if scope != "" {
+		b.WriteString("[" + shortScope(scope) + "] ")
+	}
+	b.WriteString(shortenStack(line, l.dir))
+	out := b.String()
+	if l.color && col != "" {
+		out = col + out + colReset
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = io.WriteString(l.w, out+"\n")
+}
+
 // shortenStack drops goja's bytecode offsets and the project directory
 // from stack frames.
 func shortenStack(s, dir string) string {

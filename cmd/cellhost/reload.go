@@ -99,7 +99,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	k := d.keep
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
-	hc.ErrorPage, hc.Logger = k.ErrorPage, k.Logger
+	hc.ErrorPage, hc.Logger, hc.Console = k.ErrorPage, k.Logger, k.Console
 	h, err := host.New(hc)
 	if err != nil {
 		return nil, err

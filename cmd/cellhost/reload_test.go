@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -272,9 +273,10 @@ function deep(n: number): number {
   }
   return deep(n + 1);
 }
-export class C { async fetch(): Promise<Response> { return new Response("c"); } }
+export class C { async fetch(): Promise<Response> { console.log("in C"); console.warn("careful"); return new Response("c"); } }
 export default {
   async fetch(req: Request): Promise<Response> {
+    if (new URL(req.url).pathname === "/log") { console.error("from worker"); return new Response("logged"); }
     deep(0);
     return new Response("unreachable");
   },
@@ -283,8 +285,8 @@ export default {
 	})
 	d := startDevServer(t, dir, dir, nil)
 	status, body := d.get("/crash")
-	if status != 500 || !strings.HasPrefix(body, "Error: boom\n") || !strings.Contains(body, "at deep (src/index.ts:6:") || !strings.Contains(body, "at fetch (src/index.ts:13:") {
-		t.Errorf("GET /crash = %d %q, want the stack at src/index.ts lines 6 and 13", status, body)
+	if status != 500 || !strings.HasPrefix(body, "Error: boom\n") || !strings.Contains(body, "at deep (src/index.ts:6:") || !strings.Contains(body, "at fetch (src/index.ts:14:") {
+		t.Errorf("GET /crash = %d %q, want the stack at src/index.ts lines 6 and 14", status, body)
 	}
 	if strings.Contains(body, dir) || strings.Contains(body, "(7)") {
 		t.Errorf("stack shows the absolute directory or goja's offsets: %q", body)
@@ -303,10 +305,17 @@ export default {
 	if _, body := d.get("/do/C/alice"); body != "c" {
 		t.Errorf("GET /do/C/alice = %q", body)
 	}
+	d.get("/log")
 	d.stop()
 	errOut, out := d.stderr.String(), d.stdout.String()
 	if !strings.Contains(errOut, markError+" Uncaught Error: boom\n\tat deep (src/index.ts:6:") {
 		t.Errorf("terminal lacks the marked, mapped stack:\n%s", errOut)
+	}
+	// console output, labelled with the object and marked by level.
+	for _, re := range []string{`(?m)^\[C:[0-9a-f]{8}\] in C$`, `(?m)^▲ \[WARNING\] \[C:[0-9a-f]{8}\] careful$`, `(?m)^✘ \[ERROR\] from worker$`} {
+		if !regexp.MustCompile(re).MatchString(errOut) {
+			t.Errorf("terminal lacks a line matching %s:\n%s", re, errOut)
+		}
 	}
 	if strings.Contains(errOut, "ownership:") {
 		t.Errorf("internal ownership lines shown without --verbose:\n%s", errOut)
