@@ -2,16 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // writeProject writes files (name → content) into a new directory.
@@ -97,33 +93,11 @@ func TestRun_PortInUse(t *testing.T) {
 func TestRunDev_ServesAndStops(t *testing.T) {
 	dir := writeProject(t, map[string]string{"mod.ts": `export class Box { async fetch(r: Request) { return new Response("box"); } }
 export default { async fetch() { return new Response("worker"); } };`})
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- runDev(ctx, filepath.Join(dir, "mod.ts"), devOptions{port: port, ip: "127.0.0.1"}, io.Discard, io.Discard)
-	}()
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	var body string
-	for i := 0; i < 100; i++ {
-		resp, err := http.Get(base + "/do/Box/one")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if body != "box" {
+	d := startDevServer(t, dir, filepath.Join(dir, "mod.ts"), nil)
+	if _, body := d.get("/do/Box/one"); body != "box" {
 		t.Errorf("GET /do/Box/one = %q, want %q", body, "box")
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("runDev: %v", err)
-	}
+	d.stop()
 	if _, err := os.Stat(filepath.Join(dir, ".cellhost")); err != nil {
 		t.Errorf("state directory not created beside the module: %v", err)
 	}
