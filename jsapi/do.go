@@ -90,6 +90,9 @@ type Worker struct {
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
+	// remoteStacks are the stacks of the last errors that crossed from
+	// another object (rpcstack.go).
+	remoteStacks []remoteStack
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle
@@ -371,6 +374,9 @@ func (w *Worker) ErrorValue(err error) goja.Value {
 		e := jserr.New(w.rt, se.Name, se.Message)
 		if se.Remote {
 			_ = e.Set("remote", true)
+			if se.Stack != "" {
+				w.rememberRemoteStack(e, se.Stack)
+			}
 		}
 		return e
 	}
@@ -520,6 +526,9 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
+	if st, ok := w.remoteStack(obj); ok {
+		se.Stack = st
+	}
 	if !builtinErrorNames[se.Name] {
 		se.Message = obj.String()
 		se.Name = "Error"

@@ -121,10 +121,15 @@ func (l *devLog) console(scope, level, line string) {
 	_, _ = io.WriteString(l.w, out+"\n")
 }
 
-// shortenStack drops goja's bytecode offsets and the project directory
-// from stack frames.
+// internalFrameRE matches a stack frame inside cellhost's own JS (the
+// Workers model, the Web APIs) or a native function.
+var internalFrameRE = regexp.MustCompile(`(?m)^[ \t]+at [^\n]*\((?:cellhost:[^)\n]*|native)\)\n?`)
+
+// shortenStack drops goja's bytecode offsets, the project directory and
+// cellhost's internal frames from stacks.
 func shortenStack(s, dir string) string {
 	s = frameRE.ReplaceAllString(s, "$1")
+	s = internalFrameRE.ReplaceAllString(s, "")
 	if dir != "/" {
 		s = strings.ReplaceAll(s, "("+dir, "(")
 		s = strings.ReplaceAll(s, " "+dir, " ")
@@ -141,7 +146,7 @@ func errorPage(dir string) func(w http.ResponseWriter, r *http.Request, err erro
 		if errors.As(err, &se) && se.Stack != "" {
 			text = se.Stack
 		}
-		text = shortenStack(strings.TrimRight(text, "\n"), strings.TrimSuffix(dir, "/")+"/")
+		text = strings.TrimRight(shortenStack(text, strings.TrimSuffix(dir, "/")+"/"), "\n")
 		if strings.Contains(r.Header.Get("Accept"), "text/html") {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.WriteHeader(http.StatusInternalServerError)

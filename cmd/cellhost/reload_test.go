@@ -326,3 +326,35 @@ export default {
 		}
 	}
 }
+
+// An error thrown in an object over RPC keeps the object's stack, in the
+// caller's 500 answer and in the terminal.
+func TestDev_RPCErrorKeepsStack(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "r", "main": "index.ts", "durable_objects": {"bindings": [{"name": "NOTES", "class_name": "Notes"}]}}`,
+		"index.ts": `import { DurableObject } from "cloudflare:workers";
+export class Notes extends DurableObject {
+  async add(n: number): Promise<number> {
+    if (n > 2) {
+      throw new Error("too many notes");
+    }
+    return n;
+  }
+}
+export default {
+  async fetch(req: Request, env: any): Promise<Response> {
+    return new Response(String(await env.NOTES.getByName("a").add(5)));
+  },
+};
+`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	status, body := d.get("/")
+	if status != 500 || body != "Error: too many notes\n\tat add (index.ts:5:12)\n" {
+		t.Errorf("GET / = %d %q, want the object's stack", status, body)
+	}
+	d.stop()
+	if !strings.Contains(d.stderr.String(), "Uncaught Error: too many notes\n\tat add (index.ts:5:12)\n") {
+		t.Errorf("terminal lacks the object's stack:\n%s", d.stderr.String())
+	}
+}
