@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -178,7 +179,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer fleet.close()
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
-		reqLog: stdout, color: isTerminal(stdout)}
+		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
@@ -198,6 +199,13 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 				fmt.Fprintf(stderr, "%s %v; edits will not reload\n", markWarn, err)
 			}
 		}()
+	}
+	if len(cfg.Crons) > 0 {
+		parseCrons(cfg.Crons, stderr)
+		fmt.Fprintf(stdout, "Cron triggers fire on schedule; run one now: curl 'http://%s/cdn-cgi/handler/scheduled?cron=%s'\n", ln.Addr(), url.QueryEscape(cfg.Crons[0]))
+		cronDone := make(chan struct{})
+		go func() { defer close(cronDone); d.runCrons(watchCtx) }()
+		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -37,9 +37,10 @@ type devServer struct {
 	// lock, the bucket and node lease, durability).
 	keep host.Config
 
-	bindings *bindingSet // KV namespaces, kept open across reloads
-	reqLog   io.Writer   // one line per request; nil: none
-	color    bool        // reqLog is a terminal
+	bindings *bindingSet   // KV namespaces, kept open across reloads
+	reqLog   io.Writer     // one line per request; nil: none
+	cronWake chan struct{} // a reload tells runCrons to re-read the crons
+	color    bool          // reqLog is a terminal
 
 	mu     sync.Mutex
 	assets *assetServer // the assets h's project serves first, or nil
@@ -62,6 +63,10 @@ func (d *devServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/cdn-cgi/handler/scheduled" || r.URL.Path == "/__scheduled" {
+		d.serveScheduled(w, r)
+		return
+	}
 	d.mu.Lock()
 	web, hold, assets := d.web, d.hold, d.assets
 	d.mu.Unlock()
@@ -178,6 +183,10 @@ func (d *devServer) reload() error {
 	}
 	d.mu.Unlock()
 	close(hold)
+	select {
+	case d.cronWake <- struct{}{}:
+	default:
+	}
 	if err == nil {
 		fmt.Fprintf(d.stdout, "cellhost dev: reloaded %s in %d ms\n", relOrAbs(cfg.Main), time.Since(start).Milliseconds())
 	}

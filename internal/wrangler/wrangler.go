@@ -50,6 +50,8 @@ type Config struct {
 	Services []ServiceBinding
 	// Assets is the assets configuration, nil without one.
 	Assets *Assets
+	// Crons are the cron triggers (triggers.crons).
+	Crons []string
 	// Stubs are the bindings of kinds cellhost does not have yet: each is
 	// bound to an object that throws a clear error when used.
 	Stubs []StubBinding
@@ -109,6 +111,9 @@ type wranglerFile struct {
 		Entrypoint  string `json:"entrypoint"`
 		Environment string `json:"environment"`
 	} `json:"services"`
+	Triggers *struct {
+		Crons []string `json:"crons"`
+	} `json:"triggers"`
 	Assets *struct {
 		Directory        string          `json:"directory"`
 		Binding          string          `json:"binding"`
@@ -138,7 +143,7 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "kv_namespaces", "services", "assets"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "kv_namespaces", "services", "assets", "triggers"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -172,7 +177,6 @@ var stubKinds = map[string]string{
 
 // unsupportedKeys are non-binding features cellhost does not have yet.
 var unsupportedKeys = map[string]string{
-	"triggers":  "cron triggers are not fired by cellhost yet",
 	"build":     "custom builds are not run by cellhost; run the build yourself",
 	"rules":     "module rules are not supported; esbuild's defaults apply",
 	"define":    "define is not supported yet",
@@ -276,6 +280,9 @@ func LoadWith(path string, opt Options) (*Config, error) {
 	cfg.Main = filepath.Join(cfg.Dir, f.Main)
 	cfg.CompatibilityDate = f.CompatibilityDate
 	cfg.CompatibilityFlags = f.CompatibilityFlags
+	if f.Triggers != nil {
+		cfg.Crons = f.Triggers.Crons
+	}
 	cfg.Vars = f.Vars
 	if cfg.Vars == nil {
 		cfg.Vars = map[string]any{}

@@ -144,7 +144,7 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
 	}
 	w := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"d1_databases"`, `env.DB`, `"r2_buckets"`, `"queues"`, `"ai"`, `"triggers": cron triggers`, `env.OTHER names the worker "another-worker"`} {
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"d1_databases"`, `env.DB`, `"r2_buckets"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
@@ -163,6 +163,9 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 	}
 	if want := []wrangler.KVBinding{{Name: "CACHE", ID: "abc"}, {Name: "NOID", ID: "NOID"}}; !reflect.DeepEqual(c.KV, want) {
 		t.Errorf("KV = %v, want %v", c.KV, want)
+	}
+	if want := []string{"* * * * *"}; !reflect.DeepEqual(c.Crons, want) {
+		t.Errorf("crons = %v, want %v", c.Crons, want)
 	}
 	if want := []wrangler.ServiceBinding{{Name: "SELF", Entrypoint: "Api"}}; !reflect.DeepEqual(c.Services, want) {
 		t.Errorf("services = %v, want %v", c.Services, want)
