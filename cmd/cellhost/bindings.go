@@ -14,6 +14,7 @@ import (
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/web"
+	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/plugins/kv"
 )
 
@@ -23,6 +24,25 @@ type bindingSet struct {
 	stateDir string
 	mu       sync.Mutex
 	kv       map[string]*kv.Namespace // by namespace id
+	d1       map[string]*d1.Database  // by database id
+}
+
+// database opens (once) the D1 database id.
+func (b *bindingSet) database(id string) (*d1.Database, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if db, ok := b.d1[id]; ok {
+		return db, nil
+	}
+	db, err := d1.Open(filepath.Join(b.stateDir, "d1", safeFileName(id)+".sqlite"))
+	if err != nil {
+		return nil, err
+	}
+	if b.d1 == nil {
+		b.d1 = map[string]*d1.Database{}
+	}
+	b.d1[id] = db
+	return db, nil
 }
 
 // namespace opens (once) the KV namespace id.
@@ -50,6 +70,10 @@ func (b *bindingSet) close() {
 		_ = n.Close()
 		delete(b.kv, id)
 	}
+	for id, db := range b.d1 {
+		_ = db.Close()
+		delete(b.d1, id)
+	}
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of an id.
@@ -73,7 +97,7 @@ func safeFileName(id string) string {
 // bindings to the worker's own entrypoints, the assets binding and the stubs
 // of binding kinds cellhost lacks. nil when there are none.
 func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt *goja.Runtime, env *goja.Object) error, error) {
-	if len(cfg.KV) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
+	if len(cfg.KV) == 0 && len(cfg.D1) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
 		return nil, nil
 	}
 	nss := make([]*kv.Namespace, len(cfg.KV))
@@ -84,7 +108,20 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 		}
 		nss[i] = n
 	}
+	dbs := make([]*d1.Database, len(cfg.D1))
+	for i, x := range cfg.D1 {
+		db, err := b.database(x.ID)
+		if err != nil {
+			return nil, fmt.Errorf("d1_databases %s: %w", x.Name, err)
+		}
+		dbs[i] = db
+	}
 	return func(rt *goja.Runtime, env *goja.Object) error {
+		for i, x := range cfg.D1 {
+			if err := d1.Bind(rt, env, x.Name, dbs[i]); err != nil {
+				return err
+			}
+		}
 		for i, k := range cfg.KV {
 			if err := kv.Bind(rt, env, k.Name, nss[i]); err != nil {
 				return err

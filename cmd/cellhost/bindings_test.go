@@ -10,7 +10,7 @@ const bindingsConfig = `{
   "name": "b", "main": "index.js", "compatibility_date": "2026-01-01",
   "kv_namespaces": [{"binding": "CACHE", "id": "cache-id"}],
   "services": [{"binding": "API", "service": "b", "entrypoint": "Api"}, {"binding": "SELF", "service": "b"}],
-  "d1_databases": [{"binding": "DB", "database_name": "d", "database_id": "x"}],
+  "r2_buckets": [{"binding": "BUCKET", "bucket_name": "b"}],
   "assets": {"directory": "public", "binding": "ASSETS", "not_found_handling": "404-page"}
 }`
 
@@ -51,7 +51,7 @@ export default {
         return new Response(sum + "|" + await r.text() + "|" + await self.text());
       }
       case "/stub":
-        try { await env.DB.prepare("SELECT 1"); return new Response("no error"); }
+        try { await env.BUCKET.get("k"); return new Response("no error"); }
         catch (e) { return new Response(e.message, { status: 500 }); }
       case "/asset-binding": {
         const r = await env.ASSETS.fetch("http://x/style.css");
@@ -89,11 +89,11 @@ func TestDev_Bindings(t *testing.T) {
 		t.Errorf("/svc = %q", body)
 	}
 	status, body := d.get("/stub")
-	if status != 500 || !strings.Contains(body, "env.DB is a D1 database binding (d1_databases), which cellhost does not support yet") {
+	if status != 500 || !strings.Contains(body, "env.BUCKET is a R2 bucket binding (r2_buckets), which cellhost does not support yet (used: env.BUCKET.get)") {
 		t.Errorf("/stub = %d %q, want the stub's error", status, body)
 	}
-	if !strings.Contains(d.stderr.String(), "env.DB will throw when used") {
-		t.Errorf("no start-up warning about env.DB: %s", d.stderr.String())
+	if !strings.Contains(d.stderr.String(), "env.BUCKET will throw when used") {
+		t.Errorf("no start-up warning about env.BUCKET: %s", d.stderr.String())
 	}
 	for _, c := range []struct {
 		path, want string
@@ -150,5 +150,42 @@ func TestDev_KVSurvivesRestart(t *testing.T) {
 	second := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
 	if _, body := second.get("/"); body != "3" {
 		t.Errorf("after a restart = %q, want 3", body)
+	}
+}
+
+// The D1 API on a local SQLite database: prepare/bind/first/all/raw/run,
+// batch (atomic), exec, withSession, errors with D1's prefix.
+func TestDev_D1(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "d", "main": "index.js", "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "db-1"}]}`,
+		"index.js": `export default { async fetch(req, env) {
+  const db = env.DB;
+  const out = {};
+  out.exec = (await db.exec("CREATE TABLE IF NOT EXISTS users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL, data BLOB)\nDELETE FROM users")).count;
+  const ins = await db.prepare("INSERT INTO users (name, score, data) VALUES (?, ?, ?)").bind("ann", 1.5, new Uint8Array([7, 8])).run();
+  out.run = [ins.success, ins.meta.changes, ins.meta.last_row_id, ins.meta.changed_db, ins.results.length];
+  const b = await db.batch([
+    db.prepare("INSERT INTO users (name, score) VALUES (?1, ?2)").bind("bob", 2),
+    db.prepare("SELECT count(*) AS n FROM users"),
+  ]);
+  out.batch = [b.length, b[1].results[0].n];
+  try { await db.batch([db.prepare("INSERT INTO users (name) VALUES ('cy')"), db.prepare("INSERT INTO nope VALUES (1)")]); }
+  catch (e) { out.batchErr = e.message; }
+  out.afterFailedBatch = await db.prepare("SELECT count(*) AS n FROM users").first("n");
+  out.first = await db.prepare("SELECT name, score, data FROM users WHERE name = ?").bind("ann").first();
+  out.firstNone = await db.prepare("SELECT * FROM users WHERE id = -1").first();
+  out.all = (await db.prepare("SELECT name FROM users ORDER BY id").all()).results;
+  out.raw = await db.prepare("SELECT id, name FROM users ORDER BY id").raw({ columnNames: true });
+  out.session = await db.withSession().prepare("SELECT 1 AS one").first("one");
+  try { await db.prepare("SELECT * FROM missing").all(); } catch (e) { out.err = e.message; }
+  return Response.json(out);
+} };`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	want := `{"exec":2,"run":[true,1,1,true,0],"batch":[2,2],"batchErr":"D1_ERROR: no such table: nope: SQLITE_ERROR","afterFailedBatch":2,` +
+		`"first":{"name":"ann","score":1.5,"data":[7,8]},"firstNone":null,"all":[{"name":"ann"},{"name":"bob"}],` +
+		`"raw":[["id","name"],[1,"ann"],[2,"bob"]],"session":1,"err":"D1_ERROR: no such table: missing: SQLITE_ERROR"}`
+	if _, body := d.get("/"); body != want {
+		t.Errorf("GET / =\n%s\nwant\n%s", body, want)
 	}
 }

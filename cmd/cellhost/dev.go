@@ -239,6 +239,9 @@ func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr strin
 	for _, b := range cfg.KV {
 		rows = append(rows, row{b.Name, "KV namespace", b.ID + " (local)"})
 	}
+	for _, b := range cfg.D1 {
+		rows = append(rows, row{b.Name, "D1 database", b.ID + " (local)"})
+	}
 	for _, b := range cfg.Services {
 		ep := b.Entrypoint
 		if ep == "" {

@@ -46,6 +46,8 @@ type Config struct {
 	CLIVars []string
 	// KV are the kv_namespaces bindings.
 	KV []KVBinding
+	// D1 are the d1_databases bindings.
+	D1 []D1Binding
 	// Services are the service bindings to this worker's own entrypoints.
 	Services []ServiceBinding
 	// Assets is the assets configuration, nil without one.
@@ -67,6 +69,12 @@ type Options struct {
 type KVBinding struct {
 	Name string // env.<Name>
 	ID   string // the namespace's id (the binding name when the config has none)
+}
+
+// D1Binding is a D1 database bound on env.
+type D1Binding struct {
+	Name string // env.<Name>
+	ID   string // database_id, else database_name, else the binding name
 }
 
 // ServiceBinding binds one of this worker's entrypoints on env.
@@ -111,6 +119,14 @@ type wranglerFile struct {
 		Entrypoint  string `json:"entrypoint"`
 		Environment string `json:"environment"`
 	} `json:"services"`
+	D1Databases []struct {
+		Binding         string `json:"binding"`
+		DatabaseName    string `json:"database_name"`
+		DatabaseID      string `json:"database_id"`
+		PreviewID       string `json:"preview_database_id"`
+		MigrationsDir   string `json:"migrations_dir"`
+		MigrationsTable string `json:"migrations_table"`
+	} `json:"d1_databases"`
 	Triggers *struct {
 		Crons []string `json:"crons"`
 	} `json:"triggers"`
@@ -143,7 +159,7 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "kv_namespaces", "services", "assets", "triggers"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "kv_namespaces", "d1_databases", "services", "assets", "triggers"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -167,7 +183,7 @@ var nonInheritable = map[string]bool{
 // stubKinds are wrangler's binding kinds cellhost does not have yet: the
 // project starts, and each binding is an object whose use throws.
 var stubKinds = map[string]string{
-	"d1_databases": "D1 database", "r2_buckets": "R2 bucket", "queues": "Queue producer",
+	"r2_buckets": "R2 bucket", "queues": "Queue producer",
 	"ai": "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
 	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
 	"version_metadata": "version metadata", "workflows": "Workflow", "dispatch_namespaces": "dispatch namespace",
@@ -324,6 +340,22 @@ func LoadWith(path string, opt Options) (*Config, error) {
 			id = kv.Binding
 		}
 		cfg.KV = append(cfg.KV, KVBinding{Name: kv.Binding, ID: id})
+	}
+	for i, db := range f.D1Databases {
+		if db.Binding == "" {
+			return nil, fmt.Errorf("%s: d1_databases[%d] needs a \"binding\"", path, i)
+		}
+		if err := claim(db.Binding, "a D1 database"); err != nil {
+			return nil, err
+		}
+		id := db.DatabaseID
+		if id == "" {
+			id = db.DatabaseName
+		}
+		if id == "" {
+			id = db.Binding
+		}
+		cfg.D1 = append(cfg.D1, D1Binding{Name: db.Binding, ID: id})
 	}
 	for i, sv := range f.Services {
 		if sv.Binding == "" || sv.Service == "" {

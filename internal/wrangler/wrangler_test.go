@@ -144,7 +144,7 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
 	}
 	w := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"d1_databases"`, `env.DB`, `"r2_buckets"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"r2_buckets"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
@@ -158,11 +158,14 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 	for _, s := range c.Stubs {
 		stubs = append(stubs, s.Name)
 	}
-	if want := []string{"AI", "DB", "Q", "BUCKET", "OTHER"}; !sameSet(stubs, want) {
+	if want := []string{"AI", "Q", "BUCKET", "OTHER"}; !sameSet(stubs, want) {
 		t.Errorf("stubs = %v, want %v", stubs, want)
 	}
 	if want := []wrangler.KVBinding{{Name: "CACHE", ID: "abc"}, {Name: "NOID", ID: "NOID"}}; !reflect.DeepEqual(c.KV, want) {
 		t.Errorf("KV = %v, want %v", c.KV, want)
+	}
+	if want := []wrangler.D1Binding{{Name: "DB", ID: "1"}}; !reflect.DeepEqual(c.D1, want) {
+		t.Errorf("D1 = %v, want %v", c.D1, want)
 	}
 	if want := []string{"* * * * *"}; !reflect.DeepEqual(c.Crons, want) {
 		t.Errorf("crons = %v, want %v", c.Crons, want)
