@@ -18,7 +18,7 @@ import (
 type assetServer struct {
 	dir      string
 	notFound string // none, 404-page, single-page-application
-	html     string // auto-trailing-slash (also used for force-/drop-trailing-slash), none
+	html     string // auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none
 	first    bool   // run_worker_first: the worker answers, env.ASSETS serves
 }
 
@@ -44,6 +44,12 @@ func (a *assetServer) resolve(p string) (file, redirect string) {
 		}
 		return "", ""
 	}
+	switch a.html {
+	case "force-trailing-slash":
+		return a.resolveSlash(p, true)
+	case "drop-trailing-slash":
+		return a.resolveSlash(p, false)
+	}
 	switch {
 	case strings.HasSuffix(p, "/index.html") && a.isFile(p):
 		return "", strings.TrimSuffix(p, "index.html")
@@ -68,6 +74,48 @@ func (a *assetServer) resolve(p string) (file, redirect string) {
 		}
 	}
 	return "", ""
+}
+
+// resolveSlash is html_handling force-trailing-slash (slash true) or
+// drop-trailing-slash: an HTML page has one URL, with or without the
+// trailing slash, and the other forms redirect to it.
+func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string) {
+	if p == "/" || p == "/index.html" {
+		if p == "/index.html" && a.isFile(p) {
+			return "", "/"
+		}
+		if a.isFile("/index.html") {
+			return "/index.html", ""
+		}
+		return "", ""
+	}
+	base := strings.TrimSuffix(p, "/")
+	var page string // the HTML file behind base, if any
+	switch {
+	case strings.HasSuffix(base, "/index") && strings.HasSuffix(p, ".html"):
+	case strings.HasSuffix(p, "/index.html") && a.isFile(p):
+		base, page = strings.TrimSuffix(p, "/index.html"), p
+	case strings.HasSuffix(p, ".html") && a.isFile(p):
+		base, page = strings.TrimSuffix(p, ".html"), p
+	case a.isFile(base + ".html"):
+		page = base + ".html"
+	case a.isFile(base + "/index.html"):
+		page = base + "/index.html"
+	}
+	if page == "" {
+		if a.isFile(p) {
+			return p, ""
+		}
+		return "", ""
+	}
+	want := base
+	if slash {
+		want += "/"
+	}
+	if p != want {
+		return "", want
+	}
+	return page, ""
 }
 
 // serve answers r from the assets and reports true, or writes nothing and
