@@ -34,6 +34,7 @@ type devOptions struct {
 	backupInterval time.Duration
 	noWatch        bool     // --no-watch: no reload on change
 	verbose        bool     // --verbose: internal lines (ownership, ...) too
+	noInspector    bool     // --no-inspector: no /_cellhost pages
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
 
@@ -87,6 +88,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
+	cmd.Flags().BoolVar(&o.noInspector, "no-inspector", false, "do not serve the inspector at /_cellhost")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
@@ -180,6 +182,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer fleet.close()
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
 		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
+	if !o.noInspector {
+		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes}
+	}
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
@@ -187,6 +192,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	printBindings(stdout, cfg, hc, ln.Addr().String())
+	if d.inspector != nil {
+		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", inspectorLink(ln.Addr().String()))
+	}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	defer func() { stopWatch(); <-watchDone }()

@@ -37,10 +37,11 @@ type devServer struct {
 	// lock, the bucket and node lease, durability).
 	keep host.Config
 
-	bindings *bindingSet   // KV namespaces, kept open across reloads
-	reqLog   io.Writer     // one line per request; nil: none
-	cronWake chan struct{} // a reload tells runCrons to re-read the crons
-	color    bool          // reqLog is a terminal
+	bindings  *bindingSet   // KV namespaces, kept open across reloads
+	reqLog    io.Writer     // one line per request; nil: none
+	cronWake  chan struct{} // a reload tells runCrons to re-read the crons
+	inspector *inspector    // /_cellhost; nil: off
+	color     bool          // reqLog is a terminal
 
 	mu     sync.Mutex
 	assets *assetServer // the assets h's project serves first, or nil
@@ -67,6 +68,10 @@ func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 		d.serveScheduled(w, r)
 		return
 	}
+	if d.inspector != nil && (r.URL.Path == inspectorPrefix || strings.HasPrefix(r.URL.Path, inspectorPrefix+"/")) {
+		d.inspector.ServeHTTP(w, r)
+		return
+	}
 	d.mu.Lock()
 	web, hold, assets := d.web, d.hold, d.assets
 	d.mu.Unlock()
@@ -84,6 +89,22 @@ func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 		d.mu.Unlock()
 	}
 	web.ServeHTTP(w, r)
+}
+
+// classes lists the bound Durable Object classes of the current code.
+func (d *devServer) classes() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, b := range d.hc.Bindings {
+		if !seen[b.Class] {
+			seen[b.Class] = true
+			out = append(out, b.Class)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // bind sets hc.Bind for the project's bindings beyond Durable Objects and
