@@ -35,20 +35,9 @@ type Namespace interface {
 	Call(id, name, method string, args []byte, get bool, done func([]byte, error))
 }
 
-// ScriptError is a JS exception carried across runtimes or out to Go.
-type ScriptError struct {
-	Name    string
-	Message string
-	Stack   string
-	Remote  bool // it crossed from another object (JS sees error.remote = true)
-}
-
-func (e *ScriptError) Error() string {
-	if e.Message == "" {
-		return e.Name
-	}
-	return e.Name + ": " + e.Message
-}
+// ScriptError is a JS exception carried across runtimes or out to Go: the
+// one typed error JS sees (jserr.Error).
+type ScriptError = jserr.Error
 
 // WorkerOptions describes what a worker's runtime is given.
 type WorkerOptions struct {
@@ -231,7 +220,7 @@ func (w *Worker) nativeNamespace(ns Namespace) *goja.Object {
 	_ = obj.Set("idFromString", func(s string) string {
 		id, err := ns.IDFromString(s)
 		if err != nil {
-			panic(rt.NewTypeError(err.Error()))
+			jserr.Throw(rt, jserr.TypeError(err.Error()))
 		}
 		return id
 	})
@@ -280,13 +269,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 			v, err = convert()
 		}
 		if err != nil {
-			_ = reject(w.ErrorValue(err))
+			_ = reject(jserr.ToJS(w.rt, err))
 			return
 		}
 		_ = resolve(v)
 	})
 	if err != nil {
-		_ = reject(w.ErrorValue(err))
+		_ = reject(jserr.ToJS(w.rt, err))
 	}
 	return w.rt.ToValue(p)
 }
@@ -310,7 +299,7 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 	method := call.Argument(3).String()
 	get := call.Argument(5).ToBoolean()
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		args, err := catchThrow(func() ([]byte, error) { return clone.Serialize(w.rt, call.Argument(4)) })
+		args, err := jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, call.Argument(4)) })
 		if err != nil {
 			return err
 		}
@@ -356,31 +345,21 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 
 // SerializeResult structured-clones an RPC result for another runtime.
 func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
-	return catchThrow(func() ([]byte, error) { return clone.Serialize(w.rt, v) })
+	return jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, v) })
 }
 
-// ErrorValue turns a Go error into a JS value to throw or reject with: a
-// thrown JS value as it was; a ScriptError (an error from another object or
-// runtime) as an error of the same class and message, with remote = true
-// when it crossed from another object; anything else as jsapi.ErrorValue
-// makes it.
+// ErrorValue is jserr.ToJS on this worker's runtime: the JS value to throw
+// or reject with for err. An error that crossed from another object keeps
+// its stack on the Go side (rpcstack.go) for the log.
 func (w *Worker) ErrorValue(err error) goja.Value {
-	var ev errValue
-	if errors.As(err, &ev) {
-		return ev.v
-	}
+	v := jserr.ToJS(w.rt, err)
 	var se *ScriptError
-	if errors.As(err, &se) {
-		e := jserr.New(w.rt, se.Name, se.Message)
-		if se.Remote {
-			_ = e.Set("remote", true)
-			if se.Stack != "" {
-				w.rememberRemoteStack(e, se.Stack)
-			}
+	if errors.As(err, &se) && se.Remote && se.Stack != "" {
+		if o, ok := v.(*goja.Object); ok {
+			w.rememberRemoteStack(o, se.Stack)
 		}
-		return e
 	}
-	return clone.ErrorValue(w.rt, err)
+	return v
 }
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
@@ -529,7 +508,7 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 	if st, ok := w.remoteStack(obj); ok {
 		se.Stack = st
 	}
-	if !builtinErrorNames[se.Name] {
+	if !jserr.IsBuiltin(se.Name) {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}
@@ -549,13 +528,6 @@ func trimEntryFrames(stack string) string {
 		return head + stack[i+j+1:]
 	}
 	return head
-}
-
-// builtinErrorNames are the error classes that keep their class across an
-// object boundary.
-var builtinErrorNames = map[string]bool{
-	"Error": true, "TypeError": true, "RangeError": true, "SyntaxError": true,
-	"ReferenceError": true, "EvalError": true, "URIError": true,
 }
 
 func (w *Worker) isError(obj *goja.Object) bool {

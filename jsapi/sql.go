@@ -12,6 +12,8 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // SQL is the SQL side of a cell's storage (ctx.storage.sql), implemented by
@@ -71,7 +73,7 @@ type sqlState struct {
 	newCursor goja.Callable // (handle) → SqlStorageCursor
 }
 
-var sqlStateKey = goja.NewSymbol("cellhost.sql")
+var sqlStateKey = rtstate.NewKey[sqlState]("cellhost.sql")
 
 var (
 	sqlPreludeOnce sync.Once
@@ -127,10 +129,8 @@ const sqlPrelude = `(function (native) {
 // sqlStateOf returns the runtime's SQL state, installing it on first use.
 // On the runtime's goroutine.
 func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
-	if v := rt.GlobalObject().GetSymbol(sqlStateKey); v != nil {
-		if st, ok := v.Export().(*sqlState); ok {
-			return st, nil
-		}
+	if st := sqlStateKey.Get(rt); st != nil {
+		return st, nil
 	}
 	sqlPreludeOnce.Do(func() {
 		sqlPreludeProg, sqlPreludeErr = goja.Compile("cellhost:sql.js", sqlPrelude, true)
@@ -155,7 +155,7 @@ func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
 		return nil, errors.New("run sql prelude: no newCursor")
 	}
 	st := &sqlState{newCursor: newCursor}
-	if err := rt.GlobalObject().DefineDataPropertySymbol(sqlStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+	if err := sqlStateKey.Set(rt, st); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -177,7 +177,7 @@ func (h *cursorHandle) next(rt *goja.Runtime) (row []any, ok bool) {
 	row, ok, err := h.c.Next()
 	if err != nil {
 		h.done = true
-		panic(jserr.New(rt, "Error", err.Error()))
+		jserr.Throw(rt, jserr.New("Error", err.Error()))
 	}
 	if !ok {
 		h.done = true
@@ -219,7 +219,7 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 			if size > maxToArrayBytes {
 				h.done = true
 				h.c.Close()
-				panic(jserr.New(rt, "RangeError", msgToArrayTooLarge))
+				jserr.Throw(rt, jserr.RangeError(msgToArrayTooLarge))
 			}
 			out = append(out, sqlRowValue(rt, h.cols, row, raw))
 		}
@@ -229,12 +229,12 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 		h := handleOf(c.Argument(0))
 		row, ok := h.next(rt)
 		if !ok {
-			panic(jserr.New(rt, "Error", msgOneNone))
+			jserr.Throw(rt, jserr.New("Error", msgOneNone))
 		}
 		if _, more := h.next(rt); more {
 			h.done = true
 			h.c.Close()
-			panic(jserr.New(rt, "Error", msgOneMany))
+			jserr.Throw(rt, jserr.New("Error", msgOneMany))
 		}
 		return sqlRowValue(rt, h.cols, row, false)
 	})
@@ -337,7 +337,7 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		return o.String()
 	}
 	if _, ok := v.(*goja.Symbol); ok {
-		panic(rt.NewTypeError("Cannot convert a Symbol value to a number"))
+		jserr.Throw(rt, jserr.TypeError("Cannot convert a Symbol value to a number"))
 	}
 	switch x := v.Export().(type) {
 	case string:
@@ -355,7 +355,7 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) any {
 		}
 		return 0.0
 	case *big.Int:
-		panic(rt.NewTypeError("Cannot convert a BigInt value to a number"))
+		jserr.Throw(rt, jserr.TypeError("Cannot convert a BigInt value to a number"))
 	}
 	return v.ToFloat()
 }
@@ -366,11 +366,11 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 	s := rt.NewObject()
 	_ = s.Set("exec", func(call goja.FunctionCall) goja.Value {
 		if q == nil {
-			panic(jserr.New(rt, "Error", "SQL is not available on this storage"))
+			jserr.Throw(rt, jserr.New("Error", "SQL is not available on this storage"))
 		}
 		st, err := sqlStateOf(rt)
 		if err != nil {
-			panic(jserr.New(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		query := call.Argument(0).String()
 		args := make([]any, 0, max(len(call.Arguments)-1, 0))
@@ -379,14 +379,14 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		cur, err := q.Exec(query, args)
 		if err != nil {
-			panic(jserr.New(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
 		runtime.AddCleanup(h, SQLCursor.Release, cur)
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {
 			cur.Close()
-			panic(w.ErrorValue(err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	})
@@ -396,7 +396,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		}
 		n, err := q.DatabaseSize()
 		if err != nil {
-			panic(jserr.New(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		return rt.ToValue(n)
 	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)

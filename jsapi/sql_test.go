@@ -15,6 +15,7 @@ import (
 	"github.com/cellhost/cellhost/storage"
 
 	"github.com/cellhost/cellhost/jsapi/internal/jstest"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 )
@@ -329,13 +330,13 @@ func FuzzListOptions(f *testing.F) {
 		set(8, "prefix", prefix)
 		set(16, "limit", limit)
 		set(32, "reverse", reverse)
-		o, err := catchThrow(func() (ListOptions, error) { return listOptions(rt, opts), nil })
+		o, err := jserr.Catch(func() (ListOptions, error) { return listOptions(rt, opts), nil })
 		if err != nil {
-			var ev errValue
+			var ev jserr.Thrown
 			if !errors.As(err, &ev) {
 				t.Fatalf("listOptions: %v", err)
 			}
-			msg := ev.v.ToObject(rt).Get("message").String()
+			msg := ev.Value.ToObject(rt).Get("message").String()
 			switch msg {
 			case "List limit must be positive.":
 				if present&16 == 0 || limit >= 1 {

@@ -91,7 +91,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		p, resolve, reject := rt.NewPromise()
 		f, ok := goja.AssertFunction(fn)
 		if !ok {
-			_ = reject(rt.NewTypeError("blockConcurrencyWhile() requires a function"))
+			_ = reject(jserr.ToJS(rt, jserr.TypeError("blockConcurrencyWhile() requires a function")))
 			return rt.ToValue(p)
 		}
 		release := func(error) {}
@@ -102,7 +102,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		if err != nil {
 			err = w.errorOf(err)
 			release(err)
-			_ = reject(w.ErrorValue(err))
+			_ = reject(jserr.ToJS(w.rt, err))
 			return rt.ToValue(p)
 		}
 		w.Settle(v, func(r goja.Value) {
@@ -122,7 +122,7 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		if o.Abort != nil {
 			o.Abort(msg)
 		}
-		panic(jserr.New(rt, "Error", msg))
+		jserr.Throw(rt, jserr.New("Error", msg))
 	})
 	w.installWebSocketState(st, o.WebSockets)
 	return st
@@ -133,39 +133,14 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 func (w *Worker) storageCall(f func() (goja.Value, error)) goja.Value {
 	rt := w.rt
 	p, resolve, reject := rt.NewPromise()
-	v, err := w.catch(f)
+	v, err := jserr.Catch(f)
 	if err != nil {
-		_ = reject(w.ErrorValue(err))
+		_ = reject(jserr.ToJS(w.rt, err))
 	} else {
 		_ = resolve(v)
 	}
 	return rt.ToValue(p)
 }
-
-// catch runs f, turning a JS exception thrown inside it (a panic with a
-// goja value, as goja's helpers raise) into an error.
-func (w *Worker) catch(f func() (goja.Value, error)) (goja.Value, error) { return catchThrow(f) }
-
-func catchThrow[T any](f func() (T, error)) (v T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			switch x := r.(type) {
-			case *goja.Exception:
-				err = x
-			case goja.Value:
-				err = errValue{x}
-			default:
-				panic(r)
-			}
-		}
-	}()
-	return f()
-}
-
-// errValue carries a thrown JS value as a Go error.
-type errValue struct{ v goja.Value }
-
-func (e errValue) Error() string { return e.v.String() }
 
 // listOptions parses the options argument of list() (async and sync KV)
 // with workerd's TypeErrors.
@@ -190,7 +165,7 @@ func listOptions(rt *goja.Runtime, v goja.Value) ListOptions {
 	if v := opts.Get("limit"); v != nil && !goja.IsUndefined(v) {
 		n := v.ToFloat()
 		if !(n >= 1) {
-			panic(rt.NewTypeError("List limit must be positive."))
+			jserr.Throw(rt, jserr.TypeError("List limit must be positive."))
 		}
 		if n > math.MaxInt32 {
 			n = math.MaxInt32
@@ -198,7 +173,7 @@ func listOptions(rt *goja.Runtime, v goja.Value) ListOptions {
 		o.Limit = int(n)
 	}
 	if o.HasStart && o.HasStartAfter {
-		panic(rt.NewTypeError("list() cannot be called with both start and startAfter values."))
+		jserr.Throw(rt, jserr.TypeError("list() cannot be called with both start and startAfter values."))
 	}
 	return o
 }
@@ -297,7 +272,7 @@ func (a *storageAPI) put(call goja.FunctionCall) (goja.Value, error) {
 		}
 	} else {
 		if goja.IsUndefined(call.Argument(1)) {
-			panic(rt.NewTypeError("put() called with undefined value."))
+			jserr.Throw(rt, jserr.TypeError("put() called with undefined value."))
 		}
 		b, err := clone.Serialize(rt, call.Argument(1))
 		if err != nil {
@@ -362,10 +337,10 @@ func (a *storageAPI) alarmTime(v goja.Value) int64 {
 	case *goja.Object:
 		t, ok, err := clone.Time(rt, x)
 		if err != nil {
-			panic(jserr.New(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 		if !ok {
-			panic(rt.NewTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
+			jserr.Throw(rt, jserr.TypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
 		}
 		ms = t
 	default:
@@ -373,18 +348,18 @@ func (a *storageAPI) alarmTime(v goja.Value) int64 {
 		case int64, float64:
 			ms = v.ToFloat()
 		default:
-			panic(rt.NewTypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
+			jserr.Throw(rt, jserr.TypeError("Failed to execute 'setAlarm' on 'DurableObjectStorage': parameter 1 is not of type 'date'."))
 		}
 	}
 	if math.IsNaN(ms) || math.IsInf(ms, 0) || math.Abs(ms) > 8.64e15 {
-		panic(rt.NewTypeError("The value cannot be converted because it is not a valid Date."))
+		jserr.Throw(rt, jserr.TypeError("The value cannot be converted because it is not a valid Date."))
 	}
 	return int64(ms)
 }
 
 func (a *storageAPI) needAlarms() {
 	if a.alarms == nil {
-		panic(jserr.New(a.rt, "Error", "alarms are not available on this storage"))
+		jserr.Throw(a.rt, jserr.New("Error", "alarms are not available on this storage"))
 	}
 }
 
@@ -457,7 +432,7 @@ func (w *Worker) newStorage(o StateOptions) *goja.Object {
 
 func (a *storageAPI) needTx() {
 	if a.tx == nil {
-		panic(jserr.New(a.rt, "Error", "transactions are not available on this storage"))
+		jserr.Throw(a.rt, jserr.New("Error", "transactions are not available on this storage"))
 	}
 }
 
@@ -467,20 +442,20 @@ func (a *storageAPI) transactionSync(call goja.FunctionCall) goja.Value {
 	rt := a.rt
 	fn, ok := goja.AssertFunction(call.Argument(0))
 	if !ok {
-		panic(rt.NewTypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."))
+		jserr.Throw(rt, jserr.TypeError("Failed to execute 'transactionSync' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."))
 	}
 	a.needTx()
 	depth, err := a.tx.BeginTransaction()
 	if err != nil {
-		panic(jserr.New(rt, "Error", err.Error()))
+		jserr.Throw(rt, jserr.New("Error", err.Error()))
 	}
 	v, err := fn(goja.Undefined())
 	if err != nil {
 		_ = a.tx.RollbackTransaction(depth)
-		panic(a.w.ErrorValue(a.w.errorOf(err)))
+		jserr.Throw(rt, a.w.errorOf(err))
 	}
 	if err := a.tx.CommitTransaction(depth); err != nil {
-		panic(jserr.New(rt, "Error", err.Error()))
+		jserr.Throw(rt, jserr.New("Error", err.Error()))
 	}
 	return v
 }
@@ -494,16 +469,16 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 	p, resolve, reject := rt.NewPromise()
 	fn, ok := goja.AssertFunction(call.Argument(0))
 	if !ok {
-		_ = reject(rt.NewTypeError("Failed to execute 'transaction' on 'DurableObjectStorage': parameter 1 is not of type 'Function'."))
+		_ = reject(jserr.ToJS(rt, jserr.TypeError("Failed to execute 'transaction' on 'DurableObjectStorage': parameter 1 is not of type 'Function'.")))
 		return rt.ToValue(p)
 	}
 	if a.tx == nil {
-		_ = reject(jserr.New(rt, "Error", "transactions are not available on this storage"))
+		_ = reject(jserr.ToJS(rt, jserr.New("Error", "transactions are not available on this storage")))
 		return rt.ToValue(p)
 	}
 	depth, err := a.tx.BeginTransaction()
 	if err != nil {
-		_ = reject(jserr.New(rt, "Error", err.Error()))
+		_ = reject(jserr.ToJS(rt, jserr.New("Error", err.Error())))
 		return rt.ToValue(p)
 	}
 	rolledBack, ended := false, false
@@ -513,12 +488,12 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 		}
 		rolledBack = true
 		if err := a.tx.RollbackTransaction(depth); err != nil {
-			panic(jserr.New(rt, "Error", err.Error()))
+			jserr.Throw(rt, jserr.New("Error", err.Error()))
 		}
 	}
 	guard := func(method string) {
 		if rolledBack {
-			panic(jserr.New(rt, "Error", "Cannot "+method+"() on rolled back transaction"))
+			jserr.Throw(rt, jserr.New("Error", "Cannot "+method+"() on rolled back transaction"))
 		}
 	}
 	txn := rt.NewObject()
@@ -542,12 +517,12 @@ func (a *storageAPI) transaction(call goja.FunctionCall) goja.Value {
 	v, err := fn(goja.Undefined(), txn)
 	if err != nil {
 		_ = finish(false)
-		_ = reject(a.w.ErrorValue(a.w.errorOf(err)))
+		_ = reject(jserr.ToJS(a.rt, a.w.errorOf(err)))
 		return rt.ToValue(p)
 	}
 	a.w.Settle(v, func(r goja.Value) {
 		if err := finish(true); err != nil {
-			_ = reject(jserr.New(rt, "Error", err.Error()))
+			_ = reject(jserr.ToJS(rt, jserr.New("Error", err.Error())))
 			return
 		}
 		_ = resolve(r)
@@ -568,7 +543,7 @@ func (a *storageAPI) newSyncKV() *goja.Object {
 		return func(call goja.FunctionCall) goja.Value {
 			v, err := f(call)
 			if err != nil {
-				panic(a.w.ErrorValue(err))
+				jserr.Throw(rt, err)
 			}
 			return v
 		}
@@ -587,7 +562,7 @@ func (a *storageAPI) newSyncKV() *goja.Object {
 			call.Arguments = append(call.Arguments, goja.Undefined())
 		}
 		if goja.IsUndefined(call.Argument(1)) {
-			panic(rt.NewTypeError("put() called with undefined value."))
+			jserr.Throw(rt, jserr.TypeError("put() called with undefined value."))
 		}
 		return a.put(call)
 	}))

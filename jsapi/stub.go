@@ -2,6 +2,8 @@ package jsapi
 
 import (
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // A Durable Object stub is a goja dynamic object backed by stubObject
@@ -50,7 +52,8 @@ func (w *Worker) stubOf(v goja.Value) *stubObject {
 			return st
 		}
 	}
-	panic(w.rt.NewTypeError("Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details."))
+	jserr.Throw(w.rt, jserr.TypeError("Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details."))
+	return nil
 }
 
 func (s *stubObject) Get(key string) goja.Value {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // Scheduler runs f on the runtime's goroutine, as a macrotask of its own,
@@ -24,7 +26,7 @@ func InstallTimers(rt *goja.Runtime, s Scheduler) {
 	schedule := func(call goja.FunctionCall, repeat bool) goja.Value {
 		fn, ok := goja.AssertFunction(call.Argument(0))
 		if !ok {
-			panic(rt.NewTypeError("The \"callback\" argument must be of type function."))
+			jserr.Throw(rt, jserr.TypeError("The \"callback\" argument must be of type function."))
 		}
 		ms := call.Argument(1).ToFloat()
 		if !(ms >= 1) { // also NaN

@@ -12,6 +12,8 @@ import (
 	"github.com/cellhost/cellhost/jsapi/jserr"
 
 	"github.com/cellhost/cellhost/jsapi/web"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // ---------------------------------------------------------------------------
@@ -317,16 +319,9 @@ type wsState struct {
 	message, close, error                        goja.Callable
 }
 
-var wsStateKey = goja.NewSymbol("cellhost.websocket")
+var wsStateKey = rtstate.NewKey[wsState]("cellhost.websocket")
 
-func wsStateOf(rt *goja.Runtime) *wsState {
-	v := rt.GlobalObject().GetSymbol(wsStateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*wsState)
-	return st
-}
+func wsStateOf(rt *goja.Runtime) *wsState { return wsStateKey.Get(rt) }
 
 // WebSocketOf returns the WebSocket behind a JS value, or nil when v is not
 // a WebSocket. Call it on rt's goroutine.
@@ -380,7 +375,7 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 		wrap: get("wrap"), handleOf: get("handleOf"), later: get("later"), autoPair: get("autoResponsePair"), newAutoPair: get("newAutoResponsePair"),
 		message: get("message"), close: get("close"), error: get("error"),
 	}
-	if err := rt.GlobalObject().DefineDataPropertySymbol(wsStateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+	if err := wsStateKey.Set(rt, st); err != nil {
 		return err
 	}
 	return web.SetSocketOf(rt, func(v goja.Value) web.Socket {
@@ -398,10 +393,10 @@ const msgMustAccept = "You must call one of accept() or state.acceptWebSocket() 
 func wsHandle(rt *goja.Runtime, v goja.Value) *WebSocket {
 	ws, _ := v.Export().(*WebSocket)
 	if ws == nil {
-		panic(rt.NewTypeError("Illegal invocation"))
+		jserr.Throw(rt, jserr.TypeError("Illegal invocation"))
 	}
 	if ws.rt != rt {
-		panic(rt.NewTypeError("This WebSocket came from another Durable Object's response: cellhost can only return it in a Response, not use it here."))
+		jserr.Throw(rt, jserr.TypeError("This WebSocket came from another Durable Object's response: cellhost can only return it in a Response, not use it here."))
 	}
 	return ws
 }
@@ -426,9 +421,9 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		ws := wsHandle(rt, c.Argument(0))
 		switch ws.mode {
 		case wsReleased:
-			panic(rt.NewTypeError("Can't accept() WebSocket that was already used in a response."))
+			jserr.Throw(rt, jserr.TypeError("Can't accept() WebSocket that was already used in a response."))
 		case wsHibernatable:
-			panic(rt.NewTypeError("Can't accept() WebSocket after enabling hibernation."))
+			jserr.Throw(rt, jserr.TypeError("Can't accept() WebSocket after enabling hibernation."))
 		case wsAccepted:
 			return goja.Undefined()
 		}
@@ -449,13 +444,13 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 	set("send", func(c goja.FunctionCall) goja.Value {
 		ws := wsHandle(rt, c.Argument(0))
 		if ws.closedOut {
-			panic(jserr.New(rt, "InvalidStateError", "WebSocket is not open"))
+			jserr.Throw(rt, jserr.New("InvalidStateError", "WebSocket is not open"))
 		}
 		if ws.aborted || ws.mode == wsReleased {
 			return goja.Undefined() // the connection is gone: dropped, as workerd does
 		}
 		if !ws.Accepted() {
-			panic(rt.NewTypeError(msgMustAccept))
+			jserr.Throw(rt, jserr.TypeError(msgMustAccept))
 		}
 		f := wsFrame{text: !c.Argument(2).ToBoolean()}
 		if f.text {
@@ -473,7 +468,7 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 			return goja.Undefined()
 		}
 		if !ws.Accepted() {
-			panic(rt.NewTypeError(msgMustAccept))
+			jserr.Throw(rt, jserr.TypeError(msgMustAccept))
 		}
 		f := wsFrame{close: true}
 		if code := c.Argument(1); !goja.IsNull(code) {
@@ -497,10 +492,10 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		ws := wsHandle(rt, c.Argument(0))
 		b, err := clone.Serialize(rt, c.Argument(1))
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		if len(b) > maxAttachmentSize {
-			panic(jserr.New(rt, "Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b))))
+			jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b))))
 		}
 		ws.attachment = b
 		return goja.Undefined()
@@ -512,7 +507,7 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		}
 		v, err := clone.Deserialize(rt, ws.attachment)
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	})
@@ -559,7 +554,7 @@ func (w *Worker) DispatchWebSocket(inst *goja.Object, ws *WebSocket, ev WebSocke
 		method, dispatch = "webSocketClose", st.close
 	case WebSocketError:
 		ws.closedIn, ws.aborted, ws.errored = true, true, true
-		args, method, dispatch = []goja.Value{jserr.New(rt, "Error", ev.Err)}, "webSocketError", st.error
+		args, method, dispatch = []goja.Value{jserr.Object(rt, "Error", ev.Err)}, "webSocketError", st.error
 	default:
 		return nil, fmt.Errorf("jsapi: unknown WebSocket event %d", ev.Type)
 	}
@@ -593,7 +588,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 	}
 	need := func(method string) *WebSocketSet {
 		if set == nil {
-			panic(jserr.New(rt, "Error", method+"() is not available here: this object has no hibernatable WebSocket support."))
+			jserr.Throw(rt, jserr.New("Error", method+"() is not available here: this object has no hibernatable WebSocket support."))
 		}
 		return set
 	}
@@ -604,7 +599,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		}
 		ws, _ := h.Export().(*WebSocket)
 		if ws == nil {
-			panic(rt.NewTypeError("Failed to execute '" + method + "' on 'DurableObjectState': parameter 1 is not of type 'WebSocket'."))
+			jserr.Throw(rt, jserr.TypeError("Failed to execute '"+method+"' on 'DurableObjectState': parameter 1 is not of type 'WebSocket'."))
 		}
 		return wsHandle(rt, h)
 	}
@@ -612,25 +607,25 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		set := need("acceptWebSocket")
 		ws := socketArg("acceptWebSocket", c.Argument(0))
 		if ws.mode == wsAccepted || ws.mode == wsHibernatable {
-			panic(jserr.New(rt, "Error", "Cannot call `acceptWebSocket()` if the WebSocket was already accepted via `accept()`"))
+			jserr.Throw(rt, jserr.New("Error", "Cannot call `acceptWebSocket()` if the WebSocket was already accepted via `accept()`"))
 		}
 		if ws.mode != wsAwaiting || ws.peer == nil || ws.peer.mode != wsAwaiting {
-			panic(jserr.New(rt, "Error", "Cannot call `acceptWebSocket()` on this WebSocket because its pair has already been accepted or used in a Response."))
+			jserr.Throw(rt, jserr.New("Error", "Cannot call `acceptWebSocket()` on this WebSocket because its pair has already been accepted or used in a Response."))
 		}
 		var tags []string
 		if t := c.Argument(1); !goja.IsUndefined(t) {
 			obj, ok := t.(*goja.Object)
 			if !ok || goja.IsNull(t) {
-				panic(rt.NewTypeError("Failed to execute 'acceptWebSocket' on 'DurableObjectState': parameter 2 is not of type 'Array'."))
+				jserr.Throw(rt, jserr.TypeError("Failed to execute 'acceptWebSocket' on 'DurableObjectState': parameter 2 is not of type 'Array'."))
 			}
 			seen := map[string]bool{}
 			rt.ForOf(obj, func(v goja.Value) bool {
 				tag := v.String()
 				if len(seen) >= maxTagsPerSocket {
-					panic(jserr.New(rt, "Error", fmt.Sprintf("a Hibernatable WebSocket cannot have more than %d tags", maxTagsPerSocket)))
+					jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("a Hibernatable WebSocket cannot have more than %d tags", maxTagsPerSocket)))
 				}
 				if len(tag) > maxTagLength {
-					panic(jserr.New(rt, "Error", fmt.Sprintf("%q is longer than the max tag length (%d characters).", tag, maxTagLength)))
+					jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("%q is longer than the max tag length (%d characters).", tag, maxTagLength)))
 				}
 				if !seen[tag] {
 					seen[tag] = true
@@ -640,7 +635,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 			})
 		}
 		if len(set.sockets) >= maxHibernatable {
-			panic(jserr.New(rt, "Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable)))
+			jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable)))
 		}
 		ws.mode = wsHibernatable
 		ws.tags = tags
@@ -675,7 +670,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 	_ = ctx.Set("getTags", func(c goja.FunctionCall) goja.Value {
 		ws := socketArg("getTags", c.Argument(0))
 		if ws.mode != wsHibernatable {
-			panic(rt.NewTypeError("getTags() can only be called on a WebSocket accepted with acceptWebSocket()."))
+			jserr.Throw(rt, jserr.TypeError("getTags() can only be called on a WebSocket accepted with acceptWebSocket()."))
 		}
 		out := make([]any, len(ws.tags))
 		for i, t := range ws.tags {
@@ -698,10 +693,10 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		req, resp := pair.Get("0").String(), pair.Get("1").String()
 		const max = 2048
 		if len(req) > max {
-			panic(jserr.New(rt, "RangeError", fmt.Sprintf("Request cannot be larger than %d bytes. A request of size %d was provided.", max, len(req))))
+			jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Request cannot be larger than %d bytes. A request of size %d was provided.", max, len(req))))
 		}
 		if len(resp) > max {
-			panic(jserr.New(rt, "RangeError", fmt.Sprintf("Response cannot be larger than %d bytes. A response of size %d was provided.", max, len(resp))))
+			jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Response cannot be larger than %d bytes. A response of size %d was provided.", max, len(resp))))
 		}
 		set.hasAuto, set.autoReq, set.autoResp = true, req, resp
 		return goja.Undefined()
@@ -736,7 +731,7 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		}
 		ms := v.ToInteger()
 		if ms > 604800*1000 {
-			panic(jserr.New(rt, "Error", "Event timeout should not exceed 604800000 ms."))
+			jserr.Throw(rt, jserr.New("Error", "Event timeout should not exceed 604800000 ms."))
 		}
 		set.timeout = ms
 		return goja.Undefined()

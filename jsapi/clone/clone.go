@@ -17,6 +17,8 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // Structured clone codec.
@@ -79,74 +81,13 @@ var typedArrayKinds = []string{
 
 var errorKinds = []string{"Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"}
 
-// Error is a structured clone failure as JS sees it: Name is the
-// error class ("DataCloneError", "RangeError") and Message its message,
-// both as workerd reports them.
-//
-// When it comes from Serialize or Deserialize it also carries the JS error
-// object as a *goja.Exception, so errors.As(err, &ex) finds the value to
-// throw (a DataCloneError DOMException, a RangeError, ...).
-type Error struct {
-	Name    string
-	Message string
-	Err     error // underlying cause, if any
-
-	exc *goja.Exception
-}
-
-func (e *Error) Error() string { return e.Name + ": " + e.Message }
-
-// Unwrap returns the underlying cause and the JS exception, when present.
-func (e *Error) Unwrap() []error {
-	var out []error
-	if e.Err != nil {
-		out = append(out, e.Err)
-	}
-	if e.exc != nil {
-		out = append(out, e.exc)
-	}
-	return out
-}
-
-// withException attaches the JS error object for e, built on rt.
-func (e *Error) withException(rt *goja.Runtime) *Error {
-	if e.exc == nil {
-		obj := jserr.New(rt, e.Name, e.Message)
-		e.exc = rt.Try(func() { panic(obj) })
-	}
-	return e
-}
-
-// finish attaches the JS exception to a *Error result.
-func finish(rt *goja.Runtime, err error) error {
-	var ce *Error
-	if errors.As(err, &ce) {
-		ce.withException(rt)
-	}
-	return err
-}
-
-// ErrCorrupt is wrapped by the Error Deserialize returns for bytes
-// it cannot decode.
+// ErrCorrupt is the cause of the error Deserialize returns for bytes it
+// cannot decode.
 var ErrCorrupt = errors.New("corrupt structured clone data")
 
-func corrupt(format string, args ...interface{}) *Error {
-	return &Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data.",
+func corrupt(format string, args ...interface{}) *jserr.Error {
+	return &jserr.Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data.",
 		Err: fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))}
-}
-
-// ErrorValue converts an error from this package (or a JS exception) into
-// the JS value to throw or reject with. Call it on the runtime's goroutine.
-func ErrorValue(rt *goja.Runtime, err error) goja.Value {
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return ex.Value()
-	}
-	var ce *Error
-	if errors.As(err, &ce) {
-		return ce.withException(rt).exc.Value()
-	}
-	return jserr.New(rt, "Error", err.Error())
 }
 
 // intrinsics are the built-ins the codec uses, captured before user
@@ -299,7 +240,7 @@ func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error
 	return ci, nil
 }
 
-var intrinsicsKey = goja.NewSymbol("cellhost.clone")
+var intrinsicsKey = rtstate.NewKey[intrinsics]("cellhost.clone")
 
 // Install captures, on a fresh runtime, the built-ins the codec uses, so
 // that user code replacing them later does not change what it does.
@@ -312,14 +253,12 @@ func Install(rt *goja.Runtime, hostBrand *goja.Symbol) error {
 	if err != nil {
 		return err
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(intrinsicsKey, rt.ToValue(ci), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return intrinsicsKey.Set(rt, ci)
 }
 
 func intrinsicsOf(rt *goja.Runtime) (*intrinsics, error) {
-	if v := rt.GlobalObject().GetSymbol(intrinsicsKey); v != nil {
-		if ci, ok := v.Export().(*intrinsics); ok {
-			return ci, nil
-		}
+	if ci := intrinsicsKey.Get(rt); ci != nil {
+		return ci, nil
 	}
 	return newIntrinsics(rt, nil)
 }
@@ -339,7 +278,7 @@ type writer struct {
 type abort struct{ err error }
 
 func (w *writer) fail(name, msg string) {
-	panic(abort{&Error{Name: name, Message: msg}})
+	panic(abort{jserr.New(name, msg)})
 }
 
 func (w *writer) call(f goja.Callable, args ...goja.Value) goja.Value {
@@ -362,7 +301,7 @@ func (w *writer) uncloneable(v goja.Value) {
 }
 
 // Serialize encodes v with the structured clone algorithm. Errors are
-// *Error (DataCloneError for uncloneable values, with workerd's
+// *jserr.Error (DataCloneError for uncloneable values, with workerd's
 // messages) or *goja.Exception (a getter threw). Call it on the runtime's
 // goroutine only.
 func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
@@ -374,7 +313,7 @@ func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if a, ok := r.(abort); ok {
-				out, err = nil, finish(rt, a.err)
+				out, err = nil, a.err
 				return
 			}
 			panic(r)
@@ -798,15 +737,16 @@ func (r *reader) construct(name string, args ...goja.Value) *goja.Object {
 }
 
 // Deserialize decodes bytes made by Serialize into a new JS value on rt.
-// Corrupt or truncated input gives a *Error wrapping ErrCorrupt,
+// Corrupt or truncated input gives a *jserr.Error (DataCloneError) whose
+// cause is ErrCorrupt,
 // never a panic. Call it on the runtime's goroutine only.
 func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if len(b) == 0 {
-		return nil, finish(rt, corrupt("empty input"))
+		return nil, corrupt("empty input")
 	}
 	if b[0] != version {
-		return nil, finish(rt, &Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
-			Err: fmt.Errorf("%w: version %d", ErrCorrupt, b[0])})
+		return nil, &jserr.Error{Name: "DataCloneError", Message: "Unable to deserialize cloned data due to invalid or unsupported version.",
+			Err: fmt.Errorf("%w: version %d", ErrCorrupt, b[0])}
 	}
 	ci, err := intrinsicsOf(rt)
 	if err != nil {
@@ -816,17 +756,17 @@ func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			if a, ok := x.(abort); ok {
-				v, err = nil, finish(rt, a.err)
+				v, err = nil, a.err
 				return
 			}
 			panic(x)
 		}
 	}()
 	if ex := rt.Try(func() { v = r.value() }); ex != nil {
-		return nil, finish(rt, corrupt("%v", ex))
+		return nil, corrupt("%v", ex)
 	}
 	if r.p != len(r.b) {
-		return nil, finish(rt, corrupt("%d trailing bytes", len(r.b)-r.p))
+		return nil, corrupt("%d trailing bytes", len(r.b)-r.p)
 	}
 	return v, nil
 }

@@ -1,13 +1,18 @@
-// Package jserr turns Go errors into the JS errors a Workers program sees:
-// the ECMAScript error classes and DOMException, with workerd's names and
-// messages. It is the leaf every JS-facing package (jsapi, jsapi/web,
-// jsapi/clone) builds its errors with.
+// Package jserr is the one way from a Go error to a JS value. Go code
+// reports what JS must see as an *Error (a class name such as "TypeError"
+// or a DOMException name such as "DataCloneError", and workerd's message);
+// a JS exception travels as *goja.Exception or Thrown. ToJS turns any of
+// them into the value to throw or reject with, Throw throws it. Every
+// JS-facing package (jsapi, jsapi/web, jsapi/clone) uses these, and only
+// at the boundary: code below it returns errors.
 package jserr
 
 import (
 	"errors"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // builtinNames are the ECMAScript error classes New builds with the
@@ -22,6 +27,128 @@ var builtinNames = map[string]bool{
 	"URIError":       true,
 }
 
+// Error is an error JS sees as an error object of class Name (a built-in
+// ECMAScript error class, or a DOMException name) with Message. Errors that
+// come from JS keep its stack; Remote marks one that crossed from another
+// Durable Object (JS sees error.remote = true).
+type Error struct {
+	Name    string
+	Message string
+	Stack   string // the stack of the JS throw, "" when the error is Go's
+	Remote  bool
+	Err     error // the Go cause, if any
+}
+
+func (e *Error) Error() string {
+	if e.Message == "" {
+		return e.Name
+	}
+	return e.Name + ": " + e.Message
+}
+
+// Unwrap returns the Go cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error of class name (see Object for the names).
+func New(name, msg string) *Error { return &Error{Name: name, Message: msg} }
+
+// TypeError returns an *Error JS sees as a TypeError.
+func TypeError(msg string) *Error { return &Error{Name: "TypeError", Message: msg} }
+
+// RangeError returns an *Error JS sees as a RangeError.
+func RangeError(msg string) *Error { return &Error{Name: "RangeError", Message: msg} }
+
+// Thrown carries a thrown JS value (any value, not only an error object) as
+// a Go error.
+type Thrown struct{ Value goja.Value }
+
+func (e Thrown) Error() string {
+	if e.Value == nil {
+		return "undefined"
+	}
+	return e.Value.String()
+}
+
+// ToJS returns the JS value to throw or reject with for err: a JS exception
+// or Thrown value as it was; an *Error as a new error object of its class
+// (with remote = true when it is Remote); any other error as an Error with
+// err's text. Call it on rt's goroutine.
+func ToJS(rt *goja.Runtime, err error) goja.Value {
+	if err == nil {
+		return goja.Undefined()
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return ex.Value()
+	}
+	var tv Thrown
+	if errors.As(err, &tv) {
+		return tv.Value
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		o := Object(rt, e.Name, e.Message)
+		if e.Remote {
+			_ = o.Set("remote", true)
+		}
+		return o
+	}
+	return Object(rt, "Error", err.Error())
+}
+
+// Throw throws err into JS as ToJS makes it (a Go panic goja turns into a
+// JS exception). Use it only in Go functions called from JS, on rt's
+// goroutine.
+//
+// An interrupt (*goja.InterruptedError) or a stack overflow
+// (*goja.StackOverflowError) goes on as it is: JS cannot catch those.
+func Throw(rt *goja.Runtime, err error) {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		panic(ex)
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		panic(ie)
+	}
+	var so *goja.StackOverflowError
+	if errors.As(err, &so) {
+		panic(so)
+	}
+	panic(ToJS(rt, err))
+}
+
+// Func adapts a Go function that returns an error to one JS can call: the
+// error is thrown (Throw).
+func Func(rt *goja.Runtime, f func(goja.FunctionCall) (goja.Value, error)) func(goja.FunctionCall) goja.Value {
+	return func(c goja.FunctionCall) goja.Value {
+		v, err := f(c)
+		if err != nil {
+			Throw(rt, err)
+		}
+		return v
+	}
+}
+
+// Catch runs f, turning what a JS helper throws inside it (goja raises
+// exceptions as panics of a *goja.Exception or a JS value) into an error.
+// Other panics go on.
+func Catch[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			switch x := r.(type) {
+			case *goja.Exception:
+				err = x
+			case goja.Value:
+				err = Thrown{x}
+			default:
+				panic(r)
+			}
+		}
+	}()
+	return f()
+}
+
 // IsBuiltin reports whether name is an ECMAScript error class.
 func IsBuiltin(name string) bool { return builtinNames[name] }
 
@@ -32,16 +159,9 @@ type state struct {
 	domException goja.Constructor
 }
 
-var stateKey = goja.NewSymbol("cellhost.jserr")
+var stateKey = rtstate.NewKey[state]("cellhost.jserr")
 
-func stateOf(rt *goja.Runtime) *state {
-	v := rt.GlobalObject().GetSymbol(stateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*state)
-	return st
-}
+func stateOf(rt *goja.Runtime) *state { return stateKey.Get(rt) }
 
 // Install captures rt's ECMAScript error constructors and domException
 // (the DOMException class, nil when there is none) for New. Call it once,
@@ -56,10 +176,10 @@ func Install(rt *goja.Runtime, domException goja.Constructor) error {
 			st.ctors[name] = c
 		}
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(stateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return stateKey.Set(rt, st)
 }
 
-// New returns a new JS error object of the class called name with the
+// Object returns a new JS error object of the class called name with the
 // given message. name is either a built-in ECMAScript error class
 // ("TypeError", "RangeError", ...) or a DOMException name
 // ("DataCloneError", "InvalidCharacterError", "AbortError", ...), in which
@@ -68,7 +188,7 @@ func Install(rt *goja.Runtime, domException goja.Constructor) error {
 // result is a plain Error whose name property is set to name.
 //
 // Call it on the runtime's goroutine only.
-func New(rt *goja.Runtime, name, msg string) *goja.Object {
+func Object(rt *goja.Runtime, name, msg string) *goja.Object {
 	st := stateOf(rt)
 	if builtinNames[name] {
 		if st != nil {
@@ -77,6 +197,9 @@ func New(rt *goja.Runtime, name, msg string) *goja.Object {
 					return o
 				}
 			}
+		}
+		if name == "TypeError" {
+			return rt.NewTypeError("%s", msg) // goja's own, whatever user code did to the global
 		}
 		if ctor, ok := goja.AssertConstructor(rt.Get(name)); ok {
 			if o, err := ctor(nil, rt.ToValue(msg)); err == nil {

@@ -253,10 +253,10 @@ func TestWeb_misc(t *testing.T) {
 	if err := Install(rt, Options{}); err == nil {
 		t.Error("second InstallWeb succeeded")
 	}
-	e := jserr.New(rt, "InvalidStateError", "bad state")
+	e := jserr.Object(rt, "InvalidStateError", "bad state")
 	rt.Set("e", e)
 	jsCases(t, rt, [][2]string{{`[e.name, e.message, e instanceof DOMException, e.code].join()`, "InvalidStateError,bad state,true,11"}})
-	e = jserr.New(rt, "RangeError", "r")
+	e = jserr.Object(rt, "RangeError", "r")
 	rt.Set("e", e)
 	jsCases(t, rt, [][2]string{{`e instanceof RangeError && e.message === "r"`, "true"}})
 }

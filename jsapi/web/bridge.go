@@ -15,8 +15,8 @@ import (
 // The Go bridge: requests and responses crossing between Go and JS.
 //
 // Going in, header lists and bodies are handed to JS as handles
-// (web_headers.go) that web.js turns into Headers and body contents only
-// when the program reads them. Going out, web.js passes a request's or
+// (headers.go) that the prelude turns into Headers and body contents only
+// when the program reads them. Going out, the prelude passes a request's or
 // response's internal slots to native.outRequest/outResponse, which build
 // the Go value directly.
 
@@ -70,23 +70,6 @@ func requireState(rt *goja.Runtime) (*state, error) {
 	return st, nil
 }
 
-// callJS runs f with panics from goja (a thrown value) turned into errors.
-func callJS(f func() (goja.Value, error)) (v goja.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			switch x := r.(type) {
-			case *goja.Exception:
-				err = x
-			case *goja.Object:
-				err = errors.New(jserr.Text(x))
-			default:
-				err = fmt.Errorf("jsapi: %v", r)
-			}
-		}
-	}()
-	return f()
-}
-
 // cacheMax bounds the per-runtime URL caches (they are emptied when
 // full); URLs longer than cacheMaxLen are not kept.
 const (
@@ -94,24 +77,34 @@ const (
 	cacheMaxLen = 512
 )
 
+// urlCache remembers recent answers about URL strings.
+type urlCache[V any] map[string]V
+
+// get returns compute(rt, k), remembered.
+func (c urlCache[V]) get(rt *goja.Runtime, k string, compute func(*goja.Runtime, string) V) V {
+	if v, ok := c[k]; ok {
+		return v
+	}
+	v := compute(rt, k)
+	if len(k) > cacheMaxLen {
+		return v
+	}
+	if len(c) >= cacheMax {
+		clear(c)
+	}
+	c[k] = v
+	return v
+}
+
 // canonicalURL returns the href of a request URL (s itself when it does not
 // parse), remembering recent answers.
-func (st *state) canonicalURL(s string) string {
-	if h, ok := st.hrefs[s]; ok {
-		return h
-	}
-	h := s
+func (st *state) canonicalURL(s string) string { return st.hrefs.get(nil, s, href) }
+
+func href(_ *goja.Runtime, s string) string {
 	if u, err := whatwgurl.Parse(s, nil); err == nil {
-		h = u.Href()
+		return u.Href()
 	}
-	if len(s) > cacheMaxLen {
-		return h
-	}
-	if len(st.hrefs) >= cacheMax {
-		clear(st.hrefs)
-	}
-	st.hrefs[s] = h
-	return h
+	return s
 }
 
 func (st *state) methodValue(rt *goja.Runtime, m string) goja.Value {
@@ -167,16 +160,16 @@ func exportBody(v goja.Value) []byte {
 
 // bodySource returns the bytes of a body's contents (a Uint8Array, a
 // string or a Go body) for reading only.
-func bodySource(rt *goja.Runtime, v goja.Value) []byte {
+func bodySource(v goja.Value) ([]byte, error) {
 	if s, ok := v.(goja.String); ok {
-		return []byte(s.String())
+		return []byte(s.String()), nil
 	}
 	if o, ok := v.(*goja.Object); ok {
 		if gb, ok := o.Export().(*goBody); ok {
-			return gb.b
+			return gb.b, nil
 		}
 	}
-	return bytesOf(rt, v)
+	return bytesOf(v)
 }
 
 // exportHeaders turns a request's or response's header slots (a list
@@ -194,10 +187,9 @@ func exportHeaders(hl, ctype goja.Value) [][2]string {
 }
 
 // bridgeNatives adds the natives the bridge and bodies use.
-func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 	// outRequest(method, url, list|null, ctype|null, body)
-	set("outRequest", func(c goja.FunctionCall) goja.Value {
+	n.set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
 			Method: c.Argument(0).String(),
 			URL:    c.Argument(1).String(),
@@ -207,7 +199,7 @@ func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return goja.Undefined()
 	})
 	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
-	set("outResponse", func(c goja.FunctionCall) goja.Value {
+	n.set("outResponse", func(c goja.FunctionCall) goja.Value {
 		status := int(c.Argument(0).ToInteger())
 		text := defaultStatusText(status)
 		if t := c.Argument(1); !goja.IsNull(t) && !goja.IsUndefined(t) {
@@ -229,14 +221,18 @@ func bridgeNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return goja.Undefined()
 	})
 	// bodyBuffer(src) → a new ArrayBuffer with the bytes of a string or Go body
-	set("bodyBuffer", func(c goja.FunctionCall) goja.Value {
-		src := bodySource(rt, c.Argument(0))
+	n.setE("bodyBuffer", func(c goja.FunctionCall) (goja.Value, error) {
+		src, err := bodySource(c.Argument(0))
+		if err != nil {
+			return nil, err
+		}
 		b := make([]byte, len(src))
 		copy(b, src)
-		return rt.ToValue(rt.NewArrayBuffer(b))
+		return rt.ToValue(rt.NewArrayBuffer(b)), nil
 	})
-	set("bodyEmpty", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(len(bodySource(rt, c.Argument(0))) == 0)
+	n.setE("bodyEmpty", func(c goja.FunctionCall) (goja.Value, error) {
+		src, err := bodySource(c.Argument(0))
+		return rt.ToValue(len(src) == 0), err
 	})
 }
 
@@ -248,7 +244,7 @@ func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return callJS(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
+	return jserr.Catch(func() (goja.Value, error) { return st.makeRequest(goja.Undefined(), args[:]...) })
 }
 
 // requestArgs are web.js's goMakeRequest arguments for r.
@@ -283,17 +279,18 @@ func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], rt.ToValue(len(rest)), a, b)
 }
 
-// collectRequest runs web.js's exporter f and returns what it sent out.
-func (st *state) collectRequest(f func() (goja.Value, error)) (*HTTPRequest, error) {
-	st.outReq = nil
-	if _, err := callJS(f); err != nil {
-		st.outReq = nil
+// collect runs an exporter of web.js's (which hands its result to a
+// native that stores it in *slot) and returns what it sent out.
+func collect[T any](slot **T, what string, f func() (goja.Value, error)) (*T, error) {
+	*slot = nil
+	_, err := jserr.Catch(f)
+	out := *slot
+	*slot = nil
+	if err != nil {
 		return nil, err
 	}
-	out := st.outReq
-	st.outReq = nil
 	if out == nil {
-		return nil, errors.New("jsapi: the request exporter returned nothing")
+		return nil, errors.New("jsapi/web: the " + what + " exporter returned nothing")
 	}
 	return out, nil
 }
@@ -310,7 +307,7 @@ func ExportRequest(rt *goja.Runtime, v goja.Value) (*HTTPRequest, error) {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	return st.collectRequest(func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
+	return collect(&st.outReq, "request", func() (goja.Value, error) { return st.exportRequest(goja.Undefined(), v) })
 }
 
 // RequestFromArgs does what stub.fetch(input, init) needs: it builds the
@@ -329,7 +326,7 @@ func RequestFromArgs(rt *goja.Runtime, input, init goja.Value) (*HTTPRequest, er
 	if input == nil {
 		input = goja.Undefined()
 	}
-	return st.collectRequest(func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
+	return collect(&st.outReq, "request", func() (goja.Value, error) { return st.requestFrom(goja.Undefined(), input, init) })
 }
 
 // NewResponse builds a JS Response object (immutable headers, as a fetch
@@ -351,7 +348,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 	if r.StatusText != "" && r.StatusText != defaultStatusText(r.Status) {
 		text = rt.ToValue(r.StatusText)
 	}
-	return callJS(func() (goja.Value, error) {
+	return jserr.Catch(func() (goja.Value, error) {
 		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
 			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
 	})
@@ -368,15 +365,5 @@ func ExportResponse(rt *goja.Runtime, v goja.Value) (*HTTPResponse, error) {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	st.outRes = nil
-	if _, err := callJS(func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) }); err != nil {
-		st.outRes = nil
-		return nil, err
-	}
-	out := st.outRes
-	st.outRes = nil
-	if out == nil {
-		return nil, errors.New("jsapi: the response exporter returned nothing")
-	}
-	return out, nil
+	return collect(&st.outRes, "response", func() (goja.Value, error) { return st.exportResponse(goja.Undefined(), v) })
 }

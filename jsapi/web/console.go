@@ -5,9 +5,8 @@ import (
 )
 
 // consoleNatives pass console output, with its level, to console.
-func consoleNatives(rt *goja.Runtime, console func(level, line string), n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	set("consoleWrite", func(c goja.FunctionCall) goja.Value {
+func consoleNatives(rt *goja.Runtime, console func(level, line string), n natives) {
+	n.set("consoleWrite", func(c goja.FunctionCall) goja.Value {
 		level := "log"
 		if a := c.Argument(1); !goja.IsUndefined(a) {
 			level = a.String()

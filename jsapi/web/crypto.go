@@ -9,13 +9,14 @@ import (
 	"hash"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // cryptoNatives are crypto.randomUUID, getRandomValues and subtle.digest's
 // natives.
-func cryptoNatives(rt *goja.Runtime, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	set("randomUUID", func(goja.FunctionCall) goja.Value {
+func cryptoNatives(rt *goja.Runtime, n natives) {
+	n.set("randomUUID", func(goja.FunctionCall) goja.Value {
 		var b [16]byte
 		_, _ = rand.Read(b[:])
 		b[6] = b[6]&0x0f | 0x40
@@ -31,16 +32,24 @@ func cryptoNatives(rt *goja.Runtime, n *goja.Object) {
 		return rt.ToValue(string(out))
 	})
 	// fillRandom(u8) fills the bytes in place.
-	set("fillRandom", func(c goja.FunctionCall) goja.Value {
-		_, _ = rand.Read(bytesOf(rt, c.Argument(0)))
-		return goja.Undefined()
-	})
-	set("digest", func(c goja.FunctionCall) goja.Value {
-		out, ok := digest(c.Argument(0).String(), bytesOf(rt, c.Argument(1)))
-		if !ok {
-			throwError(rt, "NotSupportedError", "Unrecognized or unimplemented digest algorithm requested.")
+	n.setE("fillRandom", func(c goja.FunctionCall) (goja.Value, error) {
+		b, err := bytesOf(c.Argument(0))
+		if err != nil {
+			return nil, err
 		}
-		return rt.ToValue(rt.NewArrayBuffer(out))
+		_, _ = rand.Read(b)
+		return goja.Undefined(), nil
+	})
+	n.setE("digest", func(c goja.FunctionCall) (goja.Value, error) {
+		data, err := bytesOf(c.Argument(1))
+		if err != nil {
+			return nil, err
+		}
+		out, ok := digest(c.Argument(0).String(), data)
+		if !ok {
+			return nil, jserr.New("NotSupportedError", "Unrecognized or unimplemented digest algorithm requested.")
+		}
+		return rt.ToValue(rt.NewArrayBuffer(out)), nil
 	})
 }
 

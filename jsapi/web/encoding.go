@@ -8,19 +8,33 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/internal/whatwgurl"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
+var errDecode = jserr.TypeError("Failed to decode input.")
+
+// latin1 is the JS string whose code units are the bytes of b.
+func latin1(b []byte) goja.Value {
+	units := make([]uint16, len(b))
+	for i, x := range b {
+		units[i] = uint16(x)
+	}
+	return goja.StringFromUTF16(units)
+}
+
 // encodingNatives are TextEncoder, TextDecoder, atob and btoa's natives.
-func encodingNatives(rt *goja.Runtime, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+func encodingNatives(rt *goja.Runtime, n natives) {
 	// utf8Encode(str) → ArrayBuffer
-	set("utf8Encode", func(c goja.FunctionCall) goja.Value {
+	n.set("utf8Encode", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(rt.NewArrayBuffer([]byte(c.Argument(0).String())))
 	})
 	// encodeInto(str, u8) → [read, written]
-	set("encodeInto", func(c goja.FunctionCall) goja.Value {
+	n.setE("encodeInto", func(c goja.FunctionCall) (goja.Value, error) {
 		s := c.Argument(0).String()
-		dst := bytesOf(rt, c.Argument(1))
+		dst, err := bytesOf(c.Argument(1))
+		if err != nil {
+			return nil, err
+		}
 		read, written := 0, 0
 		for _, r := range s {
 			n := utf8.RuneLen(r)
@@ -39,18 +53,21 @@ func encodingNatives(rt *goja.Runtime, n *goja.Object) {
 				read++
 			}
 		}
-		return rt.NewArray(read, written)
+		return rt.NewArray(read, written), nil
 	})
 	// decode(u8, encoding, fatal, ignoreBOM) → string
 	// (bodies also pass a string, which stands for its UTF-8 encoding, or a Go body)
-	set("decode", func(c goja.FunctionCall) goja.Value {
+	n.setE("decode", func(c goja.FunctionCall) (goja.Value, error) {
 		enc := c.Argument(1).String()
 		fatal := c.Argument(2).ToBoolean()
 		ignoreBOM := c.Argument(3).ToBoolean()
 		if s, ok := c.Argument(0).(goja.String); ok && enc == "utf-8" {
-			return decodeString(rt, s, ignoreBOM)
+			return decodeString(rt, s, ignoreBOM), nil
 		}
-		b := bodySource(rt, c.Argument(0))
+		b, err := bodySource(c.Argument(0))
+		if err != nil {
+			return nil, err
+		}
 		switch enc {
 		case "utf-8":
 			if !ignoreBOM && len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {
@@ -58,9 +75,9 @@ func encodingNatives(rt *goja.Runtime, n *goja.Object) {
 			}
 			s, ok := whatwgurl.UTF8Decode(b, fatal)
 			if !ok {
-				throwError(rt, "TypeError", "Failed to decode input.")
+				return nil, errDecode
 			}
-			return rt.ToValue(s)
+			return rt.ToValue(s), nil
 		case "utf-16le", "utf-16be":
 			units := make([]uint16, 0, len(b)/2+1)
 			for i := 0; i+1 < len(b); i += 2 {
@@ -72,49 +89,41 @@ func encodingNatives(rt *goja.Runtime, n *goja.Object) {
 			}
 			if len(b)%2 == 1 {
 				if fatal {
-					throwError(rt, "TypeError", "Failed to decode input.")
+					return nil, errDecode
 				}
 				units = append(units, 0xfffd)
 			}
 			if !ignoreBOM && len(units) > 0 && units[0] == 0xfeff {
 				units = units[1:]
 			}
-			return goja.StringFromUTF16(units)
+			return goja.StringFromUTF16(units), nil
 		default: // windows-1252: workerd decodes it as Latin-1
-			units := make([]uint16, len(b))
-			for i, x := range b {
-				units[i] = uint16(x)
-			}
-			return goja.StringFromUTF16(units)
+			return latin1(b), nil
 		}
 	})
-	set("btoa", func(c goja.FunctionCall) goja.Value {
+	n.setE("btoa", func(c goja.FunctionCall) (goja.Value, error) {
 		if len(c.Arguments) == 0 {
-			throwError(rt, "TypeError", "Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument required, but only 0 present.")
+			return nil, jserr.TypeError("Failed to execute 'btoa' on 'WorkerGlobalScope': 1 argument required, but only 0 present.")
 		}
 		units := utf16Units(c.Argument(0).ToString())
 		b := make([]byte, len(units))
 		for i, u := range units {
 			if u > 0xff {
-				throwError(rt, "InvalidCharacterError", "btoa() can only operate on characters in the Latin1 (ISO/IEC 8859-1) range.")
+				return nil, jserr.New("InvalidCharacterError", "btoa() can only operate on characters in the Latin1 (ISO/IEC 8859-1) range.")
 			}
 			b[i] = byte(u)
 		}
-		return rt.ToValue(base64.StdEncoding.EncodeToString(b))
+		return rt.ToValue(base64.StdEncoding.EncodeToString(b)), nil
 	})
-	set("atob", func(c goja.FunctionCall) goja.Value {
+	n.setE("atob", func(c goja.FunctionCall) (goja.Value, error) {
 		if len(c.Arguments) == 0 {
-			throwError(rt, "TypeError", "Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument required, but only 0 present.")
+			return nil, jserr.TypeError("Failed to execute 'atob' on 'WorkerGlobalScope': 1 argument required, but only 0 present.")
 		}
 		b, ok := forgivingBase64(c.Argument(0).String())
 		if !ok {
-			throwError(rt, "InvalidCharacterError", "atob() called with invalid base64-encoded data. (Only whitespace, '+', '/', alphanumeric ASCII, and up to two terminal '=' signs when the input data length is divisible by 4 are allowed.)")
+			return nil, jserr.New("InvalidCharacterError", "atob() called with invalid base64-encoded data. (Only whitespace, '+', '/', alphanumeric ASCII, and up to two terminal '=' signs when the input data length is divisible by 4 are allowed.)")
 		}
-		units := make([]uint16, len(b))
-		for i, x := range b {
-			units[i] = uint16(x)
-		}
-		return goja.StringFromUTF16(units)
+		return latin1(b), nil
 	})
 }
 

@@ -119,22 +119,22 @@ func newHarness(t *testing.T, caseName string, bindings map[string]string) *harn
 	must(rt.Set("__crossRequest", func(c goja.FunctionCall) goja.Value {
 		r, err := RequestFromArgs(rt, c.Argument(0), c.Argument(1))
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		v, err := NewRequest(rt, r)
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	}))
 	must(rt.Set("__crossResponse", func(c goja.FunctionCall) goja.Value {
 		r, err := ExportResponse(rt, c.Argument(0))
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		v, err := NewResponse(rt, r)
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	}))
@@ -145,14 +145,14 @@ func newHarness(t *testing.T, caseName string, bindings map[string]string) *harn
 		}
 		v, err := clone.Deserialize(rt, b)
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		return v
 	}))
 	must(rt.Set("__storagePut", func(c goja.FunctionCall) goja.Value {
 		b, err := clone.Serialize(rt, c.Argument(1))
 		if err != nil {
-			panic(clone.ErrorValue(rt, err))
+			jserr.Throw(rt, err)
 		}
 		h.storage[c.Argument(0).String()] = b
 		return goja.Undefined()

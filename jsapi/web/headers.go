@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // The Go side of Headers, Request and Response: a Headers object is a thin
@@ -45,18 +47,22 @@ type goBody struct {
 	b []byte
 }
 
-func (rt jsRT) listOf(v goja.Value) *headerList {
+// Errors the header natives report (jserr turns each into a new TypeError).
+var (
+	errIllegalInvocation = jserr.TypeError("Illegal invocation")
+	errHeaderName        = jserr.TypeError("Invalid header name.")
+	errHeaderValue       = jserr.TypeError("Invalid header value.")
+)
+
+// listOf returns the header list behind a list handle.
+func listOf(v goja.Value) (*headerList, error) {
 	if o, ok := v.(*goja.Object); ok {
 		if l, ok := o.Export().(*headerList); ok {
-			return l
+			return l, nil
 		}
 	}
-	throwError(rt.rt, "TypeError", "Illegal invocation")
-	return nil
+	return nil, errIllegalInvocation
 }
-
-// jsRT carries the runtime into the header natives.
-type jsRT struct{ rt *goja.Runtime }
 
 // tokenChars marks the bytes allowed in a header name (RFC 7230 token).
 var tokenChars = func() (t [256]bool) {
@@ -66,27 +72,26 @@ var tokenChars = func() (t [256]bool) {
 	return
 }()
 
-// webHeaderName validates a header name and returns it lowercased, or
-// throws "Invalid header name.".
-func (rt jsRT) name(v goja.Value) string {
+// headerName validates a header name and returns it lowercased.
+func headerName(v goja.Value) (string, error) {
 	s := v.String()
 	if s == "" {
-		throwError(rt.rt, "TypeError", "Invalid header name.")
+		return "", errHeaderName
 	}
 	upper := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !tokenChars[c] {
-			throwError(rt.rt, "TypeError", "Invalid header name.")
+			return "", errHeaderName
 		}
 		if c >= 'A' && c <= 'Z' {
 			upper = true
 		}
 	}
 	if upper {
-		return asciiLower(s)
+		return asciiLower(s), nil
 	}
-	return s
+	return s, nil
 }
 
 func asciiLower(s string) string {
@@ -101,9 +106,9 @@ func asciiLower(s string) string {
 
 func isHTTPWS(c uint16) bool { return c == '\t' || c == '\n' || c == '\r' || c == ' ' }
 
-// value normalizes a header value (strips leading and trailing HTTP
-// whitespace) and throws "Invalid header value." for NUL, CR or LF.
-func (rt jsRT) value(v goja.Value) header {
+// headerValue normalizes a header value (strips leading and trailing HTTP
+// whitespace); NUL, CR and LF are errors.
+func headerValue(v goja.Value) (header, error) {
 	s := v.String()
 	ascii := true
 	for i := 0; i < len(s); i++ {
@@ -122,9 +127,9 @@ func (rt jsRT) value(v goja.Value) header {
 		}
 		s = s[start:end]
 		if strings.ContainsAny(s, "\x00\r\n") {
-			throwError(rt.rt, "TypeError", "Invalid header value.")
+			return header{}, errHeaderValue
 		}
-		return header{val: s}
+		return header{val: s}, nil
 	}
 	// Not ASCII: trim and check the UTF-16 string itself, and keep it so
 	// that JS reads back exactly what it stored.
@@ -144,10 +149,10 @@ func (rt jsRT) value(v goja.Value) header {
 	}
 	for i := 0; i < js.Length(); i++ {
 		if c := js.CharAt(i); c == 0 || c == '\r' || c == '\n' {
-			throwError(rt.rt, "TypeError", "Invalid header value.")
+			return header{}, errHeaderValue
 		}
 	}
-	return header{val: js.String(), js: js}
+	return header{val: js.String(), js: js}, nil
 }
 
 func (h *header) jsValue(rt *goja.Runtime) goja.Value {
@@ -269,6 +274,27 @@ func (l *headerList) sortedIdx(buf []int) []int {
 	return idx
 }
 
+// eachLine calls f for each line, in the order of idx (sortedIdx): with
+// i, the one value of a name that has one (or of a set-cookie line), or with
+// group, the indexes of a name's values to join (i is then -1).
+func (l *headerList) eachLine(idx []int, f func(name string, i int, group []int)) {
+	for k := 0; k < len(idx); {
+		name := l.h[idx[k]].name
+		j := k + 1
+		for j < len(idx) && l.h[idx[j]].name == name {
+			j++
+		}
+		if name == "set-cookie" || j == k+1 {
+			for ; k < j; k++ {
+				f(name, idx[k], nil)
+			}
+			continue
+		}
+		f(name, -1, idx[k:j])
+		k = j
+	}
+}
+
 // export returns the lines Go sends: sorted, one line per name with the
 // values joined, except set-cookie, whose values stay separate lines.
 func (l *headerList) export() [][2]string {
@@ -281,28 +307,20 @@ func (l *headerList) export() [][2]string {
 	var buf [16]int
 	idx := l.sortedIdx(buf[:])
 	out := make([][2]string, 0, len(idx))
-	for k := 0; k < len(idx); {
-		h := &l.h[idx[k]]
-		j := k + 1
-		for j < len(idx) && l.h[idx[j]].name == h.name {
-			j++
-		}
-		if h.name == "set-cookie" || j == k+1 {
-			for ; k < j; k++ {
-				out = append(out, [2]string{h.name, l.h[idx[k]].val})
-			}
-			continue
+	l.eachLine(idx, func(name string, i int, group []int) {
+		if group == nil {
+			out = append(out, [2]string{name, l.h[i].val})
+			return
 		}
 		var b strings.Builder
-		for m := k; m < j; m++ {
-			if m > k {
+		for m, g := range group {
+			if m > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(l.h[idx[m]].val)
+			b.WriteString(l.h[g].val)
 		}
-		out = append(out, [2]string{h.name, b.String()})
-		k = j
-	}
+		out = append(out, [2]string{name, b.String()})
+	})
 	return out
 }
 
@@ -324,101 +342,118 @@ func (l *headerList) display(rt *goja.Runtime, mode int64) goja.Value {
 			out = append(out, name, v)
 		}
 	}
-	for k := 0; k < len(idx); {
-		h := &l.h[idx[k]]
-		j := k + 1
-		for j < len(idx) && l.h[idx[j]].name == h.name {
-			j++
+	l.eachLine(idx, func(name string, i int, group []int) {
+		if group == nil {
+			emit(name, l.h[i].jsValue(rt))
+		} else {
+			emit(name, l.join(rt, name, group[0]))
 		}
-		if h.name == "set-cookie" || j == k+1 {
-			for ; k < j; k++ {
-				emit(h.name, l.h[idx[k]].jsValue(rt))
-			}
-			continue
-		}
-		emit(h.name, l.join(rt, h.name, idx[k]))
-		k = j
-	}
+	})
 	return rt.NewArray(out...)
 }
 
-// headerNatives adds the natives web.js's Headers uses.
-func headerNatives(rt *goja.Runtime, n *goja.Object) {
-	w := jsRT{rt}
+// headerNatives adds the natives headers.js's Headers uses.
+func headerNatives(rt *goja.Runtime, n natives) {
 	newList := func(l *headerList) goja.Value { return rt.NewDynamicObject(l) }
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	set("hNew", func(goja.FunctionCall) goja.Value { return newList(&headerList{}) })
+	// withList adapts a native whose first argument is a list handle.
+	withList := func(name string, f func(l *headerList, c goja.FunctionCall) (goja.Value, error)) {
+		n.setE(name, func(c goja.FunctionCall) (goja.Value, error) {
+			l, err := listOf(c.Argument(0))
+			if err != nil {
+				return nil, err
+			}
+			return f(l, c)
+		})
+	}
+	n.set("hNew", func(goja.FunctionCall) goja.Value { return newList(&headerList{}) })
 	// hOf(name|null, value, immutable) → a list of at most one line (internal: no checks)
-	set("hOf", func(c goja.FunctionCall) goja.Value {
+	n.set("hOf", func(c goja.FunctionCall) goja.Value {
 		l := &headerList{immutable: c.Argument(2).ToBoolean()}
 		if name := c.Argument(0); !goja.IsNull(name) && !goja.IsUndefined(name) {
 			l.h = []header{{name: name.String(), val: c.Argument(1).String()}}
 		}
 		return newList(l)
 	})
-	set("hCopy", func(c goja.FunctionCall) goja.Value { return newList(w.listOf(c.Argument(0)).copy()) })
-	set("hGuard", func(c goja.FunctionCall) goja.Value {
-		if w.listOf(c.Argument(0)).immutable {
-			return rt.ToValue("immutable")
+	withList("hCopy", func(l *headerList, c goja.FunctionCall) (goja.Value, error) { return newList(l.copy()), nil })
+	withList("hGuard", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		if l.immutable {
+			return rt.ToValue("immutable"), nil
 		}
-		return rt.ToValue("none")
+		return rt.ToValue("none"), nil
 	})
-	set("hName", func(c goja.FunctionCall) goja.Value {
-		w.name(c.Argument(0))
-		return goja.Undefined()
+	n.setE("hName", func(c goja.FunctionCall) (goja.Value, error) {
+		_, err := headerName(c.Argument(0))
+		return goja.Undefined(), err
 	})
-	set("hGet", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
-		if v, ok := l.joined(rt, w.name(c.Argument(1))); ok {
-			return v
+	withList("hGet", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		name, err := headerName(c.Argument(1))
+		if err != nil {
+			return nil, err
 		}
-		return goja.Null()
+		if v, ok := l.joined(rt, name); ok {
+			return v, nil
+		}
+		return goja.Null(), nil
 	})
-	set("hHas", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
-		return rt.ToValue(l.has(w.name(c.Argument(1))))
+	withList("hHas", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		name, err := headerName(c.Argument(1))
+		if err != nil {
+			return nil, err
+		}
+		return rt.ToValue(l.has(name)), nil
 	})
-	set("hAppend", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
-		name := w.name(c.Argument(1))
-		h := w.value(c.Argument(2))
+	// line reads a (name, value) pair of arguments into a header line.
+	line := func(c goja.FunctionCall) (header, error) {
+		name, err := headerName(c.Argument(1))
+		if err != nil {
+			return header{}, err
+		}
+		h, err := headerValue(c.Argument(2))
 		h.name = name
+		return h, err
+	}
+	withList("hAppend", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		h, err := line(c)
+		if err != nil {
+			return nil, err
+		}
 		l.h = append(l.h, h)
-		return goja.Undefined()
+		return goja.Undefined(), nil
 	})
-	set("hSet", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
-		name := w.name(c.Argument(1))
-		h := w.value(c.Argument(2))
-		h.name = name
+	withList("hSet", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		h, err := line(c)
+		if err != nil {
+			return nil, err
+		}
 		l.set(h)
-		return goja.Undefined()
+		return goja.Undefined(), nil
 	})
 	// hSetDefault(list, name, value): internal (checked) name and value, set when absent
-	set("hSetDefault", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
+	withList("hSetDefault", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
 		name := c.Argument(1).String()
 		if !l.has(name) {
 			l.h = append(l.h, header{name: name, val: c.Argument(2).String()})
 		}
-		return goja.Undefined()
+		return goja.Undefined(), nil
 	})
-	set("hDelete", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
-		l.remove(w.name(c.Argument(1)))
-		return goja.Undefined()
+	withList("hDelete", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		name, err := headerName(c.Argument(1))
+		if err != nil {
+			return nil, err
+		}
+		l.remove(name)
+		return goja.Undefined(), nil
 	})
-	set("hGetSetCookie", func(c goja.FunctionCall) goja.Value {
-		l := w.listOf(c.Argument(0))
+	withList("hGetSetCookie", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
 		var out []interface{}
 		for i := range l.h {
 			if l.h[i].name == "set-cookie" {
 				out = append(out, l.h[i].jsValue(rt))
 			}
 		}
-		return rt.NewArray(out...)
+		return rt.NewArray(out...), nil
 	})
-	set("hDisplay", func(c goja.FunctionCall) goja.Value {
-		return w.listOf(c.Argument(0)).display(rt, c.Argument(1).ToInteger())
+	withList("hDisplay", func(l *headerList, c goja.FunctionCall) (goja.Value, error) {
+		return l.display(rt, c.Argument(1).ToInteger()), nil
 	})
 }

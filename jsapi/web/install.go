@@ -17,6 +17,8 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+
+	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
 // The prelude is one function expression, split by interface into the
@@ -84,22 +86,15 @@ type state struct {
 
 	socketOf func(goja.Value) Socket // set by SetSocketOf
 
-	hrefs           map[string]string     // request URL → href (NewRequest)
-	records         map[string]goja.Value // URL → record array or null (native.urlParse without base)
+	hrefs           urlCache[string]     // request URL → href (NewRequest)
+	records         urlCache[goja.Value] // URL → record array or null (native.urlParse without base)
 	valGET, valPOST goja.Value
 }
 
 // stateKey marks the global property holding a runtime's *state.
-var stateKey = goja.NewSymbol("cellhost.web")
+var stateKey = rtstate.NewKey[state]("cellhost.web")
 
-func stateOf(rt *goja.Runtime) *state {
-	v := rt.GlobalObject().GetSymbol(stateKey)
-	if v == nil {
-		return nil
-	}
-	st, _ := v.Export().(*state)
-	return st
-}
+func stateOf(rt *goja.Runtime) *state { return stateKey.Get(rt) }
 
 // Install installs the web platform globals a Workers program expects on
 // a fresh runtime: Headers, Request, Response, URL, URLSearchParams,
@@ -177,7 +172,7 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if err := clone.Install(rt, st.hostBrand); err != nil {
 		return err
 	}
-	return rt.GlobalObject().DefineDataPropertySymbol(stateKey, rt.ToValue(st), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return stateKey.Set(rt, st)
 }
 
 // installSymbols aliases well-known symbols goja lacks to Symbol.for(...)
@@ -197,28 +192,23 @@ func installSymbols(rt *goja.Runtime) {
 	}
 }
 
-func throwError(rt *goja.Runtime, name, msg string) {
-	panic(jserr.New(rt, name, msg))
-}
-
 // bytesOf returns the bytes viewed by a Uint8Array (shared, not copied).
-func bytesOf(rt *goja.Runtime, v goja.Value) []byte {
+func bytesOf(v goja.Value) ([]byte, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil
+		return nil, nil
 	}
 	switch b := v.Export().(type) {
 	case []byte:
-		return b
+		return b, nil
 	case goja.ArrayBuffer:
-		return b.Bytes()
+		return b.Bytes(), nil
 	}
-	throwError(rt, "TypeError", "expected a Uint8Array")
-	return nil
+	return nil, jserr.TypeError("expected a Uint8Array")
 }
 
 func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *goja.Object {
-	n := rt.NewObject()
-	_ = n.Set("hostBrand", st.hostBrand)
+	n := natives{rt: rt, obj: rt.NewObject()}
+	_ = n.obj.Set("hostBrand", st.hostBrand)
 	headerNatives(rt, n)
 	bridgeNatives(rt, st, n)
 	encodingNatives(rt, n)
@@ -228,5 +218,21 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *
 	consoleNatives(rt, console, n)
 	cloneNatives(rt, n)
 	statusNatives(rt, n)
-	return n
+	return n.obj
+}
+
+// natives is the object the prelude receives as `native`: Go functions
+// the JS side calls.
+type natives struct {
+	rt  *goja.Runtime
+	obj *goja.Object
+}
+
+// set adds a native that cannot fail.
+func (n natives) set(name string, f func(goja.FunctionCall) goja.Value) { _ = n.obj.Set(name, f) }
+
+// setE adds a native that reports failure as an error, which JS sees
+// thrown (jserr.Func).
+func (n natives) setE(name string, f func(goja.FunctionCall) (goja.Value, error)) {
+	_ = n.obj.Set(name, jserr.Func(n.rt, f))
 }

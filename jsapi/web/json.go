@@ -11,10 +11,9 @@ import (
 )
 
 // jsonNatives give JS V8's JSON.parse messages (internal/v8json).
-func jsonNatives(rt *goja.Runtime, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
+func jsonNatives(rt *goja.Runtime, n natives) {
 	// jsonError(text) → V8's JSON.parse error message or ""
-	set("jsonError", func(c goja.FunctionCall) goja.Value {
+	n.set("jsonError", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(v8json.Message(utf16Units(c.Argument(0).ToString())))
 	})
 }
@@ -27,20 +26,16 @@ func installJSONParse(rt *goja.Runtime) error {
 	if !ok {
 		return errors.New("install JSON.parse: not a function")
 	}
-	wrapped := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+	wrapped := rt.ToValue(jserr.Func(rt, func(call goja.FunctionCall) (goja.Value, error) {
 		v, err := orig(call.This, call.Arguments...)
-		if err == nil {
-			return v
-		}
 		var ex *goja.Exception
 		if errors.As(err, &ex) {
 			if msg := v8json.Message(utf16Units(call.Argument(0).ToString())); msg != "" {
-				panic(jserr.New(rt, "SyntaxError", msg))
+				return nil, jserr.New("SyntaxError", msg)
 			}
-			panic(ex)
 		}
-		panic(err)
-	}).ToObject(rt)
+		return v, err
+	})).ToObject(rt)
 	_ = wrapped.DefineDataProperty("name", rt.ToValue("parse"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = wrapped.DefineDataProperty("length", rt.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return jsonObj.DefineDataProperty("parse", wrapped, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)

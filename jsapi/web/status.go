@@ -45,13 +45,13 @@ func defaultStatusText(s int) string {
 
 // statusNatives exposes the table (as a plain object, read on every
 // Response.statusText) and defaultStatusText.
-func statusNatives(rt *goja.Runtime, n *goja.Object) {
+func statusNatives(rt *goja.Runtime, n natives) {
 	texts := rt.NewObject()
 	for s, t := range statusTexts {
 		_ = texts.Set(strconv.Itoa(s), t)
 	}
-	_ = n.Set("statusTexts", texts)
-	_ = n.Set("defaultStatusText", func(c goja.FunctionCall) goja.Value {
+	_ = n.obj.Set("statusTexts", texts)
+	n.set("defaultStatusText", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(defaultStatusText(int(c.Argument(0).ToInteger())))
 	})
 }

@@ -10,10 +10,9 @@ import (
 )
 
 // urlNatives are URL's and URLSearchParams' natives, over internal/whatwgurl.
-func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	// whatwgurl.Parse(input, baseHref|undefined) → record array or null
-	set("urlParse", func(c goja.FunctionCall) goja.Value {
+func urlNatives(rt *goja.Runtime, st *state, n natives) {
+	// urlParse(input, baseHref|undefined) → record array or null
+	n.set("urlParse", func(c goja.FunctionCall) goja.Value {
 		if goja.IsUndefined(c.Argument(1)) {
 			return st.urlRecord(rt, c.Argument(0).String())
 		}
@@ -32,7 +31,7 @@ func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return recordOf(rt, u)
 	})
 	// urlSet(href, component, value) → record array (unchanged on failure)
-	set("urlSet", func(c goja.FunctionCall) goja.Value {
+	n.set("urlSet", func(c goja.FunctionCall) goja.Value {
 		u, err := whatwgurl.Parse(c.Argument(0).String(), nil)
 		if err != nil {
 			return goja.Null()
@@ -43,7 +42,7 @@ func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		}
 		return recordOf(rt, nu)
 	})
-	set("domainToASCII", func(c goja.FunctionCall) goja.Value {
+	n.set("domainToASCII", func(c goja.FunctionCall) goja.Value {
 		h, err := whatwgurl.ParseHost(c.Argument(0).String(), false)
 		if err != nil {
 			return rt.ToValue("")
@@ -51,7 +50,7 @@ func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return rt.ToValue(h)
 	})
 	// formParse(str) → flat [k, v, ...]
-	set("formParse", func(c goja.FunctionCall) goja.Value {
+	n.set("formParse", func(c goja.FunctionCall) goja.Value {
 		pairs := whatwgurl.ParseForm(c.Argument(0).String())
 		out := make([]interface{}, len(pairs))
 		for i, p := range pairs {
@@ -61,7 +60,7 @@ func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 	})
 	// formGet(str, name) → the first value of name, null, or undefined when
 	// name is not ASCII (the caller then compares UTF-16 names itself)
-	set("formGet", func(c goja.FunctionCall) goja.Value {
+	n.set("formGet", func(c goja.FunctionCall) goja.Value {
 		name := c.Argument(1).String()
 		for i := 0; i < len(name); i++ {
 			if name[i] >= 0x80 {
@@ -77,7 +76,7 @@ func urlNatives(rt *goja.Runtime, st *state, n *goja.Object) {
 		return goja.Null()
 	})
 	// formSerialize(flat [k, v, ...]) → string
-	set("formSerialize", func(c goja.FunctionCall) goja.Value {
+	n.set("formSerialize", func(c goja.FunctionCall) goja.Value {
 		arr := c.Argument(0).ToObject(rt)
 		n := int(arr.Get("length").ToInteger())
 		var b strings.Builder
@@ -102,22 +101,15 @@ func recordOf(rt *goja.Runtime, u *whatwgurl.URL) goja.Value {
 		u.Pathname(), u.Search(), u.Hash(), u.Origin(), query)
 }
 
-// urlRecord is native.whatwgurl.Parse(input) without a base: the record array,
-// or null. Records are never modified by web.js, so recent ones are shared.
+// urlRecord is native.urlParse(input) without a base: the record array,
+// or null. Records are never modified by url.js, so recent ones are shared.
 func (st *state) urlRecord(rt *goja.Runtime, input string) goja.Value {
-	if rec, ok := st.records[input]; ok {
-		return rec
-	}
-	var rec goja.Value = goja.Null()
+	return st.records.get(rt, input, parseRecord)
+}
+
+func parseRecord(rt *goja.Runtime, input string) goja.Value {
 	if u, err := whatwgurl.Parse(input, nil); err == nil {
-		rec = recordOf(rt, u)
+		return recordOf(rt, u)
 	}
-	if len(input) > cacheMaxLen {
-		return rec
-	}
-	if len(st.records) >= cacheMax {
-		clear(st.records)
-	}
-	st.records[input] = rec
-	return rec
+	return goja.Null()
 }

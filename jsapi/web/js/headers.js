@@ -1,6 +1,6 @@
   // ---------------------------------------------------------------- Headers
   // A Headers object is a view of a Go header list (a handle that only the
-  // natives read, web_headers.go): names are checked and values normalized
+  // natives read, headers.go): names are checked and values normalized
   // in Go, and the bridge reads the lists of requests and responses
   // directly, without iterating them in JS.
   const BODY_USED = "Body has already been used. It can only be used once. Use tee() first if you need to read it twice.";

@@ -1,5 +1,5 @@
   // ---------------------------------------------------------------- bridge internals
-  // Go passes header lists and bodies as handles (web_headers.go) and reads
+  // Go passes header lists and bodies as handles (headers.go) and reads
   // exports through native.outRequest / native.outResponse.
   // (the entry points are the functions themselves: each JS frame less
   // shortens the stack goja regrows on every call from Go)
