@@ -269,13 +269,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 			v, err = convert()
 		}
 		if err != nil {
-			_ = reject(jserr.ToJS(w.rt, err))
+			_ = reject(w.ErrorValue(err))
 			return
 		}
 		_ = resolve(v)
 	})
 	if err != nil {
-		_ = reject(jserr.ToJS(w.rt, err))
+		_ = reject(w.ErrorValue(err))
 	}
 	return w.rt.ToValue(p)
 }
