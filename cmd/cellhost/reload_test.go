@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // syncWriter is an io.Writer safe for the server's goroutines.
@@ -356,5 +358,42 @@ export default {
 	d.stop()
 	if !strings.Contains(d.stderr.String(), "Uncaught Error: too many notes\n\tat add (index.ts:5:12)\n") {
 		t.Errorf("terminal lacks the object's stack:\n%s", d.stderr.String())
+	}
+}
+
+// A WebSocket upgrade passes through the dev server's request log and
+// reload wrapper.
+func TestDev_WebSocket(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "w", "main": "index.js", "durable_objects": {"bindings": [{"name": "R", "class_name": "Room"}]}}`,
+		"index.js": `import { DurableObject } from "cloudflare:workers";
+export class Room extends DurableObject {
+  async fetch(req) {
+    const [client, server] = Object.values(new WebSocketPair());
+    this.ctx.acceptWebSocket(server);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+  webSocketMessage(ws, msg) { ws.send("echo " + msg); }
+}
+export default { fetch(req, env) { return env.R.getByName("r").fetch(req); } };`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard against a hang
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(d.base, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	if err := conn.Write(ctx, websocket.MessageText, []byte("hi")); err != nil {
+		t.Fatal(err)
+	}
+	_, msg, err := conn.Read(ctx)
+	if err != nil || string(msg) != "echo hi" {
+		t.Fatalf("read = %q, %v", msg, err)
+	}
+	conn.Close(websocket.StatusNormalClosure, "")
+	d.stop()
+	if !strings.Contains(d.stdout.String(), "[cellhost] GET /ws 101 Switching Protocols") {
+		t.Errorf("request log lacks the upgrade:\n%s", d.stdout.String())
 	}
 }
