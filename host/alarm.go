@@ -17,6 +17,12 @@ const alarmMaxCountedRetries = 6
 
 // onAlarm is storage.Options.OnAlarm: the committed alarm changed.
 func (c *cell) onAlarm(a storage.Alarm, ok bool) {
+	c.noteAlarm(a, ok) // published once durable (wake.go)
+	c.armAlarm(a, ok)
+}
+
+// armAlarm arms the timer of the committed alarm.
+func (c *cell) armAlarm(a storage.Alarm, ok bool) {
 	if c.alarmCancel != nil {
 		c.alarmCancel()
 		c.alarmCancel = nil
@@ -24,6 +30,7 @@ func (c *cell) onAlarm(a storage.Alarm, ok bool) {
 	if !ok {
 		return
 	}
+	c.alarmDue = a.AtMs
 	d := time.Until(time.UnixMilli(a.AtMs))
 	if d < 0 {
 		d = 0
@@ -34,12 +41,17 @@ func (c *cell) onAlarm(a storage.Alarm, ok bool) {
 // armStoredAlarm schedules the alarm found in a freshly opened database.
 func (c *cell) armStoredAlarm() {
 	a, ok, err := c.db.GetAlarm()
-	_ = c.db.Commit() // GetAlarm opened a read transaction
+	if cerr := c.db.Commit(); cerr != nil && err == nil { // GetAlarm opened a read transaction
+		err = cerr
+	}
 	if err != nil {
 		c.logger().Error("read alarm: " + err.Error())
 		return
 	}
-	c.onAlarm(a, ok)
+	c.alarmNote = nil // of an earlier activation
+	c.armAlarm(a, ok)
+	c.publishAlarm(a, ok) // stored, so durable
+
 }
 
 // fireAlarm delivers an alarm event. One alarm() runs at a time; an alarm

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/plugins/memstore"
 	"github.com/cellhost/cellhost/storage"
 )
 
@@ -17,12 +18,12 @@ import (
 // two with `go test -bench Counter ./host`; a ratio, never a timed test.
 func BenchmarkHost_Counter(b *testing.B) {
 	for _, objects := range []int{1, 1000} {
-		for _, durable := range []bool{true, false} {
+		for _, mode := range []string{"fsync", "no-fsync", "log"} {
 			name := "objects=" + strconv.Itoa(objects)
-			if !durable {
-				name += "/no-fsync"
+			if mode != "fsync" {
+				name += "/" + mode
 			}
-			b.Run(name, func(b *testing.B) { benchCounter(b, objects, durable) })
+			b.Run(name, func(b *testing.B) { benchCounter(b, objects, mode) })
 		}
 	}
 }
@@ -33,12 +34,18 @@ type nopSyncer struct{}
 
 func (nopSyncer) Sync([]*storage.DB) []error { return nil }
 
-func benchCounter(b *testing.B, objects int, durable bool) {
+// benchCounter serves the counter: mode "fsync" (the local mode),
+// "no-fsync" (nopSyncer) or "log" (a memory bucket).
+func benchCounter(b *testing.B, objects int, mode string) {
 	{
 		{
 			h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) {
-				if !durable {
+				switch mode {
+				case "no-fsync":
 					c.Syncer = nopSyncer{}
+				case "log":
+					c.Bucket = memstore.New()
+					c.Durability = host.DurabilityLog
 				}
 			})
 			if err := h.Open(); err != nil {

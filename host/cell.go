@@ -29,16 +29,18 @@ type cell struct {
 	// committed counts commits that wrote; synced is the highest of them
 	// known durable. A reply waits while synced < committed.
 	committed, synced uint64
-	resetReason       string   // why the last reset happened
-	blocked           int      // open blockConcurrencyWhile calls (input gate closed)
-	waiting           []func() // events held by the input gate, in arrival order
-	waking            bool     // a job to deliver the next waiting event is posted
-	opening           bool     // the database is being opened off the loop
-	alarmCancel       func()   // the armed alarm timer, if any
-	alarmRunning      bool     // alarm() is running
-	alarmAgain        bool     // the alarm came due again while alarm() ran
-	firingGen         int64    // generation of the alarm being run
-	log               *cellLog // the cell's LTX log and lease (log mode)
+	resetReason       string     // why the last reset happened
+	blocked           int        // open blockConcurrencyWhile calls (input gate closed)
+	waiting           []func()   // events held by the input gate, in arrival order
+	waking            bool       // a job to deliver the next waiting event is posted
+	opening           bool       // the database is being opened off the loop
+	alarmCancel       func()     // the armed alarm timer, if any
+	alarmRunning      bool       // alarm() is running
+	alarmAgain        bool       // the alarm came due again while alarm() ran
+	firingGen         int64      // generation of the alarm being run
+	alarmNote         *alarmNote // an alarm change not yet durable (wake.go)
+	alarmDue          int64      // Unix ms the armed alarm is due (while alarmCancel is set)
+	log               *cellLog   // the cell's LTX log and lease (log mode)
 	// commitsSinceCheckpoint counts uploaded commits since the WAL was
 	// last truncated.
 	commitsSinceCheckpoint int
@@ -297,10 +299,11 @@ func (c *cell) commit() bool {
 		c.reset("a commit failed to become durable")
 		return false
 	}
-	if !wrote {
+	if !wrote && !c.alarmCommitted() {
 		return false
 	}
 	c.committed++
+	c.alarmSeq(c.committed)
 	return true
 }
 

@@ -99,10 +99,11 @@ func TestDurability_CorruptObjectRefusesOnlyItsCell(t *testing.T) {
 func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 	bucket := memstore.New()
 	node := startNode(t, bucket)
-	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+	clock := newFakeClock()
+	h := newHostB(t, gateJS, t.TempDir(), host.WithClock(clock.Now), func(c *host.Config) {
 		c.Bucket = bucket
 		c.Node = node
-		c.IdleTimeout = 100 * time.Millisecond
+		c.IdleTimeout = time.Hour
 	})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
@@ -111,6 +112,14 @@ func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 	if body, err := fetchBody(t, h, "idle", "/"); err != nil || !strings.Contains(body, `"n":1,"hits":1`) {
 		t.Fatalf("first request: %q, %v", body, err)
 	}
+	if n := host.EvictIdle(h); n != 0 {
+		t.Fatalf("evicted %d objects before the idle timeout", n)
+	}
+	clock.Advance(2 * time.Hour)
+	if n := host.EvictIdle(h); n != 1 {
+		t.Fatalf("evicted %d objects past the idle timeout, want 1", n)
+	}
+	// The release of the lease runs in the background.
 	ownKey := "cells/Counter:" + host.IDFromName("counter", "Counter", "idle") + "/own.json"
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -119,7 +128,7 @@ func TestEviction_IdleCellIsReleasedAndComesBack(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("own.json after the idle timeout: %q, %v; want the released record", b, err)
+			t.Fatalf("own.json after the eviction: %q, %v; want the released record", b, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -254,6 +254,7 @@ func (s *shard) synced(b *syncBatch, errs []error) {
 		if b.seqs[i] > c.synced {
 			c.synced = b.seqs[i]
 		}
+		c.alarmSynced()
 		c.commitsSinceCheckpoint++
 		c.maybeCheckpoint()
 	}

@@ -43,14 +43,19 @@ func (s *shard) evictIdle() (n int) {
 
 // evictable reports whether nothing holds the cell in memory: no event in
 // flight or waiting, no open transaction or gate, nothing left to make
-// durable or to back up, no alarm armed or running, and no activity since
-// cutoff. On the loop.
+// durable or to back up, no alarm running, or armed but unpublished (an
+// AlarmSink holds published ones) or due within the idle timeout, and no
+// activity since cutoff. On the loop.
 func (c *cell) evictable(cutoff time.Time) bool {
 	switch {
 	case c.db == nil, c.opening, c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
 		return false
-	case c.synced != c.committed, c.backingUp, c.alarmRunning, c.alarmCancel != nil:
+	case c.synced != c.committed, c.backingUp, c.alarmRunning:
 		return false
+	case c.alarmCancel != nil && !c.alarmPublished():
+		return false // nobody would wake it
+	case c.alarmCancel != nil && c.alarmDue < c.s.h.now().Add(c.s.h.cfg.IdleTimeout).UnixMilli():
+		return false // due soon: its own timer fires it on time
 	case c.s.h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp:
 		return false // the next backup saves it first
 	case c.keepAlive != nil && c.keepAlive():

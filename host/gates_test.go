@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -208,17 +209,28 @@ func TestLimits_InfiniteLoopAndDeepRecursion(t *testing.T) {
 	}
 }
 
+// TestDeadline_ObjectThatNeverAnswers: the HTTP front answers 500 once
+// the request timeout passes, and the log says why.
 func TestDeadline_ObjectThatNeverAnswers(t *testing.T) {
+	var log logBuffer
 	h := newHostB(t, `export class Counter { fetch() { return new Promise(() => {}); } }
 export class Plain {}
-export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c *host.Config) { c.RequestTimeout = 200 * time.Millisecond })
+export default { fetch() { return new Response("w"); } };`, t.TempDir(), func(c *host.Config) {
+		c.RequestTimeout = 200 * time.Millisecond
+		c.Log = &log
+	})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close(context.Background())
-	r := <-fetchAsync(h, "mute", "/")
-	if !errors.Is(r.err, host.ErrTimeout) {
-		t.Fatalf("a request to an object that never answers: %+v, want ErrTimeout", r)
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	status, body := get(t, srv, "/do/Counter/mute")
+	if status != 500 || body != "Internal Server Error" {
+		t.Errorf("a request to an object that never answers: %d %q, want 500 Internal Server Error", status, body)
+	}
+	if got := log.String(); !strings.Contains(got, "Uncaught "+host.ErrTimeout.Error()+" (200ms)") {
+		t.Errorf("log = %q, want the timeout", got)
 	}
 }
 

@@ -66,8 +66,13 @@ type Config struct {
 	// Logger receives the host's own messages, with the attributes scope
 	// and shard where they apply. Default: readable lines on Log.
 	Logger *slog.Logger
-	// RequestTimeout bounds how long a request waits for an object to answer.
-	RequestTimeout time.Duration // default 2 minutes
+	// RequestTimeout bounds how long an HTTP request (Handler) waits for
+	// its answer; past it the answer is 500 and the log says why. Default
+	// 2 minutes. FetchObject and Fetch wait as long as their ctx allows.
+	RequestTimeout time.Duration
+	// RequestLog, if set, is called once for every request the Handler
+	// served, after its answer (the dev command prints a line for each).
+	RequestLog func(RequestInfo)
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
 	// JS is interrupted and the object reset. Default 30 s. A watchdog looks
 	// every eighth of it, so the interrupt comes within 1.125 times it.
@@ -96,6 +101,10 @@ type Config struct {
 	// none in the log mode (the upload makes a commit durable); one set in
 	// the log mode runs before each round's upload. Tests set their own.
 	Syncer Syncer
+	// AlarmSink, if set, is told about every durable alarm (wake.go); idle
+	// objects with an armed alarm are then evicted like any other. Nil: an
+	// armed alarm keeps its object resident.
+	AlarmSink AlarmSink
 	// CommitCoalesce is how long the turns of one loop batch may keep an
 	// object's implicit transaction open so that they share one commit
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
@@ -344,9 +353,9 @@ func (h *Host) Close(ctx context.Context) error {
 	var errs []error
 	for _, c := range cells {
 		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
-			// The final save (the loops are stopped: no checkpoint runs).
-			// It runs after the cancel, on a context of its own.
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), uploadDeadline)
+			// The final save (the loops are stopped: no checkpoint runs),
+			// within Close's ctx (the root context is canceled by now).
+			fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
 			err := saveSnapshot(fctx, h, c.log)
 			cancel()
 			if err != nil {
@@ -424,7 +433,8 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 }
 
 // FetchObject delivers req to the object class/id (name is the name the id
-// came from, or ""), and waits for its response. Safe from any goroutine.
+// came from, or ""), and waits for its response until ctx ends. Safe from
+// any goroutine.
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	c := h.cellFor(class, id)
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
@@ -433,7 +443,7 @@ func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsa
 }
 
 // Fetch delivers req to the worker's default fetch handler and waits for
-// its response. Safe from any goroutine.
+// its response until ctx ends. Safe from any goroutine.
 func (h *Host) Fetch(ctx context.Context, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	s := h.workerShard()
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
@@ -468,15 +478,11 @@ type result struct {
 func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPResponse, error))) (*jsapi.HTTPResponse, error) {
 	ch := make(chan result, 1)
 	start(func(r *jsapi.HTTPResponse, err error) { ch <- result{r, err} })
-	t := time.NewTimer(h.cfg.RequestTimeout)
-	defer t.Stop()
 	select {
 	case r := <-ch:
 		return r.resp, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
-	case <-t.C:
-		return nil, fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
 	}
 }
 

@@ -277,7 +277,15 @@ export default {
 };
 `
 	var log logBuffer
-	h := newHostB(t, src, t.TempDir(), func(c *host.Config) { c.Log = &log })
+	slowDone := make(chan struct{})
+	h := newHostB(t, src, t.TempDir(), func(c *host.Config) {
+		c.Log = &log
+		c.RequestLog = func(ri host.RequestInfo) {
+			if ri.URI == "/slow" {
+				close(slowDone)
+			}
+		}
+	})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +300,7 @@ export default {
 		resp.Body.Close()
 		t.Fatalf("the slow request answered within 50 ms: %d", resp.StatusCode)
 	}
-	time.Sleep(400 * time.Millisecond) // the handler finishes meanwhile
+	<-slowDone // the HTTP front is done with it (and logged what it would)
 	if status, _ := get(t, srv, "/throw"); status != 500 {
 		t.Fatalf("GET /throw = %d, want 500", status)
 	}

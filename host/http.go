@@ -3,32 +3,124 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 )
 
-// maxBodyBytes bounds a request body read into memory.
+// maxBodyBytes bounds a request body: Cloudflare's request body limit
+// (100 MB on most plans); past it the answer is 413.
 const maxBodyBytes = 100 << 20
 
+// RequestInfo is what Config.RequestLog learns of one HTTP request.
+type RequestInfo struct {
+	Method  string
+	URI     string // the request URI as received
+	Status  int    // the status sent (101 for an upgraded WebSocket)
+	Latency time.Duration
+	Err     error // what the request failed with, if it did
+}
+
 // Handler is the HTTP front: /do/<Class>/<id>[/...] reaches an object
-// directly; every other path goes to the worker's default fetch.
+// directly; every other path goes to the worker's default fetch. Echo's
+// middleware does the edge's work: the request log (Config.RequestLog),
+// recovery from a panic (500, logged), the body limit (413 past
+// maxBodyBytes) and the request timeout (Config.RequestTimeout, as the
+// request's context deadline); errors are answered in one place
+// (httpError).
 func (h *Host) Handler() http.Handler {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
+	e.HTTPErrorHandler = h.httpError
+	if h.cfg.RequestLog != nil {
+		e.Use(middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+			LogMethod: true, LogURI: true, LogStatus: true, LogLatency: true, LogError: true,
+			HandleError: true, // the status is the one httpError sends
+			LogValuesFunc: func(_ echo.Context, v middleware.RequestLoggerValues) error {
+				h.cfg.RequestLog(RequestInfo{Method: v.Method, URI: v.URI, Status: v.Status, Latency: v.Latency, Err: v.Error})
+				return nil
+			},
+		}))
+	}
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisablePrintStack: true,
+		LogErrorFunc: func(_ echo.Context, err error, stack []byte) error {
+			h.log.Error(fmt.Sprintf("internal error in the HTTP front: %v\n%s", err, stack))
+			return err
+		},
+	}))
+	e.Use(middleware.BodyLimit(strconv.Itoa(maxBodyBytes/(1<<20)) + "M"))
+	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
+		Timeout: h.cfg.RequestTimeout,
+		ErrorHandler: func(err error, _ echo.Context) error {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
+			}
+			return err
+		},
+	}))
 	objectRoute := func(c echo.Context) error { return h.serveObject(c) }
 	e.Any("/do/:class/:id", objectRoute)
 	e.Any("/do/:class/:id/*", objectRoute)
 	e.Any("/*", func(c echo.Context) error { return h.serveWorker(c) })
 	return e
+}
+
+// errBadRequest marks an error that is the client's: 400 with its text.
+type errBadRequest struct{ err error }
+
+func (e errBadRequest) Error() string { return e.err.Error() }
+func (e errBadRequest) Unwrap() error { return e.err }
+
+// httpError answers a request whose handler failed: the one place that
+// maps errors to responses. An error of the application (or a timeout)
+// is logged and answered 500 "Internal Server Error", as workerd does;
+// Echo's own (no route, the body limit) keep their status.
+func (h *Host) httpError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var he *echo.HTTPError
+	var bad errBadRequest
+	var elsewhere *ownership.CellOwnedElsewhereError
+	var lostRecord *ownership.LostRecordError
+	switch {
+	case errors.As(err, &he):
+		if he.Code == http.StatusRequestEntityTooLarge {
+			_ = plain(c, he.Code, "request body is larger than "+strconv.Itoa(maxBodyBytes>>20)+" MiB")
+			return
+		}
+		_ = plain(c, he.Code, http.StatusText(he.Code))
+	case errors.As(err, &bad):
+		_ = plain(c, http.StatusBadRequest, bad.Error())
+	case errors.As(err, &elsewhere), errors.As(err, &lostRecord):
+		h.log.Error(err.Error())
+		_ = plain(c, http.StatusServiceUnavailable, err.Error())
+	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
+		// The client went away before the answer: nobody to answer, and
+		// nothing the application threw. The event itself runs on.
+	default:
+		h.logUncaught(err)
+		w := c.Response()
+		if h.cfg.ErrorPage != nil {
+			h.cfg.ErrorPage(w, c.Request(), err)
+			return
+		}
+		w.Header()["Content-Type"] = nil // no sniffed content type
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = io.WriteString(w, "Internal Server Error")
+	}
 }
 
 func (h *Host) serveObject(c echo.Context) error {
@@ -49,22 +141,28 @@ func (h *Host) serveObject(c echo.Context) error {
 	}
 	req, err := fromHTTP(c.Request())
 	if err != nil {
-		return plain(c, http.StatusBadRequest, err.Error())
+		return err
 	}
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
-	return h.write(c, resp, err)
+	if err != nil {
+		return err
+	}
+	return h.write(c, resp)
 }
 
 func (h *Host) serveWorker(c echo.Context) error {
 	req, err := fromHTTP(c.Request())
 	if err != nil {
-		return plain(c, http.StatusBadRequest, err.Error())
+		return err
 	}
 	resp, err := h.Fetch(c.Request().Context(), req)
 	if errors.Is(err, jsapi.ErrNoDefaultFetch) {
 		return plain(c, http.StatusNotFound, "this worker has no default fetch handler; reach Durable Objects at /do/<Class>/<id>")
 	}
-	return h.write(c, resp, err)
+	if err != nil {
+		return err
+	}
+	return h.write(c, resp)
 }
 
 // fromHTTP builds the request the worker sees: the URL from the Host header
@@ -83,47 +181,25 @@ func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
 		}
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-		if err != nil {
-			return nil, errors.New("read request body: " + err.Error())
+		b, err := io.ReadAll(r.Body) // bounded by the body limit
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			return nil, err
 		}
-		if len(b) > maxBodyBytes {
-			return nil, errors.New("request body is larger than 100 MiB")
+		if err != nil {
+			return nil, errBadRequest{fmt.Errorf("read request body: %w", err)}
 		}
 		req.Body = b
 	}
 	return req, nil
 }
 
-// write sends resp, or a 500 for an error (the error itself goes to the log,
-// as workerd does: the client sees only "Internal Server Error").
-func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse, err error) error {
-	if err == nil && resp.Status == http.StatusSwitchingProtocols && resp.Socket != nil {
+// write sends resp (a WebSocket's 101 completes the upgrade).
+func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse) error {
+	if resp.Status == http.StatusSwitchingProtocols && resp.Socket != nil {
 		return h.upgradeWebSocket(c, resp)
 	}
 	w := c.Response()
-	var elsewhere *ownership.CellOwnedElsewhereError
-	var lostRecord *ownership.LostRecordError
-	if errors.As(err, &elsewhere) || errors.As(err, &lostRecord) {
-		h.log.Error(err.Error())
-		return plain(c, http.StatusServiceUnavailable, err.Error())
-	}
-	if err != nil && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
-		// The client went away before the answer: nobody to answer, and
-		// nothing the application threw. The event itself runs on.
-		return nil
-	}
-	if err != nil {
-		h.logUncaught(err)
-		if h.cfg.ErrorPage != nil {
-			h.cfg.ErrorPage(w, c.Request(), err)
-			return nil
-		}
-		w.Header()["Content-Type"] = nil // no sniffed content type
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, "Internal Server Error")
-		return nil
-	}
 	hdr := w.Header()
 	hasType := false
 	for _, kv := range resp.Header {

@@ -107,7 +107,7 @@ func (s *shard) replaceRuntime(reason string) {
 	if err := s.load(); err != nil {
 		// The bundle loaded before, so this is unexpected; keep the old
 		// runtime rather than leave the shard without one.
-		s.log.Error("cannot rebuild the runtime: " + err.Error())
+		s.log.Error(fmt.Sprintf("shard %d: cannot rebuild the runtime: %v", s.idx, err))
 		s.rt, s.w = old, oldW
 		return
 	}

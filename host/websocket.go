@@ -425,10 +425,10 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 	client := jsapi.SocketOf(resp)
 	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
-		return h.write(ec, nil, errors.New("internal error: a WebSocket response has no owner"))
+		return errors.New("internal error: a WebSocket response has no owner")
 	}
 	if !websocket.IsWebSocketUpgrade(r) {
-		return h.write(ec, nil, &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`})
+		return &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`}
 	}
 	k := newWSConn(h, o)
 	errc := make(chan error, 1)
@@ -455,19 +455,14 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 			}
 		})
 	}
-	t := time.NewTimer(h.cfg.RequestTimeout)
-	defer t.Stop()
 	select {
 	case err := <-errc:
 		if err != nil {
-			return h.write(ec, nil, err)
+			return err
 		}
-	case <-r.Context().Done():
+	case <-r.Context().Done(): // the client went away, or the request timed out
 		abandon()
-		return nil
-	case <-t.C:
-		abandon()
-		return h.write(ec, nil, ErrTimeout)
+		return r.Context().Err()
 	}
 	hdr := http.Header{}
 	for _, kv := range resp.Header {

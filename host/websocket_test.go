@@ -8,10 +8,11 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
 
 	"github.com/cellhost/cellhost/host"
@@ -123,36 +124,48 @@ type wsIn struct {
 }
 
 type wsClient struct {
-	c    *websocket.Conn
-	resp *http.Response
-	in   chan wsIn
+	c       *websocket.Conn
+	resp    *http.Response
+	in      chan wsIn
+	closing atomic.Bool // the client sent its Close frame
 }
 
 func dialWS(t *testing.T, srv *httptest.Server, path string) *wsClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path, &websocket.DialOptions{CompressionMode: websocket.CompressionDisabled})
+	c, resp, err := websocket.DefaultDialer.DialContext(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+path, nil)
 	if err != nil {
 		t.Fatalf("dial %s: %v", path, err)
 	}
 	w := &wsClient{c: c, resp: resp, in: make(chan wsIn, 100)}
+	// A Close frame from the server ends the connection as the reader sees
+	// it; the client echoes it (code and reason), unless it is the answer to
+	// the client's own (closeWith).
+	c.SetCloseHandler(func(code int, text string) error {
+		if !w.closing.Load() {
+			_ = c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(10*time.Second))
+		}
+		return nil
+	})
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
-			typ, data, err := c.Read(context.Background())
+			typ, data, err := c.ReadMessage()
 			if err != nil {
 				in := wsIn{end: true, code: -1}
-				var ce websocket.CloseError
-				if errors.As(err, &ce) {
-					in.code, in.reason = int(ce.Code), ce.Reason
+				var ce *websocket.CloseError
+				if errors.As(err, &ce) && ce.Code != websocket.CloseAbnormalClosure { // gorilla's name for no Close frame
+					in.code, in.reason = ce.Code, ce.Text
 				}
 				w.in <- in
 				return
 			}
-			w.in <- wsIn{text: typ == websocket.MessageText, data: string(data)}
+			w.in <- wsIn{text: typ == websocket.TextMessage, data: string(data)}
 		}
 	}()
-	t.Cleanup(func() { c.CloseNow() })
+	t.Cleanup(func() { c.Close(); <-done })
 	return w
 }
 
@@ -185,18 +198,16 @@ func (w *wsClient) expectEnd(t *testing.T, code int, reason string) {
 
 func (w *wsClient) send(t *testing.T, text string) {
 	t.Helper()
-	if err := w.c.Write(context.Background(), websocket.MessageText, []byte(text)); err != nil {
+	if err := w.c.WriteMessage(websocket.TextMessage, []byte(text)); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // closeWith starts the client's close handshake (its answer arrives as the
-// end of the connection). The reader goroutine must be inside Read first:
-// otherwise Close reads the server's Close frame itself and the reader only
-// sees a closed connection, without the server's code and reason.
+// end of the connection).
 func (w *wsClient) closeWith(code int, reason string) {
-	time.Sleep(50 * time.Millisecond)
-	go w.c.Close(websocket.StatusCode(code), reason)
+	w.closing.Store(true)
+	_ = w.c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(10*time.Second))
 }
 
 type wsStats struct {
@@ -238,7 +249,7 @@ func TestWebSocket_EchoBinaryAndClientClose(t *testing.T) {
 	w.expect(t, "welcome") // sent before the response: held until the upgrade
 	w.send(t, "hi")
 	w.expect(t, "echo:hi")
-	if err := w.c.Write(context.Background(), websocket.MessageBinary, []byte{1, 2, 3}); err != nil {
+	if err := w.c.WriteMessage(websocket.BinaryMessage, []byte{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
 	if in := w.next(t); in.text || in.data != "\x03\x02\x01" {
@@ -274,7 +285,7 @@ func TestWebSocket_DroppedConnection(t *testing.T) {
 	_, srv := startWSHost(t)
 	w := dialWS(t, srv, "/do/Echo/c")
 	w.expect(t, "welcome")
-	w.c.CloseNow() // no Close frame
+	w.c.Close() // no Close frame
 	s := waitStats(t, srv, "c", func(s wsStats) bool { return len(s.Closes) > 1 && s.Open == 0 })
 	want := []any{[]any{1006.0, jsapi.DroppedReason, false}, "InvalidAccessError: Invalid WebSocket close code: 1006."}
 	if !reflect.DeepEqual(s.Closes, want) || s.Open != 0 {
@@ -293,7 +304,7 @@ func TestWebSocket_PlainAcceptKeepsTheObjectResident(t *testing.T) {
 	w := dialWS(t, srv, "/do/Echo/d?plain")
 	w.send(t, "one")
 	first := w.next(t).data // "plain:one:<constructed>"
-	if err := w.c.Write(context.Background(), websocket.MessageBinary, []byte{7}); err != nil {
+	if err := w.c.WriteMessage(websocket.BinaryMessage, []byte{7}); err != nil {
 		t.Fatal(err)
 	}
 	if in := w.next(t); in.text || in.data != "\x07" {
@@ -443,10 +454,9 @@ func TestWebSocket_TooLargeMessageIsAnError(t *testing.T) {
 	_, srv := startWSHost(t)
 	w := dialWS(t, srv, "/do/Echo/m")
 	w.expect(t, "welcome")
-	w.c.SetReadLimit(-1)
 	// The server may cut the connection while the frame is still being
 	// written: the write error and the end's code do not matter here.
-	go w.c.Write(context.Background(), websocket.MessageText, []byte(strings.Repeat("x", 1<<20+1)))
+	go w.c.WriteMessage(websocket.TextMessage, []byte(strings.Repeat("x", 1<<20+1)))
 	if in := w.next(t); !in.end || (in.code != 1009 && in.code != -1) {
 		t.Errorf("after a message over the limit the client got %+v, want the end (1009)", in)
 	}

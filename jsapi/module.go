@@ -53,22 +53,23 @@ func (e *BuildError) Error() string {
 }
 
 // BuildBundle bundles the module at entry (JavaScript or TypeScript) with
-// esbuild's Go API into an IIFE that goja runs.
-func BuildBundle(entry string) (*Bundle, error) {
+// esbuild's Go API into an IIFE that goja runs, with the zero BundleOptions.
+func BuildBundle(entry string) (*Bundle, error) { return BuildBundleWith(entry, BundleOptions{}) }
+
+// BuildBundleWith bundles the module at entry as wrangler would with bo
+// (see bundle.go).
+func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	abs, err := filepath.Abs(entry)
 	if err != nil {
 		return nil, fmt.Errorf("build worker: %w", err)
 	}
-	res := api.Build(api.BuildOptions{
+	opts := api.BuildOptions{
 		EntryPoints:   []string{abs},
 		Bundle:        true,
 		Write:         false,
 		Metafile:      true,
 		Format:        api.FormatIIFE,
 		GlobalName:    bundleGlobal,
-		Platform:      api.PlatformNeutral,
-		MainFields:    []string{"module", "main"},
-		Conditions:    []string{"workerd", "worker", "browser"},
 		Target:        api.ESNext,
 		Charset:       api.CharsetUTF8,
 		AbsWorkingDir: filepath.Dir(abs),
@@ -76,15 +77,11 @@ func BuildBundle(entry string) (*Bundle, error) {
 		// goja reads the inline map: stacks name the original files and lines.
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
-		Supported: map[string]bool{
-			"async-generator": false,
-			"for-await":       false,
-			"using":           false,
-			"decorators":      false,
-			"dynamic-import":  false,
-		},
-		Plugins: []api.Plugin{virtualModulesPlugin()},
-	})
+		Supported:      gojaLowered,
+		Plugins:        []api.Plugin{virtualModulesPlugin()},
+	}
+	applyWranglerOptions(&opts, bo)
+	res := api.Build(opts)
 	if len(res.Errors) > 0 {
 		return nil, &BuildError{Messages: formatMessages(res.Errors)}
 	}

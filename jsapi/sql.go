@@ -169,20 +169,20 @@ type cursorHandle struct {
 }
 
 // next returns the next row, or ok false at the end. A failure ends the
-// cursor and is thrown.
-func (h *cursorHandle) next(rt *goja.Runtime) (row []any, ok bool) {
+// cursor.
+func (h *cursorHandle) next() (row []any, ok bool, err error) {
 	if h.done {
-		return nil, false
+		return nil, false, nil
 	}
-	row, ok, err := h.c.Next()
+	row, ok, err = h.c.Next()
 	if err != nil {
 		h.done = true
-		jserr.Throw(rt, jserr.New("Error", err.Error()))
+		return nil, false, jserr.New("Error", err.Error())
 	}
 	if !ok {
 		h.done = true
 	}
-	return row, ok
+	return row, ok, nil
 }
 
 func handleOf(v goja.Value) *cursorHandle {
@@ -196,22 +196,25 @@ func handleOf(v goja.Value) *cursorHandle {
 
 func sqlNatives(rt *goja.Runtime) *goja.Object {
 	n := rt.NewObject()
-	set := func(name string, f func(goja.FunctionCall) goja.Value) { _ = n.Set(name, f) }
-	set("next", func(c goja.FunctionCall) goja.Value {
+	set := func(name string, f func(goja.FunctionCall) (goja.Value, error)) { _ = n.Set(name, jserr.Func(rt, f)) }
+	set("next", func(c goja.FunctionCall) (goja.Value, error) {
 		h := handleOf(c.Argument(0))
-		row, ok := h.next(rt)
-		if !ok {
-			return goja.Undefined()
+		row, ok, err := h.next()
+		if err != nil || !ok {
+			return goja.Undefined(), err
 		}
-		return sqlRowValue(rt, h.cols, row, c.Argument(1).ToBoolean())
+		return sqlRowValue(rt, h.cols, row, c.Argument(1).ToBoolean()), nil
 	})
-	set("toArray", func(c goja.FunctionCall) goja.Value {
+	set("toArray", func(c goja.FunctionCall) (goja.Value, error) {
 		h := handleOf(c.Argument(0))
 		raw := c.Argument(1).ToBoolean()
 		var out []any
 		size := 0
 		for {
-			row, ok := h.next(rt)
+			row, ok, err := h.next()
+			if err != nil {
+				return nil, err
+			}
 			if !ok {
 				break
 			}
@@ -219,38 +222,45 @@ func sqlNatives(rt *goja.Runtime) *goja.Object {
 			if size > maxToArrayBytes {
 				h.done = true
 				h.c.Close()
-				jserr.Throw(rt, jserr.RangeError(msgToArrayTooLarge))
+				return nil, jserr.RangeError(msgToArrayTooLarge)
 			}
 			out = append(out, sqlRowValue(rt, h.cols, row, raw))
 		}
-		return rt.NewArray(out...)
+		return rt.NewArray(out...), nil
 	})
-	set("one", func(c goja.FunctionCall) goja.Value {
+	set("one", func(c goja.FunctionCall) (goja.Value, error) {
 		h := handleOf(c.Argument(0))
-		row, ok := h.next(rt)
-		if !ok {
-			jserr.Throw(rt, jserr.New("Error", msgOneNone))
+		row, ok, err := h.next()
+		if err != nil {
+			return nil, err
 		}
-		if _, more := h.next(rt); more {
+		if !ok {
+			return nil, jserr.New("Error", msgOneNone)
+		}
+		_, more, err := h.next()
+		if err != nil {
+			return nil, err
+		}
+		if more {
 			h.done = true
 			h.c.Close()
-			jserr.Throw(rt, jserr.New("Error", msgOneMany))
+			return nil, jserr.New("Error", msgOneMany)
 		}
-		return sqlRowValue(rt, h.cols, row, false)
+		return sqlRowValue(rt, h.cols, row, false), nil
 	})
-	set("columnNames", func(c goja.FunctionCall) goja.Value {
+	set("columnNames", func(c goja.FunctionCall) (goja.Value, error) {
 		h := handleOf(c.Argument(0))
 		names := make([]any, len(h.cols))
 		for i, s := range h.cols {
 			names[i] = s
 		}
-		return rt.NewArray(names...)
+		return rt.NewArray(names...), nil
 	})
-	set("rowsRead", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(handleOf(c.Argument(0)).c.RowsRead())
+	set("rowsRead", func(c goja.FunctionCall) (goja.Value, error) {
+		return rt.ToValue(handleOf(c.Argument(0)).c.RowsRead()), nil
 	})
-	set("rowsWritten", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(handleOf(c.Argument(0)).c.RowsWritten())
+	set("rowsWritten", func(c goja.FunctionCall) (goja.Value, error) {
+		return rt.ToValue(handleOf(c.Argument(0)).c.RowsWritten()), nil
 	})
 	return n
 }
@@ -326,79 +336,82 @@ func sqlRowValue(rt *goja.Runtime, cols []string, row []any, raw bool) goja.Valu
 // does: null and undefined → NULL; numbers (and booleans) → REAL (NaN →
 // NULL); strings → TEXT; ArrayBuffer and views → BLOB; other objects →
 // their string conversion. A BigInt or Symbol throws V8's TypeError.
-func sqlBinding(rt *goja.Runtime, v goja.Value) any {
+func sqlBinding(rt *goja.Runtime, v goja.Value) (any, error) {
 	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
-		return nil
+		return nil, nil
 	}
 	if o, ok := v.(*goja.Object); ok {
 		if b, ok := clone.Bytes(rt, o); ok {
-			return b
+			return b, nil
 		}
-		return o.String()
+		return o.String(), nil
 	}
 	if _, ok := v.(*goja.Symbol); ok {
-		jserr.Throw(rt, jserr.TypeError("Cannot convert a Symbol value to a number"))
+		return nil, jserr.TypeError("Cannot convert a Symbol value to a number")
 	}
 	switch x := v.Export().(type) {
 	case string:
-		return x
+		return x, nil
 	case int64:
-		return float64(x)
+		return float64(x), nil
 	case float64:
 		if math.IsNaN(x) {
-			return nil
+			return nil, nil
 		}
-		return x
+		return x, nil
 	case bool:
 		if x {
-			return 1.0
+			return 1.0, nil
 		}
-		return 0.0
+		return 0.0, nil
 	case *big.Int:
-		jserr.Throw(rt, jserr.TypeError("Cannot convert a BigInt value to a number"))
+		return nil, jserr.TypeError("Cannot convert a BigInt value to a number")
 	}
-	return v.ToFloat()
+	return v.ToFloat(), nil
 }
 
 // newSQLStorage builds ctx.storage.sql.
 func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 	rt := w.rt
 	s := rt.NewObject()
-	_ = s.Set("exec", func(call goja.FunctionCall) goja.Value {
+	_ = s.Set("exec", jserr.Func(rt, func(call goja.FunctionCall) (goja.Value, error) {
 		if q == nil {
-			jserr.Throw(rt, jserr.New("Error", "SQL is not available on this storage"))
+			return nil, jserr.New("Error", "SQL is not available on this storage")
 		}
 		st, err := sqlStateOf(rt)
 		if err != nil {
-			jserr.Throw(rt, jserr.New("Error", err.Error()))
+			return nil, jserr.New("Error", err.Error())
 		}
 		query := call.Argument(0).String()
 		args := make([]any, 0, max(len(call.Arguments)-1, 0))
 		for _, a := range call.Arguments[min(1, len(call.Arguments)):] {
-			args = append(args, sqlBinding(rt, a))
+			b, err := sqlBinding(rt, a)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, b)
 		}
 		cur, err := q.Exec(query, args)
 		if err != nil {
-			jserr.Throw(rt, jserr.New("Error", err.Error()))
+			return nil, jserr.New("Error", err.Error())
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
 		runtime.AddCleanup(h, SQLCursor.Release, cur)
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {
 			cur.Close()
-			jserr.Throw(rt, err)
 		}
-		return v
-	})
-	_ = s.DefineAccessorProperty("databaseSize", rt.ToValue(func(goja.FunctionCall) goja.Value {
+		return v, err
+	}))
+	_ = s.DefineAccessorProperty("databaseSize", rt.ToValue(jserr.Func(rt, func(goja.FunctionCall) (goja.Value, error) {
 		if q == nil {
-			return rt.ToValue(0)
+			return rt.ToValue(0), nil
 		}
 		n, err := q.DatabaseSize()
 		if err != nil {
-			jserr.Throw(rt, jserr.New("Error", err.Error()))
+			return nil, jserr.New("Error", err.Error())
 		}
-		return rt.ToValue(n)
-	}), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+		return rt.ToValue(n), nil
+	})), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return s
 }

@@ -108,6 +108,31 @@ func TestNode_TryAcquire(t *testing.T) {
 			}
 		})
 	}
+	// A bucket shared with celld: a live celld node (any id, a record with
+	// celld's "log") owns the cell; it is refused, never taken, and taken
+	// once that lease expired.
+	t.Run("LiveCelldOwner", func(t *testing.T) {
+		const celld = "node-1234"
+		s := memstore.New()
+		clock := newFakeClock()
+		etag := put(t, s, ownKey, `{"node":"`+celld+`","epoch":9}`)
+		rec := strings.Replace(nodeRecord(celld, uint64(t0.UnixMilli())+1, "10.0.0.9:8081"), `"addr"`, `"log":{"state":"open","epoch":9,"ensemble":[],"tiered":false,"active":true},"addr"`, 1)
+		put(t, s, bucketkey.NodeKey(celld), rec)
+		n := newNode(t, s, clock, nodeA)
+		_, err := n.TryAcquire(ctx, scope)
+		var oe *ownership.CellOwnedElsewhereError
+		if !errors.As(err, &oe) || oe.Owner != celld || oe.Addr != "10.0.0.9:8081" {
+			t.Fatalf("TryAcquire = %v, want *CellOwnedElsewhereError naming %s", err, celld)
+		}
+		if _, now, _ := s.Get(ctx, ownKey); now != etag {
+			t.Error("own.json was written")
+		}
+		clock.Advance(time.Millisecond)
+		l, err := n.TryAcquire(ctx, scope)
+		if err != nil || l.Epoch != 10 {
+			t.Fatalf("after the celld lease expired: %v, %v; want epoch 10", l, err)
+		}
+	})
 	t.Run("LiveOwner", func(t *testing.T) {
 		s := memstore.New()
 		clock := newFakeClock()

@@ -23,7 +23,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 )
 
 const (
@@ -50,8 +50,9 @@ var ErrTransport = errors.New("testjs: transport error")
 // Requests: Host "conformance.test" unless the step sets Host, header names
 // and order as written, "Content-Length: 0" for a method other than GET and
 // HEAD without a body, "Connection: close" and one connection per request,
-// redirects not followed. WebSockets use github.com/coder/websocket without
-// compression and follow replay.mjs's send, receive and close rules.
+// redirects not followed. WebSockets use github.com/gorilla/websocket (the
+// server's library) without compression and follow replay.mjs's send,
+// receive and close rules.
 func Replay(ctx context.Context, baseURL string, c *Case) (*Transcript, error) {
 	base, err := url.Parse(baseURL)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -838,14 +839,13 @@ func (r *replayer) wsError(c *wsConn, msg string) {
 
 // dialWS runs on its own goroutine.
 func (r *replayer) dialWS(ctx context.Context, cancel context.CancelFunc, c *wsConn, d *wsDialer) {
-	client := &http.Client{
-		Transport:     d,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	dialer := &websocket.Dialer{
+		NetDialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return &handshakeConn{d: d, ctx: ctx}, nil
+		},
 	}
-	wc, _, err := websocket.Dial(ctx, r.base.Scheme+"://"+r.hostport+"/", &websocket.DialOptions{
-		HTTPClient:      client,
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	// "ws": the replayer's own dial makes TLS when the base is https.
+	wc, _, err := dialer.DialContext(ctx, "ws://"+r.hostport+"/", nil)
 	switch {
 	case d.unexpected != nil:
 		u := d.unexpected
@@ -869,6 +869,12 @@ func (r *replayer) dialWS(ctx context.Context, cancel context.CancelFunc, c *wsC
 		return
 	}
 	wc.SetReadLimit(maxWSPayload)
+	// A Close frame from the server is answered with its code and reason,
+	// as the ws package does (gorilla sends nothing once a Close was sent).
+	wc.SetCloseHandler(func(code int, text string) error {
+		_ = wc.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+		return nil
+	})
 	r.inbox.post(func() { c.state = wsOpen })
 	r.wg.Add(2)
 	go func() {
@@ -893,7 +899,7 @@ func (r *replayer) readLoop(ctx context.Context, cancel context.CancelFunc, wc *
 		}
 	}
 	for {
-		typ, data, err := wc.Read(ctx)
+		typ, data, err := wc.ReadMessage()
 		if err != nil {
 			ended()
 			code, reason := 1006, ""
@@ -920,17 +926,17 @@ func (r *replayer) readLoop(ctx context.Context, cancel context.CancelFunc, wc *
 			})
 			return
 		}
-		if typ == websocket.MessageText && !utf8.Valid(data) {
+		if typ == websocket.TextMessage && !utf8.Valid(data) {
 			// the ws package fails the connection with 1007 and stops reading
 			r.inbox.post(func() { r.wsError(c, "WS_ERR_INVALID_UTF8") })
 			s.startCloseTimer()
-			wc.Close(websocket.StatusInvalidFramePayloadData, "")
+			_ = wc.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, ""), time.Now().Add(time.Second))
 			ended()
 			r.inbox.post(func() { c.onClose(1006, "") })
 			return
 		}
 		m := string(data)
-		if typ == websocket.MessageBinary {
+		if typ == websocket.BinaryMessage {
 			m = "base64:" + base64.StdEncoding.EncodeToString(data)
 		}
 		r.inbox.post(func() { c.onMessage(m) })
@@ -945,19 +951,19 @@ func validWireCode(code int) bool {
 // protocolError names a receive error the ws package reports as an 'error'
 // event; "" for a dropped connection, which it reports only as close 1006.
 func protocolError(err error) string {
-	if errors.Is(err, websocket.ErrMessageTooBig) {
+	if errors.Is(err, websocket.ErrReadLimit) {
 		return "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH"
 	}
-	msg := err.Error()
+	msg := err.Error() // gorilla's protocol errors
 	switch {
-	case strings.Contains(msg, "unexpected rsv bits"):
+	case strings.Contains(msg, "unexpected reserved bits"):
 		return "WS_ERR_UNEXPECTED_RSV_1"
-	case strings.Contains(msg, "unknown opcode"), strings.Contains(msg, "continuation frame"),
-		strings.Contains(msg, "without finishing the previous message"):
+	case strings.Contains(msg, "unknown opcode"), strings.Contains(msg, "continuation after final message frame"),
+		strings.Contains(msg, "message start before final message frame"):
 		return "WS_ERR_INVALID_OPCODE"
-	case strings.Contains(msg, "invalid length"):
+	case strings.Contains(msg, "control frame length > 125"):
 		return "WS_ERR_INVALID_CONTROL_PAYLOAD_LENGTH"
-	case strings.Contains(msg, "fragmented control frame"):
+	case strings.Contains(msg, "control frame not final"):
 		return "WS_ERR_EXPECTED_FIN"
 	}
 	return ""
@@ -1012,20 +1018,23 @@ func writeLoop(ctx context.Context, wc *websocket.Conn, q *opQueue, s *wsStream)
 			return
 		}
 		if op.close != nil {
+			// The server's answer ends the reader (readLoop); one that
+			// never comes ends it at the close timeout.
 			s.startCloseTimer()
-			wc.Close(websocket.StatusCode(op.close.Code), op.close.Reason)
+			_ = wc.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(op.close.Code, op.close.Reason), time.Now().Add(time.Second))
 			return
 		}
-		typ := websocket.MessageText
+		typ := websocket.TextMessage
 		if op.msg.Binary {
-			typ = websocket.MessageBinary
+			typ = websocket.BinaryMessage
 		}
-		wc.Write(ctx, typ, op.msg.Data) // errors: sends after a close are dropped, as by ws
+		_ = wc.WriteMessage(typ, op.msg.Data) // errors: sends after a close are dropped, as by ws
 	}
 }
 
-// wsDialer performs the opening handshake for websocket.Dial the way the ws
-// package does (headers, order, checks), over the replayer's own dial.
+// wsDialer performs the opening handshake the way the ws package does
+// (headers, order, checks), over the replayer's own dial, for gorilla's
+// Dialer (through handshakeConn).
 type wsDialer struct {
 	r         *replayer
 	target    string
@@ -1039,8 +1048,10 @@ type wsDialer struct {
 	stream     *wsStream // the upgraded connection
 }
 
-func (d *wsDialer) RoundTrip(req *http.Request) (*http.Response, error) {
-	key := req.Header.Get("Sec-WebSocket-Key")
+// handshake upgrades a new connection with the client key key and returns
+// the Sec-WebSocket-Accept the server answered; d.stream is the upgraded
+// connection.
+func (d *wsDialer) handshake(ctx context.Context, key string) (accept string, err error) {
 	h := d.headers.clone()
 	h.set("Sec-WebSocket-Version", "13")
 	h.set("Sec-WebSocket-Key", key)
@@ -1049,11 +1060,10 @@ func (d *wsDialer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(d.protocols) > 0 {
 		h.set("Sec-WebSocket-Protocol", strings.Join(d.protocols, ","))
 	}
-	ctx := req.Context()
 	nc, err := d.r.dial(ctx)
 	if err != nil {
 		d.lastErr = err
-		return nil, err
+		return "", err
 	}
 	stop := context.AfterFunc(ctx, func() { nc.Close() })
 	ok := false
@@ -1069,24 +1079,24 @@ func (d *wsDialer) RoundTrip(req *http.Request) (*http.Response, error) {
 	buf.WriteString("\r\n")
 	if _, err := nc.Write(buf.Bytes()); err != nil {
 		d.lastErr = err
-		return nil, err
+		return "", err
 	}
 	br := bufio.NewReader(nc)
 	res, resp, err := readResponse(br, "GET")
 	if err != nil {
 		d.lastErr = err
-		return nil, err
+		return "", err
 	}
 	if res.status != http.StatusSwitchingProtocols {
 		if res.body, err = io.ReadAll(resp.Body); err != nil {
 			d.lastErr = err
-			return nil, err
+			return "", err
 		}
 		d.unexpected = res
-		return &http.Response{StatusCode: res.status, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+		return "", fmt.Errorf("upgrade answered %d", res.status)
 	}
 	sum := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-	accept := base64.StdEncoding.EncodeToString(sum[:])
+	accept = base64.StdEncoding.EncodeToString(sum[:])
 	if up, _ := res.header("upgrade").(string); !strings.EqualFold(up, "websocket") {
 		d.failMsg = "Invalid Upgrade header"
 	} else if got, _ := res.header("sec-websocket-accept").(string); got != accept {
@@ -1101,21 +1111,68 @@ func (d *wsDialer) RoundTrip(req *http.Request) (*http.Response, error) {
 		d.failMsg = "Server sent a Sec-WebSocket-Extensions header but no extension was requested"
 	}
 	if d.failMsg != "" {
-		return nil, errors.New(d.failMsg)
+		return "", errors.New(d.failMsg)
 	}
 	ok = true
 	d.stream = &wsStream{br: br, nc: nc, watch: &closeWatch{}, stop: stop, wg: &d.r.wg, ended: make(chan struct{})}
-	return &http.Response{
-		StatusCode: http.StatusSwitchingProtocols,
-		Header: http.Header{
-			"Connection":           {"Upgrade"},
-			"Upgrade":              {"websocket"},
-			"Sec-Websocket-Accept": {accept},
-		},
-		Body:    d.stream,
-		Request: req,
-	}, nil
+	return accept, nil
 }
+
+// handshakeConn is the connection gorilla's Dialer dials: the request it
+// writes only lends its Sec-WebSocket-Key to wsDialer.handshake, which
+// upgrades a real connection its own way; gorilla then reads a 101 built
+// from the server's accept, followed by the upgraded stream.
+type handshakeConn struct {
+	d    *wsDialer
+	ctx  context.Context
+	req  []byte    // gorilla's request, until its end
+	head io.Reader // the 101 for gorilla, then the stream
+}
+
+func (c *handshakeConn) Write(p []byte) (int, error) {
+	if c.head != nil {
+		return c.d.stream.Write(p)
+	}
+	c.req = append(c.req, p...)
+	end := bytes.Index(c.req, []byte("\r\n\r\n"))
+	if end < 0 {
+		return len(p), nil
+	}
+	req, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(c.req[:end+4])))
+	if err != nil {
+		return 0, err
+	}
+	accept, err := c.d.handshake(c.ctx, req.Header.Get("Sec-WebSocket-Key"))
+	if err != nil {
+		return 0, err
+	}
+	resp := "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + accept + "\r\n\r\n"
+	c.head = io.MultiReader(strings.NewReader(resp), c.d.stream)
+	return len(p), nil
+}
+
+func (c *handshakeConn) Read(p []byte) (int, error) {
+	if c.head == nil {
+		return 0, errors.New("testjs: read before the handshake")
+	}
+	return c.head.Read(p)
+}
+
+func (c *handshakeConn) Close() error {
+	if c.d.stream != nil {
+		return c.d.stream.Close()
+	}
+	return nil
+}
+
+func (c *handshakeConn) LocalAddr() net.Addr  { return &net.TCPAddr{} }
+func (c *handshakeConn) RemoteAddr() net.Addr { return &net.TCPAddr{} }
+
+// Deadlines: gorilla sets the dial context's on the handshake and clears
+// it after; the stream keeps its own (the close timeout).
+func (c *handshakeConn) SetDeadline(time.Time) error      { return nil }
+func (c *handshakeConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *handshakeConn) SetWriteDeadline(time.Time) error { return nil }
 
 func hasString(list []string, s string) bool {
 	for _, x := range list {
@@ -1126,7 +1183,7 @@ func hasString(list []string, s string) bool {
 	return false
 }
 
-// wsStream is the upgraded connection handed to websocket.Dial. Every byte
+// wsStream is the upgraded connection under gorilla's Conn. Every byte
 // read passes through watch, which notes the peer's close frame whoever
 // reads it (the reader goroutine or the close handshake). Closing it is the
 // ws package's socket.end(): half-close, then wait for the peer to end the
@@ -1140,7 +1197,7 @@ type wsStream struct {
 	wg    *sync.WaitGroup
 	ended chan struct{}
 
-	rmu      sync.Mutex // serialises reads: coder's and the final drain
+	rmu      sync.Mutex // serialises reads: gorilla's and the final drain
 	mu       sync.Mutex
 	closeBy  time.Time
 	shutOnce sync.Once
@@ -1165,12 +1222,14 @@ func (s *wsStream) Close() error {
 	return nil
 }
 
-// startCloseTimer notes that the close handshake began (ws.close()).
+// startCloseTimer notes that the close handshake began (ws.close()): the
+// connection is read until the close timeout at most.
 func (s *wsStream) startCloseTimer() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closeBy.IsZero() {
 		s.closeBy = time.Now().Add(wsCloseTimeout)
+		s.nc.SetReadDeadline(s.closeBy)
 	}
 }
 

@@ -286,9 +286,9 @@ func TestReplay_transportErrors(t *testing.T) {
 	})
 }
 
-// A server that never answers the client's close frame: coder/websocket
-// gives up after 5 s, but the ws package keeps waiting (30 s), so the step
-// times out as with replay.mjs.
+// A server that never answers the client's close frame: the ws package
+// keeps waiting (30 s), and so does the replayer, so the step times out as
+// with replay.mjs.
 func TestReplay_closeNotAnswered(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t)

@@ -22,7 +22,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 )
 
 // testServer is a deterministic HTTP + WebSocket server for replaying
@@ -205,17 +205,33 @@ func (s *testServer) echo(w http.ResponseWriter, r *http.Request) {
 // Writes happen in order on one goroutine.
 func (s *testServer) ws(w http.ResponseWriter, r *http.Request) {
 	head := rawHead(r)
-	var opts websocket.AcceptOptions
+	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
 	if p := r.URL.Query().Get("proto"); p != "" {
-		opts.Subprotocols = []string{p}
+		up.Subprotocols = []string{p}
 	}
-	c, err := websocket.Accept(w, r, &opts)
+	c, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return
 	}
-	defer c.CloseNow()
+	defer c.Close()
 	ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 	defer cancel()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	// A client's Close frame is answered with its code and reason.
+	c.SetCloseHandler(func(code int, text string) error {
+		_ = c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, text), time.Now().Add(time.Second))
+		return nil
+	})
+	var wmu sync.Mutex // one writer at a time (tasks, timers)
+	write := func(typ int, b []byte) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = c.WriteMessage(typ, b)
+	}
+	closeWith := func(code int, reason string) {
+		_ = c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
+	}
 	tasks := make(chan func(), 100)
 	go func() {
 		for f := range tasks {
@@ -223,25 +239,25 @@ func (s *testServer) ws(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	defer close(tasks)
-	send := func(typ websocket.MessageType, b []byte) func() {
-		return func() { c.Write(ctx, typ, b) }
+	send := func(typ int, b []byte) func() {
+		return func() { write(typ, b) }
 	}
 	if r.URL.Query().Has("greet") {
-		tasks <- send(websocket.MessageText, []byte(head))
+		tasks <- send(websocket.TextMessage, []byte(head))
 	}
 	var seen atomic.Int64
 	for {
-		typ, data, err := c.Read(ctx)
+		typ, data, err := c.ReadMessage()
 		if err != nil {
 			return
 		}
 		seen.Add(1)
-		if typ == websocket.MessageBinary {
+		if typ == websocket.BinaryMessage {
 			rev := make([]byte, len(data))
 			for i, b := range data {
 				rev[len(data)-1-i] = b
 			}
-			tasks <- send(websocket.MessageBinary, rev)
+			tasks <- send(websocket.BinaryMessage, rev)
 			continue
 		}
 		msg := string(data)
@@ -250,23 +266,23 @@ func (s *testServer) ws(w http.ResponseWriter, r *http.Request) {
 		case "close":
 			code, reason, _ := strings.Cut(arg, ":")
 			n, _ := strconv.Atoi(code)
-			tasks <- func() { c.Close(websocket.StatusCode(n), reason) }
+			tasks <- func() { closeWith(n, reason) }
 		case "close-nocode":
-			tasks <- func() { c.Close(websocket.StatusNoStatusRcvd, "") }
+			tasks <- func() { closeWith(websocket.CloseNoStatusReceived, "") }
 		case "drop":
-			tasks <- func() { c.CloseNow() }
+			tasks <- func() { c.Close() }
 		case "dropafter":
 			n, _ := strconv.Atoi(arg)
-			time.AfterFunc(time.Duration(n)*time.Millisecond, func() { c.CloseNow() })
+			time.AfterFunc(time.Duration(n)*time.Millisecond, func() { c.Close() })
 		case "msgclose":
 			tasks <- func() {
-				c.Write(ctx, websocket.MessageText, []byte(arg))
-				c.Close(websocket.StatusNormalClosure, "after "+arg)
+				write(websocket.TextMessage, []byte(arg))
+				closeWith(websocket.CloseNormalClosure, "after "+arg)
 			}
 		case "later":
 			ms, text, _ := strings.Cut(arg, ":")
 			n, _ := strconv.Atoi(ms)
-			time.AfterFunc(time.Duration(n)*time.Millisecond, func() { c.Write(ctx, websocket.MessageText, []byte(text)) })
+			time.AfterFunc(time.Duration(n)*time.Millisecond, func() { write(websocket.TextMessage, []byte(text)) })
 		case "hang":
 			select {
 			case <-s.done:
@@ -274,14 +290,14 @@ func (s *testServer) ws(w http.ResponseWriter, r *http.Request) {
 			}
 			return
 		case "badutf8":
-			tasks <- send(websocket.MessageText, []byte{'a', 0xFF})
+			tasks <- send(websocket.TextMessage, []byte{'a', 0xFF})
 		case "slow":
 			tasks <- func() {
 				time.Sleep(50 * time.Millisecond)
-				c.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf("%s seen=%d", arg, seen.Load())))
+				write(websocket.TextMessage, []byte(fmt.Sprintf("%s seen=%d", arg, seen.Load())))
 			}
 		default:
-			tasks <- send(websocket.MessageText, []byte("echo:"+msg))
+			tasks <- send(websocket.TextMessage, []byte("echo:"+msg))
 		}
 	}
 }

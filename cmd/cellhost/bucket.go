@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
@@ -19,6 +20,10 @@ import (
 type fleetMembership struct {
 	store plugins.ObjectStore
 	node  *ownership.Node
+	wake  *fleet.Wake // the wake index and waker role (wake.go)
+	// wakeStore holds the wake index when there is no bucket
+	// (--durability local).
+	wakeStore plugins.ObjectStore
 }
 
 // joinBucket opens the bucket (default: a directory inside the state
@@ -87,8 +92,17 @@ func (f *fleetMembership) fenced() <-chan struct{} {
 	return f.node.Done()
 }
 
-// close releases the cells and the lease, then closes the bucket.
+// close stops the wake index (after its queued writes), releases the cells
+// and the lease, then closes the bucket.
 func (f *fleetMembership) close() {
+	if f.wake != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		_ = f.wake.Close(ctx)
+		cancel()
+	}
+	if f.wakeStore != nil {
+		f.wakeStore.Close()
+	}
 	if f.node != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()

@@ -42,6 +42,7 @@ type devOptions struct {
 	// requests are served; onReload after every reload attempt.
 	onReady  func(addr string)
 	onReload func(error)
+	wake           wakeOptions
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -93,6 +94,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
+	o.wake.addFlags(cmd)
 	return cmd
 }
 
@@ -180,6 +182,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer fleet.close()
+	if err := fleet.prepareWake(ctx, &keep, o.wake, stderr); err != nil {
+		return err
+	}
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
 		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
@@ -189,6 +194,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer d.close()
+	if err := fleet.startWake(ctx, d); err != nil {
+		return err
+	}
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	printBindings(stdout, cfg, hc, ln.Addr().String())

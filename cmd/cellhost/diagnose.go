@@ -30,7 +30,9 @@ Runs the storage probe of the bucket protocol on probe/cas-<unique>: a create
 that must apply, a second create that must be rejected, an update with the
 returned etag that must apply, an update with the old etag that must be
 rejected, then a delete. Prints one line per check, then every node lease
-under nodes/ as live or dead. Exits non-zero when a check fails.`,
+under nodes/ as live or dead, the waker role (wake/waker.json), the wake
+index and the node-cells markers left for dead-node GC. Exits non-zero when a
+check fails.`,
 		Example: `  cellhost diagnose --bucket file://$PWD/.cellhost/bucket
   cellhost diagnose --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'
   cellhost diagnose --bucket mem://test --timeout 5s`,
@@ -75,6 +77,9 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 	}
 
 	if err := listNodes(ctx, store, w, now()); err != nil {
+		return fmt.Errorf("bucket %s: %v", bucket, err)
+	}
+	if err := listWake(ctx, store, w, now()); err != nil {
 		return fmt.Errorf("bucket %s: %v", bucket, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -91,6 +92,28 @@ func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 	web.ServeHTTP(w, r)
 }
 
+// Wake brings a cell back in the current Host (fleet.CellWaker, for the
+// wake index: it outlives reloads).
+func (d *devServer) Wake(ctx context.Context, scope string) error {
+	d.mu.Lock()
+	h, hold := d.h, d.hold
+	d.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		d.mu.Lock()
+		h = d.h
+		d.mu.Unlock()
+	}
+	if h == nil {
+		return errors.New("cellhost dev: the worker is not running")
+	}
+	return h.Wake(ctx, scope)
+}
+
 // classes lists the bound Durable Object classes of the current code.
 func (d *devServer) classes() []string {
 	d.mu.Lock()
@@ -126,6 +149,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
 	hc.ErrorPage, hc.Logger, hc.Console = k.ErrorPage, k.Logger, k.Console
+	hc.AlarmSink = k.AlarmSink
 	h, err := host.New(hc)
 	if err != nil {
 		return nil, err

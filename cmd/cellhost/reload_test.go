@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gorilla/websocket"
 )
 
 // syncWriter is an io.Writer safe for the server's goroutines.
@@ -378,20 +378,18 @@ export class Room extends DurableObject {
 export default { fetch(req, env) { return env.R.getByName("r").fetch(req); } };`,
 	})
 	d := startDevServer(t, dir, dir, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a guard against a hang
-	defer cancel()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(d.base, "http")+"/ws", nil)
+	conn, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(d.base, "http")+"/ws", nil)
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
-	if err := conn.Write(ctx, websocket.MessageText, []byte("hi")); err != nil {
+	if err := conn.WriteMessage(websocket.TextMessage, []byte("hi")); err != nil {
 		t.Fatal(err)
 	}
-	_, msg, err := conn.Read(ctx)
+	_, msg, err := conn.ReadMessage()
 	if err != nil || string(msg) != "echo hi" {
 		t.Fatalf("read = %q, %v", msg, err)
 	}
-	conn.Close(websocket.StatusNormalClosure, "")
+	conn.Close()
 	d.stop()
 	if !strings.Contains(d.stdout.String(), "[cellhost] GET /ws 101 Switching Protocols") {
 		t.Errorf("request log lacks the upgrade:\n%s", d.stdout.String())

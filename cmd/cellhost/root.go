@@ -71,6 +71,7 @@ object gets its own SQLite database; every commit is logged to a bucket
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newDevCommand(stdout, stderr))
 	root.AddCommand(newDiagnoseCommand(stdout, stderr))
+	root.AddCommand(newBucketCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
 		return 1

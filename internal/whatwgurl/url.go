@@ -118,7 +118,7 @@ func inQuerySet(c rune) bool {
 }
 func inSpecialQuerySet(c rune) bool { return inQuerySet(c) || c == '\'' }
 func inPathSet(c rune) bool {
-	return inQuerySet(c) || c == '?' || c == '`' || c == '{' || c == '}'
+	return inQuerySet(c) || c == '?' || c == '^' || c == '`' || c == '{' || c == '}'
 }
 func inUserinfoSet(c rune) bool {
 	return inPathSet(c) || c == '/' || c == ':' || c == ';' || c == '=' || c == '@' || (c >= '[' && c <= '^') || c == '|'

@@ -274,25 +274,19 @@ func (l *headerList) sortedIdx(buf []int) []int {
 	return idx
 }
 
-// eachLine calls f for each line, in the order of idx (sortedIdx): with
-// i, the one value of a name that has one (or of a set-cookie line), or with
-// group, the indexes of a name's values to join (i is then -1).
-func (l *headerList) eachLine(idx []int, f func(name string, i int, group []int)) {
-	for k := 0; k < len(idx); {
-		name := l.h[idx[k]].name
-		j := k + 1
-		for j < len(idx) && l.h[idx[j]].name == name {
-			j++
-		}
-		if name == "set-cookie" || j == k+1 {
-			for ; k < j; k++ {
-				f(name, idx[k], nil)
-			}
-			continue
-		}
-		f(name, -1, idx[k:j])
-		k = j
+// line returns the line that starts at idx[k] (idx is sortedIdx's): its
+// name, the indexes of its values (one, or all of a name's values to join;
+// a set-cookie line always has one) and where the next line starts.
+func (l *headerList) line(idx []int, k int) (name string, group []int, next int) {
+	name = l.h[idx[k]].name
+	if name == "set-cookie" {
+		return name, idx[k : k+1], k + 1
 	}
+	j := k + 1
+	for j < len(idx) && l.h[idx[j]].name == name {
+		j++
+	}
+	return name, idx[k:j], j
 }
 
 // export returns the lines Go sends: sorted, one line per name with the
@@ -307,10 +301,12 @@ func (l *headerList) export() [][2]string {
 	var buf [16]int
 	idx := l.sortedIdx(buf[:])
 	out := make([][2]string, 0, len(idx))
-	l.eachLine(idx, func(name string, i int, group []int) {
-		if group == nil {
-			out = append(out, [2]string{name, l.h[i].val})
-			return
+	for k := 0; k < len(idx); {
+		name, group, next := l.line(idx, k)
+		k = next
+		if len(group) == 1 {
+			out = append(out, [2]string{name, l.h[group[0]].val})
+			continue
 		}
 		var b strings.Builder
 		for m, g := range group {
@@ -320,7 +316,7 @@ func (l *headerList) export() [][2]string {
 			b.WriteString(l.h[g].val)
 		}
 		out = append(out, [2]string{name, b.String()})
-	})
+	}
 	return out
 }
 
@@ -342,13 +338,15 @@ func (l *headerList) display(rt *goja.Runtime, mode int64) goja.Value {
 			out = append(out, name, v)
 		}
 	}
-	l.eachLine(idx, func(name string, i int, group []int) {
-		if group == nil {
-			emit(name, l.h[i].jsValue(rt))
+	for k := 0; k < len(idx); {
+		name, group, next := l.line(idx, k)
+		k = next
+		if len(group) == 1 {
+			emit(name, l.h[group[0]].jsValue(rt))
 		} else {
 			emit(name, l.join(rt, name, group[0]))
 		}
-	})
+	}
 	return rt.NewArray(out...)
 }
 

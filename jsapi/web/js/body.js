@@ -149,16 +149,12 @@
     return { state: srcBodyState(String(init)), contentType: TEXT_PLAIN };
   }
 
+  let bodyStateOf;
   // Requests and responses keep their headers as a Go list (#hl) and make
-  // the Headers object (#headers) on first use. Until a list is needed,
-  // #hl is null and #ctype is the only header (a content type) or null.
-  // The helpers below are how Request and Response reach these slots.
-  let bodyStateOf; // (b) → body state or null
-  let headersOf; // (b) → b's Headers, made on first use
-  let copiedHeaders; // (b) → [list|null, ctype|null]: a copy of b's headers
-  let headerListCopy; // (b) → a copy of b's headers as a list
-  let headerListOf; // (b) → b's list or null
-  let contentTypeOf; // (b) → b's only content type (when it has no list) or null
+  // the Headers object (#headers) on first use. Until a list is needed, #hl
+  // is null and #ctype is the only header (a content type) or null. The
+  // slots stay in the subclasses (goja makes those objects faster than
+  // with the slots in Body); the helpers below hold what the two share.
   function listFromContentType(ctype) {
     return native.hOf(ctype === null ? null : "content-type", ctype, false);
   }
@@ -171,31 +167,12 @@
   }
   class Body {
     #state; // body state or null
-    #headers; // the Headers object, or null until asked for
-    #hl;
-    #ctype;
-    constructor(token, state, headers, hl = null, ctype = null) {
+    constructor(token, state, headers) {
       if (token !== INTERNAL) throw new TypeError("Illegal constructor");
       this.#state = state;
-      this.#headers = headers;
-      this.#hl = hl;
-      this.#ctype = ctype;
     }
     static {
       bodyStateOf = (b) => b.#state;
-      headersOf = (b) => {
-        let h = b.#headers;
-        if (h === null) {
-          let l = b.#hl;
-          if (l === null) l = b.#hl = listFromContentType(b.#ctype);
-          h = b.#headers = wrapHeaders(l, null);
-        }
-        return h;
-      };
-      copiedHeaders = (b) => (b.#hl !== null ? [native.hCopy(b.#hl), null] : [null, b.#ctype]);
-      headerListCopy = (b) => (b.#hl !== null ? native.hCopy(b.#hl) : listFromContentType(b.#ctype));
-      headerListOf = (b) => b.#hl;
-      contentTypeOf = (b) => b.#ctype;
     }
     get body() {
       const st = this.#state;
@@ -256,7 +233,4 @@
       if (k !== "constructor") Object.defineProperty(to.prototype, k, Object.getOwnPropertyDescriptor(from.prototype, k));
     }
   }
-  // notABody stands for a receiver of the wrong class in headers getters, so
-  // that the error is the one reading Body's #headers gives.
-  const notABody = {};
 

@@ -23,13 +23,16 @@
   class RequestImpl extends Body {
     #method;
     #url;
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
     #redirect;
     #signal;
     #cf;
     #cache;
     // internal construction: the caller sets the fields
-    constructor(state, headers, hl, ctype) {
-      super(INTERNAL, state, headers, hl, ctype);
+    constructor(state) {
+      super(INTERNAL, state, null);
     }
     static {
       // the public class: its constructor is RequestImpl's code, so that it
@@ -72,9 +75,8 @@
           if (isObject(input) && #method in input) {
             url = input.#url;
             method = input.#method;
-            const c = copiedHeaders(input);
-            hl = c[0];
-            ctype = c[1];
+            if (input.#hl !== null) hl = native.hCopy(input.#hl);
+            else ctype = input.#ctype;
             cf = input.#cf;
             cache = input.#cache;
             redirect = input.#redirect;
@@ -107,9 +109,14 @@
             if (dSignal !== undefined) signal = dSignal;
             if (dCf !== undefined) cf = dCf === null ? undefined : native.structuredClone(dCf);
             if (dBody !== undefined && dBody !== null) {
-              const ex = extractBody(dBody);
-              state = ex.state;
-              contentType = ex.contentType;
+              if (typeof dBody === "string") {
+                state = srcBodyState(dBody);
+                contentType = TEXT_PLAIN;
+              } else {
+                const ex = extractBody(dBody);
+                state = ex.state;
+                contentType = ex.contentType;
+              }
               if (method === "GET" || method === "HEAD") throw new TypeError("Request with a GET or HEAD method cannot have a body.");
             } else if (dBody === null) {
               state = null;
@@ -138,18 +145,20 @@
             redirect = init.#redirect;
             cache = init.#cache;
             signal = init.#signal;
-            const c = copiedHeaders(init);
-            hl = c[0];
-            ctype = c[1];
+            hl = init.#hl === null ? null : native.hCopy(init.#hl);
+            ctype = hl === null ? init.#ctype : null;
             cf = init.#cf;
             state = bodyStateOf(init); // shared, as workerd does
           }
           if (contentType !== null) ctype = withContentType(hl, ctype, contentType);
-          const r = new RequestImpl(state, headers, hl, ctype);
+          const r = new RequestImpl(state);
           const proto = newTarget.prototype;
           setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
           r.#method = method;
           r.#url = url;
+          r.#headers = headers;
+          r.#hl = hl;
+          r.#ctype = ctype;
           r.#redirect = redirect;
           r.#signal = signal;
           r.#cf = cf;
@@ -159,25 +168,49 @@
       };
       isRequest = (r) => isObject(r) && #method in r;
       makeRequestInternal = (method, url, hl, ctype, state) => {
-        const r = new RequestImpl(state, null, hl, ctype);
+        const r = new RequestImpl(state);
         setPrototypeOf(r, Request.prototype);
         r.#method = method;
         r.#url = url;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = ctype;
         r.#redirect = "follow";
         r.#signal = null;
         r.#cf = undefined;
         r.#cache = undefined;
         return r;
       };
-      goMakeRequest = (method, url, hl, body) => makeRequestInternal(method, url, hl, null, body === null ? null : srcBodyState(body));
+      goMakeRequest = (method, url, hl, body) => {
+        const r = new RequestImpl(body === null ? null : [null, body, false, null, false]);
+        setPrototypeOf(r, Request.prototype);
+        r.#method = method;
+        r.#url = url;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = null;
+        r.#redirect = "follow";
+        r.#signal = null;
+        r.#cf = undefined;
+        r.#cache = undefined;
+        return r;
+      };
       exportRequestInternal = (r) => {
         if (!(isObject(r) && #method in r)) throw new TypeError("Expected a Request object.");
-        native.outRequest(r.#method, r.#url, headerListOf(r), contentTypeOf(r), takeForExport(r));
+        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r));
       };
     }
     get method() { return this.#method; }
     get url() { return this.#url; }
-    get headers() { return headersOf(#method in this ? this : notABody); }
+    get headers() {
+      let h = this.#headers;
+      if (h === null) {
+        let l = this.#hl;
+        if (l === null) l = this.#hl = listFromContentType(this.#ctype);
+        h = this.#headers = wrapHeaders(l, null);
+      }
+      return h;
+    }
     get redirect() { return this.#redirect; }
     get signal() {
       if (this.#signal === null) this.#signal = new AbortSignal(INTERNAL);
@@ -191,9 +224,8 @@
     clone() {
       const st = bodyStateOf(this);
       if (st !== null && st[2]) throw new TypeError(BODY_USED);
-      const method = this.#method;
-      const c = copiedHeaders(this);
-      const r = makeRequestInternal(method, this.#url, c[0], c[1], st === null ? null : copyBodyState(st));
+      const r = makeRequestInternal(this.#method, this.#url, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
+        st === null ? null : copyBodyState(st));
       r.#redirect = this.#redirect;
       r.#signal = this.#signal;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);

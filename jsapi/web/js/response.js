@@ -24,12 +24,15 @@
   class ResponseImpl extends Body {
     #status;
     #statusText; // null = default for the status
+    #headers; // the Headers object, or null until asked for
+    #hl;
+    #ctype;
     #webSocket;
     #type;
     #cf;
     // internal construction: the caller sets the fields
-    constructor(state, headers, hl, ctype) {
-      super(INTERNAL, state, headers, hl, ctype);
+    constructor(state) {
+      super(INTERNAL, state, null);
     }
     static {
       // the public class (see Request)
@@ -46,9 +49,8 @@
           if (isObject(init) && #status in init) {
             status = init.#status;
             if (init.#statusText !== null && init.#statusText !== defaultStatusText(status)) statusText = init.#statusText;
-            const c = copiedHeaders(init);
-            hl = c[0];
-            ctype = c[1];
+            if (init.#hl !== null) hl = native.hCopy(init.#hl);
+            else ctype = init.#ctype;
             webSocket = init.#webSocket;
             cf = init.#cf;
           } else if (init !== undefined && init !== null) {
@@ -81,21 +83,32 @@
           }
           let state = null;
           if (body !== undefined && body !== null) {
-            const ex = extractBody(body);
+            let bstate, btype;
+            if (typeof body === "string") {
+              bstate = srcBodyState(body);
+              btype = TEXT_PLAIN;
+            } else {
+              const ex = extractBody(body);
+              bstate = ex.state;
+              btype = ex.contentType;
+            }
             if (nullBodyStatus(status)) {
-              if (!stEmpty(ex.state)) {
+              if (!stEmpty(bstate)) {
                 throw new TypeError("Response with null body status (101, 204, 205, or 304) cannot have a body.");
               }
             } else {
-              state = ex.state;
-              if (ex.contentType !== null) ctype = withContentType(hl, ctype, ex.contentType);
+              state = bstate;
+              if (btype !== null) ctype = withContentType(hl, ctype, btype);
             }
           }
-          const r = new ResponseImpl(state, headers, hl, ctype);
+          const r = new ResponseImpl(state);
           const proto = newTarget.prototype;
           setPrototypeOf(r, isObject(proto) ? proto : ObjectProto);
           r.#status = status;
           r.#statusText = statusText;
+          r.#headers = headers;
+          r.#hl = hl;
+          r.#ctype = ctype;
           r.#webSocket = webSocket;
           r.#type = "default";
           r.#cf = cf;
@@ -103,20 +116,34 @@
         }
       };
       makeResponseInternal = (status, statusText, hl, ctype, state, webSocket) => {
-        const r = new ResponseImpl(state, null, hl, ctype);
+        const r = new ResponseImpl(state);
         setPrototypeOf(r, Response.prototype);
         r.#status = status;
         r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = ctype;
         r.#webSocket = webSocket;
         r.#type = "default";
         r.#cf = undefined;
         return r;
       };
-      goMakeResponse = (status, statusText, hl, body, webSocket) =>
-        makeResponseInternal(status, statusText, hl, null, body === null ? null : srcBodyState(body), webSocket);
+      goMakeResponse = (status, statusText, hl, body, webSocket) => {
+        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
+        setPrototypeOf(r, Response.prototype);
+        r.#status = status;
+        r.#statusText = statusText;
+        r.#headers = null;
+        r.#hl = hl;
+        r.#ctype = null;
+        r.#webSocket = webSocket;
+        r.#type = "default";
+        r.#cf = undefined;
+        return r;
+      };
       exportResponseInternal = (r) => {
         if (!(isObject(r) && #status in r)) throw new TypeError("Expected a Response object.");
-        native.outResponse(r.#status, r.#statusText, headerListOf(r), contentTypeOf(r), takeForExport(r), r.#webSocket);
+        native.outResponse(r.#status, r.#statusText, r.#hl, r.#ctype, takeForExport(r), r.#webSocket);
       };
     }
     static json(data, init) {
@@ -127,7 +154,7 @@
       }
       let newInit;
       if (isObject(init) && #status in init) {
-        const headers = wrapHeaders(headerListCopy(init), "none");
+        const headers = wrapHeaders(init.#hl !== null ? native.hCopy(init.#hl) : listFromContentType(init.#ctype), "none");
         if (!headers.has("content-type")) headers.set("content-type", "application/json");
         newInit = { status: init.#status, headers, webSocket: init.#webSocket ?? undefined };
         if (init.#statusText !== null && init.#statusText !== defaultStatusText(init.#status)) newInit.statusText = init.#statusText;
@@ -160,7 +187,15 @@
     get ok() { return this.#status >= 200 && this.#status < 300; }
     get redirected() { return false; }
     get url() { return ""; }
-    get headers() { return headersOf(#status in this ? this : notABody); }
+    get headers() {
+      let h = this.#headers;
+      if (h === null) {
+        let l = this.#hl;
+        if (l === null) l = this.#hl = listFromContentType(this.#ctype);
+        h = this.#headers = wrapHeaders(l, null);
+      }
+      return h;
+    }
     get webSocket() { return this.#webSocket; }
     get cf() { return this.#cf; }
     get type() { return this.#type; }
@@ -168,8 +203,8 @@
       if (this.#webSocket !== null) throw new TypeError("Cannot clone a response to a WebSocket handshake.");
       const st = bodyStateOf(this);
       if (st !== null && st[2]) throw new TypeError(BODY_USED);
-      const c = copiedHeaders(this);
-      const r = makeResponseInternal(this.#status, this.#statusText, c[0], c[1], st === null ? null : copyBodyState(st), null);
+      const r = makeResponseInternal(this.#status, this.#statusText, this.#hl === null ? null : native.hCopy(this.#hl), this.#hl === null ? this.#ctype : null,
+        st === null ? null : copyBodyState(st), null);
       r.#type = this.#type;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
       return r;

@@ -1,0 +1,305 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cellhost/cellhost/internal/bucketkey"
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// GCStats are the counters of dead-node GC.
+type GCStats struct {
+	Passes  int64 // passes run (as the waker)
+	Swept   int64 // dead nodes whose markers are all deleted
+	Retired int64 // dead node records removed (tombstone, then delete)
+	Retries int64 // sweeps that failed and backed off
+	Deletes int64 // markers deleted
+	Skipped int64 // undecodable node records left alone
+}
+
+// DeadNodeGc is dead-node garbage collection (bucket protocol, section 8;
+// seed 003), run by the holder of wake/waker.json once per waker tick. Its
+// state across passes is swept (nodes whose markers are gone) and retries
+// (failed sweeps per node, with the time of the next attempt).
+type DeadNodeGc struct {
+	store ownership.Store
+	log   *slog.Logger
+
+	mu      sync.Mutex
+	swept   map[string]bool
+	retries map[string]int
+	nextTry map[string]int64 // Unix ms of the next attempt after a failure
+	stats   GCStats
+}
+
+// NewDeadNodeGc returns a GC with empty state.
+func NewDeadNodeGc(store ownership.Store, log *slog.Logger) *DeadNodeGc {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &DeadNodeGc{store: store, log: log, swept: map[string]bool{}, retries: map[string]int{}, nextTry: map[string]int64{}}
+}
+
+// Stats returns the counters.
+func (g *DeadNodeGc) Stats() GCStats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
+}
+
+// Retries returns the failure count of node's sweep (0: none pending).
+func (g *DeadNodeGc) Retries(node string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.retries[node]
+}
+
+// Swept reports whether node's markers are known to be gone.
+func (g *DeadNodeGc) Swept(node string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.swept[node]
+}
+
+// RunElectedPass is run_elected_pass: one pass over nodes/. renew renews
+// the waker lease; it runs before the pass and before each step that
+// writes, and the pass stops at once (returning its error) when it fails.
+// now is the wall clock; tickMS the waker tick (the back-off unit).
+//
+//  1. LIST nodes/; a record is dead per NodeRecordIsDead. An undecodable
+//     record is skipped with a warning, never deleted.
+//  2. For each dead node not swept and not backing off: LIST its markers
+//     (any generation) and DELETE them, at most MaxGCDeletesInFlight at
+//     once. Any failure: back off RetryDelayMS(tick, failures); else swept.
+//  3. For each swept node: re-read its record, CAS a tombstone
+//     (expires_ms 0) with If-Match, then DELETE it unconditionally.
+func (g *DeadNodeGc) RunElectedPass(ctx context.Context, renew func(context.Context) error, now func() time.Time, tickMS int64) error {
+	if err := renew(ctx); err != nil {
+		return err
+	}
+	g.mu.Lock()
+	g.stats.Passes++
+	g.mu.Unlock()
+	dead, err := g.deadNodes(ctx, now().UnixMilli())
+	if err != nil {
+		return err
+	}
+	for _, node := range dead {
+		g.mu.Lock()
+		attempt := GCAttempt(g.swept[node], g.nextTry[node], now().UnixMilli())
+		g.mu.Unlock()
+		if attempt {
+			if err := renew(ctx); err != nil {
+				return err
+			}
+			n, err := g.gcMarkers(ctx, node, renew)
+			g.mu.Lock()
+			g.stats.Deletes += int64(n)
+			if err != nil {
+				if errors.Is(err, ErrWakerLost) {
+					g.mu.Unlock()
+					return err
+				}
+				g.retries[node]++
+				delay := RetryDelayMS(tickMS, g.retries[node])
+				g.nextTry[node] = now().UnixMilli() + delay
+				g.stats.Retries++
+				g.mu.Unlock()
+				g.log.Warn("dead-node gc: marker sweep failed; backing off", "node", node, "failures", g.retries[node], "retry_delay_ms", delay, "err", err)
+				continue
+			}
+			g.swept[node] = true
+			delete(g.retries, node)
+			delete(g.nextTry, node)
+			g.stats.Swept++
+			g.mu.Unlock()
+			g.log.Info("dead-node gc: markers deleted", "node", node, "deleted", n)
+		}
+		g.mu.Lock()
+		swept := g.swept[node]
+		g.mu.Unlock()
+		if !swept {
+			continue
+		}
+		if err := renew(ctx); err != nil {
+			return err
+		}
+		if err := g.retireDeadNode(ctx, node, now); err != nil {
+			g.log.Warn("dead-node gc: retiring the record failed; next pass", "node", node, "err", err)
+			continue
+		}
+		g.mu.Lock()
+		delete(g.swept, node)
+		g.stats.Retired++
+		g.mu.Unlock()
+		g.log.Info("dead-node gc: node record retired", "node", node)
+	}
+	return nil
+}
+
+// deadNodes is dead_nodes: the nodes whose records under nodes/ are dead at
+// nowMS, in key order. A node seen live again forgets its GC state.
+func (g *DeadNodeGc) deadNodes(ctx context.Context, nowMS int64) ([]string, error) {
+	var dead []string
+	after := ""
+	for {
+		page, err := g.store.List(ctx, bucketkey.NodesPrefix, after, 0)
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", bucketkey.NodesPrefix, err)
+		}
+		for _, o := range page.Objects {
+			node, err := bucketkey.ParseNodeKey(o.Key)
+			if err != nil {
+				continue
+			}
+			body, _, err := g.store.Get(ctx, o.Key)
+			if errors.Is(err, plugins.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read %s: %w", o.Key, err)
+			}
+			rec, err := ownership.DecodeNodeRecord(o.Key, body)
+			if err != nil {
+				g.mu.Lock()
+				g.stats.Skipped++
+				g.mu.Unlock()
+				g.log.Warn("dead-node gc: undecodable node record skipped (never deleted)", "key", o.Key, "err", err)
+				continue
+			}
+			if NodeRecordIsDead(o.Key, rec, nowMS) {
+				dead = append(dead, node)
+			} else {
+				g.mu.Lock()
+				delete(g.swept, node)
+				delete(g.retries, node)
+				delete(g.nextTry, node)
+				g.mu.Unlock()
+			}
+		}
+		if page.NextStartAfter == "" || page.NextStartAfter <= after {
+			sort.Strings(dead)
+			return dead, nil
+		}
+		after = page.NextStartAfter
+	}
+}
+
+// gcMarkers is gc_markers: it deletes every marker of node (any generation)
+// with at most MaxGCDeletesInFlight deletes at once, renewing the waker
+// lease between batches. It returns how many it deleted and the first
+// error (ErrWakerLost-wrapped when a renewal failed).
+func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(context.Context) error) (int, error) {
+	prefix := bucketkey.NodeMarkersPrefix(node)
+	var keys []string
+	after := ""
+	for {
+		page, err := g.store.List(ctx, prefix, after, 0)
+		if err != nil {
+			return 0, fmt.Errorf("list %s: %w", prefix, err)
+		}
+		for _, o := range page.Objects {
+			keys = append(keys, o.Key)
+		}
+		if page.NextStartAfter == "" || page.NextStartAfter <= after {
+			break
+		}
+		after = page.NextStartAfter
+	}
+	keys = CellsIndexedByNodes(keys, map[string]bool{node: true})[node]
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		deleted  int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, MaxGCDeletesInFlight)
+	for i, key := range keys {
+		if i > 0 && i%(4*MaxGCDeletesInFlight) == 0 {
+			if err := renew(ctx); err != nil {
+				mu.Lock()
+				firstErr = cmpErr(firstErr, err)
+				mu.Unlock()
+				cancel()
+				break
+			}
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := g.store.Delete(ctx, key, "")
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil || errors.Is(err, plugins.ErrNotFound) {
+				deleted++
+				return
+			}
+			firstErr = cmpErr(firstErr, fmt.Errorf("delete %s: %w", key, err))
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return deleted, firstErr
+}
+
+// cmpErr keeps the first error, but a lost waker lease wins.
+func cmpErr(first, err error) error {
+	if first == nil || errors.Is(err, ErrWakerLost) {
+		return err
+	}
+	return first
+}
+
+// retireDeadNode is retire_dead_node: the two-step fence. It re-reads the
+// record, CASes a tombstone (the same record, expires_ms 0) with If-Match,
+// then deletes it unconditionally. A crash between the steps leaves a
+// record that still reads as dead; the next pass finishes it.
+func (g *DeadNodeGc) retireDeadNode(ctx context.Context, node string, now func() time.Time) error {
+	key := bucketkey.NodeKey(node)
+	body, etag, err := g.store.Get(ctx, key)
+	if errors.Is(err, plugins.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", key, err)
+	}
+	rec, err := ownership.DecodeNodeRecord(key, body)
+	if err != nil {
+		return err // never delete what cannot be read
+	}
+	if !NodeRecordIsDead(key, rec, now().UnixMilli()) {
+		return fmt.Errorf("%s is live again", key)
+	}
+	if rec.ExpiresMS != 0 {
+		tomb, err := Tombstone(body)
+		if err != nil {
+			return err
+		}
+		if _, err := g.store.Put(ctx, key, tomb, plugins.PutOptions{IfMatch: etag}); err != nil {
+			return fmt.Errorf("tombstone %s: %w", key, err)
+		}
+	}
+	if err := g.store.Delete(ctx, key, ""); err != nil && !errors.Is(err, plugins.ErrNotFound) {
+		return fmt.Errorf("delete %s: %w", key, err)
+	}
+	return nil
+}

@@ -1,0 +1,118 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cellhost/cellhost/storage"
+)
+
+// Alarms outside memory (bucket protocol, section 6). The host tells an
+// AlarmSink (fleet.Wake, wired in cmd/cellhost) about every alarm once it
+// is durable; the sink publishes it in the bucket's wake index, and whoever
+// reads the index later calls Wake to bring the cell back. With a sink, an
+// idle object whose alarm is published is evicted like any idle object.
+
+// AlarmSink is told about a cell's alarm once it is durable: after the
+// commit that set, moved or cleared it is durable, and when an activation
+// finds an alarm stored (or none) in the cell. armed is false when the cell
+// has no alarm (dueMS is then 0). epoch is the cell's ownership epoch (0
+// without ownership). It is called on the cell's shard loop, in commit
+// order per cell, and must not block: an implementation queues the bucket
+// writes.
+type AlarmSink interface {
+	AlarmDurable(scope string, dueMS int64, armed bool, epoch uint64)
+}
+
+// ErrNotACell means Wake was given a scope that names no cell of this host.
+var ErrNotACell = errors.New("not a cell of this worker")
+
+// Wake activates the cell scope ("<Class>:<64 hex id>") so that its stored
+// alarm is armed (and fires at once if it is due); it returns when the cell
+// is open, or with the activation's error (such as
+// *ownership.CellOwnedElsewhereError). The stored alarm decides whether
+// anything runs. Safe from any goroutine.
+func (h *Host) Wake(ctx context.Context, scope string) error {
+	i := strings.LastIndexByte(scope, ':')
+	if i < 0 || !h.classes[scope[:i]] || !isHexID(scope[i+1:]) {
+		return fmt.Errorf("wake %s: %w", scope, ErrNotACell)
+	}
+	c := h.cellFor(scope[:i], scope[i+1:])
+	done := make(chan error, 1)
+	if !c.s.post(func() { c.deliver("", func() { done <- c.broken }) }) {
+		return fmt.Errorf("wake %s: %w", scope, ErrClosed)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("wake %s: %w", scope, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// alarmNote is an alarm change committed but not yet durable: it is
+// published when the cell's synced count reaches seq (0: the commit is
+// still open).
+type alarmNote struct {
+	a   storage.Alarm
+	ok  bool
+	seq uint64
+}
+
+// noteAlarm records the alarm a commit is making (storage's OnAlarm runs
+// inside Commit). On the loop.
+func (c *cell) noteAlarm(a storage.Alarm, ok bool) {
+	if c.s.h.cfg.AlarmSink != nil {
+		c.alarmNote = &alarmNote{a: a, ok: ok}
+	}
+}
+
+// alarmCommitted is called after a successful commit: it reports whether
+// the commit changed the alarm (and so must become durable even if nothing
+// else was written). seq is the commit's number when it counts. On the loop.
+func (c *cell) alarmCommitted() bool {
+	return c.alarmNote != nil && c.alarmNote.seq == 0
+}
+
+// alarmSeq gives the pending alarm change the commit's number.
+func (c *cell) alarmSeq(seq uint64) {
+	if c.alarmNote != nil && c.alarmNote.seq == 0 {
+		c.alarmNote.seq = seq
+	}
+}
+
+// alarmSynced publishes the pending alarm change once its commit is
+// durable. On the loop.
+func (c *cell) alarmSynced() {
+	if n := c.alarmNote; n != nil && n.seq != 0 && c.synced >= n.seq {
+		c.alarmNote = nil
+		c.publishAlarm(n.a, n.ok)
+	}
+}
+
+// publishAlarm hands a durable alarm to the sink. On the loop.
+func (c *cell) publishAlarm(a storage.Alarm, ok bool) {
+	sink := c.s.h.cfg.AlarmSink
+	if sink == nil {
+		return
+	}
+	var epoch uint64
+	if c.log != nil {
+		epoch = c.log.epoch()
+	}
+	if !ok {
+		a.AtMs = 0
+	}
+	sink.AlarmDurable(c.scope, a.AtMs, ok, epoch)
+}
+
+// alarmPublished reports whether an armed alarm may leave memory: a sink
+// holds it and no change of it is waiting to become durable. On the loop.
+func (c *cell) alarmPublished() bool {
+	return c.s.h.cfg.AlarmSink != nil && c.alarmNote == nil
+}

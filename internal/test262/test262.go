@@ -1,0 +1,456 @@
+// Package test262 runs tc39/test262 tests the way cellhost runs a worker's
+// code: through esbuild (the bundle options and syntax lowering of
+// jsapi.BuildBundleWith) into a goja runtime set up as a shard's (Web
+// globals, the core-js polyfills, the call stack limit).
+//
+// Workers are ES modules, so workerd runs them as strict code: tests run in
+// strict mode (test262's "onlyStrict" mode; "noStrict" tests are skipped as
+// code a worker cannot contain), "raw" tests as written, and "module" tests
+// are bundled with esbuild as a worker's entry module is.
+package test262
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/goccy/go-yaml"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// Outcome of one test.
+type Outcome string
+
+const (
+	Pass Outcome = "pass"
+	Fail Outcome = "fail"
+	Skip Outcome = "skip"
+)
+
+// Result is one test's outcome; Reason says why it failed or was skipped.
+type Result struct {
+	Path    string // relative to the checkout's test/ directory
+	Outcome Outcome
+	Reason  string
+}
+
+// meta is a test's frontmatter.
+type meta struct {
+	Includes []string `yaml:"includes"`
+	Flags    []string `yaml:"flags"`
+	Features []string `yaml:"features"`
+	Negative *struct {
+		Phase string `yaml:"phase"`
+		Type  string `yaml:"type"`
+	} `yaml:"negative"`
+}
+
+func (m *meta) flag(f string) bool {
+	for _, x := range m.Flags {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// skippedFeatures are test262 features a worker cannot meet in workerd
+// either (V8 lacks them, or the test needs a host hook workerd does not
+// give scripts), each with the reason printed in the results.
+var skippedFeatures = map[string]string{
+	"tail-call-optimization":             "V8 does not implement proper tail calls",
+	"ShadowRealm":                        "not in V8",
+	"decorators":                         "not in V8",
+	"import-defer":                       "not in V8",
+	"source-phase-imports":               "not in V8",
+	"source-phase-imports-module-source": "not in V8",
+	"IsHTMLDDA":                          "browser-only host hook",
+	"cross-realm":                        "needs $262.createRealm (no realms in a worker)",
+	"host-gc-required":                   "needs a host GC hook",
+	"Atomics.waitAsync":                  "needs agents (workers are single-threaded)",
+	"SharedArrayBuffer":                  "needs agents (workers are single-threaded)",
+	"Atomics":                            "needs SharedArrayBuffer agents",
+	"Temporal":                           "not in the workerd this targets",
+	"iterator-sequencing":                "stage 3 at the checkout",
+	"joint-iteration":                    "stage 3 at the checkout",
+	"await-dictionary":                   "stage 3 at the checkout",
+	"upsert":                             "stage 3 at the checkout",
+	"Intl.Locale-info":                   "Intl proposal",
+	"legacy-regexp":                      "not in V8",
+	"immutable-arraybuffer":              "stage 3 at the checkout",
+	"nonextensible-applies-to-private":   "stage 3 at the checkout",
+	"canonical-tz":                       "Temporal",
+}
+
+var frontmatter = regexp.MustCompile(`(?s)/\*---(.*?)---\*/`)
+
+// Runner runs tests from a test262 checkout. Safe for concurrent use.
+type Runner struct {
+	Root string // the checkout (holds harness/ and test/)
+	// Timeout interrupts one test's JavaScript (a runaway loop).
+	Timeout time.Duration
+	// Bundle are the options every test is built with.
+	Bundle jsapi.BundleOptions
+
+	mu      sync.Mutex
+	harness map[string]string // file name → source
+}
+
+func (r *Runner) harnessFile(name string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s, ok := r.harness[name]; ok {
+		return s, nil
+	}
+	b, err := os.ReadFile(filepath.Join(r.Root, "harness", name))
+	if err != nil {
+		return "", err
+	}
+	if r.harness == nil {
+		r.harness = map[string]string{}
+	}
+	r.harness[name] = string(b)
+	return string(b), nil
+}
+
+// Run runs the test at rel (relative to test/).
+func (r *Runner) Run(rel string) Result {
+	res := Result{Path: rel}
+	src, err := os.ReadFile(filepath.Join(r.Root, "test", rel))
+	if err != nil {
+		res.Outcome, res.Reason = Fail, err.Error()
+		return res
+	}
+	var m meta
+	if fm := frontmatter.FindSubmatch(src); fm != nil {
+		if err := yaml.Unmarshal(fm[1], &m); err != nil {
+			res.Outcome, res.Reason = Fail, "frontmatter: "+err.Error()
+			return res
+		}
+	}
+	for _, f := range m.Features {
+		if why, ok := skippedFeatures[f]; ok {
+			res.Outcome, res.Reason = Skip, f+": "+why
+			return res
+		}
+	}
+	if m.flag("noStrict") {
+		res.Outcome, res.Reason = Skip, "noStrict: sloppy-mode only, and a worker's modules are strict"
+		return res
+	}
+	if m.flag("CanBlockIsTrue") {
+		res.Outcome, res.Reason = Skip, "CanBlockIsTrue: needs agents"
+		return res
+	}
+	err = r.exec(rel, string(src), &m)
+	want := ""
+	if m.Negative != nil {
+		want = m.Negative.Type
+	}
+	got := errorName(err)
+	switch {
+	case want == "" && err == nil:
+		res.Outcome = Pass
+	case want == "":
+		res.Outcome, res.Reason = Fail, oneLine(err.Error())
+	case got == want:
+		res.Outcome = Pass
+	case err == nil:
+		res.Outcome, res.Reason = Fail, "expected "+want+" ("+m.Negative.Phase+"), got no error"
+	default:
+		res.Outcome, res.Reason = Fail, "expected "+want+" ("+m.Negative.Phase+"), got "+oneLine(err.Error())
+	}
+	return res
+}
+
+// jsError is an exception thrown by the test, by name.
+type jsError struct{ name, msg string }
+
+func (e *jsError) Error() string { return e.name + ": " + e.msg }
+
+// buildError is esbuild refusing the source: a SyntaxError at load, as a
+// worker whose bundle does not build never starts.
+type buildError struct{ err error }
+
+func (e *buildError) Error() string { return "SyntaxError (esbuild): " + e.err.Error() }
+
+func errorName(err error) string {
+	var je *jsError
+	var be *buildError
+	switch {
+	case errors.As(err, &je):
+		return je.name
+	case errors.As(err, &be):
+		return "SyntaxError"
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func (r *Runner) exec(rel, src string, m *meta) (err error) {
+	includes := []string{"assert.js", "sta.js"}
+	async := m.flag("async")
+	if async {
+		includes = append(includes, "doneprintHandle.js")
+	}
+	includes = append(includes, m.Includes...)
+	if m.flag("raw") {
+		includes = nil
+	}
+	var prelude strings.Builder
+	for _, inc := range includes {
+		s, err := r.harnessFile(inc)
+		if err != nil {
+			return err
+		}
+		prelude.WriteString(s)
+		prelude.WriteByte('\n')
+	}
+
+	rt := goja.New()
+	rt.SetMaxCallStackSize(8192)
+	if err := jsapi.InstallWeb(rt, jsapi.WebOptions{Console: io.Discard}); err != nil {
+		return err
+	}
+	var printed bytes.Buffer
+	install262(rt, &printed)
+	timer := time.AfterFunc(r.Timeout, func() { rt.Interrupt("timeout") })
+	defer timer.Stop()
+
+	run := func(p *goja.Program) error {
+		_, err := rt.RunProgram(p)
+		return toJSError(rt, err)
+	}
+	if !r.Bundle.NoPolyfills {
+		if err := run(jsapi.Polyfills()); err != nil {
+			return fmt.Errorf("polyfills: %w", err)
+		}
+	}
+	if m.flag("module") {
+		if prelude.Len() > 0 {
+			p, err := r.compileScript(rel+".harness.js", prelude.String(), false)
+			if err != nil {
+				return err
+			}
+			if err := run(p); err != nil {
+				return err
+			}
+		}
+		bo := r.Bundle
+		bo.NoPolyfills = true // already ran
+		b, err := jsapi.BuildBundleWith(filepath.Join(r.Root, "test", rel), bo)
+		if err != nil {
+			return &buildError{err}
+		}
+		if err := run(b.Program); err != nil {
+			return err
+		}
+	} else {
+		strict := !m.flag("raw")
+		code := prelude.String() + src
+		if strict {
+			code = "\"use strict\";\n" + code
+		}
+		p, err := r.compileScript(rel, code, strict)
+		if err != nil {
+			return err
+		}
+		if err := run(p); err != nil {
+			return err
+		}
+	}
+	if async {
+		out := printed.String()
+		switch {
+		case strings.Contains(out, "Test262:AsyncTestComplete"):
+		case strings.Contains(out, "Test262:AsyncTestFailure:"):
+			msg := out[strings.Index(out, "Test262:AsyncTestFailure:")+len("Test262:AsyncTestFailure:"):]
+			name, rest, _ := strings.Cut(strings.TrimSpace(msg), ":")
+			return &jsError{name: name, msg: strings.TrimSpace(rest)}
+		default:
+			return errors.New("async test did not call $DONE")
+		}
+	}
+	return nil
+}
+
+func (r *Runner) compileScript(name, code string, strict bool) (*goja.Program, error) {
+	out, err := jsapi.TransformScript(name, code, r.Bundle)
+	if err != nil {
+		return nil, &buildError{err}
+	}
+	p, err := goja.Compile(name, out, strict)
+	if err != nil {
+		var se *goja.CompilerSyntaxError
+		if errors.As(err, &se) {
+			return nil, &jsError{name: "SyntaxError", msg: se.Error()}
+		}
+		return nil, &jsError{name: "SyntaxError", msg: err.Error()}
+	}
+	return p, nil
+}
+
+// toJSError names a JS exception by its constructor, as test262's negative
+// runtime tests expect.
+func toJSError(rt *goja.Runtime, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return err
+	}
+	v := ex.Value()
+	name, msg := "", v.String()
+	if o, ok := v.(*goja.Object); ok {
+		if c, ok := o.Get("constructor").(*goja.Object); ok && c != nil {
+			if n := c.Get("name"); n != nil {
+				name = n.String()
+			}
+		}
+		if mv := o.Get("message"); mv != nil {
+			msg = mv.String()
+		}
+	}
+	return &jsError{name: name, msg: msg}
+}
+
+// install262 defines print and the $262 host object test262 expects.
+func install262(rt *goja.Runtime, printed *bytes.Buffer) {
+	_ = rt.Set("print", func(call goja.FunctionCall) goja.Value {
+		for _, a := range call.Arguments {
+			printed.WriteString(a.String())
+		}
+		printed.WriteByte('\n')
+		return goja.Undefined()
+	})
+	o := rt.NewObject()
+	_ = o.Set("global", rt.GlobalObject())
+	_ = o.Set("gc", func() {})
+	_ = o.Set("detachArrayBuffer", func(call goja.FunctionCall) goja.Value {
+		ab, ok := call.Argument(0).Export().(goja.ArrayBuffer)
+		if !ok {
+			panic(rt.NewTypeError("not an ArrayBuffer"))
+		}
+		ab.Detach()
+		return goja.Null()
+	})
+	_ = o.Set("evalScript", func(src string) goja.Value {
+		v, err := rt.RunString(src)
+		if err != nil {
+			var ex *goja.Exception
+			if errors.As(err, &ex) {
+				panic(ex)
+			}
+			panic(rt.NewGoError(err))
+		}
+		return v
+	})
+	_ = o.Set("createRealm", func() { panic(rt.NewTypeError("$262.createRealm: no realms in cellhost")) })
+	_ = rt.Set("$262", o)
+}
+
+// List returns the test files under dirs (relative to test/), sorted,
+// without fixtures; with every > 1, only every every-th file of a directory
+// that has more than 500 (a deterministic sample).
+func List(root string, dirs []string, every int) ([]string, error) {
+	var out []string
+	for _, d := range dirs {
+		var files []string
+		base := filepath.Join(root, "test")
+		err := filepath.WalkDir(filepath.Join(base, d), func(p string, e os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if e.IsDir() || !strings.HasSuffix(p, ".js") || strings.Contains(p, "_FIXTURE") {
+				return nil
+			}
+			rel, _ := filepath.Rel(base, p)
+			files = append(files, filepath.ToSlash(rel))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range files {
+			if every <= 1 || len(files) <= 500 || i%every == 0 {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Area is the directory a result is counted under: three path elements
+// under language/ ("language/statements/class"), two elsewhere
+// ("built-ins/Array").
+func Area(path string) string {
+	depth := 2
+	if strings.HasPrefix(path, "language/") {
+		depth = 3
+	}
+	parts := strings.Split(path, "/")
+	if len(parts) > depth {
+		parts = parts[:depth]
+	}
+	if strings.HasSuffix(parts[len(parts)-1], ".js") { // a file straight in the area's parent
+		parts = parts[:len(parts)-1]
+	}
+	return strings.Join(parts, "/")
+}
+
+// Summary counts results per area.
+type Summary struct {
+	Areas map[string]*Count
+}
+
+// Count is one area's tally.
+type Count struct{ Pass, Fail, Skip int }
+
+// Rate is the pass rate over the tests that ran.
+func (c Count) Rate() float64 {
+	if c.Pass+c.Fail == 0 {
+		return 0
+	}
+	return 100 * float64(c.Pass) / float64(c.Pass+c.Fail)
+}
+
+// Summarize tallies results per area.
+func Summarize(results []Result) Summary {
+	s := Summary{Areas: map[string]*Count{}}
+	for _, r := range results {
+		a := Area(r.Path)
+		c := s.Areas[a]
+		if c == nil {
+			c = &Count{}
+			s.Areas[a] = c
+		}
+		switch r.Outcome {
+		case Pass:
+			c.Pass++
+		case Fail:
+			c.Fail++
+		default:
+			c.Skip++
+		}
+	}
+	return s
+}

@@ -1,0 +1,168 @@
+package test262
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// defaultDirs are the parts of test262 issue 18 names: the language features
+// and built-ins real libraries depend on.
+var defaultDirs = []string{
+	"language/statements/class", "language/expressions/class",
+	"language/statements/for-of", "language/expressions/assignment",
+	"language/statements/generators", "language/expressions/generators",
+	"language/statements/async-function", "language/expressions/async-arrow-function",
+	"language/expressions/await", "language/statements/async-generator",
+	"language/module-code", "language/literals/regexp",
+	"built-ins/Proxy", "built-ins/Reflect", "built-ins/Array", "built-ins/TypedArray",
+	"built-ins/TypedArrayConstructors", "built-ins/ArrayBuffer", "built-ins/String",
+	"built-ins/RegExp", "built-ins/Promise", "built-ins/Map", "built-ins/Set",
+	"built-ins/WeakMap", "built-ins/WeakSet", "built-ins/WeakRef",
+	"built-ins/FinalizationRegistry", "built-ins/Iterator", "built-ins/JSON",
+	"built-ins/Date", "built-ins/Object", "built-ins/Error", "intl402/Intl",
+}
+
+// TestTest262 runs a test262 checkout through cellhost's path. It runs only
+// when CELLHOST_TEST262 names a checkout (it takes minutes):
+//
+//	CELLHOST_TEST262=/path/to/test262 go test ./internal/test262/ -run TestTest262 -timeout 0 -v
+//
+// CELLHOST_TEST262_DIRS (comma-separated, relative to test/) narrows the run;
+// CELLHOST_TEST262_OUT writes the results file (docs/test262.md's format);
+// CELLHOST_TEST262_NOPOLYFILLS=1 measures goja without cellhost's polyfills.
+func TestTest262(t *testing.T) {
+	root := os.Getenv("CELLHOST_TEST262")
+	if root == "" {
+		t.Skip("CELLHOST_TEST262 is not set: no test262 checkout to run")
+	}
+	dirs := defaultDirs
+	if d := os.Getenv("CELLHOST_TEST262_DIRS"); d != "" {
+		dirs = strings.Split(d, ",")
+	}
+	every := 1
+	if e := os.Getenv("CELLHOST_TEST262_SAMPLE"); e != "" {
+		if _, err := fmt.Sscan(e, &every); err != nil {
+			t.Fatal("CELLHOST_TEST262_SAMPLE: ", err)
+		}
+	}
+	files, err := List(root, dirs, every)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Runner{Root: root, Timeout: 10 * time.Second, Bundle: jsapi.BundleOptions{NoPolyfills: os.Getenv("CELLHOST_TEST262_NOPOLYFILLS") == "1"}}
+	results := runAll(r, files)
+	s := Summarize(results)
+	report := fmt.Sprintf("directories: %s\nsample: every %d-th test of directories with more than 500 (1: all)\npolyfills: %v\n",
+		strings.Join(dirs, ", "), every, !r.Bundle.NoPolyfills) + Report(s, results, commitOf(root))
+	t.Log("\n" + report)
+	if out := os.Getenv("CELLHOST_TEST262_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runAll(r *Runner, files []string) []Result {
+	results := make([]Result, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = r.Run(files[i])
+				if i%500 == 0 {
+					fmt.Fprintf(os.Stderr, "test262: %d/%d\n", i, len(files))
+				}
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+func commitOf(root string) string {
+	if b, err := os.ReadFile(filepath.Join(root, ".test262-commit")); err == nil {
+		return strings.TrimSpace(string(b))
+	}
+	return "unknown (write the commit to <checkout>/.test262-commit)"
+}
+
+// Report renders the per-area table and the failures, as docs/test262.md.
+func Report(s Summary, results []Result, commit string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "test262 commit: %s\n\n", commit)
+	fmt.Fprintf(&b, "| area | pass | fail | skip | pass rate |\n|---|---:|---:|---:|---:|\n")
+	areas := make([]string, 0, len(s.Areas))
+	var tot Count
+	for a, c := range s.Areas {
+		areas = append(areas, a)
+		tot.Pass += c.Pass
+		tot.Fail += c.Fail
+		tot.Skip += c.Skip
+	}
+	sort.Strings(areas)
+	for _, a := range areas {
+		c := s.Areas[a]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f%% |\n", a, c.Pass, c.Fail, c.Skip, c.Rate())
+	}
+	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %.1f%% |\n", tot.Pass, tot.Fail, tot.Skip, tot.Rate())
+	b.WriteString("\n## Failures\n\n")
+	for _, r := range results {
+		if r.Outcome == Fail {
+			fmt.Fprintf(&b, "- `%s`: %s\n", r.Path, r.Reason)
+		}
+	}
+	return b.String()
+}
+
+// TestPinned runs the small pinned subset in testdata (test262 files, BSD
+// licence, see testdata/LICENSE) on every test run: one test or more for
+// each engine bug cellhost fixed, so a regression shows here.
+func TestPinned(t *testing.T) {
+	root := filepath.Join("testdata", "test262")
+	files, err := List(root, []string{"."}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no pinned tests")
+	}
+	r := &Runner{Root: root, Timeout: time.Minute}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			res := r.Run(f)
+			if res.Outcome != Pass {
+				t.Errorf("%s: %s %s", f, res.Outcome, res.Reason)
+			}
+		})
+	}
+}
+
+func TestArea(t *testing.T) {
+	for path, want := range map[string]string{
+		"built-ins/Array/from/iter.js":                     "built-ins/Array",
+		"language/statements/class/elements/x.js":          "language/statements/class",
+		"language/module-code/eval-self-abrupt.js":         "language/module-code",
+		"language/module-code/namespace/internals/a.js":    "language/module-code/namespace",
+		"intl402/Intl/getCanonicalLocales/has-property.js": "intl402/Intl",
+	} {
+		if got := Area(path); got != want {
+			t.Errorf("Area(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

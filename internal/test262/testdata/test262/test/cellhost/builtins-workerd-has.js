@@ -1,0 +1,15 @@
+// Copyright (C) 2026 the cellhost authors. BSD licence, as test262.
+/*---
+description: Built-ins libraries call without feature checks (core-js polyfills, the fork's WeakRef, the prelude's Error.captureStackTrace)
+includes: [compareArray.js]
+---*/
+assert.compareArray([1, 2, 3, 4].values().filter(function (x) { return x % 2 === 0; }).toArray(), [2, 4]);
+assert.sameValue(typeof Promise.withResolvers, "function");
+assert.sameValue(typeof Array.fromAsync, "function");
+assert.compareArray(Object.groupBy([1, 2, 3], function (x) { return x % 2 ? "odd" : "even"; }).odd, [1, 3]);
+assert.sameValue(new WeakRef(Object).deref(), Object);
+assert.sameValue(typeof FinalizationRegistry, "function");
+var o = {};
+Error.captureStackTrace(o);
+assert.sameValue(typeof o.stack, "string");
+assert.sameValue(Object.getOwnPropertyDescriptor(o, "stack").enumerable, false);

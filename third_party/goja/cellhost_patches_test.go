@@ -1,0 +1,178 @@
+package goja
+
+// Regression tests for the patches cellhost carries on this fork (see
+// README.md). Each program is checked against V8's (workerd's) result.
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestCellhostPatch_ClassFieldsNamedLikeModifiers(t *testing.T) {
+	const SCRIPT = `
+	class A { get = 1; set = 2; static = 3; async = 4 }
+	class B { static get = 5; static set = 6; static async = 7; static static = 8 }
+	class C { get
+	  x() { return 9 } }
+	class D { async
+	  y() { return 10 } }
+	class E { get }
+	const a = new A(), c = new C(), d = new D();
+	[a.get, a.set, a.static, a.async, B.get, B.set, B.async, B.static,
+	 c.x, "get" in c, d.y(), "async" in d, "get" in new E()].join();
+	`
+	testScript(SCRIPT, asciiString("1,2,3,4,5,6,7,8,9,false,10,true,true"), t)
+}
+
+func TestCellhostPatch_ProxyTrapArgumentsAreOwned(t *testing.T) {
+	const SCRIPT = `
+	const p = new Proxy(function(){}, { apply: (t, th, a) => a });
+	const a = p("one", "two");
+	Math.max(7, 8, 9);
+	const c = new Proxy(function(){}, { construct: (t, a) => ({a}) });
+	const b = new c("three").a;
+	Math.min(1, 2, 3);
+	[a[0], a[1], a.length, b[0], b.length].join();
+	`
+	testScript(SCRIPT, asciiString("one,two,2,three,1"), t)
+}
+
+func TestCellhostPatch_UnicodePropertyEscapes(t *testing.T) {
+	// Each line is true in V8; each pattern is tried as written (RE2
+	// translation) and with a lookahead appended (regexp2).
+	const SCRIPT = `
+	const cases = [
+		[/\p{L}/u, "a", true], [/\p{L}/u, "1", false], [/^\p{Lu}+$/u, "ABC", true],
+		[/\P{L}/u, "1", true], [/\P{L}/u, "a", false], [/[\p{L}\d]/u, "é", true],
+		[/[^\p{L}]/u, "a", false], [/\p{Letter}/u, "ж", true], [/\p{gc=Lu}/u, "A", true],
+		[/\p{General_Category=Decimal_Number}/u, "٣", true], [/\p{Script=Greek}/u, "α", true],
+		[/\p{sc=Greek}/u, "a", false], [/\p{ASCII}/u, "a", true], [/\p{ASCII}/u, "é", false],
+		[/\p{Any}/u, "😀", true], [/\p{Alphabetic}/u, "ß", true], [/\p{Alphabetic}/u, "1", false],
+		[/\P{Alphabetic}/u, "1", true], [/\p{White_Space}/u, "\u00a0", true],
+		[/\p{ID_Start}/u, "_", false], [/\p{ID_Continue}/u, "_", true], [/\p{Lowercase}/u, "a", true],
+		[/\p{Uppercase}/u, "a", false], [/^[\p{L}\p{N}_-]+$/u, "héllo_42-x", true],
+		[/\p{L}/ui, "a", true], [/\p{Assigned}/u, "a", true],
+	];
+	const bad = [];
+	for (const [re, s, want] of cases) {
+		if (re.test(s) !== want) bad.push(re + " " + s);
+		// regexp2 knows general categories and a few properties only.
+		if (/Alphabetic|ID_|Lowercase|Uppercase|ASCII|Any|Assigned|White|Script|sc=|gc=|General/.test(re.source)) continue;
+		const la = new RegExp(re.source + "(?=)", re.flags);
+		if (la.test(s) !== want) bad.push(la + " " + s);
+	}
+	let syntax = "";
+	try { new RegExp("\\p{L", "u"); } catch (e) { syntax = e.name; }
+	bad.push(syntax);
+	bad.push(/\p{L}/.test("p{L}")); // no u flag: an identity escape
+	bad.join("; ");
+	`
+	testScript(SCRIPT, asciiString("SyntaxError; true"), t)
+}
+
+func TestCellhostPatch_TypedArrayFromPrimitiveIterable(t *testing.T) {
+	const SCRIPT = `
+	const a = Uint8Array.from("ab", c => c.charCodeAt(0));
+	const b = Uint16Array.from("😀");
+	let e = "";
+	try { Uint8Array.from(null); } catch (x) { e = x.name; }
+	[a.join(), b.length, Uint8Array.from(5).length, e].join(";");
+	`
+	testScript(SCRIPT, asciiString("97,98;1;0;TypeError"), t)
+}
+
+func TestCellhostPatch_StackOverflowIsCatchableRangeError(t *testing.T) {
+	vm := New()
+	vm.SetMaxCallStackSize(1000)
+	v, err := vm.RunString(`
+	function f(n) { return f(n + 1) + 1 }
+	let caught;
+	try { f(0) } catch (e) { caught = e }
+	// JS -> Go -> JS recursion too
+	function g() { [1].forEach(g) }
+	let caught2;
+	try { g() } catch (e) { caught2 = e }
+	// the runtime still works after both
+	[caught instanceof RangeError, caught.message, String(caught2), f.length].join("|");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "true|Maximum call stack size exceeded|RangeError: Maximum call stack size exceeded|1"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	// Uncaught, it reaches Go as an ordinary exception.
+	_, err = vm.RunString(`(function h() { h() })()`)
+	if ex, ok := err.(*Exception); !ok || ex.Value().String() != "RangeError: Maximum call stack size exceeded" {
+		t.Fatalf("uncaught overflow: %T %v", err, err)
+	}
+}
+
+func TestCellhostPatch_StringLengthLimit(t *testing.T) {
+	defer func(old int) { maxStringLength = old }(maxStringLength)
+	maxStringLength = 1<<20 - 24 // the same paths, in megabytes rather than gigabytes
+	vm := New()
+	v, err := vm.RunString(`
+	const out = [];
+	function rangeErr(f) { try { f(); return "no error" } catch (e) { return String(e) } }
+	out.push(rangeErr(() => { let s = "x"; for (;;) s += s }));
+	out.push(rangeErr(() => { let s = "\u00e9"; for (;;) s = s + s }));
+	out.push(rangeErr(() => "ab".repeat(2 ** 19)));
+	out.push(rangeErr(() => "".padEnd(2 ** 20)));
+	out.push(rangeErr(() => { let s = "x".repeat(2 ** 19); [s, s, s].join() }));
+	out.push(rangeErr(() => { let s = "x".repeat(2 ** 19); return ` + "`${s}${s}${s}`" + ` }));
+	out.push("x".repeat(2 ** 20 - 24).length);
+	out.join("\n");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "RangeError: Invalid string length\nRangeError: Invalid string length\nRangeError: Invalid string length\n" +
+		"RangeError: Invalid string length\nRangeError: Invalid string length\nRangeError: Invalid string length\n1048552"
+	if v.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", v.String(), want)
+	}
+}
+
+func TestCellhostPatch_WeakRef(t *testing.T) {
+	vm := New()
+	_, err := vm.RunString(`
+	var strong = {};
+	var refs = [new WeakRef(strong), new WeakRef({})];
+	var calls = [];
+	var registry = new FinalizationRegistry(held => calls.push(held));
+	registry.register({}, "collected");
+	registry.register(strong, "strong");
+	var token = {};
+	registry.register({}, "unregistered", token);
+	if (!registry.unregister(token)) throw new Error("unregister returned false");
+	if (refs[1].deref() === undefined) throw new Error("collected during the job that created it");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v Value
+	for i := 0; i < 20; i++ {
+		runtime.GC()
+		// A call into the runtime ends with leave(), which runs the queued
+		// cleanup callbacks.
+		v, err = vm.RunString(`[refs[0].deref() === strong, refs[1].deref(), calls.join()].join("|")`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.String() == "true||collected" {
+			break
+		}
+	}
+	if got, want := v.String(), "true||collected"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	v, err = vm.RunString(`[String(new WeakRef({})), typeof WeakRef.prototype.deref, (() => { try { new WeakRef(1) } catch (e) { return e.name } })(),
+		(() => { try { WeakRef({}) } catch (e) { return e.name } })(), Object.prototype.toString.call(registry)].join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), "[object WeakRef],function,TypeError,TypeError,[object FinalizationRegistry]"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
