@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
 	"github.com/cellhost/cellhost/jsapi"
@@ -110,6 +111,15 @@ type Config struct {
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
 	// its own). See shard.endTurn.
 	CommitCoalesce time.Duration
+	// MaxResidentCells bounds the cells that hold their database open at
+	// once (0: no bound); past it the least recently used idle cells are
+	// evicted (resident.go).
+	MaxResidentCells int
+	// MemoryLimit bounds how much the live heap may grow while one event
+	// of an object runs (DefaultMemoryLimit, 128 MiB as workerd's isolate
+	// limit, when zero; negative: no limit). Past it the object is reset
+	// (memwatch.go).
+	MemoryLimit int64
 
 	// clock is idle eviction's clock (time.Now when nil); tests set it
 	// (export_test.go).
@@ -147,7 +157,9 @@ type Host struct {
 	goMu sync.Mutex
 	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
 
-	now func() time.Time // idle eviction's clock (Config.clock)
+	now       func() time.Time    // idle eviction's clock (Config.clock)
+	bodies    *semaphore.Weighted // request bodies in memory (http.go)
+	bodyBytes atomic.Int64        // bytes reserved in bodies
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -183,13 +195,16 @@ func New(cfg Config) (*Host, error) {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = DefaultMemoryLimit
+	}
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = 30 * time.Second
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now}
+	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
 		h.now = cfg.clock
 	}
@@ -389,8 +404,9 @@ func (h *Host) shardFor(scope string) *shard {
 	return h.shards[f.Sum32()%uint32(len(h.shards))]
 }
 
-// cellFor returns the cell for class and id, creating its record if needed.
-// Safe from any goroutine.
+// cellFor returns the cell for class and id, creating its record if needed,
+// with a reference the caller hands to the job it posts to the cell's
+// shard; that job calls c.unref first. Safe from any goroutine.
 func (h *Host) cellFor(class, id string) *cell {
 	scope := class + ":" + id
 	h.mu.Lock()
@@ -400,21 +416,12 @@ func (h *Host) cellFor(class, id string) *cell {
 		c = &cell{class: class, id: id, scope: scope, s: h.shardFor(scope)}
 		h.cells[scope] = c
 	}
+	c.refs.Add(1)
 	return c
 }
 
-// cellsOf lists the cells that live in shard s.
-func (h *Host) cellsOf(s *shard) []*cell {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []*cell
-	for _, c := range h.cells {
-		if c.s == s {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// unref drops the reference cellFor took. On the cell's loop.
+func (c *cell) unref() { c.refs.Add(-1) }
 
 // ErrUnknownClass is returned for a class that is not a bound Durable Object class.
 var ErrUnknownClass = errors.New("unknown Durable Object class")
@@ -438,7 +445,7 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	c := h.cellFor(class, id)
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
-		c.s.post(func() { c.fetch(name, req, reply) })
+		c.s.post(func() { c.unref(); c.fetch(name, req, reply) })
 	})
 }
 
@@ -546,6 +553,7 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
 			err = remoteError(err)
 			caller.post(func() { done(resp, err) })
@@ -558,6 +566,7 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
 			err = remoteError(err)
 			caller.post(func() { done(res, err) })
@@ -576,7 +585,7 @@ func remoteError(err error) error {
 	}
 	var be *BrokenObjectError
 	if errors.As(err, &be) {
-		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true}
+		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true, Reset: true}
 	}
 	return err
 }

@@ -40,9 +40,10 @@ type devOptions struct {
 
 	// Hooks for tests: onReady is called with the listening address once
 	// requests are served; onReload after every reload attempt.
-	onReady  func(addr string)
-	onReload func(error)
-	wake           wakeOptions
+	onReady     func(addr string)
+	onReload    func(error)
+	maxResident int
+	wake        wakeOptions
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -94,6 +95,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
+	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept in memory with their database open; past it the least recently used idle ones are evicted (default: from the descriptor limit and memory; env CELLHOST_MAX_RESIDENT_CELLS)")
 	o.wake.addFlags(cmd)
 	return cmd
 }
@@ -173,6 +175,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	keep.StateLock = lock
+	keep.MaxResidentCells = o.maxResident
 	internal := io.Discard
 	if o.verbose {
 		internal = log
@@ -232,11 +235,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
-	case <-fleet.fenced():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-		return fmt.Errorf("this node's lease on the bucket lapsed (%v); no write is acknowledged any more: restart cellhost", fleet.node.Err())
+		// A lapsed node lease (a bucket outage) does not end the process:
+		// the node fences itself, acknowledges nothing, and rejoins when
+		// the bucket answers (ownership.Config.Rejoin).
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

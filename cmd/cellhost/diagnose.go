@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,6 +14,7 @@ import (
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/filestore"
 )
 
 type diagnoseOptions struct {
@@ -52,6 +55,17 @@ check fails.`,
 // runDiagnose opens the bucket, probes it, lists its node leases and
 // returns an error (one line) when the bucket cannot be used.
 func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() time.Time) error {
+	// Opening a file:// bucket creates its directory; a diagnosis must not
+	// (a typo would then be reported as a healthy, empty bucket).
+	if u, err := url.Parse(bucket); err == nil && u.Scheme == "file" {
+		dir, err := filestore.DirFromURL(u)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("bucket %s: %w", bucket, err)
+		}
+	}
 	store, err := plugins.OpenStore(ctx, bucket)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/joho/godotenv"
@@ -35,7 +36,10 @@ type Config struct {
 	CompatibilityFlags []string
 	Bindings           []host.Binding
 	Vars               map[string]any
-	Warnings           []string // keys accepted but without effect here
+	// CPULimit is limits.cpu_ms: the CPU time one event may use before it
+	// is interrupted (0: the host's default, 30 s, as on Cloudflare).
+	CPULimit time.Duration
+	Warnings []string // keys accepted but without effect here
 	// Env is the env.<name> section applied (--env), "" for none.
 	Env string
 	// Secrets are the names of the vars read from SecretsFile (.dev.vars,
@@ -137,7 +141,18 @@ type wranglerFile struct {
 		HTMLHandling     string          `json:"html_handling"`
 		RunWorkerFirst   json.RawMessage `json:"run_worker_first"`
 	} `json:"assets"`
+	Limits *limits `json:"limits"`
 }
+
+// limits is wrangler's "limits" table. cpu_ms is honoured; subrequests is
+// accepted (cellhost does not count subrequests).
+type limits struct {
+	CPUMs       *int64 `json:"cpu_ms"`
+	Subrequests *int64 `json:"subrequests"`
+}
+
+// maxCPUMs is Cloudflare's largest limits.cpu_ms (5 minutes).
+const maxCPUMs = 300_000
 
 type durableObjects struct {
 	Bindings []doBinding `json:"bindings"`
@@ -159,13 +174,13 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "kv_namespaces", "d1_databases", "services", "assets", "triggers"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "services", "assets", "triggers"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
 var deployKeys = map[string]bool{
 	"$schema": true, "account_id": true, "workers_dev": true, "routes": true, "route": true,
-	"observability": true, "placement": true, "limits": true, "logpush": true, "upload_source_maps": true,
+	"observability": true, "placement": true, "logpush": true, "upload_source_maps": true,
 	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true, "dev": true,
 	"env": true, "tail_consumers": true, "usage_model": true, "keep_names": true, "legacy_env": true,
 }
@@ -300,6 +315,13 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		cfg.Crons = f.Triggers.Crons
 	}
 	cfg.Vars = f.Vars
+	if f.Limits != nil && f.Limits.CPUMs != nil {
+		ms := *f.Limits.CPUMs
+		if ms < 1 || ms > maxCPUMs {
+			return nil, fmt.Errorf("%s: limits.cpu_ms is %d: it must be between 1 and %d", path, ms, maxCPUMs)
+		}
+		cfg.CPULimit = time.Duration(ms) * time.Millisecond
+	}
 	if cfg.Vars == nil {
 		cfg.Vars = map[string]any{}
 	}
@@ -656,5 +678,6 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 	return host.Config{
 		Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars,
 		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
+		CPULimit: cfg.CPULimit,
 	}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/dlclark/regexp2/v2"
+	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/unistring"
 )
 
@@ -99,6 +100,9 @@ func compileRegexp2(src string, multiline, dotAll, ignoreCase, unicode bool) (*r
 	}
 	if unicode {
 		opts |= regexp2.Unicode
+	}
+	if unicode {
+		src = parser.PropertyEscapesForRegexp2(src) // cellhost patch
 	}
 	regexp2Pattern, err1 := regexp2.Compile(src, opts)
 	if err1 != nil {

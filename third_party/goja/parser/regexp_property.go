@@ -177,3 +177,94 @@ func unicodePropertyRE2(body string, negated, inClass bool) (string, bool) {
 	}
 	return "", false // a negated set inside a class: regexp2
 }
+
+// PropertyEscapesForRegexp2 rewrites, in the source of a /u pattern that
+// goes to regexp2 (one RE2 cannot run: lookarounds, backreferences),
+// the property escapes regexp2 does not know (`gc=`, `Script=`, `ASCII`,
+// `Alphabetic`, ...) into explicit classes of code points. Escapes it cannot
+// rewrite are left for regexp2 to accept or refuse.
+func PropertyEscapesForRegexp2(src string) string {
+	if !strings.Contains(src, `\p{`) && !strings.Contains(src, `\P{`) {
+		return src
+	}
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\\' && i+1 < len(src):
+			n := src[i+1]
+			if (n == 'p' || n == 'P') && i+2 < len(src) && src[i+2] == '{' {
+				if end := strings.IndexByte(src[i+3:], '}'); end >= 0 {
+					body := src[i+3 : i+3+end]
+					if cls, ok := regexp2Property(body, n == 'P', inClass); ok {
+						b.WriteString(cls)
+						i += 3 + end
+						continue
+					}
+				}
+			}
+			b.WriteByte(c)
+			b.WriteByte(n)
+			i++
+			continue
+		case c == '[' && !inClass:
+			inClass = true
+		case c == ']' && inClass:
+			inClass = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// regexp2Property is the regexp2 form of \p{body}: regexp2 knows bare
+// general category names, so those stay; the rest become explicit classes.
+func regexp2Property(body string, negated, inClass bool) (string, bool) {
+	if _, ok := unicode.Categories[body]; ok {
+		return "", false
+	}
+	if _, ok := generalCategoryLongNames[body]; ok {
+		return "", false
+	}
+	if body == "Assigned" {
+		if negated {
+			return `\p{Cn}`, true
+		}
+		return `\P{Cn}`, true
+	}
+	var tbl *unicode.RangeTable
+	name, value, hasValue := strings.Cut(body, "=")
+	switch {
+	case hasValue && (name == "General_Category" || name == "gc"):
+		if short, ok := generalCategoryLongNames[value]; ok {
+			value = short
+		}
+		tbl = unicode.Categories[value]
+	case hasValue && (name == "Script" || name == "sc"):
+		tbl = unicode.Scripts[value]
+	case !hasValue:
+		re2, ok := unicodePropertyRE2(body, false, true)
+		if !ok || strings.HasPrefix(re2, `\p`) || strings.HasPrefix(re2, `\P`) {
+			return "", false
+		}
+		return wrapRegexp2Class(strings.ReplaceAll(re2, `\x{`, `\u{`), negated, inClass)
+	}
+	if tbl == nil {
+		return "", false
+	}
+	ranges := rangesOf("table:"+body, derivedProperty{tables: []*unicode.RangeTable{tbl}})
+	return wrapRegexp2Class(strings.ReplaceAll(ranges, `\x{`, `\u{`), negated, inClass)
+}
+
+func wrapRegexp2Class(ranges string, negated, inClass bool) (string, bool) {
+	switch {
+	case !negated && inClass:
+		return ranges, true
+	case !negated:
+		return "[" + ranges + "]", true
+	case !inClass:
+		return "[^" + ranges + "]", true
+	}
+	return "", false
+}

@@ -13,3 +13,7 @@ assert(/\p{General_Category=Decimal_Number}/u.test("\u0663"), "General_Category=
 assert(/\p{Alphabetic}/u.test("\u00df"), "Alphabetic");
 assert(!/\p{ID_Start}/u.test("_") && /\p{ID_Continue}/u.test("_"), "ID_Start, ID_Continue");
 assert(/p{L}/.test("p{L}") && /\p{L}/.test("p{L}"), "no u flag: an identity escape");
+// With a lookahead the pattern goes to regexp2, which gets the same escapes rewritten.
+assert(/\p{Script=Greek}(?=!)/u.test("\u03b1!"), "Script= through regexp2");
+assert(/^\p{gc=Lu}+(?=1)/u.test("AB1"), "gc= through regexp2");
+assert(/(?<=\p{Alphabetic})x/u.test("\u00dfx"), "Alphabetic in a lookbehind");
