@@ -88,6 +88,10 @@ type Config struct {
 	// must be started; the host does not close it. Nil: no ownership
 	// checks (tests, single-process tools).
 	Node *ownership.Node
+	// Remote, if set, forwards a request for an object that a live other
+	// node owns to that node (remote.go); nil: such a request fails with
+	// *ownership.CellOwnedElsewhereError.
+	Remote Remote
 	// StateLock, if set, is the caller's lock of StateDir (LockState);
 	// otherwise Open takes it.
 	StateLock *StateLock
@@ -147,6 +151,7 @@ type Host struct {
 	syncer  *syncer
 	closing atomic.Bool
 	sockets wsRegistry // upgraded WebSocket connections
+	owners  ownerCache // where remote objects were last served (remote.go)
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context
@@ -441,12 +446,10 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 
 // FetchObject delivers req to the object class/id (name is the name the id
 // came from, or ""), and waits for its response until ctx ends. Safe from
-// any goroutine.
+// any goroutine. With Config.Remote set, a request for an object another
+// live node owns goes to that node (remote.go).
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	c := h.cellFor(class, id)
-	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
-		c.s.post(func() { c.unref(); c.fetch(name, req, reply) })
-	})
+	return h.fetchRouted(ctx, class, id, name, req)
 }
 
 // Fetch delivers req to the worker's default fetch handler and waits for
@@ -555,6 +558,16 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c.s.post(func() {
 		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
+			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+				n.s.h.goFunc(func(ctx context.Context) {
+					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
+					defer cancel()
+					resp, err := n.s.h.fetchRouted(ctx, n.class, id, name, req)
+					err = remoteError(err)
+					caller.post(func() { done(resp, err) })
+				})
+				return
+			}
 			err = remoteError(err)
 			caller.post(func() { done(resp, err) })
 		})
@@ -568,6 +581,16 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c.s.post(func() {
 		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
+			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+				n.s.h.goFunc(func(ctx context.Context) {
+					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
+					defer cancel()
+					res, err := n.s.h.callRouted(ctx, n.class, id, name, method, args, get)
+					err = remoteError(err)
+					caller.post(func() { done(res, err) })
+				})
+				return
+			}
 			err = remoteError(err)
 			caller.post(func() { done(res, err) })
 		})

@@ -102,6 +102,7 @@ func (h *Host) httpError(err error, c echo.Context) {
 	var bad errBadRequest
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
+	var forward interface{ Unsent() bool }
 	switch {
 	case errors.As(err, &he):
 		if he.Code == http.StatusRequestEntityTooLarge {
@@ -116,6 +117,15 @@ func (h *Host) httpError(err error, c echo.Context) {
 		// cells again once it rejoins.
 		h.log.Error(err.Error())
 		_ = plain(c, http.StatusServiceUnavailable, err.Error())
+	case errors.As(err, &forward):
+		// A forward to the owner failed (remote.go): 503 when it never
+		// reached it (try again), 502 when it may have run.
+		h.log.Error(err.Error())
+		status := http.StatusBadGateway
+		if forward.Unsent() {
+			status = http.StatusServiceUnavailable
+		}
+		_ = plain(c, status, err.Error())
 	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
 		// The client went away before the answer: nobody to answer, and
 		// nothing the application threw. The event itself runs on.
@@ -153,11 +163,21 @@ func (h *Host) serveObject(c echo.Context) error {
 		return err
 	}
 	defer release()
+	if isUpgrade(c.Request()) {
+		if done, err := h.serveObjectUpgrade(c, class, id, name, req); done {
+			return err
+		}
+	}
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
 	if err != nil {
 		return err
 	}
 	return h.write(c, resp)
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
 func (h *Host) serveWorker(c echo.Context) error {

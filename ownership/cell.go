@@ -156,6 +156,14 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 				return 0, fmt.Errorf("acquire cell %s: %w", scope, lerr)
 			}
 			if ok {
+				// Another node may have created own.json and uploaded
+				// its first LTX between my read and my listing: the
+				// record is lost only if it is still missing now.
+				if _, _, rerr := n.store.Get(ctx, key); rerr == nil {
+					continue // back to step 1
+				} else if !errors.Is(rerr, plugins.ErrNotFound) {
+					return 0, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, rerr)
+				}
 				return 0, &LostRecordError{Scope: scope, NewestEpoch: newest}
 			}
 			want, opts = OwnRecord{Node: n.id, Epoch: 1}, plugins.PutOptions{IfNoneMatch: true}

@@ -71,6 +71,8 @@ object gets its own SQLite database; every commit is logged to a bucket
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newDevCommand(stdout, stderr))
 	root.AddCommand(newDiagnoseCommand(stdout, stderr))
+	root.AddCommand(newServeCommand(stdout, stderr))
+	root.AddCommand(newDeployCommand(stdout, stderr))
 	root.AddCommand(newBucketCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
