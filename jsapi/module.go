@@ -92,8 +92,11 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Charset:       api.CharsetUTF8,
 		AbsWorkingDir: filepath.Dir(abs),
 		LogLevel:      api.LogLevelSilent,
-		Supported:     gojaLowered,
-		Plugins:       []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
+		// goja reads the inline map: stacks name the original files and lines.
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentExclude,
+		Supported:      gojaLowered,
+		Plugins:        []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)

@@ -350,7 +350,7 @@ func anchorDir() string {
 	if d := os.Getenv("CELLHOST_ANCHOR"); d != "" {
 		return d
 	}
-	return filepath.Join("..", "..", "shared", "anchor")
+	return filepath.Join("testdata", "anchor")
 }
 
 // nodeWithWS finds node and a node_modules holding ws: NODE_PATH, else the
@@ -510,7 +510,10 @@ func TestReplay_workerd(t *testing.T) {
 	if _, err := os.Stat(esbuild); err != nil {
 		t.Fatalf("esbuild not found (set ESBUILD): %v", err)
 	}
-	root := sharedCases(t)
+	root := casesDir
+	if d := os.Getenv("CELLHOST_CASES"); d != "" {
+		root = d
+	}
 	var names []string
 	if list := os.Getenv("CELLHOST_WORKERD_CASES"); list != "" {
 		names = strings.Split(list, ",")

@@ -219,8 +219,12 @@ func processObject(rt *goja.Runtime, o Options, im *immediates) *goja.Object {
 	}
 	_ = p.Set("listeners", func(goja.FunctionCall) goja.Value { return rt.NewArray() })
 	_ = p.Set("emit", func(goja.FunctionCall) goja.Value { return rt.ToValue(false) })
-	_ = p.Set("exit", func(goja.FunctionCall) goja.Value { panic(rt.NewTypeError("process.exit() is not supported by cellhost")) })
-	_ = p.Set("abort", func(goja.FunctionCall) goja.Value { panic(rt.NewTypeError("process.abort() is not supported by cellhost")) })
+	_ = p.Set("exit", func(goja.FunctionCall) goja.Value {
+		panic(rt.NewTypeError("process.exit() is not supported by cellhost"))
+	})
+	_ = p.Set("abort", func(goja.FunctionCall) goja.Value {
+		panic(rt.NewTypeError("process.abort() is not supported by cellhost"))
+	})
 	_ = p.Set("getBuiltinModule", func(name string) goja.Value {
 		if len(name) > 5 && name[:5] == "node:" {
 			name = name[5:]
