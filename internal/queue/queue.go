@@ -95,16 +95,20 @@ func (q *Queue[T]) Next(spare []T) (items []T, ok bool) {
 }
 
 // LingerWindow: a round of group commit that starts less than this after
-// the previous one ended is under load, and may wait for more items
+// the previous one ended may be under load, and may wait for more items
 // (Linger). An idle consumer never waits.
 const LingerWindow = 20 * time.Millisecond
 
 // Linger is the group-commit policy of a batching consumer (the host's
-// syncer, the file store's writer): a round that follows the previous one
-// within LingerWindow waits Wait(prev) before it drains, prev being the
-// previous round's size, so that the producers about to arrive share its
-// cost (an fsync, an upload). The zero value never waits. Used by the
-// consumer goroutine only.
+// syncer, the file store's writer), adaptive as a good group commit is: a
+// round waits Wait(prev) before it drains, prev being the previous round's
+// size, so that the producers about to arrive share its cost (an fsync, an
+// upload), but only when there is something else to batch: the previous
+// round ended less than LingerWindow ago with items already waiting (they
+// arrived while it ran, so several producers are at work). A lone producer,
+// whose next item comes only after the reply to its last one, finds the
+// queue empty at the end of each round and never waits. The zero value
+// never waits. Used by the consumer goroutine only.
 type Linger struct {
 	// Wait is how long a round under load waits after a round of prev
 	// items; nil or 0: not at all.
@@ -112,14 +116,15 @@ type Linger struct {
 	// Sleep waits d (time.Sleep when nil; tests record it instead).
 	Sleep func(d time.Duration)
 
-	lastEnd  time.Time
-	lastSize int
+	lastEnd     time.Time
+	lastSize    int
+	lastBacklog bool // items were waiting when the last round ended
 }
 
 // Before is called when a round is about to drain: it waits as the policy
 // says.
 func (l *Linger) Before(now time.Time) {
-	if l.Wait == nil || l.lastSize == 0 || now.Sub(l.lastEnd) >= LingerWindow {
+	if l.Wait == nil || l.lastSize == 0 || !l.lastBacklog || now.Sub(l.lastEnd) >= LingerWindow {
 		return
 	}
 	d := l.Wait(l.lastSize)
@@ -133,11 +138,12 @@ func (l *Linger) Before(now time.Time) {
 	time.Sleep(d)
 }
 
-// After records a round of size items that ended at now; a round of 0
-// items (nothing to make durable) leaves the record as it was.
-func (l *Linger) After(now time.Time, size int) {
+// After records a round of size items that ended at now, with waiting
+// items already queued for the next one; a round of 0 items (nothing to
+// make durable) leaves the record as it was.
+func (l *Linger) After(now time.Time, size, waiting int) {
 	if size > 0 {
-		l.lastEnd, l.lastSize = now, size
+		l.lastEnd, l.lastSize, l.lastBacklog = now, size, waiting > 0
 	}
 }
 
@@ -167,7 +173,7 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
 		}
 		n := round(batch)
 		if l != nil {
-			l.After(time.Now(), n)
+			l.After(time.Now(), n, q.Len())
 		}
 	}
 }

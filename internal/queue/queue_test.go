@@ -121,8 +121,8 @@ func TestRun_RoundsUntilClosed(t *testing.T) {
 }
 
 // TestLinger_Policy drives the linger policy with explicit times: it waits
-// only for a round that follows a recorded round within LingerWindow, and
-// as long as Wait says for that round's size.
+// only for a round that follows, within LingerWindow, a recorded round that
+// ended with items waiting, and as long as Wait says for that round's size.
 func TestLinger_Policy(t *testing.T) {
 	var slept []time.Duration
 	l := &queue.Linger{
@@ -131,22 +131,24 @@ func TestLinger_Policy(t *testing.T) {
 	}
 	t0 := time.Unix(1000, 0)
 	l.Before(t0) // nothing recorded: idle, no wait
-	l.After(t0, 3)
+	l.After(t0, 3, 1)
 	l.Before(t0.Add(queue.LingerWindow - time.Nanosecond)) // under load: wait 3 ms
-	l.After(t0.Add(queue.LingerWindow), 0)                 // an empty round changes nothing
+	l.After(t0.Add(queue.LingerWindow), 0, 0)              // an empty round changes nothing
 	l.Before(t0.Add(2 * queue.LingerWindow))               // idle again: no wait
-	l.After(t0.Add(2*queue.LingerWindow), 5)
+	l.After(t0.Add(2*queue.LingerWindow), 5, 2)
 	l.Before(t0.Add(2 * queue.LingerWindow)) // wait 5 ms
+	l.After(t0.Add(3*queue.LingerWindow), 4, 0)
+	l.Before(t0.Add(3 * queue.LingerWindow)) // nothing was waiting: a lone producer, no wait
 	if want := []time.Duration{3 * time.Millisecond, 5 * time.Millisecond}; !slices.Equal(slept, want) {
 		t.Errorf("slept %v, want %v", slept, want)
 	}
 	var zero queue.Linger
-	zero.After(t0, 10)
+	zero.After(t0, 10, 10)
 	zero.Before(t0) // no Wait: never sleeps (would call time.Sleep otherwise)
 }
 
-// TestRun_LingersUnderLoad: Run consults the policy before every round
-// after the first, with the previous round's size.
+// TestRun_LingersUnderLoad: Run consults the policy before a round that
+// follows a round which ended with items waiting, with that round's size.
 func TestRun_LingersUnderLoad(t *testing.T) {
 	q := queue.New[int]()
 	var prevs []int
