@@ -147,13 +147,13 @@ func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 func (s *shard) run() {
 	defer close(s.done)
 	s.h.goFunc(func(context.Context) { s.watchdog() })
-	queue.Run(s.jobs, nil, func(batch []func()) int {
+	queue.Run(s.jobs, nil, func(batch []func()) (int, int) {
 		for i, job := range batch {
 			s.runJob(job)
 			s.endTurn(i < len(batch)-1)
 			batch[i] = nil
 		}
-		return len(batch)
+		return len(batch), len(batch)
 	})
 }
 

@@ -104,10 +104,11 @@ const LingerWindow = 20 * time.Millisecond
 // round waits Wait(prev) before it drains, prev being the previous round's
 // size, so that the producers about to arrive share its cost (an fsync, an
 // upload), but only when there is something else to batch: the previous
-// round ended less than LingerWindow ago with items already waiting (they
-// arrived while it ran, so several producers are at work). A lone producer,
-// whose next item comes only after the reply to its last one, finds the
-// queue empty at the end of each round and never waits. The zero value
+// round ended less than LingerWindow ago and several producers were at work
+// (it served more than one, or more items were already waiting when it
+// ended). A lone producer, whose next item comes only after the reply to
+// its last one, makes rounds of one that end with nothing waiting, and
+// never waits. The zero value
 // never waits. Used by the consumer goroutine only.
 type Linger struct {
 	// Wait is how long a round under load waits after a round of prev
@@ -116,15 +117,15 @@ type Linger struct {
 	// Sleep waits d (time.Sleep when nil; tests record it instead).
 	Sleep func(d time.Duration)
 
-	lastEnd     time.Time
-	lastSize    int
-	lastBacklog bool // items were waiting when the last round ended
+	lastEnd  time.Time
+	lastSize int
+	lastBusy bool // the last round showed several producers
 }
 
 // Before is called when a round is about to drain: it waits as the policy
 // says.
 func (l *Linger) Before(now time.Time) {
-	if l.Wait == nil || l.lastSize == 0 || !l.lastBacklog || now.Sub(l.lastEnd) >= LingerWindow {
+	if l.Wait == nil || l.lastSize == 0 || !l.lastBusy || now.Sub(l.lastEnd) >= LingerWindow {
 		return
 	}
 	d := l.Wait(l.lastSize)
@@ -138,19 +139,21 @@ func (l *Linger) Before(now time.Time) {
 	time.Sleep(d)
 }
 
-// After records a round of size items that ended at now, with waiting
-// items already queued for the next one; a round of 0 items (nothing to
-// make durable) leaves the record as it was.
-func (l *Linger) After(now time.Time, size, waiting int) {
+// After records a round of size (the policy's measure) that ended at now;
+// busy: it showed several producers at work (see Linger). A round of size
+// 0 (nothing to make durable) leaves the record as it was.
+func (l *Linger) After(now time.Time, size int, busy bool) {
 	if size > 0 {
-		l.lastEnd, l.lastSize, l.lastBacklog = now, size, waiting > 0
+		l.lastEnd, l.lastSize, l.lastBusy = now, size, busy
 	}
 }
 
 // Run consumes q in rounds until it is closed and drained: each round
 // lingers as l says, drains every waiting item and hands them to round,
-// which returns the round's size for the policy. l may be nil.
-func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
+// which returns the round's size for the policy (Linger.Wait) and how many
+// producers it served (those waiting on it: items, or the requests behind
+// them). l may be nil.
+func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers int)) {
 	var batch []T
 	for {
 		// Wait for work before lingering: an idle consumer never waits.
@@ -171,9 +174,9 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
 		if batch, ok = q.Next(batch); !ok {
 			return
 		}
-		n := round(batch)
+		n, p := round(batch)
 		if l != nil {
-			l.After(time.Now(), n, q.Len())
+			l.After(time.Now(), n, p > 1 || q.Len() > 0)
 		}
 	}
 }

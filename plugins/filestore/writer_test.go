@@ -171,30 +171,28 @@ func newStoreWithK(t *testing.T) *Store {
 }
 
 // TestWriter_lingers pins when a round waits for more operations, through
-// the shared policy: only after a recent round that several writers shared
-// and with writers already waiting when it ended.
+// the shared policy: only after a recent round that several writers shared.
 func TestWriter_lingers(t *testing.T) {
 	now := time.Now()
 	tests := []struct {
 		name     string
 		linger   time.Duration
 		lastSize int
-		waiting  int // queued when the last round ended
+		busy     bool // the last round showed several writers
 		ago      time.Duration
 		want     bool
 	}{
-		{"after a shared round", defaultLinger, 5, 2, time.Millisecond, true},
-		{"after a shared round, nothing waiting", defaultLinger, 5, 0, time.Millisecond, false},
-		{"after a lone writer's round", defaultLinger, 1, 1, time.Millisecond, false},
-		{"after an idle spell", defaultLinger, 5, 2, queue.LingerWindow + time.Millisecond, false},
-		{"first round", defaultLinger, 0, 0, 0, false},
-		{"lingering off", 0, 5, 2, time.Millisecond, false},
+		{"after a shared round", defaultLinger, 5, true, time.Millisecond, true},
+		{"after a lone writer's round", defaultLinger, 1, false, time.Millisecond, false},
+		{"after an idle spell", defaultLinger, 5, true, queue.LingerWindow + time.Millisecond, false},
+		{"first round", defaultLinger, 0, false, 0, false},
+		{"lingering off", 0, 5, true, time.Millisecond, false},
 	}
 	for _, tt := range tests {
 		w := &writer{linger: tt.linger}
 		var slept time.Duration
 		l := &queue.Linger{Wait: w.lingerAfter, Sleep: func(d time.Duration) { slept += d }}
-		l.After(now.Add(-tt.ago), tt.lastSize, tt.waiting)
+		l.After(now.Add(-tt.ago), tt.lastSize, tt.busy)
 		l.Before(now)
 		if got := slept > 0; got != tt.want || (got && slept != tt.linger) {
 			t.Errorf("%s: slept %v, want waiting %v", tt.name, slept, tt.want)
