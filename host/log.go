@@ -346,6 +346,12 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, err
 				return nil, fmt.Errorf("start %s empty: %w", c.scope, err)
 			}
 		}
+		// A new object: its empty database starts in WAL mode, with no
+		// fsync, as the bucket holds its state.
+		if err := storage.CreateEmpty(path); err != nil {
+			l.release(h)
+			return nil, fmt.Errorf("start %s empty: %w", c.scope, err)
+		}
 	}
 	return l, nil
 }
