@@ -38,7 +38,9 @@ func TestRetryDelayMS(t *testing.T) {
 }
 
 func TestNodeRecordIsDead(t *testing.T) {
-	rec := func(node string, exp uint64) ownership.NodeRecord { return ownership.NodeRecord{Node: node, ExpiresMS: exp} }
+	rec := func(node string, exp uint64) ownership.NodeRecord {
+		return ownership.NodeRecord{Node: node, ExpiresMS: exp}
+	}
 	for _, tt := range []struct {
 		name string
 		key  string

@@ -87,6 +87,7 @@ func (c *cell) fireAlarm() {
 		info := s.rt.NewObject()
 		_ = info.Set("retryCount", a.Retry)
 		_ = info.Set("isRetry", a.Retry > 0)
+		_ = info.Set("scheduledTime", a.AtMs)
 		fn, isFn := goja.AssertFunction(c.inst.Get("alarm"))
 		if !isFn {
 			c.alarmDone(gen, a, nil)

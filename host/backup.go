@@ -65,7 +65,7 @@ func saveSnapshot(ctx context.Context, h *Host, l *cellLog) error {
 	if ps == nil || len(ps.Pages) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, uploadDeadline)
+	ctx, cancel := l.uploadContext(ctx)
 	defer cancel()
 	// Every save is a snapshot: after the epoch's first, each covers TXIDs
 	// 1 to its own and makes the earlier ones obsolete.

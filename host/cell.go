@@ -2,8 +2,10 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -30,6 +32,7 @@ type cell struct {
 	// known durable. A reply waits while synced < committed.
 	committed, synced uint64
 	resetReason       string     // why the last reset happened
+	resetCause        error      // what a failed blockConcurrencyWhile threw, until a new instance is built
 	blocked           int        // open blockConcurrencyWhile calls (input gate closed)
 	waiting           []func()   // events held by the input gate, in arrival order
 	waking            bool       // a job to deliver the next waiting event is posted
@@ -53,12 +56,25 @@ type cell struct {
 	keepAlive func() bool
 	broken    error       // set while reset fails the events it held
 	sockets   cellSockets // WebSocket connections and hibernatable sockets
+
+	// The shard's list of cells by last use (resident.go).
+	prev, next *cell
+	listed     bool
+	resident   bool // holds or is opening its database (counted in s.nResident)
+	// refs counts jobs posted for the cell by cellFor's callers that have
+	// not run yet: the record must not be dropped under them. Incremented
+	// under h.mu.
+	refs atomic.Int32
 }
 
 // BrokenObjectError is what callers of a reset object get.
 type BrokenObjectError struct{ Reason string }
 
 func (e *BrokenObjectError) Error() string { return "Durable Object reset because " + e.Reason }
+
+// maxIDNameLength is the longest id name workerd passes on to the object
+// (ctx.id.name); a longer one is dropped.
+const maxIDNameLength = 1024
 
 // bcwTimeout is workerd's limit on one blockConcurrencyWhile call.
 const bcwTimeout = 30 * time.Second
@@ -83,6 +99,8 @@ func (c *cell) open(name string) {
 	}
 	c.opening = true
 	s := c.s
+	s.makeRoom()
+	c.setResident(true)
 	path := s.h.dbPath(c.class, c.id)
 	s.h.goFunc(func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, activateTimeout)
@@ -91,11 +109,21 @@ func (c *cell) open(name string) {
 		if err != nil {
 			s.post(func() {
 				c.opening = false
+				c.setResident(false)
 				c.failWaiting(err)
 			})
 			return
 		}
-		db, err := storage.Open(path, storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit})
+		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit}
+		db, err := storage.Open(path, opts)
+		if err != nil && l != nil && l.local {
+			// The kept local database does not open: the bucket wins.
+			c.logger().Warn("the local database does not open; restoring it from the bucket", "err", err)
+			l.local = false
+			if err = s.h.restore(ctx, c.scope, path); err == nil {
+				db, err = storage.Open(path, opts)
+			}
+		}
 		if err != nil && l != nil {
 			l.release(s.h)
 		}
@@ -113,16 +141,24 @@ func (c *cell) open(name string) {
 		posted := s.post(func() {
 			c.opening = false
 			if err != nil {
+				c.setResident(false)
 				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
 				return
 			}
 			if s.h.closing.Load() {
+				c.setResident(false)
 				abandon()
 				c.failWaiting(ErrClosed)
 				return
 			}
 			c.db = db
 			c.attachLog(l)
+			if l != nil && l.local {
+				// The bucket lacks what this database holds: save it at
+				// the next backup tick (committed != backedUp).
+				c.committed++
+				c.synced = c.committed
+			}
 			c.armStoredAlarm()
 			c.wakeNext()
 		})
@@ -136,6 +172,9 @@ func (c *cell) open(name string) {
 // of the id that woke it ("" when reached by id string). On the loop.
 func (c *cell) construct(name string) error {
 	s := c.s
+	if len(name) > maxIDNameLength { // workerd does not pass such a name on
+		name = ""
+	}
 	state := s.w.NewState(jsapi.StateOptions{
 		ID:         s.w.NewID(s.ns[c.class], c.id, name),
 		Storage:    cellKV{c},
@@ -147,12 +186,39 @@ func (c *cell) construct(name string) error {
 		CompatibilityDate:  s.h.cfg.CompatibilityDate,
 		CompatibilityFlags: s.h.cfg.CompatibilityFlags,
 	})
+	gen := c.gen
 	inst, err := s.w.Construct(c.class, state)
 	if err != nil {
 		return err
 	}
+	if c.gen != gen { // a blockConcurrencyWhile of the constructor failed
+		return c.resetErr()
+	}
 	c.inst = inst
+	c.resetCause = nil
 	return nil
+}
+
+// resetMark marks err as the failure of a call that reset its object (JS
+// sees durableObjectReset = true; the caller's stub stays broken).
+func resetMark(err error) error {
+	var se *jsapi.ScriptError
+	if errors.As(err, &se) {
+		r := *se
+		r.Reset = true
+		return &r
+	}
+	return err
+}
+
+// resetErr is the error events of the last reset instance fail with: the
+// error its failed blockConcurrencyWhile() threw (as workerd breaks the
+// input gate with it), else BrokenObjectError.
+func (c *cell) resetErr() error {
+	if c.resetCause != nil {
+		return resetMark(c.resetCause)
+	}
+	return &BrokenObjectError{Reason: c.resetReason}
 }
 
 // waitUntil keeps the object resident (not evicted) until p settles;
@@ -168,6 +234,7 @@ func (c *cell) waitUntil(p goja.Value) {
 // deliver runs ev now if the database is open, the input gate is open and
 // nothing is waiting; else queues it. On the loop.
 func (c *cell) deliver(name string, ev func()) {
+	c.used()
 	if c.db == nil {
 		c.waiting = append(c.waiting, ev)
 		c.open(name)
@@ -195,7 +262,7 @@ func (c *cell) failWaiting(err error) {
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
 	c.s.current = c // cleared when the job ends (runJob)
-	c.lastActive = c.s.h.now()
+	c.used()
 	ev()
 }
 
@@ -210,11 +277,12 @@ func (c *cell) block() (release func(err error)) {
 			return
 		}
 		done = true
-		c.blocked--
-		if c.gen == gen {
-			c.logger().Error(bcwTimeoutMessage)
-			c.reset("a blockConcurrencyWhile() call timed out")
+		if c.gen != gen {
+			return
 		}
+		c.blocked--
+		c.logger().Error(bcwTimeoutMessage)
+		c.reset("a blockConcurrencyWhile() call timed out")
 		c.wakeNext()
 	})
 	return func(err error) {
@@ -223,9 +291,13 @@ func (c *cell) block() (release func(err error)) {
 		}
 		done = true
 		cancel()
+		if c.gen != gen { // the instance was reset: its gate is gone
+			return
+		}
 		c.blocked--
-		if err != nil && c.gen == gen {
-			c.reset("blockConcurrencyWhile() failed: " + err.Error())
+		if err != nil {
+			c.resetWith("blockConcurrencyWhile() failed: "+err.Error(), err)
+			return
 		}
 		c.wakeNext()
 	}
@@ -254,13 +326,18 @@ func (c *cell) wakeNext() {
 // reset breaks the current instance: its pending writes are discarded, the
 // events it held fail with BrokenObjectError, and the next event builds a
 // fresh instance. On the loop.
-func (c *cell) reset(reason string) {
+func (c *cell) reset(reason string) { c.resetWith(reason, nil) }
+
+// resetWith is reset with the error the held events fail with (nil:
+// BrokenObjectError).
+func (c *cell) resetWith(reason string, cause error) {
 	c.logger().Warn("Durable Object reset because " + reason)
 	if c.db != nil {
 		_ = c.db.Rollback()
 	}
 	c.wrote = false
 	c.resetReason = reason
+	c.resetCause = cause
 	if c.alarmRunning { // the attempt is lost with the instance: try again
 		c.alarmRunning = false
 		if c.alarmCancel != nil {
@@ -268,11 +345,12 @@ func (c *cell) reset(reason string) {
 		}
 		c.alarmCancel = c.s.AfterFunc(2*time.Second, c.fireAlarm)
 	}
+	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
 	c.blocked = 0
 	c.dropSockets()
-	c.failWaiting(&BrokenObjectError{Reason: reason})
+	c.failWaiting(c.resetErr())
 }
 
 // touch marks the cell's implicit transaction as part of this turn.
@@ -341,6 +419,9 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		gen := c.gen
 		v, err := start()
 		if err != nil {
+			if c.gen != gen { // e.g. ctx.abort()
+				err = resetMark(err)
+			}
 			failLater(err)
 			return
 		}
@@ -349,13 +430,17 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 			s.reply(c, func() {
 				c.inflight--
 				if c.gen != gen {
-					fail(&BrokenObjectError{Reason: c.resetReason})
+					fail(c.resetErr())
 					return
 				}
 				deliver()
 			})
 		}, func(e goja.Value) {
-			failLater(s.w.ScriptErrorOf(e))
+			var err error = s.w.ScriptErrorOf(e)
+			if c.gen != gen {
+				err = resetMark(err)
+			}
+			failLater(err)
 		})
 	}
 	c.deliver(name, ev)
@@ -379,7 +464,7 @@ func (c *cell) call(name, method string, args []byte, get bool, reply func([]byt
 	c.event(name, func() (goja.Value, error) {
 		return s.w.CallRPC(c.class, c.inst, method, args, get)
 	}, func(v goja.Value) func() {
-		b, err := s.w.SerializeResult(v)
+		b, err := s.w.SerializeResultFor(c.inst, v)
 		return func() { reply(b, err) }
 	}, func(err error) { reply(nil, err) })
 }

@@ -28,19 +28,6 @@ func everyShard[T any](h *Host, interval time.Duration, job func(*shard) T) {
 	}
 }
 
-// evictIdle evicts the shard's cells that have been idle for the idle
-// timeout, and returns how many. On the loop.
-func (s *shard) evictIdle() (n int) {
-	cutoff := s.h.now().Add(-s.h.cfg.IdleTimeout)
-	for _, c := range s.h.cellsOf(s) {
-		if c.evictable(cutoff) {
-			c.evict()
-			n++
-		}
-	}
-	return n
-}
-
 // evictable reports whether nothing holds the cell in memory: no event in
 // flight or waiting, no open transaction or gate, nothing left to make
 // durable or to back up, no alarm running, or armed but unpublished (an
@@ -66,7 +53,9 @@ func (c *cell) evictable(cutoff time.Time) bool {
 
 // evict drops the instance and releases the cell. On the loop.
 func (c *cell) evict() {
+	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
 	_ = c.closeDB(false)
+	c.maybeDrop()
 }

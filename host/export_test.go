@@ -51,6 +51,7 @@ func PostFetch(h *Host, class, name string, req *jsapi.HTTPRequest) <-chan Fetch
 	ch := make(chan FetchResult, 1)
 	c := h.cellFor(class, IDFromName(h.cfg.Script, class, name))
 	c.s.post(func() {
+		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) { ch <- FetchResult{resp, err} })
 	})
 	return ch

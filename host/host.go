@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
 	"github.com/cellhost/cellhost/jsapi"
@@ -73,6 +74,10 @@ type Config struct {
 	// must be started; the host does not close it. Nil: no ownership
 	// checks (tests, single-process tools).
 	Node *ownership.Node
+	// Remote, if set, forwards a request for an object that a live other
+	// node owns to that node (remote.go); nil: such a request fails with
+	// *ownership.CellOwnedElsewhereError.
+	Remote Remote
 	// StateLock, if set, is the caller's lock of StateDir (LockState);
 	// otherwise Open takes it.
 	StateLock *StateLock
@@ -96,6 +101,15 @@ type Config struct {
 	// (DefaultCommitCoalesce when zero; negative: every turn commits on
 	// its own). See shard.endTurn.
 	CommitCoalesce time.Duration
+	// MaxResidentCells bounds the cells that hold their database open at
+	// once (0: no bound); past it the least recently used idle cells are
+	// evicted (resident.go).
+	MaxResidentCells int
+	// MemoryLimit bounds how much the live heap may grow while one event
+	// of an object runs (DefaultMemoryLimit, 128 MiB as workerd's isolate
+	// limit, when zero; negative: no limit). Past it the object is reset
+	// (memwatch.go).
+	MemoryLimit int64
 
 	// clock is idle eviction's clock (time.Now when nil); tests set it
 	// (export_test.go).
@@ -123,6 +137,7 @@ type Host struct {
 	syncer  *syncer
 	closing atomic.Bool
 	sockets wsRegistry // upgraded WebSocket connections
+	owners  ownerCache // where remote objects were last served (remote.go)
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context
@@ -133,7 +148,9 @@ type Host struct {
 	goMu sync.Mutex
 	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
 
-	now func() time.Time // idle eviction's clock (Config.clock)
+	now       func() time.Time    // idle eviction's clock (Config.clock)
+	bodies    *semaphore.Weighted // request bodies in memory (http.go)
+	bodyBytes atomic.Int64        // bytes reserved in bodies
 
 	mu    sync.Mutex
 	cells map[string]*cell // by scope; guarded by mu
@@ -169,13 +186,16 @@ func New(cfg Config) (*Host, error) {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.MemoryLimit == 0 {
+		cfg.MemoryLimit = DefaultMemoryLimit
+	}
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = 30 * time.Second
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now}
+	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
 		h.now = cfg.clock
 	}
@@ -375,8 +395,9 @@ func (h *Host) shardFor(scope string) *shard {
 	return h.shards[f.Sum32()%uint32(len(h.shards))]
 }
 
-// cellFor returns the cell for class and id, creating its record if needed.
-// Safe from any goroutine.
+// cellFor returns the cell for class and id, creating its record if needed,
+// with a reference the caller hands to the job it posts to the cell's
+// shard; that job calls c.unref first. Safe from any goroutine.
 func (h *Host) cellFor(class, id string) *cell {
 	scope := class + ":" + id
 	h.mu.Lock()
@@ -386,21 +407,12 @@ func (h *Host) cellFor(class, id string) *cell {
 		c = &cell{class: class, id: id, scope: scope, s: h.shardFor(scope)}
 		h.cells[scope] = c
 	}
+	c.refs.Add(1)
 	return c
 }
 
-// cellsOf lists the cells that live in shard s.
-func (h *Host) cellsOf(s *shard) []*cell {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []*cell
-	for _, c := range h.cells {
-		if c.s == s {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// unref drops the reference cellFor took. On the cell's loop.
+func (c *cell) unref() { c.refs.Add(-1) }
 
 // ErrUnknownClass is returned for a class that is not a bound Durable Object class.
 var ErrUnknownClass = errors.New("unknown Durable Object class")
@@ -420,12 +432,10 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 
 // FetchObject delivers req to the object class/id (name is the name the id
 // came from, or ""), and waits for its response until ctx ends. Safe from
-// any goroutine.
+// any goroutine. With Config.Remote set, a request for an object another
+// live node owns goes to that node (remote.go).
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	c := h.cellFor(class, id)
-	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
-		c.s.post(func() { c.fetch(name, req, reply) })
-	})
+	return h.fetchRouted(ctx, class, id, name, req)
 }
 
 // Fetch delivers req to the worker's default fetch handler and waits for
@@ -532,7 +542,18 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
+			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+				n.s.h.goFunc(func(ctx context.Context) {
+					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
+					defer cancel()
+					resp, err := n.s.h.fetchRouted(ctx, n.class, id, name, req)
+					err = remoteError(err)
+					caller.post(func() { done(resp, err) })
+				})
+				return
+			}
 			err = remoteError(err)
 			caller.post(func() { done(resp, err) })
 		})
@@ -544,7 +565,18 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
 	c.s.post(func() {
+		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
+			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+				n.s.h.goFunc(func(ctx context.Context) {
+					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
+					defer cancel()
+					res, err := n.s.h.callRouted(ctx, n.class, id, name, method, args, get)
+					err = remoteError(err)
+					caller.post(func() { done(res, err) })
+				})
+				return
+			}
 			err = remoteError(err)
 			caller.post(func() { done(res, err) })
 		})
@@ -562,7 +594,7 @@ func remoteError(err error) error {
 	}
 	var be *BrokenObjectError
 	if errors.As(err, &be) {
-		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true}
+		return &jsapi.ScriptError{Name: "Error", Message: be.Error(), Remote: true, Reset: true}
 	}
 	return err
 }

@@ -31,6 +31,13 @@ type RequestInfo struct {
 	Err     error // what the request failed with, if it did
 }
 
+// bodyBudget bounds the request bodies held in memory at once, host-wide:
+// a body is read only once its bytes fit (its Content-Length up front, a
+// chunked body as it grows), and the reservation lasts until its response
+// is written. Eight concurrent 100 MB uploads then wait for each other
+// instead of exhausting memory.
+const bodyBudget = 256 << 20
+
 // Handler is the HTTP front: /do/<Class>/<id>[/...] reaches an object
 // directly; every other path goes to the worker's default fetch. Echo's
 // middleware does the edge's work: the request log (Config.RequestLog),
@@ -60,7 +67,7 @@ func (h *Host) Handler() http.Handler {
 			return err
 		},
 	}))
-	e.Use(middleware.BodyLimit(strconv.Itoa(maxBodyBytes/(1<<20)) + "M"))
+	e.Use(middleware.BodyLimit(strconv.Itoa(maxBodyBytes>>20) + "MiB")) // binary: gommon reads "M" as 10^6
 	e.Use(middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{
 		Timeout: h.cfg.RequestTimeout,
 		ErrorHandler: func(err error, _ echo.Context) error {
@@ -74,7 +81,7 @@ func (h *Host) Handler() http.Handler {
 	e.Any("/do/:class/:id", objectRoute)
 	e.Any("/do/:class/:id/*", objectRoute)
 	e.Any("/*", func(c echo.Context) error { return h.serveWorker(c) })
-	return e
+	return customMethods(e)
 }
 
 // errBadRequest marks an error that is the client's: 400 with its text.
@@ -95,6 +102,7 @@ func (h *Host) httpError(err error, c echo.Context) {
 	var bad errBadRequest
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
+	var forward interface{ Unsent() bool }
 	switch {
 	case errors.As(err, &he):
 		if he.Code == http.StatusRequestEntityTooLarge {
@@ -104,9 +112,20 @@ func (h *Host) httpError(err error, c echo.Context) {
 		_ = plain(c, he.Code, http.StatusText(he.Code))
 	case errors.As(err, &bad):
 		_ = plain(c, http.StatusBadRequest, bad.Error())
-	case errors.As(err, &elsewhere), errors.As(err, &lostRecord):
+	case errors.As(err, &elsewhere), errors.As(err, &lostRecord), errors.Is(err, ownership.ErrFenced):
+		// Fenced: the node's lease lapsed (a bucket outage); it takes
+		// cells again once it rejoins.
 		h.log.Error(err.Error())
 		_ = plain(c, http.StatusServiceUnavailable, err.Error())
+	case errors.As(err, &forward):
+		// A forward to the owner failed (remote.go): 503 when it never
+		// reached it (try again), 502 when it may have run.
+		h.log.Error(err.Error())
+		status := http.StatusBadGateway
+		if forward.Unsent() {
+			status = http.StatusServiceUnavailable
+		}
+		_ = plain(c, status, err.Error())
 	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
 		// The client went away before the answer: nobody to answer, and
 		// nothing the application threw. The event itself runs on.
@@ -135,9 +154,15 @@ func (h *Host) serveObject(c echo.Context) error {
 	case err != nil:
 		return plain(c, http.StatusBadRequest, err.Error())
 	}
-	req, err := fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
 		return err
+	}
+	defer release()
+	if isUpgrade(c.Request()) {
+		if done, err := h.serveObjectUpgrade(c, class, id, name, req); done {
+			return err
+		}
 	}
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
 	if err != nil {
@@ -146,11 +171,17 @@ func (h *Host) serveObject(c echo.Context) error {
 	return h.write(c, resp)
 }
 
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
 func (h *Host) serveWorker(c echo.Context) error {
-	req, err := fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Request())
 	if err != nil {
 		return err
 	}
+	defer release()
 	resp, err := h.Fetch(c.Request().Context(), req)
 	if errors.Is(err, jsapi.ErrNoDefaultFetch) {
 		return plain(c, http.StatusNotFound, "this worker has no default fetch handler; reach Durable Objects at /do/<Class>/<id>")
@@ -162,10 +193,16 @@ func (h *Host) serveWorker(c echo.Context) error {
 }
 
 // fromHTTP builds the request the worker sees: the URL from the Host header
-// and the raw request URI, header names lowercased in order, the body read.
-func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
+// and the raw request URI, header names lowercased in order, the body read
+// within the host's body budget. release gives the body's reservation back
+// (after the response).
+func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), err error) {
+	method := r.Method
+	if m, ok := r.Context().Value(customMethodKey{}).(string); ok {
+		method = m
+	}
 	req := &jsapi.HTTPRequest{
-		Method: r.Method,
+		Method: method,
 		URL:    "http://" + r.Host + r.RequestURI,
 		Header: make([][2]string, 0, len(r.Header)+1),
 	}
@@ -176,18 +213,72 @@ func fromHTTP(r *http.Request) (*jsapi.HTTPRequest, error) {
 			req.Header = append(req.Header, [2]string{lk, v})
 		}
 	}
+	release = func() {}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, err := io.ReadAll(r.Body) // bounded by the body limit
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			return nil, err
+		b, held, err := h.readBody(r)
+		release = func() {
+			h.bodies.Release(held)
+			h.bodyBytes.Add(-held)
 		}
 		if err != nil {
-			return nil, errBadRequest{fmt.Errorf("read request body: %w", err)}
+			release()
+			return nil, nil, err
 		}
 		req.Body = b
 	}
-	return req, nil
+	return req, release, nil
+}
+
+// errBodyTooLarge is the body limit's answer (413, see httpError).
+var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+
+// readBody reads r's body, reserving its bytes in the body budget first
+// (in 1 MiB steps when its length is unknown). It returns the bytes held.
+// Its errors are errBodyTooLarge, errBadRequest, or the request context's.
+func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
+	ctx := r.Context()
+	if r.ContentLength > maxBodyBytes {
+		return nil, 0, errBodyTooLarge
+	}
+	const step = 1 << 20
+	var held int64
+	reserve := func(n int64) error {
+		if err := h.bodies.Acquire(ctx, n); err != nil {
+			return err // the client went away, or the request timed out
+		}
+		held += n
+		h.bodyBytes.Add(n)
+		return nil
+	}
+	var buf []byte
+	if r.ContentLength > 0 {
+		if err := reserve(r.ContentLength); err != nil {
+			return nil, held, err
+		}
+		buf = make([]byte, 0, r.ContentLength+1)
+	}
+	body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
+	for {
+		if int64(len(buf)) == int64(cap(buf)) {
+			if err := reserve(step); err != nil {
+				return nil, held, err
+			}
+			buf = append(buf, make([]byte, step)...)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, held, nil
+		}
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			var he *echo.HTTPError
+			if errors.As(err, &tooLarge) || errors.As(err, &he) {
+				return nil, held, errBodyTooLarge
+			}
+			return nil, held, errBadRequest{fmt.Errorf("read request body: %w", err)}
+		}
+	}
 }
 
 // write sends resp (a WebSocket's 101 completes the upgrade).
@@ -217,4 +308,25 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse) error {
 
 func plain(c echo.Context, status int, msg string) error {
 	return c.String(status, msg+"\n")
+}
+
+// customMethodKey holds, in a request's context, a method Echo's router
+// does not know (Any covers only the standard ones).
+type customMethodKey struct{}
+
+// customMethods lets any token method reach the worker, as on workerd:
+// Echo's router knows only the standard methods (405 for others), so a
+// method outside them is routed as POST and handed to JS as sent.
+func customMethods(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+			http.MethodDelete, http.MethodOptions, http.MethodTrace, http.MethodConnect, echo.PROPFIND, echo.REPORT:
+			next.ServeHTTP(w, r)
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), customMethodKey{}, r.Method))
+		r.Method = http.MethodPost
+		next.ServeHTTP(w, r)
+	})
 }

@@ -46,6 +46,9 @@ type cellLog struct {
 	lease   *ownership.Lease // nil without ownership
 	capture *storage.WALCapture
 	done    chan struct{} // closed when the cell lets go of the log
+	// local: the backup mode kept the local database, newer than the
+	// bucket (localwins.go); it is saved at the next backup tick.
+	local bool
 
 	// retired is set when the cell lets go of the log; it is atomic so that
 	// the loop never waits for an upload in progress (which holds mu).
@@ -165,6 +168,24 @@ func (h *Host) deleteOlderEpochs(scope string, epoch uint64) {
 	})
 }
 
+// uploadContext bounds an upload by uploadDeadline and ends it as soon as
+// the lease is lost (the node fenced itself, e.g. in a bucket outage): a
+// write that can no longer be acknowledged fails at once instead of
+// retrying until the deadline.
+func (l *cellLog) uploadContext(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(parent, uploadDeadline)
+	if l.lease != nil {
+		go func() {
+			select {
+			case <-l.lease.Lost:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, cancel
+}
+
 func (l *cellLog) epoch() uint64 {
 	if l.lease == nil {
 		return 1
@@ -229,7 +250,7 @@ func (h *Host) upload(l *cellLog) error {
 	if err != nil {
 		return fmt.Errorf("capture pages of %s: %w", l.scope, err)
 	}
-	ctx, cancel := context.WithTimeout(h.ctx, uploadDeadline)
+	ctx, cancel := l.uploadContext(h.ctx)
 	defer cancel()
 	if ps != nil && len(ps.Pages) > 0 {
 		return h.putLTX(ctx, l, ps, first || compact)
@@ -333,18 +354,24 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, err
 		}
 		l.lease = lease
 	}
-	// The bucket wins over the local file (bucket-protocol.md section 5).
-	res, err := storage.Restore(ctx, h.cfg.Bucket, c.scope, path)
+	// The bucket wins over the local file (bucket-protocol.md section 5),
+	// except for the backup mode's newer local database (localwins.go).
+	local, err := h.localWins(ctx, c.scope, path)
 	if err != nil {
 		l.release(h)
 		return nil, fmt.Errorf("restore %s: %w", c.scope, err)
 	}
-	if !res.Found {
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-				l.release(h)
-				return nil, fmt.Errorf("start %s empty: %w", c.scope, err)
-			}
+	l.local = local
+	if !local {
+		if err := h.restore(ctx, c.scope, path); err != nil {
+			l.release(h)
+			return nil, err
+		}
+	}
+	if h.cfg.Durability == DurabilityBackup {
+		if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
+			l.release(h)
+			return nil, fmt.Errorf("activate %s: %w", c.scope, err)
 		}
 		// A new object: its empty database starts in WAL mode, with no
 		// fsync, as the bucket holds its state.
@@ -354,6 +381,23 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, err
 		}
 	}
 	return l, nil
+}
+
+// restore replaces the local database at path with the bucket's newest
+// generation of scope, or removes it when the bucket has none.
+func (h *Host) restore(ctx context.Context, scope, path string) error {
+	res, err := storage.Restore(ctx, h.cfg.Bucket, scope, path)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", scope, err)
+	}
+	if !res.Found {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("start %s empty: %w", scope, err)
+			}
+		}
+	}
+	return nil
 }
 
 // release gives the cell back: its log is done, its lease released.
@@ -428,6 +472,7 @@ func (c *cell) closeDB(wait bool) error {
 		}
 		c.db = nil
 	}
+	c.setResident(false)
 	c.commitsSinceCheckpoint = 0
 	return err
 }

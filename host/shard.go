@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -34,15 +35,19 @@ type shard struct {
 	jobStart    time.Time // when the running job started
 	jobRunning  bool
 	interrupted bool // the watchdog interrupted the current job
+	// memExceeded: the interrupt came from the memory watchdog (memwatch.go).
+	memExceeded atomic.Bool
 
 	// Owned by the loop goroutine.
-	current *cell // the cell whose event is running, if any
-	epoch   int   // runtime generation: timers of a replaced runtime never fire
-	rt      *goja.Runtime
-	w       *jsapi.Worker
-	ns      map[string]*namespace // by class name
-	dirty   []*cell               // cells whose implicit transaction is open
-	replies []pendingReply        // released after this turn's commits
+	current   *cell // the cell whose event is running, if any
+	epoch     int   // runtime generation: timers of a replaced runtime never fire
+	rt        *goja.Runtime
+	w         *jsapi.Worker
+	ns        map[string]*namespace // by class name
+	dirty     []*cell               // cells whose implicit transaction is open
+	cells     cellList              // the cells the shard knows, by last use (resident.go)
+	nResident int                   // cells holding or opening their database
+	replies   []pendingReply        // released after this turn's commits
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
@@ -69,6 +74,7 @@ func (s *shard) load() error {
 	}
 	jsapi.InstallTimers(rt, s)
 	nss := map[string]jsapi.Namespace{}
+	bindingClasses := map[string]string{}
 	classes := make([]string, 0, len(s.h.cfg.Bindings))
 	for _, b := range s.h.cfg.Bindings {
 		n, ok := s.ns[b.Class]
@@ -77,9 +83,10 @@ func (s *shard) load() error {
 			s.ns[b.Class] = n
 		}
 		nss[b.Name] = n
+		bindingClasses[b.Name] = b.Class
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, BindingClasses: bindingClasses, Post: s.post})
 	if err != nil {
 		return err
 	}
@@ -101,6 +108,7 @@ func (s *shard) replaceRuntime(reason string) {
 		s.rt, s.w = old, oldW
 		return
 	}
+	oldW.Retire() // the RPC targets it exported die with it
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {
 			c.reset(reason)
@@ -147,6 +155,7 @@ func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 func (s *shard) run() {
 	defer close(s.done)
 	s.h.goFunc(func(context.Context) { s.watchdog() })
+	s.h.goFunc(func(context.Context) { s.memWatchdog() })
 	queue.Run(s.jobs, nil, func(batch []func()) (int, int) {
 		for i, job := range batch {
 			s.runJob(job)
@@ -198,7 +207,6 @@ func (e errCPULimit) String() string {
 // kill the process. A job interrupted at the limit resets the object whose
 // event was running.
 func (s *shard) runJob(job func()) {
-	limit := s.h.cfg.CPULimit
 	s.cpuMu.Lock()
 	s.jobStart = time.Now()
 	s.jobRunning = true
@@ -211,12 +219,13 @@ func (s *shard) runJob(job func()) {
 		s.cpuMu.Unlock()
 		if interrupted {
 			s.rt.ClearInterrupt()
+			reason := s.interruptReason()
 			if c := s.current; c != nil {
-				c.logger().Error(fmt.Sprintf("the handler exceeded its time limit of %s and was interrupted", limit))
+				c.logger().Error("interrupted: " + reason)
 			} else {
-				s.log.Error(fmt.Sprintf("a worker handler exceeded its time limit of %s and was interrupted", limit))
+				s.log.Error("a worker handler was interrupted: " + reason)
 			}
-			s.replaceRuntime(errCPULimit{limit}.String())
+			s.replaceRuntime(reason)
 		} else if s.w.Poisoned {
 			s.replaceRuntime("its JavaScript runtime hit an uncatchable error (stack overflow)")
 		}

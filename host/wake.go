@@ -41,7 +41,7 @@ func (h *Host) Wake(ctx context.Context, scope string) error {
 	}
 	c := h.cellFor(scope[:i], scope[i+1:])
 	done := make(chan error, 1)
-	if !c.s.post(func() { c.deliver("", func() { done <- c.broken }) }) {
+	if !c.s.post(func() { c.unref(); c.deliver("", func() { done <- c.broken }) }) {
 		return fmt.Errorf("wake %s: %w", scope, ErrClosed)
 	}
 	select {

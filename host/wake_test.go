@@ -178,7 +178,6 @@ func TestAlarm_PinsWithoutSink(t *testing.T) {
 	}
 }
 
-
 // TestAlarm_DueSoonStaysResident: an idle object whose published alarm is
 // due within the idle timeout stays, so that its own timer fires it on
 // time; one whose alarm is further away is evicted.

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
 
-	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/jsapi/web"
 )
@@ -49,6 +48,14 @@ type WorkerOptions struct {
 	// Classes are the class names the configuration requires the module to
 	// export (durable_objects bindings).
 	Classes []string
+	// BindingClasses maps each Durable Object binding to its class (for
+	// the exports of cloudflare:workers, where a class is its namespace).
+	BindingClasses map[string]string
+	// Post queues a function to run on the runtime's loop, from any
+	// goroutine (the shard's post), and reports whether it was queued;
+	// calls from other runtimes to targets this one exported arrive through
+	// it. Nil: such calls fail.
+	Post func(func()) bool
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -61,10 +68,19 @@ type Worker struct {
 	Classes  map[string]*goja.Object // every exported class (function) by name
 	settle   goja.Callable
 	makeID   goja.Callable
-	invoke   goja.Callable
+	defer_   goja.Callable // do.js defer: fn in a promise job of its own
+	noop     goja.Callable
 	entryCls *goja.Object // WorkerEntrypoint
 	doCls    *goja.Object // DurableObject
 	nsObjs   map[*goja.Object]Namespace
+	nsNames  map[Namespace]string // binding name of each namespace
+	rpc      rpcModel
+	postFn   func(func()) bool
+	retired  atomic.Bool
+	loading  bool // the bundle's top level is running
+	// exportOwner is the instance whose RPC result is being encoded (the
+	// owner of what it exports), or nil.
+	exportOwner *goja.Object
 	// stubProto is DurableObjectStub.prototype; stubRPC makes the callable
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object
@@ -81,9 +97,12 @@ type Worker struct {
 // and checks its exports. rt must already have the Web globals (InstallWeb)
 // and timers.
 func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
-	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, Classes: map[string]*goja.Object{}}
+	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post}
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
+	}
+	if err := w.installRPC(); err != nil {
+		return nil, fmt.Errorf("load worker: install RPC: %w", err)
 	}
 	fnv, err := rt.RunProgram(doProgram)
 	if err != nil {
@@ -92,8 +111,8 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	fn, _ := goja.AssertFunction(fnv)
 	native := rt.NewObject()
 	_ = native.Set("stubFetch", w.stubFetch)
-	_ = native.Set("stubCall", w.stubCall)
 	_ = native.Set("stubSetup", w.stubSetup)
+	_ = native.Set("doStubMethod", w.rpc.doStubMethod)
 	_ = native.Set("makeStub", w.makeStub)
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
@@ -102,7 +121,8 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	model := mv.ToObject(rt)
 	w.settle, _ = goja.AssertFunction(model.Get("settle"))
 	w.makeID, _ = goja.AssertFunction(model.Get("makeId"))
-	w.invoke, _ = goja.AssertFunction(model.Get("rpcInvoke"))
+	w.defer_, _ = goja.AssertFunction(model.Get("defer"))
+	w.noop, _ = goja.AssertFunction(model.Get("noop"))
 	w.doCls = model.Get("DurableObject").ToObject(rt)
 	w.entryCls = model.Get("WorkerEntrypoint").ToObject(rt)
 	nsClass := model.Get("DurableObjectNamespace")
@@ -115,6 +135,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	}
 	for _, name := range sortedKeys(o.Namespaces) {
 		nsObj := w.nativeNamespace(o.Namespaces[name])
+		w.nsNames[o.Namespaces[name]] = name
 		v, err := rt.New(nsClass, nsObj)
 		if err != nil {
 			return nil, fmt.Errorf("load worker: bind %s: %w", name, err)
@@ -125,11 +146,20 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	cw := rt.NewObject()
 	_ = cw.Set("DurableObject", w.doCls)
 	_ = cw.Set("WorkerEntrypoint", w.entryCls)
-	_ = cw.Set("RpcTarget", model.Get("RpcTarget"))
+	_ = cw.Set("RpcTarget", w.rpc.target)
+	_ = cw.Set("RpcStub", w.rpc.stub)
+	_ = cw.Set("RpcPromise", w.rpc.promise)
+	_ = cw.Set("RpcProperty", w.rpc.property)
 	_ = cw.Set("env", w.Env)
-	_ = rt.Set("__cellhost_cloudflare_workers", cw)
+	setExports, err := w.installWorkersModule(cw)
+	if err != nil {
+		return nil, fmt.Errorf("load worker: install cloudflare:workers: %w", err)
+	}
 
-	if _, err := rt.RunProgram(o.Bundle.Program); err != nil {
+	w.loading = true
+	_, err = rt.RunProgram(o.Bundle.Program)
+	w.loading = false
+	if err != nil {
 		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))
 	}
 	ex := rt.Get(bundleGlobal)
@@ -148,6 +178,9 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 				w.Classes[k] = obj
 			}
 		}
+	}
+	if err := setExports(o.BindingClasses); err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
 	}
 	if d, ok := w.Default.(*goja.Object); ok && w.extends(d, w.doCls) {
 		return nil, fmt.Errorf("load worker %s: the default export is a Durable Object class; export it by name and bind it in durable_objects.bindings", o.Bundle.Entry)
@@ -237,15 +270,6 @@ func (w *Worker) NewID(ns Namespace, hex, name string) goja.Value {
 	return v
 }
 
-// stubTarget reads the (namespace, id, name) a stub's native call starts with.
-func (w *Worker) stubTarget(call goja.FunctionCall) (ns Namespace, hex, name string) {
-	nsObj, _ := call.Argument(0).(*goja.Object)
-	if n := call.Argument(2); !goja.IsUndefined(n) {
-		name = n.String()
-	}
-	return w.nsObjs[nsObj], call.Argument(1).String(), name
-}
-
 // remotePromise returns a promise that start settles: start gets a settle
 // function to call, on this runtime's goroutine, with the result's JS value
 // (built by its convert step) or an error, or returns an error at once.
@@ -271,28 +295,16 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		if st.broken != nil {
+			return st.broken
+		}
 		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {
 			return err
 		}
 		st.ns.Fetch(st.hex, st.name, req, func(resp *HTTPResponse, err error) {
+			st.settled(err)
 			settle(func() (goja.Value, error) { return web.NewResponse(w.rt, resp) }, err)
-		})
-		return nil
-	})
-}
-
-func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
-	ns, hex, name := w.stubTarget(call)
-	method := call.Argument(3).String()
-	get := call.Argument(5).ToBoolean()
-	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		args, err := jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, call.Argument(4)) })
-		if err != nil {
-			return err
-		}
-		ns.Call(hex, name, method, args, get, func(res []byte, err error) {
-			settle(func() (goja.Value, error) { return clone.Deserialize(w.rt, res) }, err)
 		})
 		return nil
 	})
@@ -300,40 +312,17 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 
 // ErrNoRPC is workerd's error for an RPC to a class that does not extend
 // DurableObject.
-var ErrNoRPC = &ScriptError{Name: "TypeError", Message: "The receiving Durable Object does not support RPC, because its class was not declared with `extends DurableObject`."}
+var ErrNoRPC = &ScriptError{Name: "TypeError", Message: "The receiving Durable Object does not support RPC, because its class was not declared with `extends DurableObject`. In order to enable RPC, make sure your class extends the special class `DurableObject`, which can be imported from the module \"cloudflare:workers\"."}
 
-// CallRPC invokes an RPC on a Durable Object instance of class: args are the
-// structured-clone bytes of the argument array. It returns the result (a
-// value or promise) to settle.
+// CallRPC invokes an RPC on a Durable Object instance of class: args is
+// the message (rpc.go's envelope: property path, capabilities, value) the
+// caller's stub sent. It returns the result (a value or promise) to
+// settle; SerializeResult encodes it for the caller.
 func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []byte, get bool) (goja.Value, error) {
 	if cls, ok := w.Classes[class]; !ok || !w.extends(cls, w.doCls) {
 		return nil, ErrNoRPC
 	}
-	argv, err := clone.Deserialize(w.rt, args)
-	if err != nil {
-		return nil, err
-	}
-	argList := []goja.Value{}
-	if obj, ok := argv.(*goja.Object); ok {
-		w.rt.ForOf(obj, func(v goja.Value) bool {
-			argList = append(argList, v)
-			return true
-		})
-	}
-	arr := w.rt.NewArray()
-	for i, a := range argList {
-		_ = arr.Set(strconv.Itoa(i), a)
-	}
-	v, err := w.invoke(goja.Undefined(), inst, w.rt.ToValue(method), arr, w.rt.ToValue(get))
-	if err != nil {
-		return nil, w.errorOf(err)
-	}
-	return v, nil
-}
-
-// SerializeResult structured-clones an RPC result for another runtime.
-func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) {
-	return jserr.Catch(func() ([]byte, error) { return clone.Serialize(w.rt, v) })
+	return w.serveEnvelope(inst, args, get, w.doCls)
 }
 
 // ErrorValue is jserr.ToJS on this worker's runtime: the JS value to throw
@@ -406,6 +395,7 @@ func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, erro
 	if err != nil {
 		return nil, w.errorOf(err)
 	}
+	w.drainJobs()
 	return inst, nil
 }
 
@@ -483,7 +473,7 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
-	if !jserr.IsBuiltin(se.Name) {
+	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
 		se.Message = obj.String()
 		se.Name = "Error"
 	}

@@ -18,8 +18,6 @@
     }
   }
 
-  class RpcTarget {}
-
   // An id's hex and namespace are private fields, not WeakMap entries: a
   // WeakMap entry costs goja a Go weak pointer, and getByName makes an id
   // on every request. idHexOf/idNamespaceOf read them (undefined for
@@ -68,11 +66,7 @@
       return native.stubFetch(this, request);
     }
   }
-  native.stubSetup(DurableObjectStub.prototype, (ns, hex, name, prop) => {
-    const call = (...args) => native.stubCall(ns, hex, name, prop, args, false);
-    call.then = (ok, fail) => native.stubCall(ns, hex, name, prop, [], true).then(ok, fail);
-    return call;
-  });
+  native.stubSetup(DurableObjectStub.prototype, native.doStubMethod);
 
   class DurableObjectNamespace {
     #ns;
@@ -111,36 +105,18 @@
     Promise.resolve(v).then(ok, fail);
   }
 
-  // rpcTarget finds what an RPC may reach on a DurableObject instance: a
-  // method or accessor of its class (never an instance field, never Object's).
-  function rpcLookup(inst, name) {
-    for (let p = Object.getPrototypeOf(inst); p && p !== DurableObject.prototype && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-      const d = Object.getOwnPropertyDescriptor(p, name);
-      if (d) return name === "constructor" ? undefined : d;
-    }
-    return undefined;
+  // defer runs fn in a promise job of its own; noop is a call into JS
+  // whose return runs the pending jobs (bcw.go).
+  function defer(fn) {
+    Promise.resolve().then(fn);
   }
-
-  function rpcInvoke(inst, name, args, isGet) {
-    const d = rpcLookup(inst, name);
-    if (d === undefined) {
-      throw new TypeError(`The RPC receiver does not implement the method "${name}".`);
-    }
-    if (isGet) {
-      return d.get ? d.get.call(inst) : d.value;
-    }
-    const fn = d.get ? d.get.call(inst) : d.value;
-    if (typeof fn !== "function") {
-      throw new TypeError(`"${name}" is not a function.`);
-    }
-    return fn.apply(inst, args);
-  }
+  function noop() {}
 
   return {
-    rpcInvoke,
+    defer,
+    noop,
     DurableObject,
     WorkerEntrypoint,
-    RpcTarget,
     DurableObjectId,
     DurableObjectNamespace,
     makeId,

@@ -28,8 +28,22 @@ var virtualModules = map[string]string{
 	"cloudflare:workers": `const m = globalThis.__cellhost_cloudflare_workers;
 export const DurableObject = m.DurableObject;
 export const WorkerEntrypoint = m.WorkerEntrypoint;
+export const WorkflowEntrypoint = m.WorkflowEntrypoint;
 export const RpcTarget = m.RpcTarget;
+export const RpcStub = m.RpcStub;
+export const RpcPromise = m.RpcPromise;
+export const RpcProperty = m.RpcProperty;
+export const ServiceStub = m.ServiceStub;
 export const env = m.env;
+export const exports = m.exports;
+export const waitUntil = m.waitUntil;
+export const withEnv = m.withEnv;
+export const withExports = m.withExports;
+export const withEnvAndExports = m.withEnvAndExports;
+export const restore = m.restore;
+export const abortIsolate = m.abortIsolate;
+export const cache = m.cache;
+export const tracing = m.tracing;
 export default m;
 `,
 }

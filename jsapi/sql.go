@@ -94,7 +94,7 @@ const sqlPrelude = `(function (native) {
     }
     next() {
       const row = native.next(this.#h, false);
-      return row === undefined ? { done: true } : { done: false, value: row };
+      return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
     }
     toArray() { return native.toArray(this.#h, false); }
     one() { return native.one(this.#h); }
@@ -112,7 +112,7 @@ const sqlPrelude = `(function (native) {
     }
     next() {
       const row = native.next(this.#h, true);
-      return row === undefined ? { done: true } : { done: false, value: row };
+      return row === undefined ? { done: true, value: undefined } : { done: false, value: row };
     }
     toArray() { return native.toArray(this.#h, true); }
     get columnNames() { return native.columnNames(this.#h); }

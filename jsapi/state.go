@@ -87,33 +87,8 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 			o.WaitUntil(p)
 		}
 	})
-	_ = st.Set("blockConcurrencyWhile", func(fn goja.Value) goja.Value {
-		p, resolve, reject := rt.NewPromise()
-		f, ok := goja.AssertFunction(fn)
-		if !ok {
-			_ = reject(jserr.ToJS(rt, jserr.TypeError("blockConcurrencyWhile() requires a function")))
-			return rt.ToValue(p)
-		}
-		release := func(error) {}
-		if o.Block != nil {
-			release = o.Block()
-		}
-		v, err := f(goja.Undefined())
-		if err != nil {
-			err = w.errorOf(err)
-			release(err)
-			_ = reject(jserr.ToJS(w.rt, err))
-			return rt.ToValue(p)
-		}
-		w.Settle(v, func(r goja.Value) {
-			release(nil)
-			_ = resolve(r)
-		}, func(e goja.Value) {
-			release(w.ScriptErrorOf(e))
-			_ = reject(e)
-		})
-		return rt.ToValue(p)
-	})
+	bcw := &bcwState{w: w, block: o.Block}
+	_ = st.Set("blockConcurrencyWhile", bcw.call)
 	_ = st.Set("abort", func(reason goja.Value) {
 		msg := "abort() was called"
 		if !goja.IsUndefined(reason) {
@@ -181,13 +156,15 @@ func listOptions(rt *goja.Runtime, v goja.Value) ListOptions {
 // storageAPI holds what the storage methods share: the runtime, the
 // storage interfaces and the options.
 type storageAPI struct {
-	w      *Worker
-	rt     *goja.Runtime
-	kv     KV
-	sql    SQL
-	tx     Transactions
-	alarms Alarms
-	o      *StateOptions
+	w  *Worker
+	rt *goja.Runtime
+	kv KV
+	// listGen counts kv.list() calls: an older iterator is invalidated.
+	listGen int
+	sql     SQL
+	tx      Transactions
+	alarms  Alarms
+	o       *StateOptions
 }
 
 // txnGuard is checked by the methods of a transaction object before they
@@ -581,12 +558,29 @@ func (a *storageAPI) newSyncKV() *goja.Object {
 			}
 			pairs[i] = rt.NewArray(e.Key, v)
 		}
-		arr := rt.NewArray(pairs...)
-		values, ok := goja.AssertFunction(arr.Get("values"))
-		if !ok {
-			return arr, nil
-		}
-		return values(arr)
+		// Only the newest kv.list() iterator may be used (workerd).
+		a.listGen++
+		gen := a.listGen
+		it := rt.NewObject()
+		next := 0
+		_ = it.Set("next", func() goja.Value {
+			if a.listGen != gen {
+				panic(jserr.Object(rt, "Error", "kv.list() iterator was invalidated because a new call to kv.list() was started. Only one kv.list() iterator can exist at a time."))
+			}
+			res := rt.NewObject()
+			if next >= len(pairs) {
+				_ = res.Set("done", true)
+				_ = res.Set("value", goja.Undefined())
+				return res
+			}
+			_ = res.Set("done", false)
+			_ = res.Set("value", pairs[next])
+			pairs[next] = nil
+			next++
+			return res
+		})
+		_ = it.SetSymbol(goja.SymIterator, func(call goja.FunctionCall) goja.Value { return call.This })
+		return it, nil
 	}))
 	return kv
 }

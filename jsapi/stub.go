@@ -1,6 +1,8 @@
 package jsapi
 
 import (
+	"errors"
+
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
@@ -19,8 +21,16 @@ type stubObject struct {
 	nsObj *goja.Object
 	id    goja.Value
 	hex   string
-	name  string     // "" when the id has no name
-	nameV goja.Value // the id's name, or undefined
+	name  string       // "" when the id has no name
+	nameV goja.Value   // the id's name, or undefined
+	obj   *goja.Object // the stub as JS sees it
+	// broken is the error of a call that reset the object: a stub stays
+	// broken once its object was reset, as on workerd (a new stub works).
+	broken error
+	// Properties the program set on the stub (a stub is an ordinary
+	// object in that respect), in the order they were added.
+	extra     map[string]goja.Value
+	extraKeys []string
 }
 
 var _ goja.DynamicObject = (*stubObject)(nil)
@@ -41,13 +51,14 @@ func (w *Worker) makeStub(call goja.FunctionCall) goja.Value {
 	}
 	obj := w.rt.NewDynamicObject(st)
 	_ = obj.SetPrototype(w.stubProto)
+	st.obj = obj
 	return obj
 }
 
 // stubOf returns the stub v is, throwing workerd's TypeError when v is not
 // one (a stub's fetch called with another `this`).
 func (w *Worker) stubOf(v goja.Value) *stubObject {
-	if obj, ok := v.(*goja.Object); ok {
+	if obj, ok := v.(*goja.Object); ok && obj.Prototype() == w.stubProto { // Export walks an ordinary object
 		if st, ok := obj.Export().(*stubObject); ok {
 			return st
 		}
@@ -65,21 +76,68 @@ func (s *stubObject) Get(key string) goja.Value {
 	case "then":
 		return nil // from the prototype chain: undefined
 	}
+	if v, ok := s.extra[key]; ok {
+		return v
+	}
 	if s.w.stubProto.Get(key) != nil {
 		return nil // the prototype's (fetch, toString, ...)
 	}
-	v, err := s.w.stubRPC(goja.Undefined(), s.nsObj, s.w.rt.ToValue(s.hex), s.nameV, s.w.rt.ToValue(key))
+	v, err := s.w.stubRPC(goja.Undefined(), s.obj, s.w.rt.ToValue(key))
 	if err != nil {
 		panic(err)
 	}
 	return v
 }
 
-// Set refuses: a stub's properties are read-only.
-func (s *stubObject) Set(string, goja.Value) bool { return false }
+// Set adds or replaces a property of the program's; id and name are
+// read-only.
+func (s *stubObject) Set(key string, v goja.Value) bool {
+	if key == "id" || key == "name" {
+		return false
+	}
+	if s.extra == nil {
+		s.extra = map[string]goja.Value{}
+	}
+	if _, ok := s.extra[key]; !ok {
+		s.extraKeys = append(s.extraKeys, key)
+	}
+	s.extra[key] = v
+	return true
+}
 
-func (s *stubObject) Has(key string) bool { return key == "id" || key == "name" }
+func (s *stubObject) Has(key string) bool {
+	if key == "id" || key == "name" {
+		return true
+	}
+	_, ok := s.extra[key]
+	return ok
+}
 
-func (s *stubObject) Delete(key string) bool { return !s.Has(key) }
+func (s *stubObject) Delete(key string) bool {
+	if key == "id" || key == "name" {
+		return false
+	}
+	if _, ok := s.extra[key]; ok {
+		delete(s.extra, key)
+		for i, k := range s.extraKeys {
+			if k == key {
+				s.extraKeys = append(s.extraKeys[:i], s.extraKeys[i+1:]...)
+				break
+			}
+		}
+	}
+	return true
+}
 
-func (s *stubObject) Keys() []string { return []string{"id", "name"} }
+func (s *stubObject) Keys() []string {
+	return append([]string{"id", "name"}, s.extraKeys...)
+}
+
+// settled records the outcome of a call through the stub: an error that
+// says the object was reset breaks the stub.
+func (s *stubObject) settled(err error) {
+	var se *ScriptError
+	if s.broken == nil && errors.As(err, &se) && se.Reset {
+		s.broken = err
+	}
+}

@@ -39,6 +39,7 @@ type Lease struct {
 	Lost <-chan struct{}
 
 	n        *Node
+	gen      string // the node's generation when acquired (its marker)
 	lost     chan struct{}
 	lostOnce sync.Once
 
@@ -96,9 +97,9 @@ func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 		return nil, err
 	}
 	lostC := make(chan struct{})
-	l := &Lease{Scope: scope, Epoch: epoch, Lost: lostC, n: n, lost: lostC}
+	l := &Lease{Scope: scope, Epoch: epoch, Lost: lostC, n: n, lost: lostC, gen: n.Generation()}
 
-	if _, err := n.store.Put(ctx, bucketkey.MarkerKey(n.id, n.generation, scope), nil, plugins.PutOptions{}); err != nil {
+	if _, err := n.store.Put(ctx, bucketkey.MarkerKey(n.id, l.gen, scope), nil, plugins.PutOptions{}); err != nil {
 		err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
 		if rerr := l.Release(ctx); rerr != nil {
 			err = fmt.Errorf("%w (release: %v)", err, rerr)
@@ -155,6 +156,14 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 				return 0, fmt.Errorf("acquire cell %s: %w", scope, lerr)
 			}
 			if ok {
+				// Another node may have created own.json and uploaded
+				// its first LTX between my read and my listing: the
+				// record is lost only if it is still missing now.
+				if _, _, rerr := n.store.Get(ctx, key); rerr == nil {
+					continue // back to step 1
+				} else if !errors.Is(rerr, plugins.ErrNotFound) {
+					return 0, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, rerr)
+				}
 				return 0, &LostRecordError{Scope: scope, NewestEpoch: newest}
 			}
 			want, opts = OwnRecord{Node: n.id, Epoch: 1}, plugins.PutOptions{IfNoneMatch: true}
@@ -260,6 +269,9 @@ func (l *Lease) Check(ctx context.Context) error {
 		l.lose()
 		return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Found: cur}
 	}
+	if err := l.lostError(); err != nil {
+		return err
+	}
 	return l.n.ackError(l.Scope)
 }
 
@@ -288,7 +300,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		delete(n.leases, l.Scope)
 	}
 	n.mu.Unlock()
-	if err := deleteKey(ctx, n.store, bucketkey.MarkerKey(n.id, n.generation, l.Scope), ""); err != nil {
+	if err := deleteKey(ctx, n.store, bucketkey.MarkerKey(n.id, l.gen, l.Scope), ""); err != nil {
 		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
 	}
 	if relErr == nil {

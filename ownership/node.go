@@ -43,6 +43,12 @@ type Config struct {
 	// SkipProbe skips the storage probe in Start (for tests with stores
 	// that script every call).
 	SkipProbe bool
+	// Rejoin makes a node that fenced itself because no renewal landed in
+	// time (the bucket was unreachable or refused writes) take a new lease,
+	// with a new generation, as soon as the bucket answers again (see
+	// rejoin.go). A node fenced because another writer changed its record
+	// never rejoins.
+	Rejoin bool
 }
 
 // Node is this process's membership in the fleet: its lease on
@@ -58,11 +64,13 @@ type Config struct {
 // node when its lease could have lapsed: CanAck turns false, every Lease's
 // Lost closes, Done closes. A renewal rejected by the store (another
 // writer changed the record) fences at once. A fenced node never renews
-// again: the host builds a new Node (a new generation) to take a lease.
+// again, unless Config.Rejoin: then, when the fence came from renewals
+// that did not land, it takes a new lease with a new generation once the
+// bucket answers (rejoin.go); the leases of before the fence stay lost.
 type Node struct {
 	store      Store
 	id         string
-	generation string
+	generation string // guarded by mu (it changes when the node rejoins)
 	addr       string
 	probeKey   string
 	ttl        time.Duration
@@ -70,6 +78,7 @@ type Node struct {
 	clock      Clock
 	logf       func(format string, args ...any)
 	skipProbe  bool
+	rejoin     bool
 	key        string
 
 	cancel context.CancelFunc // stops run
@@ -84,6 +93,9 @@ type Node struct {
 	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
 	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
 	fenced   *FencedError          // guarded by mu; non-nil once fenced
+	lapsed   bool                  // guarded by mu; fenced because no renewal landed in time
+	joining  bool                  // guarded by mu; a rejoin's lease write is in flight
+	rejoined chan struct{}         // guarded by mu; closed when the node rejoins
 	stopped  bool                  // guarded by mu; renewals stopped by Close
 	done     chan struct{}         // closed when fenced or when Close begins
 	deadline Timer                 // guarded by mu
@@ -159,6 +171,8 @@ func New(cfg Config) (*Node, error) {
 		clock:      cfg.Clock,
 		logf:       cfg.Logf,
 		skipProbe:  cfg.SkipProbe,
+		rejoin:     cfg.Rejoin,
+		rejoined:   make(chan struct{}),
 		key:        bucketkey.NodeKey(cfg.NodeID),
 		done:       make(chan struct{}),
 		leases:     map[string]*Lease{},
@@ -171,7 +185,11 @@ func (n *Node) ID() string { return n.id }
 
 // Generation returns this Node's ownership index generation (64 hex), the
 // <generation> of its node-cells markers.
-func (n *Node) Generation() string { return n.generation }
+func (n *Node) Generation() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.generation
+}
 
 // Start runs the storage probe (unless Config.SkipProbe), takes the node
 // lease, and starts renewing it. ctx bounds the start-up calls only. Start
@@ -272,13 +290,16 @@ func (n *Node) acquireNodeLease(ctx context.Context) error {
 func (n *Node) stamp() (stamp, []byte) {
 	mono := n.clock.Monotonic()
 	wall := n.clock.Now()
+	n.mu.Lock()
+	gen := n.generation
+	n.mu.Unlock()
 	rec := NodeRecord{
 		Node:                     n.id,
 		ExpiresMS:                uint64(wall.UnixMilli() + n.ttl.Milliseconds()),
 		Addr:                     n.addr,
 		ProbePublicKey:           n.probeKey,
 		PeerProtocol:             peerProtocol,
-		OwnershipIndexGeneration: n.generation,
+		OwnershipIndexGeneration: gen,
 		Load:                     UnattractiveLoad(),
 	}
 	return stamp{mono: mono, expires: rec.ExpiresMS}, rec.Encode()
@@ -295,8 +316,8 @@ type stamp struct {
 func (n *Node) landed(etag string, st stamp) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.fenced != nil {
-		return // a fenced node never extends its lease
+	if n.fenced != nil && !n.joining {
+		return // a fenced node never extends its lease (but by rejoining)
 	}
 	n.etag = etag
 	if fa := st.mono + n.ttl - n.margin; fa > n.fenceAt {
@@ -328,6 +349,7 @@ func (n *Node) onDeadline() {
 		return
 	}
 	n.fenceLocked("no lease renewal landed in time: the lease could have lapsed")
+	n.lapsed = true
 }
 
 // fenceLocked fences the node: no more acknowledgements or renewals, every
@@ -385,7 +407,13 @@ func (n *Node) run(ctx context.Context) {
 		case <-wake:
 		}
 		if n.Fenced() {
-			return
+			if !n.rejoinable() || !n.rejoinLoop(ctx) {
+				return
+			}
+			n.mu.Lock()
+			next = n.anchor + n.ttl/3
+			n.mu.Unlock()
+			continue
 		}
 		woke := n.clock.Monotonic()
 		if n.renew(ctx) {
@@ -508,7 +536,13 @@ func (n *Node) Fenced() bool {
 }
 
 // Done is closed when the node fences itself or Close begins.
-func (n *Node) Done() <-chan struct{} { return n.done }
+// With Config.Rejoin a rejoined node has a new Done channel: call Done
+// again after Rejoined closes.
+func (n *Node) Done() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.done
+}
 
 // Err returns nil while the node runs, a *FencedError once it fenced, or
 // ErrClosed once Close began (when it did not fence first).

@@ -286,6 +286,11 @@ func (a *authState) fail(err error) bool {
 }
 
 func (a *authState) allowed(action sqlite.AuthorizerActionCode, arg1, arg2, dbName string) bool {
+	if action == sqlite.AuthAlterTable {
+		// arg1 is the database, arg2 the table; for DROP COLUMN SQLite
+		// passes the column where the database name goes.
+		return strings.EqualFold(arg1, "main") && !isReservedName(arg2)
+	}
 	switch dbName {
 	case "", "main":
 	case "temp":
@@ -345,7 +350,7 @@ func (a *authState) allowed(action sqlite.AuthorizerActionCode, arg1, arg2, dbNa
 	case sqlite.AuthFunction:
 		return !deniedFunctions[strings.ToLower(arg2)]
 	case sqlite.AuthCreateVTable, sqlite.AuthDropVTable:
-		return !isReservedName(arg1) && strings.EqualFold(arg2, "fts5")
+		return !isReservedName(arg1) && (strings.EqualFold(arg2, "fts5") || strings.EqualFold(arg2, "fts5vocab"))
 	}
 	// ATTACH, DETACH, temporary objects, COPY and anything unknown.
 	return false

@@ -524,7 +524,8 @@ func (db *DB) closeAll() error {
 	return errors.Join(errs...)
 }
 
-// Size returns the size of the database in bytes (page_count * page_size),
+// Size returns the size of the database in bytes as workerd counts it (pages
+// in use: page_count - freelist_count, times page_size),
 // as seen by the open transaction if there is one. It does not begin a
 // transaction.
 func (db *DB) Size() (int64, error) {
@@ -536,7 +537,7 @@ func (db *DB) Size() (int64, error) {
 	}
 	var n int64
 	err := db.conn.QueryRowContext(context.Background(),
-		`SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()`,
+		`SELECT ((SELECT * FROM pragma_page_count) - (SELECT * FROM pragma_freelist_count)) * (SELECT * FROM pragma_page_size)`,
 	).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("read database size: %w", err)

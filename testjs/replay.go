@@ -24,6 +24,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/cellhost/cellhost/internal/queue"
 )
 
 const (
@@ -63,7 +65,7 @@ func Replay(ctx context.Context, baseURL string, c *Case) (*Transcript, error) {
 		ctx:   ctx,
 		base:  base,
 		named: map[string]*wsConn{},
-		inbox: &inbox{ready: make(chan struct{}, 1)},
+		inbox: &inbox{q: queue.New[func()]()},
 	}
 	r.hostport = base.Host
 	if base.Port() == "" {
@@ -118,30 +120,23 @@ type replayer struct {
 }
 
 type inbox struct {
-	mu    sync.Mutex
-	q     []func()
-	ready chan struct{}
+	q       *queue.Queue[func()]
+	pending []func() // taken from q, not applied yet (replayer goroutine only)
 }
 
-func (in *inbox) post(f func()) {
-	in.mu.Lock()
-	in.q = append(in.q, f)
-	in.mu.Unlock()
-	select {
-	case in.ready <- struct{}{}:
-	default:
-	}
-}
+func (in *inbox) post(f func()) { in.q.Push(f) }
 
+// pop returns the next event, nil when none waits.
 func (in *inbox) pop() func() {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if len(in.q) == 0 {
-		return nil
+	if len(in.pending) == 0 {
+		in.pending, _ = in.q.Drain(nil)
+		if len(in.pending) == 0 {
+			return nil
+		}
 	}
-	f := in.q[0]
-	in.q[0] = nil
-	in.q = in.q[1:]
+	f := in.pending[0]
+	in.pending[0] = nil
+	in.pending = in.pending[1:]
 	return f
 }
 
@@ -151,7 +146,7 @@ func (r *replayer) block(cond func() bool) error {
 		f := r.inbox.pop()
 		if f == nil {
 			select {
-			case <-r.inbox.ready:
+			case <-r.inbox.q.Wake():
 			case <-r.ctx.Done():
 				return r.ctx.Err()
 			}
@@ -611,7 +606,7 @@ const (
 type wsConn struct {
 	path   string
 	cancel context.CancelFunc // drops the connection (and a pending dial)
-	out    *opQueue           // frames for the writer goroutine
+	out    *queue.Queue[wsOp] // frames for the writer goroutine; sends never block, as ws.send
 
 	owner       *wsRun // the step that opened it; its 'error' handler
 	state       connState
@@ -773,7 +768,7 @@ func (r *replayer) exchange(run *wsRun) error {
 		if c.state != wsOpen {
 			return false // ws.send throws while CONNECTING
 		}
-		c.out.push(wsOp{msg: m})
+		c.out.Push(wsOp{msg: m})
 		return true
 	}
 	if w.Recv >= len(w.Send) {
@@ -800,7 +795,7 @@ func (r *replayer) exchange(run *wsRun) error {
 	if w.Close != nil || w.WaitClose {
 		if w.Close != nil && !c.closed {
 			if c.state == wsOpen {
-				c.out.push(wsOp{close: w.Close})
+				c.out.Push(wsOp{close: w.Close})
 			} else {
 				// ws.close() while CONNECTING aborts the handshake: 'close' 1006
 				r.inbox.post(func() { c.onClose(1006, "") })
@@ -814,7 +809,7 @@ func (r *replayer) exchange(run *wsRun) error {
 // openWS starts connecting; the dial goroutine reports through the inbox.
 func (r *replayer) openWS(w *WSStep, path string, run *wsRun) *wsConn {
 	ctx, cancel := context.WithCancel(r.ctx)
-	c := &wsConn{path: path, cancel: cancel, owner: run, out: newOpQueue()}
+	c := &wsConn{path: path, cancel: cancel, owner: run, out: queue.New[wsOp]()}
 	h := buildHeaders(w.Headers)
 	if !h.has("host") {
 		h.set("Host", defaultHost)
@@ -974,61 +969,31 @@ type wsOp struct {
 	close *WSClose
 }
 
-// opQueue is an unbounded FIFO: sends never block the replayer, as ws.send.
-type opQueue struct {
-	mu    sync.Mutex
-	ops   []wsOp
-	ready chan struct{}
-}
-
-func newOpQueue() *opQueue { return &opQueue{ready: make(chan struct{}, 1)} }
-
-func (q *opQueue) push(op wsOp) {
-	q.mu.Lock()
-	q.ops = append(q.ops, op)
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-}
-
-func (q *opQueue) next(ctx context.Context) (wsOp, bool) {
+func writeLoop(ctx context.Context, wc *websocket.Conn, q *queue.Queue[wsOp], s *wsStream) {
+	var batch []wsOp
 	for {
-		q.mu.Lock()
-		if len(q.ops) > 0 {
-			op := q.ops[0]
-			q.ops = q.ops[1:]
-			q.mu.Unlock()
-			return op, true
+		batch, _ = q.Drain(batch)
+		for _, op := range batch {
+			if op.close != nil {
+				// The server's answer ends the reader (readLoop); one that
+				// never comes ends it at the close timeout.
+				s.startCloseTimer()
+				_ = wc.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(op.close.Code, op.close.Reason), time.Now().Add(time.Second))
+				return
+			}
+			typ := websocket.TextMessage
+			if op.msg.Binary {
+				typ = websocket.BinaryMessage
+			}
+			_ = wc.WriteMessage(typ, op.msg.Data) // errors: sends after a close are dropped, as by ws
 		}
-		q.mu.Unlock()
-		select {
-		case <-q.ready:
-		case <-ctx.Done():
-			return wsOp{}, false
+		if len(batch) == 0 {
+			select {
+			case <-q.Wake():
+			case <-ctx.Done():
+				return
+			}
 		}
-	}
-}
-
-func writeLoop(ctx context.Context, wc *websocket.Conn, q *opQueue, s *wsStream) {
-	for {
-		op, ok := q.next(ctx)
-		if !ok {
-			return
-		}
-		if op.close != nil {
-			// The server's answer ends the reader (readLoop); one that
-			// never comes ends it at the close timeout.
-			s.startCloseTimer()
-			_ = wc.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(op.close.Code, op.close.Reason), time.Now().Add(time.Second))
-			return
-		}
-		typ := websocket.TextMessage
-		if op.msg.Binary {
-			typ = websocket.BinaryMessage
-		}
-		_ = wc.WriteMessage(typ, op.msg.Data) // errors: sends after a close are dropped, as by ws
 	}
 }
 

@@ -66,6 +66,9 @@ func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability stri
 	node, err := ownership.New(ownership.Config{
 		Store:  store,
 		NodeID: nodeID,
+		// A bucket outage fences the node; it takes a new lease when
+		// the bucket answers again, without a restart.
+		Rejoin: true,
 		Logf: func(format string, args ...any) {
 			fmt.Fprintf(log, format+"\n", args...)
 		},
@@ -82,14 +85,6 @@ func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability stri
 	}
 	hc.Bucket, hc.Node = store, node
 	return &fleetMembership{store: store, node: node}, nil
-}
-
-// fenced is closed when the node's lease is gone for good.
-func (f *fleetMembership) fenced() <-chan struct{} {
-	if f.node == nil {
-		return nil
-	}
-	return f.node.Done()
 }
 
 // close stops the wake index (after its queued writes), releases the cells

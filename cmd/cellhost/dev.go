@@ -27,6 +27,7 @@ type devOptions struct {
 	bucket         string
 	durability     string
 	backupInterval time.Duration
+	maxResident    int
 	wake           wakeOptions
 }
 
@@ -62,6 +63,7 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
+	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept in memory with their database open; past it the least recently used idle ones are evicted (default: from the descriptor limit and memory; env CELLHOST_MAX_RESIDENT_CELLS)")
 	o.wake.addFlags(cmd)
 	return cmd
 }
@@ -110,6 +112,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer lock.Close()
 	hc.StateLock = lock
 	hc.BackupInterval = o.backupInterval
+	hc.MaxResidentCells = o.maxResident
 	fleet, err := joinBucket(ctx, &hc, o.bucket, o.durability, stderr)
 	if err != nil {
 		return err
@@ -140,11 +143,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
-	case <-fleet.fenced():
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-		return fmt.Errorf("this node's lease on the bucket lapsed (%v); no write is acknowledged any more: restart cellhost", fleet.node.Err())
+		// A lapsed node lease (a bucket outage) does not end the process:
+		// the node fences itself, acknowledges nothing, and rejoins when
+		// the bucket answers (ownership.Config.Rejoin).
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/filestore"
 )
 
 type diagnoseOptions struct {
@@ -49,6 +53,17 @@ check fails.`,
 // runDiagnose opens the bucket, probes it, lists its node leases and
 // returns an error (one line) when the bucket cannot be used.
 func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() time.Time) error {
+	// Opening a file:// bucket creates its directory; a diagnosis must not
+	// (a typo would then be reported as a healthy, empty bucket).
+	if u, err := url.Parse(bucket); err == nil && u.Scheme == "file" {
+		dir, err := filestore.DirFromURL(u)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("bucket %s: %w", bucket, err)
+		}
+	}
 	store, err := plugins.OpenStore(ctx, bucket)
 	if err != nil {
 		return err
@@ -73,25 +88,77 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 		return fmt.Errorf("bucket %s failed the storage probe: %v", bucket, probeErr)
 	}
 
-	if err := listNodes(ctx, store, w, now()); err != nil {
+	live, err := listNodes(ctx, store, w, now())
+	if err != nil {
 		return fmt.Errorf("bucket %s: %v", bucket, err)
 	}
 	if err := listWake(ctx, store, w, now()); err != nil {
 		return fmt.Errorf("bucket %s: %v", bucket, err)
+	}
+	return checkPeers(ctx, store, w, live)
+}
+
+// checkPeers pings every live node that advertises a peer address over the
+// signed peer protocol, with the fleet secret of the bucket, and prints
+// which check failed. It fails when a live node does not answer.
+func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, live []ownership.NodeRecord) error {
+	body, _, err := store.Get(ctx, fleet.SecretKey)
+	if errors.Is(err, plugins.ErrNotFound) {
+		fmt.Fprintf(w, "peers: not checked: no fleet secret (%s) yet; no cellhost serve node has joined\n", fleet.SecretKey)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", fleet.SecretKey, err)
+	}
+	secret, err := fleet.DecodeSecret(body)
+	if err != nil {
+		return err
+	}
+	client := fleet.NewClient(secret, "diagnose")
+	defer client.Close()
+	fmt.Fprintln(w, "peers (signed ping):")
+	failed := 0
+	for _, rec := range live {
+		if rec.Addr == ownership.DefaultAddr(rec.Node) {
+			fmt.Fprintf(w, "  - %s: no peer address (a cellhost dev node)\n", rec.Node)
+			continue
+		}
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		got, err := client.Ping(pctx, rec.Addr)
+		cancel()
+		var fe *fleet.ForwardError
+		switch {
+		case err == nil && got == rec.Node:
+			fmt.Fprintf(w, "  ✓ %s at %s answers\n", rec.Node, rec.Addr)
+			continue
+		case err == nil:
+			fmt.Fprintf(w, "  ✗ %s at %s: answered as %s (a stale lease, or two nodes on one address)\n", rec.Node, rec.Addr, got)
+		case errors.As(err, &fe) && fe.Unsent():
+			fmt.Fprintf(w, "  ✗ %s at %s: cannot connect: %v\n", rec.Node, rec.Addr, fe.Err)
+		case errors.As(err, &fe):
+			fmt.Fprintf(w, "  ✗ %s at %s: no valid signed answer: %v\n", rec.Node, rec.Addr, fe.Err)
+		default:
+			fmt.Fprintf(w, "  ✗ %s at %s: refused the ping: %v\n", rec.Node, rec.Addr, err)
+		}
+		failed++
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d live nodes failed the peer check", failed, len(live))
 	}
 	return nil
 }
 
 // listNodes prints every node lease under nodes/ as live, dead or
 // undecodable.
-func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now time.Time) error {
+func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now time.Time) ([]ownership.NodeRecord, error) {
 	var lines []string
+	var liveRecs []ownership.NodeRecord
 	live, dead, bad := 0, 0, 0
 	after := ""
 	for {
 		page, err := store.List(ctx, bucketkey.NodesPrefix, after, 0)
 		if err != nil {
-			return fmt.Errorf("list %s: %w", bucketkey.NodesPrefix, err)
+			return nil, fmt.Errorf("list %s: %w", bucketkey.NodesPrefix, err)
 		}
 		for _, o := range page.Objects {
 			body, _, err := store.Get(ctx, o.Key)
@@ -99,7 +166,7 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 				continue // deleted since the listing
 			}
 			if err != nil {
-				return fmt.Errorf("read %s: %w", o.Key, err)
+				return nil, fmt.Errorf("read %s: %w", o.Key, err)
 			}
 			rec, err := ownership.DecodeNodeRecord(o.Key, body)
 			if err != nil {
@@ -110,6 +177,7 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 			expires := time.UnixMilli(int64(min(rec.ExpiresMS, 1<<63-1)))
 			if rec.Live(o.Key, now) {
 				live++
+				liveRecs = append(liveRecs, rec)
 				lines = append(lines, fmt.Sprintf("  live %s addr %s generation %s expires in %v",
 					rec.Node, rec.Addr, short(rec.OwnershipIndexGeneration), expires.Sub(now).Round(time.Millisecond)))
 				continue
@@ -139,7 +207,7 @@ func listNodes(ctx context.Context, store plugins.ObjectStore, w io.Writer, now 
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
-	return nil
+	return liveRecs, nil
 }
 
 func short(s string) string {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +101,12 @@ func TestRun_DiagnoseFaultyStore(t *testing.T) {
 }
 
 func TestRun_DiagnoseBadInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "typo")
+	defer func() {
+		if _, err := os.Stat(missing); err == nil {
+			t.Error("diagnose created the missing bucket directory")
+		}
+	}()
 	tests := []struct {
 		name string
 		args []string
@@ -106,6 +114,7 @@ func TestRun_DiagnoseBadInput(t *testing.T) {
 	}{
 		{"NoBucket", []string{"diagnose"}, `required flag(s) "bucket" not set`},
 		{"UnknownScheme", []string{"diagnose", "--bucket", "nope://x"}, `unknown bucket scheme "nope"`},
+		{"MissingDir", []string{"diagnose", "--bucket", "file://" + missing}, "no such file or directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

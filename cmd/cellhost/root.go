@@ -21,6 +21,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.AddCommand(newDevCommand(stdout, stderr))
 	root.AddCommand(newDiagnoseCommand(stdout, stderr))
+	root.AddCommand(newServeCommand(stdout, stderr))
+	root.AddCommand(newDeployCommand(stdout, stderr))
 	root.AddCommand(newBucketCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
@@ -34,7 +35,10 @@ type Config struct {
 	CompatibilityFlags []string
 	Bindings           []host.Binding
 	Vars               map[string]any
-	Warnings           []string // keys accepted but without effect here
+	// CPULimit is limits.cpu_ms: the CPU time one event may use before it
+	// is interrupted (0: the host's default, 30 s, as on Cloudflare).
+	CPULimit time.Duration
+	Warnings []string // keys accepted but without effect here
 }
 
 // wranglerFile is the strict shape of a wrangler config.
@@ -46,7 +50,18 @@ type wranglerFile struct {
 	DurableObjects     *durableObjects `json:"durable_objects"`
 	Migrations         []migration     `json:"migrations"`
 	Vars               map[string]any  `json:"vars"`
+	Limits             *limits         `json:"limits"`
 }
+
+// limits is wrangler's "limits" table. cpu_ms is honoured; subrequests is
+// accepted (cellhost does not count subrequests).
+type limits struct {
+	CPUMs       *int64 `json:"cpu_ms"`
+	Subrequests *int64 `json:"subrequests"`
+}
+
+// maxCPUMs is Cloudflare's largest limits.cpu_ms (5 minutes).
+const maxCPUMs = 300_000
 
 type durableObjects struct {
 	Bindings []doBinding `json:"bindings"`
@@ -71,7 +86,7 @@ type migration struct {
 // meaning for a local host and are accepted with a warning.
 var ignoredKeys = map[string]bool{
 	"$schema": true, "account_id": true, "workers_dev": true, "routes": true, "route": true,
-	"observability": true, "placement": true, "limits": true, "logpush": true, "upload_source_maps": true,
+	"observability": true, "placement": true, "logpush": true, "upload_source_maps": true,
 	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true, "dev": true,
 }
 
@@ -112,7 +127,7 @@ func Load(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: the configuration must be an object: %w", path, err)
 	}
 	known := map[string]bool{}
-	for _, k := range []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars"} {
+	for _, k := range []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits"} {
 		known[k] = true
 	}
 	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
@@ -129,7 +144,7 @@ func Load(path string) (*Config, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown configuration key %s (cellhost understands: name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars)", path, quoteAll(unknown))
+		return nil, fmt.Errorf("%s: unknown configuration key %s (cellhost understands: name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, limits)", path, quoteAll(unknown))
 	}
 	sort.Strings(cfg.Warnings)
 	filtered, _ := json.Marshal(top)
@@ -150,6 +165,13 @@ func Load(path string) (*Config, error) {
 	cfg.CompatibilityDate = f.CompatibilityDate
 	cfg.CompatibilityFlags = f.CompatibilityFlags
 	cfg.Vars = f.Vars
+	if f.Limits != nil && f.Limits.CPUMs != nil {
+		ms := *f.Limits.CPUMs
+		if ms < 1 || ms > maxCPUMs {
+			return nil, fmt.Errorf("%s: limits.cpu_ms is %d: it must be between 1 and %d", path, ms, maxCPUMs)
+		}
+		cfg.CPULimit = time.Duration(ms) * time.Millisecond
+	}
 	if f.DurableObjects != nil {
 		seen := map[string]bool{}
 		for i, b := range f.DurableObjects.Bindings {
@@ -241,5 +263,6 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 	return host.Config{
 		Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars,
 		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
+		CPULimit: cfg.CPULimit,
 	}, nil
 }

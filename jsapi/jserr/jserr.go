@@ -36,7 +36,10 @@ type Error struct {
 	Message string
 	Stack   string // the stack of the JS throw, "" when the error is Go's
 	Remote  bool
-	Err     error // the Go cause, if any
+	// Reset: the call that failed reset its Durable Object (JS sees
+	// error.durableObjectReset = true; the caller's stub stays broken).
+	Reset bool
+	Err   error // the Go cause, if any
 }
 
 func (e *Error) Error() string {
@@ -90,6 +93,9 @@ func ToJS(rt *goja.Runtime, err error) goja.Value {
 		o := Object(rt, e.Name, e.Message)
 		if e.Remote {
 			_ = o.Set("remote", true)
+		}
+		if e.Reset {
+			_ = o.Set("durableObjectReset", true)
 		}
 		return o
 	}

@@ -60,6 +60,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,6 +68,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
 
@@ -227,6 +229,13 @@ func openURL(ctx context.Context, u *url.URL) (plugins.ObjectStore, error) {
 	return Open(ctx, cfg)
 }
 
+// explicitEndpoint reports whether the store talks to a configured
+// endpoint (the URL's endpoint, or AWS_ENDPOINT_URL[_S3] as the SDK reads
+// them) rather than to AWS.
+func explicitEndpoint(cfg Config) bool {
+	return cfg.Endpoint != "" || os.Getenv("AWS_ENDPOINT_URL_S3") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
+}
+
 // Open loads the AWS configuration from the environment, overrides it with
 // cfg and returns a store on a new S3 client. It sends no request.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
@@ -236,6 +245,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	if cfg.Profile != "" {
 		opts = append(opts, config.WithSharedConfigProfile(cfg.Profile))
+	}
+	if explicitEndpoint(cfg) {
+		// An S3-compatible server of our own: credentials never come from
+		// the EC2 instance metadata service (169.254.169.254), which a
+		// missing key would otherwise make the SDK ask.
+		opts = append(opts, config.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins"
+)
+
+type serveOptions struct {
+	bucket         string
+	listen         string
+	internalListen string
+	advertise      string
+	state          string
+	node           string
+	leaseTTL       time.Duration
+	deployPoll     time.Duration
+	wake           wakeOptions
+}
+
+func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [dir | module.js] --bucket URL",
+		Short: "Run a fleet node: serve any object of the application, owned here or by another node",
+		Long: `Run a fleet node on a shared bucket.
+
+Every node of a fleet shares one bucket (s3://bucket/prefix, or file:///dir for
+nodes on one machine) and nothing else: a node takes a lease on
+nodes/<node>.json, owns the cells it activates by compare-and-swap on
+cells/<scope>/own.json, and logs every commit as LTX before the reply leaves.
+Any node answers for any object: a request for an object that a live other
+node owns is forwarded to that node's --advertise address (signed with the
+fleet secret kept in the bucket); an object nobody live owns is taken here.
+When a node dies its objects are taken over by the next node asked for them
+once its lease (--lease-ttl) has expired. SIGTERM or SIGINT releases every
+owned object and deletes the lease, so that other nodes take over at once.
+
+With a dir (or module), the node serves that project. Without one it serves
+the newest deployment in the bucket (cellhost deploy) and switches to a newer
+one when it appears, restarting its objects with the new code.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target := ""
+			if len(args) == 1 {
+				target = args[0]
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, target, o, stdout, stderr)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.bucket, "bucket", "", "the fleet's bucket: s3://bucket/prefix or file:///dir (required)")
+	f.StringVar(&o.listen, "listen", "127.0.0.1:8787", "public HTTP address")
+	f.StringVar(&o.internalListen, "internal-listen", "127.0.0.1:0", "address for peer traffic (forwarded requests)")
+	f.StringVar(&o.advertise, "advertise", "", "host:port other nodes dial to reach this one (default: the internal listener's address)")
+	f.StringVar(&o.state, "state", "", "state directory, one per node (default <dir>/.cellhost/serve, or ./.cellhost/serve)")
+	f.StringVar(&o.node, "node", "", "node id, node_<32 hex> (default: kept in the state directory)")
+	f.DurationVar(&o.leaseTTL, "lease-ttl", ownership.DefaultTTL, "node lease time to live: a dead node's objects are taken over after it")
+	f.DurationVar(&o.deployPoll, "deploy-poll", 5*time.Second, "without a dir: how often to look for a newer deployment")
+	o.wake.addFlags(cmd)
+	_ = cmd.MarkFlagRequired("bucket")
+	return cmd
+}
+
+// fleetNode is a serve process's membership: bucket, lease, peers.
+type fleetNode struct {
+	store  plugins.ObjectStore
+	node   *ownership.Node
+	client *fleet.Client
+	secret fleet.Secret
+	wake   *fleet.Wake // the wake index, the waker role and dead-node GC
+}
+
+// close stops the wake index (after its queued writes), releases the cells
+// and the lease, then closes the bucket.
+func (f *fleetNode) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if f.wake != nil {
+		_ = f.wake.Close(ctx)
+	}
+	if f.node != nil {
+		_ = f.node.Close(ctx)
+	}
+	if f.client != nil {
+		f.client.Close()
+	}
+	if f.store != nil {
+		f.store.Close()
+	}
+}
+
+// joinFleet opens the bucket, runs the storage probe, takes the node lease
+// advertising addr, and reads (or creates) the fleet secret.
+func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log io.Writer) (*fleetNode, error) {
+	store, err := plugins.OpenStore(ctx, o.bucket)
+	if err != nil {
+		return nil, fmt.Errorf("bucket %s: %w", o.bucket, err)
+	}
+	f := &fleetNode{store: store}
+	nodeID := o.node
+	if nodeID == "" {
+		if nodeID, err = persistentNodeID(stateDir); err != nil {
+			f.close()
+			return nil, err
+		}
+	}
+	node, err := ownership.New(ownership.Config{
+		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL,
+		Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+	})
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := node.Start(startCtx); err != nil {
+		f.close()
+		var fault *ownership.StoreFaultError
+		if errors.As(err, &fault) {
+			return nil, fmt.Errorf("bucket %s is refused: %w", o.bucket, err)
+		}
+		return nil, fmt.Errorf("bucket %s failed the storage probe or the node lease: %w", o.bucket, err)
+	}
+	f.node = node
+	secret, err := fleet.LoadSecret(startCtx, store)
+	if err != nil {
+		f.close()
+		return nil, fmt.Errorf("bucket %s: %w", o.bucket, err)
+	}
+	f.secret = secret
+	f.client = fleet.NewClient(secret, nodeID)
+	f.wake, err = fleet.NewWake(fleet.WakeConfig{
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick,
+		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+	})
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// rejoin closes the fenced node and starts a new one with the same id (a
+// new generation), retrying with back-off until ctx ends.
+func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log io.Writer) error {
+	closeCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	_ = f.node.Close(closeCtx)
+	cancel()
+	for failures := 1; ; failures++ {
+		node, err := ownership.New(ownership.Config{
+			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL,
+			Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+		})
+		if err != nil {
+			return err
+		}
+		startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = node.Start(startCtx)
+		cancel()
+		if err == nil {
+			f.node = node
+			return nil
+		}
+		fmt.Fprintf(log, "cellhost serve: rejoin: %v\n", err)
+		wait := fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64())
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+func listenTCP(addr, flag string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("cannot listen on %s: the port is in use by another program; stop it or pass %s", addr, flag)
+		}
+		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr io.Writer) error {
+	if o.bucket == "" {
+		return errors.New("serve needs --bucket: s3://bucket/prefix or file:///dir")
+	}
+	state := o.state
+	if state == "" {
+		base := "."
+		if target != "" {
+			if st, err := os.Stat(target); err == nil && st.IsDir() {
+				base = target
+			} else {
+				base = filepath.Dir(target)
+			}
+		}
+		state = filepath.Join(base, ".cellhost", "serve")
+	}
+	pub, err := listenTCP(o.listen, "--listen")
+	if err != nil {
+		return err
+	}
+	defer pub.Close()
+	internal, err := listenTCP(o.internalListen, "--internal-listen")
+	if err != nil {
+		return err
+	}
+	defer internal.Close()
+	addr := o.advertise
+	if addr == "" {
+		addr = internal.Addr().String()
+	}
+	lock, err := host.LockState(state)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+
+	fl, err := joinFleet(ctx, o, state, addr, stderr)
+	if err != nil {
+		return err
+	}
+	defer fl.close()
+
+	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	defer app.close()
+
+	// The wake index: alarms of this node's cells, and, as the elected
+	// waker, those of cells nobody live owns; dead-node GC.
+	wakeCtx, cancelWake := context.WithTimeout(ctx, 30*time.Second)
+	err = fl.wake.Start(wakeCtx, app)
+	cancelWake()
+	if err != nil {
+		return fmt.Errorf("wake index: %w", err)
+	}
+
+	peerSrv := &http.Server{
+		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app,
+			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	pubSrv := &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
+	errc := make(chan error, 2)
+	go func() { errc <- pubSrv.Serve(pub) }()
+	go func() { errc <- peerSrv.Serve(internal) }()
+
+	var runErr error
+	for runErr == nil {
+		select {
+		case err := <-errc:
+			runErr = err
+		case err := <-app.failed():
+			runErr = err
+		case <-ctx.Done():
+		case <-fl.node.Done():
+			// The lease lapsed (the process was paused past its TTL, or
+			// the bucket was unreachable): every cell was lost and nothing
+			// more was acknowledged. Take a new lease (a new generation)
+			// and serve again, without a restart.
+			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
+			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+				if ctx.Err() != nil {
+					break // stopped (SIGTERM) while rejoining
+				}
+				runErr = fmt.Errorf("this node's lease lapsed and it could not rejoin: %w", err)
+			}
+			continue
+		}
+		break
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = pubSrv.Shutdown(shutdownCtx)
+	_ = peerSrv.Shutdown(shutdownCtx)
+	// Deferred: app.close (the host makes its logs durable and closes the
+	// cells), then fl.close (releases every owned cell, deletes the lease).
+	return runErr
+}

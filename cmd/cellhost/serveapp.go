@@ -1,0 +1,320 @@
+package main
+
+import (
+	"context"
+
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
+)
+
+// servedApp is the application a serve node runs: one Host at a time. With
+// a project it is that project's for the whole run; without one it is the
+// newest deployment in the bucket, replaced by a newer one when it appears
+// (the old Host is closed first, which makes its objects' logs durable and
+// releases them; the new one activates them again with the new code, as a
+// deploy resets Durable Objects on Cloudflare). Requests that arrive
+// during a switch wait for the new Host. It is the public http.Handler and
+// the fleet.Local of the peer server.
+type servedApp struct {
+	state  string
+	lock   *host.StateLock
+	fl     *fleetNode
+	log    io.Writer
+	stdout io.Writer
+
+	switching sync.Mutex // held while the Host is replaced (deploy, rejoin)
+
+	mu     sync.Mutex
+	gen    *appGen       // guarded by mu; the Host serving (or last served)
+	hc     host.Config   // guarded by mu; the configuration gen was built from
+	ready  chan struct{} // guarded by mu; closed while gen serves
+	deploy string        // guarded by mu; the deployment key being served, "" with a project
+
+	errc chan error
+	stop chan struct{}
+	done chan struct{}
+}
+
+func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer) (*servedApp, error) {
+	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{})}
+	if target != "" {
+		hc, _, err := prepareHost(target, state, stderr)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.start(hc, ""); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+	key, err := fleet.NewestDeploymentKey(ctx, fl.store)
+	if err != nil {
+		return nil, err
+	}
+	hc, err := a.deploymentConfig(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.start(hc, key); err != nil {
+		return nil, err
+	}
+	a.stop, a.done = make(chan struct{}), make(chan struct{})
+	go a.watch(o.deployPoll)
+	return a, nil
+}
+
+// deploymentConfig reads the deployment at key into a host configuration.
+func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Config, error) {
+	d, err := fleet.ReadDeployment(ctx, a.fl.store, key)
+	if err != nil {
+		return host.Config{}, err
+	}
+	prog, err := goja.Compile(d.Entry, d.Code, true) // strict, as jsapi.BuildBundle compiles
+	if err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: compile: %w", d.ID, err)
+	}
+	hc := host.Config{
+		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog},
+		Script: d.Script, Vars: d.Vars,
+		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
+		StateDir: a.state, Log: a.log,
+	}
+	for _, b := range d.Bindings {
+		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
+	}
+	if _, err := jsapi.CheckWorker(hc.Bundle, nil); err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
+	}
+	return hc, nil
+}
+
+// start opens a Host for hc and serves it.
+func (a *servedApp) start(hc host.Config, deploy string) error {
+	base := hc
+	hc.StateLock = a.lock
+	hc.Durability = host.DurabilityLog
+	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
+	if a.fl.wake != nil {
+		hc.AlarmSink = a.fl.wake
+	}
+	h, err := host.New(hc)
+	if err != nil {
+		return err
+	}
+	if err := h.Open(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.gen, a.deploy, a.hc = &appGen{h: h, handler: h.Handler()}, deploy, base
+	close(a.ready)
+	a.mu.Unlock()
+	if deploy != "" {
+		fmt.Fprintf(a.stdout, "cellhost serve: running deployment %s\n", deploy)
+	}
+	return nil
+}
+
+// watch looks for a newer deployment every poll and switches to it.
+func (a *servedApp) watch(poll time.Duration) {
+	defer close(a.done)
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), poll+30*time.Second)
+		err := a.switchIfNewer(ctx)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(a.log, "cellhost serve: %v\n", err)
+		}
+	}
+}
+
+func (a *servedApp) switchIfNewer(ctx context.Context) error {
+	a.switching.Lock()
+	defer a.switching.Unlock()
+	key, err := fleet.NewestDeploymentKey(ctx, a.fl.store)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	cur := a.deploy
+	a.mu.Unlock()
+	if key <= cur {
+		return nil
+	}
+	hc, err := a.deploymentConfig(ctx, key)
+	if err != nil {
+		return fmt.Errorf("new deployment %s not started: %w", key, err)
+	}
+	a.suspend()
+	if err := a.start(hc, key); err != nil {
+		select {
+		case a.errc <- fmt.Errorf("deployment %s: %w", key, err):
+		default:
+		}
+		return err
+	}
+	return nil
+}
+
+// suspend holds new requests, lets running ones finish (drainTimeout) and
+// closes the Host (its objects' logs become durable and are released).
+// The caller holds a.switching and calls start next.
+func (a *servedApp) suspend() {
+	a.mu.Lock()
+	old := a.gen
+	a.ready = make(chan struct{})
+	a.mu.Unlock()
+	old.drainAndClose(a.log)
+}
+
+// rejoin replaces the Host after the node's lease lapsed: the old Host
+// (whose cells are all lost) is closed, join takes a new node lease (a new
+// generation), and the same application starts again on it.
+func (a *servedApp) rejoin(join func() error) error {
+	a.switching.Lock()
+	defer a.switching.Unlock()
+	a.suspend()
+	if err := join(); err != nil {
+		return err
+	}
+	a.mu.Lock()
+	hc, deploy := a.hc, a.deploy
+	a.mu.Unlock()
+	return a.start(hc, deploy)
+}
+
+// failed delivers an error that ends the node (a deployment that could
+// not start after the old one was closed).
+func (a *servedApp) failed() <-chan error { return a.errc }
+
+// appGen is one Host of a servedApp and the requests it is running.
+type appGen struct {
+	h       *host.Host
+	handler http.Handler
+	running sync.WaitGroup // requests in h; Add only under servedApp.mu while gen is current
+}
+
+// drainTimeout bounds how long a switch waits for the old Host's requests
+// (a WebSocket may hold one for long; it is closed with the Host).
+const drainTimeout = 30 * time.Second
+
+// drainAndClose waits (up to drainTimeout) for the requests running in g,
+// then closes its Host: its objects' logs become durable and are released.
+func (g *appGen) drainAndClose(log io.Writer) {
+	drained := make(chan struct{})
+	go func() { g.running.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainTimeout):
+		fmt.Fprintf(log, "cellhost serve: requests still running after %v; closing the old application anyway\n", drainTimeout)
+	}
+	closeHost(g.h, log)
+}
+
+// enter waits until a Host serves and returns its generation with the
+// request counted in it; the caller calls gen.running.Done when done.
+func (a *servedApp) enter(ctx context.Context) (*appGen, error) {
+	for {
+		a.mu.Lock()
+		ready := a.ready
+		select {
+		case <-ready:
+			g := a.gen
+			g.running.Add(1)
+			a.mu.Unlock()
+			return g, nil
+		default:
+		}
+		a.mu.Unlock()
+		select {
+		case <-ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (a *servedApp) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	g, err := a.enter(r.Context())
+	if err != nil {
+		return
+	}
+	defer g.running.Done()
+	g.handler.ServeHTTP(w, r)
+}
+
+// FetchHere implements fleet.Local.
+func (a *servedApp) FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	g, err := a.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer g.running.Done()
+	return g.h.FetchHere(ctx, class, id, name, req)
+}
+
+// CallHere implements fleet.Local.
+func (a *servedApp) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	g, err := a.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer g.running.Done()
+	return g.h.CallHere(ctx, class, id, name, method, args, get)
+}
+
+// Wake implements fleet.CellWaker: the wake index brings a cell back on
+// the current Host.
+func (a *servedApp) Wake(ctx context.Context, scope string) error {
+	g, err := a.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer g.running.Done()
+	return g.h.Wake(ctx, scope)
+}
+
+// ServeObjectHTTP implements fleet.HTTPLocal.
+func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
+	g, err := a.enter(r.Context())
+	if err != nil {
+		return
+	}
+	defer g.running.Done()
+	g.h.ServeObjectHTTP(w, r, class, id, name)
+}
+
+// close stops watching and closes the Host.
+func (a *servedApp) close() {
+	if a.stop != nil {
+		close(a.stop)
+		<-a.done
+	}
+	a.mu.Lock()
+	g := a.gen
+	a.mu.Unlock()
+	if g != nil {
+		closeHost(g.h, a.log)
+	}
+}
+
+var (
+	_ fleet.Local     = (*servedApp)(nil)
+	_ fleet.HTTPLocal = (*servedApp)(nil)
+	_ fleet.CellWaker = (*servedApp)(nil)
+)

@@ -1,0 +1,115 @@
+package fleet
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cellhost/cellhost/plugins"
+)
+
+// Deployment is one application version of a fleet (cellhost deploy): the
+// bundled worker and what its wrangler config says about it. Every node
+// started without a project runs the newest one.
+type Deployment struct {
+	ID                 string          `json:"id"`
+	Script             string          `json:"script"` // the worker's name: part of every object id
+	Entry              string          `json:"entry"`  // the entry module's path when it was bundled (for stack traces)
+	Code               string          `json:"code"`   // the bundle
+	Bindings           []DeployedClass `json:"bindings"`
+	Vars               map[string]any  `json:"vars,omitempty"`
+	CompatibilityDate  string          `json:"compatibility_date,omitempty"`
+	CompatibilityFlags []string        `json:"compatibility_flags,omitempty"`
+}
+
+// DeployedClass is a Durable Object binding: env.<Name> is class <Class>.
+type DeployedClass struct {
+	Name  string `json:"name"`
+	Class string `json:"class"`
+}
+
+// DeploymentKey is where deployment id lives.
+func DeploymentKey(id string) string { return DeploymentsPrefix + id + ".json" }
+
+// NewDeploymentID returns an id that sorts after every id made earlier
+// (UTC time to the millisecond) and names the code (a hash prefix).
+func NewDeploymentID(now time.Time, code string) string {
+	sum := sha256.Sum256([]byte(code))
+	return now.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(sum[:4])
+}
+
+// DecodeDeployment decodes the object at DeploymentKey(id).
+func DecodeDeployment(key string, body []byte) (*Deployment, error) {
+	var d Deployment
+	if err := decodeStrict(body, &d); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", key, err)
+	}
+	if DeploymentKey(d.ID) != key {
+		return nil, fmt.Errorf("decode %s: id %q does not match the key", key, d.ID)
+	}
+	if d.Script == "" || d.Code == "" {
+		return nil, fmt.Errorf("decode %s: no script name or no code", key)
+	}
+	for _, b := range d.Bindings {
+		if b.Name == "" || b.Class == "" {
+			return nil, fmt.Errorf("decode %s: a binding without a name or class", key)
+		}
+	}
+	return &d, nil
+}
+
+// PutDeployment writes d under a new id (If-None-Match: *) and returns it.
+func PutDeployment(ctx context.Context, store Store, d *Deployment, now time.Time) (string, error) {
+	d.ID = NewDeploymentID(now, d.Code)
+	body, err := json.Marshal(d)
+	if err != nil {
+		return "", err
+	}
+	key := DeploymentKey(d.ID)
+	if _, err := store.Put(ctx, key, body, plugins.PutOptions{IfNoneMatch: true}); err != nil {
+		return "", fmt.Errorf("write %s: %w", key, err)
+	}
+	return d.ID, nil
+}
+
+// ErrNoDeployment means the bucket holds no deployment.
+var ErrNoDeployment = errors.New("the bucket holds no deployment; run cellhost deploy <dir> --bucket <url> first, or pass a project to serve")
+
+// NewestDeploymentKey returns the key of the newest deployment, or
+// ErrNoDeployment.
+func NewestDeploymentKey(ctx context.Context, store Store) (string, error) {
+	newest, after := "", ""
+	for {
+		page, err := store.List(ctx, DeploymentsPrefix, after, 0)
+		if err != nil {
+			return "", fmt.Errorf("list %s: %w", DeploymentsPrefix, err)
+		}
+		for _, o := range page.Objects {
+			if strings.HasSuffix(o.Key, ".json") && o.Key > newest {
+				newest = o.Key
+			}
+		}
+		if page.NextStartAfter == "" {
+			break
+		}
+		after = page.NextStartAfter
+	}
+	if newest == "" {
+		return "", ErrNoDeployment
+	}
+	return newest, nil
+}
+
+// ReadDeployment reads and decodes the deployment at key.
+func ReadDeployment(ctx context.Context, store Store, key string) (*Deployment, error) {
+	body, _, err := store.Get(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	return DecodeDeployment(key, body)
+}

@@ -1,0 +1,250 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
+)
+
+// Remote reaches an object that another live node owns (bucket-protocol.md
+// section 9). fleet.Client implements it; cmd/cellhost sets Config.Remote.
+// Called from request goroutines, never from a shard's loop, concurrently.
+//
+// Errors: *ownership.CellOwnedElsewhereError means the node at addr does
+// not own the object and did not run the request: the host looks the
+// owner up again. An error with an Unsent() bool method returning true
+// means the request never reached the owner: the host looks up again too.
+// Every other error is the answer: a forward that failed after it was
+// sent is reported to the caller, never re-sent (requests are not
+// idempotent).
+type Remote interface {
+	Fetch(ctx context.Context, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error)
+	Call(ctx context.Context, addr, class, id, name, method string, args []byte, get bool) ([]byte, error)
+	// ProxyHTTP relays the client's request r (a WebSocket upgrade) to the
+	// node at addr, where ServeObjectHTTP answers it, and relays the answer
+	// (and, after a 101, the connection's bytes both ways) to w. It writes
+	// an error answer itself when the node cannot be reached.
+	ProxyHTTP(w http.ResponseWriter, r *http.Request, addr, class, id, name string)
+}
+
+// maxForwardRounds bounds the look-ups of one request (fleet.MaxForwardRounds).
+const maxForwardRounds = 3
+
+// unsent reports whether err says a forward never reached the owner.
+func unsent(err error) bool {
+	var u interface{ Unsent() bool }
+	return errors.As(err, &u) && u.Unsent()
+}
+
+// FetchHere delivers req to the object on this node, activating it here
+// when nobody live owns it, and never forwards it: it returns
+// *ownership.CellOwnedElsewhereError when a live other node owns it (the
+// request did not run). Safe from any goroutine. (fleet.Local)
+func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	if !h.classes[class] {
+		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
+	}
+	c := h.cellFor(class, id)
+	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
+		c.s.post(func() { c.unref(); c.fetch(name, req, reply) })
+	})
+}
+
+// CallHere is FetchHere for an RPC call. (fleet.Local)
+func (h *Host) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	if !h.classes[class] {
+		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
+	}
+	c := h.cellFor(class, id)
+	type res struct {
+		b   []byte
+		err error
+	}
+	ch := make(chan res, 1)
+	c.s.post(func() {
+		c.unref()
+		c.call(name, method, args, get, func(b []byte, err error) { ch <- res{b, err} })
+	})
+	t := time.NewTimer(h.cfg.RequestTimeout)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
+	}
+}
+
+// routed runs here (a local attempt) and, while it or a forward says a live
+// other node owns the object, forwards with there to that node's address,
+// looking the owner up again after an answer "not the owner" or a forward
+// that never reached it, at most maxForwardRounds times. owners remembers
+// where scope was last served remotely, so that the next request goes
+// there at once (no local look-up); a stale entry costs one round.
+func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, error), there func(addr string) (T, error)) (T, error) {
+	var v T
+	var err error
+	if addr, ok := owners.get(scope, time.Now()); ok && h.cfg.Remote != nil {
+		v, err = there(addr)
+		if !isElsewhere(err) && !forwardFailed(err) {
+			return v, err
+		}
+		owners.forget(scope, addr)
+		if !isElsewhere(err) && !unsent(err) {
+			return v, err // sent, no answer: reported, never re-sent
+		}
+	}
+	v, err = here()
+	for round := 0; h.cfg.Remote != nil; round++ {
+		var elsewhere *ownership.CellOwnedElsewhereError
+		if !errors.As(err, &elsewhere) || round >= maxForwardRounds {
+			return v, err
+		}
+		addr := elsewhere.Addr
+		v, err = there(addr)
+		if isElsewhere(err) || unsent(err) {
+			owners.forget(scope, addr)
+			if round+1 >= maxForwardRounds {
+				return v, err
+			}
+			v, err = here() // look the owner up again
+			continue
+		}
+		if forwardFailed(err) {
+			owners.forget(scope, addr) // no answer: look up afresh next time
+		} else {
+			owners.put(scope, addr, time.Now())
+		}
+		return v, err
+	}
+	return v, err
+}
+
+// forwardFailed reports whether err is a forward that got no answer
+// (sent or not).
+func forwardFailed(err error) bool {
+	var u interface{ Unsent() bool }
+	return errors.As(err, &u)
+}
+
+// ownerCache remembers the address of the node that last served a scope
+// remotely, for ownerCacheTTL: after that the owner is looked up again, so
+// that a node paused or dead with its connections still accepted is
+// noticed once its lease expired. Safe for concurrent use; bounded (it
+// starts over when full).
+type ownerCache struct {
+	mu sync.Mutex
+	m  map[string]cachedOwner // by scope; guarded by mu
+}
+
+type cachedOwner struct {
+	addr  string
+	until time.Time
+}
+
+const (
+	maxCachedOwners = 1 << 16
+	ownerCacheTTL   = time.Second
+)
+
+func (c *ownerCache) get(scope string, now time.Time) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.m[scope]
+	if !ok || !now.Before(o.until) {
+		return "", false
+	}
+	return o.addr, true
+}
+
+func (c *ownerCache) put(scope, addr string, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedOwners {
+		c.m = map[string]cachedOwner{}
+	}
+	c.m[scope] = cachedOwner{addr: addr, until: now.Add(ownerCacheTTL)}
+}
+
+// forget drops scope's entry if it still is addr.
+func (c *ownerCache) forget(scope, addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m[scope].addr == addr {
+		delete(c.m, scope)
+	}
+}
+
+// fetchRouted is FetchHere, forwarded to the owner when another node owns
+// the object. Off the loop.
+func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	return routed(h, &h.owners, class+":"+id,
+		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
+		func(addr string) (*jsapi.HTTPResponse, error) {
+			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
+		})
+}
+
+// callRouted is CallHere, forwarded to the owner. Off the loop.
+func (h *Host) callRouted(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	return routed(h, &h.owners, class+":"+id,
+		func() ([]byte, error) { return h.CallHere(ctx, class, id, name, method, args, get) },
+		func(addr string) ([]byte, error) {
+			return h.cfg.Remote.Call(ctx, addr, class, id, name, method, args, get)
+		})
+}
+
+// isElsewhere reports whether err means another live node owns the object.
+func isElsewhere(err error) bool {
+	var elsewhere *ownership.CellOwnedElsewhereError
+	return errors.As(err, &elsewhere)
+}
+
+// ServeObjectHTTP answers the HTTP request r (a WebSocket upgrade
+// forwarded by another node's Remote.ProxyHTTP) with the object
+// class/id on this node, never forwarding it: 503 when another live node
+// owns it. Safe from any goroutine. (fleet.Local)
+func (h *Host) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
+	c := echo.New().NewContext(r, w)
+	req, release, err := h.fromHTTP(r)
+	if err == nil {
+		defer release()
+		var resp *jsapi.HTTPResponse
+		if resp, err = h.FetchHere(r.Context(), class, id, name, req); err == nil {
+			err = h.write(c, resp)
+		}
+	}
+	if err != nil {
+		h.httpError(err, c)
+	}
+}
+
+// serveObjectUpgrade answers a WebSocket upgrade for an object: here when
+// this node owns it or nobody live does, else relayed to the owner as
+// bytes (Remote.ProxyHTTP). It reports false when it did not answer (no
+// Remote: the ordinary path answers), and the handler's error.
+func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *jsapi.HTTPRequest) (bool, error) {
+	if h.cfg.Remote == nil {
+		return false, nil
+	}
+	resp, err := h.FetchHere(c.Request().Context(), class, id, name, req)
+	var elsewhere *ownership.CellOwnedElsewhereError
+	if errors.As(err, &elsewhere) {
+		h.cfg.Remote.ProxyHTTP(c.Response(), c.Request(), elsewhere.Addr, class, id, name)
+		return true, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, h.write(c, resp)
+}

@@ -1,0 +1,581 @@
+package jsapi
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
+)
+
+//go:embed rpc.js
+var rpcSource string
+
+var rpcProgram = goja.MustCompile("cellhost:rpc.js", rpcSource, true)
+
+// rpcModel is what rpc.js returns.
+type rpcModel struct {
+	target, stub, promise, property goja.Value
+	encode, received, serveRemote   goja.Callable
+	disposeTarget, releaseOwner     goja.Callable
+	doStubMethod                    goja.Value
+}
+
+// An exportEntry is a capability a runtime exported: an RpcTarget, a
+// function or an object behind a local RpcStub. Other runtimes hold its id
+// (never obj): calls reach obj by posting to its home runtime's loop. refs
+// counts the stubs that hold it, in any runtime; when the last one goes,
+// the target's Symbol.dispose runs at home.
+type exportEntry struct {
+	id    uint64
+	home  *Worker
+	obj   *goja.Object // touched on home's loop only
+	owner *goja.Object // the instance whose result exported it, or nil (home's loop only)
+	refs  atomic.Int64
+}
+
+// exportTable maps ids to the live export entries of every runtime of the
+// process.
+var exportTable = struct {
+	sync.Mutex
+	m    map[uint64]*exportEntry
+	next uint64
+}{m: map[uint64]*exportEntry{}}
+
+func lookupExport(id uint64) *exportEntry {
+	exportTable.Lock()
+	defer exportTable.Unlock()
+	return exportTable.m[id]
+}
+
+// installRPC evaluates rpc.js in w's runtime.
+func (w *Worker) installRPC() error {
+	rt := w.rt
+	fnv, err := rt.RunProgram(rpcProgram)
+	if err != nil {
+		return err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	native := rt.NewObject()
+	_ = native.Set("capExport", w.capExport)
+	_ = native.Set("capAddRef", func(id int64) {
+		if e := lookupExport(uint64(id)); e != nil {
+			e.refs.Add(1)
+		}
+	})
+	_ = native.Set("capRelease", func(id int64) { releaseExport(uint64(id)) })
+	_ = native.Set("capCall", w.capCall)
+	_ = native.Set("stubCall", w.stubCall)
+	_ = native.Set("objectStubOf", w.objectStubOf)
+	_ = native.Set("makeObjectStub", w.makeObjectStub)
+	mv, err := fn(goja.Undefined(), native)
+	if err != nil {
+		return err
+	}
+	m := mv.ToObject(rt)
+	call := func(name string) goja.Callable {
+		f, _ := goja.AssertFunction(m.Get(name))
+		return f
+	}
+	w.rpc = rpcModel{
+		target: m.Get("RpcTarget"), stub: m.Get("RpcStub"), promise: m.Get("RpcPromise"), property: m.Get("RpcProperty"),
+		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
+		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
+	}
+	return nil
+}
+
+// capExport is native.capExport(target): a new export entry holding one
+// reference, returned as its id.
+func (w *Worker) capExport(v goja.Value) int64 {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		panic(w.rt.NewTypeError("cannot export a primitive"))
+	}
+	e := &exportEntry{home: w, obj: obj, owner: w.exportOwner}
+	e.refs.Store(1)
+	exportTable.Lock()
+	exportTable.next++
+	e.id = exportTable.next
+	exportTable.m[e.id] = e
+	exportTable.Unlock()
+	return int64(e.id)
+}
+
+// releaseExport drops one reference of the entry id; the last one removes
+// it and disposes the target at home. Safe from any goroutine.
+func releaseExport(id uint64) {
+	exportTable.Lock()
+	e := exportTable.m[id]
+	if e == nil {
+		exportTable.Unlock()
+		return
+	}
+	last := e.refs.Add(-1) <= 0
+	if last {
+		delete(exportTable.m, id)
+	}
+	exportTable.Unlock()
+	if last {
+		e.home.post(func() {
+			_, _ = e.home.rpc.disposeTarget(goja.Undefined(), e.obj)
+		})
+	}
+}
+
+// post runs f on w's loop, or drops it when w has no loop (a scratch
+// runtime) or was retired.
+func (w *Worker) post(f func()) bool {
+	if w.postFn == nil || w.retired.Load() {
+		return false
+	}
+	return w.postFn(func() {
+		if !w.retired.Load() {
+			f()
+		}
+	})
+}
+
+// Retire marks the worker as replaced: calls to the targets it exported
+// fail from now on, and its entries leave the table. Safe from any
+// goroutine.
+func (w *Worker) Retire() {
+	w.retired.Store(true)
+	dropExports(func(e *exportEntry) bool { return e.home == w })
+}
+
+// errStubDisposed is workerd's error for a call through a disposed stub.
+var errStubDisposed = &ScriptError{Name: "Error", Message: "RPC stub used after being disposed."}
+
+// capCall is native.capCall(id, path, value, caps, isGet): a call on an
+// exported target, wherever it lives. The arguments travel as bytes.
+func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
+	id := uint64(call.Argument(0).ToInteger())
+	isGet := call.Argument(4).ToBoolean()
+	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		msg, err := w.envelope(call.Argument(1), call.Argument(2), call.Argument(3))
+		if err != nil {
+			return err
+		}
+		e := lookupExport(id)
+		if e == nil {
+			return errStubDisposed
+		}
+		caller := w
+		home := e.home
+		reply := func(res []byte, err error) {
+			if !caller.post(func() {
+				settle(func() (goja.Value, error) { return caller.receive(res) }, err)
+			}) {
+				return
+			}
+		}
+		ok := home.post(func() {
+			v, err := home.serveEnvelope(e.obj, msg, isGet, nil)
+			if err != nil {
+				reply(nil, remoteScriptError(err))
+				return
+			}
+			home.Settle(v, func(r goja.Value) {
+				b, err := home.SerializeResultFor(e.owner, r)
+				reply(b, remoteScriptError(err))
+			}, func(x goja.Value) {
+				reply(nil, remoteScriptError(home.ScriptErrorOf(x)))
+			})
+		})
+		if !ok {
+			return &ScriptError{Name: "Error", Message: "The RPC target is gone: the runtime that held it was replaced."}
+		}
+		return nil
+	})
+}
+
+// remoteScriptError marks an error from another runtime as remote.
+func remoteScriptError(err error) error {
+	var se *ScriptError
+	if errors.As(err, &se) {
+		r := *se
+		r.Remote = true
+		return &r
+	}
+	return err
+}
+
+// stubCall is native.stubCall(stub, path, value, caps, isGet): an RPC to a
+// Durable Object.
+func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
+	st := w.stubOf(call.Argument(0))
+	isGet := call.Argument(4).ToBoolean()
+	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+		if st.broken != nil {
+			return st.broken
+		}
+		msg, err := w.envelope(call.Argument(1), call.Argument(2), call.Argument(3))
+		if err != nil {
+			return err
+		}
+		method := ""
+		if p, ok := call.Argument(1).(*goja.Object); ok {
+			method = p.Get("0").String()
+		}
+		st.ns.Call(st.hex, st.name, method, msg, isGet, func(res []byte, err error) {
+			st.settled(err)
+			settle(func() (goja.Value, error) { return w.receive(res) }, err)
+		})
+		return nil
+	})
+}
+
+// objectStubOf is native.objectStubOf(v): [binding, hex, name] for a
+// Durable Object stub, else undefined.
+func (w *Worker) objectStubOf(v goja.Value) goja.Value {
+	obj, ok := v.(*goja.Object)
+	if !ok || obj.Prototype() != w.stubProto { // Export walks an ordinary object
+		return goja.Undefined()
+	}
+	st, ok := obj.Export().(*stubObject)
+	if !ok || st.w != w {
+		return goja.Undefined()
+	}
+	return w.rt.ToValue([]any{w.nsNames[st.ns], st.hex, st.nameV})
+}
+
+// makeObjectStub is native.makeObjectStub(binding, hex, name): the stub a
+// Durable Object stub sent from another runtime becomes.
+func (w *Worker) makeObjectStub(binding string, hex string, name goja.Value) goja.Value {
+	for obj, ns := range w.nsObjs {
+		if w.nsNames[ns] == binding {
+			var nameArg goja.Value = goja.Undefined()
+			if name != nil && !goja.IsUndefined(name) && !goja.IsNull(name) {
+				nameArg = name
+			}
+			id := w.NewID(ns, hex, valueString(nameArg))
+			return w.makeStub(goja.FunctionCall{Arguments: []goja.Value{obj, id, w.rt.ToValue(hex), nameArg}})
+		}
+	}
+	panic(w.rt.NewTypeError(fmt.Sprintf("no Durable Object binding %q in this worker", binding)))
+}
+
+func valueString(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// The envelope of an RPC message: the property path, the capabilities, then
+// the value's structured-clone bytes (the value with each capability
+// replaced by a marker rpc.js puts back).
+//
+//	magic 0xC7 | uvarint n, n × (uvarint len, path segment) |
+//	uvarint m, m × cap | clone bytes
+//	cap: 1, uvarint export id | 2, binding, hex, 0/1 has-name, name
+//	(strings: uvarint len, bytes)
+const envelopeMagic = 0xC7
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// envelope encodes (path, value, caps) for another runtime.
+func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
+	return jserr.Catch(func() ([]byte, error) {
+		b := []byte{envelopeMagic}
+		segs := w.arrayItems(path)
+		b = binary.AppendUvarint(b, uint64(len(segs)))
+		for _, s := range segs {
+			b = appendStr(b, s.String())
+		}
+		items := w.arrayItems(caps)
+		list := make([]*goja.Object, len(items))
+		for i, x := range items {
+			list[i] = x.ToObject(w.rt)
+		}
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, c := range list {
+			switch c.Get("t").ToInteger() {
+			case 1:
+				b = append(b, 1)
+				b = binary.AppendUvarint(b, uint64(c.Get("id").ToInteger()))
+			default:
+				b = append(b, 2)
+				b = appendStr(b, c.Get("b").String())
+				b = appendStr(b, c.Get("h").String())
+				if n := c.Get("n"); n != nil && !goja.IsUndefined(n) && !goja.IsNull(n) {
+					b = append(b, 1)
+					b = appendStr(b, n.String())
+				} else {
+					b = append(b, 0)
+				}
+			}
+		}
+		body, err := clone.Serialize(w.rt, v)
+		if err != nil {
+			return nil, err
+		}
+		return append(b, body...), nil
+	})
+}
+
+// errEnvelope is the error for bytes that are not an RPC envelope.
+var errEnvelope = errors.New("corrupt RPC message")
+
+// openEnvelope decodes an envelope into its path, capability list (as JS
+// descriptors) and value.
+func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goja.Value, err error) {
+	if len(b) == 0 || b[0] != envelopeMagic {
+		return nil, nil, nil, errEnvelope
+	}
+	b = b[1:]
+	uv := func() uint64 {
+		x, n := binary.Uvarint(b)
+		if n <= 0 {
+			panic(errEnvelope)
+		}
+		b = b[n:]
+		return x
+	}
+	str := func() string {
+		n := uv()
+		if n > uint64(len(b)) {
+			panic(errEnvelope)
+		}
+		s := string(b[:n])
+		b = b[n:]
+		return s
+	}
+	byte1 := func() byte {
+		if len(b) == 0 {
+			panic(errEnvelope)
+		}
+		c := b[0]
+		b = b[1:]
+		return c
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errEnvelope {
+				panic(r)
+			}
+			err = errEnvelope
+		}
+	}()
+	n := uv()
+	if n > uint64(len(b)) {
+		return nil, nil, nil, errEnvelope
+	}
+	for i := uint64(0); i < n; i++ {
+		path = append(path, str())
+	}
+	m := uv()
+	if m > uint64(len(b)) {
+		return nil, nil, nil, errEnvelope
+	}
+	descs := make([]any, 0, m)
+	for i := uint64(0); i < m; i++ {
+		d := w.rt.NewObject()
+		switch byte1() {
+		case 1:
+			_ = d.Set("t", 1)
+			_ = d.Set("id", int64(uv()))
+		case 2:
+			_ = d.Set("t", 2)
+			_ = d.Set("b", str())
+			_ = d.Set("h", str())
+			if byte1() == 1 {
+				_ = d.Set("n", str())
+			}
+		default:
+			return nil, nil, nil, errEnvelope
+		}
+		descs = append(descs, d)
+	}
+	v, err = clone.Deserialize(w.rt, b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return path, w.rt.NewArray(descs...), v, nil
+}
+
+// receive turns a result envelope into the value the caller's promise
+// resolves to.
+func (w *Worker) receive(b []byte) (goja.Value, error) {
+	_, caps, v, err := w.openEnvelope(b)
+	if err != nil {
+		return nil, err
+	}
+	r, err := w.rpc.received(goja.Undefined(), v, caps)
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	return r, nil
+}
+
+// serveEnvelope runs a call that arrived as msg on target (rpc.js
+// serveRemote); base is the class whose methods the first path segment
+// may name (DurableObject), or nil.
+func (w *Worker) serveEnvelope(target *goja.Object, msg []byte, isGet bool, base *goja.Object) (goja.Value, error) {
+	path, caps, v, err := w.openEnvelope(msg)
+	if err != nil {
+		return nil, err
+	}
+	segs := make([]any, len(path))
+	for i, s := range path {
+		segs[i] = s
+	}
+	var baseV goja.Value = goja.Undefined()
+	if base != nil {
+		baseV = base
+	}
+	r, err := w.rpc.serveRemote(goja.Undefined(), target, w.rt.ToValue(segs), v, caps, w.rt.ToValue(isGet), baseV)
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	return r, nil
+}
+
+// SerializeResult encodes an RPC result for another runtime: targets and
+// functions in it are exported, stubs hand over their reference.
+func (w *Worker) SerializeResult(v goja.Value) ([]byte, error) { return w.SerializeResultFor(nil, v) }
+
+// SerializeResultFor is SerializeResult for a result of the Durable Object
+// instance owner: what it exports lives until the instance is released
+// (ReleaseOwner) at the latest.
+func (w *Worker) SerializeResultFor(owner *goja.Object, v goja.Value) ([]byte, error) {
+	w.exportOwner = owner
+	defer func() { w.exportOwner = nil }()
+	enc, err := w.rpc.encode(goja.Undefined(), v)
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
+	o := enc.ToObject(w.rt)
+	return w.envelope(nil, o.Get("v"), o.Get("caps"))
+}
+
+// errGlobalScope is workerd's error for I/O at a module's top level.
+const errGlobalScope = "Disallowed operation called within global scope. Asynchronous I/O (ex: fetch() or connect()), setting a timeout, and generating random values are not allowed within global scope. To fix this error, perform this operation within a handler. https://developers.cloudflare.com/workers/runtime-apis/handlers/"
+
+// waitUntil is cloudflare:workers' waitUntil(promise). A runtime here is
+// never torn down under a pending promise, so outside the module's top
+// level it only observes the promise (a rejection is not unhandled).
+func (w *Worker) waitUntil(p goja.Value) {
+	if w.loading {
+		panic(jserr.Object(w.rt, "Error", errGlobalScope))
+	}
+	if obj, ok := p.(*goja.Object); ok {
+		if c, ok := goja.AssertFunction(obj.Get("catch")); ok {
+			_, _ = c(obj, w.rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() }))
+		}
+	}
+}
+
+// ReleaseOwner disposes the stubs a Durable Object instance received (its
+// RPC parameters it kept, by dup()): host calls it when the instance is
+// reset, as workerd disposes them with the instance's I/O context.
+func (w *Worker) ReleaseOwner(inst *goja.Object) {
+	if inst == nil {
+		return
+	}
+	_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
+	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }) {
+		_, _ = w.rpc.disposeTarget(goja.Undefined(), e.obj)
+	}
+}
+
+// dropExports removes the entries match selects from the table (their
+// stubs fail from now on, as stubs to a reset object's targets do on
+// workerd) and returns them. match runs under the table's lock.
+func dropExports(match func(*exportEntry) bool) []*exportEntry {
+	exportTable.Lock()
+	defer exportTable.Unlock()
+	var out []*exportEntry
+	for id, e := range exportTable.m {
+		if match(e) {
+			delete(exportTable.m, id)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// isDOMException reports whether obj is a DOMException (which keeps its
+// name, DataCloneError and the like, across objects).
+func (w *Worker) isDOMException(obj *goja.Object) bool {
+	c, ok := w.rt.Get("DOMException").(*goja.Object)
+	if !ok {
+		return false
+	}
+	proto, ok := c.Get("prototype").(*goja.Object)
+	if !ok {
+		return false
+	}
+	for p := obj.Prototype(); p != nil; p = p.Prototype() {
+		if p == proto {
+			return true
+		}
+	}
+	return false
+}
+
+// arrayItems returns the elements of a JS array (nil for anything else).
+func (w *Worker) arrayItems(v goja.Value) []goja.Value {
+	a, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	n := int(a.Get("length").ToInteger())
+	out := make([]goja.Value, n)
+	for i := range out {
+		out[i] = a.Get(strconv.Itoa(i))
+	}
+	return out
+}
+
+//go:embed workers.js
+var workersSource string
+
+var workersProgram = goja.MustCompile("cellhost:workers.js", workersSource, true)
+
+// installWorkersModule builds the object behind cloudflare:workers from
+// base (the model's classes and env) and returns the function that gives
+// it the worker's exports once the bundle ran.
+func (w *Worker) installWorkersModule(base *goja.Object) (func(bindingClasses map[string]string) error, error) {
+	fnv, err := w.rt.RunProgram(workersProgram)
+	if err != nil {
+		return nil, err
+	}
+	fn, _ := goja.AssertFunction(fnv)
+	rv, err := fn(goja.Undefined(), base, w.rt.ToValue(w.waitUntil))
+	if err != nil {
+		return nil, err
+	}
+	r := rv.ToObject(w.rt)
+	_ = w.rt.Set("__cellhost_cloudflare_workers", r.Get("module"))
+	set, _ := goja.AssertFunction(r.Get("setExports"))
+	return func(bindingClasses map[string]string) error {
+		nsOf := map[string]goja.Value{}
+		for binding, class := range bindingClasses {
+			if _, ok := nsOf[class]; !ok {
+				nsOf[class] = w.Env.Get(binding)
+			}
+		}
+		ex := w.rt.NewObject()
+		for _, k := range w.Exports.Keys() {
+			v := w.Exports.Get(k)
+			if ns, ok := nsOf[k]; ok && w.Classes[k] != nil {
+				v = ns
+			}
+			_ = ex.Set(k, v)
+		}
+		_, err := set(goja.Undefined(), ex)
+		return err
+	}, nil
+}

@@ -1,0 +1,600 @@
+// JS RPC's object model as workerd has it (js-rpc-test.js): RpcTarget,
+// RpcStub, RpcPromise, RpcProperty, passing targets and functions by
+// reference, property paths, pipelining and disposal. Evaluated once per
+// runtime as a function that receives `native` (rpc.go) and returns what
+// do.js and Go need. Values cross runtimes only as bytes (rpc.go's
+// envelope); a capability crosses as the id of an export entry.
+(function (native) {
+  "use strict";
+
+  const STATE = Symbol("rpc state");
+  const CAP = "\u0000cellhost.cap";
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const getProto = Object.getPrototypeOf;
+
+  class RpcTarget {}
+
+  const notImplemented = (name) => new TypeError(`The RPC receiver does not implement the method "${String(name)}".`);
+  const disposedError = () => new Error("RPC stub used after being disposed.");
+  const cloneError = (type) =>
+    new DOMException(`Could not serialize object of type "${type}". This type does not support serialization.`, "DataCloneError");
+
+  // ------------------------------------------------------------ hooks
+  // A hook is where a stub sends calls: call(path, args) and get(path)
+  // return promises; dup() returns a new hook to the same target;
+  // dispose() lets it go. transfer() hands its reference to a message
+  // (the hook is then disposed) and returns the cap descriptor.
+
+  // A local target: new RpcStub(value). Holds one reference of an export
+  // entry, so that the target's Symbol.dispose runs when the last
+  // reference (local or remote) goes.
+  class LocalHook {
+    constructor(target, id) {
+      this.target = target;
+      this.id = id;
+      this.disposed = false;
+    }
+    call(path, args) {
+      if (this.disposed) return Promise.reject(disposedError());
+      return serve(this.target, path, args, false, undefined);
+    }
+    get(path) {
+      if (this.disposed) return Promise.reject(disposedError());
+      return serve(this.target, path, undefined, true, undefined);
+    }
+    dup() {
+      if (this.disposed) throw disposedError();
+      native.capAddRef(this.id);
+      return new LocalHook(this.target, this.id);
+    }
+    dispose() {
+      if (this.disposed) return;
+      this.disposed = true;
+      native.capRelease(this.id);
+    }
+    transfer() {
+      if (this.disposed) throw disposedError();
+      this.disposed = true;
+      return { t: 1, id: this.id };
+    }
+  }
+
+  // A target in another runtime (or another object), reached by id.
+  // Stubs a Durable Object instance received (its calls' parameters, and
+  // their dups) are released when the instance is reset (releaseOwner).
+  const owned = new Map();
+  let currentOwner;
+
+  class RemoteHook {
+    constructor(id, owner = currentOwner) {
+      this.id = id;
+      this.disposed = false;
+      this.owner = owner;
+      if (owner !== undefined) {
+        let set = owned.get(owner);
+        if (!set) owned.set(owner, (set = new Set()));
+        set.add(this);
+      }
+    }
+    call(path, args) {
+      if (this.disposed) return Promise.reject(disposedError());
+      return send((v, caps) => native.capCall(this.id, path, v, caps, false), args);
+    }
+    get(path) {
+      if (this.disposed) return Promise.reject(disposedError());
+      return native.capCall(this.id, path, undefined, [], true);
+    }
+    dup() {
+      if (this.disposed) throw disposedError();
+      native.capAddRef(this.id);
+      return new RemoteHook(this.id, this.owner);
+    }
+    dispose() {
+      if (this.disposed) return;
+      this.disposed = true;
+      if (this.owner !== undefined) owned.get(this.owner)?.delete(this);
+      native.capRelease(this.id);
+    }
+    transfer() {
+      if (this.disposed) throw disposedError();
+      this.disposed = true;
+      if (this.owner !== undefined) owned.get(this.owner)?.delete(this);
+      return { t: 1, id: this.id };
+    }
+  }
+
+  function releaseOwner(owner) {
+    const set = owned.get(owner);
+    owned.delete(owner);
+    if (set) for (const h of set) h.dispose();
+  }
+
+  // A Durable Object stub's methods: calls go through its namespace.
+  class ObjectHook {
+    constructor(stub) {
+      this.stub = stub;
+    }
+    call(path, args) {
+      return send((v, caps) => native.stubCall(this.stub, path, v, caps, false), args);
+    }
+    get(path) {
+      return native.stubCall(this.stub, path, undefined, [], true);
+    }
+  }
+
+  // The result of a call not yet settled: what is sent to it waits for the
+  // result and goes on from there (promise pipelining).
+  class PromiseHook {
+    constructor(promise) {
+      this.promise = promise;
+    }
+    call(path, args) {
+      return this.promise.then((v) => deliver(v, path, args, false));
+    }
+    get(path) {
+      return this.promise.then((v) => deliver(v, path, undefined, true));
+    }
+  }
+
+  // send encodes args (stubs and targets by reference) and calls f.
+  function send(f, args) {
+    let enc;
+    try {
+      enc = encode(args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return f(enc.v, enc.caps);
+  }
+
+  // deliver sends path/args to a value the caller already holds (a
+  // settled result): a stub forwards it; a plain object or array is
+  // walked locally; anything else does not implement the name.
+  function deliver(v, path, args, isGet) {
+    let i = 0;
+    for (;;) {
+      const st = stateOf(v);
+      if (st && st.hook) {
+        const rest = path.slice(i);
+        return isGet ? st.hook.get(rest) : st.hook.call(rest, args);
+      }
+      if (i < path.length && isObjectStub(v)) {
+        const hook = new ObjectHook(v);
+        const rest = path.slice(i);
+        return isGet ? hook.get(rest) : hook.call(rest, args);
+      }
+      if (i === path.length) break;
+      const name = path[i];
+      if (v === null || typeof v !== "object" || (getProto(v) !== Object.prototype && !Array.isArray(v)) || !hasOwn.call(v, name)) {
+        throw notImplemented(name);
+      }
+      v = v[name];
+      i++;
+    }
+    if (isGet) return v;
+    if (typeof v !== "function") throw new TypeError(`"${String(path[path.length - 1])}" is not a function.`);
+    return v(...args);
+  }
+
+  // ------------------------------------------------------------ stubs
+  // Stubs, properties and promises are Proxies of a function (so that
+  // they can be called) whose prototype is RpcStub/RpcProperty/RpcPromise.
+  // Properties set on them are kept on the proxy's own target.
+  // copyArgs copies a Proxy apply trap's argument list: goja (2026-09-17)
+  // hands the trap an array over its VM stack, which later calls
+  // overwrite, and these arguments are read after an await.
+  const slice = Array.prototype.slice;
+  function copyArgs(args) {
+    return slice.call(args);
+  }
+
+  function stubTarget() {
+    return function () {};
+  }
+
+  function stateOf(v) {
+    if ((typeof v === "function" || (typeof v === "object" && v !== null)) && !isObjectStub(v)) {
+      try {
+        return v[STATE];
+      } catch (e) {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  const stubHandler = {
+    get(t, prop) {
+      const st = t[STATE];
+      if (prop === STATE) return st;
+      if (hasOwn.call(t, prop) && prop !== "prototype" && prop !== "length" && prop !== "name") return t[prop];
+      if (prop === "dup") return () => makeStub(st.hook.dup());
+      if (prop === Symbol.dispose) return () => st.hook.dispose();
+      if (prop === "then" || typeof prop === "symbol") return undefined;
+      if (prop === "constructor") return RpcStub;
+      if (prop === "toString") return () => "[object RpcStub]";
+      return makeProperty(st.hook, [prop]);
+    },
+    apply(t, self, args) {
+      return makePromise(t[STATE].hook.call([], copyArgs(args)));
+    },
+    getPrototypeOf() {
+      return RpcStub.prototype;
+    },
+    has(t, prop) {
+      return prop === STATE || hasOwn.call(t, prop);
+    },
+  };
+
+  function makeStub(hook) {
+    const t = stubTarget();
+    Object.defineProperty(t, STATE, { value: { hook, kind: "stub" } });
+    return new Proxy(t, stubHandler);
+  }
+
+  const propHandler = {
+    get(t, prop) {
+      const st = t[STATE];
+      if (prop === STATE) return st;
+      if (hasOwn.call(t, prop) && prop !== "prototype" && prop !== "length" && prop !== "name") return t[prop];
+      if (prop === "then" || prop === "catch" || prop === "finally") {
+        if (!st.promise) st.promise = st.hook.get(st.path);
+        return st.promise[prop].bind(st.promise);
+      }
+      if (typeof prop === "symbol") return undefined;
+      return makeProperty(st.hook, [...st.path, prop]);
+    },
+    apply(t, self, args) {
+      const st = t[STATE];
+      return makePromise(st.hook.call(st.path, copyArgs(args)));
+    },
+    getPrototypeOf() {
+      return RpcProperty.prototype;
+    },
+    has(t, prop) {
+      return prop === STATE || hasOwn.call(t, prop);
+    },
+  };
+
+  function makeProperty(hook, path) {
+    const t = stubTarget();
+    Object.defineProperty(t, STATE, { value: { hook, path, kind: "property" } });
+    return new Proxy(t, propHandler);
+  }
+
+  const promiseHandler = {
+    get(t, prop) {
+      const st = t[STATE];
+      if (prop === STATE) return st;
+      if (hasOwn.call(t, prop) && prop !== "prototype" && prop !== "length" && prop !== "name") return t[prop];
+      if (prop === "then" || prop === "catch" || prop === "finally") return st.promise[prop].bind(st.promise);
+      if (typeof prop === "symbol") return undefined;
+      return makeProperty(new PromiseHook(st.promise), [prop]);
+    },
+    apply(t, self, args) {
+      return makePromise(new PromiseHook(t[STATE].promise).call([], copyArgs(args)));
+    },
+    getPrototypeOf() {
+      return RpcPromise.prototype;
+    },
+    has(t, prop) {
+      return prop === STATE || hasOwn.call(t, prop);
+    },
+  };
+
+  function makePromise(promise) {
+    const t = stubTarget();
+    Object.defineProperty(t, STATE, { value: { promise, kind: "promise" } });
+    return new Proxy(t, promiseHandler);
+  }
+
+  // RpcStub(value): a stub to a local RpcTarget, function or object.
+  function RpcStub(value) {
+    if (!new.target) throw new TypeError("Failed to construct 'RpcStub': Please use the 'new' operator, this object constructor cannot be called as a function.");
+    const st = stateOf(value);
+    if (st && st.kind === "stub") return makeStub(st.hook.dup());
+    return makeStub(new LocalHook(value, native.capExport(value)));
+  }
+  function RpcProperty() {
+    throw new TypeError("Illegal constructor");
+  }
+  function RpcPromise() {
+    throw new TypeError("Illegal constructor");
+  }
+
+  // ------------------------------------------------------------ encoding
+  // encode walks a value to send: RpcTargets and functions are exported
+  // (a new reference), stubs hand over their reference, Durable Object
+  // stubs travel as their id; each becomes {CAP: index}. The value is
+  // copied only where it holds one. Class instances that are not
+  // RpcTargets are refused as workerd refuses them.
+  function isObjectStub(v) {
+    return native.objectStubOf(v) !== undefined;
+  }
+
+  // cloneable reports whether structured clone copies v as what it is
+  // (not as a plain object): the types V8's serializer knows.
+  const cloneableTypes = [Date, RegExp, Error, ArrayBuffer, Number, String, Boolean];
+  if (typeof BigInt === "function") cloneableTypes.push(BigInt);
+  function cloneable(v) {
+    if (ArrayBuffer.isView(v)) return true;
+    for (const C of cloneableTypes) if (v instanceof C) return true;
+    for (const name of ["Blob", "File", "Request", "Response", "Headers", "ReadableStream", "WritableStream"]) {
+      const C = globalThis[name];
+      if (typeof C === "function" && v instanceof C) return true;
+    }
+    return false;
+  }
+
+  // simple reports whether v needs no walk: a primitive, or an array of
+  // primitives (most argument lists).
+  function simple(v) {
+    if (typeof v !== "object" || v === null) return typeof v !== "function";
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if ((typeof x === "object" && x !== null) || typeof x === "function") return false;
+    }
+    return true;
+  }
+  const noCaps = [];
+
+  function encode(value) {
+    if (simple(value)) return { v: value, caps: noCaps };
+    const caps = [];
+    const seen = new Map();
+    const walk = (v, depth) => {
+      if (typeof v === "function" || (typeof v === "object" && v !== null)) {
+        if (seen.has(v)) return seen.get(v);
+        const dos = native.objectStubOf(v);
+        if (dos !== undefined) {
+          caps.push({ t: 2, b: dos[0], h: dos[1], n: dos[2] });
+          return { [CAP]: caps.length - 1 };
+        }
+        const st = stateOf(v);
+        if (st) {
+          if (st.kind === "promise") throw cloneError("RpcPromise");
+          if (st.kind === "property") throw cloneError("RpcProperty");
+          if (st.hook instanceof ObjectHook) throw cloneError("RpcStub");
+          caps.push(st.hook.transfer());
+          return { [CAP]: caps.length - 1 };
+        }
+        if (typeof v === "function" || v instanceof RpcTarget) {
+          caps.push({ t: 1, id: native.capExport(v) });
+          return { [CAP]: caps.length - 1 };
+        }
+        if (depth > 1000) return v;
+        const proto = getProto(v);
+        if (Array.isArray(v)) {
+          let out = v;
+          for (let i = 0; i < v.length; i++) {
+            const x = walk(v[i], depth + 1);
+            if (x !== v[i]) {
+              if (out === v) out = v.slice();
+              out[i] = x;
+            }
+          }
+          seen.set(v, out);
+          return out;
+        }
+        if (proto === Object.prototype) {
+          let out = v;
+          for (const k of Object.keys(v)) {
+            const x = walk(v[k], depth + 1);
+            if (x !== v[k]) {
+              if (out === v) out = Object.assign({}, v);
+              out[k] = x;
+            }
+          }
+          seen.set(v, out);
+          return out;
+        }
+        if (v instanceof Map) {
+          let changed = false;
+          const entries = [];
+          for (const [k, x] of v) {
+            const k2 = walk(k, depth + 1), x2 = walk(x, depth + 1);
+            if (k2 !== k || x2 !== x) changed = true;
+            entries.push([k2, x2]);
+          }
+          return changed ? new Map(entries) : v;
+        }
+        if (v instanceof Set) {
+          let changed = false;
+          const items = [];
+          for (const x of v) {
+            const x2 = walk(x, depth + 1);
+            if (x2 !== x) changed = true;
+            items.push(x2);
+          }
+          return changed ? new Set(items) : v;
+        }
+        if (proto === null) throw cloneError("Object");
+        if (cloneable(v)) return v;
+        let type = "Object";
+        try {
+          const c = v.constructor;
+          if (typeof c === "function" && c.name) type = c.name;
+        } catch (e) {}
+        throw cloneError(type);
+      }
+      return v;
+    };
+    const v = walk(value, 0);
+    return { v, caps };
+  }
+
+  // decode replaces the markers of a received value by stubs. created
+  // collects the stubs it made (so that a callee's parameters can be
+  // disposed when the call ends).
+  function decode(v, caps, created) {
+    if (caps.length === 0) return v;
+    const stubs = caps.map((c) => {
+      if (c.t === 2) return native.makeObjectStub(c.b, c.h, c.n);
+      const s = makeStub(new RemoteHook(c.id));
+      created.push(s);
+      return s;
+    });
+    const seen = new Set();
+    const walk = (x) => {
+      if (typeof x !== "object" || x === null || seen.has(x)) return x;
+      if (hasOwn.call(x, CAP) && getProto(x) === Object.prototype) return stubs[x[CAP]];
+      seen.add(x);
+      if (Array.isArray(x) || getProto(x) === Object.prototype) {
+        for (const k of Object.keys(x)) x[k] = walk(x[k]);
+      } else if (x instanceof Map) {
+        const entries = [...x];
+        x.clear();
+        for (const [k, y] of entries) x.set(walk(k), walk(y));
+      } else if (x instanceof Set) {
+        const items = [...x];
+        x.clear();
+        for (const y of items) x.add(walk(y));
+      }
+      return x;
+    };
+    return walk(v);
+  }
+
+  // received is what a caller's promise resolves to: the decoded result,
+  // which when it is an object holding stubs gets a Symbol.dispose that
+  // disposes them all.
+  function received(v, caps) {
+    const created = [];
+    const out = decode(v, caps, created);
+    if (created.length > 0 && typeof out === "object" && out !== null && !stateOf(out) && !hasOwn.call(out, Symbol.dispose)) {
+      Object.defineProperty(out, Symbol.dispose, {
+        value() {
+          for (const s of created) s[Symbol.dispose]();
+        },
+        configurable: true,
+        writable: true,
+      });
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------ serving
+  // lookup reads name from a receiver as workerd lets RPC reach it: on a
+  // class-based receiver (a DurableObject, WorkerEntrypoint or RpcTarget)
+  // a method or accessor of its class, never an instance field; on a plain
+  // object or a function an own property. It returns [found, value].
+  function lookup(recv, name, base) {
+    if (typeof recv === "function" || (typeof recv === "object" && recv !== null && getProto(recv) === Object.prototype)) {
+      if (typeof name !== "string" || !hasOwn.call(recv, name)) return [false];
+      return [true, recv[name]];
+    }
+    if (typeof recv === "object" && recv !== null && (recv instanceof RpcTarget || (base && recv instanceof base))) {
+      for (let p = getProto(recv); p && p !== Object.prototype && p !== RpcTarget.prototype && (!base || p !== base.prototype); p = getProto(p)) {
+        const d = Object.getOwnPropertyDescriptor(p, name);
+        if (d) {
+          if (name === "constructor") return [false];
+          return [true, d.get ? d.get.call(recv) : d.value];
+        }
+      }
+    }
+    return [false];
+  }
+
+  // traversable reports whether an RPC path may go on through v.
+  function traversable(v) {
+    if (typeof v === "function") {
+      const st = stateOf(v);
+      return !st || st.kind === "stub";
+    }
+    if (typeof v !== "object" || v === null) return false;
+    if (isObjectStub(v) || stateOf(v)) return true;
+    return getProto(v) === Object.prototype || v instanceof RpcTarget;
+  }
+
+  // serve runs a call (or a property read) that arrived for target: it
+  // follows path, then calls the function found with args, or returns the
+  // value (a thenable is awaited, as the result is serialized later).
+  // base is the class whose instances are the target's kind
+  // (DurableObject) or undefined. Errors come back as rejections.
+  function serve(target, path, args, isGet, base) {
+    try {
+      let recv = target, v = target;
+      let parent;
+      for (let i = 0; i < path.length; i++) {
+        const name = path[i];
+        const st = stateOf(v);
+        if ((st && st.hook) || isObjectStub(v)) {
+          // A stub reached along the path: the rest goes to its target.
+          const rest = path.slice(i);
+          const p = isGet ? deliver(v, rest, undefined, true) : deliver(v, rest, args, false);
+          return Promise.resolve(p);
+        }
+        const [found, x] = lookup(v, name, i === 0 ? base : undefined);
+        if (!found) throw notImplemented(name);
+        if (i < path.length - 1 && !traversable(x)) throw notImplemented(name);
+        parent = v;
+        v = x;
+      }
+      if (isGet) return Promise.resolve(v);
+      if (typeof v !== "function") {
+        throw new TypeError(`"${String(path[path.length - 1])}" is not a function.`);
+      }
+      return Promise.resolve(Reflect.apply(v, path.length ? parent : undefined, args));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  // serveRemote is serve for a call that arrived from another runtime:
+  // its arguments are decoded here, and the stubs among them are disposed
+  // once the call settles (the callee keeps what it dup()s).
+  function serveRemote(target, path, v, caps, isGet, base) {
+    const created = [];
+    let args;
+    const prev = currentOwner;
+    currentOwner = base ? target : undefined;
+    let p;
+    try {
+      args = isGet ? undefined : decode(v, caps, created);
+      p = serve(target, path, args || [], isGet, base);
+    } catch (e) {
+      return Promise.reject(e);
+    } finally {
+      currentOwner = prev;
+    }
+    if (created.length === 0) return p;
+    return p.finally(() => {
+      for (const s of created) s[Symbol.dispose]();
+    });
+  }
+
+  // disposeTarget runs an exported target's Symbol.dispose once its last
+  // reference is gone.
+  function disposeTarget(t) {
+    try {
+      const d = t[Symbol.dispose];
+      if (typeof d === "function") d.call(t);
+    } catch (e) {}
+  }
+
+  function doStubMethod(stub, prop) {
+    return makeProperty(new ObjectHook(stub), [prop]);
+  }
+
+  for (const [C, name] of [
+    [RpcStub, "RpcStub"],
+    [RpcProperty, "RpcProperty"],
+    [RpcPromise, "RpcPromise"],
+  ]) {
+    Object.defineProperty(C.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  }
+
+  return {
+    RpcTarget,
+    RpcStub,
+    RpcPromise,
+    RpcProperty,
+    encode,
+    received,
+    serveRemote,
+    disposeTarget,
+    doStubMethod,
+    releaseOwner,
+  };
+});
