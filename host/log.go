@@ -373,12 +373,6 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, err
 			l.release(h)
 			return nil, fmt.Errorf("activate %s: %w", c.scope, err)
 		}
-		// A new object: its empty database starts in WAL mode, with no
-		// fsync, as the bucket holds its state.
-		if err := storage.CreateEmpty(path); err != nil {
-			l.release(h)
-			return nil, fmt.Errorf("start %s empty: %w", c.scope, err)
-		}
 	}
 	return l, nil
 }
@@ -393,6 +387,14 @@ func (h *Host) restore(ctx context.Context, scope, path string) error {
 	if !res.Found {
 		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("start %s empty: %w", scope, err)
+			}
+		}
+		// A new object in the log mode, where the bucket alone holds its
+		// state: its empty database starts in WAL mode, written without
+		// fsync (the backup mode's local file must be durable on its own).
+		if h.cfg.Durability == DurabilityLog {
+			if err := storage.CreateEmpty(path); err != nil {
 				return fmt.Errorf("start %s empty: %w", scope, err)
 			}
 		}
