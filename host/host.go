@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,6 +44,19 @@ type Config struct {
 	Script   string // the worker's name: part of every id (bucket-protocol.md 3)
 	Bindings []Binding
 	Vars     map[string]any
+	// Bind, if set, adds the other bindings to env (KV namespaces, service
+	// bindings, ...); see jsapi.WorkerOptions.Bind. Called on each shard's
+	// loop whenever it builds a runtime.
+	Bind func(rt *goja.Runtime, env *goja.Object) error
+	// ErrorPage, if set, writes the 500 answer to a request whose handler
+	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
+	// bare "Internal Server Error" workerd sends in production. cellhost
+	// dev sets it, as wrangler dev shows the error.
+	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
+	// Console, if set, receives every console line with its level and the
+	// object whose event wrote it (scope "<Class>:<id>"; "" for the
+	// worker), instead of Log. Called on a shard's loop; it must not block.
+	Console func(scope, level, line string)
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string

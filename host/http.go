@@ -132,6 +132,10 @@ func (h *Host) httpError(err error, c echo.Context) {
 	default:
 		h.logUncaught(err)
 		w := c.Response()
+		if h.cfg.ErrorPage != nil {
+			h.cfg.ErrorPage(w, c.Request(), err)
+			return
+		}
 		w.Header()["Content-Type"] = nil // no sniffed content type
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = io.WriteString(w, "Internal Server Error")

@@ -69,7 +69,17 @@ func newShard(h *Host, idx int) *shard {
 func (s *shard) load() error {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxCallStackSize)
-	if err := jsapi.InstallWeb(rt, jsapi.WebOptions{Console: s.h.cfg.Log}); err != nil {
+	wo := jsapi.WebOptions{Console: s.h.cfg.Log}
+	if f := s.h.cfg.Console; f != nil {
+		wo.ConsoleFunc = func(level, line string) {
+			scope := ""
+			if c := s.current; c != nil {
+				scope = c.scope
+			}
+			f(scope, level, line)
+		}
+	}
+	if err := jsapi.InstallWeb(rt, wo); err != nil {
 		return fmt.Errorf("shard %d: %w", s.idx, err)
 	}
 	jsapi.InstallTimers(rt, s)
@@ -86,7 +96,8 @@ func (s *shard) load() error {
 		bindingClasses[b.Name] = b.Class
 		classes = append(classes, b.Class)
 	}
-	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes, BindingClasses: bindingClasses, Post: s.post})
+	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
+		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind})
 	if err != nil {
 		return err
 	}

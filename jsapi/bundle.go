@@ -44,6 +44,10 @@ type BundleOptions struct {
 	// NoPolyfills leaves out the core-js and prelude built-ins (tests that
 	// measure goja itself).
 	NoPolyfills bool
+	// CompatibilityDate and CompatibilityFlags are the worker's: they
+	// decide what of Node.js the bundle may import (nodejs_compat).
+	CompatibilityDate  string
+	CompatibilityFlags []string
 }
 
 // gojaLowered is the syntax esbuild lowers because goja lacks it.
@@ -79,7 +83,10 @@ func applyWranglerOptions(o *api.BuildOptions, b BundleOptions) {
 		o.Conditions = b.Conditions
 	}
 	o.KeepNames = true
-	o.Loader = map[string]api.Loader{".js": api.LoaderJSX, ".mjs": api.LoaderJSX, ".cjs": api.LoaderJSX}
+	// wrangler's default module rules: Text for .txt, .html and .sql (Data
+	// and CompiledWasm are moduleRulesPlugin's; JSON is esbuild's own).
+	o.Loader = map[string]api.Loader{".js": api.LoaderJSX, ".mjs": api.LoaderJSX, ".cjs": api.LoaderJSX,
+		".txt": api.LoaderText, ".html": api.LoaderText, ".sql": api.LoaderText}
 	nodeEnv := b.NodeEnv
 	if nodeEnv == "" {
 		nodeEnv = "development"

@@ -48,6 +48,10 @@ type WorkerOptions struct {
 	// Classes are the class names the configuration requires the module to
 	// export (durable_objects bindings).
 	Classes []string
+	// Bind, if set, adds more bindings to env (KV, services, ...): called
+	// once per runtime on its goroutine, after Vars and Namespaces are on
+	// env and before the bundle runs.
+	Bind func(rt *goja.Runtime, env *goja.Object) error
 	// BindingClasses maps each Durable Object binding to its class (for
 	// the exports of cloudflare:workers, where a class is its namespace).
 	BindingClasses map[string]string
@@ -91,6 +95,9 @@ type Worker struct {
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
+	// remoteStacks are the stacks of the last errors that crossed from
+	// another object (rpcstack.go).
+	remoteStacks []remoteStack
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle
@@ -142,6 +149,11 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 		}
 		_ = w.Env.Set(name, v)
 	}
+	if o.Bind != nil {
+		if err := o.Bind(rt, w.Env); err != nil {
+			return nil, fmt.Errorf("load worker: %w", err)
+		}
+	}
 
 	cw := rt.NewObject()
 	_ = cw.Set("DurableObject", w.doCls)
@@ -154,6 +166,9 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	setExports, err := w.installWorkersModule(cw)
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install cloudflare:workers: %w", err)
+	}
+	if err := installNode(rt, o.Bundle.Node, o.Vars); err != nil {
+		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
 	}
 
 	w.loading = true
@@ -281,13 +296,13 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 			v, err = convert()
 		}
 		if err != nil {
-			_ = reject(jserr.ToJS(w.rt, err))
+			_ = reject(w.ErrorValue(err))
 			return
 		}
 		_ = resolve(v)
 	})
 	if err != nil {
-		_ = reject(jserr.ToJS(w.rt, err))
+		_ = reject(w.ErrorValue(err))
 	}
 	return w.rt.ToValue(p)
 }
@@ -326,8 +341,18 @@ func (w *Worker) CallRPC(class string, inst *goja.Object, method string, args []
 }
 
 // ErrorValue is jserr.ToJS on this worker's runtime: the JS value to throw
-// or reject with for err.
-func (w *Worker) ErrorValue(err error) goja.Value { return jserr.ToJS(w.rt, err) }
+// or reject with for err. An error that crossed from another object keeps
+// its stack on the Go side (rpcstack.go) for the log.
+func (w *Worker) ErrorValue(err error) goja.Value {
+	v := jserr.ToJS(w.rt, err)
+	var se *ScriptError
+	if errors.As(err, &se) && se.Remote && se.Stack != "" {
+		if o, ok := v.(*goja.Object); ok {
+			w.rememberRemoteStack(o, se.Stack)
+		}
+	}
+	return v
+}
 
 // Settle calls ok or fail, on this runtime's goroutine, once v settles. v may
 // be a plain value, a promise or a thenable.
@@ -473,6 +498,9 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
 	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
+	if st, ok := w.remoteStack(obj); ok {
+		se.Stack = st
+	}
 	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
 		se.Message = obj.String()
 		se.Name = "Error"

@@ -63,8 +63,38 @@
       } catch (e) {
         return Promise.reject(e);
       }
-      return native.stubFetch(this, request);
+      if (request.redirect !== "follow") return native.stubFetch(this, request);
+      return fetchFollowing(this, request, 0);
     }
+  }
+
+  // fetchFollowing sends request to stub and follows the redirects it
+  // answers with as fetch() does (redirect: "follow", workerd's default
+  // for stub.fetch()): 303, and 301/302 after a POST, become a GET without
+  // a body; 307 and 308 resend the method and body; at most 20.
+  function fetchFollowing(stub, request, hops) {
+    const keep = request.body !== null ? request.clone() : null;
+    return native.stubFetch(stub, request).then((response) => {
+      const status = response.status;
+      const location = response.headers.get("location");
+      if (location === null || !(status === 301 || status === 302 || status === 303 || status === 307 || status === 308)) return response;
+      let url;
+      try {
+        url = new URL(location, request.url);
+      } catch {
+        return response;
+      }
+      if (hops >= 20) throw new TypeError("Too many redirects.");
+      let method = request.method;
+      let body = keep === null ? null : keep.body;
+      const headers = new Headers(request.headers);
+      if ((status === 303 && method !== "HEAD") || ((status === 301 || status === 302) && method === "POST")) {
+        method = "GET";
+        body = null;
+        for (const h of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(h);
+      }
+      return fetchFollowing(stub, new Request(url, { method, headers, body, redirect: "follow" }), hops + 1);
+    });
   }
   native.stubSetup(DurableObjectStub.prototype, native.doStubMethod);
 

@@ -6,7 +6,6 @@ package jsapi
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/cellhost/cellhost/jsapi/node"
 )
 
 // bundleGlobal is the global variable the IIFE bundle assigns its exports to.
@@ -55,6 +56,8 @@ type Bundle struct {
 	Code    string        // the bundled script
 	Program *goja.Program // Code compiled once
 	Inputs  []string      // absolute paths of the source files (for reloading)
+	// Node is what the compatibility date and flags enable of Node.js.
+	Node node.Compat
 }
 
 // BuildError is a bundling failure; each message is "file:line:column: text".
@@ -77,6 +80,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build worker: %w", err)
 	}
+	nc := node.CompatFor(bo.CompatibilityDate, bo.CompatibilityFlags)
 	opts := api.BuildOptions{
 		EntryPoints:   []string{abs},
 		Bundle:        true,
@@ -88,8 +92,11 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Charset:       api.CharsetUTF8,
 		AbsWorkingDir: filepath.Dir(abs),
 		LogLevel:      api.LogLevelSilent,
-		Supported:     gojaLowered,
-		Plugins:       []api.Plugin{virtualModulesPlugin()},
+		// goja reads the inline map: stacks name the original files and lines.
+		Sourcemap:      api.SourceMapInline,
+		SourcesContent: api.SourcesContentExclude,
+		Supported:      gojaLowered,
+		Plugins:        []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)
@@ -107,7 +114,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build worker: compile bundle of %s: %w", abs, err)
 	}
-	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs))}, nil
+	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs)), Node: nc}, nil
 }
 
 func formatMessages(msgs []api.Message) []string {
@@ -145,16 +152,17 @@ func metafileInputs(meta, dir string) []string {
 }
 
 // virtualModulesPlugin serves cellhost's own modules and refuses the
-// node: and cloudflare: modules it does not provide, naming them.
+// cloudflare: and workerd: modules it does not provide, naming them
+// (node: modules are nodeModulesPlugin's).
 func virtualModulesPlugin() api.Plugin {
 	return api.Plugin{
 		Name: "cellhost-modules",
 		Setup: func(b api.PluginBuild) {
-			b.OnResolve(api.OnResolveOptions{Filter: `^(cloudflare|node|workerd):`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			b.OnResolve(api.OnResolveOptions{Filter: `^(cloudflare|workerd):`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 				if _, ok := virtualModules[a.Path]; ok {
 					return api.OnResolveResult{Path: a.Path, Namespace: virtualNamespace}, nil
 				}
-				return api.OnResolveResult{}, errors.New("module \"" + a.Path + "\" is not supported by cellhost")
+				return api.OnResolveResult{}, noSuchModule(a.Path)
 			})
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: virtualNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 				src := virtualModules[a.Path]

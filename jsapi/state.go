@@ -1,6 +1,7 @@
 package jsapi
 
 import (
+	"errors"
 	"math"
 	"sort"
 
@@ -429,6 +430,11 @@ func (a *storageAPI) transactionSync(call goja.FunctionCall) goja.Value {
 	v, err := fn(goja.Undefined())
 	if err != nil {
 		_ = a.tx.RollbackTransaction(depth)
+		// The closure's own error object, as workerd rethrows it.
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			panic(ex)
+		}
 		jserr.Throw(rt, a.w.errorOf(err))
 	}
 	if err := a.tx.CommitTransaction(depth); err != nil {

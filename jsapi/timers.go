@@ -73,4 +73,16 @@ func InstallTimers(rt *goja.Runtime, s Scheduler) {
 	_ = rt.Set("setInterval", func(call goja.FunctionCall) goja.Value { return schedule(call, true) })
 	_ = rt.Set("clearTimeout", clear)
 	_ = rt.Set("clearInterval", clear)
+	// scheduler.wait(ms) is workerd's promise-returning timer.
+	sched := rt.NewObject()
+	_ = sched.Set("wait", func(call goja.FunctionCall) goja.Value {
+		ms := call.Argument(0).ToFloat()
+		if !(ms >= 1) {
+			ms = 0
+		}
+		p, resolve, _ := rt.NewPromise()
+		s.AfterFunc(time.Duration(ms*float64(time.Millisecond)), func() { _ = resolve(goja.Undefined()) })
+		return rt.ToValue(p)
+	})
+	_ = rt.Set("scheduler", sched)
 }

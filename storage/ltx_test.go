@@ -21,7 +21,7 @@ import (
 	"github.com/cellhost/cellhost/storage"
 )
 
-const fixtureDir = "../../shared/fixtures/celld-ltx/replica/ltx/0"
+const fixtureDir = "testdata/celld-ltx/replica/ltx/0"
 
 // randomPageSet returns a page set of n pages (the lock page excluded) of
 // pseudo-random, partly compressible content.
@@ -54,7 +54,7 @@ func fixtureFiles(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.ltx"))
 	if err != nil || len(files) != 6 {
-		t.Fatalf("fixtures: %v, %v", files, err)
+		t.Fatalf("want the 6 LTX files of celld's golden replica in %s, found %d (%v)", fixtureDir, len(files), err)
 	}
 	return files // sorted by name, which is TXID order
 }

@@ -631,4 +631,4 @@ func TestRestore_Fixture(t *testing.T) {
 	checkFixtureDB(t, dst)
 }
 
-const sampleWALPath = "../../shared/fixtures/celld-ltx/sample.wal"
+const sampleWALPath = "testdata/celld-ltx/sample.wal"

@@ -19,7 +19,7 @@ import (
 	"github.com/superfly/ltx"
 )
 
-const sampleWAL = "../../shared/fixtures/celld-ltx/sample.wal"
+const sampleWAL = "testdata/celld-ltx/sample.wal"
 
 // ltOpen opens a cell database with LogPages in dir and closes it at the
 // end of the test.

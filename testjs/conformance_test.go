@@ -16,8 +16,9 @@ import (
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
-// casesDir holds the recorded workerd cases (../shared beside the repo).
-var casesDir = filepath.Join("..", "..", "shared", "conformance", "cases")
+// casesDir is the repository's own corpus of cases recorded on workerd
+// (copied from the team's shared corpus; see testdata/README.md).
+var casesDir = filepath.Join("testdata", "cases")
 
 // skipped lists the cases cellhost does not pass yet, each with the reason.
 // It shrinks as features land; an expected.json is never edited.
@@ -49,6 +50,12 @@ func startHost(t *testing.T, caseDir string) string {
 	if err := os.CopyFS(dir, os.DirFS(caseDir)); err != nil {
 		t.Fatalf("copy case: %v", err)
 	}
+	return startHostIn(t, dir)
+}
+
+// startHostIn serves the worker in dir, in place, from a fresh state.
+func startHostIn(t *testing.T, dir string) string {
+	t.Helper()
 	cfg, err := wrangler.Resolve(dir)
 	if err != nil {
 		t.Fatalf("load case: %v", err)
@@ -58,7 +65,7 @@ func startHost(t *testing.T, caseDir string) string {
 		t.Fatalf("load case: %v", err)
 	}
 	log := &syncBuffer{}
-	hc.StateDir = filepath.Join(dir, ".cellhost")
+	hc.StateDir = filepath.Join(t.TempDir(), ".cellhost")
 	hc.Log = log
 	hc.Shards = 2
 	h, err := host.New(hc)
@@ -81,10 +88,10 @@ func startHost(t *testing.T, caseDir string) string {
 	return srv.URL
 }
 
-func caseNames(t *testing.T) []string {
-	entries, err := os.ReadDir(casesDir)
+func caseNames(t *testing.T, dir string) []string {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("read cases (../shared must be beside the repository): %v", err)
+		t.Fatalf("read cases: %v", err)
 	}
 	var names []string
 	for _, e := range entries {
@@ -96,15 +103,53 @@ func caseNames(t *testing.T) []string {
 	return names
 }
 
-// TestConformance replays every recorded workerd case against a real Host
-// and compares the transcripts.
+// TestConformance replays every case of the repository's corpus against a
+// real Host and compares the transcripts with workerd's.
 func TestConformance(t *testing.T) {
-	names := caseNames(t)
+	names := caseNames(t, casesDir)
 	for name := range skipped {
 		if !contains(names, name) {
 			t.Errorf("skip list names case %q, which does not exist", name)
 		}
 	}
+	runConformance(t, casesDir, names)
+}
+
+// TestConformance_shared replays the cases of the shared corpus (beside the
+// repository, or $CELLHOST_CASES) that the repository's corpus does not hold
+// byte for byte.
+func TestConformance_shared(t *testing.T) {
+	root := sharedCases(t)
+	var names []string
+	for _, name := range caseNames(t, root) {
+		if !sameCase(filepath.Join(root, name), filepath.Join(casesDir, name)) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		t.Logf("the shared corpus at %s holds no case beyond testdata/cases", root)
+	}
+	runConformance(t, root, names)
+}
+
+// sameCase reports whether two case directories hold the same files.
+func sameCase(a, b string) bool {
+	fa, errA := os.ReadDir(a)
+	fb, errB := os.ReadDir(b)
+	if errA != nil || errB != nil || len(fa) != len(fb) {
+		return false
+	}
+	for _, e := range fa {
+		x, err1 := os.ReadFile(filepath.Join(a, e.Name()))
+		y, err2 := os.ReadFile(filepath.Join(b, e.Name()))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+func runConformance(t *testing.T, casesDir string, names []string) {
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			if reason, ok := skipped[name]; ok && os.Getenv("CELLHOST_CONFORMANCE_ALL") == "" {

@@ -56,7 +56,10 @@ var peerFailing = map[string]map[int]string{
 func TestPeer(t *testing.T) {
 	entries, err := os.ReadDir(peerDir)
 	if err != nil {
-		t.Fatalf("read peer cases (../shared must be beside the repository): %v", err)
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI is set but the shared peer corpus is missing: %v", err)
+		}
+		t.Skipf("needs ../shared beside the repository: %s is missing", peerDir)
 	}
 	report := os.Getenv("CELLHOST_PEER_REPORT") != ""
 	only := os.Getenv("CELLHOST_PEER_CASE")

@@ -2,16 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,8 +32,18 @@ type devOptions struct {
 	bucket         string
 	durability     string
 	backupInterval time.Duration
-	maxResident    int
-	wake           wakeOptions
+	noWatch        bool     // --no-watch: no reload on change
+	verbose        bool     // --verbose: internal lines (ownership, ...) too
+	noInspector    bool     // --no-inspector: no /_cellhost pages
+	env            string   // --env: the wrangler env.<name> section
+	vars           []string // --var KEY:VALUE
+
+	// Hooks for tests: onReady is called with the listening address once
+	// requests are served; onReload after every reload attempt.
+	onReady     func(addr string)
+	onReload    func(error)
+	maxResident int
+	wake        wakeOptions
 }
 
 func newDevCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -45,7 +60,19 @@ name. /do/<Class>/<id-or-name> reaches an object directly; every other path
 goes to the worker's default fetch handler. State is kept in <dir>/.cellhost:
 the cell databases, and the bucket (a local directory, <state>/bucket) that
 logs every commit as LTX before its reply leaves. --bucket s3://... logs to
-S3 instead; --durability local skips the bucket (fsync only).`,
+S3 instead; --durability local skips the bucket (fsync only).
+
+Vars come from the config's "vars", then .dev.vars (or .dev.vars.<env> with
+--env; .env without either), then --var. cellhost dev watches the project and
+reloads on every change; a build error keeps the previous code serving.`,
+		Example: `  cellhost dev                              # the wrangler project in this directory
+  cellhost dev examples/counter             # then: curl http://127.0.0.1:8787/
+  cellhost dev src/index.ts --port 8788     # a bare module: every exported class is a DO class
+  cellhost dev --env staging                # apply env.staging of wrangler.jsonc, read .dev.vars.staging
+  cellhost dev --var API_TOKEN:dev-token --var DEBUG:1
+  cellhost dev --state /tmp/app-state       # keep the objects' state elsewhere
+  cellhost dev --durability local           # no bucket: commits are only fsync'd locally
+  cellhost dev --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := "."
@@ -62,6 +89,11 @@ S3 instead; --durability local skips the bucket (fsync only).`,
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
+	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
+	cmd.Flags().BoolVar(&o.noInspector, "no-inspector", false, "do not serve the inspector at /_cellhost")
+	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
+	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
+	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
 	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept in memory with their database open; past it the least recently used idle ones are evicted (default: from the descriptor limit and memory; env CELLHOST_MAX_RESIDENT_CELLS)")
 	o.wake.addFlags(cmd)
@@ -89,8 +121,34 @@ func prepareHost(target, state string, log io.Writer) (host.Config, *wrangler.Co
 	return hc, cfg, nil
 }
 
+// Markers of the lines cellhost dev prints about the worker, as wrangler
+// marks its own.
+const (
+	markError = "✘ [ERROR]"
+	markWarn  = "▲ [WARNING]"
+)
+
+// loadProject resolves the project and builds its host configuration (the
+// project's fields only). Warnings go to warn when it is not nil.
+func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config, host.Config, error) {
+	cfg, err := wrangler.ResolveWith(target, wrangler.Options{Env: o.env, Vars: o.vars})
+	if err != nil {
+		return nil, host.Config{}, err
+	}
+	if warn != nil {
+		for _, w := range cfg.Warnings {
+			fmt.Fprintf(warn, "%s %s\n", markWarn, w)
+		}
+	}
+	hc, err := cfg.HostConfig()
+	if err != nil {
+		return nil, host.Config{}, err
+	}
+	return cfg, hc, nil
+}
+
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	hc, cfg, err := prepareHost(target, o.state, stderr)
+	cfg, hc, err := loadProject(target, o, stderr)
 	if err != nil {
 		return err
 	}
@@ -103,42 +161,76 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	defer ln.Close()
+	log := newDevLog(stderr, cfg.Dir)
+	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
+		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console}
+	if keep.StateDir == "" {
+		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
+	}
 	// The state lock comes before the bucket: a second process on this
 	// state directory must not touch the first one's node lease.
-	lock, err := host.LockState(hc.StateDir)
+	lock, err := host.LockState(keep.StateDir)
 	if err != nil {
 		return err
 	}
 	defer lock.Close()
-	hc.StateLock = lock
-	hc.BackupInterval = o.backupInterval
-	hc.MaxResidentCells = o.maxResident
-	fleet, err := joinBucket(ctx, &hc, o.bucket, o.durability, stderr)
+	keep.StateLock = lock
+	keep.MaxResidentCells = o.maxResident
+	internal := io.Discard
+	if o.verbose {
+		internal = log
+	}
+	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, internal)
 	if err != nil {
 		return err
 	}
 	defer fleet.close()
-	if err := fleet.prepareWake(ctx, &hc, o.wake, stderr); err != nil {
+	if err := fleet.prepareWake(ctx, &keep, o.wake, stderr); err != nil {
 		return err
 	}
-	h, err := host.New(hc)
-	if err != nil {
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
+		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
+	if !o.noInspector {
+		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes}
+	}
+	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
-	if err := h.Open(); err != nil {
+	defer d.close()
+	if err := fleet.startWake(ctx, d); err != nil {
 		return err
 	}
-	defer closeHost(h, stderr)
-	if err := fleet.startWake(ctx, h); err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
-	for _, b := range cfg.Bindings {
-		fmt.Fprintf(stdout, "  env.%s: Durable Object class %s  (http://%s/do/%s/<id-or-name>)\n", b.Name, b.Class, ln.Addr(), b.Class)
+	printBindings(stdout, cfg, hc, ln.Addr().String())
+	if d.inspector != nil {
+		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", inspectorLink(ln.Addr().String()))
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	defer func() { stopWatch(); <-watchDone }()
+	if o.noWatch {
+		close(watchDone)
+	} else {
+		go func() {
+			defer close(watchDone)
+			if err := d.watch(watchCtx, o.onReload); err != nil {
+				fmt.Fprintf(stderr, "%s %v; edits will not reload\n", markWarn, err)
+			}
+		}()
+	}
+	if len(cfg.Crons) > 0 {
+		parseCrons(cfg.Crons, stderr)
+		fmt.Fprintf(stdout, "Cron triggers fire on schedule; run one now: curl 'http://%s/cdn-cgi/handler/scheduled?cron=%s'\n", ln.Addr(), url.QueryEscape(cfg.Crons[0]))
+		cronDone := make(chan struct{})
+		go func() { defer close(cronDone); d.runCrons(watchCtx) }()
+		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	if o.onReady != nil {
+		o.onReady(ln.Addr().String())
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -151,6 +243,81 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer cancel()
 	_ = srv.Shutdown(shutdownCtx)
 	return nil
+}
+
+// printBindings lists what the worker finds on env, as wrangler dev does:
+// secrets hidden, vars as JSON.
+func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr string) {
+	type row struct{ name, kind, value string }
+	var rows []row
+	for _, b := range hc.Bindings {
+		rows = append(rows, row{b.Name, "Durable Object", fmt.Sprintf("%s  (http://%s/do/%s/<id-or-name>)", b.Class, addr, b.Class)})
+	}
+	for _, b := range cfg.KV {
+		rows = append(rows, row{b.Name, "KV namespace", b.ID + " (local)"})
+	}
+	for _, b := range cfg.D1 {
+		rows = append(rows, row{b.Name, "D1 database", b.ID + " (local)"})
+	}
+	for _, b := range cfg.Services {
+		ep := b.Entrypoint
+		if ep == "" {
+			ep = "default"
+		}
+		rows = append(rows, row{b.Name, "Service", cfg.Name + "#" + ep})
+	}
+	if a := cfg.Assets; a != nil {
+		name := a.Binding
+		if name == "" {
+			name = "(assets)"
+		}
+		rows = append(rows, row{name, "Assets", relOrAbs(a.Directory)})
+	}
+	secret, cli := map[string]bool{}, map[string]bool{}
+	for _, k := range cfg.Secrets {
+		secret[k] = true
+	}
+	for _, k := range cfg.CLIVars {
+		cli[k] = true
+	}
+	names := make([]string, 0, len(cfg.Vars))
+	for k := range cfg.Vars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		switch {
+		case cli[k]:
+			rows = append(rows, row{k, "Var (--var)", jsonOf(cfg.Vars[k])})
+		case secret[k]:
+			rows = append(rows, row{k, "Secret (" + cfg.SecretsFile + ")", "(hidden)"})
+		default:
+			rows = append(rows, row{k, "Var", jsonOf(cfg.Vars[k])})
+		}
+	}
+	for _, b := range cfg.Stubs {
+		rows = append(rows, row{b.Name, b.Kind, "not supported yet: throws when used"})
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Your worker has access to the following bindings:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "  env.%s\t%s\t%s\n", r.name, r.kind, r.value)
+	}
+	tw.Flush()
+}
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
 }
 
 func relOrAbs(p string) string {

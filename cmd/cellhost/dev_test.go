@@ -2,16 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // writeProject writes files (name → content) into a new directory.
@@ -51,8 +47,9 @@ func TestRun_BadInput(t *testing.T) {
 		{"MissingEntry", map[string]string{"wrangler.jsonc": okConfig}, func(dir string) []string { return []string{"dev", dir} }, "index.js does not exist"},
 		{"SyntaxError", map[string]string{"wrangler.jsonc": okConfig, "index.js": "export class C {\n  fetch( {\n}"}, func(dir string) []string { return []string{"dev", dir} }, "index.js:3:"},
 		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
-		{"UnknownKey", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js","kv_namespacez":[]}`, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, `unknown configuration key "kv_namespacez"`},
-		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `module "node:fs" is not supported by cellhost`},
+		{"UnknownEnv", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--env", "prod"} }, `--env prod: wrangler.jsonc has no "env" sections`},
+		{"BadVar", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--var", "X"} }, `--var "X": want KEY:VALUE`},
+		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `No such module "node:fs".`},
 		{"DefaultIsDurableObject", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js"}`, "index.js": `import { DurableObject } from "cloudflare:workers"; export default class X extends DurableObject {}`}, func(dir string) []string { return []string{"dev", dir} }, "the default export is a Durable Object class"},
 	}
 	for _, tt := range tests {
@@ -96,34 +93,28 @@ func TestRun_PortInUse(t *testing.T) {
 func TestRunDev_ServesAndStops(t *testing.T) {
 	dir := writeProject(t, map[string]string{"mod.ts": `export class Box { async fetch(r: Request) { return new Response("box"); } }
 export default { async fetch() { return new Response("worker"); } };`})
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- runDev(ctx, filepath.Join(dir, "mod.ts"), devOptions{port: port, ip: "127.0.0.1"}, io.Discard, io.Discard)
-	}()
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	var body string
-	for i := 0; i < 100; i++ {
-		resp, err := http.Get(base + "/do/Box/one")
-		if err == nil {
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			body = string(b)
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if body != "box" {
+	d := startDevServer(t, dir, filepath.Join(dir, "mod.ts"), nil)
+	if _, body := d.get("/do/Box/one"); body != "box" {
 		t.Errorf("GET /do/Box/one = %q, want %q", body, "box")
 	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Errorf("runDev: %v", err)
-	}
+	d.stop()
 	if _, err := os.Stat(filepath.Join(dir, ".cellhost")); err != nil {
 		t.Errorf("state directory not created beside the module: %v", err)
+	}
+}
+
+func TestRun_VersionAndHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--version"}, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "cellhost ") || !strings.Contains(stdout.String(), "go1.") {
+		t.Errorf("--version: code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	for _, cmd := range [][]string{{"--help"}, {"dev", "--help"}, {"diagnose", "--help"}} {
+		stdout.Reset()
+		if code := run(cmd, &stdout, &stderr); code != 0 {
+			t.Errorf("%v: code %d", cmd, code)
+		}
+		if !strings.Contains(stdout.String(), "Examples:\n  cellhost ") {
+			t.Errorf("%v shows no examples:\n%s", cmd, stdout.String())
+		}
 	}
 }

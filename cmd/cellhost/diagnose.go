@@ -37,6 +37,9 @@ rejected, then a delete. Prints one line per check, then every node lease
 under nodes/ as live or dead, the waker role (wake/waker.json), the wake
 index and the node-cells markers left for dead-node GC. Exits non-zero when a
 check fails.`,
+		Example: `  cellhost diagnose --bucket file://$PWD/.cellhost/bucket
+  cellhost diagnose --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'
+  cellhost diagnose --bucket mem://test --timeout 5s`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := context.WithTimeout(cmd.Context(), o.timeout)

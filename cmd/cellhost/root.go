@@ -3,22 +3,72 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
+
+// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
+// Without it, the module version or VCS revision Go recorded is shown.
+var version = ""
+
+// versionString is what --version prints.
+func versionString() string {
+	v := version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		if v == "" {
+			var rev, dirty string
+			for _, s := range bi.Settings {
+				switch s.Key {
+				case "vcs.revision":
+					rev = s.Value
+				case "vcs.modified":
+					if s.Value == "true" {
+						dirty = "+dirty"
+					}
+				}
+			}
+			if len(rev) > 12 {
+				rev = rev[:12]
+			}
+			if rev != "" {
+				v = "devel-" + rev + dirty
+			}
+		}
+	}
+	if v == "" {
+		v = "devel"
+	}
+	return fmt.Sprintf("cellhost %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
 
 // run executes the command line and returns the process exit code. Errors
 // are printed as one "cellhost: ..." line, never a stack trace.
 func run(args []string, stdout, stderr io.Writer) int {
 	root := &cobra.Command{
-		Use:           "cellhost",
-		Short:         "Run Cloudflare-style Durable Objects on your own machine",
+		Use:   "cellhost",
+		Short: "Run Cloudflare-style Durable Objects on your own machine",
+		Long: `cellhost runs Cloudflare-style Durable Objects, written in JavaScript or
+TypeScript, on your own machine: a wrangler project runs unchanged. Each
+object gets its own SQLite database; every commit is logged to a bucket
+(a local directory by default, or S3).`,
+		Example: `  cellhost dev                          # serve the wrangler project in this directory
+  cellhost dev examples/counter --port 8788
+  cellhost dev src/index.ts             # a bare module: every exported class is a DO class
+  cellhost diagnose --bucket s3://my-bucket/cells
+  cellhost --version`,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetArgs(args)
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newDevCommand(stdout, stderr))
 	root.AddCommand(newDiagnoseCommand(stdout, stderr))
 	root.AddCommand(newServeCommand(stdout, stderr))

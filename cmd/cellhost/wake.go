@@ -66,7 +66,7 @@ func (f *fleetMembership) prepareWake(ctx context.Context, hc *host.Config, o wa
 
 // startWake reads the wake index (waking the cells whose alarms are due)
 // and starts the poll and waker loops; h receives the wakes.
-func (f *fleetMembership) startWake(ctx context.Context, h *host.Host) error {
+func (f *fleetMembership) startWake(ctx context.Context, h fleet.CellWaker) error {
 	if f.wake == nil {
 		return nil
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/joho/godotenv"
 	"github.com/tailscale/hujson"
 
 	"github.com/cellhost/cellhost/host"
@@ -39,6 +40,67 @@ type Config struct {
 	// is interrupted (0: the host's default, 30 s, as on Cloudflare).
 	CPULimit time.Duration
 	Warnings []string // keys accepted but without effect here
+	// Env is the env.<name> section applied (--env), "" for none.
+	Env string
+	// Secrets are the names of the vars read from SecretsFile (.dev.vars,
+	// .dev.vars.<env> or .env): shown hidden, as wrangler does.
+	Secrets     []string
+	SecretsFile string
+	// CLIVars are the names of the vars set with --var.
+	CLIVars []string
+	// KV are the kv_namespaces bindings.
+	KV []KVBinding
+	// D1 are the d1_databases bindings.
+	D1 []D1Binding
+	// Services are the service bindings to this worker's own entrypoints.
+	Services []ServiceBinding
+	// Assets is the assets configuration, nil without one.
+	Assets *Assets
+	// Crons are the cron triggers (triggers.crons).
+	Crons []string
+	// Stubs are the bindings of kinds cellhost does not have yet: each is
+	// bound to an object that throws a clear error when used.
+	Stubs []StubBinding
+}
+
+// Options are the command-line settings that shape a configuration.
+type Options struct {
+	Env  string   // --env: apply the env.<name> section
+	Vars []string // --var KEY:VALUE, in order; they override every other var
+}
+
+// KVBinding is a KV namespace bound on env.
+type KVBinding struct {
+	Name string // env.<Name>
+	ID   string // the namespace's id (the binding name when the config has none)
+}
+
+// D1Binding is a D1 database bound on env.
+type D1Binding struct {
+	Name string // env.<Name>
+	ID   string // database_id, else database_name, else the binding name
+}
+
+// ServiceBinding binds one of this worker's entrypoints on env.
+type ServiceBinding struct {
+	Name       string // env.<Name>
+	Entrypoint string // the exported WorkerEntrypoint class; "" for the default export
+}
+
+// Assets is wrangler's "assets" key.
+type Assets struct {
+	Directory        string // absolute
+	Binding          string // env.<Binding> has fetch(); "" for none
+	NotFoundHandling string // "none" (default), "404-page" or "single-page-application"
+	HTMLHandling     string // "auto-trailing-slash" (default), "force-trailing-slash", "drop-trailing-slash" or "none"
+	RunWorkerFirst   bool
+}
+
+// StubBinding is a binding of a kind cellhost does not support yet.
+type StubBinding struct {
+	Name string // env.<Name>
+	Kind string // e.g. "D1 database (d1_databases)"
+	Why  string // the error its use throws
 }
 
 // wranglerFile is the strict shape of a wrangler config.
@@ -50,7 +112,36 @@ type wranglerFile struct {
 	DurableObjects     *durableObjects `json:"durable_objects"`
 	Migrations         []migration     `json:"migrations"`
 	Vars               map[string]any  `json:"vars"`
-	Limits             *limits         `json:"limits"`
+	KVNamespaces       []struct {
+		Binding   string `json:"binding"`
+		ID        string `json:"id"`
+		PreviewID string `json:"preview_id"`
+	} `json:"kv_namespaces"`
+	Services []struct {
+		Binding     string `json:"binding"`
+		Service     string `json:"service"`
+		Entrypoint  string `json:"entrypoint"`
+		Environment string `json:"environment"`
+	} `json:"services"`
+	D1Databases []struct {
+		Binding         string `json:"binding"`
+		DatabaseName    string `json:"database_name"`
+		DatabaseID      string `json:"database_id"`
+		PreviewID       string `json:"preview_database_id"`
+		MigrationsDir   string `json:"migrations_dir"`
+		MigrationsTable string `json:"migrations_table"`
+	} `json:"d1_databases"`
+	Triggers *struct {
+		Crons []string `json:"crons"`
+	} `json:"triggers"`
+	Assets *struct {
+		Directory        string          `json:"directory"`
+		Binding          string          `json:"binding"`
+		NotFoundHandling string          `json:"not_found_handling"`
+		HTMLHandling     string          `json:"html_handling"`
+		RunWorkerFirst   json.RawMessage `json:"run_worker_first"`
+	} `json:"assets"`
+	Limits *limits `json:"limits"`
 }
 
 // limits is wrangler's "limits" table. cpu_ms is honoured; subrequests is
@@ -82,12 +173,47 @@ type migration struct {
 	TransferedClasses json.RawMessage `json:"transferred_classes"`
 }
 
-// ignoredKeys are wrangler keys about deployment to Cloudflare; they have no
-// meaning for a local host and are accepted with a warning.
-var ignoredKeys = map[string]bool{
+// knownKeys are the keys cellhost reads.
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "services", "assets", "triggers"}
+
+// deployKeys are wrangler keys about deployment to Cloudflare (or the
+// editor); they mean nothing to a local host and are accepted silently.
+var deployKeys = map[string]bool{
 	"$schema": true, "account_id": true, "workers_dev": true, "routes": true, "route": true,
 	"observability": true, "placement": true, "logpush": true, "upload_source_maps": true,
 	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true, "dev": true,
+	"env": true, "tail_consumers": true, "usage_model": true, "keep_names": true, "legacy_env": true,
+}
+
+// nonInheritable are the keys an env.<name> section does not inherit from
+// the top level (wrangler's "non-inheritable keys"): bindings and vars.
+var nonInheritable = map[string]bool{
+	"vars": true, "define": true, "durable_objects": true, "kv_namespaces": true, "r2_buckets": true,
+	"d1_databases": true, "services": true, "queues": true, "analytics_engine_datasets": true,
+	"ai": true, "vectorize": true, "hyperdrive": true, "browser": true, "send_email": true,
+	"version_metadata": true, "workflows": true, "dispatch_namespaces": true, "mtls_certificates": true,
+	"images": true, "secrets_store_secrets": true, "pipelines": true, "unsafe": true, "tail_consumers": true,
+}
+
+// stubKinds are wrangler's binding kinds cellhost does not have yet: the
+// project starts, and each binding is an object whose use throws.
+var stubKinds = map[string]string{
+	"r2_buckets": "R2 bucket", "queues": "Queue producer",
+	"ai": "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
+	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
+	"version_metadata": "version metadata", "workflows": "Workflow", "dispatch_namespaces": "dispatch namespace",
+	"mtls_certificates": "mTLS certificate", "images": "Images", "secrets_store_secrets": "Secrets Store secret",
+	"pipelines": "Pipeline",
+}
+
+// unsupportedKeys are non-binding features cellhost does not have yet.
+var unsupportedKeys = map[string]string{
+	"build":     "custom builds are not run by cellhost; run the build yourself",
+	"rules":     "module rules are not supported; esbuild's defaults apply",
+	"define":    "define is not supported yet",
+	"alias":     "alias is not supported yet",
+	"unsafe":    "unsafe bindings are not supported",
+	"no_bundle": "cellhost always bundles with esbuild",
 }
 
 // Find returns the wrangler config file in dir, or "".
@@ -101,9 +227,15 @@ func Find(dir string) string {
 	return ""
 }
 
-// Load reads and validates a wrangler config file strictly: an unknown
-// key is an error that names it.
-func Load(path string) (*Config, error) {
+// Load reads a wrangler config file with no command-line options.
+func Load(path string) (*Config, error) { return LoadWith(path, Options{}) }
+
+// LoadWith reads and validates a wrangler config file, applies the env
+// section opt.Env, the secrets file and opt.Vars. A key cellhost does not
+// know is a warning naming it; a binding of a kind cellhost does not have
+// yet becomes a stub (see StubBinding); a malformed value of a key cellhost
+// reads is an error.
+func LoadWith(path string, opt Options) (*Config, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
@@ -126,27 +258,42 @@ func Load(path string) (*Config, error) {
 	if err := json.Unmarshal(js, &top); err != nil {
 		return nil, fmt.Errorf("%s: the configuration must be an object: %w", path, err)
 	}
+	base := filepath.Base(path)
+	cfg := &Config{Path: path, Dir: filepath.Dir(path), Env: opt.Env}
+	if opt.Env != "" {
+		if err := applyEnv(top, opt.Env, base, cfg); err != nil {
+			return nil, err
+		}
+	}
 	known := map[string]bool{}
-	for _, k := range []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits"} {
+	for _, k := range knownKeys {
 		known[k] = true
 	}
-	cfg := &Config{Path: path, Dir: filepath.Dir(path)}
 	var unknown []string
-	for k := range top {
+	for _, k := range sortedKeys(top) {
 		switch {
 		case known[k]:
-		case ignoredKeys[k]:
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %q has no effect in cellhost; ignored", filepath.Base(path), k))
-			delete(top, k)
+			continue
+		case deployKeys[k]:
+		case stubKinds[k] != "":
+			stubs, err := stubBindings(k, top[k])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			cfg.Stubs = append(cfg.Stubs, stubs...)
+			if len(stubs) > 0 {
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %s bindings (%q) are not supported by cellhost yet: %s will throw when used", base, stubKinds[k], k, envList(stubs)))
+			}
+		case unsupportedKeys[k] != "":
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %q: %s; ignored", base, k, unsupportedKeys[k]))
 		default:
 			unknown = append(unknown, k)
 		}
+		delete(top, k)
 	}
 	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown configuration key %s (cellhost understands: name, main, compatibility_date, compatibility_flags, durable_objects, migrations, vars, limits)", path, quoteAll(unknown))
+		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: unknown configuration key %s; ignored (cellhost reads: %s)", base, quoteAll(unknown), strings.Join(knownKeys, ", ")))
 	}
-	sort.Strings(cfg.Warnings)
 	filtered, _ := json.Marshal(top)
 	dec := json.NewDecoder(bytes.NewReader(filtered))
 	dec.DisallowUnknownFields()
@@ -164,6 +311,9 @@ func Load(path string) (*Config, error) {
 	cfg.Main = filepath.Join(cfg.Dir, f.Main)
 	cfg.CompatibilityDate = f.CompatibilityDate
 	cfg.CompatibilityFlags = f.CompatibilityFlags
+	if f.Triggers != nil {
+		cfg.Crons = f.Triggers.Crons
+	}
 	cfg.Vars = f.Vars
 	if f.Limits != nil && f.Limits.CPUMs != nil {
 		ms := *f.Limits.CPUMs
@@ -172,25 +322,280 @@ func Load(path string) (*Config, error) {
 		}
 		cfg.CPULimit = time.Duration(ms) * time.Millisecond
 	}
+	if cfg.Vars == nil {
+		cfg.Vars = map[string]any{}
+	}
+	names := map[string]string{} // env name → what it is, for clashes
+	claim := func(name, what string) error {
+		if prev, dup := names[name]; dup {
+			return fmt.Errorf("%s: env.%s is bound twice: as %s and as %s", path, name, prev, what)
+		}
+		names[name] = what
+		return nil
+	}
+	for name := range cfg.Vars {
+		names[name] = "a var"
+	}
 	if f.DurableObjects != nil {
-		seen := map[string]bool{}
 		for i, b := range f.DurableObjects.Bindings {
 			switch {
 			case b.Name == "" || b.ClassName == "":
 				return nil, fmt.Errorf("%s: durable_objects.bindings[%d] needs both \"name\" and \"class_name\"", path, i)
 			case b.ScriptName != "":
 				return nil, fmt.Errorf("%s: durable_objects.bindings[%d] (%s) sets script_name %q: bindings to another worker's classes are not supported", path, i, b.Name, b.ScriptName)
-			case seen[b.Name]:
-				return nil, fmt.Errorf("%s: durable_objects binding %q is declared twice", path, b.Name)
 			}
-			if _, clash := f.Vars[b.Name]; clash {
-				return nil, fmt.Errorf("%s: %q is both a var and a durable_objects binding", path, b.Name)
+			if err := claim(b.Name, "a durable_objects binding"); err != nil {
+				return nil, err
 			}
-			seen[b.Name] = true
 			cfg.Bindings = append(cfg.Bindings, host.Binding{Name: b.Name, Class: b.ClassName})
 		}
 	}
+	for i, kv := range f.KVNamespaces {
+		if kv.Binding == "" {
+			return nil, fmt.Errorf("%s: kv_namespaces[%d] needs a \"binding\"", path, i)
+		}
+		if err := claim(kv.Binding, "a KV namespace"); err != nil {
+			return nil, err
+		}
+		id := kv.ID
+		if id == "" {
+			id = kv.Binding
+		}
+		cfg.KV = append(cfg.KV, KVBinding{Name: kv.Binding, ID: id})
+	}
+	for i, db := range f.D1Databases {
+		if db.Binding == "" {
+			return nil, fmt.Errorf("%s: d1_databases[%d] needs a \"binding\"", path, i)
+		}
+		if err := claim(db.Binding, "a D1 database"); err != nil {
+			return nil, err
+		}
+		id := db.DatabaseID
+		if id == "" {
+			id = db.DatabaseName
+		}
+		if id == "" {
+			id = db.Binding
+		}
+		cfg.D1 = append(cfg.D1, D1Binding{Name: db.Binding, ID: id})
+	}
+	for i, sv := range f.Services {
+		if sv.Binding == "" || sv.Service == "" {
+			return nil, fmt.Errorf("%s: services[%d] needs both \"binding\" and \"service\"", path, i)
+		}
+		if err := claim(sv.Binding, "a service binding"); err != nil {
+			return nil, err
+		}
+		if sv.Service != cfg.Name {
+			stub := StubBinding{Name: sv.Binding, Kind: "service binding (services)",
+				Why: fmt.Sprintf("env.%s is a service binding to the worker %q, which cellhost does not run: cellhost runs one worker (%q), and service bindings reach its own entrypoints only", sv.Binding, sv.Service, cfg.Name)}
+			cfg.Stubs = append(cfg.Stubs, stub)
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: service binding env.%s names the worker %q; cellhost runs only %q, so it will throw when used", base, sv.Binding, sv.Service, cfg.Name))
+			continue
+		}
+		cfg.Services = append(cfg.Services, ServiceBinding{Name: sv.Binding, Entrypoint: sv.Entrypoint})
+	}
+	if a := f.Assets; a != nil {
+		if a.Directory == "" {
+			return nil, fmt.Errorf("%s: assets needs a \"directory\"", path)
+		}
+		as := &Assets{Directory: filepath.Join(cfg.Dir, a.Directory), Binding: a.Binding,
+			NotFoundHandling: a.NotFoundHandling, HTMLHandling: a.HTMLHandling}
+		switch as.NotFoundHandling {
+		case "":
+			as.NotFoundHandling = "none"
+		case "none", "404-page", "single-page-application":
+		default:
+			return nil, fmt.Errorf("%s: assets.not_found_handling %q: want none, 404-page or single-page-application", path, a.NotFoundHandling)
+		}
+		switch as.HTMLHandling {
+		case "":
+			as.HTMLHandling = "auto-trailing-slash"
+		case "auto-trailing-slash", "force-trailing-slash", "drop-trailing-slash", "none":
+		default:
+			return nil, fmt.Errorf("%s: assets.html_handling %q: want auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none", path, a.HTMLHandling)
+		}
+		as.RunWorkerFirst = string(a.RunWorkerFirst) == "true"
+		if len(a.RunWorkerFirst) > 0 && string(a.RunWorkerFirst) != "true" && string(a.RunWorkerFirst) != "false" {
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: assets.run_worker_first as a list of patterns is not supported; the assets are served first", base))
+		}
+		if as.Binding != "" {
+			if err := claim(as.Binding, "the assets binding"); err != nil {
+				return nil, err
+			}
+		}
+		cfg.Assets = as
+	}
+	for _, st := range cfg.Stubs {
+		if prev, dup := names[st.Name]; dup && !strings.HasPrefix(st.Kind, "service") {
+			return nil, fmt.Errorf("%s: env.%s is bound twice: as %s and as a %s", path, st.Name, prev, st.Kind)
+		}
+	}
+	if err := cfg.applyVars(opt, names); err != nil {
+		return nil, err
+	}
+	sort.Strings(cfg.Warnings)
 	return cfg, nil
+}
+
+// applyVars reads the secrets file, then the --var settings. names maps
+// the env names already bound to what they are.
+func (cfg *Config) applyVars(opt Options, names map[string]string) error {
+	if err := cfg.loadSecrets(); err != nil {
+		return err
+	}
+	for _, kv := range opt.Vars {
+		k, v, ok := strings.Cut(kv, ":")
+		if !ok || k == "" {
+			return fmt.Errorf("--var %q: want KEY:VALUE", kv)
+		}
+		if what, clash := names[k]; clash && what != "a var" {
+			return fmt.Errorf("--var %s: env.%s is already %s", k, k, what)
+		}
+		cfg.Vars[k] = v
+		cfg.CLIVars = append(cfg.CLIVars, k)
+	}
+	return nil
+}
+
+// applyEnv replaces top's keys by those of env.<name>, as wrangler does:
+// the section inherits the top level's other keys except bindings and
+// vars, and the worker's name becomes <name>-<env> unless the section names
+// it.
+func applyEnv(top map[string]json.RawMessage, env, base string, cfg *Config) error {
+	var envs map[string]map[string]json.RawMessage
+	if raw, ok := top["env"]; ok {
+		if err := json.Unmarshal(raw, &envs); err != nil {
+			return fmt.Errorf("%s: \"env\" must map names to sections: %w", base, err)
+		}
+	}
+	sec, ok := envs[env]
+	if !ok {
+		have := sortedKeys(envs)
+		if len(have) == 0 {
+			return fmt.Errorf("--env %s: %s has no \"env\" sections", env, base)
+		}
+		return fmt.Errorf("--env %s: %s has no env.%s section (it has: %s)", env, base, env, strings.Join(have, ", "))
+	}
+	for k := range top {
+		if nonInheritable[k] {
+			if _, here := sec[k]; !here {
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %q is set at the top level but not in env.%s; env.%s does not inherit it", base, k, env, env))
+				delete(top, k)
+			}
+		}
+	}
+	if _, named := sec["name"]; !named {
+		var name string
+		if json.Unmarshal(top["name"], &name) == nil && name != "" {
+			sec["name"], _ = json.Marshal(name + "-" + env)
+		}
+	}
+	for k, v := range sec {
+		top[k] = v
+	}
+	delete(top, "env")
+	return nil
+}
+
+// stubBindings lists the bindings of an unsupported kind: each entry's
+// "binding" (send_email: "name"), or the object's own "binding".
+func stubBindings(key string, raw json.RawMessage) ([]StubBinding, error) {
+	kind := stubKinds[key]
+	var entries []map[string]any
+	switch key {
+	case "queues":
+		var q struct {
+			Producers []map[string]any `json:"producers"`
+		}
+		if err := json.Unmarshal(raw, &q); err != nil {
+			return nil, fmt.Errorf("%q: %w", key, err)
+		}
+		entries = q.Producers
+	default:
+		if err := json.Unmarshal(raw, &entries); err != nil {
+			var one map[string]any
+			if err2 := json.Unmarshal(raw, &one); err2 != nil {
+				return nil, fmt.Errorf("%q: want a list or an object: %w", key, err)
+			}
+			entries = []map[string]any{one}
+		}
+	}
+	var out []StubBinding
+	for _, e := range entries {
+		name, _ := e["binding"].(string)
+		if key == "send_email" {
+			name, _ = e["name"].(string)
+		}
+		if name == "" {
+			continue
+		}
+		out = append(out, StubBinding{Name: name, Kind: fmt.Sprintf("%s (%s)", kind, key),
+			Why: fmt.Sprintf("env.%s is a %s binding (%s), which cellhost does not support yet", name, kind, key)})
+	}
+	return out, nil
+}
+
+func envList(stubs []StubBinding) string {
+	names := make([]string, len(stubs))
+	for i, s := range stubs {
+		names[i] = "env." + s.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// loadSecrets reads the dev secrets as wrangler dev does: .dev.vars.<env>
+// if --env names one that exists, else .dev.vars; without either, .env
+// then .env.<env> (the latter wins). They override vars of the same name.
+func (cfg *Config) loadSecrets() error {
+	var files []string
+	if cfg.Env != "" && fileExists(filepath.Join(cfg.Dir, ".dev.vars."+cfg.Env)) {
+		files = []string{".dev.vars." + cfg.Env}
+	} else if fileExists(filepath.Join(cfg.Dir, ".dev.vars")) {
+		files = []string{".dev.vars"}
+	} else {
+		for _, f := range []string{".env", ".env." + cfg.Env} {
+			if f != ".env." && fileExists(filepath.Join(cfg.Dir, f)) {
+				files = append(files, f)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		vals, err := godotenv.Read(filepath.Join(cfg.Dir, f))
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(cfg.Dir, f), err)
+		}
+		for _, b := range cfg.Bindings {
+			if _, clash := vals[b.Name]; clash {
+				return fmt.Errorf("%s: %s is also a durable_objects binding", f, b.Name)
+			}
+		}
+		for k, v := range vals {
+			cfg.Vars[k] = v
+			if !seen[k] {
+				seen[k] = true
+				cfg.Secrets = append(cfg.Secrets, k)
+			}
+		}
+	}
+	sort.Strings(cfg.Secrets)
+	cfg.SecretsFile = strings.Join(files, ", ")
+	return nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func quoteAll(keys []string) string {
@@ -202,8 +607,11 @@ func quoteAll(keys []string) string {
 }
 
 // Resolve turns the dev/serve argument (a directory or a module file)
-// into a configuration.
-func Resolve(arg string) (*Config, error) {
+// into a configuration, with no command-line options.
+func Resolve(arg string) (*Config, error) { return ResolveWith(arg, Options{}) }
+
+// ResolveWith is Resolve with the command-line options.
+func ResolveWith(arg string, opt Options) (*Config, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -216,7 +624,7 @@ func Resolve(arg string) (*Config, error) {
 		if p == "" {
 			return nil, fmt.Errorf("%s: no wrangler.jsonc, wrangler.json or wrangler.toml here; pass the entry module instead (cellhost dev %s)", arg, filepath.Join(arg, "index.js"))
 		}
-		cfg, err := Load(p)
+		cfg, err := LoadWith(p, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -234,15 +642,22 @@ func Resolve(arg string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Env != "" {
+		return nil, fmt.Errorf("--env %s: a bare module has no wrangler config to hold env sections", opt.Env)
+	}
 	base := strings.TrimSuffix(filepath.Base(abs), filepath.Ext(abs))
-	return &Config{Dir: filepath.Dir(abs), Name: base, Main: abs}, nil
+	cfg := &Config{Dir: filepath.Dir(abs), Name: base, Main: abs, Vars: map[string]any{}}
+	if err := cfg.applyVars(opt, map[string]string{}); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // HostConfig bundles the entry module and returns the host configuration for
 // the project (every field but StateDir and Log). With no config file, every
 // exported class becomes a Durable Object class bound under its own name.
 func (cfg *Config) HostConfig() (host.Config, error) {
-	bundle, err := jsapi.BuildBundle(cfg.Main)
+	bundle, err := jsapi.BuildBundleWith(cfg.Main, jsapi.BundleOptions{CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags})
 	if err != nil {
 		return host.Config{}, err
 	}

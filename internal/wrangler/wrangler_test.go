@@ -95,9 +95,10 @@ LIMIT = 3
 	}
 }
 
-// TestLoad_IgnoredKeysWarn: deployment keys are accepted, each with a
-// warning naming it; the name defaults to the directory's.
-func TestLoad_IgnoredKeysWarn(t *testing.T) {
+// TestLoad_DeployKeysSilent: deployment keys are accepted without a word
+// (they are normal in a wrangler config); the name defaults to the
+// directory's.
+func TestLoad_DeployKeysSilent(t *testing.T) {
 	dir := write(t, map[string]string{"wrangler.json": `{"main": "i.js", "account_id": "x", "routes": [], "workers_dev": true}`})
 	cfg, err := wrangler.Load(filepath.Join(dir, "wrangler.json"))
 	if err != nil {
@@ -106,13 +107,8 @@ func TestLoad_IgnoredKeysWarn(t *testing.T) {
 	if cfg.Name != filepath.Base(dir) {
 		t.Errorf("name = %q, want the directory's %q", cfg.Name, filepath.Base(dir))
 	}
-	if len(cfg.Warnings) != 3 {
-		t.Fatalf("warnings = %q, want one per ignored key", cfg.Warnings)
-	}
-	for i, k := range []string{"account_id", "routes", "workers_dev"} { // sorted
-		if !strings.Contains(cfg.Warnings[i], `"`+k+`"`) {
-			t.Errorf("warning %d = %q, want it to name %q", i, cfg.Warnings[i], k)
-		}
+	if len(cfg.Warnings) != 0 {
+		t.Errorf("warnings = %q, want none for deployment keys", cfg.Warnings)
 	}
 }
 
@@ -123,7 +119,6 @@ func TestLoad_Rejected(t *testing.T) {
 		name, file, content string
 		want                []string // substrings of the error
 	}{
-		{"unknown top-level keys", "wrangler.json", `{"main": "i.js", "kv_namespacez": [], "zzz": 1}`, []string{`"kv_namespacez", "zzz"`}},
 		{"unknown nested key", "wrangler.json", `{"main": "i.js", "durable_objects": {"bindings": [{"name": "A", "class_name": "A", "clas": 1}]}}`, []string{`"clas"`}},
 		{"no main", "wrangler.json", `{"name": "x"}`, []string{`"main" is missing`}},
 		{"not an object", "wrangler.json", `[1, 2]`, []string{"must be an object"}},
@@ -132,8 +127,8 @@ func TestLoad_Rejected(t *testing.T) {
 		{"wrong type", "wrangler.json", `{"main": 3}`, []string{"main"}},
 		{"binding without class", "wrangler.json", `{"main": "i.js", "durable_objects": {"bindings": [{"name": "A"}]}}`, []string{"bindings[0]", `"class_name"`}},
 		{"binding to another script", "wrangler.json", `{"main": "i.js", "durable_objects": {"bindings": [{"name": "A", "class_name": "A", "script_name": "other"}]}}`, []string{"script_name", `"other"`}},
-		{"binding twice", "wrangler.json", `{"main": "i.js", "durable_objects": {"bindings": [{"name": "A", "class_name": "A"}, {"name": "A", "class_name": "B"}]}}`, []string{`"A"`, "twice"}},
-		{"var and binding", "wrangler.json", `{"main": "i.js", "vars": {"A": 1}, "durable_objects": {"bindings": [{"name": "A", "class_name": "A"}]}}`, []string{`"A"`, "var"}},
+		{"binding twice", "wrangler.json", `{"main": "i.js", "durable_objects": {"bindings": [{"name": "A", "class_name": "A"}, {"name": "A", "class_name": "B"}]}}`, []string{"env.A", "twice"}},
+		{"var and binding", "wrangler.json", `{"main": "i.js", "vars": {"A": 1}, "durable_objects": {"bindings": [{"name": "A", "class_name": "A"}]}}`, []string{"env.A", "var"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := write(t, map[string]string{tt.file: tt.content})
@@ -196,4 +191,200 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%s) = nil error, want one", bad)
 		}
 	}
+}
+
+// An unknown top-level key is a warning naming it, not an error.
+func TestLoad_UnknownKeyWarns(t *testing.T) {
+	dir := write(t, map[string]string{"wrangler.json": `{"main": "i.js", "kv_namespacez": [], "zzz": 1}`})
+	cfg, err := wrangler.Load(filepath.Join(dir, "wrangler.json"))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], `unknown configuration key "kv_namespacez", "zzz"`) {
+		t.Errorf("warnings = %q", cfg.Warnings)
+	}
+}
+
+const envConfig = `{
+  "name": "app", "main": "index.js", "compatibility_date": "2026-01-01",
+  "vars": {"MODE": "top", "N": 1},
+  "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]},
+  "env": {
+    "staging": {"vars": {"MODE": "staging"}, "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]}},
+    "named": {"name": "other", "compatibility_date": "2026-02-02"}
+  }
+}`
+
+func TestLoadWith_Env(t *testing.T) {
+	dir := write(t, map[string]string{"wrangler.jsonc": envConfig})
+	path := filepath.Join(dir, "wrangler.jsonc")
+
+	top, err := wrangler.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top.Name != "app" || top.Vars["MODE"] != "top" || len(top.Warnings) != 0 {
+		t.Errorf("no --env: name %q, vars %v, warnings %q; want app, top level vars, no warnings", top.Name, top.Vars, top.Warnings)
+	}
+
+	st, err := wrangler.LoadWith(path, wrangler.Options{Env: "staging"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Name != "app-staging" || !reflect.DeepEqual(st.Vars, map[string]any{"MODE": "staging"}) || len(st.Bindings) != 1 || st.CompatibilityDate != "2026-01-01" {
+		t.Errorf("--env staging: name %q, vars %v, bindings %v, date %q", st.Name, st.Vars, st.Bindings, st.CompatibilityDate)
+	}
+
+	nm, err := wrangler.LoadWith(path, wrangler.Options{Env: "named"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nm.Name != "other" || nm.CompatibilityDate != "2026-02-02" || len(nm.Vars) != 0 || len(nm.Bindings) != 0 {
+		t.Errorf("--env named: name %q, date %q, vars %v, bindings %v: want the section's name and date, no inherited vars or bindings", nm.Name, nm.CompatibilityDate, nm.Vars, nm.Bindings)
+	}
+	if w := strings.Join(nm.Warnings, "\n"); !strings.Contains(w, `"vars" is set at the top level but not in env.named`) {
+		t.Errorf("--env named warnings = %q, want one about vars not inherited", w)
+	}
+
+	_, err = wrangler.LoadWith(path, wrangler.Options{Env: "prod"})
+	if err == nil || !strings.Contains(err.Error(), "no env.prod section (it has: named, staging)") {
+		t.Errorf("--env prod: err = %v, want one naming the sections", err)
+	}
+}
+
+func TestLoadWith_Secrets(t *testing.T) {
+	cfg := `{"name": "app", "main": "index.js", "vars": {"A": "var", "B": "var"}, "env": {"prod": {"vars": {"A": "prod"}}}}`
+	dir := write(t, map[string]string{
+		"wrangler.jsonc": cfg,
+		".dev.vars":      "# a comment\nB=secret-b\nTOKEN=\"quoted value\"\n",
+		".dev.vars.prod": "TOKEN=prod-token\n",
+		"index.js":       "",
+	})
+	path := filepath.Join(dir, "wrangler.jsonc")
+
+	c, err := wrangler.LoadWith(path, wrangler.Options{Vars: []string{"A:from-cli", "URL:http://x:1/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"A": "from-cli", "B": "secret-b", "TOKEN": "quoted value", "URL": "http://x:1/"}
+	if !reflect.DeepEqual(c.Vars, want) {
+		t.Errorf("vars = %v, want %v", c.Vars, want)
+	}
+	if !reflect.DeepEqual(c.Secrets, []string{"B", "TOKEN"}) || c.SecretsFile != ".dev.vars" {
+		t.Errorf("secrets = %v from %q, want [B TOKEN] from .dev.vars", c.Secrets, c.SecretsFile)
+	}
+	if !reflect.DeepEqual(c.CLIVars, []string{"A", "URL"}) {
+		t.Errorf("CLI vars = %v", c.CLIVars)
+	}
+
+	p, err := wrangler.LoadWith(path, wrangler.Options{Env: "prod"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"A": "prod", "TOKEN": "prod-token"}; !reflect.DeepEqual(p.Vars, want) || p.SecretsFile != ".dev.vars.prod" {
+		t.Errorf("--env prod: vars = %v from %q, want %v from .dev.vars.prod only", p.Vars, p.SecretsFile, want)
+	}
+
+	if _, err := wrangler.LoadWith(path, wrangler.Options{Vars: []string{"NOCOLON"}}); err == nil || !strings.Contains(err.Error(), "want KEY:VALUE") {
+		t.Errorf("--var NOCOLON: err = %v", err)
+	}
+}
+
+// Without .dev.vars, .env and .env.<env> are read.
+func TestLoadWith_DotEnv(t *testing.T) {
+	dir := write(t, map[string]string{
+		"wrangler.toml": "name = \"app\"\nmain = \"index.js\"\n[env.dev]\n",
+		".env":          "A=1\nB=2\n",
+		".env.dev":      "B=3\n",
+	})
+	c, err := wrangler.LoadWith(filepath.Join(dir, "wrangler.toml"), wrangler.Options{Env: "dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]any{"A": "1", "B": "3"}; !reflect.DeepEqual(c.Vars, want) {
+		t.Errorf("vars = %v, want %v", c.Vars, want)
+	}
+}
+
+// Unknown keys and binding kinds cellhost lacks are warnings, never a
+// refusal to start; the bindings become stubs.
+func TestLoad_UnknownKeysWarn(t *testing.T) {
+	cfg := `{
+  "$schema": "node_modules/wrangler/config-schema.json",
+  "name": "app", "main": "index.js", "account_id": "x", "routes": [],
+  "kv_namespacez": [],
+  "d1_databases": [{"binding": "DB", "database_name": "d", "database_id": "1"}],
+  "r2_buckets": [{"binding": "BUCKET", "bucket_name": "b"}],
+  "queues": {"producers": [{"binding": "Q", "queue": "q"}], "consumers": [{"queue": "q"}]},
+  "ai": {"binding": "AI"},
+  "services": [{"binding": "OTHER", "service": "another-worker"}, {"binding": "SELF", "service": "app", "entrypoint": "Api"}],
+  "kv_namespaces": [{"binding": "CACHE", "id": "abc"}, {"binding": "NOID"}],
+  "triggers": {"crons": ["* * * * *"]},
+  "assets": {"directory": "public", "binding": "ASSETS", "not_found_handling": "single-page-application"}
+}`
+	dir := write(t, map[string]string{"wrangler.jsonc": cfg})
+	c, err := wrangler.Load(filepath.Join(dir, "wrangler.jsonc"))
+	if err != nil {
+		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
+	}
+	w := strings.Join(c.Warnings, "\n")
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"r2_buckets"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings lack %q:\n%s", want, w)
+		}
+	}
+	for _, quiet := range []string{"$schema", "account_id", "routes"} {
+		if strings.Contains(w, quiet) {
+			t.Errorf("warnings mention the deployment key %q:\n%s", quiet, w)
+		}
+	}
+	var stubs []string
+	for _, s := range c.Stubs {
+		stubs = append(stubs, s.Name)
+	}
+	if want := []string{"AI", "Q", "BUCKET", "OTHER"}; !sameSet(stubs, want) {
+		t.Errorf("stubs = %v, want %v", stubs, want)
+	}
+	if want := []wrangler.KVBinding{{Name: "CACHE", ID: "abc"}, {Name: "NOID", ID: "NOID"}}; !reflect.DeepEqual(c.KV, want) {
+		t.Errorf("KV = %v, want %v", c.KV, want)
+	}
+	if want := []wrangler.D1Binding{{Name: "DB", ID: "1"}}; !reflect.DeepEqual(c.D1, want) {
+		t.Errorf("D1 = %v, want %v", c.D1, want)
+	}
+	if want := []string{"* * * * *"}; !reflect.DeepEqual(c.Crons, want) {
+		t.Errorf("crons = %v, want %v", c.Crons, want)
+	}
+	if want := []wrangler.ServiceBinding{{Name: "SELF", Entrypoint: "Api"}}; !reflect.DeepEqual(c.Services, want) {
+		t.Errorf("services = %v, want %v", c.Services, want)
+	}
+	if a := c.Assets; a == nil || a.Directory != filepath.Join(dir, "public") || a.Binding != "ASSETS" || a.NotFoundHandling != "single-page-application" || a.HTMLHandling != "auto-trailing-slash" {
+		t.Errorf("assets = %+v", c.Assets)
+	}
+}
+
+func TestLoad_Clash(t *testing.T) {
+	cfg := `{"name": "app", "main": "index.js", "vars": {"X": 1}, "kv_namespaces": [{"binding": "X", "id": "1"}]}`
+	dir := write(t, map[string]string{"wrangler.jsonc": cfg})
+	if _, err := wrangler.Load(filepath.Join(dir, "wrangler.jsonc")); err == nil || !strings.Contains(err.Error(), "env.X is bound twice") {
+		t.Errorf("err = %v, want env.X is bound twice", err)
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]int{}
+	for _, x := range a {
+		m[x]++
+	}
+	for _, x := range b {
+		m[x]--
+	}
+	for _, n := range m {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
 }

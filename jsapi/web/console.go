@@ -1,15 +1,17 @@
 package web
 
 import (
-	"io"
-
 	"github.com/dop251/goja"
 )
 
-// consoleNatives write console output to the Options.Console writer.
-func consoleNatives(rt *goja.Runtime, console io.Writer, n natives) {
+// consoleNatives pass console output, with its level, to console.
+func consoleNatives(rt *goja.Runtime, console func(level, line string), n natives) {
 	n.set("consoleWrite", func(c goja.FunctionCall) goja.Value {
-		_, _ = io.WriteString(console, c.Argument(0).String()+"\n")
+		level := "log"
+		if a := c.Argument(1); !goja.IsUndefined(a) {
+			level = a.String()
+		}
+		console(level, c.Argument(0).String())
 		return goja.Undefined()
 	})
 }

@@ -29,7 +29,7 @@ import (
 
 func casesDir(t testing.TB) string {
 	t.Helper()
-	for _, d := range []string{"../../../shared/conformance/cases", "/work/shared/conformance/cases"} {
+	for _, d := range []string{"../../testjs/testdata/cases", "../../../shared/conformance/cases"} {
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			return d
 		}

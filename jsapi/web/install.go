@@ -59,6 +59,10 @@ type Options struct {
 	// call. nil discards the output. Writes happen on the runtime's
 	// goroutine; the writer must not call back into the runtime.
 	Console io.Writer
+	// ConsoleFunc, if set, receives each console line with its level
+	// ("log", "info", "debug", "warn", "error") instead of Console. Same
+	// goroutine rule.
+	ConsoleFunc func(level, line string)
 }
 
 // state is what Install leaves on a runtime for the Go bridge. It is
@@ -122,9 +126,13 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	}
 	st := &state{hostBrand: goja.NewSymbol("cellhost.host"),
 		hrefs: map[string]string{}, records: map[string]goja.Value{}, valGET: rt.ToValue("GET"), valPOST: rt.ToValue("POST")}
-	console := o.Console
+	console := o.ConsoleFunc
 	if console == nil {
-		console = io.Discard
+		w := o.Console
+		if w == nil {
+			w = io.Discard
+		}
+		console = func(_, line string) { _, _ = io.WriteString(w, line+"\n") }
 	}
 	installSymbols(rt)
 	if err := installJSONParse(rt); err != nil {
@@ -198,7 +206,7 @@ func bytesOf(v goja.Value) ([]byte, error) {
 	return nil, jserr.TypeError("expected a Uint8Array")
 }
 
-func newNatives(rt *goja.Runtime, st *state, console io.Writer) *goja.Object {
+func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *goja.Object {
 	n := natives{rt: rt, obj: rt.NewObject()}
 	_ = n.obj.Set("hostBrand", st.hostBrand)
 	headerNatives(rt, n)

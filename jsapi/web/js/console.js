@@ -170,23 +170,23 @@
   let groupIndent = "";
   const counts = new Map();
   const timers = new Map();
-  function emit(args) {
+  function emit(args, level = "log") {
     let line = format(args);
     if (groupIndent) line = line.split("\n").map((l) => groupIndent + l).join("\n");
-    native.consoleWrite(line);
+    native.consoleWrite(line, level);
   }
   const consoleObj = {
     log: (...a) => emit(a),
-    info: (...a) => emit(a),
-    debug: (...a) => emit(a),
-    warn: (...a) => emit(a),
-    error: (...a) => emit(a),
+    info: (...a) => emit(a, "info"),
+    debug: (...a) => emit(a, "debug"),
+    warn: (...a) => emit(a, "warn"),
+    error: (...a) => emit(a, "error"),
     trace: (...a) => emit(["Trace:", ...a]),
     dir: (v) => emit([inspect(v, 2, [null])]),
     dirxml: (...a) => emit(a),
     table: (...a) => emit(a),
     assert: (cond, ...a) => {
-      if (!cond) emit(a.length ? ["Assertion failed:", ...a] : ["Assertion failed"]);
+      if (!cond) emit(a.length ? ["Assertion failed:", ...a] : ["Assertion failed"], "error");
     },
     group: (...a) => {
       if (a.length) emit(a);

@@ -116,7 +116,7 @@
   Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: "EventTarget", configurable: true });
   function reportError(e) {
     try {
-      native.consoleWrite("Uncaught " + inspect(e));
+      native.consoleWrite("Uncaught " + inspect(e), "error");
     } catch {}
   }
   defineGlobal("Event", Event);

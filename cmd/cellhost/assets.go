@@ -1,0 +1,189 @@
+package main
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/cellhost/cellhost/internal/wrangler"
+)
+
+// assetServer serves the "assets" directory the way wrangler dev does:
+// a request for a file gets it, before the worker (unless
+// run_worker_first), with html_handling's rules for .html files and
+// not_found_handling's answer when nothing matches.
+type assetServer struct {
+	dir      string
+	notFound string // none, 404-page, single-page-application
+	html     string // auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none
+	first    bool   // run_worker_first: the worker answers, env.ASSETS serves
+}
+
+func newAssetServer(a *wrangler.Assets) *assetServer {
+	if a == nil {
+		return nil
+	}
+	return &assetServer{dir: a.Directory, notFound: a.NotFoundHandling, html: a.HTMLHandling, first: a.RunWorkerFirst}
+}
+
+// isFile reports whether the URL path p names a regular file of the
+// directory.
+func (a *assetServer) isFile(p string) bool {
+	st, err := os.Stat(filepath.Join(a.dir, filepath.FromSlash(p)))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// resolve maps a clean URL path to the file to serve, or to a redirect.
+func (a *assetServer) resolve(p string) (file, redirect string) {
+	if a.html == "none" {
+		if a.isFile(p) {
+			return p, ""
+		}
+		return "", ""
+	}
+	switch a.html {
+	case "force-trailing-slash":
+		return a.resolveSlash(p, true)
+	case "drop-trailing-slash":
+		return a.resolveSlash(p, false)
+	}
+	switch {
+	case strings.HasSuffix(p, "/index.html") && a.isFile(p):
+		return "", strings.TrimSuffix(p, "index.html")
+	case strings.HasSuffix(p, ".html") && a.isFile(p):
+		return "", strings.TrimSuffix(p, ".html")
+	case strings.HasSuffix(p, "/"):
+		if a.isFile(p + "index.html") {
+			return p + "index.html", ""
+		}
+		if p != "/" && a.isFile(strings.TrimSuffix(p, "/")+".html") {
+			return "", strings.TrimSuffix(p, "/")
+		}
+	default:
+		if a.isFile(p) {
+			return p, ""
+		}
+		if a.isFile(p + ".html") {
+			return p + ".html", ""
+		}
+		if a.isFile(p + "/index.html") {
+			return "", p + "/"
+		}
+	}
+	return "", ""
+}
+
+// resolveSlash is html_handling force-trailing-slash (slash true) or
+// drop-trailing-slash: an HTML page has one URL, with or without the
+// trailing slash, and the other forms redirect to it.
+func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string) {
+	if p == "/" || p == "/index.html" {
+		if p == "/index.html" && a.isFile(p) {
+			return "", "/"
+		}
+		if a.isFile("/index.html") {
+			return "/index.html", ""
+		}
+		return "", ""
+	}
+	base := strings.TrimSuffix(p, "/")
+	var page string // the HTML file behind base, if any
+	switch {
+	case strings.HasSuffix(base, "/index") && strings.HasSuffix(p, ".html"):
+	case strings.HasSuffix(p, "/index.html") && a.isFile(p):
+		base, page = strings.TrimSuffix(p, "/index.html"), p
+	case strings.HasSuffix(p, ".html") && a.isFile(p):
+		base, page = strings.TrimSuffix(p, ".html"), p
+	case a.isFile(base + ".html"):
+		page = base + ".html"
+	case a.isFile(base + "/index.html"):
+		page = base + "/index.html"
+	}
+	if page == "" {
+		if a.isFile(p) {
+			return p, ""
+		}
+		return "", ""
+	}
+	want := base
+	if slash {
+		want += "/"
+	}
+	if p != want {
+		return "", want
+	}
+	return page, ""
+}
+
+// serve answers r from the assets and reports true, or writes nothing and
+// reports false when no asset answers it. As on Cloudflare, where a worker
+// script exists (always, here) not_found_handling applies to
+// env.ASSETS.fetch (binding true) and, for single-page-application, to
+// browser navigations (Sec-Fetch-Mode: navigate); other misses go to the
+// worker.
+func (a *assetServer) serve(w http.ResponseWriter, r *http.Request, binding bool) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	p := r.URL.Path
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if strings.HasSuffix(p, "/") && clean != "/" {
+		clean += "/"
+	}
+	file, redirect := a.resolve(clean)
+	switch {
+	case redirect != "":
+		u := url.URL{Path: redirect, RawQuery: r.URL.RawQuery}
+		http.Redirect(w, r, u.String(), http.StatusTemporaryRedirect)
+		return true
+	case file != "":
+		return a.serveFile(w, r, file, http.StatusOK)
+	}
+	if !binding && !(a.notFound == "single-page-application" && r.Header.Get("Sec-Fetch-Mode") == "navigate") {
+		return false
+	}
+	switch a.notFound {
+	case "single-page-application":
+		if a.isFile("/index.html") {
+			return a.serveFile(w, r, "/index.html", http.StatusOK)
+		}
+	case "404-page":
+		for dir := path.Dir(clean); ; dir = path.Dir(dir) {
+			if f := path.Join(dir, "404.html"); a.isFile(f) {
+				return a.serveFile(w, r, f, http.StatusNotFound)
+			}
+			if dir == "/" || dir == "." {
+				break
+			}
+		}
+	}
+	return false
+}
+
+func (a *assetServer) serveFile(w http.ResponseWriter, r *http.Request, file string, status int) bool {
+	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(file)))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	if status != http.StatusOK {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(status)
+		if r.Method != http.MethodHead {
+			_, _ = f.WriteTo(w)
+		}
+		return true
+	}
+	http.ServeContent(w, r, file, st.ModTime(), f)
+	return true
+}

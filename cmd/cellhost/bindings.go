@@ -1,0 +1,259 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/jsapi/web"
+	"github.com/cellhost/cellhost/plugins/d1"
+	"github.com/cellhost/cellhost/plugins/kv"
+)
+
+// bindingSet holds the resources of the bindings beyond Durable Objects
+// (KV namespaces) across reloads, and makes host.Config.Bind.
+type bindingSet struct {
+	stateDir string
+	mu       sync.Mutex
+	kv       map[string]*kv.Namespace // by namespace id
+	d1       map[string]*d1.Database  // by database id
+}
+
+// database opens (once) the D1 database id.
+func (b *bindingSet) database(id string) (*d1.Database, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if db, ok := b.d1[id]; ok {
+		return db, nil
+	}
+	db, err := d1.Open(filepath.Join(b.stateDir, "d1", safeFileName(id)+".sqlite"))
+	if err != nil {
+		return nil, err
+	}
+	if b.d1 == nil {
+		b.d1 = map[string]*d1.Database{}
+	}
+	b.d1[id] = db
+	return db, nil
+}
+
+// namespace opens (once) the KV namespace id.
+func (b *bindingSet) namespace(id string) (*kv.Namespace, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n, ok := b.kv[id]; ok {
+		return n, nil
+	}
+	n, err := kv.Open(filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
+	if err != nil {
+		return nil, err
+	}
+	if b.kv == nil {
+		b.kv = map[string]*kv.Namespace{}
+	}
+	b.kv[id] = n
+	return n, nil
+}
+
+func (b *bindingSet) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, n := range b.kv {
+		_ = n.Close()
+		delete(b.kv, id)
+	}
+	for id, db := range b.d1 {
+		_ = db.Close()
+		delete(b.d1, id)
+	}
+}
+
+// safeFileName keeps letters, digits, '-', '_' and '.' of an id.
+func safeFileName(id string) string {
+	var sb strings.Builder
+	for _, r := range id {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			sb.WriteRune(r)
+		default:
+			sb.WriteByte('_')
+		}
+	}
+	if s := sb.String(); s != "" && s != "." && s != ".." {
+		return s
+	}
+	return "_"
+}
+
+// binder returns the host.Config.Bind of a project: KV namespaces, service
+// bindings to the worker's own entrypoints, the assets binding and the stubs
+// of binding kinds cellhost lacks. nil when there are none.
+func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt *goja.Runtime, env *goja.Object) error, error) {
+	if len(cfg.KV) == 0 && len(cfg.D1) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
+		return nil, nil
+	}
+	nss := make([]*kv.Namespace, len(cfg.KV))
+	for i, k := range cfg.KV {
+		n, err := b.namespace(k.ID)
+		if err != nil {
+			return nil, fmt.Errorf("kv_namespaces %s: %w", k.Name, err)
+		}
+		nss[i] = n
+	}
+	dbs := make([]*d1.Database, len(cfg.D1))
+	for i, x := range cfg.D1 {
+		db, err := b.database(x.ID)
+		if err != nil {
+			return nil, fmt.Errorf("d1_databases %s: %w", x.Name, err)
+		}
+		dbs[i] = db
+	}
+	return func(rt *goja.Runtime, env *goja.Object) error {
+		for i, x := range cfg.D1 {
+			if err := d1.Bind(rt, env, x.Name, dbs[i]); err != nil {
+				return err
+			}
+		}
+		for i, k := range cfg.KV {
+			if err := kv.Bind(rt, env, k.Name, nss[i]); err != nil {
+				return err
+			}
+		}
+		glue, err := bindingGlue(rt)
+		if err != nil {
+			return err
+		}
+		for _, s := range cfg.Services {
+			v, err := glue.service(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Entrypoint), env,
+				rt.ToValue(func() goja.Value { return jsapi.Exports(rt) }))
+			if err != nil {
+				return fmt.Errorf("bind service %s: %w", s.Name, err)
+			}
+			_ = env.Set(s.Name, v)
+		}
+		for _, s := range cfg.Stubs {
+			v, err := glue.stub(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Why))
+			if err != nil {
+				return fmt.Errorf("bind %s: %w", s.Name, err)
+			}
+			_ = env.Set(s.Name, v)
+		}
+		if assets != nil && cfg.Assets.Binding != "" {
+			fetch := func(c goja.FunctionCall) goja.Value {
+				req, err := web.RequestFromArgs(rt, c.Argument(0), c.Argument(1))
+				if err != nil {
+					panic(err)
+				}
+				res, err := web.NewResponse(rt, assets.fetch(req))
+				if err != nil {
+					panic(err)
+				}
+				return res
+			}
+			v, err := glue.assets(goja.Undefined(), rt.ToValue(fetch))
+			if err != nil {
+				return fmt.Errorf("bind %s: %w", cfg.Assets.Binding, err)
+			}
+			_ = env.Set(cfg.Assets.Binding, v)
+		}
+		return nil
+	}, nil
+}
+
+// glueFuncs are bindings.js's constructors in one runtime.
+type glueFuncs struct{ service, stub, assets goja.Callable }
+
+var glueProgram = goja.MustCompile("cellhost:bindings", bindingsJS, true)
+
+func bindingGlue(rt *goja.Runtime) (*glueFuncs, error) {
+	v, err := rt.RunProgram(glueProgram)
+	if err != nil {
+		return nil, fmt.Errorf("bindings: %w", err)
+	}
+	o := v.ToObject(rt)
+	g := &glueFuncs{}
+	g.service, _ = goja.AssertFunction(o.Get("service"))
+	g.stub, _ = goja.AssertFunction(o.Get("stub"))
+	g.assets, _ = goja.AssertFunction(o.Get("assets"))
+	return g, nil
+}
+
+// assetFetch serves one request from the assets directory as a Go response
+// (for env.ASSETS.fetch).
+func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
+	r, err := http.NewRequest(req.Method, req.URL, bytes.NewReader(req.Body))
+	if err != nil {
+		return &jsapi.HTTPResponse{Status: http.StatusBadRequest, Body: []byte(err.Error())}
+	}
+	rec := httptest.NewRecorder()
+	if !a.serve(rec, r, true) {
+		rec.WriteHeader(http.StatusNotFound)
+	}
+	res := &jsapi.HTTPResponse{Status: rec.Code, Body: rec.Body.Bytes()}
+	for k, vs := range rec.Header() {
+		for _, v := range vs {
+			res.Header = append(res.Header, [2]string{strings.ToLower(k), v})
+		}
+	}
+	return res
+}
+
+const bindingsJS = `({
+  // A service binding to one of this worker's own entrypoints: fetch() and
+  // RPC methods call it in this runtime.
+  service(binding, entrypoint, env, exportsOf) {
+    const label = entrypoint === "" ? "default" : entrypoint;
+    function target() {
+      const ex = exportsOf();
+      const t = entrypoint === "" ? ex.default : ex[entrypoint];
+      if (t === undefined || t === null) {
+        throw new Error("env." + binding + ': the worker exports no entrypoint named "' + label + '"');
+      }
+      const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
+      return typeof t === "function" ? { obj: new t(ctx, env), ctx, cls: true } : { obj: t, ctx, cls: false };
+    }
+    return new Proxy({}, {
+      get(_, prop) {
+        if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
+        if (prop === "fetch") {
+          return async (input, init) => {
+            const req = new Request(input, init);
+            const t = target();
+            if (typeof t.obj.fetch !== "function") {
+              throw new Error("env." + binding + ': the entrypoint "' + label + '" has no fetch() handler');
+            }
+            return t.cls ? t.obj.fetch(req) : t.obj.fetch(req, env, t.ctx);
+          };
+        }
+        return async (...args) => {
+          const t = target();
+          const f = t.obj[prop];
+          if (typeof f !== "function") {
+            throw new TypeError('The RPC receiver does not implement the method "' + prop + '".');
+          }
+          return f.apply(t.obj, args);
+        };
+      },
+    });
+  },
+  // A binding of a kind cellhost does not have: using it throws.
+  stub(binding, why) {
+    return new Proxy({}, {
+      get(_, prop) {
+        if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
+        throw new Error(why + " (used: env." + binding + "." + String(prop) + ")");
+      },
+    });
+  },
+  assets(fetch) {
+    return { fetch: async (input, init) => fetch(input, init) };
+  },
+})`

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+const bindingsConfig = `{
+  "name": "b", "main": "index.js", "compatibility_date": "2026-01-01",
+  "kv_namespaces": [{"binding": "CACHE", "id": "cache-id"}],
+  "services": [{"binding": "API", "service": "b", "entrypoint": "Api"}, {"binding": "SELF", "service": "b"}],
+  "r2_buckets": [{"binding": "BUCKET", "bucket_name": "b"}],
+  "assets": {"directory": "public", "binding": "ASSETS", "not_found_handling": "404-page"}
+}`
+
+const bindingsModule = `import { WorkerEntrypoint } from "cloudflare:workers";
+export class Api extends WorkerEntrypoint {
+  async add(a, b) { return a + b + Number(this.env.BASE ?? 0); }
+  async fetch(req) { return new Response("api saw " + new URL(req.url).pathname); }
+}
+export default {
+  async fetch(req, env) {
+    const url = new URL(req.url);
+    switch (url.pathname) {
+      case "/kv/put": {
+        await env.CACHE.put("k1", "v1", { metadata: { m: 1 } });
+        await env.CACHE.put("k2", JSON.stringify({ j: true }));
+        await env.CACHE.put("bin", new Uint8Array([1, 2, 3]));
+        return new Response("ok");
+      }
+      case "/kv/get": {
+        const a = await env.CACHE.get("k1");
+        const j = await env.CACHE.get("k2", "json");
+        const b = new Uint8Array(await env.CACHE.get("bin", "arrayBuffer"));
+        const m = await env.CACHE.getWithMetadata("k1");
+        const missing = await env.CACHE.get("nope");
+        const l = await env.CACHE.list({ prefix: "k" });
+        const page = await env.CACHE.list({ limit: 1 });
+        await env.CACHE.delete("k2");
+        const gone = await env.CACHE.get("k2");
+        let err;
+        try { await env.CACHE.get(""); } catch (e) { err = e.name + ": " + e.message; }
+        return Response.json({ a, j, b: [...b], m, missing, names: l.keys.map(k => k.name), complete: l.list_complete,
+          page: [page.keys.length, page.list_complete, typeof page.cursor], gone, err });
+      }
+      case "/svc": {
+        const sum = await env.API.add(2, 3);
+        const r = await env.API.fetch("http://x/inner");
+        const self = await env.SELF.fetch("http://x/hello");
+        return new Response(sum + "|" + await r.text() + "|" + await self.text());
+      }
+      case "/stub":
+        try { await env.BUCKET.get("k"); return new Response("no error"); }
+        catch (e) { return new Response(e.message, { status: 500 }); }
+      case "/asset-binding": {
+        const r = await env.ASSETS.fetch("http://x/style.css");
+        return new Response(r.status + " " + await r.text());
+      }
+      case "/hello": return new Response("hello from default");
+    }
+    return new Response("worker " + url.pathname);
+  },
+};`
+
+// KV namespaces, service bindings to the worker's own entrypoints, a stub
+// for D1 and the assets all work under cellhost dev, and KV survives a
+// restart.
+func TestDev_Bindings(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc":         bindingsConfig,
+		"index.js":               bindingsModule,
+		"public/index.html":      "<h1>home</h1>",
+		"public/about.html":      "<h1>about</h1>",
+		"public/style.css":       "body{}",
+		"public/404.html":        "<h1>nope</h1>",
+		"public/docs/index.html": "<h1>docs</h1>",
+	})
+	state := t.TempDir()
+	d := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state; o.vars = []string{"BASE:10"} })
+	if _, body := d.get("/kv/put"); body != "ok" {
+		t.Fatalf("/kv/put = %q", body)
+	}
+	want := `{"a":"v1","j":{"j":true},"b":[1,2,3],"m":{"value":"v1","metadata":{"m":1},"cacheStatus":null},"missing":null,"names":["k1","k2"],"complete":true,"page":[1,false,"string"],"gone":null,"err":"TypeError: Key name cannot be empty."}`
+	if _, body := d.get("/kv/get"); body != want {
+		t.Errorf("/kv/get =\n%s\nwant\n%s", body, want)
+	}
+	if _, body := d.get("/svc"); body != "15|api saw /inner|hello from default" {
+		t.Errorf("/svc = %q", body)
+	}
+	status, body := d.get("/stub")
+	if status != 500 || !strings.Contains(body, "env.BUCKET is a R2 bucket binding (r2_buckets), which cellhost does not support yet (used: env.BUCKET.get)") {
+		t.Errorf("/stub = %d %q, want the stub's error", status, body)
+	}
+	if !strings.Contains(d.stderr.String(), "env.BUCKET will throw when used") {
+		t.Errorf("no start-up warning about env.BUCKET: %s", d.stderr.String())
+	}
+	for _, c := range []struct {
+		path, want string
+		status     int
+	}{
+		{"/", "<h1>home</h1>", 200},
+		{"/about", "<h1>about</h1>", 200},
+		{"/style.css", "body{}", 200},
+		{"/docs/", "<h1>docs</h1>", 200},
+		{"/missing.png", "worker /missing.png", 200}, // a miss goes to the worker
+		{"/asset-binding", "200 body{}", 200},
+	} {
+		status, body := d.get(c.path)
+		if status != c.status || body != c.want {
+			t.Errorf("GET %s = %d %q, want %d %q", c.path, status, body, c.status, c.want)
+		}
+	}
+	resp, err := http.Post(d.base+"/style.css", "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") == "text/css; charset=utf-8" {
+		t.Errorf("POST /style.css went to the assets, want the worker")
+	}
+	// Redirects of html_handling auto-trailing-slash.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for path, loc := range map[string]string{"/about.html": "/about", "/docs": "/docs/", "/index.html": "/"} {
+		resp, err := client.Get(d.base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 307 || resp.Header.Get("Location") != loc {
+			t.Errorf("GET %s = %d to %q, want 307 to %q", path, resp.StatusCode, resp.Header.Get("Location"), loc)
+		}
+	}
+}
+
+// The KV namespace outlives the process.
+func TestDev_KVSurvivesRestart(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "k", "main": "index.js", "kv_namespaces": [{"binding": "KV", "id": "one"}]}`,
+		"index.js": `export default { async fetch(req, env) {
+			const n = Number(await env.KV.get("n") ?? 0) + 1; await env.KV.put("n", String(n)); return new Response(String(n)); } };`,
+	})
+	state := t.TempDir()
+	first := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	first.get("/")
+	if _, body := first.get("/"); body != "2" {
+		t.Fatalf("second request = %q, want 2", body)
+	}
+	first.stop()
+	second := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := second.get("/"); body != "3" {
+		t.Errorf("after a restart = %q, want 3", body)
+	}
+}
+
+// The D1 API on a local SQLite database: prepare/bind/first/all/raw/run,
+// batch (atomic), exec, withSession, errors with D1's prefix.
+func TestDev_D1(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "d", "main": "index.js", "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "db-1"}]}`,
+		"index.js": `export default { async fetch(req, env) {
+  const db = env.DB;
+  const out = {};
+  out.exec = (await db.exec("CREATE TABLE IF NOT EXISTS users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL, data BLOB)\nDELETE FROM users")).count;
+  const ins = await db.prepare("INSERT INTO users (name, score, data) VALUES (?, ?, ?)").bind("ann", 1.5, new Uint8Array([7, 8])).run();
+  out.run = [ins.success, ins.meta.changes, ins.meta.last_row_id, ins.meta.changed_db, ins.results.length];
+  const b = await db.batch([
+    db.prepare("INSERT INTO users (name, score) VALUES (?1, ?2)").bind("bob", 2),
+    db.prepare("SELECT count(*) AS n FROM users"),
+  ]);
+  out.batch = [b.length, b[1].results[0].n];
+  try { await db.batch([db.prepare("INSERT INTO users (name) VALUES ('cy')"), db.prepare("INSERT INTO nope VALUES (1)")]); }
+  catch (e) { out.batchErr = e.message; }
+  out.afterFailedBatch = await db.prepare("SELECT count(*) AS n FROM users").first("n");
+  out.first = await db.prepare("SELECT name, score, data FROM users WHERE name = ?").bind("ann").first();
+  out.firstNone = await db.prepare("SELECT * FROM users WHERE id = -1").first();
+  out.all = (await db.prepare("SELECT name FROM users ORDER BY id").all()).results;
+  out.raw = await db.prepare("SELECT id, name FROM users ORDER BY id").raw({ columnNames: true });
+  out.session = await db.withSession().prepare("SELECT 1 AS one").first("one");
+  try { await db.prepare("SELECT * FROM missing").all(); } catch (e) { out.err = e.message; }
+  return Response.json(out);
+} };`,
+	})
+	d := startDevServer(t, dir, dir, nil)
+	want := `{"exec":2,"run":[true,1,1,true,0],"batch":[2,2],"batchErr":"D1_ERROR: no such table: nope: SQLITE_ERROR","afterFailedBatch":2,` +
+		`"first":{"name":"ann","score":1.5,"data":[7,8]},"firstNone":null,"all":[{"name":"ann"},{"name":"bob"}],` +
+		`"raw":[["id","name"],[1,"ann"],[2,"bob"]],"session":1,"err":"D1_ERROR: no such table: missing: SQLITE_ERROR"}`
+	if _, body := d.get("/"); body != want {
+		t.Errorf("GET / =\n%s\nwant\n%s", body, want)
+	}
+}
+
+func TestAssets_HTMLHandling(t *testing.T) {
+	dir := writeProject(t, map[string]string{"index.html": "i", "about.html": "a", "docs/index.html": "d", "app.js": "j"})
+	type res struct{ file, redirect string }
+	cases := map[string]map[string]res{
+		"force-trailing-slash": {
+			"/": {"/index.html", ""}, "/about": {"", "/about/"}, "/about/": {"/about.html", ""}, "/about.html": {"", "/about/"},
+			"/docs": {"", "/docs/"}, "/docs/": {"/docs/index.html", ""}, "/docs/index.html": {"", "/docs/"}, "/app.js": {"/app.js", ""}, "/nope": {"", ""},
+		},
+		"drop-trailing-slash": {
+			"/": {"/index.html", ""}, "/about": {"/about.html", ""}, "/about/": {"", "/about"}, "/about.html": {"", "/about"},
+			"/docs": {"/docs/index.html", ""}, "/docs/": {"", "/docs"}, "/docs/index.html": {"", "/docs"}, "/app.js": {"/app.js", ""},
+		},
+		"auto-trailing-slash": {
+			"/": {"/index.html", ""}, "/about": {"/about.html", ""}, "/about/": {"", "/about"}, "/about.html": {"", "/about"},
+			"/docs": {"", "/docs/"}, "/docs/": {"/docs/index.html", ""}, "/index.html": {"", "/"},
+		},
+		"none": {"/about": {"", ""}, "/about.html": {"/about.html", ""}, "/app.js": {"/app.js", ""}},
+	}
+	for mode, paths := range cases {
+		a := &assetServer{dir: dir, html: mode, notFound: "none"}
+		for p, want := range paths {
+			f, r := a.resolve(p)
+			if f != want.file || r != want.redirect {
+				t.Errorf("%s: resolve(%q) = %q, %q; want %q, %q", mode, p, f, r, want.file, want.redirect)
+			}
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/jsapi/clone"
+)
+
+// inspectorPrefix is where `cellhost dev` serves its inspector.
+const inspectorPrefix = "/_cellhost"
+
+// inspectorPageSize is how many rows a page of a table or of the KV shows.
+const inspectorPageSize = 50
+
+// inspector is the dev inspector: the classes and their objects (from the
+// state directory), each object's KV entries and SQL tables with paging,
+// its alarm, and a read-only SQL console. It reads the objects' SQLite
+// files read-only (WAL readers do not disturb the running host).
+type inspector struct {
+	stateDir string
+	classes  func() []string // the bound classes, current after reloads
+
+	mu sync.Mutex // guards rt: one scratch runtime decodes KV values
+	rt *goja.Runtime
+}
+
+// objectInfo is one object of a class.
+type objectInfo struct {
+	Class, ID, Name string
+	Size            int64
+	Alarm           string
+}
+
+// ServeHTTP serves the pages under /_cellhost.
+func (in *inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest := strings.Trim(strings.TrimPrefix(r.URL.Path, inspectorPrefix), "/")
+	parts := strings.Split(rest, "/")
+	switch {
+	case rest == "":
+		in.home(w, r)
+	case len(parts) == 3 && parts[0] == "object":
+		in.object(w, r, parts[1], parts[2])
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+func (in *inspector) dbPath(class, id string) (string, bool) {
+	if strings.ContainsAny(class, `/\`) || strings.ContainsAny(id, `/\`) || class == ".." || id == ".." {
+		return "", false
+	}
+	p := filepath.Join(in.stateDir, "cells", class, id+".sqlite")
+	_, err := os.Stat(p)
+	return p, err == nil
+}
+
+func openRO(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(2000)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// objects lists the objects of class that have a database.
+func (in *inspector) objects(class string) []objectInfo {
+	files, _ := filepath.Glob(filepath.Join(in.stateDir, "cells", class, "*.sqlite"))
+	var out []objectInfo
+	for _, f := range files {
+		o := objectInfo{Class: class, ID: strings.TrimSuffix(filepath.Base(f), ".sqlite")}
+		if st, err := os.Stat(f); err == nil {
+			o.Size = st.Size()
+		}
+		if db, err := openRO(f); err == nil {
+			var name sql.NullString
+			_ = db.QueryRow(`SELECT actor_name FROM _cf_METADATA LIMIT 1`).Scan(&name)
+			o.Name = name.String
+			var at sql.NullInt64
+			var retry sql.NullInt64
+			if db.QueryRow(`SELECT at_ms, retry FROM _cf_ALARM LIMIT 1`).Scan(&at, &retry) == nil && at.Valid {
+				o.Alarm = time.UnixMilli(at.Int64).UTC().Format(time.RFC3339)
+				if retry.Int64 > 0 {
+					o.Alarm += fmt.Sprintf(" (retry %d)", retry.Int64)
+				}
+			}
+			db.Close()
+		}
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name+out[i].ID < out[j].Name+out[j].ID })
+	return out
+}
+
+var inspectorCSS = template.CSS(`body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;font-size:.9em;vertical-align:top}
+th{background:#f3f3f3}code,td{font-family:ui-monospace,monospace}a{color:#0b57d0}nav a{margin-right:1em}
+textarea{width:100%;font-family:ui-monospace,monospace}.err{color:#b00020}`)
+
+var homeTmpl = template.Must(template.New("home").Parse(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>cellhost inspector</title><style>{{.CSS}}</style></head><body>
+<h1>cellhost inspector</h1>
+{{range .Classes}}<section class="class" data-class="{{.Name}}"><h2>{{.Name}}</h2>
+{{if .Objects}}<table><tr><th>object</th><th>name</th><th>database</th><th>alarm</th></tr>
+{{range .Objects}}<tr class="object"><td><a href="{{$.Prefix}}/object/{{.Class}}/{{.ID}}">{{printf "%.16s" .ID}}…</a></td><td>{{.Name}}</td><td>{{.Size}} bytes</td><td>{{.Alarm}}</td></tr>
+{{end}}</table>{{else}}<p>No object of this class has stored anything yet.</p>{{end}}</section>
+{{end}}</body></html>`))
+
+func (in *inspector) home(w http.ResponseWriter, r *http.Request) {
+	type class struct {
+		Name    string
+		Objects []objectInfo
+	}
+	var cs []class
+	for _, c := range in.classes() {
+		cs = append(cs, class{Name: c, Objects: in.objects(c)})
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = homeTmpl.Execute(w, map[string]any{"CSS": inspectorCSS, "Classes": cs, "Prefix": inspectorPrefix})
+}
+
+// grid is a page of rows to show.
+type grid struct {
+	Columns []string
+	Rows    [][]string
+	Page    int
+	More    bool
+	Err     string
+}
+
+var objectTmpl = template.Must(template.New("object").Parse(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{.Class}} {{printf "%.8s" .ID}} · cellhost inspector</title><style>{{.CSS}}</style></head><body>
+<nav><a href="{{.Prefix}}">all classes</a></nav>
+<h1>{{.Class}} <code>{{printf "%.16s" .ID}}…</code></h1>
+{{if .Name}}<p>name: <code>{{.Name}}</code></p>{{end}}{{if .Alarm}}<p>alarm: {{.Alarm}}</p>{{end}}
+<h2>Tables</h2><ul class="tables">{{range .Tables}}<li><a href="?table={{.Name}}">{{.Name}}</a> ({{.Rows}} rows)</li>{{end}}</ul>
+<h2 id="kv">KV entries</h2>{{template "grid" .KV}}{{if .KV.More}}<a class="next" href="?kvpage={{.KVNext}}#kv">next page</a>{{end}}
+{{if .Table}}<h2 id="table">Table {{.Table}}</h2>{{template "grid" .TableRows}}{{if .TableRows.More}}<a class="next" href="?table={{.Table}}&page={{.TableNext}}#table">next page</a>{{end}}{{end}}
+<h2 id="sql">SQL (read-only)</h2><form method="post" action="#sql"><textarea name="q" rows="3">{{.Query}}</textarea><button>Run</button></form>
+{{if .Query}}{{template "grid" .Result}}{{end}}
+</body></html>
+{{define "grid"}}{{if .Err}}<p class="err">{{.Err}}</p>{{else}}<table class="grid"><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</table>{{end}}{{end}}`))
+
+func (in *inspector) object(w http.ResponseWriter, r *http.Request, class, id string) {
+	path, ok := in.dbPath(class, id)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	db, err := openRO(path)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	info := objectInfo{Class: class, ID: id}
+	for _, o := range in.objects(class) {
+		if o.ID == id {
+			info = o
+		}
+	}
+	type table struct {
+		Name string
+		Rows int64
+	}
+	var tables []table
+	if rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name`); err == nil {
+		var names []string
+		for rows.Next() {
+			var n string
+			if rows.Scan(&n) == nil {
+				names = append(names, n)
+			}
+		}
+		rows.Close()
+		for _, n := range names {
+			var c int64
+			_ = db.QueryRowContext(ctx, `SELECT count(*) FROM "`+strings.ReplaceAll(n, `"`, `""`)+`"`).Scan(&c)
+			tables = append(tables, table{n, c})
+		}
+	}
+	kvPage, _ := strconv.Atoi(r.URL.Query().Get("kvpage"))
+	kv := in.page(ctx, db, `SELECT k AS key, v AS value FROM _cf_KV ORDER BY k`, kvPage, true)
+	if strings.Contains(kv.Err, "no such table") {
+		kv = grid{Columns: []string{"key", "value"}}
+	}
+	data := map[string]any{"CSS": inspectorCSS, "Prefix": inspectorPrefix, "Class": class, "ID": id, "Name": info.Name, "Alarm": info.Alarm,
+		"Tables": tables, "KV": kv, "KVNext": kvPage + 1}
+	if t := r.URL.Query().Get("table"); t != "" {
+		found := false
+		for _, x := range tables {
+			found = found || x.Name == t
+		}
+		if found {
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			data["Table"] = t
+			data["TableRows"] = in.page(ctx, db, `SELECT * FROM "`+strings.ReplaceAll(t, `"`, `""`)+`"`, p, false)
+			data["TableNext"] = p + 1
+		}
+	}
+	if r.Method == http.MethodPost {
+		q := r.FormValue("q")
+		data["Query"] = q
+		data["Result"] = in.page(ctx, db, q, 0, false)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = objectTmpl.Execute(w, data)
+}
+
+// page runs q (read-only) and returns rows page*size... of it; decode
+// shows the "value" column as the JS value the KV holds.
+func (in *inspector) page(ctx context.Context, db *sql.DB, q string, page int, decode bool) grid {
+	if page < 0 {
+		page = 0
+	}
+	g := grid{Page: page}
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		g.Err = err.Error()
+		return g
+	}
+	defer rows.Close()
+	g.Columns, _ = rows.Columns()
+	skip := page * inspectorPageSize
+	for n := 0; rows.Next(); n++ {
+		if n < skip {
+			continue
+		}
+		if len(g.Rows) == inspectorPageSize {
+			g.More = true
+			break
+		}
+		vals := make([]any, len(g.Columns))
+		ptrs := make([]any, len(vals))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			g.Err = err.Error()
+			return g
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			if decode && g.Columns[i] == "value" {
+				row[i] = in.decodeValue(v)
+				continue
+			}
+			row[i] = cellText(v)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		g.Err = err.Error()
+	}
+	return g
+}
+
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case []byte:
+		if len(x) > 64 {
+			return fmt.Sprintf("x'%x…' (%d bytes)", x[:64], len(x))
+		}
+		return fmt.Sprintf("x'%x'", x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// decodeValue shows a KV value (V8 serialization bytes) as JSON where it
+// can, else as bytes.
+func (in *inspector) decodeValue(v any) string {
+	var b []byte
+	switch x := v.(type) {
+	case []byte:
+		b = x
+	case string:
+		b = []byte(x)
+	default:
+		return cellText(v)
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.rt == nil {
+		rt := goja.New()
+		if err := jsapi.InstallWeb(rt, jsapi.WebOptions{}); err != nil {
+			return cellText(b)
+		}
+		in.rt = rt
+	}
+	val, err := clone.Deserialize(in.rt, b)
+	if err != nil {
+		return cellText(b)
+	}
+	stringify, _ := goja.AssertFunction(in.rt.Get("JSON").ToObject(in.rt).Get("stringify"))
+	s, err := stringify(goja.Undefined(), val)
+	if err != nil || goja.IsUndefined(s) {
+		return val.String()
+	}
+	text := s.String()
+	if len(text) > 500 {
+		text = text[:500] + "…"
+	}
+	return text
+}
+
+// inspectorLink is the inspector's address for the start-up banner.
+func inspectorLink(addr string) string {
+	return (&url.URL{Scheme: "http", Host: addr, Path: inspectorPrefix}).String()
+}

@@ -1,0 +1,98 @@
+package node
+
+import "strings"
+
+// Compat is what a worker's compatibility date and flags enable of Node.js,
+// as workerd decides it (src/workerd/io/compatibility-date.capnp).
+type Compat struct {
+	// Modules: the node:* built-in modules (nodejs_compat, nodejs_compat_v2).
+	Modules bool
+	// V2: nodejs_compat_v2, implied by nodejs_compat from 2024-09-23 on:
+	// the globals Buffer, process, setImmediate and clearImmediate, and bare
+	// built-in names ("path") resolved as "node:path".
+	V2 bool
+	// ALS: only node:async_hooks (nodejs_als without nodejs_compat).
+	ALS bool
+	// PopulateEnv: process.env holds the worker's text bindings
+	// (nodejs_compat_populate_process_env, default with nodejs_compat from
+	// 2025-04-01).
+	PopulateEnv bool
+}
+
+// v2Date is the compatibility date from which nodejs_compat implies
+// nodejs_compat_v2; envDate the one from which process.env is populated.
+const (
+	v2Date  = "2024-09-23"
+	envDate = "2025-04-01"
+)
+
+// CompatFor reads a worker's compatibility date (YYYY-MM-DD) and flags.
+func CompatFor(date string, flags []string) Compat {
+	has := map[string]bool{}
+	for _, f := range flags {
+		has[strings.TrimSpace(f)] = true
+	}
+	var c Compat
+	switch {
+	case has["nodejs_compat_v2"]:
+		c.Modules, c.V2 = true, true
+	case has["nodejs_compat"]:
+		c.Modules = true
+		c.V2 = date >= v2Date && !has["no_nodejs_compat_v2"]
+	}
+	if c.Modules {
+		c.PopulateEnv = (date >= envDate || has["nodejs_compat_populate_process_env"]) && !has["nodejs_compat_do_not_populate_process_env"]
+	}
+	c.ALS = c.Modules || has["nodejs_als"]
+	return c
+}
+
+// Enabled reports whether name (without "node:") is importable under c.
+func (c Compat) Enabled(name string) bool {
+	if !Builtin(name) {
+		return false
+	}
+	if c.Modules {
+		return true
+	}
+	return c.ALS && name == "async_hooks"
+}
+
+// modules are the built-in modules cellhost provides.
+var modules = []string{
+	"assert", "assert/strict", "async_hooks", "buffer", "crypto", "diagnostics_channel", "events",
+	"os", "path", "path/posix", "process", "querystring", "string_decoder", "timers", "timers/promises",
+	"url", "util", "util/types",
+}
+
+// Builtin reports whether cellhost provides node:name.
+func Builtin(name string) bool {
+	for _, m := range modules {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeOnly are Node's built-in module names cellhost does not provide; a
+// bare import of one under V2 names the missing module instead of looking
+// in node_modules.
+var nodeOnly = []string{
+	"child_process", "cluster", "dgram", "dns", "fs", "fs/promises", "http", "http2", "https",
+	"inspector", "module", "net", "perf_hooks", "punycode", "readline", "repl",
+	"sqlite", "stream", "test", "tls", "trace_events", "tty", "v8", "vm", "wasi", "worker_threads", "zlib",
+}
+
+// NodeName reports whether name is one of Node's built-in module names.
+func NodeName(name string) bool {
+	if Builtin(name) {
+		return true
+	}
+	for _, m := range nodeOnly {
+		if m == name {
+			return true
+		}
+	}
+	return false
+}

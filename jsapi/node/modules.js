@@ -1,0 +1,747 @@
+// Node.js built-in modules cellhost writes in JavaScript (the rest come from
+// goja_nodejs and Go). Called once per runtime with the native parts; returns
+// a map from module name to a function that makes its exports.
+(function (native) {
+  "use strict";
+  const defs = {};
+
+  // ---- buffer: goja_nodejs's Buffer, with what it lacks of Node's ----
+  defs.buffer = () => {
+    const { Buffer } = require("_buffer");
+    const P = Buffer.prototype;
+    const toBuf = (u) => Object.setPrototypeOf(u, P);
+    const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, configurable: true });
+    const encodings = ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "ucs-2", "utf16le", "utf-16le"];
+    def(Buffer, "isBuffer", (b) => b instanceof Buffer);
+    def(Buffer, "isEncoding", (e) => typeof e === "string" && encodings.includes(e.toLowerCase()));
+    def(Buffer, "byteLength", (s, enc) => (typeof s === "string" ? Buffer.from(s, enc).length : s.byteLength));
+    def(Buffer, "allocUnsafe", (n) => Buffer.alloc(n));
+    def(Buffer, "allocUnsafeSlow", (n) => Buffer.alloc(n));
+    def(Buffer, "of", (...items) => Buffer.from(items));
+    def(Buffer, "compare", (a, b) => {
+      const n = Math.min(a.length, b.length);
+      for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+      return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
+    });
+    def(P, "subarray", function (start, end) { return toBuf(Uint8Array.prototype.subarray.call(this, start, end)); });
+    def(P, "slice", function (start, end) { return toBuf(Uint8Array.prototype.subarray.call(this, start, end)); });
+    def(P, "toJSON", function () { return { type: "Buffer", data: Array.from(this) }; });
+    def(P, "compare", function (b) { return Buffer.compare(this, b); });
+    def(P, "copy", function (target, targetStart = 0, sourceStart = 0, sourceEnd = this.length) {
+      const src = Uint8Array.prototype.subarray.call(this, sourceStart, Math.min(sourceEnd, sourceStart + target.length - targetStart));
+      target.set(src, targetStart);
+      return src.length;
+    });
+    const fill = Uint8Array.prototype.fill;
+    def(P, "fill", function (v, start = 0, end = this.length, enc) {
+      if (typeof start === "string") { enc = start; start = 0; end = this.length; }
+      if (typeof v === "number") return fill.call(this, v, start, end), this;
+      const src = typeof v === "string" ? Buffer.from(v, enc) : v;
+      if (src.length === 0) return fill.call(this, 0, start, end), this;
+      for (let i = start, j = 0; i < end; i++, j = (j + 1) % src.length) this[i] = src[j];
+      return this;
+    });
+    function indexOf(hay, v, from, enc, last) {
+      if (typeof v === "number") return last ? Uint8Array.prototype.lastIndexOf.call(hay, v, from === undefined ? hay.length : from) : Uint8Array.prototype.indexOf.call(hay, v, from);
+      const needle = typeof v === "string" ? Buffer.from(v, enc) : v;
+      from = from === undefined ? (last ? hay.length - needle.length : 0) : from < 0 ? hay.length + from : from;
+      outer: for (let i = from; last ? i >= 0 : i <= hay.length - needle.length; last ? i-- : i++) {
+        for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+        return i;
+      }
+      return -1;
+    }
+    def(P, "indexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
+    def(P, "lastIndexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
+    def(P, "includes", function (v, from, enc) { return this.indexOf(v, from, enc) !== -1; });
+    def(P, "toLocaleString", P.toString);
+    return {
+      Buffer,
+      atob: globalThis.atob, btoa: globalThis.btoa, Blob: globalThis.Blob, File: globalThis.File,
+      kMaxLength: 2 ** 32, kStringMaxLength: 2 ** 29 - 24, INSPECT_MAX_BYTES: 50,
+      constants: { MAX_LENGTH: 2 ** 32, MAX_STRING_LENGTH: 2 ** 29 - 24 },
+      isUtf8: (b) => { try { new TextDecoder("utf-8", { fatal: true }).decode(b); return true; } catch { return false; } },
+      isAscii: (b) => Array.prototype.every.call(new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength), (x) => x < 128),
+    };
+  };
+
+  // ---- url: the global WHATWG URL (as workerd's node:url), goja_nodejs's
+  // domainToASCII/Unicode, and Node's helpers ----
+  defs.url = () => {
+    const g = require("_url");
+    const invalid = (msg, code) => { const e = new TypeError(msg); e.code = code; return e; };
+    function fileURLToPath(u) {
+      const url = typeof u === "string" ? new URL(u) : u;
+      if (url.protocol !== "file:") throw invalid("The URL must be of scheme file", "ERR_INVALID_URL_SCHEME");
+      if (url.hostname !== "") throw invalid('File URL host must be "localhost" or empty on linux', "ERR_INVALID_FILE_URL_HOST");
+      if (/%2f/i.test(url.pathname)) throw invalid("File URL path must not include encoded / characters", "ERR_INVALID_FILE_URL_PATH");
+      return decodeURIComponent(url.pathname);
+    }
+    function pathToFileURL(p) {
+      const abs = require("path").resolve(p);
+      const u = new URL("file://");
+      u.pathname = abs.replace(/%/g, "%25").replace(/\\/g, "%5C").replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/\t/g, "%09") + (p.endsWith("/") && !abs.endsWith("/") ? "/" : "");
+      return u;
+    }
+    function format(u, opts) {
+      if (typeof u === "string") return u;
+      if (u instanceof URL) {
+        const o = Object.assign({ auth: true, fragment: true, search: true, unicode: false }, opts);
+        let s = u.protocol + (u.host !== "" || u.protocol === "file:" ? "//" : "");
+        if (o.auth && (u.username || u.password)) s += u.username + (u.password ? ":" + u.password : "") + "@";
+        s += o.unicode ? g.domainToUnicode(u.hostname) + (u.port ? ":" + u.port : "") : u.host;
+        s += u.pathname;
+        if (o.search) s += u.search;
+        if (o.fragment) s += u.hash;
+        return s;
+      }
+      let s = "";
+      if (u.protocol) s += u.protocol + (u.protocol.endsWith(":") ? "" : ":");
+      if (u.slashes || u.host || u.hostname) s += "//";
+      if (u.auth) s += u.auth + "@";
+      s += u.host || (u.hostname || "") + (u.port ? ":" + u.port : "");
+      s += u.pathname || "";
+      if (u.search) s += u.search.startsWith("?") ? u.search : "?" + u.search;
+      else if (u.query && typeof u.query === "object") { const q = require("querystring").stringify(u.query); if (q) s += "?" + q; }
+      if (u.hash) s += u.hash;
+      return s;
+    }
+    function parse(str, parseQuery) {
+      let url;
+      try { url = new URL(str); } catch { url = null; }
+      if (url === null) {
+        const m = /^([^?#]*)(\?[^#]*)?(#.*)?$/.exec(str);
+        const search = m[2] || null;
+        return { protocol: null, slashes: null, auth: null, host: null, port: null, hostname: null, hash: m[3] || null, search,
+          query: parseQuery ? require("querystring").parse(search ? search.slice(1) : "") : search ? search.slice(1) : null, pathname: m[1] || null, path: (m[1] || "") + (search || "") || null, href: str };
+      }
+      const auth = url.username ? decodeURIComponent(url.username) + (url.password ? ":" + decodeURIComponent(url.password) : "") : null;
+      return { protocol: url.protocol, slashes: true, auth, host: url.host, port: url.port || null, hostname: url.hostname, hash: url.hash || null,
+        search: url.search || null, query: parseQuery ? require("querystring").parse(url.search.slice(1)) : url.search ? url.search.slice(1) : null,
+        pathname: url.pathname, path: url.pathname + url.search, href: url.href };
+    }
+    return { URL, URLSearchParams, domainToASCII: g.domainToASCII, domainToUnicode: g.domainToUnicode, fileURLToPath, pathToFileURL, format, parse,
+      resolve: (from, to) => { const r = new URL(to, new URL(from, "resolve://")); return r.protocol === "resolve:" ? r.pathname + r.search + r.hash : r.toString(); } };
+  };
+
+  // ---- querystring ----
+  defs.querystring = () => {
+    const escape = (s) => encodeURIComponent(s); // Node's table: !'()* stay as they are
+    const unescape = (s) => { try { return decodeURIComponent(s); } catch { return s; } };
+    const prim = (v) => (typeof v === "string" ? v : typeof v === "number" && isFinite(v) ? "" + v : typeof v === "bigint" ? "" + v : typeof v === "boolean" ? (v ? "true" : "false") : "");
+    function stringify(obj, sep = "&", eq = "=", opts) {
+      const enc = (opts && opts.encodeURIComponent) || escape;
+      if (obj === null || typeof obj !== "object") return "";
+      const out = [];
+      for (const k of Object.keys(obj)) {
+        const v = obj[k];
+        const ks = enc(prim(k)) + eq;
+        if (Array.isArray(v)) for (const x of v) out.push(ks + enc(prim(x)));
+        else out.push(ks + enc(prim(v)));
+      }
+      return out.join(sep);
+    }
+    function parse(str, sep = "&", eq = "=", opts) {
+      const obj = Object.create(null);
+      if (typeof str !== "string" || str.length === 0) return obj;
+      const dec = (opts && opts.decodeURIComponent) || unescape;
+      let parts = str.split(sep);
+      const max = opts && typeof opts.maxKeys === "number" ? opts.maxKeys : 1000;
+      if (max > 0) parts = parts.slice(0, max);
+      for (const part of parts) {
+        if (part === "") continue;
+        const i = part.indexOf(eq);
+        const k = dec((i >= 0 ? part.slice(0, i) : part).replace(/\+/g, " "));
+        const v = i >= 0 ? dec(part.slice(i + eq.length).replace(/\+/g, " ")) : "";
+        if (!(k in obj)) obj[k] = v;
+        else if (Array.isArray(obj[k])) obj[k].push(v);
+        else obj[k] = [obj[k], v];
+      }
+      return obj;
+    }
+    return { stringify, parse, encode: stringify, decode: parse, escape, unescape };
+  };
+
+  // ---- events ----
+  defs.events = () => {
+    const kCapture = Symbol("kCapture");
+    function EventEmitter(opts) { EventEmitter.init.call(this, opts); }
+    EventEmitter.prototype._events = undefined;
+    EventEmitter.prototype._maxListeners = undefined;
+    EventEmitter.defaultMaxListeners = 10;
+    EventEmitter.captureRejectionSymbol = Symbol.for("nodejs.rejection");
+    EventEmitter.errorMonitor = Symbol("events.errorMonitor");
+    EventEmitter.init = function () {
+      if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
+        this._events = Object.create(null);
+      }
+      this._maxListeners = this._maxListeners || undefined;
+    };
+    const P = EventEmitter.prototype;
+    P.setMaxListeners = function (n) { this._maxListeners = n; return this; };
+    P.getMaxListeners = function () { return this._maxListeners === undefined ? EventEmitter.defaultMaxListeners : this._maxListeners; };
+    P.emit = function (type, ...args) {
+      const events = this._events;
+      if (type === "error" && events && events[EventEmitter.errorMonitor]) {
+        this.emit(EventEmitter.errorMonitor, ...args);
+      }
+      const handler = events === undefined ? undefined : events[type];
+      if (handler === undefined) {
+        if (type === "error") {
+          const er = args[0];
+          if (er instanceof Error) throw er;
+          const err = new Error("Unhandled error." + (er === undefined ? "" : " (" + String(er) + ")"));
+          err.code = "ERR_UNHANDLED_ERROR";
+          err.context = er;
+          throw err;
+        }
+        return false;
+      }
+      const list = typeof handler === "function" ? [handler] : handler.slice();
+      for (const fn of list) Reflect.apply(fn, this, args);
+      return true;
+    };
+    function add(target, type, listener, prepend) {
+      if (typeof listener !== "function") {
+        const e = new TypeError('The "listener" argument must be of type function. Received ' + (listener === null ? "null" : typeof listener));
+        e.code = "ERR_INVALID_ARG_TYPE";
+        throw e;
+      }
+      let events = target._events;
+      if (events === undefined) events = target._events = Object.create(null);
+      else if (events.newListener !== undefined) target.emit("newListener", type, listener.listener ? listener.listener : listener);
+      events = target._events;
+      const existing = events[type];
+      if (existing === undefined) events[type] = listener;
+      else if (typeof existing === "function") events[type] = prepend ? [listener, existing] : [existing, listener];
+      else if (prepend) existing.unshift(listener);
+      else existing.push(listener);
+      return target;
+    }
+    P.addListener = P.on = function (type, listener) { return add(this, type, listener, false); };
+    P.prependListener = function (type, listener) { return add(this, type, listener, true); };
+    function onceWrap(target, type, listener) {
+      const state = { fired: false, target, type, listener };
+      const wrapped = function (...args) {
+        if (!state.fired) {
+          state.target.removeListener(state.type, wrapped);
+          state.fired = true;
+          return Reflect.apply(state.listener, state.target, args);
+        }
+      };
+      wrapped.listener = listener;
+      return wrapped;
+    }
+    P.once = function (type, listener) { if (typeof listener !== "function") return add(this, type, listener); return this.on(type, onceWrap(this, type, listener)); };
+    P.prependOnceListener = function (type, listener) { return this.prependListener(type, onceWrap(this, type, listener)); };
+    P.removeListener = P.off = function (type, listener) {
+      const events = this._events;
+      if (events === undefined) return this;
+      const list = events[type];
+      if (list === undefined) return this;
+      if (list === listener || list.listener === listener) {
+        delete events[type];
+        if (events.removeListener) this.emit("removeListener", type, list.listener || listener);
+      } else if (typeof list !== "function") {
+        for (let i = list.length - 1; i >= 0; i--) {
+          if (list[i] === listener || list[i].listener === listener) {
+            const orig = list[i].listener || list[i];
+            list.splice(i, 1);
+            if (list.length === 1) events[type] = list[0];
+            if (events.removeListener !== undefined) this.emit("removeListener", type, orig);
+            break;
+          }
+        }
+      }
+      return this;
+    };
+    P.removeAllListeners = function (type) {
+      if (this._events === undefined) return this;
+      if (type === undefined) this._events = Object.create(null);
+      else delete this._events[type];
+      return this;
+    };
+    P.listeners = function (type) {
+      const l = this._events && this._events[type];
+      if (l === undefined) return [];
+      return typeof l === "function" ? [l.listener || l] : l.map((f) => f.listener || f);
+    };
+    P.rawListeners = function (type) {
+      const l = this._events && this._events[type];
+      if (l === undefined) return [];
+      return typeof l === "function" ? [l] : l.slice();
+    };
+    P.listenerCount = function (type) {
+      const l = this._events && this._events[type];
+      if (l === undefined) return 0;
+      return typeof l === "function" ? 1 : l.length;
+    };
+    P.eventNames = function () { return this._events ? Reflect.ownKeys(this._events) : []; };
+    EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
+    EventEmitter.once = function (emitter, name) {
+      return new Promise((resolve, reject) => {
+        const onError = (err) => { emitter.removeListener(name, onEvent); reject(err); };
+        const onEvent = (...args) => { if (name !== "error") emitter.removeListener("error", onError); resolve(args); };
+        emitter.once(name, onEvent);
+        if (name !== "error") emitter.once("error", onError);
+      });
+    };
+    EventEmitter.EventEmitter = EventEmitter;
+    EventEmitter.usingDomains = false;
+    void kCapture;
+    return EventEmitter;
+  };
+
+  // ---- path (POSIX, as workerd's node:path) ----
+  defs.path = () => {
+    function assertPath(p) {
+      if (typeof p !== "string") {
+        const e = new TypeError('The "path" argument must be of type string. Received ' + (p === null ? "null" : typeof p));
+        e.code = "ERR_INVALID_ARG_TYPE";
+        throw e;
+      }
+    }
+    function normalizeString(path, allowAboveRoot) {
+      const out = [];
+      for (const seg of path.split("/")) {
+        if (seg === "" || seg === ".") continue;
+        if (seg === "..") {
+          if (out.length > 0 && out[out.length - 1] !== "..") out.pop();
+          else if (allowAboveRoot) out.push("..");
+        } else out.push(seg);
+      }
+      return out.join("/");
+    }
+    const posix = {
+      sep: "/",
+      delimiter: ":",
+      resolve(...args) {
+        let resolved = "", abs = false;
+        for (let i = args.length - 1; i >= -1 && !abs; i--) {
+          const p = i >= 0 ? args[i] : "/";
+          assertPath(p);
+          if (p.length === 0) continue;
+          resolved = p + "/" + resolved;
+          abs = p.charCodeAt(0) === 47;
+        }
+        resolved = normalizeString(resolved, !abs);
+        return abs ? "/" + resolved : resolved.length > 0 ? resolved : ".";
+      },
+      normalize(p) {
+        assertPath(p);
+        if (p.length === 0) return ".";
+        const abs = p.charCodeAt(0) === 47, trail = p.charCodeAt(p.length - 1) === 47;
+        let r = normalizeString(p, !abs);
+        if (r.length === 0) { if (abs) return "/"; return trail ? "./" : "."; }
+        if (trail) r += "/";
+        return abs ? "/" + r : r;
+      },
+      isAbsolute(p) { assertPath(p); return p.length > 0 && p.charCodeAt(0) === 47; },
+      join(...args) {
+        if (args.length === 0) return ".";
+        for (const a of args) assertPath(a);
+        const j = args.filter((a) => a.length > 0).join("/");
+        return j.length === 0 ? "." : posix.normalize(j);
+      },
+      relative(from, to) {
+        assertPath(from); assertPath(to);
+        if (from === to) return "";
+        const f = posix.resolve(from).split("/").filter(Boolean), t = posix.resolve(to).split("/").filter(Boolean);
+        let i = 0;
+        while (i < f.length && i < t.length && f[i] === t[i]) i++;
+        return [...f.slice(i).map(() => ".."), ...t.slice(i)].join("/");
+      },
+      toNamespacedPath(p) { return p; },
+      dirname(p) {
+        assertPath(p);
+        if (p.length === 0) return ".";
+        const abs = p.charCodeAt(0) === 47;
+        let end = -1, matched = true;
+        for (let i = p.length - 1; i >= 1; --i) {
+          if (p.charCodeAt(i) === 47) { if (!matched) { end = i; break; } } else matched = false;
+        }
+        if (end === -1) return abs ? "/" : ".";
+        if (abs && end === 1) return "//";
+        return p.slice(0, end);
+      },
+      basename(p, ext) {
+        assertPath(p);
+        let end = p.length;
+        while (end > 0 && p.charCodeAt(end - 1) === 47) end--;
+        if (end === 0) return "";
+        const start = p.lastIndexOf("/", end - 1) + 1;
+        let b = p.slice(start, end);
+        if (ext !== undefined && ext !== b && b.endsWith(ext)) b = b.slice(0, b.length - ext.length);
+        return b;
+      },
+      extname(p) {
+        assertPath(p);
+        const b = posix.basename(p);
+        const dot = b.lastIndexOf(".");
+        if (dot <= 0 || (dot === 1 && b === "..")) return "";
+        return b.slice(dot);
+      },
+      format(o) {
+        const dir = o.dir || o.root;
+        const base = o.base || (o.name || "") + (o.ext ? (o.ext[0] === "." ? "" : ".") + o.ext : "");
+        if (!dir) return base;
+        return dir === o.root ? dir + base : dir + "/" + base;
+      },
+      parse(p) {
+        assertPath(p);
+        const root = p.charCodeAt(0) === 47 ? "/" : "";
+        const base = posix.basename(p), ext = posix.extname(p);
+        let dir = posix.dirname(p);
+        if (dir === "." && !p.startsWith(".")) dir = "";
+        return { root, dir, base, ext, name: ext ? base.slice(0, base.length - ext.length) : base };
+      },
+      matchesGlob() { throw new Error("path.matchesGlob is not implemented"); },
+    };
+    posix.posix = posix;
+    posix.win32 = posix; // workerd: win32 is not provided; the same object
+    return posix;
+  };
+  defs["path/posix"] = () => require("path");
+
+  // ---- string_decoder ----
+  defs.string_decoder = () => {
+    const { Buffer } = require("buffer");
+    class StringDecoder {
+      constructor(encoding) {
+        this.encoding = normalize(encoding);
+        this._dec = this.encoding === "utf8" ? new TextDecoder("utf-8") : this.encoding === "utf16le" ? new TextDecoder("utf-16le") : null;
+        this._rest = null;
+      }
+      write(buf) {
+        if (typeof buf === "string") return buf;
+        if (this._dec) return this._dec.decode(buf, { stream: true });
+        if (this.encoding === "base64" || this.encoding === "base64url") {
+          let b = this._rest ? Buffer.concat([this._rest, buf]) : Buffer.from(buf);
+          const n = b.length - (b.length % 3);
+          this._rest = b.length > n ? b.subarray(n) : null;
+          return b.subarray(0, n).toString(this.encoding);
+        }
+        return Buffer.from(buf).toString(this.encoding);
+      }
+      end(buf) {
+        let s = buf === undefined ? "" : this.write(buf);
+        if (this._dec) s += this._dec.decode();
+        else if (this._rest) { s += this._rest.toString(this.encoding); this._rest = null; }
+        return s;
+      }
+    }
+    function normalize(enc) {
+      const e = String(enc === undefined ? "utf8" : enc).toLowerCase();
+      switch (e) {
+        case "utf8": case "utf-8": return "utf8";
+        case "ucs2": case "ucs-2": case "utf16le": case "utf-16le": return "utf16le";
+        case "latin1": case "binary": return "latin1";
+        case "base64": case "base64url": case "ascii": case "hex": return e;
+      }
+      const err = new TypeError("Unknown encoding: " + enc);
+      err.code = "ERR_UNKNOWN_ENCODING";
+      throw err;
+    }
+    return { StringDecoder };
+  };
+
+  // ---- util (goja_nodejs gives format) ----
+  defs.util = () => {
+    const u = native.util;
+    const types = {
+      isPromise: (v) => v instanceof Promise,
+      isDate: (v) => v instanceof Date,
+      isRegExp: (v) => v instanceof RegExp,
+      isMap: (v) => v instanceof Map,
+      isSet: (v) => v instanceof Set,
+      isWeakMap: (v) => v instanceof WeakMap,
+      isWeakSet: (v) => v instanceof WeakSet,
+      isArrayBuffer: (v) => v instanceof ArrayBuffer,
+      isAnyArrayBuffer: (v) => v instanceof ArrayBuffer,
+      isArrayBufferView: (v) => ArrayBuffer.isView(v),
+      isTypedArray: (v) => ArrayBuffer.isView(v) && !(v instanceof DataView),
+      isUint8Array: (v) => v instanceof Uint8Array,
+      isDataView: (v) => v instanceof DataView,
+      isNativeError: (v) => v instanceof Error,
+      isAsyncFunction: (v) => typeof v === "function" && v.constructor && v.constructor.name === "AsyncFunction",
+      isGeneratorFunction: (v) => typeof v === "function" && v.constructor && /GeneratorFunction$/.test(v.constructor.name),
+      isBoxedPrimitive: (v) => v instanceof Number || v instanceof String || v instanceof Boolean,
+    };
+    const kCustom = Symbol.for("nodejs.util.promisify.custom");
+    function promisify(fn) {
+      if (typeof fn !== "function") {
+        const e = new TypeError('The "original" argument must be of type function');
+        e.code = "ERR_INVALID_ARG_TYPE";
+        throw e;
+      }
+      if (fn[kCustom]) return fn[kCustom];
+      const p = function (...args) {
+        return new Promise((resolve, reject) => {
+          Reflect.apply(fn, this, [...args, (err, value) => (err ? reject(err) : resolve(value))]);
+        });
+      };
+      Object.setPrototypeOf(p, Object.getPrototypeOf(fn));
+      Object.defineProperty(p, kCustom, { value: p });
+      return p;
+    }
+    promisify.custom = kCustom;
+    function callbackify(fn) {
+      return function (...args) {
+        const cb = args.pop();
+        fn.apply(this, args).then((v) => cb(null, v), (e) => cb(e));
+      };
+    }
+    function inspect(v, opts) {
+      const seen = new Set();
+      const depth = opts && opts.depth !== undefined ? opts.depth : 2;
+      const go = (v, d, top) => {
+        switch (typeof v) {
+          case "string": return top ? v : "'" + v.replace(/'/g, "\\'") + "'";
+          case "bigint": return v + "n";
+          case "symbol": return v.toString();
+          case "function": return "[Function: " + (v.name || "(anonymous)") + "]";
+          case "undefined": return "undefined";
+          case "object": break;
+          default: return String(v);
+        }
+        if (v === null) return "null";
+        if (v instanceof Error) return v.stack || String(v);
+        if (v instanceof Date) return v.toISOString();
+        if (v instanceof RegExp) return String(v);
+        if (seen.has(v)) return "[Circular *1]";
+        if (d > depth) return Array.isArray(v) ? "[Array]" : "[Object]";
+        seen.add(v);
+        let s;
+        if (Array.isArray(v)) s = v.length === 0 ? "[]" : "[ " + v.map((x) => go(x, d + 1)).join(", ") + " ]";
+        else if (v instanceof Map) s = "Map(" + v.size + ") {" + (v.size ? " " + [...v].map(([k, x]) => go(k, d + 1) + " => " + go(x, d + 1)).join(", ") + " " : "") + "}";
+        else if (v instanceof Set) s = "Set(" + v.size + ") {" + (v.size ? " " + [...v].map((x) => go(x, d + 1)).join(", ") + " " : "") + "}";
+        else {
+          const keys = Object.keys(v);
+          const name = v.constructor && v.constructor.name && v.constructor !== Object ? v.constructor.name + " " : "";
+          s = keys.length === 0 ? name + "{}" : name + "{ " + keys.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : "'" + k + "'") + ": " + go(v[k], d + 1)).join(", ") + " }";
+        }
+        seen.delete(v);
+        return s;
+      };
+      return go(v, 0, false);
+    }
+    inspect.custom = Symbol.for("nodejs.util.inspect.custom");
+    function isDeepStrictEqual(a, b) { return require("assert")._deepEqual(a, b, true); }
+    function inherits(ctor, superCtor) {
+      Object.defineProperty(ctor, "super_", { value: superCtor, writable: true, configurable: true });
+      Object.setPrototypeOf(ctor.prototype, superCtor.prototype);
+    }
+    function deprecate(fn) { return fn; }
+    const out = {
+      format: u.format,
+      formatWithOptions: (o, ...a) => u.format(...a),
+      inspect, promisify, callbackify, inherits, deprecate, isDeepStrictEqual, types,
+      isArray: Array.isArray,
+      TextEncoder, TextDecoder,
+      debuglog: () => () => {},
+      stripVTControlCharacters: (s) => s.replace(/\u001b\[[0-9;]*m/g, ""),
+      toUSVString: (s) => String(s).toWellFormed ? String(s).toWellFormed() : String(s),
+      aborted: (signal) => new Promise((r) => signal.addEventListener("abort", r, { once: true })),
+    };
+    return out;
+  };
+  defs["util/types"] = () => require("util").types;
+
+  // ---- assert ----
+  defs.assert = () => {
+    class AssertionError extends Error {
+      constructor(options) {
+        super(options.message);
+        this.name = "AssertionError";
+        this.code = "ERR_ASSERTION";
+        this.actual = options.actual;
+        this.expected = options.expected;
+        this.operator = options.operator;
+        this.generatedMessage = !options.userMessage;
+      }
+    }
+    const inspect = (v) => require("util").inspect(v);
+    function fail(actual, expected, message, operator, defaultMsg) {
+      if (message instanceof Error) throw message;
+      throw new AssertionError({ message: message !== undefined ? message : defaultMsg(), userMessage: message !== undefined, actual, expected, operator });
+    }
+    function deepEqual(a, b, strict, memo) {
+      if (strict ? Object.is(a, b) : a == b || (a !== a && b !== b)) return true;
+      if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+      if (strict && Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+      if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
+      if (a instanceof Date) return a.getTime() === b.getTime();
+      if (a instanceof RegExp) return String(a) === String(b);
+      if (a instanceof Error && (a.message !== b.message || a.name !== b.name)) return false;
+      if (ArrayBuffer.isView(a)) {
+        if (a.byteLength !== b.byteLength) return false;
+        const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength), y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+        return true;
+      }
+      memo = memo || new Map();
+      if (memo.get(a) === b) return true;
+      memo.set(a, b);
+      if (a instanceof Map) {
+        if (a.size !== b.size) return false;
+        for (const [k, v] of a) if (!b.has(k) || !deepEqual(v, b.get(k), strict, memo)) return false;
+        return true;
+      }
+      if (a instanceof Set) {
+        if (a.size !== b.size) return false;
+        for (const v of a) if (!b.has(v)) return false;
+        return true;
+      }
+      const ka = Object.keys(a), kb = Object.keys(b);
+      if (ka.length !== kb.length) return false;
+      for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || !deepEqual(a[k], b[k], strict, memo)) return false;
+      return true;
+    }
+    function assert(value, message) { ok(value, message); }
+    function ok(value, message) {
+      if (!value) fail(value, true, message, "==", () => (arguments.length === 0 ? "No value argument passed to `assert.ok()`" : "The expression evaluated to a falsy value:\n\n  assert.ok(" + inspect(value) + ")\n"));
+    }
+    assert.ok = ok;
+    assert.AssertionError = AssertionError;
+    assert.fail = (message) => { if (message instanceof Error) throw message; throw new AssertionError({ message: message === undefined ? "Failed" : message, userMessage: message !== undefined, operator: "fail" }); };
+    assert.equal = (a, b, m) => { if (!(a == b || (a !== a && b !== b))) fail(a, b, m, "==", () => `${inspect(a)} == ${inspect(b)}`); };
+    assert.notEqual = (a, b, m) => { if (a == b || (a !== a && b !== b)) fail(a, b, m, "!=", () => `${inspect(a)} != ${inspect(b)}`); };
+    assert.strictEqual = (a, b, m) => { if (!Object.is(a, b)) fail(a, b, m, "strictEqual", () => `Expected values to be strictly equal:\n\n${inspect(a)} !== ${inspect(b)}\n`); };
+    assert.notStrictEqual = (a, b, m) => { if (Object.is(a, b)) fail(a, b, m, "notStrictEqual", () => `Expected "actual" to be strictly unequal to: ${inspect(b)}`); };
+    assert.deepEqual = (a, b, m) => { if (!deepEqual(a, b, false)) fail(a, b, m, "deepEqual", () => `Expected values to be loosely deep-equal:\n\n${inspect(a)}\n\nshould loosely deep-equal\n\n${inspect(b)}`); };
+    assert.deepStrictEqual = (a, b, m) => { if (!deepEqual(a, b, true)) fail(a, b, m, "deepStrictEqual", () => `Expected values to be strictly deep-equal:\n${inspect(a)}\n\nshould equal\n\n${inspect(b)}`); };
+    assert.notDeepEqual = (a, b, m) => { if (deepEqual(a, b, false)) fail(a, b, m, "notDeepEqual", () => `Expected "actual" not to be loosely deep-equal to: ${inspect(b)}`); };
+    assert.notDeepStrictEqual = (a, b, m) => { if (deepEqual(a, b, true)) fail(a, b, m, "notDeepStrictEqual", () => `Expected "actual" not to be strictly deep-equal to: ${inspect(b)}`); };
+    function matches(err, expected) {
+      if (expected === undefined) return true;
+      if (typeof expected === "function") {
+        if (expected.prototype !== undefined && err instanceof expected) return true;
+        if (Error.isPrototypeOf(expected) || expected === Error) return false;
+        return expected.call({}, err) === true;
+      }
+      if (expected instanceof RegExp) return expected.test(String(err));
+      if (typeof expected === "object") {
+        for (const k of Object.keys(expected)) {
+          const v = expected[k];
+          if (v instanceof RegExp && typeof err[k] === "string" ? !v.test(err[k]) : !deepEqual(err[k], v, true)) return false;
+        }
+        return true;
+      }
+      return true;
+    }
+    assert.throws = (fn, expected, message) => {
+      if (typeof expected === "string") { message = expected; expected = undefined; }
+      try { fn(); } catch (e) {
+        if (!matches(e, expected)) { if (typeof expected === "function" && expected.prototype !== undefined && !(e instanceof expected) && (Error.isPrototypeOf(expected) || expected === Error)) throw e; fail(e, expected, message, "throws", () => "The error is expected to match"); }
+        return;
+      }
+      fail(undefined, expected, message, "throws", () => "Missing expected exception" + (expected && expected.name ? ` (${expected.name}).` : "."));
+    };
+    assert.doesNotThrow = (fn, message) => { try { fn(); } catch (e) { fail(e, undefined, typeof message === "string" ? message : undefined, "doesNotThrow", () => "Got unwanted exception.\nActual message: \"" + (e && e.message) + "\""); } };
+    assert.rejects = async (p, expected, message) => {
+      if (typeof expected === "string") { message = expected; expected = undefined; }
+      try { await (typeof p === "function" ? p() : p); } catch (e) {
+        if (!matches(e, expected)) fail(e, expected, message, "rejects", () => "The error is expected to match");
+        return;
+      }
+      fail(undefined, expected, message, "rejects", () => "Missing expected rejection" + (expected && expected.name ? ` (${expected.name}).` : "."));
+    };
+    assert.doesNotReject = async (p, message) => { try { await (typeof p === "function" ? p() : p); } catch (e) { fail(e, undefined, message, "doesNotReject", () => "Got unwanted rejection.\nActual message: \"" + (e && e.message) + "\""); } };
+    assert.match = (s, re, m) => { if (!re.test(s)) fail(s, re, m, "match", () => `The input did not match the regular expression ${re}. Input:\n\n${inspect(s)}\n`); };
+    assert.doesNotMatch = (s, re, m) => { if (re.test(s)) fail(s, re, m, "doesNotMatch", () => `The input was expected to not match the regular expression ${re}. Input:\n\n${inspect(s)}\n`); };
+    assert.ifError = (v) => { if (v !== null && v !== undefined) throw v; };
+    assert._deepEqual = deepEqual;
+    const strict = (v, m) => ok(v, m);
+    Object.assign(strict, assert, { equal: assert.strictEqual, deepEqual: assert.deepStrictEqual, notEqual: assert.notStrictEqual, notDeepEqual: assert.notDeepStrictEqual });
+    strict.strict = strict;
+    assert.strict = strict;
+    return assert;
+  };
+  defs["assert/strict"] = () => require("assert").strict;
+
+  // ---- async_hooks ----
+  defs.async_hooks = () => {
+    const ctx = native.asyncContext; // { get(), run(store key map, fn) }
+    class AsyncLocalStorage {
+      constructor() { this._key = Symbol("AsyncLocalStorage"); }
+      getStore() { const m = ctx.get(); return m === undefined ? undefined : m.get(this._key); }
+      run(store, fn, ...args) {
+        const m = new Map(ctx.get() || []);
+        m.set(this._key, store);
+        return ctx.run(m, () => fn(...args));
+      }
+      exit(fn, ...args) {
+        const m = new Map(ctx.get() || []);
+        m.delete(this._key);
+        return ctx.run(m, () => fn(...args));
+      }
+      enterWith() { throw new Error("asyncLocalStorage.enterWith() is not implemented"); }
+      disable() {}
+      static bind(fn) { const m = ctx.get(); return (...a) => ctx.run(m, () => fn(...a)); }
+      static snapshot() { const m = ctx.get(); return (fn, ...a) => ctx.run(m, () => fn(...a)); }
+    }
+    class AsyncResource {
+      constructor(type) { this.type = type; this._ctx = ctx.get(); }
+      runInAsyncScope(fn, thisArg, ...args) { return ctx.run(this._ctx, () => Reflect.apply(fn, thisArg, args)); }
+      bind(fn) { return (...a) => this.runInAsyncScope(fn, undefined, ...a); }
+      static bind(fn, type) { return new AsyncResource(type).bind(fn); }
+      emitDestroy() { return this; }
+      asyncId() { return 0; }
+      triggerAsyncId() { return 0; }
+    }
+    return { AsyncLocalStorage, AsyncResource };
+  };
+
+  // ---- diagnostics_channel ----
+  defs.diagnostics_channel = () => {
+    const channels = new Map();
+    class Channel {
+      constructor(name) { this.name = name; this._subs = []; }
+      get hasSubscribers() { return this._subs.length > 0; }
+      subscribe(fn) { this._subs.push(fn); }
+      unsubscribe(fn) { const i = this._subs.indexOf(fn); if (i < 0) return false; this._subs.splice(i, 1); return true; }
+      publish(msg) { for (const fn of this._subs.slice()) fn(msg, this.name); }
+      bindStore() {}
+      unbindStore() {}
+      runStores(data, fn, thisArg, ...args) { this.publish(data); return Reflect.apply(fn, thisArg, args); }
+    }
+    const channel = (name) => { let c = channels.get(name); if (!c) channels.set(name, (c = new Channel(name))); return c; };
+    function tracingChannel(nameOrChannels) {
+      const ch = typeof nameOrChannels === "string" ? Object.fromEntries(["start", "end", "asyncStart", "asyncEnd", "error"].map((k) => [k, channel(`tracing:${nameOrChannels}:${k}`)])) : nameOrChannels;
+      return {
+        ...ch,
+        get hasSubscribers() { return Object.values(ch).some((c) => c.hasSubscribers); },
+        subscribe(h) { for (const k in h) ch[k].subscribe(h[k]); },
+        unsubscribe(h) { for (const k in h) ch[k].unsubscribe(h[k]); },
+        traceSync(fn, ctx = {}, thisArg, ...args) { ch.start.publish(ctx); try { const r = Reflect.apply(fn, thisArg, args); ctx.result = r; return r; } catch (e) { ctx.error = e; ch.error.publish(ctx); throw e; } finally { ch.end.publish(ctx); } },
+        tracePromise(fn, ctx = {}, thisArg, ...args) { ch.start.publish(ctx); try { return Promise.resolve(Reflect.apply(fn, thisArg, args)).then((r) => { ctx.result = r; ch.asyncEnd.publish(ctx); return r; }, (e) => { ctx.error = e; ch.error.publish(ctx); ch.asyncEnd.publish(ctx); throw e; }); } finally { ch.end.publish(ctx); } },
+      };
+    }
+    return {
+      channel, tracingChannel, Channel,
+      hasSubscribers: (name) => channels.has(name) && channels.get(name).hasSubscribers,
+      subscribe: (name, fn) => channel(name).subscribe(fn),
+      unsubscribe: (name, fn) => channel(name).unsubscribe(fn),
+    };
+  };
+
+  // ---- os (workerd: a fixed, empty machine) ----
+  defs.os = () => ({
+    EOL: "\n", arch: () => "x64", platform: () => "linux", type: () => "Linux", release: () => "", version: () => "",
+    machine: () => "x86_64", hostname: () => "localhost", homedir: () => "/", tmpdir: () => "/tmp", endianness: () => "LE",
+    cpus: () => [], totalmem: () => 0, freemem: () => 0, uptime: () => 0, loadavg: () => [0, 0, 0], networkInterfaces: () => ({}),
+    availableParallelism: () => 1, userInfo: () => ({ uid: -1, gid: -1, username: "", homedir: "/", shell: null }),
+    constants: { signals: {}, errno: {}, priority: {} }, devNull: "/dev/null",
+  });
+
+  // ---- timers ----
+  defs.timers = () => ({ setTimeout, clearTimeout, setInterval, clearInterval, setImmediate: native.setImmediate, clearImmediate: native.clearImmediate });
+  defs["timers/promises"] = () => ({
+    setTimeout: (ms, value) => new Promise((r) => setTimeout(() => r(value), ms)),
+    setImmediate: (value) => new Promise((r) => native.setImmediate(() => r(value))),
+    scheduler: { wait: (ms) => new Promise((r) => setTimeout(r, ms)), yield: () => new Promise((r) => native.setImmediate(r)) },
+  });
+
+  const require = native.require;
+  return defs;
+});

@@ -1,0 +1,243 @@
+// Package node is cellhost's Node.js compatibility layer (workerd's
+// nodejs_compat): the node:* built-in modules and, under nodejs_compat_v2,
+// the globals Buffer, process, setImmediate and clearImmediate.
+//
+// buffer, url and util.format come from goja_nodejs; crypto and the async
+// context behind AsyncLocalStorage are Go; the rest is modules.js.
+package node
+
+import (
+	_ "embed"
+	"errors"
+	"sort"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/dop251/goja_nodejs/require"
+	"github.com/dop251/goja_nodejs/url"
+	"github.com/dop251/goja_nodejs/util"
+)
+
+// RequireGlobal is the global function the bundle's node:* modules call to
+// get a built-in module's exports (see jsapi's module plugin).
+const RequireGlobal = "__cellhost_node_require"
+
+//go:embed modules.js
+var modulesJS string
+
+var modulesProgram = goja.MustCompile("cellhost:node.js", modulesJS, true)
+
+// Options configure Install.
+type Options struct {
+	Compat Compat
+	// Env is process.env when Compat.PopulateEnv: the worker's text vars.
+	Env map[string]string
+	// SetImmediate runs f as a macrotask of its own (a zero-delay timer).
+	SetImmediate func(f func()) (cancel func())
+}
+
+// Install makes the built-in modules importable in rt (through
+// RequireGlobal) and, under V2, installs the Node globals. It does nothing
+// when c enables neither modules nor AsyncLocalStorage.
+func Install(rt *goja.Runtime, o Options) error {
+	c := o.Compat
+	if !c.Modules && !c.ALS {
+		return nil
+	}
+	reg := require.NewRegistry(require.WithLoader(func(string) ([]byte, error) {
+		return nil, require.ModuleFileDoesNotExistError
+	}))
+	prev := rt.Get("require")
+	rm := reg.Enable(rt)
+	// No global require (workerd has none); goja_nodejs finds Buffer as a
+	// global instead.
+	if prev == nil {
+		_ = rt.GlobalObject().Delete("require")
+	} else {
+		_ = rt.Set("require", prev)
+	}
+	req := func(name string) goja.Value {
+		v, err := rm.Require(name)
+		if err != nil {
+			var ex *goja.Exception
+			if errors.As(err, &ex) {
+				panic(ex)
+			}
+			panic(rt.NewGoError(err))
+		}
+		return v
+	}
+
+	ctx := newAsyncContext(rt)
+	native := rt.NewObject()
+	_ = native.Set("require", func(name string) goja.Value { return req(name) })
+	_ = native.Set("asyncContext", ctx.object())
+	immediates := newImmediates(rt, o.SetImmediate, ctx)
+	_ = native.Set("setImmediate", immediates.set)
+	_ = native.Set("clearImmediate", immediates.clear)
+	utilMod := rt.NewObject()
+	utilMod.Set("exports", rt.NewObject())
+	util.Require(rt, utilMod)
+	_ = native.Set("util", utilMod.Get("exports"))
+
+	fn, err := rt.RunProgram(modulesProgram)
+	if err != nil {
+		return err
+	}
+	call, _ := goja.AssertFunction(fn)
+	defsV, err := call(goja.Undefined(), native)
+	if err != nil {
+		return err
+	}
+	defs := defsV.ToObject(rt)
+	for _, name := range defs.Keys() {
+		make, _ := goja.AssertFunction(defs.Get(name))
+		reg.RegisterNativeModule(name, func(rt *goja.Runtime, module *goja.Object) {
+			v, err := make(goja.Undefined())
+			if err != nil {
+				panic(err)
+			}
+			_ = module.Set("exports", v)
+		})
+	}
+	reg.RegisterNativeModule("_buffer", buffer.Require)
+	reg.RegisterNativeModule("_url", url.Require)
+	reg.RegisterNativeModule("crypto", func(rt *goja.Runtime, module *goja.Object) {
+		_ = module.Set("exports", cryptoModule(rt))
+	})
+	reg.RegisterNativeModule("process", func(rt *goja.Runtime, module *goja.Object) {
+		_ = module.Set("exports", processObject(rt, o, immediates))
+	})
+
+	// Buffer is global for goja_nodejs's sake (it looks it up there).
+	if c.Modules {
+		_ = rt.Set("Buffer", req("buffer").ToObject(rt).Get("Buffer"))
+	}
+	if c.V2 {
+		_ = rt.Set("process", req("process"))
+		_ = rt.Set("setImmediate", immediates.set)
+		_ = rt.Set("clearImmediate", immediates.clear)
+	}
+	_ = rt.Set(RequireGlobal, func(name string) goja.Value {
+		if !c.Enabled(name) {
+			panic(rt.NewTypeError("No such module \"node:" + name + "\"."))
+		}
+		return req(name)
+	})
+	if c.ALS {
+		rt.SetAsyncContextTracker(ctx)
+		// Timer callbacks run in the context that scheduled them.
+		for _, name := range []string{"setTimeout", "setInterval"} {
+			orig, ok := goja.AssertFunction(rt.Get(name))
+			if !ok {
+				continue
+			}
+			_ = rt.Set(name, func(call goja.FunctionCall) goja.Value {
+				args := append([]goja.Value(nil), call.Arguments...)
+				if fn, ok := goja.AssertFunction(call.Argument(0)); ok && ctx.current != nil {
+					saved := ctx.current
+					args[0] = rt.ToValue(func(inner goja.FunctionCall) goja.Value {
+						prev := ctx.current
+						ctx.current = saved
+						defer func() { ctx.current = prev }()
+						v, err := fn(inner.This, inner.Arguments...)
+						if err != nil {
+							panic(err)
+						}
+						return v
+					})
+				}
+				v, err := orig(call.This, args...)
+				if err != nil {
+					panic(err)
+				}
+				return v
+			})
+		}
+	}
+	return nil
+}
+
+// processObject is node:process as workerd has it.
+func processObject(rt *goja.Runtime, o Options, im *immediates) *goja.Object {
+	p := rt.NewObject()
+	env := rt.NewObject()
+	if o.Compat.PopulateEnv {
+		keys := make([]string, 0, len(o.Env))
+		for k := range o.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			_ = env.Set(k, o.Env[k])
+		}
+	}
+	_ = p.Set("env", env)
+	_ = p.Set("platform", "linux")
+	_ = p.Set("arch", "x64")
+	_ = p.Set("version", "v22.14.0")
+	versions := rt.NewObject()
+	_ = versions.Set("node", "22.14.0")
+	_ = p.Set("versions", versions)
+	_ = p.Set("argv", rt.NewArray())
+	_ = p.Set("execArgv", rt.NewArray())
+	_ = p.Set("title", "workerd")
+	_ = p.Set("pid", 1)
+	_ = p.Set("ppid", 0)
+	_ = p.Set("exitCode", goja.Undefined())
+	_ = p.Set("cwd", func() string { return "/bundle" })
+	_ = p.Set("umask", func() int { return 0o22 })
+	_ = p.Set("uptime", func() float64 { return 0 })
+	_ = p.Set("emitWarning", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	_ = p.Set("nextTick", func(call goja.FunctionCall) goja.Value {
+		fn, ok := goja.AssertFunction(call.Argument(0))
+		if !ok {
+			panic(rt.NewTypeError("The \"callback\" argument must be of type function."))
+		}
+		args := append([]goja.Value(nil), call.Arguments[1:]...)
+		// A microtask, as workerd queues nextTick.
+		qm, _ := goja.AssertFunction(rt.Get("queueMicrotask"))
+		_, err := qm(goja.Undefined(), rt.ToValue(func(goja.FunctionCall) goja.Value {
+			if _, err := fn(goja.Undefined(), args...); err != nil {
+				panic(err)
+			}
+			return goja.Undefined()
+		}))
+		if err != nil {
+			panic(err)
+		}
+		return goja.Undefined()
+	})
+	features := rt.NewObject()
+	_ = p.Set("features", features)
+	release := rt.NewObject()
+	_ = release.Set("name", "node")
+	_ = p.Set("release", release)
+	_ = p.Set("hrtime", func(goja.FunctionCall) goja.Value { return rt.NewArray(0, 0) })
+	for _, name := range []string{"on", "once", "off", "addListener", "removeListener", "removeAllListeners", "prependListener", "prependOnceListener"} {
+		_ = p.Set(name, func(goja.FunctionCall) goja.Value { return p })
+	}
+	_ = p.Set("listeners", func(goja.FunctionCall) goja.Value { return rt.NewArray() })
+	_ = p.Set("emit", func(goja.FunctionCall) goja.Value { return rt.ToValue(false) })
+	_ = p.Set("exit", func(goja.FunctionCall) goja.Value {
+		panic(rt.NewTypeError("process.exit() is not supported by cellhost"))
+	})
+	_ = p.Set("abort", func(goja.FunctionCall) goja.Value {
+		panic(rt.NewTypeError("process.abort() is not supported by cellhost"))
+	})
+	_ = p.Set("getBuiltinModule", func(name string) goja.Value {
+		if len(name) > 5 && name[:5] == "node:" {
+			name = name[5:]
+		}
+		if !Builtin(name) {
+			return goja.Undefined()
+		}
+		f, _ := goja.AssertFunction(rt.Get(RequireGlobal))
+		v, err := f(goja.Undefined(), rt.ToValue(name))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
+	return p
+}

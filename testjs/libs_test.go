@@ -1,0 +1,127 @@
+package testjs
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// libsDir holds small realistic apps built on popular Durable Object
+// libraries, each recorded on workerd (package.json + package-lock.json).
+var libsDir = filepath.Join("..", "..", "shared", "conformance", "libs")
+
+// libsFailing lists the library apps that do not pass on this branch yet,
+// each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
+var libsFailing = map[string]string{}
+
+// TestLibs installs each app's locked dependencies with `npm ci` in a copy
+// and replays its recorded transcript against a real Host. CELLHOST_LIBS
+// names a directory whose apps are already installed (skips npm).
+func TestLibs(t *testing.T) {
+	dir := os.Getenv("CELLHOST_LIBS")
+	installed := dir != ""
+	if dir == "" {
+		dir = libsDir
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("no library apps at %s: %v", dir, err)
+	}
+	replayNpmApps(t, dir, entries, installed)
+}
+
+// TestExamples replays the examples that are recorded cases with npm
+// dependencies (examples/<name>/expected.json beside a package.json).
+func TestExamples(t *testing.T) {
+	dir := filepath.Join("..", "examples")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apps []os.DirEntry
+	for _, e := range entries {
+		_, err1 := os.Stat(filepath.Join(dir, e.Name(), "expected.json"))
+		_, err2 := os.Stat(filepath.Join(dir, e.Name(), "package.json"))
+		if e.IsDir() && err1 == nil && err2 == nil {
+			apps = append(apps, e)
+		}
+	}
+	replayNpmApps(t, dir, apps, false)
+}
+
+// replayNpmApps runs each app of dir as a subtest: installed as it is, or
+// copied (without node_modules) and installed with `npm ci`.
+func replayNpmApps(t *testing.T, dir string, entries []os.DirEntry, installed bool) {
+	npm, npmErr := exec.LookPath("npm")
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		t.Run(name, func(t *testing.T) {
+			if reason, ok := libsFailing[name]; ok && os.Getenv("CELLHOST_CONFORMANCE_ALL") == "" {
+				t.Skip(reason)
+			}
+			app := filepath.Join(dir, name)
+			if !installed {
+				if npmErr != nil {
+					t.Skipf("npm is not installed: %v", npmErr)
+				}
+				tmp := t.TempDir()
+				if err := copyWithoutModules(tmp, app); err != nil {
+					t.Fatalf("copy app: %v", err)
+				}
+				cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline")
+				cmd.Dir = tmp
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Skipf("npm ci (the registry may be unreachable): %v\n%s", err, out)
+				}
+				app = tmp
+			}
+			c, err := LoadCase(app)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := startHostIn(t, c.Dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			got, err := Replay(ctx, base, c)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if diffs := Compare(c.Expected, got); len(diffs) > 0 {
+				t.Errorf("%d differences from workerd's transcript:\n%s", len(diffs), strings.Join(diffs, "\n"))
+			}
+		})
+	}
+}
+
+// copyWithoutModules copies the app at src into dst, leaving out
+// node_modules and state directories (which may hold symbolic links).
+func copyWithoutModules(dst, src string) error {
+	return filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".cellhost", ".wrangler":
+				return filepath.SkipDir
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}

@@ -1,0 +1,40 @@
+package testjs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRepoCases replays the cases kept in this repository (testjs/cases),
+// recorded on workerd with ../shared/anchor/record.sh like the shared ones.
+func TestRepoCases(t *testing.T) {
+	entries, err := os.ReadDir("cases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			c, err := LoadCase(filepath.Join("cases", e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := startHost(t, c.Dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			got, err := Replay(ctx, base, c)
+			if err != nil {
+				t.Fatalf("replay: %v", err)
+			}
+			if diffs := Compare(c.Expected, got); len(diffs) > 0 {
+				t.Errorf("%d differences from workerd's transcript:\n%s", len(diffs), strings.Join(diffs, "\n"))
+			}
+		})
+	}
+}
