@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,7 +177,10 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	defer lock.Close()
 	keep.StateLock = lock
 	keep.MaxResidentCells = o.maxResident
-	internal := io.Discard
+	// Ownership's lines are internal (behind --verbose), except the two a
+	// user must see without asking: the node fenced itself (it answers 503
+	// until the bucket is back) and it rejoined.
+	var internal io.Writer = stateChanges{w: log}
 	if o.verbose {
 		internal = log
 	}
@@ -329,4 +333,15 @@ func relOrAbs(p string) string {
 		return r
 	}
 	return p
+}
+
+// stateChanges passes on only ownership's fence and rejoin lines (one
+// line per Write, as ownership's Logf writes them).
+type stateChanges struct{ w io.Writer }
+
+func (s stateChanges) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(" fenced: ")) || bytes.Contains(p, []byte(" rejoined ")) {
+		return s.w.Write(p)
+	}
+	return len(p), nil
 }

@@ -199,16 +199,16 @@ func TestOutage_NodeFencesAndRejoins(t *testing.T) {
 				})
 			}
 			for i := 0; i < objects; i++ { // every writer got going
-				<-started[i]
+				waitFor(t, started[i], fmt.Sprintf("object %d never answered", i))
 			}
 			proxy.set(mode)
-			<-fenced
+			waitFor(t, fenced, "the node never said it fenced itself")
 			isFenced.Store(true)
 			proxy.set("up")
-			<-rejoined
+			waitFor(t, rejoined, "the node never said it rejoined")
 			isBack.Store(true)
 			for i := 0; i < objects; i++ { // every object serves again
-				<-again[i]
+				waitFor(t, again[i], fmt.Sprintf("object %d never answered after the rejoin", i))
 			}
 			close(stop)
 			wg.Wait()
@@ -235,5 +235,16 @@ func TestOutage_NodeFencesAndRejoins(t *testing.T) {
 			// TestOutage_FenceThenRejoin asserts it exactly).
 			t.Logf("bucket %s past the lease: fenced, rejoined without a restart; %d writes acknowledged, %d sent while fenced", mode, total, ackedWhileFenced.Load())
 		})
+	}
+}
+
+// waitFor waits for ch to close, failing the test after a generous bound
+// (the test must end even when the process never logs what it waits for).
+func waitFor(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(3 * time.Minute):
+		t.Fatal(what + " (3 min)")
 	}
 }
