@@ -188,7 +188,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := fleet.prepareWake(ctx, &keep, o.wake, stderr); err != nil {
 		return err
 	}
-	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir, bucket: keep.Bucket},
 		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
 		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes}
