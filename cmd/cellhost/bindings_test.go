@@ -1,8 +1,8 @@
 package main
 
 import (
-	"net/http"
 	"context"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"

@@ -213,7 +213,7 @@ var nonInheritable = map[string]bool{
 // project starts, and each binding is an object whose use throws.
 var stubKinds = map[string]string{
 	"queues": "Queue producer",
-	"ai": "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
+	"ai":     "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
 	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
 	"version_metadata": "version metadata", "workflows": "Workflow", "dispatch_namespaces": "dispatch namespace",
 	"mtls_certificates": "mTLS certificate", "images": "Images", "secrets_store_secrets": "Secrets Store secret",

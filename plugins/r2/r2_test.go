@@ -45,7 +45,7 @@ func runWorker(t *testing.T, store plugins.ObjectStore, body string) map[string]
 	bucket.Now = func() time.Time { now = now.Add(2 * time.Second); return now }
 	h, err := host.New(host.Config{Bundle: b, Script: "r2test", StateDir: t.TempDir(), Shards: 2, Log: io.Discard,
 		ErrorPage: func(w http.ResponseWriter, _ *http.Request, err error) { http.Error(w, err.Error(), 500) },
-		Bind: func(rt *goja.Runtime, env *goja.Object) error { return r2.Bind(rt, env, "B", bucket) }})
+		Bind:      func(rt *goja.Runtime, env *goja.Object) error { return r2.Bind(rt, env, "B", bucket) }})
 	if err != nil {
 		t.Fatal(err)
 	}
