@@ -259,6 +259,9 @@ func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr strin
 	for _, b := range cfg.D1 {
 		rows = append(rows, row{b.Name, "D1 database", b.ID + " (local)"})
 	}
+	for _, b := range cfg.R2 {
+		rows = append(rows, row{b.Name, "R2 bucket", b.Bucket + " (r2/" + b.Bucket + "/ in the bucket)"})
+	}
 	for _, b := range cfg.Services {
 		ep := b.Entrypoint
 		if ep == "" {
