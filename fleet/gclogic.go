@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cellhost/cellhost/internal/compactjson"
+
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -98,7 +100,7 @@ func Tombstone(data []byte) ([]byte, error) {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = appendJSONString(out, name)
+		out = compactjson.AppendString(out, name)
 		out = append(out, ':')
 		if name == "expires_ms" {
 			found = true

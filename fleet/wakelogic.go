@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cellhost/cellhost/internal/compactjson"
+
 	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
@@ -37,7 +39,7 @@ func (b WakeEntryBody) RetiredKey() string { return bucketkey.WakeRetiredKey(b.D
 func (b WakeEntryBody) Encode() []byte {
 	out := make([]byte, 0, 48+len(b.Cell))
 	out = append(out, `{"cell":`...)
-	out = appendJSONString(out, b.Cell)
+	out = compactjson.AppendString(out, b.Cell)
 	out = append(out, `,"due_ms":`...)
 	out = strconv.AppendInt(out, b.DueMS, 10)
 	out = append(out, `,"epoch":`...)
@@ -148,7 +150,7 @@ type WakerRecord struct {
 func (r WakerRecord) Encode() []byte {
 	out := make([]byte, 0, 40+len(r.Node))
 	out = append(out, `{"node":`...)
-	out = appendJSONString(out, r.Node)
+	out = compactjson.AppendString(out, r.Node)
 	out = append(out, `,"expires_ms":`...)
 	out = strconv.AppendInt(out, r.ExpiresMS, 10)
 	return append(out, '}')
@@ -202,13 +204,4 @@ func DecideWakerClaim(cur WakerRecord, present, ok bool, node string, nowMS int6
 		return ClaimCAS
 	}
 	return NoClaim
-}
-
-// appendJSONString appends s as a JSON string, without HTML escaping.
-func appendJSONString(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

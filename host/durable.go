@@ -192,8 +192,9 @@ func (y *syncer) run() {
 }
 
 // round syncs batches and delivers their results; it returns how many
-// databases the round made durable (for the linger policy).
-func (y *syncer) round(batches []*syncBatch) int {
+// databases the round made durable (the linger policy's size) and how many
+// replies waited on it (its producers: one for a lone writer).
+func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	var dbs []*storage.DB
 	var logs []*cellLog
 	index := map[*storage.DB]int{}
@@ -223,9 +224,10 @@ func (y *syncer) round(batches []*syncBatch) int {
 				berrs[i] = errs[index[db]]
 			}
 		}
+		producers += max(len(b.replies), 1)
 		b.s.postOrRun(func() { b.s.synced(b, berrs) })
 	}
-	return len(dbs)
+	return len(dbs), producers
 }
 
 // close stops the syncer after the batches already submitted.

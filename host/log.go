@@ -390,6 +390,14 @@ func (h *Host) restore(ctx context.Context, scope, path string) error {
 				return fmt.Errorf("start %s empty: %w", scope, err)
 			}
 		}
+		// A new object in the log mode, where the bucket alone holds its
+		// state: its empty database starts in WAL mode, written without
+		// fsync (the backup mode's local file must be durable on its own).
+		if h.cfg.Durability == DurabilityLog {
+			if err := storage.CreateEmpty(path); err != nil {
+				return fmt.Errorf("start %s empty: %w", scope, err)
+			}
+		}
 	}
 	return nil
 }

@@ -167,13 +167,13 @@ func (s *shard) run() {
 	defer close(s.done)
 	s.h.goFunc(func(context.Context) { s.watchdog() })
 	s.h.goFunc(func(context.Context) { s.memWatchdog() })
-	queue.Run(s.jobs, nil, func(batch []func()) int {
+	queue.Run(s.jobs, nil, func(batch []func()) (int, int) {
 		for i, job := range batch {
 			s.runJob(job)
 			s.endTurn(i < len(batch)-1)
 			batch[i] = nil
 		}
-		return len(batch)
+		return len(batch), len(batch)
 	})
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/compactjson"
+
 	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
@@ -97,7 +99,7 @@ type OwnRecord struct {
 func (r OwnRecord) Encode() []byte {
 	b := make([]byte, 0, 64)
 	b = append(b, `{"node":`...)
-	b = appendJSONString(b, r.Node)
+	b = compactjson.AppendString(b, r.Node)
 	b = append(b, `,"epoch":`...)
 	b = strconv.AppendUint(b, r.Epoch, 10)
 	b = append(b, '}')
@@ -275,7 +277,9 @@ func decodeObject(dec *json.Decoder, fields []field) error { return decodeMember
 
 // decodeObjectLenient is decodeObject that skips members not in fields
 // (a later or another writer's additions, such as celld's "log").
-func decodeObjectLenient(dec *json.Decoder, fields []field) error { return decodeMembers(dec, fields, true) }
+func decodeObjectLenient(dec *json.Decoder, fields []field) error {
+	return decodeMembers(dec, fields, true)
+}
 
 func decodeMembers(dec *json.Decoder, fields []field, skipUnknown bool) error {
 	tok, err := dec.Token()
@@ -381,12 +385,4 @@ func decodeBool(raw json.RawMessage, v *bool) error {
 		return fmt.Errorf("want true or false, got %s", raw)
 	}
 	return nil
-}
-
-func appendJSONString(b []byte, s string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

@@ -95,16 +95,21 @@ func (q *Queue[T]) Next(spare []T) (items []T, ok bool) {
 }
 
 // LingerWindow: a round of group commit that starts less than this after
-// the previous one ended is under load, and may wait for more items
+// the previous one ended may be under load, and may wait for more items
 // (Linger). An idle consumer never waits.
 const LingerWindow = 20 * time.Millisecond
 
 // Linger is the group-commit policy of a batching consumer (the host's
-// syncer, the file store's writer): a round that follows the previous one
-// within LingerWindow waits Wait(prev) before it drains, prev being the
-// previous round's size, so that the producers about to arrive share its
-// cost (an fsync, an upload). The zero value never waits. Used by the
-// consumer goroutine only.
+// syncer, the file store's writer), adaptive as a good group commit is: a
+// round waits Wait(prev) before it drains, prev being the previous round's
+// size, so that the producers about to arrive share its cost (an fsync, an
+// upload), but only when there is something else to batch: the previous
+// round ended less than LingerWindow ago and several producers were at work
+// (it served more than one, or more items were already waiting when it
+// ended). A lone producer, whose next item comes only after the reply to
+// its last one, makes rounds of one that end with nothing waiting, and
+// never waits. The zero value
+// never waits. Used by the consumer goroutine only.
 type Linger struct {
 	// Wait is how long a round under load waits after a round of prev
 	// items; nil or 0: not at all.
@@ -114,12 +119,13 @@ type Linger struct {
 
 	lastEnd  time.Time
 	lastSize int
+	lastBusy bool // the last round showed several producers
 }
 
 // Before is called when a round is about to drain: it waits as the policy
 // says.
 func (l *Linger) Before(now time.Time) {
-	if l.Wait == nil || l.lastSize == 0 || now.Sub(l.lastEnd) >= LingerWindow {
+	if l.Wait == nil || l.lastSize == 0 || !l.lastBusy || now.Sub(l.lastEnd) >= LingerWindow {
 		return
 	}
 	d := l.Wait(l.lastSize)
@@ -133,18 +139,21 @@ func (l *Linger) Before(now time.Time) {
 	time.Sleep(d)
 }
 
-// After records a round of size items that ended at now; a round of 0
-// items (nothing to make durable) leaves the record as it was.
-func (l *Linger) After(now time.Time, size int) {
+// After records a round of size (the policy's measure) that ended at now;
+// busy: it showed several producers at work (see Linger). A round of size
+// 0 (nothing to make durable) leaves the record as it was.
+func (l *Linger) After(now time.Time, size int, busy bool) {
 	if size > 0 {
-		l.lastEnd, l.lastSize = now, size
+		l.lastEnd, l.lastSize, l.lastBusy = now, size, busy
 	}
 }
 
 // Run consumes q in rounds until it is closed and drained: each round
 // lingers as l says, drains every waiting item and hands them to round,
-// which returns the round's size for the policy. l may be nil.
-func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
+// which returns the round's size for the policy (Linger.Wait) and how many
+// producers it served (those waiting on it: items, or the requests behind
+// them). l may be nil.
+func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers int)) {
 	var batch []T
 	for {
 		// Wait for work before lingering: an idle consumer never waits.
@@ -165,9 +174,9 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size int)) {
 		if batch, ok = q.Next(batch); !ok {
 			return
 		}
-		n := round(batch)
+		n, p := round(batch)
 		if l != nil {
-			l.After(time.Now(), n)
+			l.After(time.Now(), n, p > 1 || q.Len() > 0)
 		}
 	}
 }

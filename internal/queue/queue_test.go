@@ -98,9 +98,9 @@ func TestRun_RoundsUntilClosed(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		queue.Run(q, nil, func(b []int) int {
+		queue.Run(q, nil, func(b []int) (int, int) {
 			rounds <- slices.Clone(b)
-			return len(b)
+			return len(b), len(b)
 		})
 	}()
 	q.Push(1)
@@ -121,8 +121,8 @@ func TestRun_RoundsUntilClosed(t *testing.T) {
 }
 
 // TestLinger_Policy drives the linger policy with explicit times: it waits
-// only for a round that follows a recorded round within LingerWindow, and
-// as long as Wait says for that round's size.
+// only for a round that follows, within LingerWindow, a recorded round that
+// showed several producers, and as long as Wait says for that round's size.
 func TestLinger_Policy(t *testing.T) {
 	var slept []time.Duration
 	l := &queue.Linger{
@@ -131,22 +131,25 @@ func TestLinger_Policy(t *testing.T) {
 	}
 	t0 := time.Unix(1000, 0)
 	l.Before(t0) // nothing recorded: idle, no wait
-	l.After(t0, 3)
+	l.After(t0, 3, true)
 	l.Before(t0.Add(queue.LingerWindow - time.Nanosecond)) // under load: wait 3 ms
-	l.After(t0.Add(queue.LingerWindow), 0)                 // an empty round changes nothing
+	l.After(t0.Add(queue.LingerWindow), 0, false)          // an empty round changes nothing
 	l.Before(t0.Add(2 * queue.LingerWindow))               // idle again: no wait
-	l.After(t0.Add(2*queue.LingerWindow), 5)
+	l.After(t0.Add(2*queue.LingerWindow), 5, true)
 	l.Before(t0.Add(2 * queue.LingerWindow)) // wait 5 ms
+	l.After(t0.Add(3*queue.LingerWindow), 4, false)
+	l.Before(t0.Add(3 * queue.LingerWindow)) // one producer: no wait
 	if want := []time.Duration{3 * time.Millisecond, 5 * time.Millisecond}; !slices.Equal(slept, want) {
 		t.Errorf("slept %v, want %v", slept, want)
 	}
 	var zero queue.Linger
-	zero.After(t0, 10)
+	zero.After(t0, 10, true)
 	zero.Before(t0) // no Wait: never sleeps (would call time.Sleep otherwise)
 }
 
-// TestRun_LingersUnderLoad: Run consults the policy before every round
-// after the first, with the previous round's size.
+// TestRun_LingersUnderLoad: Run consults the policy, with the previous
+// round's size, before a round that follows one of several items or one
+// that ended with items waiting.
 func TestRun_LingersUnderLoad(t *testing.T) {
 	q := queue.New[int]()
 	var prevs []int
@@ -162,13 +165,13 @@ func TestRun_LingersUnderLoad(t *testing.T) {
 	q.Push(2)
 	go func() {
 		defer close(done)
-		queue.Run(q, l, func(b []int) int {
+		queue.Run(q, l, func(b []int) (int, int) {
 			sizes = append(sizes, len(b))
 			if len(sizes) == 1 {
 				close(started)
 				<-release // the second round's items pile up meanwhile
 			}
-			return len(b)
+			return len(b), 1 // one producer: only the items waiting make it busy
 		})
 	}()
 	<-started

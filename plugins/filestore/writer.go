@@ -132,9 +132,9 @@ func (w *writer) loop() {
 	// Under load: let the writers that are about to arrive join the round,
 	// so that they share its fsync (see defaultLinger).
 	l := &queue.Linger{Wait: w.lingerAfter}
-	queue.Run(w.pending, l, func(batch []*op) int {
+	queue.Run(w.pending, l, func(batch []*op) (int, int) {
 		w.round(batch)
-		return len(batch)
+		return len(batch), len(batch)
 	})
 }
 

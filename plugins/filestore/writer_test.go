@@ -178,20 +178,21 @@ func TestWriter_lingers(t *testing.T) {
 		name     string
 		linger   time.Duration
 		lastSize int
+		busy     bool // the last round showed several writers
 		ago      time.Duration
 		want     bool
 	}{
-		{"after a shared round", defaultLinger, 5, time.Millisecond, true},
-		{"after a lone writer's round", defaultLinger, 1, time.Millisecond, false},
-		{"after an idle spell", defaultLinger, 5, queue.LingerWindow + time.Millisecond, false},
-		{"first round", defaultLinger, 0, 0, false},
-		{"lingering off", 0, 5, time.Millisecond, false},
+		{"after a shared round", defaultLinger, 5, true, time.Millisecond, true},
+		{"after a lone writer's round", defaultLinger, 1, false, time.Millisecond, false},
+		{"after an idle spell", defaultLinger, 5, true, queue.LingerWindow + time.Millisecond, false},
+		{"first round", defaultLinger, 0, false, 0, false},
+		{"lingering off", 0, 5, true, time.Millisecond, false},
 	}
 	for _, tt := range tests {
 		w := &writer{linger: tt.linger}
 		var slept time.Duration
 		l := &queue.Linger{Wait: w.lingerAfter, Sleep: func(d time.Duration) { slept += d }}
-		l.After(now.Add(-tt.ago), tt.lastSize)
+		l.After(now.Add(-tt.ago), tt.lastSize, tt.busy)
 		l.Before(now)
 		if got := slept > 0; got != tt.want || (got && slept != tt.linger) {
 			t.Errorf("%s: slept %v, want waiting %v", tt.name, slept, tt.want)
