@@ -175,3 +175,34 @@ func TestCellhostPatch_WeakRef(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+func TestCellhostPatch_ArrayBufferTransfer(t *testing.T) {
+	// Results as V8 (node 22) prints them.
+	const SCRIPT = `
+	const a = new ArrayBuffer(4);
+	new Uint8Array(a).set([1, 2, 3, 4]);
+	const view = new Uint8Array(a);
+	const b = a.transfer();
+	const c = b.transfer(6);
+	const cBytes = Array.from(new Uint8Array(c)).join(" "), cLen = c.byteLength;
+	const d = c.transferToFixedLength(2);
+	const e = new ArrayBuffer(0).transfer();
+	const err = f => { try { f(); return "none" } catch (x) { return x.name + ": " + x.message } };
+	[a.detached, a.byteLength, view.length, b.detached, cLen, cBytes, c.detached, c.byteLength, d.detached, d.byteLength, Array.from(new Uint8Array(d)).join(" "),
+	 e.byteLength, e.detached,
+	 err(() => a.transfer()), err(() => a.transferToFixedLength(1)),
+	 err(() => new ArrayBuffer(1).transfer(-1)),
+	 err(() => ArrayBuffer.prototype.transfer.call({})),
+	 err(() => a.slice()),
+	 ArrayBuffer.prototype.transfer.length, ArrayBuffer.prototype.transferToFixedLength.name,
+	 Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached").get.name,
+	].join("|");
+	`
+	testScript(SCRIPT, asciiString("true|0|0|true|6|1 2 3 4 0 0|true|0|false|2|1 2|0|false|"+
+		"TypeError: Cannot perform ArrayBuffer.prototype.transfer on a detached ArrayBuffer|"+
+		"TypeError: Cannot perform ArrayBuffer.prototype.transferToFixedLength on a detached ArrayBuffer|"+
+		"RangeError: Invalid array buffer length|"+
+		"TypeError: Method ArrayBuffer.prototype.transfer called on incompatible receiver #<Object>|"+
+		"TypeError: Cannot perform ArrayBuffer.prototype.slice on a detached ArrayBuffer|"+
+		"0|transferToFixedLength|get detached"), t)
+}
