@@ -14,8 +14,11 @@ import (
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/web"
+	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/d1"
+	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/kv"
+	"github.com/cellhost/cellhost/plugins/r2"
 )
 
 // bindingSet holds the resources of the bindings beyond Durable Objects
@@ -25,6 +28,25 @@ type bindingSet struct {
 	mu       sync.Mutex
 	kv       map[string]*kv.Namespace // by namespace id
 	d1       map[string]*d1.Database  // by database id
+	// bucket holds the R2 buckets (r2/<bucket>/<key>): the host's bucket;
+	// without one (--durability local), <stateDir>/bucket, opened on first
+	// use and closed by close (ownR2Store).
+	bucket     plugins.ObjectStore
+	ownR2Store bool
+}
+
+// r2Bucket returns the R2 bucket name in the host's bucket.
+func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bucket == nil {
+		st, err := filestore.New(filepath.Join(b.stateDir, "bucket"))
+		if err != nil {
+			return nil, err
+		}
+		b.bucket, b.ownR2Store = st, true
+	}
+	return r2.New(b.bucket, name)
 }
 
 // database opens (once) the D1 database id.
@@ -74,6 +96,10 @@ func (b *bindingSet) close() {
 		_ = db.Close()
 		delete(b.d1, id)
 	}
+	if b.ownR2Store {
+		_ = b.bucket.Close()
+		b.bucket, b.ownR2Store = nil, false
+	}
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of an id.
@@ -97,7 +123,7 @@ func safeFileName(id string) string {
 // bindings to the worker's own entrypoints, the assets binding and the stubs
 // of binding kinds cellhost lacks. nil when there are none.
 func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt *goja.Runtime, env *goja.Object) error, error) {
-	if len(cfg.KV) == 0 && len(cfg.D1) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
+	if len(cfg.KV) == 0 && len(cfg.D1) == 0 && len(cfg.R2) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
 		return nil, nil
 	}
 	nss := make([]*kv.Namespace, len(cfg.KV))
@@ -116,7 +142,20 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 		}
 		dbs[i] = db
 	}
+	r2s := make([]*r2.Bucket, len(cfg.R2))
+	for i, x := range cfg.R2 {
+		rb, err := b.r2Bucket(x.Bucket)
+		if err != nil {
+			return nil, fmt.Errorf("r2_buckets %s: %w", x.Name, err)
+		}
+		r2s[i] = rb
+	}
 	return func(rt *goja.Runtime, env *goja.Object) error {
+		for i, x := range cfg.R2 {
+			if err := r2.Bind(rt, env, x.Name, r2s[i]); err != nil {
+				return err
+			}
+		}
 		for i, x := range cfg.D1 {
 			if err := d1.Bind(rt, env, x.Name, dbs[i]); err != nil {
 				return err

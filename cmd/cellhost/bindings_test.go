@@ -1,9 +1,14 @@
 package main
 
 import (
+	"context"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cellhost/cellhost/plugins/filestore"
+	"github.com/cellhost/cellhost/plugins/r2"
 )
 
 const bindingsConfig = `{
@@ -11,6 +16,7 @@ const bindingsConfig = `{
   "kv_namespaces": [{"binding": "CACHE", "id": "cache-id"}],
   "services": [{"binding": "API", "service": "b", "entrypoint": "Api"}, {"binding": "SELF", "service": "b"}],
   "r2_buckets": [{"binding": "BUCKET", "bucket_name": "b"}],
+  "queues": {"producers": [{"binding": "Q", "queue": "q"}]},
   "assets": {"directory": "public", "binding": "ASSETS", "not_found_handling": "404-page"}
 }`
 
@@ -51,8 +57,15 @@ export default {
         return new Response(sum + "|" + await r.text() + "|" + await self.text());
       }
       case "/stub":
-        try { await env.BUCKET.get("k"); return new Response("no error"); }
+        try { await env.Q.send("k"); return new Response("no error"); }
         catch (e) { return new Response(e.message, { status: 500 }); }
+      case "/r2/put":
+        await env.BUCKET.put("dir/k", "r2 value", { customMetadata: { a: "1" } });
+        return new Response("ok");
+      case "/r2/get": {
+        const o = await env.BUCKET.get("dir/k");
+        return new Response(o === null ? "missing" : (await o.text()) + "|" + o.customMetadata.a);
+      }
       case "/asset-binding": {
         const r = await env.ASSETS.fetch("http://x/style.css");
         return new Response(r.status + " " + await r.text());
@@ -89,11 +102,11 @@ func TestDev_Bindings(t *testing.T) {
 		t.Errorf("/svc = %q", body)
 	}
 	status, body := d.get("/stub")
-	if status != 500 || !strings.Contains(body, "env.BUCKET is a R2 bucket binding (r2_buckets), which cellhost does not support yet (used: env.BUCKET.get)") {
+	if status != 500 || !strings.Contains(body, "(used: env.Q.send)") {
 		t.Errorf("/stub = %d %q, want the stub's error", status, body)
 	}
-	if !strings.Contains(d.stderr.String(), "env.BUCKET will throw when used") {
-		t.Errorf("no start-up warning about env.BUCKET: %s", d.stderr.String())
+	if !strings.Contains(d.stderr.String(), "env.Q will throw when used") {
+		t.Errorf("no start-up warning about env.Q: %s", d.stderr.String())
 	}
 	for _, c := range []struct {
 		path, want string
@@ -150,6 +163,47 @@ func TestDev_KVSurvivesRestart(t *testing.T) {
 	second := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
 	if _, body := second.get("/"); body != "3" {
 		t.Errorf("after a restart = %q, want 3", body)
+	}
+}
+
+// R2 objects live in the host's bucket under r2/<bucket_name>/<key> and
+// outlive the process; with --durability local, in <state>/bucket.
+func TestDev_R2SurvivesRestart(t *testing.T) {
+	for _, durability := range []string{"", "local"} {
+		t.Run("durability="+durability, func(t *testing.T) {
+			dir := writeProject(t, map[string]string{
+				"wrangler.jsonc": `{"name": "r", "main": "index.js", "r2_buckets": [{"binding": "R", "bucket_name": "media"}]}`,
+				"index.js": `export default { async fetch(req, env) {
+			const o = await env.R.get("n"); const n = (o === null ? 0 : Number(await o.text())) + 1;
+			await env.R.put("n", String(n), { httpMetadata: { contentType: "text/plain" } });
+			return new Response(String(n)); } };`,
+			})
+			state := t.TempDir()
+			opts := func(o *devOptions) { o.state = state; o.durability = durability }
+			first := startDevServer(t, dir, dir, opts)
+			first.get("/")
+			if _, body := first.get("/"); body != "2" {
+				t.Fatalf("second request = %q, want 2", body)
+			}
+			first.stop()
+			second := startDevServer(t, dir, dir, opts)
+			if _, body := second.get("/"); body != "3" {
+				t.Errorf("after a restart = %q, want 3", body)
+			}
+			second.stop()
+			st, err := filestore.New(filepath.Join(state, "bucket"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			raw, _, err := st.Get(context.Background(), "r2/media/n")
+			if err != nil {
+				t.Fatalf("the object is not at r2/media/n in the state's bucket: %v", err)
+			}
+			if m, body, err := r2.Decode(raw); err != nil || string(body) != "3" || m.HTTP.ContentType != "text/plain" {
+				t.Errorf("stored %+v %q %v", m, body, err)
+			}
+		})
 	}
 }
 

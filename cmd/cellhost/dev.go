@@ -192,7 +192,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := fleet.prepareWake(ctx, &keep, o.wake, stderr); err != nil {
 		return err
 	}
-	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir},
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir, bucket: keep.Bucket},
 		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
 		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes}
@@ -262,6 +262,9 @@ func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr strin
 	}
 	for _, b := range cfg.D1 {
 		rows = append(rows, row{b.Name, "D1 database", b.ID + " (local)"})
+	}
+	for _, b := range cfg.R2 {
+		rows = append(rows, row{b.Name, "R2 bucket", b.Bucket + " (r2/" + b.Bucket + "/ in the bucket)"})
 	}
 	for _, b := range cfg.Services {
 		ep := b.Entrypoint

@@ -52,6 +52,8 @@ type Config struct {
 	KV []KVBinding
 	// D1 are the d1_databases bindings.
 	D1 []D1Binding
+	// R2 are the r2_buckets bindings.
+	R2 []R2Binding
 	// Services are the service bindings to this worker's own entrypoints.
 	Services []ServiceBinding
 	// Assets is the assets configuration, nil without one.
@@ -79,6 +81,12 @@ type KVBinding struct {
 type D1Binding struct {
 	Name string // env.<Name>
 	ID   string // database_id, else database_name, else the binding name
+}
+
+// R2Binding is an R2 bucket bound on env.
+type R2Binding struct {
+	Name   string // env.<Name>
+	Bucket string // bucket_name, else the binding name: objects live at r2/<Bucket>/<key>
 }
 
 // ServiceBinding binds one of this worker's entrypoints on env.
@@ -131,6 +139,12 @@ type wranglerFile struct {
 		MigrationsDir   string `json:"migrations_dir"`
 		MigrationsTable string `json:"migrations_table"`
 	} `json:"d1_databases"`
+	R2Buckets []struct {
+		Binding           string `json:"binding"`
+		BucketName        string `json:"bucket_name"`
+		PreviewBucketName string `json:"preview_bucket_name"`
+		Jurisdiction      string `json:"jurisdiction"`
+	} `json:"r2_buckets"`
 	Triggers *struct {
 		Crons []string `json:"crons"`
 	} `json:"triggers"`
@@ -174,7 +188,7 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "services", "assets", "triggers"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -198,8 +212,8 @@ var nonInheritable = map[string]bool{
 // stubKinds are wrangler's binding kinds cellhost does not have yet: the
 // project starts, and each binding is an object whose use throws.
 var stubKinds = map[string]string{
-	"r2_buckets": "R2 bucket", "queues": "Queue producer",
-	"ai": "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
+	"queues": "Queue producer",
+	"ai":     "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
 	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
 	"version_metadata": "version metadata", "workflows": "Workflow", "dispatch_namespaces": "dispatch namespace",
 	"mtls_certificates": "mTLS certificate", "images": "Images", "secrets_store_secrets": "Secrets Store secret",
@@ -378,6 +392,19 @@ func LoadWith(path string, opt Options) (*Config, error) {
 			id = db.Binding
 		}
 		cfg.D1 = append(cfg.D1, D1Binding{Name: db.Binding, ID: id})
+	}
+	for i, r := range f.R2Buckets {
+		if r.Binding == "" {
+			return nil, fmt.Errorf("%s: r2_buckets[%d] needs a \"binding\"", path, i)
+		}
+		if err := claim(r.Binding, "an R2 bucket"); err != nil {
+			return nil, err
+		}
+		b := r.BucketName
+		if b == "" {
+			b = r.Binding
+		}
+		cfg.R2 = append(cfg.R2, R2Binding{Name: r.Binding, Bucket: b})
 	}
 	for i, sv := range f.Services {
 		if sv.Binding == "" || sv.Service == "" {

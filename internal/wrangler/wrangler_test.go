@@ -328,7 +328,7 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
 	}
 	w := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"r2_buckets"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
@@ -342,7 +342,10 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 	for _, s := range c.Stubs {
 		stubs = append(stubs, s.Name)
 	}
-	if want := []string{"AI", "Q", "BUCKET", "OTHER"}; !sameSet(stubs, want) {
+	if len(c.R2) != 1 || c.R2[0] != (wrangler.R2Binding{Name: "BUCKET", Bucket: "b"}) {
+		t.Errorf("R2 = %+v, want BUCKET on bucket b", c.R2)
+	}
+	if want := []string{"AI", "Q", "OTHER"}; !sameSet(stubs, want) {
 		t.Errorf("stubs = %v, want %v", stubs, want)
 	}
 	if want := []wrangler.KVBinding{{Name: "CACHE", ID: "abc"}, {Name: "NOID", ID: "NOID"}}; !reflect.DeepEqual(c.KV, want) {

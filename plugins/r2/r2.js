@@ -1,0 +1,196 @@
+// The R2Bucket object of one binding. native does the storage (r2/bind.go).
+(function (native, binding) {
+  "use strict";
+  const HTTP_FIELDS = [
+    ["contentType", "content-type"],
+    ["contentLanguage", "content-language"],
+    ["contentDisposition", "content-disposition"],
+    ["contentEncoding", "content-encoding"],
+    ["cacheControl", "cache-control"],
+  ];
+  function hex(buf) {
+    return Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function unhex(s) {
+    const out = new Uint8Array(s.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(i * 2, 2), 16);
+    return out.buffer;
+  }
+  function ms(d) {
+    if (d === undefined || d === null) return 0;
+    return d instanceof Date ? d.getTime() : new Date(d).getTime();
+  }
+  function isHeaders(v) {
+    return typeof Headers !== "undefined" && v instanceof Headers;
+  }
+  function conditional(c) {
+    if (c === undefined || c === null) return undefined;
+    if (isHeaders(c)) {
+      return {
+        etagMatches: c.get("if-match") || "",
+        etagDoesNotMatch: c.get("if-none-match") || "",
+        uploadedBefore: c.has("if-unmodified-since") ? ms(c.get("if-unmodified-since")) : 0,
+        uploadedAfter: c.has("if-modified-since") ? ms(c.get("if-modified-since")) : 0,
+      };
+    }
+    return {
+      etagMatches: c.etagMatches === undefined ? "" : String(c.etagMatches),
+      etagDoesNotMatch: c.etagDoesNotMatch === undefined ? "" : String(c.etagDoesNotMatch),
+      uploadedBefore: ms(c.uploadedBefore),
+      uploadedAfter: ms(c.uploadedAfter),
+    };
+  }
+  function range(r) {
+    if (r === undefined || r === null) return undefined;
+    if (isHeaders(r)) {
+      const h = r.get("range");
+      if (h === null) return undefined;
+      const m = /^bytes=(\d*)-(\d*)$/.exec(h.trim());
+      if (m === null) throw new TypeError("Unsupported range header: " + h);
+      if (m[1] === "") return { suffix: Number(m[2]) };
+      return m[2] === "" ? { offset: Number(m[1]) } : { offset: Number(m[1]), length: Number(m[2]) - Number(m[1]) + 1 };
+    }
+    if (r.suffix !== undefined) {
+      if (r.offset !== undefined || r.length !== undefined) throw new TypeError("Suffix is incompatible with offset and length.");
+      return { suffix: r.suffix };
+    }
+    const out = { offset: r.offset === undefined ? 0 : r.offset };
+    if (r.length !== undefined) out.length = r.length;
+    return out;
+  }
+  function validKey(key) {
+    key = String(key);
+    if (new TextEncoder().encode(key).length > 1024) throw new TypeError("Key too long.");
+    return key;
+  }
+  class R2Checksums {
+    constructor(md5) { this.md5 = md5; }
+    toJSON() { return { md5: hex(this.md5) }; }
+  }
+  class R2Object {
+    constructor(m, include) {
+      this.key = m.key;
+      this.version = m.version;
+      this.size = m.size;
+      this.etag = m.etag;
+      this.httpEtag = '"' + m.etag + '"';
+      this.checksums = new R2Checksums(unhex(m.etag));
+      this.uploaded = new Date(m.uploaded);
+      if (include === undefined || include.includes("httpMetadata")) {
+        const h = {};
+        for (const [f] of HTTP_FIELDS) if (m.http[f] !== undefined) h[f] = m.http[f];
+        if (m.http.cacheExpiry !== undefined) h.cacheExpiry = new Date(m.http.cacheExpiry);
+        this.httpMetadata = h;
+      }
+      if (include === undefined || include.includes("customMetadata")) this.customMetadata = Object.assign({}, m.custom);
+      if (m.range !== undefined) this.range = m.range;
+      this.storageClass = "Standard";
+    }
+    writeHttpMetadata(headers) {
+      const h = this.httpMetadata || {};
+      for (const [f, name] of HTTP_FIELDS) if (h[f] !== undefined) headers.set(name, h[f]);
+      if (h.cacheExpiry !== undefined) headers.set("expires", h.cacheExpiry.toUTCString());
+    }
+  }
+  class R2ObjectBody extends R2Object {
+    #bytes;
+    #used = false;
+    constructor(m) {
+      super(m);
+      this.#bytes = m.body;
+    }
+    #take() {
+      if (this.#used) throw new TypeError("Body has already been used. It can only be used once. Use tee() first if you need to read it twice.");
+      this.#used = true;
+      return this.#bytes;
+    }
+    get bodyUsed() { return this.#used; }
+    get body() {
+      return new Response(this.#take()).body;
+    }
+    async arrayBuffer() { return this.#take(); }
+    async bytes() { return new Uint8Array(this.#take()); }
+    async text() { return new TextDecoder().decode(this.#take()); }
+    async json() { return JSON.parse(await this.text()); }
+    async blob() {
+      const b = this.#take();
+      return typeof Blob === "function" ? new Blob([b], { type: (this.httpMetadata && this.httpMetadata.contentType) || "" }) : b;
+    }
+  }
+  function bytesOf(value) {
+    if (value === null || value === undefined) return "";
+    if (typeof value === "string") return new TextEncoder().encode(value).buffer;
+    if (value instanceof ArrayBuffer) return value;
+    if (ArrayBuffer.isView(value)) return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
+    throw new TypeError("Incorrect type for the 'value' field on 'PutOptions': the provided value is not of type 'ReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.");
+  }
+  function httpMetadataOf(h) {
+    if (h === undefined || h === null) return undefined;
+    const out = {};
+    if (isHeaders(h)) {
+      for (const [f, name] of HTTP_FIELDS) if (h.has(name)) out[f] = h.get(name);
+      if (h.has("expires")) out.cacheExpiry = ms(h.get("expires"));
+      return out;
+    }
+    for (const [f] of HTTP_FIELDS) if (h[f] !== undefined) out[f] = String(h[f]);
+    if (h.cacheExpiry !== undefined) out.cacheExpiry = ms(h.cacheExpiry);
+    return out;
+  }
+  function md5Of(v) {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === "string") {
+      if (!/^[0-9a-fA-F]{32}$/.test(v)) throw new TypeError("MD5 is 32 hex characters, not " + v.length);
+      return unhex(v.toLowerCase());
+    }
+    if (v instanceof ArrayBuffer) return v;
+    if (ArrayBuffer.isView(v)) return v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength);
+    throw new TypeError("MD5 must be an ArrayBuffer or a hex string");
+  }
+  class R2Bucket {
+    async head(key) {
+      const m = native.head(validKey(key));
+      return m === null ? null : new R2Object(m);
+    }
+    async get(key, options) {
+      options = options || {};
+      const m = native.get(validKey(key), conditional(options.onlyIf), range(options.range));
+      if (m === null) return null;
+      return m.body === undefined ? new R2Object(m) : new R2ObjectBody(m);
+    }
+    async put(key, value, options) {
+      options = options || {};
+      for (const k of ["sha1", "sha256", "sha384", "sha512"]) {
+        if (options[k] !== undefined) throw new Error("env." + binding + ": put() option " + k + " is not supported by cellhost yet; use md5");
+      }
+      const m = native.put(validKey(key), bytesOf(value), httpMetadataOf(options.httpMetadata),
+        options.customMetadata, conditional(options.onlyIf), md5Of(options.md5));
+      return m === null ? null : new R2Object(m);
+    }
+    async delete(keys) {
+      native.delete((Array.isArray(keys) ? keys : [keys]).map(validKey));
+    }
+    async list(options) {
+      options = options || {};
+      const limit = options.limit === undefined ? 1000 : Number(options.limit);
+      if (!(limit >= 1 && limit <= 1000)) throw new RangeError("MaxKeys params must be positive integer <= 1000. (10022)");
+      const r = native.list({
+        prefix: options.prefix === undefined ? "" : String(options.prefix),
+        delimiter: options.delimiter === undefined ? "" : String(options.delimiter),
+        cursor: options.cursor === undefined ? "" : String(options.cursor),
+        startAfter: options.startAfter === undefined ? "" : String(options.startAfter),
+        limit,
+      });
+      const include = Array.isArray(options.include) ? options.include : [];
+      const out = { objects: r.objects.map((m) => new R2Object(m, include)), delimitedPrefixes: r.delimitedPrefixes, truncated: r.truncated };
+      if (r.truncated) out.cursor = r.cursor;
+      return out;
+    }
+    createMultipartUpload() {
+      throw new Error("env." + binding + ": multipart uploads are not supported by cellhost yet");
+    }
+    resumeMultipartUpload() {
+      throw new Error("env." + binding + ": multipart uploads are not supported by cellhost yet");
+    }
+  }
+  return new R2Bucket();
+})
