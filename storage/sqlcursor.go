@@ -1,0 +1,333 @@
+package storage
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// ---------------------------------------------------------------------------
+// Cursors
+
+// Cursor reads the rows of the last statement of an Exec. It is used on the
+// DB's goroutine only.
+type Cursor struct {
+	db     *DB
+	stmt   uintptr // 0 once finished
+	cached *cachedStmt
+	cols   []string
+
+	hasRow bool    // the statement is on a row not yet returned
+	buf    [][]any // rows read ahead (at the end of a turn)
+	err    error   // error to report after buf
+
+	readOnly bool
+	// released is set (from any goroutine) when the application can no
+	// longer read the cursor: it ends at the next commit.
+	released atomic.Bool
+
+	// Row counts: base counts the statements before the last one; the
+	// last one's count is taken while it runs.
+	baseRead, baseWritten int64
+	written               int64 // rows written by the last statement
+	changesBase           int64 // total changes when the last statement started
+	rows                  int64 // rows the last statement produced
+	scanned               int64 // full-scan steps of the last statement
+	ddl                   bool  // the last statement changed the schema
+	ddlStmt               bool  // the last statement is DDL (cached: at its first prepare)
+}
+
+// start binds args to the prepared statement, computes its first row and
+// registers the cursor while the statement stays open.
+func (c *Cursor) start(args []any) error {
+	db := c.db
+	r := &db.raw
+	n := int(sqlite3.Xsqlite3_bind_parameter_count(r.tls, c.stmt))
+	if n != len(args) {
+		c.finish()
+		return &SQLError{Msg: msgWrongBindings}
+	}
+	for i, a := range args {
+		if rc := c.bind(int32(i+1), a); rc != sqlite3.SQLITE_OK {
+			err := db.sqlError(rc)
+			c.finish()
+			return err
+		}
+	}
+	if c.cached != nil {
+		sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)
+	}
+	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, c.stmt) != 0
+	c.readOnly = c.readOnly && ro
+	c.changesBase = db.totalChanges()
+	ddl := !ro && (c.ddlStmt || db.auth.schema)
+	if c.cached != nil && db.auth.schema {
+		c.cached.ddl = true
+	}
+	cookie := db.schemaCookieIf(ddl)
+	rc := db.step(c.stmt)
+	// The names after the first step: it may have prepared the statement
+	// again for a changed schema.
+	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
+	c.cols = make([]string, ncol)
+	for i := range c.cols {
+		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+	}
+	c.written = db.totalChanges() - c.changesBase
+	if ddl && db.schemaCookie() != cookie {
+		c.ddl = true
+	}
+	db.auth.schema = false
+	switch rc {
+	case sqlite3.SQLITE_ROW:
+		c.hasRow = true
+		c.rows++
+		if db.cursors == nil {
+			db.cursors = make(map[*Cursor]struct{})
+		}
+		db.cursors[c] = struct{}{}
+		return nil
+	case sqlite3.SQLITE_DONE:
+		c.finish()
+		return nil
+	}
+	err := db.stepFailed(rc)
+	c.finish()
+	return err
+}
+
+func (c *Cursor) bind(i int32, a any) int32 {
+	r := &c.db.raw
+	switch v := a.(type) {
+	case nil:
+		return sqlite3.Xsqlite3_bind_null(r.tls, c.stmt, i)
+	case int64:
+		return sqlite3.Xsqlite3_bind_int64(r.tls, c.stmt, i, v)
+	case float64:
+		if math.IsNaN(v) {
+			return sqlite3.Xsqlite3_bind_null(r.tls, c.stmt, i)
+		}
+		return sqlite3.Xsqlite3_bind_double(r.tls, c.stmt, i, v)
+	case string:
+		p, err := r.cBytes(v)
+		if err != nil {
+			return sqlite3.SQLITE_NOMEM
+		}
+		defer libc.Xfree(r.tls, p)
+		return sqlite3.Xsqlite3_bind_text64(r.tls, c.stmt, i, p, uint64(len(v)), sqlite3.SQLITE_TRANSIENT, sqlite3.SQLITE_UTF8)
+	case []byte:
+		if len(v) == 0 {
+			return sqlite3.Xsqlite3_bind_zeroblob(r.tls, c.stmt, i, 0)
+		}
+		p, err := r.cBytes(string(v))
+		if err != nil {
+			return sqlite3.SQLITE_NOMEM
+		}
+		defer libc.Xfree(r.tls, p)
+		return sqlite3.Xsqlite3_bind_blob64(r.tls, c.stmt, i, p, uint64(len(v)), sqlite3.SQLITE_TRANSIENT)
+	}
+	return sqlite3.SQLITE_MISMATCH
+}
+
+// Columns returns the names of the result columns (empty for statements
+// that return no rows).
+func (c *Cursor) Columns() []string { return c.cols }
+
+// ReadOnly reports whether none of the statements of the exec writes.
+func (c *Cursor) ReadOnly() bool { return c.readOnly }
+
+// RowsRead is an estimate of the rows the statements read, as workerd
+// counts them: rows returned or scanned, plus one per schema change.
+func (c *Cursor) RowsRead() int {
+	scanned := c.scanned
+	if c.stmt != 0 {
+		scanned = int64(sqlite3.Xsqlite3_stmt_status(c.db.raw.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+	}
+	n := c.rows
+	if scanned > 0 {
+		n = max(n, scanned+1)
+	}
+	if c.ddl {
+		n++
+	}
+	return int(c.baseRead + n)
+}
+
+// RowsWritten is the number of rows the statements wrote: rows inserted,
+// updated or deleted (also by triggers), and two schema rows per schema
+// change.
+func (c *Cursor) RowsWritten() int {
+	n := c.baseWritten + c.written
+	if c.ddl {
+		n += 2
+	}
+	return int(n)
+}
+
+// Next returns the next row: each value is nil (NULL), int64, float64,
+// string or []byte. ok is false at the end (and after an error).
+func (c *Cursor) Next() (row []any, ok bool, err error) {
+	if len(c.buf) > 0 {
+		row, c.buf = c.buf[0], c.buf[1:]
+		return row, true, nil
+	}
+	if c.err != nil {
+		err, c.err = c.err, nil
+		return nil, false, err
+	}
+	if !c.hasRow {
+		return nil, false, nil
+	}
+	if c.db.closed {
+		c.hasRow = false
+		return nil, false, ErrClosed
+	}
+	c.db.armDeadline()
+	row = c.readRow()
+	if err := c.advance(); err != nil {
+		return nil, false, err
+	}
+	return row, true, nil
+}
+
+// advance steps to the next row, finishing the cursor at the end.
+func (c *Cursor) advance() error {
+	rc := c.db.step(c.stmt)
+	switch rc {
+	case sqlite3.SQLITE_ROW:
+		c.hasRow = true
+		c.rows++
+		return nil
+	case sqlite3.SQLITE_DONE:
+		c.hasRow = false
+		if !c.readOnly {
+			// Statements with RETURNING count their changes when they end.
+			c.written = c.db.totalChanges() - c.changesBase
+		}
+		c.finish()
+		return nil
+	}
+	c.hasRow = false
+	err := c.db.stepFailed(rc)
+	c.finish()
+	return err
+}
+
+// readRow reads the columns of the current row.
+func (c *Cursor) readRow() []any {
+	r := &c.db.raw
+	row := make([]any, len(c.cols))
+	for i := range row {
+		col := int32(i)
+		switch sqlite3.Xsqlite3_column_type(r.tls, c.stmt, col) {
+		case sqlite3.SQLITE_INTEGER:
+			row[i] = sqlite3.Xsqlite3_column_int64(r.tls, c.stmt, col)
+		case sqlite3.SQLITE_FLOAT:
+			row[i] = sqlite3.Xsqlite3_column_double(r.tls, c.stmt, col)
+		case sqlite3.SQLITE_TEXT:
+			p := sqlite3.Xsqlite3_column_text(r.tls, c.stmt, col)
+			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
+			row[i] = string(sqlitex.CMem(p, n))
+		case sqlite3.SQLITE_BLOB:
+			p := sqlite3.Xsqlite3_column_blob(r.tls, c.stmt, col)
+			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
+			b := make([]byte, n)
+			copy(b, sqlitex.CMem(p, n))
+			row[i] = b
+		default:
+			row[i] = nil
+		}
+	}
+	return row
+}
+
+// readAhead reads up to limit rows (all when limit < 0) of the open
+// statement into the cursor's buffer, finishing it at the end. A failure
+// is kept to be returned after the buffered rows.
+func (c *Cursor) readAhead(limit int) {
+	for c.hasRow && limit != 0 {
+		c.buf = append(c.buf, c.readRow())
+		limit--
+		if err := c.advance(); err != nil {
+			c.err = err
+			return
+		}
+	}
+}
+
+// Release marks the cursor as unreachable by the application (its JS
+// object was collected). It may be called from any goroutine; the cursor
+// ends at the next commit instead of being read ahead.
+func (c *Cursor) Release() { c.released.Store(true) }
+
+// Close ends the cursor early; its remaining rows are discarded.
+func (c *Cursor) Close() {
+	c.hasRow = false
+	c.buf = nil
+	c.err = nil
+	c.finish()
+}
+
+// finish releases the statement (back to the cache, or finalized).
+func (c *Cursor) finish() {
+	if c.stmt == 0 {
+		return
+	}
+	db := c.db
+	r := &db.raw
+	delete(db.cursors, c)
+	c.scanned = int64(sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+	if e := c.cached; e != nil && !db.closed {
+		sqlite3.Xsqlite3_reset(r.tls, c.stmt)
+		sqlite3.Xsqlite3_clear_bindings(r.tls, c.stmt)
+		e.busy = false
+		if e.evicted {
+			sqlite3.Xsqlite3_finalize(r.tls, c.stmt)
+		}
+	} else if !db.closed {
+		sqlite3.Xsqlite3_finalize(r.tls, c.stmt)
+	}
+	c.stmt = 0
+	c.cached = nil
+}
+
+// readAheadLimit is how many rows of a cursor left open at the end of a
+// turn are read ahead; a cursor with more rows keeps its statement open.
+const readAheadLimit = 1000
+
+// settleCursors prepares the open cursors for the end of the transaction:
+// statements that write are read to their end (SQLite cannot commit while
+// they run), others are read ahead up to readAheadLimit rows, so cursors
+// the application dropped do not keep statements open.
+func (db *DB) settleCursors() {
+	for c := range db.cursors {
+		if c.released.Load() {
+			c.hasRow = false
+			c.finish()
+			continue
+		}
+		if c.readOnly {
+			c.readAhead(readAheadLimit)
+		} else {
+			c.readAhead(-1)
+		}
+	}
+}
+
+// stopCursors ends every open cursor (rows not read yet are lost). Used
+// before operations SQLite cannot run while statements are open.
+func (db *DB) stopCursors() {
+	for c := range db.cursors {
+		c.hasRow = false
+		c.finish()
+	}
+}
+
+// OpenCursors returns the number of cursors whose statement is open.
+func (db *DB) OpenCursors() int { return len(db.cursors) }
+
+// DatabaseSize is the size of the database file in bytes (sql.databaseSize).
+func (db *DB) DatabaseSize() (int64, error) { return db.Size() }
