@@ -75,6 +75,13 @@ export default {
           longKey: await attempt(() => kv.get("k".repeat(513))),
           limitZero: await attempt(() => kv.list({ limit: 0 })),
           limitBig: await attempt(() => kv.list({ limit: 1001 })),
+          limitNeg: await attempt(() => kv.list({ limit: -1 })),
+          limitFrac: await attempt(async () => (await kv.list({ limit: 1.5 })).keys.length),
+          ttlZero: await attempt(() => kv.put("t", "v", { expirationTtl: 0 })),
+          ttlNeg: await attempt(() => kv.put("t", "v", { expirationTtl: -5 })),
+          ttlFrac: await attempt(() => kv.put("t", "v", { expirationTtl: 59.9 })),
+          badTypeFound: await attempt(() => kv.get("b/1", "nope")),
+          badTypeMeta: await attempt(() => kv.getWithMetadata("b/1", { type: "nope" })),
           ttlOk: await attempt(async () => { await kv.put("t", "v", { expirationTtl: 3600 }); return await kv.get("t"); }),
         };
         break;
