@@ -198,15 +198,21 @@ func (d *Database) Batch(ctx context.Context, sts []Statement) ([]*Result, error
 }
 
 // Exec runs the statements of a script, one per line as D1's exec does,
-// and returns how many ran.
+// and returns how many lines ran. A failure is reported as workerd's local
+// D1 reports it, whichever line failed: "Error in line 1: <first line>:
+// <the failing statement's error>".
 func (d *Database) Exec(ctx context.Context, script string) (int, error) {
 	n := 0
+	first := ""
 	for _, line := range strings.Split(script, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		if n == 0 {
+			first = line
+		}
 		if _, err := d.db.ExecContext(ctx, line); err != nil {
-			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line " + fmt.Sprint(n+1) + ": " + line + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
+			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: " + first + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
 		}
 		n++
 	}
