@@ -107,7 +107,7 @@ func d1Error(err error) error {
 // run executes one statement on e.
 func run(ctx context.Context, e *sql.Tx, st Statement) (*Result, error) {
 	if strings.TrimSpace(st.SQL) == "" {
-		return nil, &Error{Msg: "D1_ERROR: Cannot prepare an empty SQL statement"}
+		return nil, &Error{Msg: "D1_ERROR: " + noStatements}
 	}
 	rows, err := e.QueryContext(ctx, st.SQL, st.Params...)
 	if err != nil {
@@ -216,8 +216,14 @@ func (d *Database) Exec(ctx context.Context, script string) (int, error) {
 		}
 		n++
 	}
+	if n == 0 {
+		return 0, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: : " + noStatements}
+	}
 	return n, nil
 }
+
+// noStatements is D1's text for SQL with no statement in it.
+const noStatements = "No SQL statements detected."
 
 func statFile(path string) (int64, error) {
 	st, err := os.Stat(path)
