@@ -68,6 +68,12 @@ export default {
           ])),
           afterRollback: await db.prepare("SELECT count(*) AS c FROM t WHERE name = 'rolled'").first("c"),
           execBad: await attempt(() => db.exec("SELECT 1;\nSELECT * FROM nope;")),
+          execOneLine: (await db.exec("SELECT 1; SELECT 2;")).count,
+          execNoSemicolons: (await db.exec("SELECT 1\n\nSELECT 2")).count,
+          execEmpty: await attempt(() => db.exec("")),
+          prepareEmpty: await attempt(() => db.prepare("").all()),
+          bindUnsupported: await attempt(() => db.prepare("SELECT ?").bind({}).all()),
+          firstNoRowsCol: await db.prepare("SELECT 1 AS a WHERE 0").first("a"),
         };
         break;
       }
