@@ -42,6 +42,13 @@ export default {
         };
         break;
       }
+      case "/bulk": {
+        const g = await kv.get(["a", "b/1", "nope"]);
+        const j = await kv.get(["b/3"], "json");
+        const w = await kv.getWithMetadata(["b/2", "nope"]);
+        out = { isMap: g instanceof Map, get: Object.fromEntries(g), json: Object.fromEntries(j), meta: Object.fromEntries(w) };
+        break;
+      }
       case "/list": {
         const all = await kv.list();
         const pre = await kv.list({ prefix: "b/" });
