@@ -57,6 +57,22 @@ export default {
         out = { b: Array.isArray(row.b) ? row.b : Array.from(new Uint8Array(row.b)), isArray: Array.isArray(row.b) };
         break;
       }
+      case "/session": {
+        const s = db.withSession();
+        const row = await s.prepare("SELECT count(*) AS c FROM t").first();
+        const b = await s.batch([s.prepare("SELECT 1 AS one")]);
+        const p = db.prepare("SELECT ?1 AS a, ?2 AS b");
+        const fresh = db.withSession();
+        const primary = db.withSession("first-primary");
+        const at = db.withSession(s.getBookmark());
+        out = {
+          row, batch: b[0].results, bookmarkType: typeof s.getBookmark(),
+          bookmarkForm: /^[0-9a-f]{12}-[0-9a-f]{8}$/.test(s.getBookmark()),
+          fresh: fresh.getBookmark(), primary: primary.getBookmark(), atSame: at.getBookmark() === s.getBookmark(),
+          reuse: [await p.bind(1, 2).first(), await p.bind("x", null).first()],
+        };
+        break;
+      }
       case "/errors": {
         out = {
           noTable: await attempt(() => db.prepare("SELECT * FROM nope").all()),
