@@ -67,6 +67,7 @@ func startHostIn(t *testing.T, dir string) string {
 	log := &syncBuffer{}
 	hc.StateDir = filepath.Join(t.TempDir(), ".cellhost")
 	hc.Log = log
+	bindPlugins(t, cfg, &hc, t.TempDir())
 	hc.Shards = 2
 	h, err := host.New(hc)
 	if err != nil {

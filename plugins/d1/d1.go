@@ -71,14 +71,23 @@ func (e *Error) Error() string { return e.Msg }
 var sqliteCodes = map[int]string{1: "SQLITE_ERROR", 5: "SQLITE_BUSY", 8: "SQLITE_READONLY", 13: "SQLITE_FULL",
 	18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH", 25: "SQLITE_RANGE", 11: "SQLITE_CORRUPT"}
 
+// sqliteExtendedCodes names the extended result codes D1 reports after the
+// primary one ("SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_PRIMARYKEY)").
+var sqliteExtendedCodes = map[int]string{275: "SQLITE_CONSTRAINT_CHECK", 531: "SQLITE_CONSTRAINT_COMMITHOOK",
+	787: "SQLITE_CONSTRAINT_FOREIGNKEY", 1043: "SQLITE_CONSTRAINT_FUNCTION", 1299: "SQLITE_CONSTRAINT_NOTNULL",
+	1555: "SQLITE_CONSTRAINT_PRIMARYKEY", 1811: "SQLITE_CONSTRAINT_TRIGGER", 2067: "SQLITE_CONSTRAINT_UNIQUE",
+	2323: "SQLITE_CONSTRAINT_VTAB", 2579: "SQLITE_CONSTRAINT_ROWID", 3091: "SQLITE_CONSTRAINT_DATATYPE",
+	264: "SQLITE_READONLY_RECOVERY", 520: "SQLITE_READONLY_CANTLOCK", 1032: "SQLITE_READONLY_DBMOVED",
+	261: "SQLITE_BUSY_RECOVERY", 517: "SQLITE_BUSY_SNAPSHOT", 773: "SQLITE_BUSY_TIMEOUT"}
+
 // d1Error turns modernc's "<generic text>: <message> (<code>)" into D1's
 // "D1_ERROR: <message>: SQLITE_<NAME>".
 func d1Error(err error) error {
 	msg := err.Error()
-	code := 1
+	code, ext := 1, 1
 	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") {
 		if n, e := strconv.Atoi(msg[i+2 : len(msg)-1]); e == nil {
-			code = n & 0xff
+			code, ext = n&0xff, n
 			msg = msg[:i]
 		}
 	}
@@ -89,13 +98,16 @@ func d1Error(err error) error {
 	if !ok {
 		name = "SQLITE_ERROR"
 	}
+	if x, ok := sqliteExtendedCodes[ext]; ok && ext != code {
+		name += " (extended: " + x + ")"
+	}
 	return &Error{Msg: "D1_ERROR: " + msg + ": " + name}
 }
 
 // run executes one statement on e.
 func run(ctx context.Context, e *sql.Tx, st Statement) (*Result, error) {
 	if strings.TrimSpace(st.SQL) == "" {
-		return nil, &Error{Msg: "D1_ERROR: Cannot prepare an empty SQL statement"}
+		return nil, &Error{Msg: "D1_ERROR: " + noStatements}
 	}
 	rows, err := e.QueryContext(ctx, st.SQL, st.Params...)
 	if err != nil {
@@ -123,10 +135,15 @@ func run(ctx context.Context, e *sql.Tx, st Statement) (*Result, error) {
 	}
 	rows.Close()
 	r.RowsRead = int64(len(r.Rows))
-	// changes() and last_insert_rowid() of this connection (one only).
+	// changes() and last_insert_rowid() of this connection (one only). D1
+	// reports the connection's last_insert_rowid() after every statement,
+	// reads included; changes only after writes.
 	var changes, last int64
-	if err := e.QueryRowContext(ctx, "SELECT changes(), last_insert_rowid()").Scan(&changes, &last); err == nil && isWrite(st.SQL) {
-		r.Changes, r.LastRowID, r.RowsWritten, r.ChangedDB = changes, last, changes, true
+	if err := e.QueryRowContext(ctx, "SELECT changes(), last_insert_rowid()").Scan(&changes, &last); err == nil {
+		r.LastRowID = last
+		if isWrite(st.SQL) {
+			r.Changes, r.RowsWritten, r.ChangedDB = changes, changes, true
+		}
 	}
 	return r, nil
 }
@@ -181,20 +198,32 @@ func (d *Database) Batch(ctx context.Context, sts []Statement) ([]*Result, error
 }
 
 // Exec runs the statements of a script, one per line as D1's exec does,
-// and returns how many ran.
+// and returns how many lines ran. A failure is reported as workerd's local
+// D1 reports it, whichever line failed: "Error in line 1: <first line>:
+// <the failing statement's error>".
 func (d *Database) Exec(ctx context.Context, script string) (int, error) {
 	n := 0
+	first := ""
 	for _, line := range strings.Split(script, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
+		if n == 0 {
+			first = line
+		}
 		if _, err := d.db.ExecContext(ctx, line); err != nil {
-			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line " + fmt.Sprint(n+1) + ": " + line + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
+			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: " + first + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
 		}
 		n++
 	}
+	if n == 0 {
+		return 0, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: : " + noStatements}
+	}
 	return n, nil
 }
+
+// noStatements is D1's text for SQL with no statement in it.
+const noStatements = "No SQL statements detected."
 
 func statFile(path string) (int64, error) {
 	st, err := os.Stat(path)

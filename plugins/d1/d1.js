@@ -27,13 +27,27 @@
       throw err;
     }
   }
+  // A bookmark names a point in the database's history, as workerd's local
+  // D1 words it: "<12 hex digits of the time in ms>-<8 hex digits of a
+  // counter of queries>".
+  let queries = 0;
+  function bookmark() {
+    queries++;
+    return Date.now().toString(16).padStart(12, "0") + "-" + queries.toString(16).padStart(8, "0");
+  }
   class D1PreparedStatement {
-    #sql; #params;
-    constructor(sql, params) { this.#sql = sql; this.#params = params; }
-    bind(...values) { return new D1PreparedStatement(this.#sql, values.map(param)); }
+    #sql; #params; #ran;
+    // ran (optional) is told after each query: a session's bookmark moves.
+    constructor(sql, params, ran) { this.#sql = sql; this.#params = params; this.#ran = ran; }
+    bind(...values) { return new D1PreparedStatement(this.#sql, values.map(param), this.#ran); }
+    #query() {
+      const r = wrap(() => native.query([this.statement]));
+      if (this.#ran) this.#ran();
+      return r;
+    }
     get statement() { return { sql: this.#sql, params: this.#params }; }
     async first(column) {
-      const [r] = wrap(() => native.query([this.statement]));
+      const [r] = this.#query();
       const rows = objects(r);
       if (rows.length === 0) return null;
       if (column === undefined) return rows[0];
@@ -41,23 +55,35 @@
       return rows[0][column];
     }
     async all() {
-      const [r] = wrap(() => native.query([this.statement]));
+      const [r] = this.#query();
       return { success: true, meta: r.meta, results: objects(r) };
     }
     async run() { return this.all(); }
     async raw(options) {
-      const [r] = wrap(() => native.query([this.statement]));
+      const [r] = this.#query();
       const rows = r.rows.map((row) => Array.from(row));
       if (options && options.columnNames) return [Array.from(r.columns), ...rows];
       return rows;
     }
   }
+  // A session: D1's read replication has one copy here, so a session only
+  // keeps its bookmark (null until its first query, unless it began at one).
   class D1DatabaseSession {
-    #db;
-    constructor(db) { this.#db = db; }
-    prepare(sql) { return this.#db.prepare(sql); }
-    batch(statements) { return this.#db.batch(statements); }
-    getBookmark() { return null; }
+    #db; #bookmark = null; #ran;
+    constructor(db, constraint) {
+      this.#db = db;
+      if (typeof constraint === "string" && constraint !== "first-primary" && constraint !== "first-unconstrained") {
+        this.#bookmark = constraint;
+      }
+      this.#ran = () => { this.#bookmark = bookmark(); };
+    }
+    prepare(sql) { return new D1PreparedStatement(String(sql), [], this.#ran); }
+    async batch(statements) {
+      const r = await this.#db.batch(statements);
+      this.#ran();
+      return r;
+    }
+    getBookmark() { return this.#bookmark; }
   }
   class D1Database {
     prepare(sql) { return new D1PreparedStatement(String(sql), []); }
@@ -70,7 +96,7 @@
       return rs.map((r) => ({ success: true, meta: r.meta, results: objects(r) }));
     }
     async exec(script) { return wrap(() => native.exec(String(script))); }
-    withSession() { return new D1DatabaseSession(this); }
+    withSession(constraint) { return new D1DatabaseSession(this, constraint); }
     async dump() { throw new Error("D1_DUMP_ERROR: dump() is not supported by cellhost"); }
   }
   return new D1Database();

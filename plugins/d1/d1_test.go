@@ -19,7 +19,7 @@ func TestDatabase_BatchIsAtomic(t *testing.T) {
 		t.Fatalf("Exec = %d, %v", n, err)
 	}
 	_, err = db.Batch(ctx, []d1.Statement{{SQL: "INSERT INTO t VALUES ('b', 2)"}, {SQL: "INSERT INTO t VALUES ('a', 3)"}})
-	if err == nil || err.Error() != "D1_ERROR: UNIQUE constraint failed: t.k: SQLITE_CONSTRAINT" {
+	if err == nil || err.Error() != "D1_ERROR: UNIQUE constraint failed: t.k: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_PRIMARYKEY)" {
 		t.Errorf("Batch error = %v", err)
 	}
 	r, err := db.Query(ctx, d1.Statement{SQL: "SELECT k, v FROM t WHERE v >= ? ORDER BY k", Params: []any{int64(1)}})

@@ -2,17 +2,26 @@
 (function (native, binding) {
   "use strict";
   const TYPES = ["text", "arrayBuffer", "json", "stream"];
+  // responseType is the type a get asks for. workerd checks it only once a
+  // value was found: a missing key answers null whatever the type.
   function responseType(options) {
     let type = "text";
     if (typeof options === "string") type = options;
     else if (options !== undefined && options !== null && options.type !== undefined) type = options.type;
+    return type;
+  }
+  function checkType(type) {
     if (!TYPES.includes(type)) {
       throw new TypeError('Unknown response type. Possible types are "text", "arrayBuffer", "json", and "stream".');
     }
     if (type === "stream") {
       throw new Error("env." + binding + ': get(key, "stream") is not supported by cellhost yet; use "text", "json" or "arrayBuffer"');
     }
-    return type;
+  }
+  // integer converts a number option as workerd does: truncated, NaN is 0.
+  function integer(v) {
+    const n = Math.trunc(Number(v));
+    return Number.isNaN(n) ? 0 : n;
   }
   function validKey(key, op) {
     key = String(key);
@@ -28,6 +37,7 @@
   function read(key, type) {
     const r = native.get(key, type !== "arrayBuffer");
     if (r === null) return null;
+    checkType(type);
     return { value: type === "json" ? JSON.parse(r.value) : r.value, metadata: r.metadata === null ? null : JSON.parse(r.metadata) };
   }
   function bytesOf(value) {
@@ -71,15 +81,18 @@
       let metadata = "";
       if (options !== undefined && options !== null) {
         if (options.expiration !== undefined) {
-          expiration = Math.floor(Number(options.expiration));
+          expiration = integer(options.expiration);
           if (!(expiration > native.now())) {
-            throw new Error("KV PUT failed: 400 Invalid expiration of " + options.expiration + ". Please specify integer greater than the current number of seconds since the UNIX epoch.");
+            throw new Error("KV PUT failed: 400 Invalid expiration of " + expiration + ". Please specify integer greater than the current number of seconds since the UNIX epoch.");
           }
         }
         if (options.expirationTtl !== undefined) {
-          const ttl = Math.floor(Number(options.expirationTtl));
-          if (!(ttl >= 60)) {
-            throw new Error("KV PUT failed: 400 Invalid expiration_ttl of " + options.expirationTtl + ". Expiration TTL must be at least 60.");
+          const ttl = integer(options.expirationTtl);
+          if (ttl <= 0) {
+            throw new Error("KV PUT failed: 400 Invalid expiration_ttl of " + ttl + ". Please specify integer greater than 0.");
+          }
+          if (ttl < 60) {
+            throw new Error("KV PUT failed: 400 Invalid expiration_ttl of " + ttl + ". Expiration TTL must be at least 60.");
           }
           expiration = native.now() + ttl;
         }
@@ -102,10 +115,12 @@
         if (options.prefix !== undefined && options.prefix !== null) prefix = String(options.prefix);
         if (options.cursor !== undefined && options.cursor !== null) cursor = String(options.cursor);
         if (options.limit !== undefined) {
-          limit = Math.floor(Number(options.limit));
-          if (!(limit >= 1 && limit <= 1000)) {
-            throw new Error("KV LIST failed: 400 Invalid key_count_limit of " + options.limit + ". Please specify an integer between 1-1000.");
+          // workerd: a limit of 0 or less is no limit (1000); more than 1000 fails.
+          limit = integer(options.limit);
+          if (limit > 1000) {
+            throw new Error("KV GET failed: 400 Invalid key_count_limit of " + limit + ". Please specify an integer less than 1000.");
           }
+          if (limit <= 0) limit = 1000;
         }
       }
       const r = native.list(prefix, cursor, limit);
