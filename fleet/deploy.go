@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -33,9 +34,6 @@ type DeployedClass struct {
 	Class string `json:"class"`
 }
 
-// DeploymentKey is where deployment id lives.
-func DeploymentKey(id string) string { return DeploymentsPrefix + id + ".json" }
-
 // NewDeploymentID returns an id that sorts after every id made earlier
 // (UTC time to the millisecond) and names the code (a hash prefix).
 func NewDeploymentID(now time.Time, code string) string {
@@ -43,13 +41,13 @@ func NewDeploymentID(now time.Time, code string) string {
 	return now.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(sum[:4])
 }
 
-// DecodeDeployment decodes the object at DeploymentKey(id).
+// DecodeDeployment decodes the object at bucketkey.DeploymentKey(id).
 func DecodeDeployment(key string, body []byte) (*Deployment, error) {
 	var d Deployment
 	if err := decodeStrict(body, &d); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", key, err)
 	}
-	if DeploymentKey(d.ID) != key {
+	if bucketkey.DeploymentKey(d.ID) != key {
 		return nil, fmt.Errorf("decode %s: id %q does not match the key", key, d.ID)
 	}
 	if d.Script == "" || d.Code == "" {
@@ -70,7 +68,7 @@ func PutDeployment(ctx context.Context, store Store, d *Deployment, now time.Tim
 	if err != nil {
 		return "", err
 	}
-	key := DeploymentKey(d.ID)
+	key := bucketkey.DeploymentKey(d.ID)
 	if _, err := store.Put(ctx, key, body, plugins.PutOptions{IfNoneMatch: true}); err != nil {
 		return "", fmt.Errorf("write %s: %w", key, err)
 	}
@@ -85,9 +83,9 @@ var ErrNoDeployment = errors.New("the bucket holds no deployment; run cellhost d
 func NewestDeploymentKey(ctx context.Context, store Store) (string, error) {
 	newest, after := "", ""
 	for {
-		page, err := store.List(ctx, DeploymentsPrefix, after, 0)
+		page, err := store.List(ctx, bucketkey.DeploymentsPrefix, after, 0)
 		if err != nil {
-			return "", fmt.Errorf("list %s: %w", DeploymentsPrefix, err)
+			return "", fmt.Errorf("list %s: %w", bucketkey.DeploymentsPrefix, err)
 		}
 		for _, o := range page.Objects {
 			if strings.HasSuffix(o.Key, ".json") && o.Key > newest {

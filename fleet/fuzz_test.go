@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -75,7 +76,7 @@ func FuzzDecodeDeployment(f *testing.F) {
 	f.Add([]byte(`{"id":"x","script":"s","entry":"/e.js","code":"1","bindings":[{"name":"A","class":"A"}]}`))
 	f.Add([]byte(`{"id":"x","script":"","code":""}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		d, err := DecodeDeployment(DeploymentKey("x"), body)
+		d, err := DecodeDeployment(bucketkey.DeploymentKey("x"), body)
 		if err == nil && (d.ID != "x" || d.Script == "" || d.Code == "") {
 			t.Fatalf("accepted %q as %+v", body, d)
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins"
 )
 
@@ -37,18 +38,18 @@ type secretRecord struct {
 	Key     string `json:"key"` // 64 lowercase hex
 }
 
-// DecodeSecret decodes the record at SecretKey.
+// DecodeSecret decodes the record at bucketkey.PeerSecretKey.
 func DecodeSecret(body []byte) (Secret, error) {
 	var rec secretRecord
 	if err := decodeStrict(body, &rec); err != nil {
-		return Secret{}, fmt.Errorf("decode %s: %w", SecretKey, err)
+		return Secret{}, fmt.Errorf("decode %s: %w", bucketkey.PeerSecretKey, err)
 	}
 	if rec.Version != secretVersion {
-		return Secret{}, fmt.Errorf("decode %s: version %d, this cellhost knows %d", SecretKey, rec.Version, secretVersion)
+		return Secret{}, fmt.Errorf("decode %s: version %d, this cellhost knows %d", bucketkey.PeerSecretKey, rec.Version, secretVersion)
 	}
 	key, err := hex.DecodeString(rec.Key)
 	if err != nil || len(key) != 32 || hex.EncodeToString(key) != rec.Key {
-		return Secret{}, fmt.Errorf("decode %s: key is not 64 lowercase hex digits", SecretKey)
+		return Secret{}, fmt.Errorf("decode %s: key is not 64 lowercase hex digits", bucketkey.PeerSecretKey)
 	}
 	return Secret{Version: rec.Version, Key: key}, nil
 }
@@ -58,24 +59,24 @@ func DecodeSecret(body []byte) (Secret, error) {
 // the winner's. An ambiguous create is settled by reading.
 func LoadSecret(ctx context.Context, store Store) (Secret, error) {
 	for range 3 {
-		body, _, err := store.Get(ctx, SecretKey)
+		body, _, err := store.Get(ctx, bucketkey.PeerSecretKey)
 		if err == nil {
 			return DecodeSecret(body)
 		}
 		if !errors.Is(err, plugins.ErrNotFound) {
-			return Secret{}, fmt.Errorf("read %s: %w", SecretKey, err)
+			return Secret{}, fmt.Errorf("read %s: %w", bucketkey.PeerSecretKey, err)
 		}
 		key := make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			return Secret{}, err
 		}
 		rec, _ := json.Marshal(secretRecord{Version: secretVersion, Key: hex.EncodeToString(key)})
-		_, err = store.Put(ctx, SecretKey, rec, plugins.PutOptions{IfNoneMatch: true})
+		_, err = store.Put(ctx, bucketkey.PeerSecretKey, rec, plugins.PutOptions{IfNoneMatch: true})
 		if err == nil {
 			return Secret{Version: secretVersion, Key: key}, nil
 		}
 		// Rejected: another node created it first. Ambiguous: it may have
 		// landed. Either way, the next read decides.
 	}
-	return Secret{}, fmt.Errorf("create %s: gave up after 3 attempts", SecretKey)
+	return Secret{}, fmt.Errorf("create %s: gave up after 3 attempts", bucketkey.PeerSecretKey)
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/internal/bucketkey"
 )
 
 // rpcProject is a worker whose default fetch calls an RPC method of a
@@ -97,7 +97,7 @@ func TestFleet_DeployAndRPC(t *testing.T) {
 			}
 		}
 		store := openBucket(t, bucket)
-		page, err := store.List(context.Background(), fleet.DeploymentsPrefix, "", 0)
+		page, err := store.List(context.Background(), bucketkey.DeploymentsPrefix, "", 0)
 		if err != nil || len(page.Objects) != 2 {
 			t.Fatalf("deployments in the bucket: %v %v", page.Objects, err)
 		}

@@ -105,13 +105,13 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 // signed peer protocol, with the fleet secret of the bucket, and prints
 // which check failed. It fails when a live node does not answer.
 func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, live []ownership.NodeRecord) error {
-	body, _, err := store.Get(ctx, fleet.SecretKey)
+	body, _, err := store.Get(ctx, bucketkey.PeerSecretKey)
 	if errors.Is(err, plugins.ErrNotFound) {
-		fmt.Fprintf(w, "peers: not checked: no fleet secret (%s) yet; no cellhost serve node has joined\n", fleet.SecretKey)
+		fmt.Fprintf(w, "peers: not checked: no fleet secret (%s) yet; no cellhost serve node has joined\n", bucketkey.PeerSecretKey)
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", fleet.SecretKey, err)
+		return fmt.Errorf("read %s: %w", bucketkey.PeerSecretKey, err)
 	}
 	secret, err := fleet.DecodeSecret(body)
 	if err != nil {

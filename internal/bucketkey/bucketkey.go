@@ -35,6 +35,15 @@ const (
 	R2Prefix    = "r2/"
 	ProbePrefix = "probe/cas-"
 
+	// CellhostPrefix holds the keys of cellhost's own that celld does not
+	// know (outside Reserved).
+	CellhostPrefix = "cellhost/"
+	// PeerSecretKey is the fleet secret that signs peer traffic.
+	PeerSecretKey = CellhostPrefix + "peer-secret.json"
+	// DeploymentsPrefix holds one object per deployment,
+	// cellhost/deployments/<id>.json, newest = highest id.
+	DeploymentsPrefix = CellhostPrefix + "deployments/"
+
 	nodeSuffix = ".json"
 	ownSuffix  = "/own.json"
 	ltxDir     = "/ltx/"
@@ -202,6 +211,9 @@ func ParseMarkerKey(key string) (Marker, error) {
 	}
 	return m, nil
 }
+
+// DeploymentKey is where deployment id lives (fleet: cellhost deploy).
+func DeploymentKey(id string) string { return DeploymentsPrefix + id + ".json" }
 
 // R2Key returns the key of an object of the R2 binding: "r2/<bucket>/<key>".
 func R2Key(bucket, key string) string { return R2Prefix + bucket + "/" + key }

@@ -344,7 +344,8 @@ func TestIsReserved(t *testing.T) {
 			t.Errorf("IsReserved(%q) = false", k)
 		}
 	}
-	for _, k := range []string{bucketkey.NodeKey(node), bucketkey.OwnKey(scope), bucketkey.WakerKey, "r2/fleet/x", "logs/x"} {
+	for _, k := range []string{bucketkey.NodeKey(node), bucketkey.OwnKey(scope), bucketkey.WakerKey, "r2/fleet/x", "logs/x",
+		bucketkey.PeerSecretKey, bucketkey.DeploymentKey("20260101T000000.000Z-abcd0123")} {
 		if bucketkey.IsReserved(k) {
 			t.Errorf("IsReserved(%q) = true", k)
 		}
