@@ -8,9 +8,7 @@ import (
 // section 5: tick * 2^min(failures-1, 6), so 1x, 2x, 4x, ... up to 64x the
 // tick. failures < 1 counts as 1.
 func RetryDelay(tick time.Duration, failures int) time.Duration {
-	shift := max(failures-1, 0)
-	shift = min(shift, 6)
-	return tick << shift
+	return time.Duration(RetryDelayMS(int64(tick), max(failures, 1))) // the formula is unit-free
 }
 
 // Jittered adds jitter to d: d + frac*d/2, where frac in [0, 1) comes from
