@@ -238,7 +238,7 @@ func (s *shard) runJob(job func()) {
 			}
 			s.replaceRuntime(reason)
 		} else if s.w.Poisoned {
-			s.replaceRuntime("its JavaScript runtime hit an uncatchable error (stack overflow)")
+			s.replaceRuntime("its JavaScript runtime hit an uncatchable error")
 		}
 		s.current = nil
 	}()

@@ -89,9 +89,10 @@ type Worker struct {
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object
 	stubRPC   goja.Callable
-	// Poisoned is set once an uncatchable error (an interrupt, a stack
-	// overflow) left the runtime: goja cannot run promise jobs after one,
-	// so the owner must replace the runtime.
+	// Poisoned is set once an uncatchable error (an interrupt, or a Go
+	// panic that crossed goja) left the runtime: goja cannot run promise
+	// jobs after one, so the owner must replace the runtime. (A stack
+	// overflow is a catchable RangeError in cellhost's goja fork.)
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
@@ -536,11 +537,6 @@ func (w *Worker) isError(obj *goja.Object) bool {
 // errorOf converts an error from a goja call: a JS exception becomes a
 // ScriptError (with the stack of the throw), anything else stays.
 func (w *Worker) errorOf(err error) error {
-	var so *goja.StackOverflowError
-	if errors.As(err, &so) {
-		w.Poisoned = true
-		return &ScriptError{Name: "RangeError", Message: "Maximum call stack size exceeded", Stack: so.String()}
-	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		w.Poisoned = true

@@ -106,8 +106,8 @@ func ToJS(rt *goja.Runtime, err error) goja.Value {
 // JS exception). Use it only in Go functions called from JS, on rt's
 // goroutine.
 //
-// An interrupt (*goja.InterruptedError) or a stack overflow
-// (*goja.StackOverflowError) goes on as it is: JS cannot catch those.
+// An interrupt (*goja.InterruptedError) goes on as it is: JS cannot catch
+// it. (A stack overflow is a catchable RangeError in cellhost's goja fork.)
 func Throw(rt *goja.Runtime, err error) {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
@@ -116,10 +116,6 @@ func Throw(rt *goja.Runtime, err error) {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		panic(ie)
-	}
-	var so *goja.StackOverflowError
-	if errors.As(err, &so) {
-		panic(so)
 	}
 	panic(ToJS(rt, err))
 }
