@@ -24,22 +24,8 @@ for t in go wrk curl git awk timeout python3; do command -v "$t" >/dev/null || d
 [[ $DUR =~ ^[1-9][0-9]*$ ]] && [ "$DUR" -le 120 ] || die "duration 1..120"
 [[ $ROUNDS =~ ^[1-9]$ ]] || die "rounds 1..9"
 
-work=$(mktemp -d)
-PIDS=()
-cleanup() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-rev=$(git -C "$ROOT" rev-parse --short "$BASE_REV^{commit}") || die "BASE=$BASE_REV is not a commit"
-mkdir -p "$work/src"
-git -C "$ROOT" archive "$rev" | tar -C "$work/src" -xf -
-( cd "$work/src" && timeout 600 go build -o "$work/A" ./cmd/cellhost ) || die "build of $rev failed"
-( cd "$ROOT" && timeout 600 go build -o "$work/B" ./cmd/cellhost ) || die "build of the working tree failed"
-echo "A = $rev ($BASE_REV), B = $(cd "$ROOT" && git describe --always --dirty) (working tree)"
+# shellcheck source=ab-lib.sh
+source "$ROOT/bench/ab-lib.sh"
 
 cat > "$work/stat.lua" <<'LUA'
 done = function(summary, latency, requests)
