@@ -18,9 +18,10 @@ var libsDir = filepath.Join("..", "..", "shared", "conformance", "libs")
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{}
 
-// TestLibs installs each app's locked dependencies with `npm ci` in a copy
-// and replays its recorded transcript against a real Host. CELLHOST_LIBS
-// names a directory whose apps are already installed (skips npm).
+// TestLibs replays each library app's recorded transcript against a real
+// Host. CELLHOST_LIBS names a directory whose apps are already installed
+// (.ci/run installs them); otherwise each app is installed in a copy with
+// `npm ci --offline` (npm's cache only: tests never reach the registry).
 func TestLibs(t *testing.T) {
 	dir := os.Getenv("CELLHOST_LIBS")
 	installed := dir != ""
@@ -36,8 +37,14 @@ func TestLibs(t *testing.T) {
 
 // TestExamples replays the examples that are recorded cases with npm
 // dependencies (examples/<name>/expected.json beside a package.json).
+// CELLHOST_EXAMPLES names a directory of those examples already installed
+// (.ci/run installs them), as CELLHOST_LIBS does for TestLibs.
 func TestExamples(t *testing.T) {
-	dir := filepath.Join("..", "examples")
+	dir := os.Getenv("CELLHOST_EXAMPLES")
+	installed := dir != ""
+	if dir == "" {
+		dir = filepath.Join("..", "examples")
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -50,11 +57,13 @@ func TestExamples(t *testing.T) {
 			apps = append(apps, e)
 		}
 	}
-	replayNpmApps(t, dir, apps, false)
+	replayNpmApps(t, dir, apps, installed)
 }
 
 // replayNpmApps runs each app of dir as a subtest: installed as it is, or
-// copied (without node_modules) and installed with `npm ci`.
+// copied (without node_modules) and installed from npm's cache with
+// `npm ci --offline`. Under CI an app that cannot be installed fails: CI
+// installs them beforehand (.ci/run).
 func replayNpmApps(t *testing.T, dir string, entries []os.DirEntry, installed bool) {
 	npm, npmErr := exec.LookPath("npm")
 	for _, e := range entries {
@@ -69,16 +78,16 @@ func replayNpmApps(t *testing.T, dir string, entries []os.DirEntry, installed bo
 			app := filepath.Join(dir, name)
 			if !installed {
 				if npmErr != nil {
-					t.Skipf("npm is not installed: %v", npmErr)
+					skipOrFail(t, "npm is not installed: %v", npmErr)
 				}
 				tmp := t.TempDir()
 				if err := copyWithoutModules(tmp, app); err != nil {
 					t.Fatalf("copy app: %v", err)
 				}
-				cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--prefer-offline")
+				cmd := exec.Command(npm, "ci", "--offline", "--no-audit", "--no-fund")
 				cmd.Dir = tmp
 				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Skipf("npm ci (the registry may be unreachable): %v\n%s", err, out)
+					skipOrFail(t, "npm ci --offline (the packages are not in npm's cache; `npm ci` in a copy of %s fills it): %v\n%s", app, err, out)
 				}
 				app = tmp
 			}
@@ -124,4 +133,14 @@ func copyWithoutModules(dst, src string) error {
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
+}
+
+// skipOrFail skips with the message, or fails when CI is set: CI installs
+// the apps beforehand, so an app it cannot run is a failure there.
+func skipOrFail(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
 }
