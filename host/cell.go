@@ -211,10 +211,18 @@ func resetMark(err error) error {
 	return err
 }
 
+// msgConstraintReset starts workerd's error for a commit that failed a
+// constraint (deferred foreign keys); SQLite's message follows.
+const msgConstraintReset = "Durable Object was reset and rolled back to its last known good state because the application left the database in a state where constraints were violated: "
+
 // resetErr is the error events of the last reset instance fail with: the
 // error its failed blockConcurrencyWhile() threw (as workerd breaks the
 // input gate with it), else BrokenObjectError.
 func (c *cell) resetErr() error {
+	var se *jsapi.ScriptError
+	if errors.As(c.resetCause, &se) && se.Broken {
+		return se
+	}
 	if c.resetCause != nil {
 		return resetMark(c.resetCause)
 	}
@@ -374,6 +382,14 @@ func (c *cell) commit() bool {
 	if err := c.db.Commit(); err != nil {
 		c.logger().Error("commit failed: " + err.Error())
 		_ = c.db.Rollback()
+		var se *storage.SQLError
+		if errors.As(err, &se) {
+			// A deferred foreign key failed at COMMIT: workerd resets the
+			// object and fails its events (and the stub) with this error.
+			c.resetWith("the database was left in a state where constraints were violated",
+				&jsapi.ScriptError{Name: "Error", Message: msgConstraintReset + se.Msg, Broken: true})
+			return false
+		}
 		c.reset("a commit failed to become durable")
 		return false
 	}

@@ -563,12 +563,12 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					resp, err := n.s.h.fetchRouted(ctx, n.class, id, name, req)
-					err = remoteError(err)
+					err = remoteError(err, false)
 					caller.post(func() { done(resp, err) })
 				})
 				return
 			}
-			err = remoteError(err)
+			err = remoteError(err, false)
 			caller.post(func() { done(resp, err) })
 		})
 	})
@@ -586,22 +586,26 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					res, err := n.s.h.callRouted(ctx, n.class, id, name, method, args, get)
-					err = remoteError(err)
+					err = remoteError(err, true)
 					caller.post(func() { done(res, err) })
 				})
 				return
 			}
-			err = remoteError(err)
+			err = remoteError(err, true)
 			caller.post(func() { done(res, err) })
 		})
 	})
 }
 
 // remoteError marks an error thrown by another object: JS sees it with
-// error.remote = true.
-func remoteError(err error) error {
+// error.remote = true. An RPC's error that broke the object without
+// durableObjectReset stays unmarked, as on workerd (a fetch's is marked).
+func remoteError(err error, rpc bool) error {
 	var se *jsapi.ScriptError
 	if errors.As(err, &se) {
+		if rpc && se.Broken {
+			return err
+		}
 		remote := *se
 		remote.Remote = true
 		return &remote

@@ -137,7 +137,16 @@ func (s *stubObject) Keys() []string {
 // says the object was reset breaks the stub.
 func (s *stubObject) settled(err error) {
 	var se *ScriptError
-	if s.broken == nil && errors.As(err, &se) && se.Reset {
-		s.broken = err
+	if s.broken == nil && errors.As(err, &se) {
+		switch {
+		case se.Reset:
+			s.broken = err
+		case se.Broken:
+			// Later calls fail with the error as the object raised it
+			// (workerd marks only the first one remote).
+			b := *se
+			b.Remote = false
+			s.broken = &b
+		}
 	}
 }

@@ -348,7 +348,18 @@ const maxQueryBytes = 1 << 24
 // *SQLError and leave the transaction as SQLite leaves it (a constraint
 // failure undoes only its statement).
 func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
-	if err := db.enter(); err != nil {
+	if !db.inTx && len(db.pendingKV) == 0 && len(args) == 0 && isForeignKeysPragma(query) {
+		// SQLite ignores PRAGMA foreign_keys inside a transaction; workerd
+		// opens its implicit transaction at the first write, so the
+		// pragma takes effect when nothing was written yet (at the start
+		// of a turn, e.g. in blockConcurrencyWhile). It writes nothing.
+		if db.closed {
+			return nil, ErrClosed
+		}
+		if db.aborted != nil {
+			return nil, db.aborted
+		}
+	} else if err := db.enter(); err != nil {
 		return nil, err
 	}
 	db.armDeadline()
@@ -412,7 +423,7 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 				stmt, hidden = s2, true
 			}
 		}
-		if onlyTrivia(query[next:]) {
+		if onlySpace(query[next:]) {
 			c.stmt = stmt
 			if off == 0 {
 				// A single statement: keep it for the next exec of the same text.
@@ -551,6 +562,26 @@ func isPragmaTableList(text string) bool {
 	return t == "" || t[0] == ';' && onlyTrivia(t[1:])
 }
 
+// isForeignKeysPragma reports whether text is a single PRAGMA
+// foreign_keys = <value> statement.
+func isForeignKeysPragma(text string) bool {
+	t := trimTrivia(text)
+	kw := leadingWord(t)
+	if !strings.EqualFold(kw, "PRAGMA") {
+		return false
+	}
+	t = trimTrivia(t[len(kw):])
+	kw = leadingWord(t)
+	if !strings.EqualFold(kw, "foreign_keys") {
+		return false
+	}
+	t = trimTrivia(t[len(kw):])
+	if !strings.HasPrefix(t, "=") {
+		return false
+	}
+	return !strings.Contains(t, ";") || onlySpace(t[strings.IndexByte(t, ';')+1:])
+}
+
 // runIntermediate runs a statement that is not the last of an exec: it is
 // stepped once (rows it returns are discarded) and finalized.
 func (db *DB) runIntermediate(c *Cursor, stmt uintptr) error {
@@ -623,6 +654,22 @@ func (db *DB) schemaCookieIf(ok bool) int64 {
 		return 0
 	}
 	return db.schemaCookie()
+}
+
+// onlySpace reports whether s holds only C whitespace (isspace: space, \t,
+// \n, \v, \f, \r). What follows a statement decides whether it is the last
+// one as workerd decides it: a trailing comment is one more statement, which
+// has none ("SQL code did not contain a statement."), and a trailing \v,
+// which SQLite would not take as whitespace, ends the text.
+func onlySpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // onlyTrivia reports whether s holds only whitespace and SQL comments.

@@ -69,6 +69,12 @@ func (c *Cursor) start(args []any) error {
 	}
 	cookie := db.schemaCookieIf(ddl)
 	rc := db.step(c.stmt)
+	var failed error
+	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
+		// Taken before anything else runs on the handle (the schema
+		// cookie below is a query of its own and clears the message).
+		failed = db.stepFailed(rc)
+	}
 	// The names after the first step: it may have prepared the statement
 	// again for a changed schema.
 	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
@@ -94,9 +100,8 @@ func (c *Cursor) start(args []any) error {
 		c.finish()
 		return nil
 	}
-	err := db.stepFailed(rc)
 	c.finish()
-	return err
+	return failed
 }
 
 func (c *Cursor) bind(i int32, a any) int32 {

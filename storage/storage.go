@@ -24,6 +24,7 @@ import (
 
 	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/cellhost/cellhost/internal/sqlitex"
 )
@@ -364,7 +365,7 @@ func (db *DB) Commit() error {
 		db.stopCursors()
 		_, _ = db.rollback.Exec()
 		db.refreshSchema()
-		return fmt.Errorf("commit transaction: %w", err)
+		return fmt.Errorf("commit transaction: %w", commitError(err))
 	}
 	if alarmKnown {
 		db.onAlarm(alarm, alarmOK)
@@ -622,4 +623,24 @@ func (db *DB) stmt(query string) (*sql.Stmt, error) {
 	}
 	db.stmts[query] = s
 	return s, nil
+}
+
+// commitError words a COMMIT's constraint failure (deferred foreign keys,
+// the only constraint SQLite checks at COMMIT) as workerd's *SQLError;
+// other failures are returned as they are.
+func commitError(err error) error {
+	var se *sqlite.Error
+	if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_CONSTRAINT {
+		return err
+	}
+	code := int32(se.Code())
+	msg := "FOREIGN KEY constraint failed"
+	if code != sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY {
+		msg = "constraint failed"
+	}
+	msg += ": " + sqliteCodeName(code&0xff)
+	if code&0xff != code {
+		msg += " (extended: " + sqliteCodeName(code) + ")"
+	}
+	return &SQLError{Msg: msg, Code: int(code)}
 }

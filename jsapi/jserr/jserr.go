@@ -39,7 +39,12 @@ type Error struct {
 	// Reset: the call that failed reset its Durable Object (JS sees
 	// error.durableObjectReset = true; the caller's stub stays broken).
 	Reset bool
-	Err   error // the Go cause, if any
+	// Broken: the call's object was reset, but workerd's error says so in
+	// its message only (no durableObjectReset), e.g. a commit that failed
+	// a deferred foreign key. The caller's stub stays broken, as with
+	// Reset.
+	Broken bool
+	Err    error // the Go cause, if any
 }
 
 func (e *Error) Error() string {
