@@ -2,6 +2,7 @@ package jsapi
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 
@@ -162,10 +163,12 @@ type storageAPI struct {
 	kv KV
 	// listGen counts kv.list() calls: an older iterator is invalidated.
 	listGen int
-	sql     SQL
-	tx      Transactions
-	alarms  Alarms
-	o       *StateOptions
+	// bookmarks counts getCurrentBookmark() calls of this instance.
+	bookmarks uint32
+	sql       SQL
+	tx        Transactions
+	alarms    Alarms
+	o         *StateOptions
 }
 
 // txnGuard is checked by the methods of a transaction object before they
@@ -364,6 +367,21 @@ func (a *storageAPI) deleteAlarm(goja.FunctionCall) (goja.Value, error) {
 	return goja.Undefined(), a.alarms.DeleteAlarm()
 }
 
+// getCurrentBookmark() answers a bookmark as workerd's local storage
+// does: a counter of the calls in the bookmark format, so that each one
+// sorts after the previous (workerd keeps no history to restore either).
+func (a *storageAPI) getCurrentBookmark(goja.FunctionCall) (goja.Value, error) {
+	b := fmt.Sprintf("00000000-%08x-00000000-%032x", a.bookmarks, 0)
+	a.bookmarks++
+	return a.rt.ToValue(b), nil
+}
+
+// noPITR is getBookmarkForTime() and onNextSessionRestoreBookmark():
+// point-in-time recovery is not kept, as on workerd's local storage.
+func noPITR(goja.FunctionCall) (goja.Value, error) {
+	return nil, jserr.New("Error", "This Durable Object's storage back-end does not implement point-in-time recovery.")
+}
+
 // method installs an async storage method on obj: it runs f and returns a
 // promise of its result. guard, if set, runs first (a transaction's checks).
 func (a *storageAPI) method(obj *goja.Object, name string, guard txnGuard, f func(goja.FunctionCall) (goja.Value, error)) {
@@ -403,6 +421,9 @@ func (w *Worker) newStorage(o StateOptions) *goja.Object {
 	})
 	_ = s.Set("transaction", a.transaction)
 	_ = s.Set("transactionSync", a.transactionSync)
+	a.method(s, "getCurrentBookmark", nil, a.getCurrentBookmark)
+	a.method(s, "getBookmarkForTime", nil, noPITR)
+	a.method(s, "onNextSessionRestoreBookmark", nil, noPITR)
 	_ = s.Set("sql", w.newSQLStorage(a.sql))
 	_ = s.Set("kv", a.newSyncKV())
 	return s
