@@ -438,6 +438,7 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 		if err := db.runIntermediate(c, stmt); err != nil {
 			return err
 		}
+		db.dropStat4()
 		off = next
 	}
 }

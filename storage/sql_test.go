@@ -268,10 +268,17 @@ func TestDB_Exec_MultiStatement(t *testing.T) {
 	if !reflect.DeepEqual(got, [][]any{{int64(3)}}) {
 		t.Errorf("got %v, want [[3]]", got)
 	}
-	// Trailing spaces, semicolons and comments end the list.
-	for _, q := range []string{"SELECT 1;", "SELECT 1; ", "SELECT 1; -- done", "SELECT 1;\n/* done */\n", "SELECT 1 /* c */ ;"} {
+	// Trailing C whitespace ends the list (\v too, which SQLite does not
+	// take as whitespace); a comment inside the statement is its own.
+	for _, q := range []string{"SELECT 1;", "SELECT 1; ", "SELECT 1;\v\f\r\n\t ", "SELECT 1 /* c */ ;"} {
 		if got := query(t, db, q); !reflect.DeepEqual(got, [][]any{{int64(1)}}) {
 			t.Errorf("%q: got %v", q, got)
+		}
+	}
+	// A trailing comment or semicolon is one more statement, which has none.
+	for _, q := range []string{"SELECT 1; -- done", "SELECT 1;\n/* done */\n", "SELECT 1;;", "SELECT 1; SELECT 2; -- x\n"} {
+		if msg := execErr(db, q); msg != "SQL code did not contain a statement." {
+			t.Errorf("%q: error = %q", q, msg)
 		}
 	}
 	// An intermediate SELECT runs (one step) and its rows are dropped.

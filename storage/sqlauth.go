@@ -19,6 +19,8 @@ type authState struct {
 	// The application's statement reads sqlite_master (schemaRead) or
 	// runs PRAGMA table_list (tableList): see hideInternal.
 	schemaRead, tableList bool
+	// analyzed: an ANALYZE ran or was prepared (see DB.dropStat4).
+	analyzed bool
 }
 
 // isReservedName reports whether name is reserved for cellhost's own
@@ -113,6 +115,8 @@ func (a *authState) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, db
 		sqlite.AuthDropIndex, sqlite.AuthDropTable, sqlite.AuthDropTrigger, sqlite.AuthDropView,
 		sqlite.AuthAlterTable, sqlite.AuthCreateVTable, sqlite.AuthDropVTable:
 		a.schema = true
+	case sqlite.AuthAnalyze:
+		a.analyzed = true
 	}
 	if !a.user {
 		return sqlite.AuthorizerOK

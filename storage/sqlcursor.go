@@ -297,6 +297,24 @@ func (c *Cursor) finish() {
 	}
 	c.stmt = 0
 	c.cached = nil
+	db.dropStat4()
+}
+
+// dropStat4 drops the sqlite_stat4 table an ANALYZE made, once no
+// statement runs. modernc's SQLite is built with SQLITE_ENABLE_STAT4 and
+// workerd's is not: there, ANALYZE writes sqlite_stat1 only, so the table
+// is not in the schema, not readable and not counted in databaseSize (its
+// page goes to the free list), and the query planner works without it.
+func (db *DB) dropStat4() {
+	if !db.auth.analyzed || db.closed || len(db.cursors) > 0 || !db.inTx {
+		return
+	}
+	saved := db.auth
+	err := db.execInternal(`DROP TABLE IF EXISTS sqlite_stat4`)
+	db.auth = saved
+	if err == nil {
+		db.auth.analyzed = false
+	}
 }
 
 // readAheadLimit is how many rows of a cursor left open at the end of a

@@ -42,8 +42,11 @@ const (
 // when first needed, as workerd's appear: _cf_KV with the first put, the
 // other two with the first alarm; deleteAll drops them again (keeping a
 // pending alarm). Keys are TEXT with the default BINARY collation, which
-// compares UTF-8 strings in byte order.
-const sqlCreateKV = `CREATE TABLE IF NOT EXISTS _cf_KV (scope TEXT, k TEXT, v TEXT, PRIMARY KEY (scope, k))`
+// compares UTF-8 strings in byte order. _cf_KV is a WITHOUT ROWID table,
+// as workerd's: one b-tree and no automatic index, so sql.databaseSize
+// counts the pages workerd's does (databases made before keep their rowid
+// table and its index; both answer the same statements).
+const sqlCreateKV = `CREATE TABLE IF NOT EXISTS _cf_KV (scope TEXT, k TEXT, v TEXT, PRIMARY KEY (scope, k)) WITHOUT ROWID`
 
 // SQL of cellhost's own statements.
 const (
@@ -342,6 +345,7 @@ func (db *DB) Commit() error {
 		db.settleCursors()
 		db.deadline = time.Time{}
 	}
+	db.dropStat4()
 	if err := db.flushKV(); err != nil {
 		db.aborted = nil // flushKV rolled back and aborted
 		return fmt.Errorf("commit transaction: %w", err)
