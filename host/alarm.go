@@ -31,7 +31,7 @@ func (c *cell) armAlarm(a storage.Alarm, ok bool) {
 		return
 	}
 	c.alarmDue = a.AtMs
-	d := time.Until(time.UnixMilli(a.AtMs))
+	d := time.UnixMilli(a.AtMs).Sub(c.s.h.clock.Now())
 	if d < 0 {
 		d = 0
 	}
@@ -72,7 +72,7 @@ func (c *cell) fireAlarm() {
 		if err != nil || !ok {
 			return
 		}
-		if wait := time.Until(time.UnixMilli(a.AtMs)); wait > 0 { // re-armed later meanwhile
+		if wait := time.UnixMilli(a.AtMs).Sub(c.s.h.clock.Now()); wait > 0 { // re-armed later meanwhile
 			c.alarmCancel = s.AfterFunc(wait, c.fireAlarm)
 			return
 		}
@@ -145,7 +145,7 @@ func (c *cell) alarmFailed(a storage.Alarm, err error) {
 	}
 	shift := min(a.Retry, 6)
 	next := a
-	next.AtMs = time.Now().UnixMilli() + 2000<<shift
+	next.AtMs = c.s.h.clock.Now().UnixMilli() + 2000<<shift
 	next.Retry++
 	next.CountedRetry++
 	if _, err := c.db.UpdateAlarm(a.Generation, next); err != nil {

@@ -51,6 +51,7 @@ type cell struct {
 	backedUp               uint64    // committed at the last backup that landed
 	inflight               int       // events delivered or queued whose reply has not left
 	lastActive             time.Time // when the cell last ran an event
+	timers                 int       // JS timers its events set, pending (clock.go)
 	// keepAlive, if set, reports whether something outside the cell's
 	// events (e.g. a connected WebSocket) must keep it resident.
 	keepAlive func() bool

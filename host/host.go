@@ -125,7 +125,16 @@ type Config struct {
 	// (memwatch.go).
 	MemoryLimit int64
 
-	// clock is idle eviction's clock (time.Now when nil); tests set it
+	// InstanceIdleTimeout is how long an object's instance stays without
+	// events before it is dropped, the cell staying resident
+	// (DefaultInstanceIdleTimeout, workerd's 10 s, when zero; negative:
+	// never). Hibernatable WebSockets stay connected meanwhile.
+	InstanceIdleTimeout time.Duration
+	// Clock is the time of timers and eviction (the real clock when nil;
+	// clock.go).
+	Clock Clock
+
+	// clock is idle eviction's clock (Clock.Now when nil); tests set it
 	// (export_test.go).
 	clock func() time.Time
 }
@@ -162,7 +171,8 @@ type Host struct {
 	goMu sync.Mutex
 	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
 
-	now       func() time.Time    // idle eviction's clock (Config.clock)
+	now       func() time.Time    // idle eviction's clock (Config.clock, else Clock.Now)
+	clock     Clock               // Config.Clock
 	bodies    *semaphore.Weighted // request bodies in memory (http.go)
 	bodyBytes atomic.Int64        // bytes reserved in bodies
 
@@ -200,6 +210,12 @@ func New(cfg Config) (*Host, error) {
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
 	}
+	if cfg.InstanceIdleTimeout == 0 {
+		cfg.InstanceIdleTimeout = DefaultInstanceIdleTimeout
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
 	if cfg.MemoryLimit == 0 {
 		cfg.MemoryLimit = DefaultMemoryLimit
 	}
@@ -209,7 +225,7 @@ func New(cfg Config) (*Host, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: time.Now, bodies: semaphore.NewWeighted(bodyBudget)}
+	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
 		h.now = cfg.clock
 	}
@@ -309,6 +325,9 @@ func (h *Host) Open() error {
 	}
 	if h.cfg.IdleTimeout > 0 {
 		h.goFunc(func(context.Context) { everyShard(h, h.cfg.IdleTimeout/2, (*shard).evictIdle) })
+	}
+	if h.cfg.InstanceIdleTimeout > 0 {
+		h.sweepInstances()
 	}
 	return nil
 }

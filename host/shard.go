@@ -82,7 +82,7 @@ func (s *shard) load() error {
 	if err := jsapi.InstallWeb(rt, wo); err != nil {
 		return fmt.Errorf("shard %d: %w", s.idx, err)
 	}
-	jsapi.InstallTimers(rt, s)
+	jsapi.InstallTimers(rt, jsTimers{s})
 	nss := map[string]jsapi.Namespace{}
 	bindingClasses := map[string]string{}
 	classes := make([]string, 0, len(s.h.cfg.Bindings))
@@ -148,7 +148,7 @@ func (s *shard) postOrRun(f func()) {
 func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 	canceled := false // read and written on the loop only
 	epoch := s.epoch
-	t := time.AfterFunc(d, func() {
+	stop := s.h.clock.AfterFunc(d, func() {
 		s.post(func() {
 			if !canceled && s.epoch == epoch {
 				f()
@@ -157,7 +157,7 @@ func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
 	})
 	return func() {
 		canceled = true
-		t.Stop()
+		stop()
 	}
 }
 

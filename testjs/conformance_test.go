@@ -56,6 +56,12 @@ func startHost(t *testing.T, caseDir string) string {
 // startHostIn serves the worker in dir, in place, from a fresh state.
 func startHostIn(t *testing.T, dir string) string {
 	t.Helper()
+	return startHostClock(t, dir, nil)
+}
+
+// startHostClock is startHostIn with the host's clock (nil: the real one).
+func startHostClock(t *testing.T, dir string, clock host.Clock) string {
+	t.Helper()
 	cfg, err := wrangler.Resolve(dir)
 	if err != nil {
 		t.Fatalf("load case: %v", err)
@@ -69,6 +75,7 @@ func startHostIn(t *testing.T, dir string) string {
 	hc.Log = log
 	bindPlugins(t, cfg, &hc, t.TempDir())
 	hc.Shards = 2
+	hc.Clock = clock
 	h, err := host.New(hc)
 	if err != nil {
 		t.Fatalf("new host: %v", err)

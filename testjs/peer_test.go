@@ -19,10 +19,6 @@ var peerDir = filepath.Join("..", "..", "shared", "conformance", "peer")
 // pass yet, each with the reason. A listed check that passes is reported so
 // that the list only shrinks; an expected.json is never edited.
 var peerFailing = map[string]map[int]string{
-	"wd-eviction": {
-		4: "idle instances are evicted after Config.IdleTimeout (2 min, with the cell's lease); workerd drops an idle instance after 10 s",
-		8: "as check 4: no instance eviction on workerd's 10 s timing",
-	},
 	"wd-rpc": {
 		21: "module scope is per shard: the object sets a module global the worker reads in another runtime (README, JS RPC)",
 	},
@@ -35,10 +31,6 @@ var peerFailing = map[string]map[int]string{
 	},
 	"wd-websocket": {
 		1: "a hibernatable WebSocket returned by an object cannot be used by the worker",
-	},
-	"wd-ws-server": {
-		5: "no hibernation on workerd's 10 s idle timing (see wd-eviction)",
-		9: "as check 5",
 	},
 }
 
@@ -74,10 +66,16 @@ func TestPeer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base := startHost(t, c.Dir)
+			// Sleep steps move the host's clock instead of waiting.
+			clock := newSkewClock()
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(c.Dir)); err != nil {
+				t.Fatalf("copy case: %v", err)
+			}
+			base := startHostClock(t, dir, clock)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			got, err := Replay(ctx, base, c)
+			got, err := ReplayWith(ctx, base, c, ReplayOptions{Sleep: clock.Advance})
 			if err != nil {
 				t.Fatalf("replay: %v", err)
 			}

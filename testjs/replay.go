@@ -52,6 +52,19 @@ var ErrTransport = errors.New("testjs: transport error")
 // server's library) without compression and follow replay.mjs's send,
 // receive and close rules.
 func Replay(ctx context.Context, baseURL string, c *Case) (*Transcript, error) {
+	return ReplayWith(ctx, baseURL, c, ReplayOptions{})
+}
+
+// ReplayOptions changes how Replay plays steps.
+type ReplayOptions struct {
+	// Sleep, if set, stands for a sleep step's wait: it is called with
+	// the step's duration instead of waiting (e.g. to move the clock of a
+	// server under test).
+	Sleep func(time.Duration)
+}
+
+// ReplayWith is Replay with options.
+func ReplayWith(ctx context.Context, baseURL string, c *Case, o ReplayOptions) (*Transcript, error) {
 	base, err := url.Parse(baseURL)
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
 		return nil, fmt.Errorf("testjs: base url must be http: or https: with a host, got %q", baseURL)
@@ -62,6 +75,7 @@ func Replay(ctx context.Context, baseURL string, c *Case) (*Transcript, error) {
 		base:  base,
 		named: map[string]*wsConn{},
 		inbox: &inbox{q: queue.New[func()]()},
+		sleep: o.Sleep,
 	}
 	r.hostport = base.Host
 	if base.Port() == "" {
@@ -110,6 +124,7 @@ type replayer struct {
 	base     *url.URL
 	hostport string
 	inbox    *inbox
+	sleep    func(time.Duration) // ReplayOptions.Sleep
 	wg       sync.WaitGroup
 	named    map[string]*wsConn
 	failures int
@@ -161,6 +176,9 @@ func (r *replayer) step(s Step) (any, error) {
 			return nil, err
 		}
 		return out[0], nil
+	case s.Sleep != nil && r.sleep != nil:
+		r.sleep(time.Duration(*s.Sleep * float64(time.Millisecond)))
+		return newObject().set("slept", *s.Sleep), nil
 	case s.Sleep != nil:
 		done := false
 		t := time.AfterFunc(time.Duration(*s.Sleep*float64(time.Millisecond)), func() {
