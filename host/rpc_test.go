@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/jsapi"
 )
 
 const rpcJS = `
@@ -131,5 +132,75 @@ func TestRPC_ObjectModel(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+const pipeJS = `
+import { DurableObject, RpcTarget } from "cloudflare:workers";
+class Counter2 extends RpcTarget {
+  constructor(i) { super(); this.i = i; }
+  increment(n) { this.i += n; return this.i; }
+  get value() { return this.i; }
+}
+export class Counter extends DurableObject {
+  makeCounter(i) { return new Counter2(i); }
+}
+export class Plain {}
+export default {
+  async fetch(request, env) {
+    const stub = env.COUNTER.getByName("p");
+    switch (new URL(request.url).pathname) {
+      case "/one": return Response.json(await stub.makeCounter(10).increment(5));
+      case "/chain": {
+        const p = stub.makeCounter(1);
+        const a = p.increment(1), b = p.increment(2);
+        return Response.json([await a, await b]);
+      }
+      case "/errors": {
+        const out = [];
+        try { await stub.makeCounter(1).nope(); } catch (e) { out.push(e.name + ": " + e.message); }
+        try { await stub.nope2().increment(1); } catch (e) { out.push(e.name + ": " + e.message); }
+        return Response.json(out);
+      }
+      case "/later": {
+        const p = stub.makeCounter(7);
+        const r = await p.increment(1);
+        const c = await p; // the first result, answered in the same message
+        return Response.json([r, await c.increment(1), await c.value]);
+      }
+    }
+  },
+};
+`
+
+// Promise pipelining takes one round trip: what is called on a call's
+// result in the same turn travels in the call's message, and the callee
+// runs the chain (rpc.js outbox).
+func TestRPC_PipelineOneRoundTrip(t *testing.T) {
+	h := newHostB(t, pipeJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	for _, tc := range []struct {
+		path, want string
+		calls      int64 // RPC messages sent
+	}{
+		{"/one", `15`, 1},
+		{"/chain", `[2,4]`, 1},
+		{"/errors", `["TypeError: The RPC receiver does not implement the method \"nope\".","TypeError: The RPC receiver does not implement the method \"nope2\"."]`, 2},
+		// The first result, kept, is a stub to the target: two more calls.
+		{"/later", `[8,9,9]`, 3},
+	} {
+		before := jsapi.RPCMessages()
+		status, body := get(t, srv, tc.path)
+		if status != 200 || body != tc.want {
+			t.Errorf("%s: got %d %s, want %s", tc.path, status, body, tc.want)
+		}
+		if n := jsapi.RPCMessages() - before; n != tc.calls {
+			t.Errorf("%s: %d RPC messages, want %d", tc.path, n, tc.calls)
+		}
 	}
 }

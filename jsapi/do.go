@@ -85,6 +85,8 @@ type Worker struct {
 	// exportOwner is the instance whose RPC result is being encoded (the
 	// owner of what it exports), or nil.
 	exportOwner *goja.Object
+	// rpcPending: rpc.js holds calls to send at the end of this turn.
+	rpcPending bool
 	// stubProto is DurableObjectStub.prototype; stubRPC makes the callable
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object
@@ -291,6 +293,22 @@ func (w *Worker) NewID(ns Namespace, hex, name string) goja.Value {
 // (built by its convert step) or an error, or returns an error at once.
 func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error), error)) error) goja.Value {
 	p, resolve, reject := w.rt.NewPromise()
+	w.settleWith(start, resolve, reject)
+	return w.rt.ToValue(p)
+}
+
+// remoteSettle is remotePromise settling the caller's resolve and reject
+// functions (rpc.js's own promise) instead of a new promise.
+func (w *Worker) remoteSettle(resolveV, rejectV goja.Value, start func(settle func(func() (goja.Value, error), error)) error) goja.Value {
+	res, _ := goja.AssertFunction(resolveV)
+	rej, _ := goja.AssertFunction(rejectV)
+	w.settleWith(start,
+		func(v any) error { _, err := res(goja.Undefined(), w.rt.ToValue(v)); return err },
+		func(v any) error { _, err := rej(goja.Undefined(), w.rt.ToValue(v)); return err })
+	return goja.Undefined()
+}
+
+func (w *Worker) settleWith(start func(settle func(func() (goja.Value, error), error)) error, resolve, reject func(any) error) {
 	err := start(func(convert func() (goja.Value, error), err error) {
 		var v goja.Value
 		if err == nil {
@@ -305,10 +323,24 @@ func (w *Worker) remotePromise(start func(settle func(func() (goja.Value, error)
 	if err != nil {
 		_ = reject(w.ErrorValue(err))
 	}
-	return w.rt.ToValue(p)
+}
+
+// settler returns remotePromise, or remoteSettle when call's arguments
+// from index i on are rpc.js's resolve and reject functions.
+func (w *Worker) settler(call goja.FunctionCall, i int) func(func(settle func(func() (goja.Value, error), error)) error) goja.Value {
+	res, rej := call.Argument(i), call.Argument(i+1)
+	_, ok1 := goja.AssertFunction(res)
+	_, ok2 := goja.AssertFunction(rej)
+	if !ok1 || !ok2 {
+		return w.remotePromise
+	}
+	return func(start func(settle func(func() (goja.Value, error), error)) error) goja.Value {
+		return w.remoteSettle(res, rej, start)
+	}
 }
 
 func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
+	w.flushRPC()
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
 		if st.broken != nil {

@@ -25,6 +25,7 @@ type rpcModel struct {
 	target, stub, promise, property goja.Value
 	encode, received, serveRemote   goja.Callable
 	disposeTarget, releaseOwner     goja.Callable
+	flush                           goja.Callable // sends the outbox (rpc.js)
 	doStubMethod                    goja.Value
 }
 
@@ -75,6 +76,7 @@ func (w *Worker) installRPC() error {
 	_ = native.Set("stubCall", w.stubCall)
 	_ = native.Set("objectStubOf", w.objectStubOf)
 	_ = native.Set("makeObjectStub", w.makeObjectStub)
+	_ = native.Set("rpcPending", func() { w.rpcPending = true })
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		return err
@@ -87,7 +89,7 @@ func (w *Worker) installRPC() error {
 	w.rpc = rpcModel{
 		target: m.Get("RpcTarget"), stub: m.Get("RpcStub"), promise: m.Get("RpcPromise"), property: m.Get("RpcProperty"),
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
-		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
+		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), flush: call("flush"), doStubMethod: m.Get("doStubMethod"),
 	}
 	return nil
 }
@@ -130,6 +132,16 @@ func releaseExport(id uint64) {
 	}
 }
 
+// flushRPC sends the calls rpc.js holds for this turn's pipelining, so
+// that a message sent now (stub.fetch) does not overtake them. On the
+// loop.
+func (w *Worker) flushRPC() {
+	if w.rpcPending {
+		w.rpcPending = false
+		_, _ = w.rpc.flush(goja.Undefined())
+	}
+}
+
 // post runs f on w's loop, or drops it when w has no loop (a scratch
 // runtime) or was retired.
 func (w *Worker) post(f func()) bool {
@@ -154,12 +166,23 @@ func (w *Worker) Retire() {
 // errStubDisposed is workerd's error for a call through a disposed stub.
 var errStubDisposed = &ScriptError{Name: "Error", Message: "RPC stub used after being disposed."}
 
-// capCall is native.capCall(id, path, value, caps, isGet): a call on an
-// exported target, wherever it lives. The arguments travel as bytes.
+// rpcMessages counts the RPC messages runtimes of this process sent (to
+// objects and to exported targets).
+var rpcMessages atomic.Int64
+
+// RPCMessages is how many RPC messages the runtimes of this process sent
+// to Durable Objects and to targets other runtimes exported (a pipelined
+// chain is one message). Safe from any goroutine.
+func RPCMessages() int64 { return rpcMessages.Load() }
+
+// capCall is native.capCall(id, path, value, caps, isGet[, resolve,
+// reject]): a call on an exported target, wherever it lives (stubCall says
+// what resolve and reject do). The arguments travel as bytes.
 func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
+	rpcMessages.Add(1)
 	id := uint64(call.Argument(0).ToInteger())
 	isGet := call.Argument(4).ToBoolean()
-	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+	return w.settler(call, 5)(func(settle func(func() (goja.Value, error), error)) error {
 		msg, err := w.envelope(call.Argument(1), call.Argument(2), call.Argument(3))
 		if err != nil {
 			return err
@@ -208,12 +231,14 @@ func remoteScriptError(err error) error {
 	return err
 }
 
-// stubCall is native.stubCall(stub, path, value, caps, isGet): an RPC to a
-// Durable Object.
+// stubCall is native.stubCall(stub, path, value, caps, isGet[, resolve,
+// reject]): an RPC to a Durable Object. With resolve and reject it settles
+// them (rpc.js's promise) and returns undefined; otherwise a promise.
 func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
+	rpcMessages.Add(1)
 	st := w.stubOf(call.Argument(0))
 	isGet := call.Argument(4).ToBoolean()
-	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
+	return w.settler(call, 5)(func(settle func(func() (goja.Value, error), error)) error {
 		if st.broken != nil {
 			return st.broken
 		}

@@ -78,11 +78,15 @@
     }
     call(path, args) {
       if (this.disposed) return Promise.reject(disposedError());
-      return send((v, caps) => native.capCall(this.id, path, v, caps, false), args);
+      return enqueue(this, -1, path, args, false);
     }
     get(path) {
       if (this.disposed) return Promise.reject(disposedError());
-      return native.capCall(this.id, path, undefined, [], true);
+      return enqueue(this, -1, path, undefined, true);
+    }
+    // wire sends one message (a call, a read or a pipeline) to the target.
+    wire(path, v, caps, isGet, resolve, reject) {
+      return native.capCall(this.id, path, v, caps, isGet, resolve, reject);
     }
     dup() {
       if (this.disposed) throw disposedError();
@@ -115,36 +119,160 @@
       this.stub = stub;
     }
     call(path, args) {
-      return send((v, caps) => native.stubCall(this.stub, path, v, caps, false), args);
+      return enqueue(this, -1, path, args, false);
     }
     get(path) {
-      return native.stubCall(this.stub, path, undefined, [], true);
+      return enqueue(this, -1, path, undefined, true);
+    }
+    wire(path, v, caps, isGet, resolve, reject) {
+      return native.stubCall(this.stub, path, v, caps, isGet, resolve, reject);
     }
   }
 
   // The result of a call not yet settled: what is sent to it waits for the
   // result and goes on from there (promise pipelining).
+  // When the call is still in this turn's outbox, what is sent to its
+  // result joins the same message (one round trip): the callee runs the
+  // chain itself.
   class PromiseHook {
-    constructor(promise) {
+    constructor(promise, pipe) {
       this.promise = promise;
+      this.pipe = pipe; // {batch, index} while the call is in the outbox
     }
     call(path, args) {
+      const pi = this.pipe;
+      if (pi && !pi.batch.sent) return enqueueOn(pi.batch, pi.index, path, args, false);
       return this.promise.then((v) => deliver(v, path, args, false));
     }
     get(path) {
+      const pi = this.pipe;
+      if (pi && !pi.batch.sent) return enqueueOn(pi.batch, pi.index, path, undefined, true);
       return this.promise.then((v) => deliver(v, path, undefined, true));
     }
   }
 
-  // send encodes args (stubs and targets by reference) and calls f.
-  function send(f, args) {
-    let enc;
-    try {
-      enc = encode(args);
-    } catch (e) {
-      return Promise.reject(e);
+  // ------------------------------------------------------------ outbox
+  // Calls and reads through remote hooks are sent at the end of the
+  // current synchronous run (a microtask), in order, so that what is
+  // pipelined onto their results meanwhile travels in the same message:
+  // stub.getCounter().increment() is one round trip. A batch of one
+  // operation is sent exactly as a plain call; a longer one as a pipeline
+  // message (PIPE), whose callee runs operation i on the result of
+  // operation base (or on the target, base -1) and answers every outcome.
+  // Anything else a runtime sends to an object (stub.fetch) flushes the
+  // outbox first (native.rpcPending), so order is kept.
+  const PIPE = "\u0000cellhost.pipe";
+  // lastPipe is the outbox place of the promise enqueueOn returned last:
+  // makePromise, called with that promise right after, keeps it.
+  let lastPipe;
+  let outbox = [];
+  const promiseThen = Promise.prototype.then;
+  const resolvedPromise = Promise.resolve();
+
+  function enqueue(hook, base, path, args, isGet) {
+    const batch = { hook, ops: [], sent: false };
+    if (outbox.length === 0) {
+      native.rpcPending();
+      promiseThen.call(resolvedPromise, flush);
     }
-    return f(enc.v, enc.caps);
+    outbox.push(batch);
+    return enqueueOn(batch, base, path, args, isGet);
+  }
+
+  function enqueueOn(batch, base, path, args, isGet) {
+    let enc;
+    if (!isGet) {
+      try {
+        enc = encode(args);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    let resolve, reject;
+    const promise = new Promise((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const index = batch.ops.length;
+    batch.ops.push({ base, path, enc, isGet, resolve, reject });
+    lastPipe = { promise, batch, index };
+    return promise;
+  }
+
+  function flush() {
+    if (outbox.length === 0) return;
+    const batches = outbox;
+    outbox = [];
+    lastPipe = undefined;
+    for (const b of batches) sendBatch(b);
+  }
+
+  function sendBatch(b) {
+    b.sent = true;
+    const ops = b.ops;
+    if (ops.length === 1) {
+      const op = ops[0];
+      try {
+        if (op.isGet) b.hook.wire(op.path, undefined, noCaps, true, op.resolve, op.reject);
+        else b.hook.wire(op.path, op.enc.v, op.enc.caps, false, op.resolve, op.reject);
+      } catch (e) {
+        op.reject(e);
+      }
+      return;
+    }
+    const caps = [];
+    const wireOps = ops.map((op) => {
+      const o = { b: op.base, p: op.path, g: op.isGet, o: caps.length, n: 0 };
+      if (!op.isGet) {
+        o.a = op.enc.v;
+        o.n = op.enc.caps.length;
+        for (const c of op.enc.caps) caps.push(c);
+      }
+      return o;
+    });
+    let p;
+    try {
+      p = b.hook.wire([PIPE], { ops: wireOps }, caps, false);
+    } catch (e) {
+      for (const op of ops) op.reject(e);
+      return;
+    }
+    promiseThen.call(
+      p,
+      (outcomes) => {
+        for (let i = 0; i < ops.length; i++) {
+          const o = outcomes[i];
+          if (hasOwn.call(o, "e")) {
+            const e = o.e;
+            if (e instanceof Error) e.remote = true;
+            ops[i].reject(e);
+          } else ops[i].resolve(o.r);
+        }
+      },
+      (e) => {
+        for (const op of ops) op.reject(e);
+      }
+    );
+  }
+
+  // servePipeline runs a pipeline message's operations (see the outbox):
+  // each on the target or on an earlier operation's result, here. When
+  // the first fails, the message fails with its error; otherwise it
+  // answers [{r: result} | {e: error}, ...].
+  function servePipeline(target, v, caps, base, created) {
+    const results = [];
+    for (const op of v.ops) {
+      const args = op.g ? undefined : decode(op.a, caps.slice(op.o, op.o + op.n), created);
+      const p =
+        op.b < 0
+          ? serve(target, op.p, args || [], op.g, base)
+          : promiseThen.call(results[op.b], (r) => serve(r, op.p, args || [], op.g, undefined));
+      promiseThen.call(p, undefined, () => {}); // answered below, never unhandled
+      results.push(p);
+    }
+    return promiseThen.call(results[0], () =>
+      Promise.all(results.map((p) => promiseThen.call(p, (r) => ({ r }), (e) => ({ e }))))
+    );
   }
 
   // deliver sends path/args to a value the caller already holds (a
@@ -269,10 +397,11 @@
       if (hasOwn.call(t, prop) && prop !== "prototype" && prop !== "length" && prop !== "name") return t[prop];
       if (prop === "then" || prop === "catch" || prop === "finally") return st.promise[prop].bind(st.promise);
       if (typeof prop === "symbol") return undefined;
-      return makeProperty(new PromiseHook(st.promise), [prop]);
+      return makeProperty(new PromiseHook(st.promise, st.pipe), [prop]);
     },
     apply(t, self, args) {
-      return makePromise(new PromiseHook(t[STATE].promise).call([], copyArgs(args)));
+      const st = t[STATE];
+      return makePromise(new PromiseHook(st.promise, st.pipe).call([], copyArgs(args)));
     },
     getPrototypeOf() {
       return RpcPromise.prototype;
@@ -284,7 +413,12 @@
 
   function makePromise(promise) {
     const t = stubTarget();
-    Object.defineProperty(t, STATE, { value: { promise, kind: "promise" } });
+    let pipe;
+    if (lastPipe !== undefined && lastPipe.promise === promise) {
+      pipe = lastPipe;
+      lastPipe = undefined;
+    }
+    Object.defineProperty(t, STATE, { value: { promise, pipe, kind: "promise" } });
     return new Proxy(t, promiseHandler);
   }
 
@@ -551,8 +685,12 @@
     currentOwner = base ? target : undefined;
     let p;
     try {
-      args = isGet ? undefined : decode(v, caps, created);
-      p = serve(target, path, args || [], isGet, base);
+      if (path.length === 1 && path[0] === PIPE && !isGet) {
+        p = servePipeline(target, v, caps, base, created);
+      } else {
+        args = isGet ? undefined : decode(v, caps, created);
+        p = serve(target, path, args || [], isGet, base);
+      }
     } catch (e) {
       return Promise.reject(e);
     } finally {
@@ -596,5 +734,6 @@
     disposeTarget,
     doStubMethod,
     releaseOwner,
+    flush,
   };
 });
