@@ -60,6 +60,24 @@ func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi
 
 // CallHere is FetchHere for an RPC call. (fleet.Local)
 func (h *Host) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	b, err := h.callHere(ctx, class, id, name, method, args, get)
+	if err == nil && hasTargetRefs(b) {
+		// The result goes to another node, where this process's ids name
+		// nothing (jsapi/rpcnodes.go).
+		jsapi.ReleaseEnvelopeTargets(b)
+		return nil, jsapi.ErrCapabilityAcrossNodes
+	}
+	return b, err
+}
+
+// hasTargetRefs reports whether the RPC message b holds references to
+// exported targets (which cannot cross nodes).
+func hasTargetRefs(b []byte) bool {
+	ids, err := jsapi.EnvelopeTargetIDs(b)
+	return err == nil && len(ids) > 0
+}
+
+func (h *Host) callHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
 	if !h.classes[class] {
 		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
 	}
@@ -198,8 +216,12 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 // callRouted is CallHere, forwarded to the owner. Off the loop.
 func (h *Host) callRouted(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
 	return routed(h, &h.owners, class+":"+id,
-		func() ([]byte, error) { return h.CallHere(ctx, class, id, name, method, args, get) },
+		func() ([]byte, error) { return h.callHere(ctx, class, id, name, method, args, get) },
 		func(addr string) ([]byte, error) {
+			if hasTargetRefs(args) {
+				jsapi.ReleaseEnvelopeTargets(args) // the message is dropped
+				return nil, jsapi.ErrCapabilityAcrossNodes
+			}
 			return h.cfg.Remote.Call(ctx, addr, class, id, name, method, args, get)
 		})
 }

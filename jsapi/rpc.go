@@ -48,7 +48,7 @@ var exportTable = struct {
 	sync.Mutex
 	m    map[uint64]*exportEntry
 	next uint64
-}{m: map[uint64]*exportEntry{}}
+}{m: map[uint64]*exportEntry{}, next: exportIDBase()}
 
 func lookupExport(id uint64) *exportEntry {
 	exportTable.Lock()

@@ -1,6 +1,7 @@
 package jsapi
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -80,5 +81,45 @@ func FuzzOpenEnvelope(f *testing.F) {
 	f.Add([]byte{envelopeMagic, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _, _, _ = w.openEnvelope(b)
+	})
+}
+
+// FuzzEnvelopeTargetIDs: no input makes the header scan panic, and on
+// every message openEnvelope reads, it finds the target ids openEnvelope
+// finds.
+func FuzzEnvelopeTargetIDs(f *testing.F) {
+	w := newTestWorker(f, `export default {};`)
+	rt := w.rt
+	v, _ := rt.RunString(`[["m"], [1, {a: 2}], [{t: 1, id: 3}, {t: 2, b: "B", h: "00", n: "x"}, {t: 2, b: "B", h: "01"}, {t: 1, id: 4503599627370495}]]`)
+	o := v.ToObject(rt)
+	seed, err := w.envelope(o.Get("0"), o.Get("1"), o.Get("2"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if ids, err := EnvelopeTargetIDs(seed); err != nil || len(ids) != 2 || ids[0] != 3 || ids[1] != 1<<52-1 {
+		f.Fatalf("EnvelopeTargetIDs(seed) = %v, %v", ids, err)
+	}
+	f.Add(seed)
+	f.Add([]byte{envelopeMagic})
+	f.Add([]byte{envelopeMagic, 0, 1, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ids, err := EnvelopeTargetIDs(b)
+		_, caps, _, oerr := w.openEnvelope(b)
+		if oerr != nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("openEnvelope reads it, EnvelopeTargetIDs says %v", err)
+		}
+		var want []uint64
+		for _, c := range w.arrayItems(caps) {
+			d := c.ToObject(rt)
+			if d.Get("t").ToInteger() == 1 {
+				want = append(want, uint64(d.Get("id").ToInteger()))
+			}
+		}
+		if fmt.Sprint(ids) != fmt.Sprint(want) {
+			t.Fatalf("ids %v, openEnvelope's %v", ids, want)
+		}
 	})
 }
