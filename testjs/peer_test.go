@@ -20,7 +20,7 @@ var peerDir = filepath.Join("..", "..", "shared", "conformance", "peer")
 // that the list only shrinks; an expected.json is never edited.
 var peerFailing = map[string]map[int]string{
 	"wd-rpc": {
-		21: "module scope is per shard: the object sets a module global the worker reads in another runtime (README, JS RPC)",
+		21: "module scope is per shard: the object (MyService) stores a promise in a module variable that the worker, running on another shard, reads from its own copy (README, JS RPC: module scope)",
 	},
 	"wd-rpc-error": {
 		0: "structuredClone does not clone Headers (host objects) yet",
@@ -30,7 +30,7 @@ var peerFailing = map[string]map[int]string{
 		27: "modernc's SQLite (3.54) drops the JSON subtype of a scalar subquery's result, workerd's keeps it: json_object('columns', (SELECT json_group_object(...))) nests a string, not an object",
 	},
 	"wd-websocket": {
-		1: "a hibernatable WebSocket returned by an object cannot be used by the worker",
+		1: "a WebSocket an object returns can be used (accept, send, close) only in its own goja runtime: here the worker's request runs on the other shard (with one shard, or when both land on one, it passes); a cross-runtime WebSocket bridge is not built",
 	},
 }
 
