@@ -138,3 +138,28 @@ func probeBundle(t *testing.T, entry string, bo BundleOptions) string {
 	}
 	return v.String()
 }
+
+// TestCloudflareModules: cloudflare:email, cloudflare:workflows,
+// cloudflare:sockets and cloudflare:node load (libraries import them at the
+// top); what is not built throws naming itself when called.
+func TestCloudflareModules(t *testing.T) {
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `import { EmailMessage } from "cloudflare:email"; import { NonRetryableError } from "cloudflare:workflows";
+import { connect } from "cloudflare:sockets"; import { httpServerHandler } from "cloudflare:node";
+export function probe() {
+  const m = new EmailMessage("a@example.com", "b@example.com", "raw");
+  const e = new NonRetryableError("nope"), f = new NonRetryableError("x", "Custom");
+  let c; try { connect("127.0.0.1:1"); } catch (err) { c = err.message; }
+  let h; try { httpServerHandler({ port: 8080 }); } catch (err) { h = err.message; }
+  return [m.from, m.to, Object.keys(m).join(","), e.name, e instanceof Error, f.name, c, h].join("|");
+}
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "a@example.com|b@example.com|from,to,EmailMessage::raw|NonRetryableError|true|Custom|connect() from cloudflare:sockets (outbound TCP) is not supported by cellhost yet|httpServerHandler() from cloudflare:node is not supported by cellhost yet"
+	if got := probeBundle(t, entry, BundleOptions{}); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
