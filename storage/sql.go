@@ -272,6 +272,7 @@ type cachedStmt struct {
 	// The statement reads the schema table; hidden tells whether it was
 	// prepared with cellhost's internal tables hidden.
 	schemaRead, hidden bool
+	dml                dmlTarget // what it writes (sqlrows.go)
 	elem               *list.Element
 }
 
@@ -384,6 +385,7 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 		c.cached = e
 		c.stmt = e.stmt
 		c.ddlStmt = e.ddl
+		c.dml = &e.dml
 	} else if err := db.prepareMulti(c, query); err != nil {
 		return nil, err
 	}
@@ -416,6 +418,10 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 			next = len(query)
 		}
 		schemaRead := db.auth.schemaRead || db.auth.tableList
+		dml := db.auth.dml
+		if dml.ddl == sqlite.AuthAlterTable {
+			dml.addColumn = isAddColumn(query[off:next])
+		}
 		hidden := false
 		if schemaRead && db.hasInternalTables() {
 			if s2 := db.hideInternal(query[off:next]); s2 != 0 {
@@ -425,11 +431,13 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 		}
 		if onlySpace(query[next:]) {
 			c.stmt = stmt
+			c.dml = &dml
 			if off == 0 {
 				// A single statement: keep it for the next exec of the same text.
 				if e := db.cacheStmt(query, stmt); e != nil {
 					e.busy = true
 					e.schemaRead, e.hidden = schemaRead, hidden
+					e.dml = dml
 					c.cached = e
 				}
 			}
@@ -451,6 +459,7 @@ func (db *DB) prepare(p uintptr, n int) (stmt, tail uintptr, err error) {
 	db.auth.user = true
 	db.auth.err = nil
 	db.auth.schemaRead, db.auth.tableList = false, false
+	db.auth.dml = dmlTarget{}
 	rc := sqlite3.Xsqlite3_prepare_v3(r.tls, r.db, p, int32(n), 0, r.scratch, r.scratch+ptrSize)
 	db.auth.user = false
 	if rc != sqlite3.SQLITE_OK {
@@ -593,21 +602,12 @@ func (db *DB) runIntermediate(c *Cursor, stmt uintptr) error {
 	}
 	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, stmt) != 0
 	c.readOnly = c.readOnly && ro
-	changes := db.totalChanges()
-	cookie := db.schemaCookieIf(db.auth.schema)
 	rc := db.step(stmt)
 	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
 		return db.stepFailed(rc)
 	}
-	c.baseWritten += db.totalChanges() - changes
-	if rc == sqlite3.SQLITE_ROW {
-		c.baseRead++
-	}
-	c.baseRead += int64(sqlite3.Xsqlite3_stmt_status(r.tls, stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
-	if db.auth.schema && db.schemaCookie() != cookie {
-		c.baseRead++
-		c.baseWritten += 2
-	}
+	// workerd's rowsRead and rowsWritten are the last statement's: what
+	// an earlier one reads or writes is not counted (recorded on workerd).
 	db.auth.schema = false
 	return nil
 }

@@ -259,7 +259,28 @@ func TestDB_Exec_RowCounts(t *testing.T) {
 	check("Update", result{[]string{}, 0, 3, 2}, "UPDATE people SET score = score * 2 WHERE score IS NOT NULL")
 	check("Delete", result{[]string{}, 0, 3, 1}, "DELETE FROM people WHERE name = ?", "cy")
 	check("CreateIfNotExists", result{[]string{}, 0, 0, 0}, "CREATE TABLE IF NOT EXISTS people (x)")
-	check("Multi", result{[]string{"x"}, 1, 2, 3}, "CREATE TABLE t2 (x); INSERT INTO t2 VALUES (1); SELECT x FROM t2")
+	// Only the last statement of an exec counts (testjs/cases/sql-rows-written).
+	check("Multi", result{[]string{"x"}, 1, 1, 0}, "CREATE TABLE t2 (x); INSERT INTO t2 VALUES (1); SELECT x FROM t2")
+	// rowsWritten counts index entries, the AUTOINCREMENT sequence row and
+	// schema rows as workerd's VDBE counter does; deletes of index entries
+	// and schema rows do not (the rules testjs/cases/sql-rows-written
+	// recorded on workerd).
+	for _, tc := range []struct {
+		name, q string
+		want    int
+	}{
+		{"CreateAuto", "CREATE TABLE a (id INTEGER PRIMARY KEY AUTOINCREMENT, k TEXT UNIQUE)", 2 + 1 + 2},
+		{"InsertIndexed", "INSERT INTO a (k) VALUES ('x'), ('y')", 2 + 2 + 1},
+		{"UpdateIndexed", "UPDATE a SET k = k || '!'", 2 + 2},
+		{"UpdateNotIndexed", "UPDATE people SET age = 1", 2},
+		{"DeleteIndexed", "DELETE FROM a WHERE id > 0", 2},
+		{"CreateIndex", "CREATE INDEX pn ON people (name)", 1 + 2},
+		{"DropIndex", "DROP INDEX pn", 0},
+	} {
+		if _, _, _, written := counts(tc.q); written != tc.want {
+			t.Errorf("%s: rowsWritten %d, want %d", tc.name, written, tc.want)
+		}
+	}
 }
 
 func TestDB_Exec_MultiStatement(t *testing.T) {

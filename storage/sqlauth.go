@@ -21,6 +21,10 @@ type authState struct {
 	schemaRead, tableList bool
 	// analyzed: an ANALYZE ran or was prepared (see DB.dropStat4).
 	analyzed bool
+	// dml is the table the statement being prepared inserts into,
+	// updates or deletes from (the first one authorized), for workerd's
+	// row counts (sqlrows.go).
+	dml dmlTarget
 }
 
 // isReservedName reports whether name is reserved for cellhost's own
@@ -115,8 +119,15 @@ func (a *authState) authorize(action sqlite.AuthorizerActionCode, arg1, arg2, db
 		sqlite.AuthDropIndex, sqlite.AuthDropTable, sqlite.AuthDropTrigger, sqlite.AuthDropView,
 		sqlite.AuthAlterTable, sqlite.AuthCreateVTable, sqlite.AuthDropVTable:
 		a.schema = true
+		if a.user && a.dml.ddl == 0 {
+			a.dml.ddl, a.dml.ddlName, a.dml.ddlTable = action, arg1, arg2
+		}
 	case sqlite.AuthAnalyze:
 		a.analyzed = true
+	case sqlite.AuthInsert, sqlite.AuthUpdate, sqlite.AuthDelete:
+		if a.user {
+			a.dml.note(action, arg1, arg2)
+		}
 	}
 	if !a.user {
 		return sqlite.AuthorizerOK

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cellhost/cellhost/internal/sqlitex"
 	"modernc.org/libc"
+	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
@@ -29,15 +30,23 @@ type Cursor struct {
 	// longer read the cursor: it ends at the next commit.
 	released atomic.Bool
 
-	// Row counts: base counts the statements before the last one; the
-	// last one's count is taken while it runs.
-	baseRead, baseWritten int64
-	written               int64 // rows written by the last statement
-	changesBase           int64 // total changes when the last statement started
-	rows                  int64 // rows the last statement produced
-	scanned               int64 // full-scan steps of the last statement
-	ddl                   bool  // the last statement changed the schema
-	ddlStmt               bool  // the last statement is DDL (cached: at its first prepare)
+	// Row counts, of the last statement only (as workerd counts them),
+	// taken while it runs.
+	written     int64 // rows written by the last statement
+	changesBase int64 // total changes when the last statement started
+	rows        int64 // rows the last statement produced
+	scanned     int64 // full-scan steps of the last statement
+	ddl         bool  // the last statement changed the schema
+	ddlStmt     bool  // the last statement is DDL (cached: at its first prepare)
+	dml         *dmlTarget
+	ddlWritten  int64 // the schema rows the last statement wrote (sqlrows.go)
+}
+
+// setWritten counts the rows the last statement wrote so far, as workerd
+// does (sqlrows.go).
+func (c *Cursor) setWritten() {
+	n := c.db.totalChanges() - c.changesBase
+	c.written = n + c.db.extraWrites(c.dml, n)
 }
 
 // start binds args to the prepared statement, computes its first row and
@@ -68,6 +77,10 @@ func (c *Cursor) start(args []any) error {
 		c.cached.ddl = true
 	}
 	cookie := db.schemaCookieIf(ddl)
+	seqBefore := true
+	if ddl && c.dml != nil && c.dml.ddl == sqlite.AuthCreateTable {
+		seqBefore = db.sequenceExists()
+	}
 	rc := db.step(c.stmt)
 	var failed error
 	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
@@ -82,9 +95,13 @@ func (c *Cursor) start(args []any) error {
 	for i := range c.cols {
 		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
 	}
-	c.written = db.totalChanges() - c.changesBase
+	c.setWritten()
 	if ddl && db.schemaCookie() != cookie {
 		c.ddl = true
+		c.ddlWritten = 2
+		if c.dml != nil {
+			c.ddlWritten = db.ddlWrites(c.dml, seqBefore)
+		}
 	}
 	db.auth.schema = false
 	switch rc {
@@ -158,16 +175,16 @@ func (c *Cursor) RowsRead() int {
 	if c.ddl {
 		n++
 	}
-	return int(c.baseRead + n)
+	return int(n)
 }
 
 // RowsWritten is the number of rows the statements wrote: rows inserted,
 // updated or deleted (also by triggers), and two schema rows per schema
 // change.
 func (c *Cursor) RowsWritten() int {
-	n := c.baseWritten + c.written
+	n := c.written
 	if c.ddl {
-		n += 2
+		n += c.ddlWritten
 	}
 	return int(n)
 }
@@ -210,7 +227,7 @@ func (c *Cursor) advance() error {
 		c.hasRow = false
 		if !c.readOnly {
 			// Statements with RETURNING count their changes when they end.
-			c.written = c.db.totalChanges() - c.changesBase
+			c.setWritten()
 		}
 		c.finish()
 		return nil
