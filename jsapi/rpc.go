@@ -89,7 +89,7 @@ func (w *Worker) installRPC() error {
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
 		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
 	}
-	return nil
+	return w.installRPCCopy()
 }
 
 // capExport is native.capExport(target): a new export entry holding one

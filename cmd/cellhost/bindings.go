@@ -172,7 +172,8 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 		}
 		for _, s := range cfg.Services {
 			v, err := glue.service(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Entrypoint), env,
-				rt.ToValue(func() goja.Value { return jsapi.Exports(rt) }))
+				rt.ToValue(func() goja.Value { return jsapi.Exports(rt) }),
+				rt.ToValue(func(v goja.Value) goja.Value { return jsapi.RPCCopy(rt, v) }))
 			if err != nil {
 				return fmt.Errorf("bind service %s: %w", s.Name, err)
 			}
@@ -247,8 +248,11 @@ func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
 
 const bindingsJS = `({
   // A service binding to one of this worker's own entrypoints: fetch() and
-  // RPC methods call it in this runtime.
-  service(binding, entrypoint, env, exportsOf) {
+  // RPC methods call it in this runtime. The arguments and the result of an
+  // RPC method travel through RPC's encoding (rpcCopy), as over workerd's
+  // service bindings: the callee gets copies, functions and RpcTargets
+  // become stubs, and what RPC cannot carry throws DataCloneError.
+  service(binding, entrypoint, env, exportsOf, rpcCopy) {
     const label = entrypoint === "" ? "default" : entrypoint;
     function target() {
       const ex = exportsOf();
@@ -273,12 +277,13 @@ const bindingsJS = `({
           };
         }
         return async (...args) => {
+          const sent = rpcCopy(args);
           const t = target();
           const f = t.obj[prop];
           if (typeof f !== "function") {
             throw new TypeError('The RPC receiver does not implement the method "' + prop + '".');
           }
-          return f.apply(t.obj, args);
+          return rpcCopy(await f.apply(t.obj, sent));
         };
       },
     });
