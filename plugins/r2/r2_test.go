@@ -305,11 +305,11 @@ out.partNumber = await err(async () => (await B.createMultipartUpload("key")).up
 out.list = (await B.list()).objects.map((o) => o.key);
 `, func(b *r2.Bucket) { b.MinPartSize = 50 })
 	want := map[string]string{
-		"ids":        `["key","string",true]`,
-		"inProgress": `null`,
-		"o1":         `[101,"3b676245e58d988dc75f80c0c27a9645-3","\"3b676245e58d988dc75f80c0c27a9645-3\"",{},{"key":"value"},{"contentType":"text/plain"},null]`,
-		"body1":      `true`,
-		"g1":         `["3b676245e58d988dc75f80c0c27a9645-3",{}]`,
+		"ids":                `["key","string",true]`,
+		"inProgress":         `null`,
+		"o1":                 `[101,"3b676245e58d988dc75f80c0c27a9645-3","\"3b676245e58d988dc75f80c0c27a9645-3\"",{},{"key":"value"},{"contentType":"text/plain"},null]`,
+		"body1":              `true`,
+		"g1":                 `["3b676245e58d988dc75f80c0c27a9645-3",{}]`,
 		"completeAgain":      `"Error: completeMultipartUpload: The specified multipart upload does not exist. (10024)"`,
 		"uploadAfter":        `"Error: uploadPart: The specified multipart upload does not exist. (10024)"`,
 		"abortAfterComplete": `"no error"`,
