@@ -89,7 +89,7 @@ func (w *Worker) installRPC() error {
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
 		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
 	}
-	return w.installRPCCopy()
+	return w.installLoopback()
 }
 
 // capExport is native.capExport(target): a new export entry holding one
@@ -575,6 +575,7 @@ func (w *Worker) installWorkersModule(base *goja.Object) (func(bindingClasses ma
 			}
 			_ = ex.Set(k, v)
 		}
+		w.moduleExports = ex
 		_, err := set(goja.Undefined(), ex)
 		return err
 	}, nil

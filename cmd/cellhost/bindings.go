@@ -171,9 +171,7 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 			return err
 		}
 		for _, s := range cfg.Services {
-			v, err := glue.service(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Entrypoint), env,
-				rt.ToValue(func() goja.Value { return jsapi.Exports(rt) }),
-				rt.ToValue(func(v goja.Value) goja.Value { return jsapi.RPCCopy(rt, v) }))
+			v, err := jsapi.ServiceStub(rt, "env."+s.Name, s.Entrypoint)
 			if err != nil {
 				return fmt.Errorf("bind service %s: %w", s.Name, err)
 			}
@@ -209,7 +207,7 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 }
 
 // glueFuncs are bindings.js's constructors in one runtime.
-type glueFuncs struct{ service, stub, assets goja.Callable }
+type glueFuncs struct{ stub, assets goja.Callable }
 
 var glueProgram = goja.MustCompile("cellhost:bindings", bindingsJS, true)
 
@@ -220,7 +218,6 @@ func bindingGlue(rt *goja.Runtime) (*glueFuncs, error) {
 	}
 	o := v.ToObject(rt)
 	g := &glueFuncs{}
-	g.service, _ = goja.AssertFunction(o.Get("service"))
 	g.stub, _ = goja.AssertFunction(o.Get("stub"))
 	g.assets, _ = goja.AssertFunction(o.Get("assets"))
 	return g, nil
@@ -247,47 +244,6 @@ func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
 }
 
 const bindingsJS = `({
-  // A service binding to one of this worker's own entrypoints: fetch() and
-  // RPC methods call it in this runtime. The arguments and the result of an
-  // RPC method travel through RPC's encoding (rpcCopy), as over workerd's
-  // service bindings: the callee gets copies, functions and RpcTargets
-  // become stubs, and what RPC cannot carry throws DataCloneError.
-  service(binding, entrypoint, env, exportsOf, rpcCopy) {
-    const label = entrypoint === "" ? "default" : entrypoint;
-    function target() {
-      const ex = exportsOf();
-      const t = entrypoint === "" ? ex.default : ex[entrypoint];
-      if (t === undefined || t === null) {
-        throw new Error("env." + binding + ': the worker exports no entrypoint named "' + label + '"');
-      }
-      const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
-      return typeof t === "function" ? { obj: new t(ctx, env), ctx, cls: true } : { obj: t, ctx, cls: false };
-    }
-    return new Proxy({}, {
-      get(_, prop) {
-        if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
-        if (prop === "fetch") {
-          return async (input, init) => {
-            const req = new Request(input, init);
-            const t = target();
-            if (typeof t.obj.fetch !== "function") {
-              throw new Error("env." + binding + ': the entrypoint "' + label + '" has no fetch() handler');
-            }
-            return t.cls ? t.obj.fetch(req) : t.obj.fetch(req, env, t.ctx);
-          };
-        }
-        return async (...args) => {
-          const sent = rpcCopy(args);
-          const t = target();
-          const f = t.obj[prop];
-          if (typeof f !== "function") {
-            throw new TypeError('The RPC receiver does not implement the method "' + prop + '".');
-          }
-          return rpcCopy(await f.apply(t.obj, sent));
-        };
-      },
-    });
-  },
   // A binding of a kind cellhost does not have: using it throws.
   stub(binding, why) {
     return new Proxy({}, {
