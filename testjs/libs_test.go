@@ -23,6 +23,7 @@ var libsFailing = map[string]string{}
 // (.ci/run installs them); otherwise each app is installed in a copy with
 // `npm ci --offline` (npm's cache only: tests never reach the registry).
 func TestLibs(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_LIBS")
 	installed := dir != ""
 	if dir == "" {
@@ -40,6 +41,7 @@ func TestLibs(t *testing.T) {
 // CELLHOST_EXAMPLES names a directory of those examples already installed
 // (.ci/run installs them), as CELLHOST_LIBS does for TestLibs.
 func TestExamples(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_EXAMPLES")
 	installed := dir != ""
 	if dir == "" {

@@ -54,6 +54,10 @@ var peerFailing = map[string]map[int]string{
 // check (transcript step) with workerd's. It logs the passing checks per
 // case; set CELLHOST_PEER_REPORT=1 to log without failing (a measurement).
 func TestPeer(t *testing.T) {
+	// The long tests of this package run beside each other: TestPeer
+	// mostly waits (workerd's eviction and hibernation timings), the
+	// others mostly bundle and run JavaScript.
+	t.Parallel()
 	entries, err := os.ReadDir(peerDir)
 	if err != nil {
 		if os.Getenv("CI") != "" {
