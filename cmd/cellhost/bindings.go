@@ -22,23 +22,24 @@ import (
 )
 
 // bindingSet holds the resources of the bindings beyond Durable Objects
-// (KV namespaces) across reloads, and makes host.Config.Bind.
+// (KV namespaces, D1 databases, R2 buckets) across reloads, and makes
+// host.Config.Bind.
 type bindingSet struct {
 	stateDir string
 	mu       sync.Mutex
 	kv       map[string]*kv.Namespace // by namespace id
 	d1       map[string]*d1.Database  // by database id
-	// bucket holds the R2 buckets (r2/<bucket>/<key>): the host's bucket;
-	// without one (--durability local), <stateDir>/bucket, opened on first
-	// use and closed by close (ownR2Store).
+	// bucket holds the R2 buckets (r2/<bucket>/<key>) and the KV
+	// namespaces (cellhost/kv/<namespace>/...): the host's bucket; without
+	// one (--durability local), <stateDir>/bucket, opened on first use and
+	// closed by close (ownR2Store).
 	bucket     plugins.ObjectStore
 	ownR2Store bool
 }
 
-// r2Bucket returns the R2 bucket name in the host's bucket.
-func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// store returns the host's bucket, or <stateDir>/bucket without one.
+// b.mu is held.
+func (b *bindingSet) store() (plugins.ObjectStore, error) {
 	if b.bucket == nil {
 		st, err := filestore.New(filepath.Join(b.stateDir, "bucket"))
 		if err != nil {
@@ -46,7 +47,18 @@ func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
 		}
 		b.bucket, b.ownR2Store = st, true
 	}
-	return r2.New(b.bucket, name)
+	return b.bucket, nil
+}
+
+// r2Bucket returns the R2 bucket name in the host's bucket.
+func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st, err := b.store()
+	if err != nil {
+		return nil, err
+	}
+	return r2.New(st, name)
 }
 
 // database opens (once) the D1 database id.
@@ -74,7 +86,13 @@ func (b *bindingSet) namespace(id string) (*kv.Namespace, error) {
 	if n, ok := b.kv[id]; ok {
 		return n, nil
 	}
-	n, err := kv.Open(filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
+	st, err := b.store()
+	if err != nil {
+		return nil, err
+	}
+	// The namespace lives in the bucket (a fleet shares it); one kept in
+	// <state>/kv by an older cellhost moves there on first use.
+	n, err := kv.OpenStore(st, safeFileName(id), filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
 	if err != nil {
 		return nil, err
 	}

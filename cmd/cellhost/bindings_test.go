@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins/filestore"
+	"github.com/cellhost/cellhost/plugins/kv"
 	"github.com/cellhost/cellhost/plugins/r2"
 )
 
@@ -187,6 +189,21 @@ func TestDev_KVSurvivesRestart(t *testing.T) {
 	second := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
 	if _, body := second.get("/"); body != "3" {
 		t.Errorf("after a restart = %q, want 3", body)
+	}
+	second.stop()
+	// The namespace lives in the bucket, one object per entry, so that a
+	// fleet sharing the bucket shares it.
+	st, err := filestore.New(filepath.Join(state, "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	raw, _, err := st.Get(context.Background(), bucketkey.KVKey("one", "n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := kv.DecodeEntry(raw); err != nil || string(e.Value) != "3" {
+		t.Errorf("stored entry %q, %v", e.Value, err)
 	}
 }
 

@@ -13,11 +13,13 @@
 //	wake/waker.json                                     the waker role
 //	r2/<bucket>/<key>                                   R2 objects
 //	cellhost/r2-uploads/<bucket>/<upload>/upload        R2 multipart upload record
+//	cellhost/kv/<namespace>/<base64url(key)>            KV namespace entry
 //	cellhost/r2-uploads/<bucket>/<upload>/part-<nnnnn>  R2 multipart upload part
 //	probe/cas-<unique>                                  the storage probe
 package bucketkey
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -283,6 +285,39 @@ func ParseR2PartKey(key string) (bucket, upload string, n int, err error) {
 		}
 	}
 	return parts[0], parts[1], n, nil
+}
+
+// KVPrefix holds the KV namespaces (cellhost's own: celld has no KV).
+const KVPrefix = CellhostPrefix + "kv/"
+
+// KVNamespacePrefix returns the prefix of one namespace's entries,
+// "cellhost/kv/<namespace>/".
+func KVNamespacePrefix(ns string) string { return KVPrefix + ns + "/" }
+
+// KVKey returns the key of entry key of namespace ns: the key in unpadded
+// base64url, so that any KV key (up to 512 bytes, any characters) is a
+// valid store key.
+func KVKey(ns, key string) string {
+	return KVNamespacePrefix(ns) + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+// ParseKVKey returns the namespace and KV key a key names; it accepts
+// exactly the keys KVKey returns for a namespace that passes CheckSegment
+// and a non-empty key.
+func ParseKVKey(key string) (ns, kvKey string, err error) {
+	rest, ok := strings.CutPrefix(key, KVPrefix)
+	ns, enc, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || enc == "" {
+		return "", "", invalid(key, "want "+KVPrefix+"<namespace>/<base64url key>")
+	}
+	if err := CheckSegment(ns); err != nil {
+		return "", "", invalid(key, "namespace: "+err.Error())
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(enc)
+	if err != nil || len(b) == 0 {
+		return "", "", invalid(key, "key: not unpadded base64url")
+	}
+	return ns, string(b), nil
 }
 
 // ProbeKey returns the key of one run of the storage probe,

@@ -38,6 +38,7 @@ func TestFormat(t *testing.T) {
 		{"R2BucketPrefix", bucketkey.R2BucketPrefix("photos"), "r2/photos/"},
 		{"R2UploadKey", bucketkey.R2UploadKey("photos", "u1"), "cellhost/r2-uploads/photos/u1/upload"},
 		{"R2PartKey", bucketkey.R2PartKey("photos", "u1", 42), "cellhost/r2-uploads/photos/u1/part-00042"},
+		{"KVKey", bucketkey.KVKey("ns", "a/b?"), "cellhost/kv/ns/YS9iPw"},
 		{"ProbeKey", bucketkey.ProbeKey("x1"), "probe/cas-x1"},
 	} {
 		if tt.got != tt.want {
@@ -400,6 +401,7 @@ func FuzzParse(f *testing.F) {
 		"wake/entries/2026-02-30T23:05/A",
 		"r2/b/a/b",
 		"cellhost/r2-uploads/b/u/part-00042",
+		"cellhost/kv/ns/a2V5",
 		"",
 	} {
 		f.Add(k)
@@ -442,6 +444,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if b, o, err := bucketkey.ParseR2Key(key); true {
 			accepted("ParseR2Key", bucketkey.R2Key(b, o), err, bucketkey.CheckSegment(b) == nil && o != "")
+		}
+		if ns, k, err := bucketkey.ParseKVKey(key); true {
+			accepted("ParseKVKey", bucketkey.KVKey(ns, k), err, bucketkey.CheckSegment(ns) == nil && k != "")
 		}
 		if b, u, n, err := bucketkey.ParseR2PartKey(key); true {
 			accepted("ParseR2PartKey", bucketkey.R2PartKey(b, u, n), err,
