@@ -87,15 +87,18 @@
       this.httpEtag = '"' + m.etag + '"';
       this.checksums = new R2Checksums(m);
       this.uploaded = new Date(m.uploaded);
+      // A listed object carries its metadata only when include names it
+      // (else empty objects), as workerd's local R2 answers.
+      const h = {};
       if (include === undefined || include.includes("httpMetadata")) {
-        const h = {};
         for (const [f] of HTTP_FIELDS) if (m.http[f] !== undefined) h[f] = m.http[f];
         if (m.http.cacheExpiry !== undefined) h.cacheExpiry = new Date(m.http.cacheExpiry);
-        this.httpMetadata = h;
       }
-      if (include === undefined || include.includes("customMetadata")) this.customMetadata = Object.assign({}, m.custom);
+      this.httpMetadata = h;
+      this.customMetadata = include === undefined || include.includes("customMetadata") ? Object.assign({}, m.custom) : {};
       if (m.range !== undefined) this.range = m.range;
-      this.storageClass = "Standard";
+      // workerd's local R2 (miniflare) reports no storage class.
+      this.storageClass = "";
     }
     writeHttpMetadata(headers) {
       const h = this.httpMetadata || {};
@@ -228,15 +231,21 @@
     }
   }
   class R2Bucket {
+    // head, and a get whose conditions fail, give the whole object's range
+    // (as workerd's local R2 does); put and list give none.
     async head(key) {
       const m = native.head(validKey(key));
-      return m === null ? null : new R2Object(m);
+      if (m === null) return null;
+      m.range = { offset: 0, length: m.size };
+      return new R2Object(m);
     }
     async get(key, options) {
       options = options || {};
       const m = native.get(validKey(key), conditional(options.onlyIf), range(options.range));
       if (m === null) return null;
-      return m.body === undefined ? new R2Object(m) : new R2ObjectBody(m);
+      if (m.body !== undefined) return new R2ObjectBody(m);
+      m.range = { offset: 0, length: m.size };
+      return new R2Object(m);
     }
     async put(key, value, options) {
       options = options || {};
@@ -254,7 +263,7 @@
     async list(options) {
       options = options || {};
       const limit = options.limit === undefined ? 1000 : Number(options.limit);
-      if (!(limit >= 1 && limit <= 1000)) throw new RangeError("MaxKeys params must be positive integer <= 1000. (10022)");
+      if (!(limit >= 1 && limit <= 1000)) throw new Error("list: MaxKeys params must be positive integer <= 1000. (10022)");
       const r = native.list({
         prefix: options.prefix === undefined ? "" : String(options.prefix),
         delimiter: options.delimiter === undefined ? "" : String(options.delimiter),
