@@ -110,6 +110,7 @@ type Worker struct {
 	// ctx.exports, made on first use; moduleExports are cloudflare:workers'
 	// exports (classes bound as Durable Objects appear as namespaces).
 	loopback      goja.Callable
+	scheduledCtl  goja.Callable // makes a ScheduledController
 	ctxExportsObj *goja.Object
 	moduleExports *goja.Object
 	// remoteStacks are the stacks of the last errors that crossed from

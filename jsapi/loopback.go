@@ -27,29 +27,37 @@ func (w *Worker) installLoopback() error {
 // export) of w in w's runtime: fetch, scheduled and RPC methods, with
 // RPC's copying. binding names it in errors.
 func (w *Worker) serviceStub(binding, entrypoint string) goja.Value {
-	if w.loopback == nil {
-		fv, err := w.rt.RunProgram(loopbackProgram)
-		if err != nil {
-			panic(err)
-		}
-		fn, _ := goja.AssertFunction(fv)
-		native := w.rt.NewObject()
-		_ = native.Set("exports", func() goja.Value { return w.Exports })
-		_ = native.Set("env", w.Env)
-		_ = native.Set("newCtx", func() goja.Value { return w.NewExecutionContext(nil) })
-		_ = native.Set("rpcCopy", w.rpcCopy)
-		_ = native.Set("uncaught", func(goja.Value) {})
-		sv, err := fn(goja.Undefined(), native)
-		if err != nil {
-			panic(err)
-		}
-		w.loopback, _ = goja.AssertFunction(sv)
-	}
+	w.initLoopback()
 	v, err := w.loopback(goja.Undefined(), w.rt.ToValue(binding), w.rt.ToValue(entrypoint))
 	if err != nil {
 		panic(err)
 	}
 	return v
+}
+
+// initLoopback runs loopback.js in w's runtime once.
+func (w *Worker) initLoopback() {
+	if w.loopback != nil {
+		return
+	}
+	fv, err := w.rt.RunProgram(loopbackProgram)
+	if err != nil {
+		panic(err)
+	}
+	fn, _ := goja.AssertFunction(fv)
+	native := w.rt.NewObject()
+	_ = native.Set("exports", func() goja.Value { return w.Exports })
+	_ = native.Set("env", w.Env)
+	_ = native.Set("newCtx", func() goja.Value { return w.NewExecutionContext(nil) })
+	_ = native.Set("rpcCopy", w.rpcCopy)
+	_ = native.Set("uncaught", func(goja.Value) {})
+	mv, err := fn(goja.Undefined(), native)
+	if err != nil {
+		panic(err)
+	}
+	m := mv.ToObject(w.rt)
+	w.loopback, _ = goja.AssertFunction(m.Get("service"))
+	w.scheduledCtl, _ = goja.AssertFunction(m.Get("controller"))
 }
 
 // ServiceStub returns a service binding to entrypoint ("" for the default

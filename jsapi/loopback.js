@@ -76,5 +76,10 @@
       },
     });
   }
-  return service;
+  // controller is the ScheduledController of a scheduled() handler that a
+  // cron trigger runs.
+  function controller(cron, scheduledTime) {
+    return new ScheduledController(cron, scheduledTime, { noRetry: false });
+  }
+  return { service, controller };
 })
