@@ -50,7 +50,6 @@ func (w *Worker) initLoopback() {
 	_ = native.Set("env", w.Env)
 	_ = native.Set("newCtx", func() goja.Value { return w.NewExecutionContext(nil) })
 	_ = native.Set("rpcCopy", w.rpcCopy)
-	_ = native.Set("uncaught", func(goja.Value) {})
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		panic(err)

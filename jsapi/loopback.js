@@ -54,8 +54,9 @@
               }
               await (t.cls ? t.obj.scheduled(ctl) : t.obj.scheduled(ctl, native.env, t.ctx));
             } catch (e) {
+              // As workerd: the caller gets the outcome, the log the error.
               outcome = "exception";
-              native.uncaught(e);
+              console.error("Uncaught", e);
             }
             return { outcome, noRetry: state.noRetry };
           };
