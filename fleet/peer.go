@@ -45,6 +45,7 @@ type Client struct {
 	node   string
 	http   *http.Client
 	now    func() time.Time
+	self   string // SetSelf
 }
 
 // NewClient returns a Client that signs with secret as node.
@@ -283,6 +284,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ping = true
 	case PathHTTP:
 		s.serveHTTPForward(w, r, refuse)
+		return
+	case PathWS:
+		s.serveSocket(w, r, refuse)
 		return
 	default:
 		http.NotFound(w, r)

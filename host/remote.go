@@ -240,6 +240,9 @@ func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *j
 	resp, err := h.FetchHere(c.Request().Context(), class, id, name, req)
 	var elsewhere *ownership.CellOwnedElsewhereError
 	if errors.As(err, &elsewhere) {
+		if sr, ok := h.cfg.Remote.(SocketRemote); ok {
+			return true, h.edgeUpgrade(c, sr, elsewhere.Addr, class, id, name, req)
+		}
 		h.cfg.Remote.ProxyHTTP(c.Response(), c.Request(), elsewhere.Addr, class, id, name)
 		return true, nil
 	}

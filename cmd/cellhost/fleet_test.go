@@ -39,14 +39,45 @@ type serveNode struct {
 }
 
 type lineBuf struct {
-	mu    sync.Mutex
-	lines []string
+	mu      sync.Mutex
+	lines   []string
+	changed chan struct{} // closed by add; made by waitFor
 }
 
 func (b *lineBuf) add(s string) {
 	b.mu.Lock()
 	b.lines = append(b.lines, s)
+	if b.changed != nil {
+		close(b.changed)
+		b.changed = nil
+	}
 	b.mu.Unlock()
+}
+
+// waitFor waits until a line contains sub, at most d.
+func (b *lineBuf) waitFor(sub string, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	seen := 0
+	for {
+		b.mu.Lock()
+		for ; seen < len(b.lines); seen++ {
+			if strings.Contains(b.lines[seen], sub) {
+				b.mu.Unlock()
+				return true
+			}
+		}
+		if b.changed == nil {
+			b.changed = make(chan struct{})
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return false
+		}
+	}
 }
 
 func (b *lineBuf) String() string {

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/gorilla/websocket"
 
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -300,6 +302,17 @@ func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, clas
 }
 
 // close stops watching and closes the Host.
+// ServeSocket implements fleet.SocketLocal.
+func (a *servedApp) ServeSocket(conn *websocket.Conn, open *wsrelay.Open) {
+	g, err := a.enter(context.Background())
+	if err != nil {
+		_ = conn.Close()
+		return
+	}
+	defer g.running.Done()
+	g.h.ServeSocket(conn, open)
+}
+
 func (a *servedApp) close() {
 	if a.stop != nil {
 		close(a.stop)
