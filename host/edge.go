@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,16 +84,37 @@ type edgeConn struct {
 // edgeUpgrade serves the client's WebSocket upgrade for an object the
 // node at addr owns. req is the client's request as the object sees it.
 func (h *Host) edgeUpgrade(ec echo.Context, sr SocketRemote, addr, class, id, name string, req *jsapi.HTTPRequest) error {
-	r := ec.Request()
+	open := h.relayOpen(class, id, name, req)
+	relay, hello, addr, err := h.dialRelay(ec.Request().Context(), sr, addr, &open)
+	if err != nil {
+		return err
+	}
+	if hello.Status != http.StatusSwitchingProtocols {
+		_ = relay.Close()
+		return h.write(ec, &jsapi.HTTPResponse{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body})
+	}
+	return h.serveEdge(ec, &edgeRelay{sr: sr, relay: relay, hello: hello, open: open, addr: addr})
+}
+
+// relayOpen is the Open of a new relay for req.
+func (h *Host) relayOpen(class, id, name string, req *jsapi.HTTPRequest) wsrelay.Open {
 	open := wsrelay.Open{Class: class, ID: id, Name: name, Method: req.Method, URL: req.URL, Header: req.Header}
 	if h.cfg.Node != nil {
 		open.Edge = h.cfg.Node.ID()
 	}
+	return open
+}
+
+// dialRelay opens a relay for open, starting at addr and following the
+// owner (at most maxForwardRounds look-ups). It returns the relay, the
+// owner's Hello (a 101, or another answer to pass on) and the owner's
+// address; a failed open is an error (the object's, or the forward's).
+func (h *Host) dialRelay(ctx context.Context, sr SocketRemote, addr string, open *wsrelay.Open) (*websocket.Conn, *wsrelay.Hello, string, error) {
 	var relay *websocket.Conn
 	var hello *wsrelay.Hello
 	var err error
 	for round := 0; ; round++ {
-		relay, hello, err = sr.DialSocket(r.Context(), addr, &open)
+		relay, hello, err = sr.DialSocket(ctx, addr, open)
 		last := round+1 >= maxForwardRounds
 		if err == nil && hello.Error != nil && hello.Error.Kind == wsrelay.KindNotOwner && !last {
 			_ = relay.Close()
@@ -106,21 +128,94 @@ func (h *Host) edgeUpgrade(ec echo.Context, sr SocketRemote, addr, class, id, na
 		break
 	}
 	if err != nil {
-		return err
+		return nil, nil, "", err
 	}
 	if e := hello.Error; e != nil {
 		_ = relay.Close()
 		switch e.Kind {
 		case wsrelay.KindScript:
-			return &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
+			return nil, nil, "", &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
 		case wsrelay.KindNotOwner:
-			return &ownership.CellOwnedElsewhereError{Scope: class + ":" + id, Addr: e.Addr}
+			return nil, nil, "", &ownership.CellOwnedElsewhereError{Scope: open.Class + ":" + open.ID, Addr: e.Addr}
 		}
-		return errors.New(e.Message)
+		return nil, nil, "", errors.New(e.Message)
+	}
+	return relay, hello, addr, nil
+}
+
+// edgeRelay is an open relay whose 101 has not reached the client yet:
+// the Owner of the WebSocket in the Response a worker's stub fetch got
+// from an object on another node (remoteSocketResponse). Returning that
+// Response upgrades the client and serves the relay (serveEdge); a relay
+// nobody claims within the request timeout is closed.
+type edgeRelay struct {
+	sr    SocketRemote
+	relay *websocket.Conn
+	hello *wsrelay.Hello
+	open  wsrelay.Open
+	addr  string
+
+	once  sync.Once
+	timer *time.Timer
+}
+
+// claim reports whether er is still unclaimed, and claims it.
+func (er *edgeRelay) claim() bool {
+	ok := false
+	er.once.Do(func() {
+		ok = true
+		if er.timer != nil {
+			er.timer.Stop()
+		}
+	})
+	return ok
+}
+
+// remoteSocketResponse opens a relay for a WebSocket upgrade a worker's
+// stub fetch sends to the object on the node at addr, and returns the
+// object's answer: a 101 carries a WebSocket the worker can only return
+// in its own Response. Off the loop.
+func (h *Host) remoteSocketResponse(ctx context.Context, sr SocketRemote, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+	open := h.relayOpen(class, id, name, req)
+	relay, hello, addr, err := h.dialRelay(ctx, sr, addr, &open)
+	if err != nil {
+		return nil, err
 	}
 	if hello.Status != http.StatusSwitchingProtocols {
 		_ = relay.Close()
-		return h.write(ec, &jsapi.HTTPResponse{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body})
+		return &jsapi.HTTPResponse{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body}, nil
+	}
+	er := &edgeRelay{sr: sr, relay: relay, hello: hello, open: open, addr: addr}
+	er.timer = time.AfterFunc(h.cfg.RequestTimeout, func() {
+		if er.claim() {
+			_ = relay.Close() // the owner sees a connection that went away
+		}
+	})
+	return &jsapi.HTTPResponse{Status: http.StatusSwitchingProtocols, StatusText: hello.StatusText, Header: hello.Header,
+		Socket: jsapi.NewRemoteSocket(er)}, nil
+}
+
+// isUpgradeRequest reports whether req asks for a WebSocket.
+func isUpgradeRequest(req *jsapi.HTTPRequest) bool {
+	for _, kv := range req.Header {
+		if strings.EqualFold(kv[0], "upgrade") && strings.EqualFold(strings.TrimSpace(kv[1]), "websocket") {
+			return true
+		}
+	}
+	return false
+}
+
+// serveEdge upgrades the client's connection with the owner's 101 and
+// serves it through er's relay.
+func (h *Host) serveEdge(ec echo.Context, er *edgeRelay) error {
+	r := ec.Request()
+	relay, hello := er.relay, er.hello
+	if !er.claim() {
+		return &jsapi.ScriptError{Name: "TypeError", Message: "Can't return WebSocket that was already used in a response."}
+	}
+	if !websocket.IsWebSocketUpgrade(r) {
+		_ = relay.Close()
+		return &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`}
 	}
 	hdr := http.Header{}
 	for _, kv := range hello.Header {
@@ -136,8 +231,9 @@ func (h *Host) edgeUpgrade(ec echo.Context, sr SocketRemote, addr, class, id, na
 	client.SetReadLimit(wsMaxMessage)
 	client.SetCloseHandler(func(int, string) error { return nil }) // the program answers
 	relay.SetCloseHandler(func(int, string) error { return nil })  // the client answers
+	open := er.open
 	open.Socket = hello.Socket
-	e := &edgeConn{h: h, sr: sr, open: open, addr: addr, client: client,
+	e := &edgeConn{h: h, sr: er.sr, open: open, addr: er.addr, client: client,
 		in: make(chan edgeFrame, edgeInflight), ended: make(chan relayEnd, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if !h.sockets.addEdge(e) {
 		_ = client.Close()

@@ -191,6 +191,9 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 	return routed(h, &h.owners, class+":"+id,
 		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
 		func(addr string) (*jsapi.HTTPResponse, error) {
+			if sr, ok := h.cfg.Remote.(SocketRemote); ok && isUpgradeRequest(req) {
+				return h.remoteSocketResponse(ctx, sr, addr, class, id, name, req)
+			}
 			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
 		})
 }

@@ -434,6 +434,9 @@ var wsUpgrader = websocket.Upgrader{
 func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
 	r := ec.Request()
 	client := jsapi.SocketOf(resp)
+	if er, ok := client.Owner.(*edgeRelay); ok { // from an object on another node
+		return h.serveEdge(ec, er)
+	}
 	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
 		return errors.New("internal error: a WebSocket response has no owner")

@@ -127,6 +127,12 @@ type WebSocket struct {
 	Owner any
 }
 
+// NewRemoteSocket returns the client end of a WebSocket whose server end
+// lives on another node: it has no runtime, so a program can only return
+// it in a Response (the host then serves owner's connection). owner is
+// the host's (Owner).
+func NewRemoteSocket(owner any) *WebSocket { return &WebSocket{Owner: owner} }
+
 // Peer is the other end of the pair.
 func (ws *WebSocket) Peer() *WebSocket { return ws.peer }
 

@@ -55,17 +55,23 @@ func (b *lineBuf) add(s string) {
 }
 
 // waitFor waits until a line contains sub, at most d.
-func (b *lineBuf) waitFor(sub string, d time.Duration) bool {
+func (b *lineBuf) waitFor(sub string, d time.Duration) bool { return b.waitForN(sub, 1, d) }
+
+// waitForN waits until n lines contain sub, at most d.
+func (b *lineBuf) waitForN(sub string, n int, d time.Duration) bool {
 	deadline := time.NewTimer(d)
 	defer deadline.Stop()
-	seen := 0
+	seen, found := 0, 0
 	for {
 		b.mu.Lock()
 		for ; seen < len(b.lines); seen++ {
 			if strings.Contains(b.lines[seen], sub) {
-				b.mu.Unlock()
-				return true
+				found++
 			}
+		}
+		if found >= n {
+			b.mu.Unlock()
+			return true
 		}
 		if b.changed == nil {
 			b.changed = make(chan struct{})
