@@ -131,6 +131,28 @@ func (w *Wake) AlarmDurable(scope string, dueMS int64, armed bool, epoch uint64)
 	}
 }
 
+// PublishAlarm implements host.AlarmPublisher: it queues the entry of an
+// armed alarm and writes the queue now (each new entry, then the
+// retirement of the one it replaces), returning an error unless the entry
+// is in the bucket. Before Start the change stays queued for Start's first
+// write.
+func (w *Wake) PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error {
+	w.AlarmDurable(scope, dueMS, true, epoch)
+	w.mu.Lock()
+	started := w.started
+	w.mu.Unlock()
+	if !started {
+		return nil
+	}
+	w.flush(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.known[scope], WakeEntryBody{Cell: scope, DueMS: dueMS, Epoch: epoch}) {
+		return fmt.Errorf("wake entry of %s (due %d) not written", scope, dueMS)
+	}
+	return nil
+}
+
 // Start reads the wake index, wakes what is due, and starts the writer,
 // the poll and the waker goroutines. local receives the wakes.
 func (w *Wake) Start(ctx context.Context, local CellWaker) error {
@@ -420,3 +442,8 @@ func withBodies(known, listed []WakeEntryBody) []WakeEntryBody {
 	}
 	return out
 }
+
+// Wake is a host.AlarmPublisher (fleet does not import host).
+var _ interface {
+	PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error
+} = (*Wake)(nil)
