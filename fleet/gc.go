@@ -16,12 +16,12 @@ import (
 
 // GCStats are the counters of dead-node GC.
 type GCStats struct {
-	Passes  int64 // passes run (as the waker)
-	Swept   int64 // dead nodes whose markers are all deleted
-	Retired int64 // dead node records removed (tombstone, then delete)
-	Retries int64 // sweeps that failed and backed off
-	Deletes int64 // markers deleted
-	Skipped int64 // undecodable node records left alone
+	Passes  int64 `json:"passes"`  // passes run (as the waker)
+	Swept   int64 `json:"swept"`   // dead nodes whose markers are all deleted
+	Retired int64 `json:"retired"` // dead node records removed (tombstone, then delete)
+	Retries int64 `json:"retries"` // sweeps that failed and backed off
+	Deletes int64 `json:"deletes"` // markers deleted
+	Skipped int64 `json:"skipped"` // undecodable node records left alone
 }
 
 // DeadNodeGc is dead-node garbage collection (bucket protocol, section 8;

@@ -41,10 +41,15 @@ const DefaultWakerTick = 5 * time.Second
 
 // WakeStats are the counters of a Wake (cellhost diagnose, the logs).
 type WakeStats struct {
-	Published, Retired, PublishErrors int64 // wake index writes
-	Woken, WakeErrors                 int64 // cells activated by the index
-	WakerHeld                         bool  // this node holds wake/waker.json
-	GC                                GCStats
+	// wake index writes
+	Published     int64 `json:"published"`
+	Retired       int64 `json:"retired"`
+	PublishErrors int64 `json:"publish_errors"`
+	// cells activated by the index
+	Woken      int64   `json:"woken"`
+	WakeErrors int64   `json:"wake_errors"`
+	WakerHeld  bool    `json:"waker_held"` // this node holds wake/waker.json
+	GC         GCStats `json:"gc"`
 }
 
 // Wake is the wake index of one node (bucket protocol, section 6) and its

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,39 +28,38 @@ func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
 		if status != 200 || len(id) != 64 {
 			t.Fatalf("arm via a: %d %q", status, id)
 		}
-		// The wake entry is published after the commit is durable, not
-		// before the reply: wait until it is in the bucket (a kill before
-		// that leaves no hint; the alarm then runs at the cell's next
-		// activation).
+		// The reply waited for the wake entry (published after the durable
+		// commit, before the reply): it is in the bucket now, so a kill
+		// right after the reply cannot leave the alarm unindexed.
 		store := openBucket(t, bucket)
-		for deadline := time.Now().Add(30 * time.Second); ; {
-			page, err := store.List(context.Background(), bucketkey.WakeEntriesPrefix, "", 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			found := false
-			for _, o := range page.Objects {
-				found = found || strings.HasSuffix(o.Key, "/Counter:"+id)
-			}
-			if found {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no wake entry for Counter:%s within 30 s:\n%s", id, a.logs)
-			}
-			time.Sleep(20 * time.Millisecond) // polling the bucket
+		page, err := store.List(context.Background(), bucketkey.WakeEntriesPrefix, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, o := range page.Objects {
+			found = found || strings.HasSuffix(o.Key, "/Counter:"+id)
+		}
+		if !found {
+			t.Fatalf("no wake entry for Counter:%s when the reply arrived:\n%s", id, a.logs)
 		}
 		if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 			t.Fatal(err)
 		}
 		_ = a.cmd.Wait()
 		killed := time.Now()
-		for !strings.Contains(b.logs.String(), "ALARM-FIRED "+id) {
-			if time.Since(killed) > 60*time.Second {
-				t.Fatalf("the alarm did not fire on b within 60 s of the kill:\n%s", b.logs)
-			}
-			time.Sleep(100 * time.Millisecond) // polling b's log
+		if !b.logs.waitFor("ALARM-FIRED "+id, 60*time.Second) {
+			t.Fatalf("the alarm did not fire on b within 60 s of the kill:\n%s", b.logs)
 		}
 		t.Logf("alarm armed on a (due 1.5 s later), a killed: it fired on b %v after the kill (lease TTL %v)", time.Since(killed).Round(time.Millisecond), fleetTTL)
+		// diagnose shows b's running counters: the alarm it fired and the
+		// cell the wake index woke.
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"diagnose", "--bucket", bucket}, &stdout, &stderr); code != 0 {
+			t.Fatalf("diagnose: %s\n%s", stderr.String(), stdout.String())
+		}
+		if !regexp.MustCompile(`alarms: [1-9]\d* fired; wake index: \d+ published, \d+ retired, \d+ publish errors, [1-9]\d* cells woken`).MatchString(stdout.String()) {
+			t.Errorf("diagnose does not show b's alarm counters:\n%s", stdout.String())
+		}
 	})
 }

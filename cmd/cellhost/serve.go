@@ -261,8 +261,12 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return fmt.Errorf("wake index: %w", err)
 	}
 
+	status := newNodeStatus(app, fl.wake)
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	go status.sample(sampleCtx)
 	peerSrv := &http.Server{
-		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app,
+		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
 			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}

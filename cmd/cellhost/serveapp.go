@@ -302,6 +302,18 @@ func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, clas
 }
 
 // close stops watching and closes the Host.
+// hostStats returns the current Host's Stats; false while none serves.
+func (a *servedApp) hostStats() (host.Stats, bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, err := a.enter(ctx)
+	if err != nil {
+		return host.Stats{}, false
+	}
+	defer g.running.Done()
+	return g.h.Stats(), true
+}
+
 // ServeSocket implements fleet.SocketLocal.
 func (a *servedApp) ServeSocket(conn *websocket.Conn, open *wsrelay.Open) {
 	g, err := a.enter(context.Background())
