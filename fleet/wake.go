@@ -34,6 +34,10 @@ type WakeConfig struct {
 	Tick  time.Duration
 	Clock ownership.Clock // SystemClock when nil
 	Log   *slog.Logger    // discards when nil
+	// FailoverSweep makes the elected waker take over every cell a dead
+	// node owned (its node-cells markers) before GC deletes the markers
+	// (sweep.go), so that no cell of a dead owner waits for a request.
+	FailoverSweep bool
 }
 
 // DefaultWakerTick is WakeConfig.Tick when zero.
@@ -114,6 +118,9 @@ func NewWake(cfg WakeConfig) (*Wake, error) {
 		gc:     NewDeadNodeGc(cfg.Store, cfg.Log),
 	}
 	w.waker = waker{store: cfg.Store, node: cfg.Node, ttl: WakerTTLTicks * cfg.Tick}
+	if cfg.FailoverSweep {
+		w.gc.SetSweep(w.sweepCells)
+	}
 	return w, nil
 }
 
@@ -390,7 +397,7 @@ func (w *Wake) logCounters() {
 		"published", st.Published, "retired", st.Retired, "publish_errors", st.PublishErrors,
 		"woken", st.Woken, "wake_errors", st.WakeErrors, "waker", st.WakerHeld,
 		"gc_passes", st.GC.Passes, "gc_swept", st.GC.Swept, "gc_retries", st.GC.Retries,
-		"gc_deletes", st.GC.Deletes, "gc_retired", st.GC.Retired, "gc_skipped", st.GC.Skipped)
+		"gc_deletes", st.GC.Deletes, "gc_retired", st.GC.Retired, "gc_skipped", st.GC.Skipped, "gc_taken", st.GC.Taken)
 }
 
 // wakeAllowed decides whether this node wakes scope: the waker wakes any

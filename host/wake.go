@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -94,7 +93,14 @@ func (y *syncer) publishAlarms(batches []*syncBatch, failed func(b *syncBatch, i
 }
 
 // ErrNotACell means Wake was given a scope that names no cell of this host.
-var ErrNotACell = errors.New("not a cell of this worker")
+// It has a NotACell() true method, for callers that cannot import host
+// (fleet's failover sweep skips such cells).
+var ErrNotACell error = notACell{}
+
+type notACell struct{}
+
+func (notACell) Error() string  { return "not a cell of this worker" }
+func (notACell) NotACell() bool { return true }
 
 // Wake activates the cell scope ("<Class>:<64 hex id>") so that its stored
 // alarm is armed (and fires at once if it is due); it returns when the cell

@@ -169,8 +169,8 @@ func printStatus(w io.Writer, st *fleet.NodeStatus) {
 	}
 	fmt.Fprintf(w, "      alarms: %d fired; wake index: %d published, %d retired, %d publish errors, %d cells woken, %d wake errors (%s)\n",
 		st.AlarmsFired, wk.Published, wk.Retired, wk.PublishErrors, wk.Woken, wk.WakeErrors, role)
-	fmt.Fprintf(w, "      dead-node GC: %d passes, %d swept, %d retries, %d deletes, %d records retired, %d skipped\n",
-		wk.GC.Passes, wk.GC.Swept, wk.GC.Retries, wk.GC.Deletes, wk.GC.Retired, wk.GC.Skipped)
+	fmt.Fprintf(w, "      dead-node GC: %d passes, %d swept, %d retries, %d deletes, %d records retired, %d skipped; failover sweep: %d cells taken over\n",
+		wk.GC.Passes, wk.GC.Swept, wk.GC.Retries, wk.GC.Deletes, wk.GC.Retired, wk.GC.Skipped, wk.GC.Taken)
 }
 
 // listNodes prints every node lease under nodes/ as live, dead or

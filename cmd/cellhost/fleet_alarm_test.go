@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -60,6 +61,43 @@ func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
 		}
 		if !regexp.MustCompile(`alarms: [1-9]\d* fired; wake index: \d+ published, \d+ retired, \d+ publish errors, [1-9]\d* cells woken`).MatchString(stdout.String()) {
 			t.Errorf("diagnose does not show b's alarm counters:\n%s", stdout.String())
+		}
+	})
+}
+
+// TestFleet_FailoverSweep: a cell without an alarm whose owner is killed
+// is taken over by the elected waker (the failover sweep) once the owner's
+// lease expired, with no request, and its state is there.
+func TestFleet_FailoverSweep(t *testing.T) {
+	fleetBuckets(t, func(t *testing.T, bucket string) {
+		bin := fleetBinary(t)
+		dir, project := t.TempDir(), counterProject(t)
+		fast := []string{"--bucket", bucket, "--wake-poll", "1s", "--waker-tick", "300ms"}
+		a := startServe(t, bin, append([]string{project, "--state", filepath.Join(dir, "a")}, fast...)...)
+		b := startServe(t, bin, append([]string{project, "--state", filepath.Join(dir, "b")}, fast...)...)
+		client := &http.Client{Timeout: 30 * time.Second}
+		for i := 1; i <= 2; i++ {
+			if status, r, raw, err := getCounter(client, a.base+"/do/Counter/swept"); err != nil || status != 200 || r.N != i {
+				t.Fatalf("increment via a: %d %s %v", status, raw, err)
+			}
+		}
+		store := openBucket(t, bucket)
+		if rec := ownerOf(t, store, "swept"); rec.Node != a.id {
+			t.Fatalf("own.json = %+v, want a", rec)
+		}
+		if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		_ = a.cmd.Wait()
+		scope := "Counter:" + counterID("swept")
+		if !b.logs.waitFor(`failover sweep: cell taken over" scope=`+scope, 60*time.Second) {
+			t.Fatalf("b did not take the cell over:\n%s", b.logs)
+		}
+		if rec := ownerOf(t, store, "swept"); rec.Node != b.id {
+			t.Errorf("own.json after the sweep = %+v, want b", rec)
+		}
+		if status, r, raw, err := getCounter(client, b.base+"/do/Counter/swept?peek=1"); err != nil || status != 200 || r.N != 2 {
+			t.Errorf("peek via b after the sweep: %d %s %v, want n=2", status, raw, err)
 		}
 	})
 }

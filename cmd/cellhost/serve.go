@@ -33,6 +33,7 @@ type serveOptions struct {
 	leaseTTL       time.Duration
 	deployPoll     time.Duration
 	wake           wakeOptions
+	failoverSweep  bool
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -77,6 +78,7 @@ one when it appears, restarting its objects with the new code.`,
 	f.DurationVar(&o.leaseTTL, "lease-ttl", ownership.DefaultTTL, "node lease time to live: a dead node's objects are taken over after it")
 	f.DurationVar(&o.deployPoll, "deploy-poll", 5*time.Second, "without a dir: how often to look for a newer deployment")
 	o.wake.addFlags(cmd)
+	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -152,7 +154,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	f.client = fleet.NewClient(secret, nodeID)
 	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
-		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick,
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, FailoverSweep: o.failoverSweep,
 		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	if err != nil {
