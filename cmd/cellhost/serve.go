@@ -34,6 +34,8 @@ type serveOptions struct {
 	deployPoll     time.Duration
 	wake           wakeOptions
 	failoverSweep  bool
+	env            string   // --env (with a project)
+	vars           []string // --var KEY:VALUE (with a project)
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -56,7 +58,22 @@ owned object and deletes the lease, so that other nodes take over at once.
 
 With a dir (or module), the node serves that project. Without one it serves
 the newest deployment in the bucket (cellhost deploy) and switches to a newer
-one when it appears, restarting its objects with the new code.`,
+one when it appears, restarting its objects with the new code.
+
+Bindings as in cellhost dev: vars, then .dev.vars (or .dev.vars.<env>; .env
+without either), then --var; Durable Objects; R2 buckets (in the fleet's
+bucket, under r2/<bucket>/, shared by every node); service bindings to the
+worker's own entrypoints; the assets binding. KV namespaces and D1 databases
+are SQLite files in this node's state directory: each node has its own (a
+warning says so). Static assets are not served in front of the worker, and
+there is no reload or inspector. A deployment (cellhost deploy) carries the
+vars (including .dev.vars at deploy time) and the same bindings.
+
+A WebSocket to an object another node owns is held by the node the client
+reached and relayed to the owner; if the owner dies, a socket the object
+accepted with ctx.acceptWebSocket() is re-attached on the next owner (its
+tags and attachment are stored with the object) and the client keeps its
+connection; one accepted with accept() is closed with code 1012.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := ""
@@ -78,6 +95,8 @@ one when it appears, restarting its objects with the new code.`,
 	f.DurationVar(&o.leaseTTL, "lease-ttl", ownership.DefaultTTL, "node lease time to live: a dead node's objects are taken over after it")
 	f.DurationVar(&o.deployPoll, "deploy-poll", 5*time.Second, "without a dir: how often to look for a newer deployment")
 	o.wake.addFlags(cmd)
+	f.StringVarP(&o.env, "env", "e", "", "with a project: apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
+	f.StringArrayVar(&o.vars, "var", nil, "with a project: set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
