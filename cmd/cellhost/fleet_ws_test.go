@@ -186,6 +186,7 @@ func testWebSocketSurvives(t *testing.T, sig syscall.Signal) {
 			t.Fatal(err)
 		}
 		_ = b.cmd.Wait()
+		killed := time.Now()
 
 		// The accept() socket cannot move: closed with a reason.
 		_, _, err = plain.ReadMessage()
@@ -200,6 +201,7 @@ func testWebSocketSurvives(t *testing.T, sig syscall.Signal) {
 		if !a.logs.waitForN("re-attached a WebSocket on the Durable Object's new owner", 2, 60*time.Second) {
 			t.Fatalf("a did not re-attach both sockets:\n%s", a.logs)
 		}
+		t.Logf("%v of the owner: both hibernated sockets re-attached on a %v later (lease TTL %v)", sig, time.Since(killed).Round(time.Millisecond), fleetTTL)
 		want = `{"n":3,"msg":"again","att":{"user":"u1"},"tags":["room","u:u1"],"room":2}`
 		if got := exchange(t, hib, "again"); got != want {
 			t.Fatalf("after the kill: %s, want %s\na:\n%s", got, want, a.logs)

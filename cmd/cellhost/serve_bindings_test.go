@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,5 +61,38 @@ func TestServe_Bindings(t *testing.T) {
 	}
 	if !strings.Contains(a.logs.String(), "kv_namespaces CACHE: stored on this node only") {
 		t.Errorf("no warning that KV is node-local:\n%s", a.logs)
+	}
+}
+
+// TestServe_DeployedBindings: a deployment carries the vars and the R2,
+// KV and service bindings; a node without a project binds them.
+func TestServe_DeployedBindings(t *testing.T) {
+	bin := fleetBinary(t)
+	dir := t.TempDir()
+	bucket := "file://" + filepath.Join(dir, "bucket")
+	project := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "sb", "main": "index.js", "compatibility_date": "2026-01-01",
+  "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
+  "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
+  "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
+		"index.js":  serveBindingsModule,
+		".dev.vars": "SECRET=from-dev-vars\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"deploy", project, "--bucket", bucket}, &stdout, &stderr); code != 0 {
+		t.Fatalf("deploy: %s", stderr.String())
+	}
+	a := startServe(t, bin, "--bucket", bucket, "--state", filepath.Join(dir, "a"))
+	for _, c := range []struct{ path, want string }{
+		{"/vars", "cfg|from-dev-vars|cfg"},
+		{"/r2/put?v=2", "ok"},
+		{"/r2/get", "shared 2"},
+		{"/svc", "5"},
+		{"/kv", "function"},
+	} {
+		if status, body := getText(t, a.base+c.path); status != 200 || body != c.want {
+			t.Errorf("GET %s = %d %q, want %q\n%s", c.path, status, body, c.want, a.logs)
+		}
 	}
 }
