@@ -160,6 +160,7 @@ func (c *cell) open(name string) {
 				c.synced = c.committed
 			}
 			c.armStoredAlarm()
+			c.scheduleSocketRowGC()
 			c.wakeNext()
 		})
 		if !posted {

@@ -204,6 +204,61 @@ func (h *Host) reattachSocket(conn *websocket.Conn, open *wsrelay.Open, fail fun
 	k.start(conn, hello)
 }
 
+// socketRowGrace is how long after an activation the rows of hibernated
+// WebSockets that no connection holds are kept, for an edge node to
+// re-attach them (twice the edge's own limit).
+var socketRowGrace = 2 * edgeReattachTimeout
+
+// scheduleSocketRowGC deletes, socketRowGrace after the activation, the
+// rows of hibernated WebSockets that no connection re-attached: their
+// clients were connected to the node that died, or their edge died too.
+// Until then they cost a row each and are in no ctx.getWebSockets(). On
+// the loop.
+func (c *cell) scheduleSocketRowGC() {
+	db := c.db
+	c.s.AfterFunc(socketRowGrace, func() {
+		if c.db != db || db == nil { // evicted since: the next activation schedules its own
+			return
+		}
+		if ids, err := db.WebSocketIDs(); err != nil || len(ids) == 0 {
+			return // (most cells): nothing to look at, the cell is not touched
+		}
+		c.deliver("", func() {
+			if c.db == db && c.broken == nil {
+				c.sweepSocketRows()
+			}
+		})
+	})
+}
+
+// sweepSocketRows deletes the rows of hibernated WebSockets the cell's set
+// does not hold, in the current turn, and returns how many. On the loop,
+// with the database open and the input gate passed.
+func (c *cell) sweepSocketRows() int {
+	ids, err := c.db.WebSocketIDs()
+	if err != nil {
+		c.logger().Warn("hibernated WebSockets: listing the stored ones failed", "err", err)
+		return 0
+	}
+	n := 0
+	for _, id := range ids {
+		if c.sockets.set != nil && c.sockets.set.Has(id) {
+			continue
+		}
+		c.touch()
+		c.wrote = true
+		if err := c.db.DeleteWebSocket(id); err != nil {
+			c.logger().Warn("hibernated WebSockets: deleting a stale one failed", "socket", id, "err", err)
+			return n
+		}
+		n++
+	}
+	if n > 0 {
+		c.logger().Info("hibernated WebSockets nobody re-attached after a restart or failover were forgotten", "count", n)
+	}
+	return n
+}
+
 // register adds k to its cell's connections. On the loop.
 func (k *wsConn) register() {
 	if c := k.c; c != nil {

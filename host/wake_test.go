@@ -268,3 +268,27 @@ func TestAlarmPublisher_ReplyWaitsForTheEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestHost_StaleSocketRows: rows of hibernated WebSockets that no
+// connection holds (their node died with the client) are deleted by the
+// activation's GC; a held socket's row stays.
+func TestHost_StaleSocketRows(t *testing.T) {
+	h := newHostB(t, alarmJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	if _, err := fetchDO(h, "ws", "/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.StoreSocketRow(h, "Counter", "ws", "stale", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.StoreSocketRow(h, "Counter", "ws", "held", true); err != nil {
+		t.Fatal(err)
+	}
+	n, left, err := host.SweepSocketRows(h, "Counter", "ws")
+	if err != nil || n != 1 || len(left) != 1 || left[0] != "held" {
+		t.Fatalf("SweepSocketRows = %d, %v, %v; want 1 deleted, [held] left", n, left, err)
+	}
+}

@@ -347,6 +347,16 @@ func RestoreWebSocket(s *WebSocketSet, id string, tags []string, attachment []by
 	return ws
 }
 
+// Has reports whether s holds the socket with durable id id.
+func (s *WebSocketSet) Has(id string) bool {
+	for _, ws := range s.sockets {
+		if ws.id == id {
+			return true
+		}
+	}
+	return false
+}
+
 // Len is the number of hibernatable sockets.
 func (s *WebSocketSet) Len() int { return len(s.sockets) }
 

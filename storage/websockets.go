@@ -98,6 +98,33 @@ func (db *DB) GetWebSocket(id string) (tags []string, attachment []byte, ok bool
 	return tags, attachment, true, nil
 }
 
+// WebSocketIDs returns the ids of the stored hibernated WebSockets. It
+// reads outside the implicit transaction when none is open (a cell's
+// housekeeping between turns), and touches nothing when there are none.
+func (db *DB) WebSocketIDs() ([]string, error) {
+	if db.closed {
+		return nil, ErrClosed
+	}
+	has, err := db.hasWebSockets()
+	if err != nil || !has {
+		return nil, err
+	}
+	rows, err := db.conn.QueryContext(context.Background(), `SELECT id FROM _cf_cellhost_websockets ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("list websockets: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("list websockets: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 func (db *DB) hasWebSockets() (bool, error) {
 	var n int
 	if err := db.conn.QueryRowContext(context.Background(), sqlHasWebSockets).Scan(&n); err != nil {
