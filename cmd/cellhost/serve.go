@@ -282,7 +282,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return fmt.Errorf("wake index: %w", err)
 	}
 
-	status := newNodeStatus(app, fl.wake)
+	status := newNodeStatus(app, fl.wake, stderr)
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	go status.sample(sampleCtx)

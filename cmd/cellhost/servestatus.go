@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -20,14 +22,17 @@ type nodeStatus struct {
 	wake  *fleet.Wake
 	start time.Time
 
-	mu      sync.Mutex
-	lastAt  time.Time
-	lastReq int64
-	rate    float64
+	log   io.Writer // the alarms-fired counter is logged when it changes
+
+	mu         sync.Mutex
+	lastAt     time.Time
+	lastReq    int64
+	rate       float64
+	lastAlarms int64
 }
 
-func newNodeStatus(app *servedApp, wake *fleet.Wake) *nodeStatus {
-	return &nodeStatus{app: app, wake: wake, start: time.Now(), lastAt: time.Now()}
+func newNodeStatus(app *servedApp, wake *fleet.Wake, log io.Writer) *nodeStatus {
+	return &nodeStatus{app: app, wake: wake, log: log, start: time.Now(), lastAt: time.Now()}
 }
 
 // sample updates the requests/s figure every statusSample until ctx ends.
@@ -48,7 +53,13 @@ func (n *nodeStatus) sample(ctx context.Context) {
 				n.rate = float64(st.Requests-n.lastReq) / dt
 			}
 			n.lastAt, n.lastReq = now, st.Requests
+			logAlarms := st.AlarmsFired != n.lastAlarms
+			n.lastAlarms = st.AlarmsFired
 			n.mu.Unlock()
+			if logAlarms {
+				fmt.Fprintf(n.log, "cellhost serve: counters: alarms_fired=%d events=%d requests=%d resident_cells=%d websockets=%d\n",
+					st.AlarmsFired, st.Events, st.Requests, st.ResidentCells, st.WebSockets)
+			}
 		}
 	}
 }
