@@ -109,6 +109,10 @@ func (h *Host) ServeSocket(conn *websocket.Conn, open *wsrelay.Open) {
 		return
 	}
 	client := jsapi.SocketOf(resp)
+	if client == nil && resp.Status == http.StatusSwitchingProtocols {
+		fail(helloError(errors.New("the Durable Object answered a WebSocket upgrade with status 101 but no webSocket")))
+		return
+	}
 	if client == nil || resp.Status != http.StatusSwitchingProtocols {
 		fail(&wsrelay.Hello{Status: resp.Status, StatusText: resp.StatusText, Header: resp.Header, Body: resp.Body})
 		return
