@@ -22,7 +22,7 @@ type nodeStatus struct {
 	wake  *fleet.Wake
 	start time.Time
 
-	log   io.Writer // the alarms-fired counter is logged when it changes
+	log io.Writer // the alarms-fired counter is logged when it changes
 
 	mu         sync.Mutex
 	lastAt     time.Time
