@@ -28,7 +28,7 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"body.js", "request.js", "response.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
@@ -218,6 +218,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *
 	consoleNatives(rt, console, n)
 	cloneNatives(rt, n)
 	statusNatives(rt, n)
+	formDataNatives(rt, n)
 	return n.obj
 }
 
