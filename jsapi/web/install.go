@@ -28,7 +28,7 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
