@@ -76,7 +76,10 @@ func currencySymbol(tag, code string, narrow bool) string {
 	case "KRW":
 		return "₩"
 	case "USD":
-		if narrow || base == "en" && (region == "" || region == "US") || base == "ja" || base == "de" || base == "it" || base == "nl" || base == "es" && region == "US" {
+		if base == "it" {
+			return "USD"
+		}
+		if narrow || base == "en" && (region == "" || region == "US" || region == "IN") || base == "ja" || base == "de" || base == "nl" || base == "es" && region == "US" {
 			return "$"
 		}
 		switch base {
@@ -223,6 +226,9 @@ func fixed(x float64, o numOpts) (string, string) {
 			if ip == "0" {
 				sig = len(strings.TrimLeft(fp, "0"))
 			}
+			if digits == "" {
+				sig = 1 + len(fp)
+			}
 			if sig < o.MinSig {
 				minFrac = len(fp) + o.MinSig - sig
 			}
@@ -258,7 +264,7 @@ func group(ip string, nl numberLocale, useGrouping string) []string {
 	var groups []string
 	s := ip
 	first := true
-	for len(s) > 3 {
+	for {
 		size := 3
 		if nl.indian && !first {
 			size = 2
@@ -276,14 +282,23 @@ func group(ip string, nl numberLocale, useGrouping string) []string {
 // part is one piece of formatToParts.
 type part struct{ typ, val string }
 
-var compactEn = []struct {
+type compactUnit struct {
 	exp  int
-	unit string
-}{{12, "T"}, {9, "B"}, {6, "M"}, {3, "K"}}
+	unit string // "" for no abbreviation at this size
+}
+
+// compactUnits are CLDR's short compact suffixes; the space before the
+// suffix is compactSpace's (a no-break space outside en).
+var compactUnits = map[string][]compactUnit{
+	"en": {{12, "T"}, {9, "B"}, {6, "M"}, {3, "K"}},
+	"de": {{12, "Bio."}, {9, "Mrd."}, {6, "Mio."}, {3, ""}},
+	"fr": {{12, "Bn"}, {9, "Md"}, {6, "M"}, {3, "k"}},
+	"es": {{12, "B"}, {9, "mil M"}, {6, "M"}, {3, "mil"}},
+}
 
 // formatNumber formats x as Intl.NumberFormat does with o.
 func formatNumber(x float64, o numOpts) []part {
-	nl, _ := localeData(o.Locale)
+	nl, lang := localeData(o.Locale)
 	var parts []part
 	neg := x < 0 || (x == 0 && math.Signbit(x))
 	if o.Style == "percent" && !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -301,14 +316,20 @@ func formatNumber(x float64, o numOpts) []part {
 		ox := o
 		if o.Notation == "compact" {
 			ax := math.Abs(x)
-			for _, c := range compactEn {
+			units, ok := compactUnits[lang]
+			if !ok {
+				units = compactUnits["en"]
+			}
+			for _, c := range units {
 				if ax >= math.Pow10(c.exp) {
-					x /= math.Pow10(c.exp)
-					compactSuffix = c.unit
+					if c.unit != "" {
+						x /= math.Pow10(c.exp)
+						compactSuffix = c.unit
+					}
 					break
 				}
 			}
-			if o.MaxSig == 0 && o.MinFrac == 0 && o.MaxFrac == 0 {
+			if o.MaxSig == 0 && o.MinFrac == 0 && o.MaxFrac == 0 && x != 0 {
 				ip, _ := fixed(x, numOpts{MaxFrac: 0, MinInt: 1})
 				if len(ip) < 2 {
 					ox.MaxSig, ox.MinSig = 2, 1
@@ -316,6 +337,22 @@ func formatNumber(x float64, o numOpts) []part {
 			}
 			if compactSuffix == "" && math.Abs(x) >= 1000 {
 				compactSuffix = ""
+			}
+		}
+		exp10 := 0
+		if o.Notation == "scientific" || o.Notation == "engineering" {
+			if x != 0 {
+				digits, e := decimalDigits(x)
+				if o.MaxSig > 0 {
+					digits, e = roundDigits(digits, e, o.MaxSig)
+				} else {
+					digits, e = roundDigits(digits, e, 1+o.MaxFrac)
+				}
+				exp10 = e - 1
+				if o.Notation == "engineering" {
+					exp10 -= ((exp10 % 3) + 3) % 3
+				}
+				x = math.Copysign(mustFloat("0."+digits+"e"+strconv.Itoa(e-exp10)), x)
 			}
 		}
 		ip, fp := fixed(x, ox)
@@ -332,7 +369,17 @@ func formatNumber(x float64, o numOpts) []part {
 			body = append(body, part{"decimal", nl.decimal}, part{"fraction", fp})
 		}
 		if compactSuffix != "" {
+			if _, ok := compactUnits[lang]; ok && lang != "en" {
+				body = append(body, part{"literal", "\u00a0"})
+			}
 			body = append(body, part{"compact", compactSuffix})
+		}
+		if o.Notation == "scientific" || o.Notation == "engineering" {
+			body = append(body, part{"exponentSeparator", "E"})
+			if exp10 < 0 {
+				body = append(body, part{"exponentMinusSign", nl.minus})
+			}
+			body = append(body, part{"exponentInteger", strconv.Itoa(abs(exp10))})
 		}
 		if strings.Trim(ip+fp, "0") == "" {
 			// rounded to zero: the sign follows the value's sign for auto
@@ -410,6 +457,18 @@ func formatNumber(x float64, o numOpts) []part {
 	return parts
 }
 
+func mustFloat(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64)
+	return f
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // unitLabel is en's label of a simple unit (ICU's short and long forms).
 func unitLabel(unit, display string, x float64) string {
 	short := map[string]string{
@@ -420,13 +479,13 @@ func unitLabel(unit, display string, x float64) string {
 	}
 	if display == "long" || (display != "narrow" && (unit == "day" || unit == "byte" || unit == "bit")) {
 		l := unit
-		if x != 1 {
+		if math.Abs(x) != 1 {
 			l += "s"
 		}
 		return l
 	}
 	if s, ok := short[unit]; ok {
-		if (unit == "week" || unit == "month" || unit == "year" || unit == "hour") && x != 1 && display != "narrow" {
+		if (unit == "week" || unit == "month" || unit == "year" || unit == "hour") && math.Abs(x) != 1 && display != "narrow" {
 			return s + "s"
 		}
 		return s
@@ -572,10 +631,14 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.ToValue(s), nil
 	})
-	// intlSupported(tag) → whether formatting knows the language
+	// intlSupported(tag, dates) → whether number (or, with dates, date)
+	// formatting knows the language
 	n.set("intlSupported", func(c goja.FunctionCall) goja.Value {
 		base, _, _ := strings.Cut(c.Argument(0).String(), "-")
 		_, ok := numberLocales[base]
+		if c.Argument(1).ToBoolean() {
+			_, ok = localeNames[base]
+		}
 		return rt.ToValue(ok)
 	})
 	// intlNumber(x, opts) → flat [type, value, ...]

@@ -159,13 +159,26 @@ func formatDate(ms float64, o dateOpts) ([]part, error) {
 	hasTime := o.Hour != "" || o.Minute != "" || o.Second != "" || o.FracDigits > 0
 	if hasDate {
 		datePart(b, t, o, lang, region, names)
+		if o.Era != "" && lang == "en" {
+			b.lit(" ")
+			era := "AD"
+			if t.Year() <= 0 {
+				era = "BC"
+			}
+			if o.Era == "long" {
+				era = map[string]string{"AD": "Anno Domini", "BC": "Before Christ"}[era]
+			} else if o.Era == "narrow" {
+				era = era[:1]
+			}
+			b.add("era", era)
+		}
 	}
 	if hasTime {
 		if hasDate {
 			switch {
-			case lang == "ja" || lang == "fr":
+			case lang == "ja":
 				b.lit(" ")
-			case o.Weekday != "" && o.Year == "" && o.Month == "" && o.Day == "":
+			case lang == "en" && o.Weekday != "" && o.Year == "" && o.Month == "" && o.Day == "":
 				b.lit(" ")
 			default:
 				b.lit(", ")
@@ -210,7 +223,7 @@ func monthText(t time.Time, style string, names dateNames) string {
 	case "short":
 		return names.monthsShort[m]
 	case "narrow":
-		return names.months[m][:1]
+		return strings.ToUpper(string([]rune(names.months[m])[:1]))
 	}
 	return ""
 }
@@ -221,7 +234,10 @@ func weekdayText(t time.Time, style string, names dateNames) string {
 	case "long":
 		return names.days[d]
 	case "narrow":
-		return string([]rune(names.days[d])[:1])
+		if names.days[d] == "miércoles" {
+			return "X"
+		}
+		return strings.ToUpper(string([]rune(names.days[d])[:1]))
 	}
 	return names.daysShort[d]
 }
@@ -249,14 +265,20 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 			}
 		}
 		if o.Weekday != "" {
-			b.add("weekday", weekdayText(t, o.Weekday, names))
+			if (o.Year != "" || o.Month != "" || o.Day != "") && o.Weekday != "long" {
+				b.lit("(")
+				b.add("weekday", weekdayText(t, o.Weekday, names))
+				b.lit(")")
+			} else {
+				b.add("weekday", weekdayText(t, o.Weekday, names))
+			}
 		}
 		return
 	}
 	if o.Weekday != "" {
 		b.add("weekday", weekdayText(t, o.Weekday, names))
 		if o.Year != "" || o.Month != "" || o.Day != "" {
-			if lang == "en" && region == "GB" && textMonth || lang == "fr" || lang == "de" && textMonth && false {
+			if lang == "fr" {
 				b.lit(" ")
 			} else {
 				b.lit(", ")
@@ -308,9 +330,15 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 			b.add(c.typ, c.val)
 			first = false
 		}
+		if lang == "de" && y.val == "" && d.val != "" && m.val != "" {
+			b.lit(".")
+		}
 		return
 	}
 	mt := monthText(t, o.Month, names)
+	if lang == "en" && region != "" && region != "US" && mt == "Sep" {
+		mt = "Sept"
+	}
 	switch {
 	case lang == "en" && region != "GB" && region != "IN" && region != "AU":
 		b.add("month", mt)
@@ -369,9 +397,6 @@ func timePart(b *dateBuilder, t time.Time, o dateOpts, lang string, names dateNa
 			}
 			b.add("hour", numeric(h12, hs))
 		} else {
-			if o.Minute != "" {
-				hs = "2-digit"
-			}
 			b.add("hour", numeric(h, hs))
 		}
 	}
@@ -482,7 +507,7 @@ func styled(b *dateBuilder, t time.Time, o dateOpts, lang, region string, names 
 		if o.TimeStyle != "short" {
 			to.Second = "2-digit"
 		}
-		if !o.Hour12 {
+		if !o.Hour12 && lang != "es" && lang != "ja" {
 			to.Hour = "2-digit"
 		}
 		timePart(b, t, to, lang, names)

@@ -21,10 +21,11 @@
   // (without Unicode extensions), else en-US.
   // With anyLanguage (plural rules, collation: x/text knows every CLDR
   // language), the first requested tag.
-  function resolveLocale(locales, anyLanguage) {
+  // With dates, only languages whose date names intl.go has.
+  function resolveLocale(locales, anyLanguage, dates) {
     for (const tag of canonicalLocales(locales)) {
       const base = tag.split("-u-")[0].split("-x-")[0];
-      if (anyLanguage || native.intlSupported(base)) return base;
+      if (anyLanguage || native.intlSupported(base, dates === true)) return base;
     }
     return DEFAULT_LOCALE;
   }
@@ -200,7 +201,7 @@
   function initDateTimeFormat(self, locales, options, required = "any", defaults = "date") {
     const opts = intlOptions(options);
     const C = "Intl.DateTimeFormat";
-    const locale = resolveLocale(locales);
+    const locale = resolveLocale(locales, false, true);
     getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
     getOption(opts, "calendar", undefined, undefined, C);
     getOption(opts, "numberingSystem", undefined, undefined, C);
@@ -247,8 +248,9 @@
       resolved.hourCycle = hc;
       resolved.hour12 = hour12;
     }
+    // ICU's h23 patterns pad the hour when the minute was asked numeric
+    if (o.Minute === "numeric" && o.Hour !== "" && !o.Hour12) o.Hour = "2-digit";
     if (o.Minute !== "" && o.Hour !== "") o.Minute = "2-digit";
-    if (o.Minute !== "" && o.Hour !== "" && !o.Hour12) o.Hour = "2-digit";
     if (o.Second !== "" && (o.Minute !== "" || o.Hour !== "")) o.Second = "2-digit";
     for (const [k, v] of [["weekday", o.Weekday], ["era", o.Era], ["year", o.Year], ["month", o.Month], ["day", o.Day], ["hour", o.Hour], ["minute", o.Minute], ["second", o.Second]]) {
       if (v !== "") resolved[k] = v;
