@@ -3,6 +3,7 @@
   // without `new`), workerd's error texts, and exec/test results whose
   // components match as workerd's (ada's) do.
   const urlPatterns = new WeakMap();
+  let URLPatternPolyfill;
   function patternOf(x) {
     const p = urlPatterns.get(x);
     if (p === undefined) throw illegalInvocation();
@@ -17,6 +18,7 @@
       // an invalid base URL fails even when the input does not need it
       // (URLPattern spec, as workerd; the polyfill parses it only on use)
       if (typeof baseURL !== "undefined" && !isObject(baseURL) && native.urlParse(String(baseURL), undefined) === null) throw 0;
+      if (URLPatternPolyfill === undefined) URLPatternPolyfill = makeURLPatternPolyfill();
       p = new URLPatternPolyfill(...arguments);
     } catch {
       throw new TypeError("Failed to construct URLPattern");
