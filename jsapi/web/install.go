@@ -28,7 +28,7 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "cache.js", "intl.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "cache.js", "intl.js", "htmlrewriter.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
@@ -228,6 +228,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string), c
 	formDataNatives(rt, n)
 	cacheNatives(rt, cache, n)
 	intlNatives(rt, n)
+	htmlRewriterNatives(rt, n)
 	return n.obj
 }
 

@@ -3,6 +3,12 @@
   // Blob and File are plain constructor functions, not classes, so that a
   // call without `new` fails with workerd's message instead of goja's.
   const blobData = new WeakMap();
+  // constructorLast moves a prototype's constructor after its methods, as
+  // workerd's (jsg's) prototypes list them.
+  function constructorLast(F) {
+    delete F.prototype.constructor;
+    Object.defineProperty(F.prototype, "constructor", { value: F, writable: true, configurable: true });
+  }
   function illegalInvocation() {
     return new TypeError("Illegal invocation");
   }
@@ -119,6 +125,7 @@
     Object.defineProperty(Blob.prototype, k, { value: blobMethods[k], writable: true, configurable: true, enumerable: true });
   }
   Object.defineProperty(Blob.prototype, Symbol.toStringTag, { value: "Blob", configurable: true });
+  constructorLast(Blob);
   Object.defineProperty(Blob, "length", { value: 0 });
 
   function File(bits, name, options) {
@@ -145,6 +152,7 @@
     [Symbol.toStringTag]: { value: "File", configurable: true },
   });
   Object.defineProperty(File, "length", { value: 0 });
+  constructorLast(File);
   defineGlobal("Blob", Blob);
   defineGlobal("File", File);
 

@@ -89,6 +89,7 @@
     Object.defineProperty(Cache.prototype, k, { value: cacheMethods[k], writable: true, configurable: true, enumerable: true });
   }
   Object.defineProperty(Cache.prototype, Symbol.toStringTag, { value: "Cache", configurable: true });
+  constructorLast(Cache);
 
   function CacheStorage() {
     throw new TypeError("Illegal constructor");
@@ -113,6 +114,7 @@
     Object.defineProperty(CacheStorage.prototype, k, { value: cacheStorageMethods[k], writable: true, configurable: true, enumerable: true });
   }
   Object.defineProperty(CacheStorage.prototype, Symbol.toStringTag, { value: "CacheStorage", configurable: true });
+  constructorLast(CacheStorage);
   defineGlobal("Cache", Cache);
   defineGlobal("CacheStorage", CacheStorage);
   const caches = Object.create(CacheStorage.prototype);

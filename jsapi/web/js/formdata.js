@@ -120,6 +120,7 @@
   Object.defineProperty(FormData.prototype, Symbol.iterator, { value: FormData.prototype.entries, writable: true, configurable: true });
   Object.defineProperty(FormData.prototype, Symbol.toStringTag, { value: "FormData", configurable: true });
   Object.defineProperty(FormData, "length", { value: 0 });
+  constructorLast(FormData);
   defineGlobal("FormData", FormData);
 
   // formDispositionValue escapes a name or filename as workerd (and

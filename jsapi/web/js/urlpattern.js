@@ -55,4 +55,5 @@
   }
   Object.defineProperty(URLPattern.prototype, Symbol.toStringTag, { value: "URLPattern", configurable: true });
   Object.defineProperty(URLPattern, "length", { value: 0 });
+  constructorLast(URLPattern);
   defineGlobal("URLPattern", URLPattern);
