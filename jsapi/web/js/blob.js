@@ -3,6 +3,22 @@
   // Blob and File are plain constructor functions, not classes, so that a
   // call without `new` fails with workerd's message instead of goja's.
   const blobData = new WeakMap();
+  // lazyGlobal defines a global that make() builds on first use (an
+  // accessor until then), for the large interfaces most workers never
+  // touch: the runtime's set-up stays small.
+  function lazyGlobal(name, make) {
+    Object.defineProperty(G, name, {
+      get() {
+        const v = make();
+        defineGlobal(name, v);
+        return v;
+      },
+      set(v) {
+        defineGlobal(name, v);
+      },
+      configurable: true,
+    });
+  }
   // constructorLast moves a prototype's constructor after its methods, as
   // workerd's (jsg's) prototypes list them.
   function constructorLast(F) {

@@ -491,17 +491,7 @@
     Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
     return { Intl, NumberFormat, DateTimeFormat, Collator, initDateTimeFormat, initCollator, collators, collatorCompare };
   }
-  Object.defineProperty(G, "Intl", {
-    get() {
-      const v = intl().Intl;
-      defineGlobal("Intl", v);
-      return v;
-    },
-    set(v) {
-      defineGlobal("Intl", v);
-    },
-    configurable: true,
-  });
+  lazyGlobal("Intl", () => intl().Intl);
 
   // ---- the locale-sensitive methods of the built-ins
   let defaultNumberFormat;
