@@ -113,8 +113,8 @@ func parseMultipart(body []byte, boundary string) ([]formEntry, error) {
 		if cd == "" {
 			return nil, jserr.TypeError(errFormNoCD)
 		}
-		disp, dparams, err := mime.ParseMediaType(cd)
-		if err != nil && !errors.Is(err, mime.ErrInvalidMediaParameter) {
+		disp, dparams, ok := parseDisposition(cd)
+		if !ok {
 			return nil, jserr.TypeError(errFormBadCD)
 		}
 		if disp != "form-data" {
@@ -139,6 +139,76 @@ func parseMultipart(body []byte, boundary string) ([]formEntry, error) {
 			out = append(out, formEntry{Name: name, Value: string(data)})
 		}
 	}
+}
+
+// parseDisposition parses a part's Content-Disposition with workerd's
+// grammar: a token, then `; name="value"` parameters (quoted, non-empty,
+// a backslash escaping the next character), stopping at the first that
+// does not parse. ok is false when there is no leading token.
+func parseDisposition(cd string) (disp string, params map[string]string, ok bool) {
+	i := 0
+	ws := func() {
+		for i < len(cd) && (cd[i] == ' ' || cd[i] == '\t') {
+			i++
+		}
+	}
+	ident := func() string {
+		start := i
+		for i < len(cd) && (isASCIILetter(cd[i]) || cd[i] >= '0' && cd[i] <= '9' || cd[i] == '_' || cd[i] == '-') {
+			i++
+		}
+		return cd[start:i]
+	}
+	ws()
+	disp = ident()
+	if disp == "" {
+		return "", nil, false
+	}
+	ws()
+	params = map[string]string{}
+	for i < len(cd) && cd[i] == ';' {
+		i++
+		ws()
+		name := ident()
+		ws()
+		if name == "" || i >= len(cd) || cd[i] != '=' {
+			break
+		}
+		i++
+		ws()
+		if i >= len(cd) || cd[i] != '"' {
+			break
+		}
+		i++
+		var v strings.Builder
+		closed := false
+		for i < len(cd) {
+			c := cd[i]
+			if c == '"' {
+				closed = true
+				i++
+				break
+			}
+			if c == '\n' {
+				break
+			}
+			if c == '\\' {
+				if i+1 >= len(cd) || cd[i+1] == '\n' {
+					break
+				}
+				i++
+				c = cd[i]
+			}
+			v.WriteByte(c)
+			i++
+		}
+		if !closed || v.Len() == 0 {
+			break
+		}
+		params[name] = v.String()
+		ws()
+	}
+	return disp, params, true
 }
 
 // formDataNatives are FormData's natives.

@@ -2,10 +2,29 @@ package web
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )
+
+func TestParseDisposition(t *testing.T) {
+	for _, c := range []struct {
+		cd, disp string
+		params   map[string]string
+	}{
+		{`form-data; name="a"; filename="b.txt"`, "form-data", map[string]string{"name": "a", "filename": "b.txt"}},
+		{`form-data; name="q\"uo\\te"`, "form-data", map[string]string{"name": `q"uo\te`}},
+		{`form-data; name=x`, "form-data", map[string]string{}},
+		{`form-data; name="x"; filename*=UTF-8''a.txt`, "form-data", map[string]string{"name": "x"}},
+		{`form-data; filename=""; name="x"`, "form-data", map[string]string{}},
+	} {
+		disp, params, ok := parseDisposition(c.cd)
+		if !ok || disp != c.disp || !reflect.DeepEqual(params, c.params) {
+			t.Errorf("parseDisposition(%q) = %q, %v, %v; want %q, %v", c.cd, disp, params, ok, c.disp, c.params)
+		}
+	}
+}
 
 func TestParseFormBody(t *testing.T) {
 	mp := "preamble\r\n--zz\r\nContent-Disposition: form-data; name=\"t\"\r\n\r\nhello\r\n" +
@@ -47,6 +66,8 @@ func TestParseFormBody(t *testing.T) {
 		{"--zz\r\nContent-Type: a/b\r\n\r\nhello\r\n--zz--", "multipart/form-data; boundary=zz", errFormNoCD},
 		{"--zz\r\nContent-Disposition: form-data; filename=\"t\"\r\n\r\nx\r\n--zz--", "multipart/form-data; boundary=zz", errFormNoName},
 		{"--zz\r\nBad Header\r\n\r\nx\r\n--zz--", "multipart/form-data; boundary=zz", errFormHeaders},
+		{"--zz\r\nContent-Disposition: form-data; name=x\r\n\r\nx\r\n--zz--", "multipart/form-data; boundary=zz", errFormNoName},
+		{"--zz\r\nContent-Disposition: ; name=\"x\"\r\n\r\nx\r\n--zz--", "multipart/form-data; boundary=zz", errFormBadCD},
 	} {
 		_, err := parseFormBody([]byte(c.body), c.ct)
 		var je *jserr.Error

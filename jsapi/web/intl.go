@@ -147,6 +147,7 @@ type numOpts struct {
 	Notation         string // standard, compact, scientific, engineering
 	CompactDisplay   string
 	SignDisplay      string
+	CurrencySign     string
 	Exact            string // |x| as decimal digits (a BigInt), or ""
 }
 
@@ -299,6 +300,7 @@ var compactUnits = map[string][]compactUnit{
 // formatNumber formats x as Intl.NumberFormat does with o.
 func formatNumber(x float64, o numOpts) []part {
 	nl, lang := localeData(o.Locale)
+	accounting := false
 	var parts []part
 	neg := x < 0 || (x == 0 && math.Signbit(x))
 	if o.Style == "percent" && !math.IsNaN(x) && !math.IsInf(x, 0) {
@@ -325,6 +327,9 @@ func formatNumber(x float64, o numOpts) []part {
 					if c.unit != "" {
 						x /= math.Pow10(c.exp)
 						compactSuffix = c.unit
+						if o.CompactDisplay == "long" && lang == "en" {
+							compactSuffix = map[int]string{3: " thousand", 6: " million", 9: " billion", 12: " trillion"}[c.exp]
+						}
 					}
 					break
 				}
@@ -427,6 +432,19 @@ func formatNumber(x float64, o numOpts) []part {
 		}
 		parts = append(parts, part{"percentSign", "%"})
 	case "currency":
+		if o.CurrencyDisplay == "name" {
+			parts = append(parts, body...)
+			num := ""
+			for _, p := range body {
+				num += p.val
+			}
+			parts = append(parts, part{"literal", " "}, part{"currency", currencyName(o.Currency, num == "1")})
+			break
+		}
+		if o.CurrencySign == "accounting" && len(parts) > 0 && parts[0].typ == "minusSign" && !nl.currencyAfter {
+			parts = []part{{"literal", "("}}
+			accounting = true
+		}
 		sym := o.Currency
 		switch o.CurrencyDisplay {
 		case "symbol", "":
@@ -450,9 +468,16 @@ func formatNumber(x float64, o numOpts) []part {
 		}
 	case "unit":
 		parts = append(parts, body...)
-		parts = append(parts, part{"literal", " "}, part{"unit", unitLabel(o.Unit, o.UnitDisplay, x)})
+		label := unitLabel(o.Unit, o.UnitDisplay, x)
+		if label != "%" && !(o.UnitDisplay == "narrow" && narrowUnit[o.Unit] != "") {
+			parts = append(parts, part{"literal", " "})
+		}
+		parts = append(parts, part{"unit", label})
 	default:
 		parts = append(parts, body...)
+	}
+	if accounting {
+		parts = append(parts, part{"literal", ")"})
 	}
 	return parts
 }
@@ -469,8 +494,49 @@ func abs(n int) int {
 	return n
 }
 
-// unitLabel is en's label of a simple unit (ICU's short and long forms).
+// currencyName is en's name of a currency (ICU's long display).
+func currencyName(code string, one bool) string {
+	names := map[string][2]string{
+		"USD": {"US dollar", "US dollars"}, "EUR": {"euro", "euros"}, "GBP": {"British pound", "British pounds"},
+		"JPY": {"Japanese yen", "Japanese yen"}, "INR": {"Indian rupee", "Indian rupees"}, "CAD": {"Canadian dollar", "Canadian dollars"},
+		"AUD": {"Australian dollar", "Australian dollars"}, "CNY": {"Chinese yuan", "Chinese yuan"}, "CHF": {"Swiss franc", "Swiss francs"},
+		"BRL": {"Brazilian real", "Brazilian reals"}, "MXN": {"Mexican peso", "Mexican pesos"}, "KRW": {"South Korean won", "South Korean won"},
+	}
+	n, ok := names[code]
+	if !ok {
+		return code
+	}
+	if one {
+		return n[0]
+	}
+	return n[1]
+}
+
+var narrowUnit = map[string]string{"day": "d", "hour": "h", "minute": "m", "second": "s", "millisecond": "ms", "week": "w", "year": "y", "percent": "%"}
+
+// unitLabel is en's label of a unit (ICU's short, narrow and long forms;
+// a compound "a-per-b" is a/b).
 func unitLabel(unit, display string, x float64) string {
+	if a, b, ok := strings.Cut(unit, "-per-"); ok {
+		if unit == "mile-per-hour" && display != "long" {
+			return "mph"
+		}
+		if display == "long" {
+			return unitLabel(a, display, x) + " per " + unitLabel(b, display, 1)
+		}
+		return unitLabel(a, "short", x) + "/" + strings.TrimSuffix(unitLabel(b, "short", 1), "r")
+	}
+	if unit == "percent" {
+		if display == "long" {
+			return "percent"
+		}
+		return "%"
+	}
+	if display == "narrow" {
+		if n, ok := narrowUnit[unit]; ok {
+			return n
+		}
+	}
 	short := map[string]string{
 		"byte": "byte", "kilobyte": "kB", "megabyte": "MB", "gigabyte": "GB", "terabyte": "TB", "bit": "bit",
 		"millisecond": "ms", "second": "sec", "minute": "min", "hour": "hr", "day": "day", "week": "wk", "month": "mth", "year": "yr",

@@ -76,6 +76,24 @@ var localeNames = map[string]dateNames{
 // tzName is the short or long name ICU gives a zone at t in en.
 func tzName(t time.Time, loc *time.Location, style, lang string) string {
 	abbr, off := t.In(loc).Zone()
+	if style == "shortOffset" || style == "longOffset" {
+		sign := "+"
+		if off < 0 {
+			sign, off = "-", -off
+		}
+		h, m := off/3600, off%3600/60
+		if style == "longOffset" {
+			if off == 0 {
+				return "GMT"
+			}
+			return "GMT" + sign + pad2(h) + ":" + pad2(m)
+		}
+		s := "GMT" + sign + strconv.Itoa(h)
+		if m != 0 {
+			s += ":" + pad2(m)
+		}
+		return s
+	}
 	if loc == time.UTC || abbr == "UTC" {
 		if style == "long" {
 			switch lang {

@@ -131,7 +131,7 @@
       let maxFrac = opts.maximumFractionDigits;
       const minSig = opts.minimumSignificantDigits;
       const maxSig = opts.maximumSignificantDigits;
-      const o = { Locale: locale, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0 };
+      const o = { Locale: locale, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0 };
       const resolved = { locale, numberingSystem: "latn", style };
       if (style === "currency") Object.assign(resolved, { currency, currencyDisplay, currencySign });
       if (style === "unit") Object.assign(resolved, { unit, unitDisplay });
@@ -416,6 +416,29 @@
       quarter: ["last quarter", "this quarter", "next quarter"], year: ["last year", "this year", "next year"],
       hour: [undefined, "this hour", undefined], minute: [undefined, "this minute", undefined], second: [undefined, "now", undefined],
     };
+    const rtfShort = { second: "sec.", minute: "min.", hour: "hr.", day: ["day", "days"], week: "wk.", month: "mo.", quarter: ["qtr.", "qtrs."], year: "yr." };
+    const rtfNarrow = { second: "s", minute: "m", hour: "h", day: "d", week: "w", month: "mo", quarter: "q", year: "y" };
+    function rtfParts(st, v, u) {
+      if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
+        const w = rtfAuto[u][v + 1];
+        if (w !== undefined) return [{ type: "literal", value: w }];
+      }
+      const one = Math.abs(v) === 1;
+      let label;
+      let sep = " ";
+      if (st.style === "narrow") {
+        label = rtfNarrow[u];
+        sep = "";
+      } else if (st.style === "short") {
+        const l = rtfShort[u];
+        label = Array.isArray(l) ? l[one ? 0 : 1] : l;
+      } else label = one ? u : u + "s";
+      const nparts = st.nf.formatToParts(Math.abs(v)).map((p) => Object.assign(p, { unit: u }));
+      const past = v < 0 || Object.is(v, -0);
+      return past
+        ? [...nparts, { type: "literal", value: `${sep}${label} ago` }]
+        : [{ type: "literal", value: "in " }, ...nparts, { type: "literal", value: `${sep}${label}` }];
+    }
     const RelativeTimeFormat = intlClass("RelativeTimeFormat", (self, locales, options) => {
       const opts = intlOptions(options);
       const locale = resolveLocale(locales);
@@ -434,9 +457,15 @@
           const w = rtfAuto[u][v + 1];
           if (w !== undefined) return w;
         }
-        const n = st.nf.format(Math.abs(v));
-        const label = Math.abs(v) === 1 ? u : u + "s";
-        return v < 0 || Object.is(v, -0) ? `${n} ${label} ago` : `in ${n} ${label}`;
+        return rtfParts(st, v, u).map((p) => p.value).join("");
+      },
+      formatToParts(value, unit) {
+        const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.formatToParts");
+        const v = Number(value);
+        let u = String(unit);
+        if (u.endsWith("s")) u = u.slice(0, -1);
+        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.formatToParts() '${String(unit)}'`);
+        return rtfParts(st, v, u);
       },
       resolvedOptions() {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.resolvedOptions");
