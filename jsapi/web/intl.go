@@ -295,6 +295,8 @@ var compactUnits = map[string][]compactUnit{
 	"de": {{12, "Bio."}, {9, "Mrd."}, {6, "Mio."}, {3, ""}},
 	"fr": {{12, "Bn"}, {9, "Md"}, {6, "M"}, {3, "k"}},
 	"es": {{12, "B"}, {9, "mil M"}, {6, "M"}, {3, "mil"}},
+	"it": {{12, "Bln"}, {9, "Mrd"}, {6, "Mln"}, {3, "K"}},
+	"pt": {{12, "tri"}, {9, "bi"}, {6, "mi"}, {3, "mil"}},
 }
 
 // formatNumber formats x as Intl.NumberFormat does with o.
@@ -374,7 +376,7 @@ func formatNumber(x float64, o numOpts) []part {
 			body = append(body, part{"decimal", nl.decimal}, part{"fraction", fp})
 		}
 		if compactSuffix != "" {
-			if _, ok := compactUnits[lang]; ok && lang != "en" {
+			if _, ok := compactUnits[lang]; ok && lang != "en" && compactSuffix != "K" {
 				body = append(body, part{"literal", "\u00a0"})
 			}
 			body = append(body, part{"compact", compactSuffix})

@@ -66,12 +66,37 @@ var localeNames = map[string]dateNames{
 		daysShort:   []string{"dom", "lun", "mar", "mié", "jue", "vie", "sáb"},
 		am:          "a.\u00a0m.", pm: "p.\u00a0m.",
 	},
+	"it": {
+		months:      []string{"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre", "novembre", "dicembre"},
+		monthsShort: []string{"gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic"},
+		days:        []string{"domenica", "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato"},
+		daysShort:   []string{"dom", "lun", "mar", "mer", "gio", "ven", "sab"},
+		am:          "AM", pm: "PM",
+	},
+	"pt": {
+		months:      []string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
+		monthsShort: []string{"jan.", "fev.", "mar.", "abr.", "mai.", "jun.", "jul.", "ago.", "set.", "out.", "nov.", "dez."},
+		days:        []string{"domingo", "segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado"},
+		daysShort:   []string{"dom.", "seg.", "ter.", "qua.", "qui.", "sex.", "sáb."},
+		am:          "AM", pm: "PM",
+	},
+	"nl": {
+		months:      []string{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
+		monthsShort: []string{"jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sep", "okt", "nov", "dec"},
+		days:        []string{"zondag", "maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag"},
+		daysShort:   []string{"zo", "ma", "di", "wo", "do", "vr", "za"},
+		am:          "a.m.", pm: "p.m.",
+	},
 	"ja": {
 		days:      []string{"日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"},
 		daysShort: []string{"日", "月", "火", "水", "木", "金", "土"},
 		am:        "午前", pm: "午後",
 	},
 }
+
+// shortEras are CLDR's abbreviated "AD" (a numeric date with an era
+// also pads day and month in de, and uses slashes in nl).
+var shortEras = map[string]string{"de": "n. Chr.", "fr": "ap. J.-C.", "es": "d. C.", "it": "d.C.", "pt": "d.C.", "nl": "n.Chr."}
 
 // tzName is the short or long name ICU gives a zone at t in en.
 func tzName(t time.Time, loc *time.Location, style, lang string) string {
@@ -189,6 +214,9 @@ func formatDate(ms float64, o dateOpts) ([]part, error) {
 				era = era[:1]
 			}
 			b.add("era", era)
+		} else if e, ok := shortEras[lang]; ok && o.Era == "short" && t.Year() > 0 {
+			b.lit(" ")
+			b.add("era", e)
 		}
 	}
 	if hasTime {
@@ -264,6 +292,9 @@ func weekdayText(t time.Time, style string, names dateNames) string {
 func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, names dateNames) {
 	textMonth := o.Month == "long" || o.Month == "short" || o.Month == "narrow"
 	if lang == "ja" {
+		if o.Era == "short" && t.Year() > 0 {
+			b.add("era", "西暦")
+		}
 		if o.Year != "" {
 			b.add("year", numeric(t.Year(), o.Year))
 			b.lit(map[bool]string{true: "年", false: "/"}[textMonth || o.Month == ""])
@@ -296,7 +327,7 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 	if o.Weekday != "" {
 		b.add("weekday", weekdayText(t, o.Weekday, names))
 		if o.Year != "" || o.Month != "" || o.Day != "" {
-			if lang == "fr" {
+			if lang == "fr" || lang == "it" || lang == "nl" {
 				b.lit(" ")
 			} else {
 				b.lit(", ")
@@ -312,14 +343,20 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 		if lang == "de" {
 			sep = "."
 		}
+		if lang == "nl" {
+			sep = "-"
+			if o.Era != "" {
+				sep = "/"
+			}
+		}
 		y, m, d := comp{"year", ""}, comp{"month", ""}, comp{"day", ""}
 		if o.Year != "" {
 			y.val = numeric(t.Year(), o.Year)
 		}
 		if o.Month != "" {
 			ms := o.Month
-			if lang == "fr" || lang == "en" && region == "GB" {
-				if o.Day != "" && o.Year != "" || o.Day != "" {
+			if lang == "fr" || lang == "it" || lang == "pt" || lang == "en" && region == "GB" || lang == "de" && o.Era != "" {
+				if o.Day != "" {
 					ms = "2-digit"
 				}
 			}
@@ -327,7 +364,7 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 		}
 		if o.Day != "" {
 			ds := o.Day
-			if lang == "fr" || lang == "en" && region == "GB" {
+			if lang == "fr" || lang == "it" || lang == "pt" || lang == "en" && region == "GB" || lang == "de" && o.Era != "" {
 				ds = "2-digit"
 			}
 			d.val = numeric(t.Day(), ds)
@@ -384,13 +421,15 @@ func datePart(b *dateBuilder, t time.Time, o dateOpts, lang, region string, name
 				} else {
 					b.lit(" ")
 				}
+			case "pt":
+				b.lit(" de ")
 			default:
 				b.lit(" ")
 			}
 		}
 		b.add("month", mt)
 		if o.Year != "" {
-			if lang == "es" && o.Month == "long" {
+			if lang == "es" && o.Month == "long" || lang == "pt" {
 				b.lit(" de ")
 			} else {
 				b.lit(" ")
@@ -463,7 +502,7 @@ func styled(b *dateBuilder, t time.Time, o dateOpts, lang, region string, names 
 				b.add("weekday", weekdayText(t, "long", names))
 				b.lit(", ")
 				datePart(b, t, dateOpts{Year: "numeric", Month: "long", Day: "numeric"}, lang, region, names)
-			case lang == "fr":
+			case lang == "fr" || lang == "it" || lang == "nl":
 				b.add("weekday", weekdayText(t, "long", names))
 				b.lit(" ")
 				datePart(b, t, dateOpts{Year: "numeric", Month: "long", Day: "numeric"}, lang, region, names)
@@ -501,6 +540,14 @@ func styled(b *dateBuilder, t time.Time, o dateOpts, lang, region string, names 
 				datePart(b, t, dateOpts{Year: "2-digit", Month: "numeric", Day: "numeric"}, lang, region, names)
 			case lang == "es":
 				datePart(b, t, dateOpts{Year: "2-digit", Month: "numeric", Day: "numeric"}, lang, region, names)
+			case lang == "it":
+				datePart(b, t, dateOpts{Year: "2-digit", Month: "2-digit", Day: "2-digit"}, lang, region, names)
+			case lang == "nl":
+				b.add("day", pad2(t.Day()))
+				b.lit("-")
+				b.add("month", pad2(int(t.Month())))
+				b.lit("-")
+				b.add("year", strconv.Itoa(t.Year()))
 			default:
 				datePart(b, t, dateOpts{Year: "numeric", Month: "2-digit", Day: "2-digit"}, lang, region, names)
 			}
@@ -515,6 +562,12 @@ func styled(b *dateBuilder, t time.Time, o dateOpts, lang, region string, names 
 				b.lit(" um ")
 			case (o.DateStyle == "long" || o.DateStyle == "full") && lang == "fr":
 				b.lit(" à ")
+			case (o.DateStyle == "long" || o.DateStyle == "full") && lang == "it":
+				b.lit(" alle ore ")
+			case (o.DateStyle == "long" || o.DateStyle == "full") && lang == "pt":
+				b.lit(" às ")
+			case (o.DateStyle == "long" || o.DateStyle == "full") && lang == "nl":
+				b.lit(" om ")
 			case lang == "fr" || lang == "ja":
 				b.lit(" ")
 			default:
