@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/cascadia"
+
+	"github.com/cellhost/cellhost/jsapi/internal/jstest"
 )
 
 func TestTextChunks(t *testing.T) {
@@ -69,5 +71,41 @@ func FuzzPlanHTML(f *testing.F) {
 		if b.String() != string(doc) {
 			t.Fatalf("tokens do not add up to the document:\n%q\n%q", b.String(), doc)
 		}
+	})
+}
+
+// TestHTMLRewriter_streamingPath: with a global ReadableStream (as WHATWG
+// streams will provide), transform() streams the body: async handlers are
+// awaited and a handler's error fails the stream. The stand-in stream
+// here records what the rewriter enqueues.
+func TestHTMLRewriter_streamingPath(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	jstest.Run(t, rt, tryJS+`
+globalThis.__chunks = [];
+globalThis.ReadableStream = class {
+  constructor(src) {
+    src.start({
+      enqueue: (x) => __chunks.push(new TextDecoder().decode(x)),
+      close: () => __chunks.push("<close>"),
+      error: (e) => __chunks.push("error: " + e.message),
+    });
+  }
+};`)
+	jsCases(t, rt, [][2]string{
+		{`attemptAsync(async () => {
+			__chunks.length = 0;
+			new HTMLRewriter()
+				.on("p", { async element(e) { await null; e.setAttribute("q", "1"); e.onEndTag(async (t) => { await null; t.after("!"); }); } })
+				.on("b", { text(t) { return Promise.resolve().then(() => { if (t.text) t.replace("B"); }); } })
+				.transform(new Response("<p>x<b>y</b></p>"));
+			for (let i = 0; i < 20; i++) await null;
+			return __chunks.join("|");
+		})`, `<p q="1">x<b>B</b></p>!|<close>`},
+		{`attemptAsync(async () => {
+			__chunks.length = 0;
+			new HTMLRewriter().on("p", { async element() { throw new RangeError("boom"); } }).transform(new Response("<p>x</p>"));
+			for (let i = 0; i < 20; i++) await null;
+			return __chunks.join("|");
+		})`, `error: boom`},
 	})
 }

@@ -2,10 +2,11 @@
   // Workers' HTMLRewriter over htmlrewriter.go's token plan: handlers run in
   // document order (per element, in the order of the on() calls), with
   // lol-html's Element, EndTag, Text, Comment, Doctype and DocumentEnd
-  // objects. Bodies are buffered in cellhost, so transform() rewrites the
-  // whole body at once: a handler's error is thrown by transform(), and a
-  // handler that returns a promise is refused (workerd awaits it while the
-  // body streams).
+  // objects. When a global ReadableStream exists (WHATWG streams), the
+  // output body is a stream, handlers may return promises (awaited) and an
+  // error fails the body's read, as on workerd. While bodies are buffered,
+  // transform() rewrites the whole body at once: a handler's error is
+  // thrown by transform() and a handler that returns a promise is refused.
   // (built on a runtime's first use of HTMLRewriter)
   function makeHTMLRewriter() {
     const rewriterState = new WeakMap();
@@ -22,14 +23,14 @@
       const s = String(content);
       return isObject(options) && options.html ? s : escapeText(s);
     }
+    function thenable(r) {
+      return isObject(r) && typeof r.then === "function" ? r : undefined;
+    }
+    // callHandler calls h[name](obj) and returns the promise it returned,
+    // if any (the rewrite steps yield it; see runSteps).
     function callHandler(h, name, obj) {
       const f = h[name];
-      if (typeof f !== "function") return;
-      const r = f.call(h, obj);
-      if (isObject(r) && typeof r.then === "function") {
-        r.then(undefined, () => {});
-        throw new TypeError("cellhost's HTMLRewriter runs handlers synchronously (bodies are not streamed yet): a handler may not return a promise.");
-      }
+      return typeof f === "function" ? thenable(f.call(h, obj)) : undefined;
     }
     // The token objects: each collects what handlers asked for.
     function defineMethods(proto, methods, getters, tag) {
@@ -151,8 +152,10 @@
     function aroundState() {
       return { before: [], after: [], replacement: null, removed: false };
     }
-    // rewriteHTML runs the handlers over the document and returns the output.
-    function rewriteHTML(state, bytes) {
+    // rewriteSteps runs the handlers over the document and returns the
+    // output; it yields each promise a handler returns and goes on when
+    // resumed (runSteps, runStepsAsync).
+    function* rewriteSteps(state, bytes) {
       const sels = state.elements.map((e) => e[0]);
       const plan = native.htmlPlan(bytes, sels);
       const out = [];
@@ -184,18 +187,12 @@
           suppress--;
         }
       };
-      const noPromise = (r) => {
-        if (isObject(r) && typeof r.then === "function") {
-          r.then(undefined, () => {});
-          throw new TypeError("cellhost's HTMLRewriter runs handlers synchronously (bodies are not streamed yet): a handler may not return a promise.");
-        }
-      };
       // closeElements handles an end tag that closes the elements ids
       // (innermost first; the last is the tag's own element): each one's
       // inner and appended content, then its end-tag handlers, which all
       // get this one end tag (lol-html gives implicitly closed elements the
       // end tag that closed them).
-      const closeElements = (ids, endRaw, endName) => {
+      const closeElements = function* (ids, endRaw, endName) {
         const owner = open.get(ids[ids.length - 1]);
         const end = Object.assign(aroundState(), { name: owner === undefined ? endName : owner.tag });
         const et = newToken(EndTagProto, end);
@@ -212,7 +209,10 @@
             unsuppress(id);
             for (const a of st.append) emit(a);
           }
-          for (const h of st.endHandlers) noPromise(h.call(undefined, et));
+          for (const h of st.endHandlers) {
+            const r = thenable(h.call(undefined, et));
+            if (r !== undefined) yield r;
+          }
           unsuppress(id);
           if (st !== owner) afters.push(...st.after);
         }
@@ -237,7 +237,10 @@
               tag, origTag: tag, attrs, selfClosing, modified: false, prepend: [], append: [], inner: null, keepContent: false, endHandlers: [],
             });
             const el = newToken(ElementProto, st);
-            for (const m of matches) callHandler(state.elements[m][1], "element", el);
+            for (const m of matches) {
+              const r = callHandler(state.elements[m][1], "element", el);
+              if (r !== undefined) yield r;
+            }
             for (const b of st.before) emit(b);
             if (st.removed) {
               if (st.replacement !== null) emit(st.replacement);
@@ -270,7 +273,7 @@
               emit(raw);
               break;
             }
-            closeElements(closed, raw, tag);
+            yield* closeElements(closed, raw, tag);
             break;
           }
           case "t": {
@@ -285,7 +288,10 @@
               const text = last ? "" : chunks[i];
               const st = Object.assign(aroundState(), { text, last });
               const tok = newToken(TextProto, st);
-              for (const h of hs) callHandler(h, "text", tok);
+              for (const h of hs) {
+              const r = callHandler(h, "text", tok);
+              if (r !== undefined) yield r;
+            }
               emitAround(st, text);
             }
             break;
@@ -299,14 +305,20 @@
             }
             const st = Object.assign(aroundState(), { text, modified: false });
             const tok = newToken(CommentProto, st);
-            for (const h of hs) callHandler(h, "comments", tok);
+            for (const h of hs) {
+              const r = callHandler(h, "comments", tok);
+              if (r !== undefined) yield r;
+            }
             emitAround(st, st.modified ? `<!--${st.text}-->` : raw);
             break;
           }
           case "d": {
             const [, raw, name, publicId, systemId] = t;
             const tok = newToken(DoctypeProto, { name, publicId, systemId });
-            for (const h of state.document) callHandler(h, "doctype", tok);
+            for (const h of state.document) {
+              const r = callHandler(h, "doctype", tok);
+              if (r !== undefined) yield r;
+            }
             emit(raw);
             break;
           }
@@ -315,13 +327,43 @@
             for (const id of t[1]) unsuppress(id);
             const st = { append: [] };
             const tok = newToken(DocumentEndProto, st);
-            for (const h of state.document) callHandler(h, "end", tok);
+            for (const h of state.document) {
+              const r = callHandler(h, "end", tok);
+              if (r !== undefined) yield r;
+            }
             for (const a of st.append) out.push(a);
             break;
           }
         }
       }
       return out.join("");
+    }
+    // runSteps drives rewriteSteps with no waiting: a handler's promise is
+    // an error (bodies are buffered, so transform() returns the whole
+    // rewritten body at once).
+    function runSteps(it) {
+      const r = it.next();
+      if (!r.done) {
+        r.value.then(undefined, () => {});
+        throw new TypeError("cellhost's HTMLRewriter runs handlers synchronously until bodies are streams: a handler may not return a promise.");
+      }
+      return r.value;
+    }
+    // runStepsAsync drives rewriteSteps awaiting each handler's promise (a
+    // rejection is thrown back at the handler's step).
+    async function runStepsAsync(it) {
+      let r = it.next();
+      while (!r.done) {
+        let v;
+        try {
+          v = await r.value;
+        } catch (e) {
+          r = it.throw(e);
+          continue;
+        }
+        r = it.next(v);
+      }
+      return r.value;
     }
     const rewriterMethods = {
       on(selector, handlers) {
@@ -343,12 +385,28 @@
         if (st === undefined) throw illegalInvocation();
         if (!(response instanceof Response)) throw new TypeError("Failed to execute 'transform' on 'HTMLRewriter': parameter 1 is not of type 'Response'.");
         if (response.body === null) return new Response(null, response);
+        const init = { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) };
+        // With WHATWG streams (a global ReadableStream), the body streams as
+        // workerd's does: handlers may be async and an error fails the read.
+        if (typeof G.ReadableStream === "function") {
+          const source = response.arrayBuffer();
+          const body = new G.ReadableStream({
+            start(controller) {
+              return source
+                .then((ab) => runStepsAsync(rewriteSteps(st, new Uint8Array(ab))))
+                .then((text) => {
+                  controller.enqueue(utf8(text));
+                  controller.close();
+                }, (e) => controller.error(e));
+            },
+          });
+          return new Response(body, init);
+        }
         // webapi hook: the body's bytes, taken at once (body.js)
         let src = takeForExport(response);
         if (typeof src === "string") src = utf8(src);
         else if (!(src instanceof Uint8Array)) src = new Uint8Array(native.bodyBuffer(src));
-        const text = rewriteHTML(st, src);
-        return new Response(text, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+        return new Response(runSteps(rewriteSteps(st, src)), init);
       },
     };
     for (const k of Object.keys(rewriterMethods)) {
