@@ -2,6 +2,7 @@ package web
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"golang.org/x/text/collate"
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )
@@ -569,9 +571,37 @@ func canonicalLocale(s string) (string, error) {
 	}
 	t, err := language.Parse(s)
 	if err != nil {
+		// x/text knows only registered subtags; ICU takes any well-formed tag
+		if c, ok := wellFormedTag(s); ok {
+			return c, nil
+		}
 		return "", jserr.RangeError("Invalid language tag: " + s)
 	}
 	return t.String(), nil
+}
+
+var wellFormed = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-(?:[A-Za-z]{2}|[0-9]{3}))?(-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$`)
+
+// wellFormedTag canonicalizes the case of a well-formed language tag
+// (language lower, script title, region upper).
+func wellFormedTag(s string) (string, bool) {
+	if !wellFormed.MatchString(s) {
+		return "", false
+	}
+	parts := strings.Split(s, "-")
+	parts[0] = strings.ToLower(parts[0])
+	for i := 1; i < len(parts); i++ {
+		p := parts[i]
+		switch {
+		case len(p) == 4 && isASCIILetter(p[0]) && i == 1:
+			parts[i] = strings.ToUpper(p[:1]) + strings.ToLower(p[1:])
+		case len(p) == 2 || len(p) == 3 && p[0] >= '0' && p[0] <= '9':
+			parts[i] = strings.ToUpper(p)
+		default:
+			parts[i] = strings.ToLower(p)
+		}
+	}
+	return strings.Join(parts, "-"), true
 }
 
 var (
@@ -753,5 +783,76 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.NewArray(out...)
 	})
+	// intlDisplayName(locale, type, code, languageDisplay) → [canonical code, name or ""]
+	// (RangeError "invalid_argument" when code is not one of type's)
+	n.setE("intlDisplayName", func(c goja.FunctionCall) (goja.Value, error) {
+		canon, name, err := displayName(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String(), c.Argument(3).String())
+		if err != nil {
+			return nil, err
+		}
+		return rt.NewArray(canon, name), nil
+	})
 	dateNatives(rt, n)
+}
+
+var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",
+	"CAD": "Canadian Dollar", "AUD": "Australian Dollar", "CNY": "Chinese Yuan", "CHF": "Swiss Franc", "BRL": "Brazilian Real", "MXN": "Mexican Peso", "KRW": "South Korean Won"}
+
+// displayName is Intl.DisplayNames.prototype.of for x/text's CLDR names;
+// name is "" when the code is valid but has none.
+func displayName(locale, typ, code, languageDisplay string) (canon, name string, err error) {
+	invalid := jserr.RangeError("invalid_argument")
+	tag, perr := language.Parse(locale)
+	if perr != nil {
+		tag = language.English
+	}
+	switch typ {
+	case "region":
+		r, err := language.ParseRegion(code)
+		if err != nil {
+			return "", "", invalid
+		}
+		return r.String(), display.Regions(tag).Name(r), nil
+	case "script":
+		sc, err := language.ParseScript(code)
+		if err != nil {
+			return "", "", invalid
+		}
+		if base, _ := tag.Base(); base.String() == "en" {
+			switch sc.String() {
+			case "Hans":
+				return "Hans", "Simplified", nil
+			case "Hant":
+				return "Hant", "Traditional", nil
+			}
+		}
+		return sc.String(), display.Scripts(tag).Name(sc), nil
+	case "language":
+		t, err := language.Parse(code)
+		if err != nil {
+			if c, ok := wellFormedTag(code); ok {
+				return c, "", nil
+			}
+			return "", "", invalid
+		}
+		if languageDisplay == "standard" {
+			base, _ := t.Base()
+			n := display.Languages(tag).Name(base)
+			if r, conf := t.Region(); conf == language.Exact {
+				n += " (" + display.Regions(tag).Name(r) + ")"
+			}
+			return t.String(), n, nil
+		}
+		return t.String(), display.Tags(tag).Name(t), nil
+	case "currency":
+		if len(code) != 3 || !isASCIILetter(code[0]) || !isASCIILetter(code[1]) || !isASCIILetter(code[2]) {
+			return "", "", invalid
+		}
+		u := strings.ToUpper(code)
+		if base, _ := tag.Base(); base.String() != "en" {
+			return u, "", nil
+		}
+		return u, displayCurrencies[u], nil
+	}
+	return "", "", invalid
 }

@@ -500,6 +500,34 @@
       },
     });
 
+    // ---- DisplayNames (x/text's CLDR names; currencies in en)
+    const displayNames = new WeakMap();
+    intlClass("DisplayNames", (self, locales, options) => {
+      const C = "Intl.DisplayNames";
+      const locale = resolveLocale(locales, true);
+      const opts = intlOptions(options);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const style = getOption(opts, "style", ["narrow", "short", "long"], "long", C);
+      const type = getOption(opts, "type", ["language", "region", "script", "currency", "calendar", "dateTimeField"], undefined, C);
+      if (type === undefined) throw new TypeError("invalid_argument");
+      const fallback = getOption(opts, "fallback", ["code", "none"], "code", C);
+      const languageDisplay = getOption(opts, "languageDisplay", ["dialect", "standard"], "dialect", C);
+      displayNames.set(self, { locale, style, type, fallback, languageDisplay });
+    }, false, {
+      of(code) {
+        const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.of");
+        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay);
+        if (name !== "") return name;
+        return st.fallback === "code" ? canon : undefined;
+      },
+      resolvedOptions() {
+        const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.resolvedOptions");
+        const r = { locale: st.locale, style: st.style, type: st.type, fallback: st.fallback };
+        if (st.type === "language") r.languageDisplay = st.languageDisplay;
+        return r;
+      },
+    });
+
     // ---- Locale (tag parts only)
     const intlLocaleTags = new WeakMap();
     const Locale = intlClass("Locale", (self, tag) => {
