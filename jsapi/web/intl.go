@@ -643,6 +643,10 @@ func collator(locale, sensitivity string, numeric, ignorePunctuation bool) *coll
 
 // pluralCategory selects the CLDR plural category of n in locale.
 func pluralCategory(locale string, ordinal bool, n float64, minFrac, maxFrac int) string {
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return "other"
+	}
+	n = math.Abs(n)
 	tag, err := language.Parse(locale)
 	if err != nil {
 		tag = language.English

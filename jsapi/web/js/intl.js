@@ -181,7 +181,10 @@
       if (typeof v === "bigint") {
         const neg = v < 0n;
         const s = (neg ? -v : v).toString();
-        return native.intlNumber(neg ? -Number(s) || -0 : Number(s), Object.assign({}, st.o, { Exact: s }));
+        const x = neg ? -Number(s) : Number(s);
+      // exact digits only where the value is printed as it is
+      if (st.o.Notation !== "standard" || st.o.Style === "percent") return native.intlNumber(x, st.o);
+      return native.intlNumber(x, Object.assign({}, st.o, { Exact: s }));
       }
       return native.intlNumber(Number(v), st.o);
     }
