@@ -90,6 +90,7 @@
   // newBlob makes a Blob (or a File with a name and lastModified) over bytes
   // it takes ownership of.
   function newBlob(bytes, type, name, lastModified) {
+    setupBlobs();
     const b = Object.create(name === undefined ? Blob.prototype : File.prototype);
     blobData.set(b, name === undefined ? [bytes, type] : [bytes, type, name, lastModified]);
     return b;
@@ -99,51 +100,6 @@
     if (Number.isNaN(i)) i = 0;
     return i < 0 ? Math.max(size + i, 0) : Math.min(i, size);
   }
-  Object.defineProperties(Blob.prototype, {
-    size: { get: function size() { return blobOf(this)[0].length; }, configurable: true, enumerable: true },
-    type: { get: function type() { return blobOf(this)[1]; }, configurable: true, enumerable: true },
-  });
-  const blobMethods = {
-    slice(start, end, contentType) {
-      const b = blobOf(this)[0];
-      const s = start === undefined ? 0 : relIndex(start, b.length);
-      const e = end === undefined ? b.length : relIndex(end, b.length);
-      return newBlob(b.slice(s, Math.max(s, e)), contentType === undefined ? "" : blobType(String(contentType)));
-    },
-    arrayBuffer() {
-      try {
-        return Promise.resolve(blobOf(this)[0].slice().buffer);
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-    bytes() {
-      try {
-        return Promise.resolve(blobOf(this)[0].slice());
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-    text() {
-      try {
-        return Promise.resolve(native.decode(blobOf(this)[0], "utf-8", false, false));
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-    // stream() is a body stream over a copy of the bytes (whatever stream
-    // Response bodies are).
-    stream() {
-      return new Response(blobOf(this)[0].slice()).body;
-    },
-  };
-  for (const k of Object.keys(blobMethods)) {
-    Object.defineProperty(Blob.prototype, k, { value: blobMethods[k], writable: true, configurable: true, enumerable: true });
-  }
-  Object.defineProperty(Blob.prototype, Symbol.toStringTag, { value: "Blob", configurable: true });
-  constructorLast(Blob);
-  Object.defineProperty(Blob, "length", { value: 0 });
-
   function File(bits, name, options) {
     if (new.target === undefined) {
       throw new TypeError("Failed to construct 'File': Please use the 'new' operator, this object constructor cannot be called as a function.");
@@ -155,22 +111,74 @@
     if (isObject(options) && options.lastModified !== undefined) lastModified = Number(options.lastModified);
     blobData.set(this, [bytes, type, String(name), lastModified]);
   }
-  Object.setPrototypeOf(File, Blob);
-  Object.setPrototypeOf(File.prototype, Blob.prototype);
-  function fileOf(x) {
-    const d = blobData.get(x);
-    if (d === undefined || d.length < 4) throw illegalInvocation();
-    return d;
+  // setupBlobs fills Blob.prototype and File.prototype on first use (the
+  // Blob, File and FormData globals, or a body made into a Blob).
+  let blobsReady = false;
+  function setupBlobs() {
+    if (blobsReady) return;
+    blobsReady = true;
+    Object.defineProperties(Blob.prototype, {
+      size: { get: function size() { return blobOf(this)[0].length; }, configurable: true, enumerable: true },
+      type: { get: function type() { return blobOf(this)[1]; }, configurable: true, enumerable: true },
+    });
+    const blobMethods = {
+      slice(start, end, contentType) {
+        const b = blobOf(this)[0];
+        const s = start === undefined ? 0 : relIndex(start, b.length);
+        const e = end === undefined ? b.length : relIndex(end, b.length);
+        return newBlob(b.slice(s, Math.max(s, e)), contentType === undefined ? "" : blobType(String(contentType)));
+      },
+      arrayBuffer() {
+        try {
+          return Promise.resolve(blobOf(this)[0].slice().buffer);
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      },
+      bytes() {
+        try {
+          return Promise.resolve(blobOf(this)[0].slice());
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      },
+      text() {
+        try {
+          return Promise.resolve(native.decode(blobOf(this)[0], "utf-8", false, false));
+        } catch (e) {
+          return Promise.reject(e);
+        }
+      },
+      // stream() is a body stream over a copy of the bytes (whatever stream
+      // Response bodies are).
+      stream() {
+        return new Response(blobOf(this)[0].slice()).body;
+      },
+    };
+    for (const k of Object.keys(blobMethods)) {
+      Object.defineProperty(Blob.prototype, k, { value: blobMethods[k], writable: true, configurable: true, enumerable: true });
+    }
+    Object.defineProperty(Blob.prototype, Symbol.toStringTag, { value: "Blob", configurable: true });
+    constructorLast(Blob);
+    Object.defineProperty(Blob, "length", { value: 0 });
+
+    Object.setPrototypeOf(File, Blob);
+    Object.setPrototypeOf(File.prototype, Blob.prototype);
+    function fileOf(x) {
+      const d = blobData.get(x);
+      if (d === undefined || d.length < 4) throw illegalInvocation();
+      return d;
+    }
+    Object.defineProperties(File.prototype, {
+      name: { get: function name() { return fileOf(this)[2]; }, configurable: true, enumerable: true },
+      lastModified: { get: function lastModified() { return fileOf(this)[3]; }, configurable: true, enumerable: true },
+      [Symbol.toStringTag]: { value: "File", configurable: true },
+    });
+    Object.defineProperty(File, "length", { value: 0 });
+    constructorLast(File);
   }
-  Object.defineProperties(File.prototype, {
-    name: { get: function name() { return fileOf(this)[2]; }, configurable: true, enumerable: true },
-    lastModified: { get: function lastModified() { return fileOf(this)[3]; }, configurable: true, enumerable: true },
-    [Symbol.toStringTag]: { value: "File", configurable: true },
-  });
-  Object.defineProperty(File, "length", { value: 0 });
-  constructorLast(File);
-  defineGlobal("Blob", Blob);
-  defineGlobal("File", File);
+  lazyGlobal("Blob", () => (setupBlobs(), Blob));
+  lazyGlobal("File", () => (setupBlobs(), File));
 
   // blobBytes returns a Blob's bytes (shared: never written) or undefined.
   function blobBytes(x) {

@@ -30,98 +30,105 @@
   // formIterator makes workerd's EntryIterator/KeyIterator/ValueIterator:
   // live over the list, by index.
   const formIterProtos = {};
-  for (const kind of ["Entry", "Key", "Value"]) {
-    const proto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
-    Object.defineProperty(proto, "next", {
-      value: function next() {
-        const st = this[INTERNAL];
-        if (st === undefined) throw illegalInvocation();
-        const l = st[0];
-        if (st[1] >= l.length) return { value: undefined, done: true };
-        const e = l[st[1]++];
-        return { value: kind === "Entry" ? [e[0], e[1]] : kind === "Key" ? e[0] : e[1], done: false };
-      },
-      writable: true, configurable: true,
-    });
-    Object.defineProperty(proto, Symbol.toStringTag, { value: kind + "Iterator", configurable: true });
-    formIterProtos[kind] = proto;
-  }
   function formIterator(kind, list) {
     const it = Object.create(formIterProtos[kind]);
     Object.defineProperty(it, INTERNAL, { value: [list, 0] });
     return it;
   }
-  const formMethods = {
-    append(name, value, filename) {
-      const l = formOf(this);
-      const n = formName("append", name);
-      l.push([n, formValue("append", n, value, filename, arguments.length)]);
-    },
-    delete(name) {
-      const l = formOf(this);
-      const n = formName("delete", name);
-      let j = 0;
-      for (let i = 0; i < l.length; i++) if (l[i][0] !== n) l[j++] = l[i];
-      l.length = j;
-    },
-    get(name) {
-      const l = formOf(this);
-      const n = formName("get", name);
-      for (const e of l) if (e[0] === n) return e[1];
-      return null;
-    },
-    getAll(name) {
-      const l = formOf(this);
-      const n = formName("getAll", name);
-      const out = [];
-      for (const e of l) if (e[0] === n) out.push(e[1]);
-      return out;
-    },
-    has(name) {
-      const l = formOf(this);
-      const n = formName("has", name);
-      for (const e of l) if (e[0] === n) return true;
-      return false;
-    },
-    set(name, value, filename) {
-      const l = formOf(this);
-      const n = formName("set", name);
-      const v = formValue("set", n, value, filename, arguments.length);
-      const i = l.findIndex((e) => e[0] === n);
-      if (i < 0) {
-        l.push([n, v]);
-        return;
-      }
-      l[i] = [n, v];
-      let j = i + 1;
-      for (let k = i + 1; k < l.length; k++) if (l[k][0] !== n) l[j++] = l[k];
-      l.length = j;
-    },
-    entries() {
-      return formIterator("Entry", formOf(this));
-    },
-    keys() {
-      return formIterator("Key", formOf(this));
-    },
-    values() {
-      return formIterator("Value", formOf(this));
-    },
-    forEach(callback, thisArg) {
-      const l = formOf(this);
-      if (typeof callback !== "function") {
-        throw new TypeError("Failed to execute 'forEach' on 'FormData': parameter 1 is not of type 'Function'.");
-      }
-      for (let i = 0; i < l.length; i++) callback.call(thisArg, l[i][1], l[i][0], this);
-    },
-  };
-  for (const k of Object.keys(formMethods)) {
-    Object.defineProperty(FormData.prototype, k, { value: formMethods[k], writable: true, configurable: true, enumerable: true });
+  // setupFormData fills FormData.prototype (and the iterators' prototypes)
+  // on first use.
+  let formDataReady = false;
+  function setupFormData() {
+    if (formDataReady) return;
+    formDataReady = true;
+    for (const kind of ["Entry", "Key", "Value"]) {
+      const proto = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+      Object.defineProperty(proto, "next", {
+        value: function next() {
+          const st = this[INTERNAL];
+          if (st === undefined) throw illegalInvocation();
+          const l = st[0];
+          if (st[1] >= l.length) return { value: undefined, done: true };
+          const e = l[st[1]++];
+          return { value: kind === "Entry" ? [e[0], e[1]] : kind === "Key" ? e[0] : e[1], done: false };
+        },
+        writable: true, configurable: true,
+      });
+      Object.defineProperty(proto, Symbol.toStringTag, { value: kind + "Iterator", configurable: true });
+      formIterProtos[kind] = proto;
+    }
+    const formMethods = {
+      append(name, value, filename) {
+        const l = formOf(this);
+        const n = formName("append", name);
+        l.push([n, formValue("append", n, value, filename, arguments.length)]);
+      },
+      delete(name) {
+        const l = formOf(this);
+        const n = formName("delete", name);
+        let j = 0;
+        for (let i = 0; i < l.length; i++) if (l[i][0] !== n) l[j++] = l[i];
+        l.length = j;
+      },
+      get(name) {
+        const l = formOf(this);
+        const n = formName("get", name);
+        for (const e of l) if (e[0] === n) return e[1];
+        return null;
+      },
+      getAll(name) {
+        const l = formOf(this);
+        const n = formName("getAll", name);
+        const out = [];
+        for (const e of l) if (e[0] === n) out.push(e[1]);
+        return out;
+      },
+      has(name) {
+        const l = formOf(this);
+        const n = formName("has", name);
+        for (const e of l) if (e[0] === n) return true;
+        return false;
+      },
+      set(name, value, filename) {
+        const l = formOf(this);
+        const n = formName("set", name);
+        const v = formValue("set", n, value, filename, arguments.length);
+        const i = l.findIndex((e) => e[0] === n);
+        if (i < 0) {
+          l.push([n, v]);
+          return;
+        }
+        l[i] = [n, v];
+        let j = i + 1;
+        for (let k = i + 1; k < l.length; k++) if (l[k][0] !== n) l[j++] = l[k];
+        l.length = j;
+      },
+      entries() {
+        return formIterator("Entry", formOf(this));
+      },
+      keys() {
+        return formIterator("Key", formOf(this));
+      },
+      values() {
+        return formIterator("Value", formOf(this));
+      },
+      forEach(callback, thisArg) {
+        const l = formOf(this);
+        if (typeof callback !== "function") {
+          throw new TypeError("Failed to execute 'forEach' on 'FormData': parameter 1 is not of type 'Function'.");
+        }
+        for (let i = 0; i < l.length; i++) callback.call(thisArg, l[i][1], l[i][0], this);
+      },
+    };
+    for (const k of Object.keys(formMethods)) {
+      Object.defineProperty(FormData.prototype, k, { value: formMethods[k], writable: true, configurable: true, enumerable: true });
+    }
+    Object.defineProperty(FormData.prototype, Symbol.iterator, { value: FormData.prototype.entries, writable: true, configurable: true });
+    Object.defineProperty(FormData.prototype, Symbol.toStringTag, { value: "FormData", configurable: true });
+    Object.defineProperty(FormData, "length", { value: 0 });
+    constructorLast(FormData);
   }
-  Object.defineProperty(FormData.prototype, Symbol.iterator, { value: FormData.prototype.entries, writable: true, configurable: true });
-  Object.defineProperty(FormData.prototype, Symbol.toStringTag, { value: "FormData", configurable: true });
-  Object.defineProperty(FormData, "length", { value: 0 });
-  constructorLast(FormData);
-  defineGlobal("FormData", FormData);
+  lazyGlobal("FormData", () => (setupFormData(), FormData));
 
   // formDispositionValue escapes a name or filename as workerd (and
   // Chrome) do in Content-Disposition.
@@ -193,6 +200,7 @@
   // formDataFromBody makes body.formData()'s FormData from the body's bytes.
   function formDataFromBody(bytes, contentType) {
     const flat = native.formDataParse(bytes, contentType === null ? "" : contentType);
+    setupFormData();
     const fd = new FormData();
     const l = formEntries.get(fd);
     const now = Date.now();
