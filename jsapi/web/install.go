@@ -213,6 +213,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *
 	bridgeNatives(rt, st, n)
 	encodingNatives(rt, n)
 	cryptoNatives(rt, n)
+	subtleNatives(rt, n)
 	urlNatives(rt, st, n)
 	jsonNatives(rt, n)
 	consoleNatives(rt, console, n)

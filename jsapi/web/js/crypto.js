@@ -1,26 +1,199 @@
   // ---------------------------------------------------------------- crypto, misc
   const integerArrays = new Set(["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "BigInt64Array", "BigUint64Array"]);
   const taTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
-  function notSupported(name) {
-    return function () {
-      return Promise.reject(new DOMException(`crypto.subtle.${name}() is not supported by cellhost yet.`, "NotSupportedError"));
+  // crypto.subtle: arguments are checked and normalised here, keys and
+  // algorithms live in Go (subtle.go, subtle_keys.go, subtle_cipher.go).
+  const keySlot = new WeakMap();
+  class CryptoKey {
+    constructor() {
+      throw new TypeError("Illegal constructor");
+    }
+  }
+  Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
+  function makeKey(handle) {
+    const k = Object.create(CryptoKey.prototype);
+    keySlot.set(k, handle);
+    const [type, extractable, algorithm, usages] = native.keyInfo(handle);
+    // workerd's CryptoKey members are own, enumerable, read-only properties in this order.
+    for (const [name, value] of [["usages", usages], ["algorithm", algorithm], ["extractable", extractable], ["type", type]]) {
+      Object.defineProperty(k, name, { get: () => value, enumerable: true, configurable: true });
+    }
+    return k;
+  }
+  function keyOf(method, n, key) {
+    const h = isObject(key) ? keySlot.get(key) : undefined;
+    if (h === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter ${n} is not of type 'CryptoKey'.`);
+    return h;
+  }
+  function bufferArg(method, n, x) {
+    const u = toU8(x);
+    if (u === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter ${n} is not of type 'BufferSource'.`);
+    return u;
+  }
+  function usagesArg(method, n, x) {
+    if (!isObject(x) || typeof x[Symbol.iterator] !== "function" || typeof x === "string") {
+      throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter ${n} is not of type 'Array'.`);
+    }
+    return Array.from(x, String);
+  }
+  const bufferMembers = ["iv", "additionalData", "salt", "info", "label", "counter", "publicExponent"];
+  const numberMembers = ["length", "tagLength", "saltLength", "iterations", "modulusLength"];
+  // normAlg turns an AlgorithmIdentifier into a plain object: buffers copied
+  // to Uint8Arrays, hash reduced to its name, public to the key's handle.
+  function normAlg(method, alg) {
+    if (!isObject(alg)) return { name: String(alg) };
+    const out = { name: String(alg.name) };
+    if (alg.hash !== undefined) out.hash = String(isObject(alg.hash) ? alg.hash.name : alg.hash);
+    if (alg.namedCurve !== undefined) out.namedCurve = String(alg.namedCurve);
+    for (const m of numberMembers) {
+      if (alg[m] !== undefined && alg[m] !== null) out[m] = Number(alg[m]);
+    }
+    for (const m of bufferMembers) {
+      if (alg[m] === undefined) continue;
+      const u = toU8(alg[m]);
+      if (u === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': member ${m} is not of type 'BufferSource'.`);
+      out[m] = u.slice();
+    }
+    if (alg.public !== undefined) {
+      const h = isObject(alg.public) ? keySlot.get(alg.public) : undefined;
+      if (h === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': member public is not of type 'CryptoKey'.`);
+      out.public = h;
+    }
+    return out;
+  }
+  function promised(f) {
+    return function (...args) {
+      try {
+        return Promise.resolve(f.apply(this, args));
+      } catch (e) {
+        return Promise.reject(e);
+      }
     };
   }
-  const subtle = {};
-  for (const m of ["encrypt", "decrypt", "sign", "verify", "generateKey", "deriveKey", "deriveBits", "importKey", "exportKey", "wrapKey", "unwrapKey"]) {
-    subtle[m] = notSupported(m);
+  function importSync(method, format, keyData, algorithm, extractable, usages) {
+    format = String(format);
+    if (format === "jwk") {
+      if (!isObject(keyData) || ArrayBuffer.isView(keyData) || isArrayBuffer(keyData)) {
+        throw new TypeError('Import data provided for "jwk" import format must be a JsonWebKey.');
+      }
+      const jwk = { kty: String(keyData.kty) };
+      for (const k of ["use", "alg", "crv", "x", "y", "d", "n", "e", "p", "q", "dp", "dq", "qi", "k"]) {
+        if (keyData[k] !== undefined) jwk[k] = String(keyData[k]);
+      }
+      if (keyData.key_ops !== undefined) jwk.key_ops = Array.from(keyData.key_ops, String);
+      if (keyData.ext !== undefined) jwk.ext = Boolean(keyData.ext);
+      if (keyData.oth !== undefined) jwk.oth = "present";
+      keyData = jwk;
+    } else if (format === "raw" || format === "pkcs8" || format === "spki") {
+      const u = toU8(keyData);
+      if (u === undefined) throw new TypeError("Import data provided for buffer-based import formats must be a buffer source.");
+      keyData = u;
+    }
+    return makeKey(native.importKey(format, keyData, normAlg(method, algorithm), Boolean(extractable), usages));
   }
-  subtle.digest = function digest(algorithm, data) {
-    try {
+  function exportSync(format, handle) {
+    const out = native.exportKey(String(format), handle);
+    return out;
+  }
+
+  class SubtleCrypto {
+    constructor() {
+      throw new TypeError("Illegal constructor");
+    }
+  }
+  const subtle = Object.create(SubtleCrypto.prototype);
+  const methods = {
+    encrypt(algorithm, key, data) {
+      const h = keyOf("encrypt", 2, key);
+      const d = bufferArg("encrypt", 3, data);
+      return native.encrypt(normAlg("encrypt", algorithm), h, d);
+    },
+    decrypt(algorithm, key, data) {
+      const h = keyOf("decrypt", 2, key);
+      const d = bufferArg("decrypt", 3, data);
+      return native.decrypt(normAlg("decrypt", algorithm), h, d);
+    },
+    sign(algorithm, key, data) {
+      const h = keyOf("sign", 2, key);
+      const d = bufferArg("sign", 3, data);
+      return native.sign(normAlg("sign", algorithm), h, d);
+    },
+    verify(algorithm, key, signature, data) {
+      const h = keyOf("verify", 2, key);
+      const s = bufferArg("verify", 3, signature);
+      const d = bufferArg("verify", 4, data);
+      return native.verify(normAlg("verify", algorithm), h, s, d);
+    },
+    digest(algorithm, data) {
       const name = String(isObject(algorithm) ? algorithm.name : algorithm).toUpperCase();
       const bytes = toU8(data);
-      if (bytes === undefined) throw new TypeError("Failed to execute 'digest' on 'SubtleCrypto': parameter 2 is not of type 'ArrayBuffer or ArrayBufferView'.");
-      return Promise.resolve(native.digest(name, bytes));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+      if (bytes === undefined) throw new TypeError("Failed to execute 'digest' on 'SubtleCrypto': parameter 2 is not of type 'BufferSource'.");
+      return native.digest(name, bytes);
+    },
+    generateKey(algorithm, extractable, keyUsages) {
+      const usages = usagesArg("generateKey", 3, keyUsages);
+      const r = native.generateKey(normAlg("generateKey", algorithm), Boolean(extractable), usages);
+      if (Array.isArray(r)) return { publicKey: makeKey(r[0]), privateKey: makeKey(r[1]) };
+      return makeKey(r);
+    },
+    deriveKey(algorithm, baseKey, derivedKeyAlgorithm, extractable, keyUsages) {
+      const h = keyOf("deriveKey", 2, baseKey);
+      const usages = usagesArg("deriveKey", 5, keyUsages);
+      const alg = normAlg("deriveKey", algorithm);
+      const dalg = normAlg("deriveKey", derivedKeyAlgorithm);
+      native.validate(alg, h, "deriveKey");
+      const length = native.keyLength(dalg);
+      const bits = native.deriveBits(alg, h, length, true);
+      return importSync("deriveKey", "raw", bits, derivedKeyAlgorithm, extractable, usages);
+    },
+    deriveBits(algorithm, baseKey, length) {
+      const h = keyOf("deriveBits", 2, baseKey);
+      let len = null;
+      if (length !== undefined && length !== null) {
+        len = Number(length);
+        if (len < 0) throw new TypeError("deriveBits length must be an unsigned long integer.");
+      }
+      return native.deriveBits(normAlg("deriveBits", algorithm), h, len, false);
+    },
+    importKey(format, keyData, algorithm, extractable, keyUsages) {
+      const usages = usagesArg("importKey", 5, keyUsages);
+      return importSync("importKey", format, keyData, algorithm, extractable, usages);
+    },
+    exportKey(format, key) {
+      return exportSync(format, keyOf("exportKey", 2, key));
+    },
+    wrapKey(format, key, wrappingKey, wrapAlgorithm) {
+      const kh = keyOf("wrapKey", 2, key);
+      const wh = keyOf("wrapKey", 3, wrappingKey);
+      const alg = normAlg("wrapKey", wrapAlgorithm);
+      native.validate(alg, wh, "wrapKey");
+      let bytes = exportSync(format, kh);
+      if (!isArrayBuffer(bytes)) bytes = new TextEncoder().encode(jsonStringify(bytes));
+      return native.wrap(alg, wh, new Uint8Array(bytes));
+    },
+    unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, keyUsages) {
+      const w = bufferArg("unwrapKey", 2, wrappedKey);
+      const uh = keyOf("unwrapKey", 3, unwrappingKey);
+      const usages = usagesArg("unwrapKey", 7, keyUsages);
+      const alg = normAlg("unwrapKey", unwrapAlgorithm);
+      native.validate(alg, uh, "unwrapKey");
+      const bytes = native.unwrap(alg, uh, w);
+      let data = new Uint8Array(bytes);
+      if (String(format) === "jwk") {
+        data = jsonParse(new TextDecoder().decode(data));
+        if (!isObject(data) || data.kty === undefined) throw new DOMException('Missing "kty" field or corrupt JSON unwrapping key?', "DataError");
+      }
+      return importSync("unwrapKey", format, data, unwrappedKeyAlgorithm, extractable, usages);
+    },
   };
-  subtle.timingSafeEqual = function timingSafeEqual(a, b) {
+  for (const [name, f] of Object.entries(methods)) {
+    const wrapped = promised(f);
+    Object.defineProperty(wrapped, "name", { value: name });
+    Object.defineProperty(SubtleCrypto.prototype, name, { value: wrapped, writable: true, enumerable: true, configurable: true });
+  }
+  // workerd lists constructor after the methods.
+  delete SubtleCrypto.prototype.constructor;
+  SubtleCrypto.prototype.timingSafeEqual = function timingSafeEqual(a, b) {
     const x = toU8(a);
     const y = toU8(b);
     if (x === undefined || y === undefined) throw new TypeError("timingSafeEqual() requires ArrayBuffer or ArrayBufferView arguments.");
@@ -29,6 +202,11 @@
     for (let i = 0; i < x.length; i++) d |= x[i] ^ y[i];
     return d === 0;
   };
+  class Crypto {
+    constructor() {
+      throw new TypeError("Illegal constructor");
+    }
+  }
   const cryptoObj = {
     subtle,
     randomUUID: () => native.randomUUID(),
@@ -44,7 +222,12 @@
       return array;
     },
   };
+  Object.defineProperty(SubtleCrypto.prototype, "constructor", { value: SubtleCrypto, writable: true, configurable: true });
   defineGlobal("crypto", cryptoObj);
+  Object.setPrototypeOf(cryptoObj, Crypto.prototype);
+  defineGlobal("Crypto", Crypto);
+  defineGlobal("CryptoKey", CryptoKey);
+  defineGlobal("SubtleCrypto", SubtleCrypto);
   defineGlobal("structuredClone", function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
     if (options && options.transfer && options.transfer.length) {
