@@ -29,11 +29,23 @@ func hkdfKey(h string, secret, salt, info []byte, n int) ([]byte, error) {
 	return out, nil
 }
 
-func decryptFailed(n int) error {
-	return domErr("OperationError", "Decryption failed. This could be due to a ciphertext authentication failure, bad padding, incorrect CryptoKey, or another algorithm-specific reason. Input length was %d bytes.", n)
+// decryptFailed is workerd's text; the lengths are those BoringSSL had
+// seen (for CBC the last block is held back).
+func decryptFailed(alg string, in, out int) error {
+	return domErr("OperationError", "Decryption failed. This could be due to a ciphertext authentication failure, bad padding, incorrect CryptoKey, or another algorithm-specific reason. Input length was %d, output length expected to be %d for %s", in, out, alg)
 }
 
-func encrypt(a algParams, k *cryptoKey, data []byte) ([]byte, error) { return aesOrRSA(a, k, data, true) }
+func cbcFailed(n int) error {
+	out := n / 16 * 16
+	if n%16 == 0 && n > 0 {
+		out = n - 16
+	}
+	return decryptFailed("AES-CBC", n, out)
+}
+
+func encrypt(a algParams, k *cryptoKey, data []byte) ([]byte, error) {
+	return aesOrRSA(a, k, data, true)
+}
 func decrypt(a algParams, k *cryptoKey, data []byte) ([]byte, error) {
 	return aesOrRSA(a, k, data, false)
 }
@@ -78,7 +90,7 @@ func unwrap(a algParams, k *cryptoKey, data []byte) ([]byte, error) {
 		}
 		out, ok := aesKeyUnwrap(k.secret, data)
 		if !ok {
-			return nil, domErr("OperationError", "AES-KW key unwrapping failed")
+			return nil, domErr("OperationError", "AES-KW key unwrapping failed.")
 		}
 		return out, nil
 	}
@@ -120,7 +132,7 @@ func aesGCM(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 	if tl == 16 {
 		out, err := g.Open(nil, iv, data, ad)
 		if err != nil {
-			return nil, decryptFailed(len(data))
+			return nil, decryptFailed("AES-GCM", len(ct), len(ct))
 		}
 		return out, nil
 	}
@@ -129,7 +141,7 @@ func aesGCM(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 	plain := g.Seal(nil, iv, ct, nil)[:len(ct)]
 	full := g.Seal(nil, iv, plain, ad)[len(ct):]
 	if subtle.ConstantTimeCompare(full[:tl], tag) != 1 {
-		return nil, decryptFailed(len(data))
+		return nil, decryptFailed("AES-GCM", len(ct), len(ct))
 	}
 	return plain, nil
 }
@@ -157,17 +169,17 @@ func aesCBC(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 		return buf, nil
 	}
 	if len(data) == 0 || len(data)%16 != 0 {
-		return nil, decryptFailed(len(data))
+		return nil, cbcFailed(len(data))
 	}
 	buf := make([]byte, len(data))
 	cipher.NewCBCDecrypter(block, iv).CryptBlocks(buf, data)
 	pad := int(buf[len(buf)-1])
 	if pad == 0 || pad > 16 {
-		return nil, decryptFailed(len(data))
+		return nil, cbcFailed(len(data))
 	}
 	for _, b := range buf[len(buf)-pad:] {
 		if int(b) != pad {
-			return nil, decryptFailed(len(data))
+			return nil, cbcFailed(len(data))
 		}
 	}
 	return buf[:len(buf)-pad], nil
@@ -193,7 +205,7 @@ func aesCTR(a algParams, k *cryptoKey, data []byte) ([]byte, error) {
 	blocks := new(big.Int).SetInt64(int64((len(data) + 15) / 16))
 	limit := new(big.Int).Lsh(big.NewInt(1), uint(bits))
 	if blocks.Cmp(limit) > 0 {
-		return nil, domErr("OperationError", "Counter block values will repeat")
+		return nil, domErr("OperationError", "Counter block values will repeat.")
 	}
 	mask := new(big.Int).Sub(limit, big.NewInt(1))
 	whole := new(big.Int).SetBytes(counter)
@@ -222,7 +234,7 @@ func rsaOAEP(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 		}
 		out, err := rsa.EncryptOAEP(f(), randReader, k.pub.(*rsa.PublicKey), data, label)
 		if err != nil {
-			return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt")
+			return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt.")
 		}
 		return out, nil
 	}
@@ -231,7 +243,7 @@ func rsaOAEP(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 	}
 	out, err := rsa.DecryptOAEP(f(), nil, k.priv.(*rsa.PrivateKey), data, label)
 	if err != nil {
-		return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt")
+		return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt.")
 	}
 	return out, nil
 }

@@ -97,6 +97,8 @@ func ecCurve(name string) (string, elliptic.Curve, error) {
 func importKey(format string, raw []byte, jwkObj *goja.Object, a algParams, extractable bool, usages []string) (*cryptoKey, error) {
 	var jwk jwkDoc
 	switch format {
+	case "raw-secret", "raw-public", "raw-private", "raw-seed":
+		return nil, modernFormat(format)
 	case "raw", "pkcs8", "spki":
 	case "jwk":
 		jwk = jwkDoc{jwkObj}
@@ -143,6 +145,10 @@ func importKey(format string, raw []byte, jwkObj *goja.Object, a algParams, extr
 	return k, nil
 }
 
+func modernFormat(format string) error {
+	return domErr("NotSupportedError", "Key format \"%s\" requires the webcrypto_modern_algorithms flag.", format)
+}
+
 func importSecret(name, format string, raw []byte, jwk jwkDoc, a algParams, extractable bool, usages []string) (*cryptoKey, error) {
 	hashName := ""
 	if name == "HMAC" {
@@ -185,16 +191,11 @@ func importSecret(name, format string, raw []byte, jwk jwkDoc, a algParams, extr
 				}
 			}
 		}
-		if use, ok := jwk.str("use"); ok && len(usages) != 0 {
-			want := "enc"
-			if name == "HMAC" {
-				want = "sig"
-			}
-			if use != want {
-				return nil, domErr("DataError", "Symmetric \"jwk\" key must have a \"use\" of \"%s\", not \"%s\".", want, use)
-			}
+		// workerd checks use and key_ops for AES keys only.
+		if use, ok := jwk.str("use"); ok && len(usages) != 0 && name != "HMAC" && use != "enc" {
+			return nil, domErr("DataError", "Symmetric \"jwk\" key must have a \"use\" of \"enc\", not \"%s\".", use)
 		}
-		if ops, ok := jwk.ops(); ok {
+		if ops, ok := jwk.ops(); ok && name != "HMAC" {
 			sort.Strings(ops)
 			for i := 1; i < len(ops); i++ {
 				if ops[i] == ops[i-1] {
@@ -278,8 +279,13 @@ func importAsymmetric(name, format string, raw []byte, jwk jwkDoc, a algParams, 
 		case "ECDSA", "ECDH":
 			_, c, _ := ecCurve(k.curve)
 			pub, err := ecdsa.ParseUncompressedPublicKey(c, raw)
+			if err != nil && len(raw) == 1+curveBytes(c) && (raw[0] == 2 || raw[0] == 3) {
+				if x, y := elliptic.UnmarshalCompressed(c, raw); x != nil {
+					pub, err = &ecdsa.PublicKey{Curve: c, X: x, Y: y}, nil
+				}
+			}
 			if err != nil {
-				return nil, domErr("DataError", "Failed to import raw EC key data")
+				return nil, domErr("DataError", "Failed to import raw EC key data: Invalid point encoding..")
 			}
 			k.pub = pub
 		default:
@@ -347,7 +353,10 @@ func (k *cryptoKey) checkKind() error {
 		if k.alg != "ECDSA" && k.alg != "ECDH" {
 			bad = true
 		} else if p.Curve.Params().Name != k.curve {
-			return domErr("DataError", "\"algorithm.namedCurve\" \"%s\" does not match the curve specified by the input key \"%s\".", k.curve, p.Curve.Params().Name)
+			if k.alg == "ECDH" {
+				return domErr("DataError", "\"algorithm.namedCurve\" \"%s\", does not match the curve specified by the input key data.", k.curve)
+			}
+			return domErr("DataError", "\"algorithm.namedCurve\" \"%s\" does not match the curve specified by the input key data.", k.curve)
 		}
 	case ed25519.PublicKey:
 		bad = k.alg != "Ed25519" && k.alg != "NODE-ED25519"
@@ -357,7 +366,15 @@ func (k *cryptoKey) checkKind() error {
 		bad = true
 	}
 	if bad {
-		return domErr("DataError", "Input was not a %s key", k.alg)
+		switch k.alg {
+		case "ECDSA":
+			return domErr("DataError", "Input was not an EC key.")
+		case "ECDH":
+			return domErr("DataError", "Input was not an EC public key nor a DH key.")
+		case "RSASSA-PKCS1-v1_5", "RSA-PSS", "RSA-OAEP":
+			return domErr("DataError", "Input was not an RSA key.")
+		}
+		return domErr("DataError", "Input was not an %s key.", k.alg)
 	}
 	if k.typ == "private" {
 		k.pub = nil
@@ -477,10 +494,7 @@ func (k *cryptoKey) readECJWK(jwk jwkDoc, kty string) error {
 	if kty != "EC" {
 		return domErr("DataError", "Elliptic curve \"jwk\" key import requires a JSON Web Key with Key Type parameter \"kty\" (\"%s\") equal to \"EC\".", kty)
 	}
-	_, curve, _ := ecCurve(k.curve)
-	if crv, ok := jwk.str("crv"); !ok || crv != k.curve {
-		return domErr("DataError", "Elliptic curve \"jwk\" key import requires a JSON Web Key with Curve parameter \"crv\" (\"%s\") equal to \"%s\".", crv, k.curve)
-	}
+	_, curve, _ := ecCurve(k.curve) // workerd does not look at crv
 	if alg, ok := jwk.str("alg"); ok && k.alg == "ECDSA" {
 		want := map[string]string{"ES256": "P-256", "ES384": "P-384", "ES512": "P-521"}[alg]
 		if want == "" {
@@ -499,37 +513,45 @@ func (k *cryptoKey) readECJWK(jwk jwkDoc, kty string) error {
 		return domErr("DataError", "Invalid EC key in JSON Web Key; missing \"y\".")
 	}
 	n := curveBytes(curve)
-	if len(x) != n || len(y) != n {
-		return domErr("DataError", "Invalid EC key in JSON Web Key; public key coordinates \"x\" and \"y\" are invalid")
-	}
-	point := append(append([]byte{4}, x...), y...)
+	point := append(append([]byte{4}, leftPad(x, n)...), leftPad(y, n)...)
 	pub, err := ecdsa.ParseUncompressedPublicKey(curve, point)
-	if err != nil {
-		return domErr("DataError", "Invalid EC key in JSON Web Key; public key coordinates \"x\" and \"y\" are invalid")
+	if err != nil || len(x) > n || len(y) > n {
+		return domErr("OperationError", "Invalid EC key; public key coordinates \"x\" and \"y\" are invalid: Point is not on curve..")
 	}
 	if k.typ == "public" {
 		k.pub = pub
 		return nil
 	}
 	d, ok := jwk.bytes("d")
-	if !ok || len(d) != n {
-		return domErr("DataError", "Invalid EC key in JSON Web Key; private key component \"d\" is invalid")
+	if !ok || len(d) > n {
+		return domErr("OperationError", "Invalid EC key; private key component \"d\" is invalid.")
 	}
-	priv, err := ecdsa.ParseRawPrivateKey(curve, d)
-	if err != nil || !priv.PublicKey.Equal(pub) {
-		return domErr("DataError", "Invalid EC key in JSON Web Key")
+	priv, err := ecdsa.ParseRawPrivateKey(curve, leftPad(d, n))
+	if err != nil {
+		return domErr("OperationError", "Invalid EC key; private key component \"d\" is invalid.")
+	}
+	if !priv.PublicKey.Equal(pub) {
+		return domErr("DataError", "Invalid EC key in JSON Web Key.")
 	}
 	k.priv = priv
 	return nil
 }
 
+func leftPad(b []byte, n int) []byte {
+	if len(b) >= n {
+		return b
+	}
+	return append(make([]byte, n-len(b)), b...)
+}
+
 func (k *cryptoKey) readRSAJWK(jwk jwkDoc, kty string) error {
 	if kty != "RSA" {
-		return domErr("DataError", "RSA \"jwk\" key import requires a JSON Web Key with Key Type parameter \"kty\" (\"%s\") equal to \"RSA\".", kty)
+		return domErr("DataError", "%s \"jwk\" key import requires a JSON Web Key with Key Type parameter \"kty\" (\"%s\") equal to \"RSA\".", k.alg, kty)
 	}
 	if alg, ok := jwk.str("alg"); ok {
 		if want := rsaJWKAlg(k.alg, k.hash); alg != want {
-			return domErr("DataError", "JSON Web Key Algorithm parameter \"alg\" (\"%s\") does not match requested hash algorithm \"%s\".", alg, want)
+			// sic: workerd names the given alg twice.
+			return domErr("DataError", "JSON Web Key Algorithm parameter \"alg\" (\"%s\") does not match requested hash algorithm \"%s\".", alg, alg)
 		}
 	}
 	num := func(field, what string) (*big.Int, error) {
@@ -555,6 +577,11 @@ func (k *cryptoKey) readRSAJWK(jwk jwkDoc, kty string) error {
 	d, err := num("d", "Private Exponent")
 	if err != nil {
 		return err
+	}
+	for _, f := range []string{"p", "q", "dp", "dq", "qi"} {
+		if _, ok := jwk.str(f); !ok {
+			return domErr("DataError", "Invalid RSA private key in JSON Web Key; if one Prime Factor or CRT Exponent/Coefficient parameter is present, then they must all be present (\"p\", \"q\", \"dp\", \"dq\", \"qi\").")
+		}
 	}
 	p, err := num("p", "First Prime Factor")
 	if err != nil {
@@ -593,13 +620,17 @@ func exportKey(rt *goja.Runtime, format string, k *cryptoKey) (goja.Value, error
 	if !k.extractable {
 		return nil, domErr("InvalidAccessError", "Attempt to export non-extractable %s key.", k.alg)
 	}
+	switch format {
+	case "raw-secret", "raw-public", "raw-private", "raw-seed":
+		return nil, modernFormat(format)
+	}
 	buf := func(b []byte) (goja.Value, error) { return rt.ToValue(rt.NewArrayBuffer(b)), nil }
 	if k.typ == "secret" {
 		if format != "raw" && format != "jwk" {
 			if k.alg == "HMAC" {
 				return nil, domErr("NotSupportedError", "Unimplemented key export format \"%s\".", format)
 			}
-			return nil, domErr("NotSupportedError", "%s key only supports exporting \"raw\" & \"jwk\", not \"%s\".", k.alg, format)
+			return nil, domErr("NotSupportedError", "%s key only supports exporting \"raw\", \"raw-secret\" & \"jwk\", not \"%s\".", k.alg, format)
 		}
 		if format == "raw" {
 			return buf(append([]byte{}, k.secret...))

@@ -16,7 +16,7 @@
     const [type, extractable, algorithm, usages] = native.keyInfo(handle);
     // workerd's CryptoKey members are own, enumerable, read-only properties in this order.
     for (const [name, value] of [["usages", usages], ["algorithm", algorithm], ["extractable", extractable], ["type", type]]) {
-      Object.defineProperty(k, name, { get: () => value, enumerable: true, configurable: true });
+      Object.defineProperty(k, name, { value, writable: false, enumerable: true, configurable: true });
     }
     return k;
   }
