@@ -546,10 +546,16 @@ func leftPad(b []byte, n int) []byte {
 
 func (k *cryptoKey) readRSAJWK(jwk jwkDoc, kty string) error {
 	if kty != "RSA" {
-		return domErr("DataError", "%s \"jwk\" key import requires a JSON Web Key with Key Type parameter \"kty\" (\"%s\") equal to \"RSA\".", k.alg, kty)
+		// sic: workerd names RSASSA-PKCS1-v1_5 for every RSA algorithm.
+		return domErr("DataError", "RSASSA-PKCS1-v1_5 \"jwk\" key import requires a JSON Web Key with Key Type parameter \"kty\" (\"%s\") equal to \"RSA\".", kty)
 	}
 	if alg, ok := jwk.str("alg"); ok {
-		if want := rsaJWKAlg(k.alg, k.hash); alg != want {
+		// Only the hash named by alg has to match (as in workerd).
+		h, known := rsaJWKHashes[alg]
+		if !known {
+			return domErr("NotSupportedError", "Unrecognized or unimplemented algorithm \"%s\" listed in JSON Web Key Algorithm parameter.", alg)
+		}
+		if h != k.hash {
 			// sic: workerd names the given alg twice.
 			return domErr("DataError", "JSON Web Key Algorithm parameter \"alg\" (\"%s\") does not match requested hash algorithm \"%s\".", alg, alg)
 		}
@@ -598,6 +604,12 @@ func (k *cryptoKey) readRSAJWK(jwk jwkDoc, kty string) error {
 	priv.Precompute()
 	k.priv = priv
 	return nil
+}
+
+var rsaJWKHashes = map[string]string{
+	"RS1": "SHA-1", "RS256": "SHA-256", "RS384": "SHA-384", "RS512": "SHA-512",
+	"PS1": "SHA-1", "PS256": "SHA-256", "PS384": "SHA-384", "PS512": "SHA-512",
+	"RSA-OAEP": "SHA-1", "RSA-OAEP-256": "SHA-256", "RSA-OAEP-384": "SHA-384", "RSA-OAEP-512": "SHA-512",
 }
 
 func rsaJWKAlg(alg, hash string) string {
