@@ -198,6 +198,18 @@ func cryptoModule(rt *goja.Runtime) *goja.Object {
 		}
 	}
 	constants := rt.NewObject()
+	for name, v := range map[string]int{"RSA_PKCS1_PADDING": 1, "RSA_NO_PADDING": 3, "RSA_PKCS1_OAEP_PADDING": 4, "RSA_PKCS1_PSS_PADDING": 6,
+		"RSA_PSS_SALTLEN_DIGEST": -1, "RSA_PSS_SALTLEN_MAX_SIGN": -2, "RSA_PSS_SALTLEN_AUTO": -2} {
+		_ = constants.Set(name, v)
+	}
 	_ = m.Set("constants", constants)
+	fn, err := rt.RunProgram(cryptoProgram)
+	if err != nil {
+		panic(err)
+	}
+	add, _ := goja.AssertFunction(fn)
+	if _, err := add(goja.Undefined(), cryptoKeysNatives(rt), m); err != nil {
+		panic(err)
+	}
 	return m
 }

@@ -1,0 +1,323 @@
+// node:crypto's KeyObject, Sign/Verify, sign/verify, pbkdf2, hkdf, scrypt,
+// Cipheriv/Decipheriv (AES) and generateKeyPair, on the Go natives of
+// crypto_keys.go. The completion value receives (native, exports) and adds
+// to exports.
+(function (native, m) {
+  "use strict";
+  const Buffer = globalThis.Buffer;
+  const handles = new WeakMap();
+
+  function codeError(Ctor, code, message) {
+    const e = new Ctor(message);
+    e.code = code;
+    return e;
+  }
+  function toBuf(data, encoding, name) {
+    if (typeof data === "string") return Buffer.from(data, encoding);
+    if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (data instanceof ArrayBuffer) return Buffer.from(data);
+    throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name || "data"}" argument must be of type string or an instance of Buffer, TypedArray, or DataView.`);
+  }
+  function out(buf, encoding) {
+    return encoding && encoding !== "buffer" ? buf.toString(encoding) : buf;
+  }
+  function later(cb, f) {
+    if (typeof cb !== "function") throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function.');
+    let result, error = null;
+    try {
+      result = f();
+    } catch (e) {
+      error = e;
+    }
+    queueMicrotask(() => (error ? cb(error) : cb(null, result)));
+  }
+
+  class KeyObject {
+    constructor(type, handle) {
+      if (type !== "secret" && type !== "public" && type !== "private") {
+        throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'type' is invalid. Received '${type}'`);
+      }
+      if (!handles.has(handle)) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "handle" argument must be of type object.');
+      handles.set(this, handles.get(handle));
+    }
+    static from(key) {
+      throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The KeyObject.from() method is not implemented by cellhost");
+    }
+    get type() {
+      return native.keyInfo(handleOf(this))[0];
+    }
+    equals(other) {
+      if (!(other instanceof KeyObject)) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "otherKeyObject" argument must be an instance of KeyObject.');
+      return native.equals(handleOf(this), handleOf(other));
+    }
+  }
+  class SecretKeyObject extends KeyObject {
+    get symmetricKeySize() {
+      return native.keyInfo(handleOf(this))[3];
+    }
+    export(options) {
+      return native.exportSecret(handleOf(this), options && options.format);
+    }
+  }
+  class AsymmetricKeyObject extends KeyObject {
+    get asymmetricKeyType() {
+      return native.keyInfo(handleOf(this))[1];
+    }
+    get asymmetricKeyDetails() {
+      return native.keyInfo(handleOf(this))[2];
+    }
+    export(options) {
+      const o = options || {};
+      const format = o.format === undefined ? "pem" : String(o.format);
+      if (format !== "pem" && format !== "der" && format !== "jwk") {
+        throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.format' must be one of: 'pem', 'der', 'jwk'. Received '${format}'`);
+      }
+      if (format !== "jwk" && o.type === undefined) {
+        throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", "The property 'options.type' is invalid. Received undefined");
+      }
+      if (o.cipher !== undefined) throw codeError(Error, "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM", "Encrypted private keys are not supported by cellhost.");
+      return native.exportKey(handleOf(this), format, String(o.type || ""));
+    }
+  }
+  class PublicKeyObject extends AsymmetricKeyObject {}
+  class PrivateKeyObject extends AsymmetricKeyObject {}
+
+  function handleOf(k) {
+    const h = handles.get(k);
+    if (h === undefined) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "key" argument must be an instance of KeyObject.');
+    return h;
+  }
+  function wrapKey(h) {
+    const type = native.keyInfo(h)[0];
+    const k = Object.create((type === "secret" ? SecretKeyObject : type === "public" ? PublicKeyObject : PrivateKeyObject).prototype);
+    handles.set(k, h);
+    return k;
+  }
+
+  function createSecretKey(key, encoding) {
+    return wrapKey(native.secretKey(toBuf(key, encoding, "key")));
+  }
+  function parseAsymmetric(kind, key) {
+    if (key instanceof KeyObject) {
+      const type = key.type;
+      if (kind === "public" && type === "private") return wrapKey(native.publicOf(handleOf(key)));
+      if (type !== kind) throw codeError(Error, "ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE", `Invalid key object type ${type}, expected ${kind}.`);
+      return key;
+    }
+    let data = key, format = "pem", type = "", encoding;
+    if (typeof key === "object" && key !== null && !ArrayBuffer.isView(key) && !(key instanceof ArrayBuffer)) {
+      if (key.key instanceof KeyObject) return parseAsymmetric(kind, key.key);
+      data = key.key;
+      if (key.format !== undefined) format = String(key.format);
+      if (key.type !== undefined) type = String(key.type);
+      encoding = key.encoding;
+      if (key.passphrase !== undefined) throw codeError(Error, "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM", "Encrypted private keys are not supported by cellhost.");
+    }
+    if (format === "jwk") {
+      if (typeof data !== "object" || data === null) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "key.key" property must be of type object.');
+      return wrapKey(native.parseKey(kind, null, "jwk", type, data));
+    }
+    return wrapKey(native.parseKey(kind, toBuf(data, encoding, "key"), format, type, null));
+  }
+  const createPublicKey = (key) => parseAsymmetric("public", key);
+  const createPrivateKey = (key) => parseAsymmetric("private", key);
+
+  // signing options: a key, or { key, padding, saltLength, dsaEncoding }
+  function signOptions(key, kind) {
+    const o = typeof key === "object" && key !== null && !(key instanceof KeyObject) && !ArrayBuffer.isView(key) ? key : {};
+    if (o.key instanceof KeyObject) {
+      // workerd does not take a KeyObject inside the options.
+      throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "options.key" property must be of type string or an instance of ArrayBuffer, Buffer, TypedArray, DataView, or Object. Received an instance of ${o.key.constructor.name}`);
+    }
+    const k = parseAsymmetric(kind, key);
+    return {
+      handle: handleOf(k),
+      padding: o.padding === undefined ? 1 : Number(o.padding),
+      saltLength: o.saltLength === undefined ? -2 : Number(o.saltLength),
+      p1363: o.dsaEncoding === "ieee-p1363",
+    };
+  }
+  class Sign {
+    constructor(algorithm) {
+      this._alg = String(algorithm);
+      this._parts = [];
+    }
+    update(data, encoding) {
+      this._parts.push(toBuf(data, encoding));
+      return this;
+    }
+    sign(privateKey, outputEncoding) {
+      const o = signOptions(privateKey, "private");
+      return out(native.sign(this._alg, o.handle, Buffer.concat(this._parts), o.padding, o.saltLength, o.p1363), outputEncoding);
+    }
+  }
+  class Verify {
+    constructor(algorithm) {
+      this._alg = String(algorithm);
+      this._parts = [];
+    }
+    update(data, encoding) {
+      this._parts.push(toBuf(data, encoding));
+      return this;
+    }
+    verify(key, signature, signatureEncoding) {
+      const o = signOptions(key, "public");
+      return native.verify(this._alg, o.handle, Buffer.concat(this._parts), toBuf(signature, signatureEncoding, "signature"), o.padding, o.saltLength, o.p1363);
+    }
+  }
+  function sign(algorithm, data, key, callback) {
+    const run = () => {
+      const o = signOptions(key, "private");
+      return native.sign(algorithm == null ? null : String(algorithm), o.handle, toBuf(data), o.padding, o.saltLength, o.p1363);
+    };
+    if (callback === undefined) return run();
+    later(callback, run);
+  }
+  function verify(algorithm, data, key, signature, callback) {
+    const run = () => {
+      const o = signOptions(key, "public");
+      return native.verify(algorithm == null ? null : String(algorithm), o.handle, toBuf(data), toBuf(signature, undefined, "signature"), o.padding, o.saltLength, o.p1363);
+    };
+    if (callback === undefined) return run();
+    later(callback, run);
+  }
+
+  function checkInt(v, name, min, max) {
+    if (typeof v !== "number") throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" argument must be of type number. Received ${v === null ? "null" : typeof v}`);
+    if (!Number.isInteger(v) || v < min || v > max) throw codeError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be >= ${min} && <= ${max}. Received ${v}`);
+  }
+  function pbkdf2Sync(password, salt, iterations, keylen, digest) {
+    checkInt(iterations, "iterations", 1, 2147483647);
+    checkInt(keylen, "keylen", 0, 2147483647);
+    if (typeof digest !== "string") throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "digest" argument must be of type string. Received ${digest === undefined ? "undefined" : typeof digest}`);
+    return native.pbkdf2(toBuf(password, undefined, "password"), toBuf(salt, undefined, "salt"), iterations, keylen, digest);
+  }
+  function pbkdf2(password, salt, iterations, keylen, digest, callback) {
+    if (typeof digest === "function") {
+      callback = digest;
+      digest = undefined;
+    }
+    later(callback, () => pbkdf2Sync(password, salt, iterations, keylen, digest));
+  }
+  function keyBytes(k, name) {
+    if (k instanceof KeyObject) return native.exportSecret(handleOf(k));
+    return toBuf(k, undefined, name);
+  }
+  function hkdfSync(digest, ikm, salt, info, keylen) {
+    checkInt(keylen, "keylen", 0, 2147483647);
+    return native.hkdf(String(digest), keyBytes(ikm, "ikm"), toBuf(salt, undefined, "salt"), toBuf(info, undefined, "info"), keylen);
+  }
+  function hkdf(digest, ikm, salt, info, keylen, callback) {
+    later(callback, () => hkdfSync(digest, ikm, salt, info, keylen));
+  }
+  function scryptSync(password, salt, keylen, options) {
+    checkInt(keylen, "keylen", 0, 2147483647);
+    const o = options || {};
+    const N = o.N ?? o.cost ?? 16384, r = o.r ?? o.blockSize ?? 8, p = o.p ?? o.parallelization ?? 1;
+    return native.scrypt(toBuf(password, undefined, "password"), toBuf(salt, undefined, "salt"), keylen, N, r, p);
+  }
+  function scrypt(password, salt, keylen, options, callback) {
+    if (typeof options === "function") {
+      callback = options;
+      options = undefined;
+    }
+    later(callback, () => scryptSync(password, salt, keylen, options));
+  }
+
+  class CipherBase {
+    constructor(decrypt, algorithm, key, iv, options) {
+      const k = key instanceof KeyObject ? native.exportSecret(handleOf(key)) : toBuf(key, undefined, "key");
+      const v = iv === null || iv === undefined ? null : toBuf(iv, undefined, "iv");
+      const tagLength = options && options.authTagLength;
+      this._h = native.cipher(String(algorithm), k, v, decrypt, tagLength);
+      this._decrypt = decrypt;
+    }
+    update(data, inputEncoding, outputEncoding) {
+      if (typeof data === "string" && inputEncoding === undefined) {
+        // workerd's text (Node treats the string as UTF-8)
+        throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'inputEncoding' If inputEncoding is not provided then the data must be a Buffer. Received undefined");
+      }
+      return out(native.cipherUpdate(this._h, toBuf(data, inputEncoding)), outputEncoding);
+    }
+    final(outputEncoding) {
+      return out(native.cipherFinal(this._h), outputEncoding);
+    }
+    setAutoPadding(autoPadding = true) {
+      native.cipherSetAutoPadding(this._h, autoPadding);
+      return this;
+    }
+    setAAD(buffer) {
+      native.cipherSetAAD(this._h, toBuf(buffer, undefined, "buffer"));
+      return this;
+    }
+  }
+  class Cipheriv extends CipherBase {
+    constructor(algorithm, key, iv, options) {
+      super(false, algorithm, key, iv, options);
+    }
+    getAuthTag() {
+      return native.cipherAuthTag(this._h);
+    }
+  }
+  class Decipheriv extends CipherBase {
+    constructor(algorithm, key, iv, options) {
+      super(true, algorithm, key, iv, options);
+    }
+    setAuthTag(tag, encoding) {
+      native.cipherSetAuthTag(this._h, toBuf(tag, encoding, "buffer"));
+      return this;
+    }
+  }
+
+  function generateKeyPairSync(type, options) {
+    const o = options || {};
+    const [pub, priv] = native.generateKeyPair(String(type), o.modulusLength, o.publicExponent, o.namedCurve);
+    let publicKey = wrapKey(pub), privateKey = wrapKey(priv);
+    if (o.publicKeyEncoding) publicKey = publicKey.export(o.publicKeyEncoding);
+    if (o.privateKeyEncoding) privateKey = privateKey.export(o.privateKeyEncoding);
+    return { publicKey, privateKey };
+  }
+  function generateKeyPair(type, options, callback) {
+    if (typeof options === "function") {
+      callback = options;
+      options = undefined;
+    }
+    if (typeof callback !== "function") throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "callback" argument must be of type function.');
+    let r, error = null;
+    try {
+      r = generateKeyPairSync(type, options);
+    } catch (e) {
+      error = e;
+    }
+    queueMicrotask(() => (error ? callback(error) : callback(null, r.publicKey, r.privateKey)));
+  }
+  function generateKeySync(type, options) {
+    const length = options && options.length;
+    if (type === "hmac") checkInt(length, "options.length", 8, 2147483647);
+    else if (type === "aes") {
+      if (length !== 128 && length !== 192 && length !== 256) throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.length' must be one of: 128, 192, 256. Received ${length}`);
+    } else throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'type' must be one of: 'hmac', 'aes'. Received '${type}'`);
+    const bytes = Buffer.alloc(Math.floor(length / 8));
+    globalThis.crypto.getRandomValues(bytes);
+    return createSecretKey(bytes);
+  }
+  function generateKey(type, options, callback) {
+    later(callback, () => generateKeySync(type, options));
+  }
+
+  Object.assign(m, {
+    KeyObject, SecretKeyObject, PublicKeyObject, PrivateKeyObject,
+    createSecretKey, createPublicKey, createPrivateKey,
+    Sign, Verify,
+    createSign: (algorithm) => new Sign(algorithm),
+    createVerify: (algorithm) => new Verify(algorithm),
+    sign, verify,
+    pbkdf2, pbkdf2Sync, hkdf, hkdfSync, scrypt, scryptSync,
+    Cipheriv, Decipheriv,
+    createCipheriv: (algorithm, key, iv, options) => new Cipheriv(algorithm, key, iv, options),
+    createDecipheriv: (algorithm, key, iv, options) => new Decipheriv(algorithm, key, iv, options),
+    getCiphers: () => native.ciphers(),
+    getCurves: () => ["prime256v1", "secp384r1", "secp521r1"],
+    generateKeyPair, generateKeyPairSync, generateKey, generateKeySync,
+  });
+});
