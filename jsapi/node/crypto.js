@@ -18,6 +18,16 @@
     if (data instanceof ArrayBuffer) return Buffer.from(data);
     throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name || "data"}" argument must be of type string or an instance of Buffer, TypedArray, or DataView.`);
   }
+  // received is the " Received ..." tail of Node's ERR_INVALID_ARG_TYPE.
+  function received(v) {
+    if (v === null) return " Received null";
+    if (typeof v === "function") return ` Received function ${v.name}`;
+    if (typeof v === "object") return v.constructor && v.constructor.name ? ` Received an instance of ${v.constructor.name}` : " Received [Object: null prototype]";
+    if (v === undefined) return " Received undefined";
+    let shown = String(v).slice(0, 28);
+    if (typeof v === "string") shown = `'${shown}'`;
+    return ` Received type ${typeof v} (${shown})`;
+  }
   function out(buf, encoding) {
     return encoding && encoding !== "buffer" ? buf.toString(encoding) : buf;
   }
@@ -41,7 +51,12 @@
       handles.set(this, handles.get(handle));
     }
     static from(key) {
-      throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The KeyObject.from() method is not implemented by cellhost");
+      const h = native.fromCryptoKey(key);
+      if (h === undefined) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "key" argument must be an instance of CryptoKey.' + received(key));
+      return wrapKey(h);
+    }
+    toCryptoKey(algorithm, extractable, keyUsages) {
+      return native.toCryptoKey(handleOf(this), algorithm, extractable, keyUsages);
     }
     get type() {
       return native.keyInfo(handleOf(this))[0];

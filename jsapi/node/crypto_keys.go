@@ -29,6 +29,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
 	"golang.org/x/crypto/scrypt"
+
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 //go:embed crypto.js
@@ -797,6 +799,41 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, append([]byte{}, x.tag...))
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
+	set("fromCryptoKey", func(c goja.FunctionCall) goja.Value {
+		typ, secret, k, ok := web.CryptoKeyMaterial(rt, c.Argument(0))
+		if !ok {
+			return goja.Undefined()
+		}
+		switch typ {
+		case "secret":
+			return rt.ToValue(&nodeKey{typ: typ, secret: secret})
+		case "public":
+			return rt.ToValue(&nodeKey{typ: typ, pub: k})
+		}
+		return rt.ToValue(&nodeKey{typ: typ, priv: k})
+	})
+	// toCryptoKey(key, algorithm, extractable, usages)
+	set("toCryptoKey", func(c goja.FunctionCall) goja.Value {
+		k := key(c.Argument(0))
+		format, raw := "raw", k.secret
+		var err error
+		switch k.typ {
+		case "public":
+			format = "spki"
+			raw, err = x509.MarshalPKIXPublicKey(k.pub)
+		case "private":
+			format = "pkcs8"
+			raw, err = x509.MarshalPKCS8PrivateKey(k.priv)
+		}
+		if err != nil {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", "Failed to encode key"))
+		}
+		v, err := web.ImportCryptoKey(rt, format, raw, c.Argument(1), c.Argument(2).ToBoolean(), c.Argument(3))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
 	// generateKeyPair(type, modulusLength, publicExponent, namedCurve) -> [pub, priv]
 	set("generateKeyPair", func(c goja.FunctionCall) goja.Value {
 		var priv crypto.PrivateKey

@@ -9,7 +9,7 @@
       throw new TypeError("Illegal constructor");
     }
   }
-  Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
+  brandHost(CryptoKey, "CryptoKey"); // not serializable, as in workerd
   function makeKey(handle) {
     const k = Object.create(CryptoKey.prototype);
     keySlot.set(k, handle);
@@ -95,6 +95,11 @@
     const out = native.exportKey(String(format), handle);
     return out;
   }
+
+  // For node:crypto's KeyObject.from and toCryptoKey (subtle_bridge.go).
+  internals.cryptoKeyHandle = (k) => (isObject(k) ? keySlot.get(k) : undefined);
+  internals.importCryptoKey = (format, data, algorithm, extractable, usages) =>
+    importSync("importKey", format, data, algorithm, extractable, usagesArg("importKey", 5, usages));
 
   class SubtleCrypto {
     constructor() {
@@ -225,6 +230,45 @@
   Object.defineProperty(SubtleCrypto.prototype, "constructor", { value: SubtleCrypto, writable: true, configurable: true });
   defineGlobal("crypto", cryptoObj);
   Object.setPrototypeOf(cryptoObj, Crypto.prototype);
+  // crypto.DigestStream (workerd's): a WritableStream whose digest promise
+  // resolves with the hash of everything written once it closes. It is
+  // built on first use, over whichever WritableStream the runtime has.
+  let DigestStream;
+  Object.defineProperty(cryptoObj, "DigestStream", {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (DigestStream === undefined && typeof G.WritableStream === "function") {
+        DigestStream = class DigestStream extends G.WritableStream {
+          constructor(algorithm) {
+            const name = String(isObject(algorithm) ? algorithm.name : algorithm).toUpperCase();
+            const h = native.digestNew(name);
+            let resolve, reject;
+            const digest = new Promise((res, rej) => {
+              resolve = res;
+              reject = rej;
+            });
+            digest.catch(() => {});
+            super({
+              write(chunk) {
+                const u = typeof chunk === "string" ? new TextEncoder().encode(chunk) : toU8(chunk);
+                if (u === undefined) throw new TypeError("DigestStream accepts only ArrayBuffer, ArrayBufferView or string chunks.");
+                native.digestUpdate(h, u);
+              },
+              close() {
+                resolve(native.digestFinal(h));
+              },
+              abort(reason) {
+                reject(reason);
+              },
+            });
+            Object.defineProperty(this, "digest", { value: digest, enumerable: true });
+          }
+        };
+      }
+      return DigestStream;
+    },
+  });
   defineGlobal("Crypto", Crypto);
   defineGlobal("CryptoKey", CryptoKey);
   defineGlobal("SubtleCrypto", SubtleCrypto);

@@ -61,6 +61,13 @@ export default {
     out.pubAsPriv = t(() => crypto.createPrivateKey({ key: der(K.rsa.spki), format: "der", type: "spki" }));
     out.signWithPub = t(() => crypto.sign("sha256", Buffer.from("a"), rsaPub));
     out.instance = t(() => [rsaPriv instanceof crypto.KeyObject, crypto.createSecretKey(Buffer.alloc(1)) instanceof crypto.KeyObject, typeof crypto.KeyObject]);
+    const ck = await crypto.webcrypto.subtle.importKey("raw", Buffer.from("0123456789abcdef"), "AES-GCM", true, ["encrypt"]);
+    out.fromSecret = t(() => { const ko = crypto.KeyObject.from(ck); return [ko.type, ko.symmetricKeySize, ko.export().toString()]; });
+    const edCk = await crypto.subtle.importKey("pkcs8", der(K.ed.pkcs8), "Ed25519", true, ["sign"]);
+    out.fromPrivate = t(() => { const ko = crypto.KeyObject.from(edCk); return [ko.type, ko.asymmetricKeyType, crypto.sign(null, Buffer.from("m"), ko).toString("hex").slice(0, 16)]; });
+    out.fromBad = t(() => crypto.KeyObject.from({}));
+    out.toCryptoKey = await (async () => { try { const ck2 = rsaPub.toCryptoKey({ name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]); const sig = crypto.sign("sha256", Buffer.from("v"), rsaPriv); return [ck2.type, ck2.algorithm.name, ck2.algorithm.modulusLength, await crypto.subtle.verify("RSASSA-PKCS1-v1_5", ck2, sig, Buffer.from("v"))]; } catch (e) { return e.name + ": " + e.message; } })();
+    out.toCryptoKeyBad = t(() => crypto.createSecretKey(Buffer.alloc(5)).toCryptoKey("AES-GCM", true, ["encrypt"]));
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));

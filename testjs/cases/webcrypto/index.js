@@ -56,6 +56,8 @@ async function api() {
     digest: await t(() => s.digest({ name: "sha-384" }, MSG)),
     digestMD5: await t(() => s.digest("MD5", MSG)),
     digestBad: await t(() => s.digest("SHA-3", MSG)),
+    clone: await t(() => structuredClone(hk)),
+    cloneInMap: await t(() => structuredClone(new Map([["k", hk]]))),
     pairKeys: Object.keys(await s.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign"])),
   };
 }
@@ -433,7 +435,14 @@ export class Vault extends DurableObject {
       sql.exec("INSERT OR REPLACE INTO keys VALUES (?, ?)", "random", JSON.stringify(await s.exportKey("jwk", k)));
       sql.exec("INSERT OR REPLACE INTO keys VALUES (?, ?)", "fixed", JSON.stringify(await s.exportKey("jwk", fixed)));
       this.mac = hex(await s.sign("HMAC", k, MSG));
-      return Response.json({ stored: sql.exec("SELECT count(*) AS n FROM keys").one().n });
+      let stored;
+      try {
+        await this.ctx.storage.put("key", k);
+        stored = "stored";
+      } catch (e) {
+        stored = `${e.name}: ${e.message}`;
+      }
+      return Response.json({ stored: sql.exec("SELECT count(*) AS n FROM keys").one().n, putKey: stored });
     }
     const out = {};
     for (const { name, jwk } of sql.exec("SELECT name, jwk FROM keys ORDER BY name")) {
