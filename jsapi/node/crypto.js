@@ -320,7 +320,75 @@
     later(callback, () => generateKeySync(type, options));
   }
 
+  function randomFillSync(buf, offset = 0, size) {
+    const u = ArrayBuffer.isView(buf) ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf instanceof ArrayBuffer ? new Uint8Array(buf) : undefined;
+    if (u === undefined) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "buf" argument must be an instance of ArrayBuffer or ArrayBufferView.' + received(buf));
+    checkInt(offset, "offset", 0, u.length);
+    if (size === undefined) size = u.length - offset;
+    checkInt(size, "size", 0, u.length - offset);
+    for (let i = offset; i < offset + size; i += 65536) globalThis.crypto.getRandomValues(u.subarray(i, Math.min(i + 65536, offset + size)));
+    return buf;
+  }
+  function randomFill(buf, offset, size, callback) {
+    if (typeof offset === "function") [callback, offset, size] = [offset, 0, undefined];
+    else if (typeof size === "function") [callback, size] = [size, undefined];
+    later(callback, () => randomFillSync(buf, offset, size));
+  }
+  // RSA encryption: OAEP (sha1 unless oaepHash) by default, or PKCS#1 v1.5.
+  function rsaOptions(key, kind) {
+    const o = typeof key === "object" && key !== null && !(key instanceof KeyObject) && !ArrayBuffer.isView(key) ? key : {};
+    const k = parseAsymmetric(kind, key);
+    const oaepLabel = o.oaepLabel === undefined ? Buffer.alloc(0) : toBuf(o.oaepLabel, undefined, "oaepLabel");
+    return [handleOf(k), o.padding === undefined ? 4 : Number(o.padding), String(o.oaepHash || "sha1"), oaepLabel];
+  }
+  function publicEncrypt(key, buffer) {
+    const [h, padding, hash, label] = rsaOptions(key, "public");
+    return native.rsaEncrypt(h, toBuf(buffer, undefined, "buffer"), padding, hash, label);
+  }
+  function privateDecrypt(key, buffer) {
+    const [h, padding, hash, label] = rsaOptions(key, "private");
+    return native.rsaDecrypt(h, toBuf(buffer, undefined, "buffer"), padding, hash, label);
+  }
+  // OpenSSL's names and NIDs, as workerd reports them.
+  const cipherNids = { "aes-128-ecb": 418, "aes-128-cbc": 419, "aes-192-ecb": 422, "aes-192-cbc": 423, "aes-256-ecb": 426, "aes-256-cbc": 427,
+    "aes-128-gcm": 895, "aes-192-gcm": 898, "aes-256-gcm": 901, "aes-128-ctr": 904, "aes-192-ctr": 905, "aes-256-ctr": 906 };
+  function getCipherInfo(nameOrNid) {
+    const name = typeof nameOrNid === "number" ? Object.keys(cipherNids).find((k) => cipherNids[k] === nameOrNid) : String(nameOrNid).toLowerCase();
+    if (name === undefined || !(name in cipherNids)) return undefined;
+    const [, bits, mode] = name.split("-");
+    const info = { name: mode === "gcm" ? `id-aes${bits}-GCM` : name.toUpperCase(), nid: cipherNids[name], blockSize: mode === "ctr" || mode === "gcm" ? 1 : 16 };
+    if (mode !== "ecb") info.ivLength = mode === "gcm" ? 12 : 16;
+    info.keyLength = Number(bits) / 8;
+    info.mode = mode;
+    return info;
+  }
+  // What workerd's node:crypto has and cellhost does not: a clear error naming it.
+  function missing(name) {
+    return function () {
+      throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented by cellhost`);
+    };
+  }
+  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup", "ECDH", "X509Certificate",
+    "checkPrime", "checkPrimeSync", "createCipher", "createDecipher", "createDiffieHellman", "createDiffieHellmanGroup",
+    "createECDH", "diffieHellman", "generatePrime", "generatePrimeSync", "getDiffieHellman", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
+    if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
+  }
+
   Object.assign(m, {
+    CryptoKey: globalThis.CryptoKey,
+    Hash: function Hash(algorithm, options) {
+      return m.createHash(algorithm, options);
+    },
+    Hmac: function Hmac(algorithm, key, options) {
+      return m.createHmac(algorithm, key, options);
+    },
+    pseudoRandomBytes: m.randomBytes,
+    randomFill, randomFillSync, publicEncrypt, privateDecrypt, getCipherInfo,
+    fips: true, // as workerd reports (BoringSSL)
+    getFips: () => true,
+    setFips: (on) => {
+      if (on) throw codeError(Error, "ERR_CRYPTO_FIPS_FORCED", "Cannot set FIPS mode in a non-FIPS build.");
+    },
     KeyObject, SecretKeyObject, PublicKeyObject, PrivateKeyObject,
     createSecretKey, createPublicKey, createPrivateKey,
     Sign, Verify,

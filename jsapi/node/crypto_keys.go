@@ -799,6 +799,46 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, append([]byte{}, x.tag...))
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
+	// rsaEncrypt/rsaDecrypt(key, data, padding, oaepHash, label): padding 4 is OAEP, 1 PKCS#1 v1.5.
+	rsaArgs := func(c goja.FunctionCall) (*nodeKey, []byte, int64, crypto.Hash, []byte) {
+		return key(c.Argument(0)), bytesArg(c.Argument(1)), c.Argument(2).ToInteger(), nodeHash(rt, c.Argument(3).String()), bytesArg(c.Argument(4))
+	}
+	set("rsaEncrypt", func(c goja.FunctionCall) goja.Value {
+		k, msg, padding, h, label := rsaArgs(c)
+		pub, ok := k.public().(*rsa.PublicKey)
+		if !ok {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", "publicEncrypt needs an RSA key"))
+		}
+		var out []byte
+		var err error
+		if padding == 1 {
+			out, err = rsa.EncryptPKCS1v15(rand.Reader, pub, msg)
+		} else {
+			out, err = rsa.EncryptOAEP(h.New(), rand.Reader, pub, msg, label)
+		}
+		if err != nil {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
+		}
+		return buffer.WrapBytes(rt, out)
+	})
+	set("rsaDecrypt", func(c goja.FunctionCall) goja.Value {
+		k, msg, padding, h, label := rsaArgs(c)
+		priv, ok := k.priv.(*rsa.PrivateKey)
+		if !ok {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", "privateDecrypt needs an RSA private key"))
+		}
+		var out []byte
+		var err error
+		if padding == 1 {
+			out, err = rsa.DecryptPKCS1v15(nil, priv, msg)
+		} else {
+			out, err = rsa.DecryptOAEP(h.New(), nil, priv, msg, label)
+		}
+		if err != nil {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", "RSA decryption failed"))
+		}
+		return buffer.WrapBytes(rt, out)
+	})
 	set("fromCryptoKey", func(c goja.FunctionCall) goja.Value {
 		typ, secret, k, ok := web.CryptoKeyMaterial(rt, c.Argument(0))
 		if !ok {

@@ -68,6 +68,14 @@ export default {
     out.fromBad = t(() => crypto.KeyObject.from({}));
     out.toCryptoKey = await (async () => { try { const ck2 = rsaPub.toCryptoKey({ name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]); const sig = crypto.sign("sha256", Buffer.from("v"), rsaPriv); return [ck2.type, ck2.algorithm.name, ck2.algorithm.modulusLength, await crypto.subtle.verify("RSASSA-PKCS1-v1_5", ck2, sig, Buffer.from("v"))]; } catch (e) { return e.name + ": " + e.message; } })();
     out.toCryptoKeyBad = t(() => crypto.createSecretKey(Buffer.alloc(5)).toCryptoKey("AES-GCM", true, ["encrypt"]));
+    out.randomFill = t(() => { const b = Buffer.alloc(8); crypto.randomFillSync(b, 4); return [b.readUInt32BE(0), b.length]; });
+    out.randomFillCb = await new Promise((r) => crypto.randomFill(new Uint8Array(4), (e, b) => r(e ? e.message : [b.length, Object.prototype.toString.call(b)])));
+    out.rsaEncrypt = t(() => { const c = crypto.publicEncrypt(rsaPub, Buffer.from("oaep me")); return [c.length, crypto.privateDecrypt(rsaPriv, c).toString()]; });
+    out.rsaEncryptPem = t(() => { const c = crypto.publicEncrypt({ key: rsaPem, oaepHash: "sha256" }, Buffer.from("pem")); return crypto.privateDecrypt({ key: rsaPem, oaepHash: "sha256" }, c).toString(); });
+    out.rsaPkcs1 = t(() => { const c = crypto.publicEncrypt({ key: rsaPub, padding: crypto.constants.RSA_PKCS1_PADDING }, Buffer.from("v15")); return crypto.privateDecrypt({ key: rsaPriv, padding: crypto.constants.RSA_PKCS1_PADDING }, c).toString(); });
+    out.cipherInfo = t(() => [crypto.getCipherInfo("aes-256-gcm"), crypto.getCipherInfo("aes-128-cbc"), crypto.getCipherInfo("nope")]);
+    out.hashCtor = t(() => new crypto.Hash("sha1").update("x").digest("hex"));
+    out.fips = t(() => [crypto.fips, crypto.getFips(), crypto.CryptoKey === CryptoKey, crypto.pseudoRandomBytes(3).length]);
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));
