@@ -419,7 +419,7 @@ func deriveBits(a algParams, k *cryptoKey, length int, key func(goja.Value) *cry
 		if length < 0 {
 			return nil, domErr("OperationError", "PBKDF2 cannot derive a key with null length.")
 		}
-		if length == 0 || length%8 != 0 {
+		if length%8 != 0 {
 			return nil, domErr("OperationError", "PBKDF2 requires a derived key length that is a multiple of eight (requested %d).", length)
 		}
 		if iter <= 0 {

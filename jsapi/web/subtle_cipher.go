@@ -12,6 +12,9 @@ import (
 )
 
 func pbkdf2Key(h string, password, salt []byte, iter, n int) ([]byte, error) {
+	if n == 0 {
+		return []byte{}, nil
+	}
 	f, _ := hashFunc(h)
 	out, err := pbkdf2.Key(f, string(password), salt, iter, n)
 	if err != nil {
@@ -241,7 +244,12 @@ func rsaOAEP(a algParams, k *cryptoKey, data []byte, enc bool) ([]byte, error) {
 	if k.typ != "private" {
 		return nil, domErr("InvalidAccessError", "Decryption/key unwrapping only works with private keys, not \"%s\".", k.typ)
 	}
-	out, err := rsa.DecryptOAEP(f(), nil, k.priv.(*rsa.PrivateKey), data, label)
+	priv := k.priv.(*rsa.PrivateKey)
+	if len(data) != priv.Size() {
+		// BoringSSL's error for a wrong-length input, as workerd words it
+		return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt: Invalid RSA signature..")
+	}
+	out, err := rsa.DecryptOAEP(f(), nil, priv, data, label)
 	if err != nil {
 		return nil, domErr("OperationError", "RSA-OAEP failed encrypt/decrypt.")
 	}

@@ -40,7 +40,11 @@
   const numberMembers = ["length", "tagLength", "saltLength", "iterations", "modulusLength"];
   // normAlg turns an AlgorithmIdentifier into a plain object: buffers copied
   // to Uint8Arrays, hash reduced to its name, public to the key's handle.
-  function normAlg(method, alg) {
+  function normAlg(method, alg, dict) {
+    if (alg === undefined || alg === null) {
+      // workerd's dictionary conversion (the C++ type name is part of its text)
+      throw new TypeError(`Cannot initialize N7workerd3api12SubtleCrypto${dict.length}${dict}E with required members from an undefined or null value.`);
+    }
     if (!isObject(alg)) return { name: String(alg) };
     const out = { name: String(alg.name) };
     if (alg.hash !== undefined) out.hash = String(isObject(alg.hash) ? alg.hash.name : alg.hash);
@@ -51,15 +55,20 @@
     for (const m of bufferMembers) {
       if (alg[m] === undefined) continue;
       const u = toU8(alg[m]);
-      if (u === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': member ${m} is not of type 'BufferSource'.`);
+      if (u === undefined) throw new TypeError(`Incorrect type for the '${m}' field on '${dict}': the provided value is not of type 'BufferSource'.`);
       out[m] = u.slice();
     }
     if (alg.public !== undefined) {
       const h = isObject(alg.public) ? keySlot.get(alg.public) : undefined;
-      if (h === undefined) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': member public is not of type 'CryptoKey'.`);
+      if (h === undefined) throw new TypeError(`Incorrect type for the 'public' field on '${dict}': the provided value is not of type 'CryptoKey'.`);
       out.public = h;
     }
     return out;
+  }
+  // algArg is normAlg for a method's parameter n, which must be present.
+  function algArg(method, args, n, dict) {
+    if (args.length < n) throw new TypeError(`Failed to execute '${method}' on 'SubtleCrypto': parameter ${n} is not of type 'string or ${dict}'.`);
+    return normAlg(method, args[n - 1], dict);
   }
   function promised(f) {
     return function (...args) {
@@ -73,6 +82,9 @@
   function importSync(method, format, keyData, algorithm, extractable, usages) {
     format = String(format);
     if (format === "jwk") {
+      if (keyData === undefined || keyData === null) {
+        throw new TypeError("Cannot initialize N7workerd3api12SubtleCrypto10JsonWebKeyE with required members from an undefined or null value.");
+      }
       if (!isObject(keyData) || ArrayBuffer.isView(keyData) || isArrayBuffer(keyData)) {
         throw new TypeError('Import data provided for "jwk" import format must be a JsonWebKey.');
       }
@@ -89,7 +101,7 @@
       if (u === undefined) throw new TypeError("Import data provided for buffer-based import formats must be a buffer source.");
       keyData = u;
     }
-    return makeKey(native.importKey(format, keyData, normAlg(method, algorithm), Boolean(extractable), usages));
+    return makeKey(native.importKey(format, keyData, normAlg(method, algorithm, "ImportKeyAlgorithm"), Boolean(extractable), usages));
   }
   function exportSync(format, handle) {
     const out = native.exportKey(String(format), handle);
@@ -109,56 +121,62 @@
   const subtle = Object.create(SubtleCrypto.prototype);
   const methods = {
     encrypt(algorithm, key, data) {
+      const alg = algArg("encrypt", arguments, 1, "EncryptAlgorithm");
       const h = keyOf("encrypt", 2, key);
       const d = bufferArg("encrypt", 3, data);
-      return native.encrypt(normAlg("encrypt", algorithm), h, d);
+      return native.encrypt(alg, h, d);
     },
     decrypt(algorithm, key, data) {
+      const alg = algArg("decrypt", arguments, 1, "EncryptAlgorithm");
       const h = keyOf("decrypt", 2, key);
       const d = bufferArg("decrypt", 3, data);
-      return native.decrypt(normAlg("decrypt", algorithm), h, d);
+      return native.decrypt(alg, h, d);
     },
     sign(algorithm, key, data) {
+      const alg = algArg("sign", arguments, 1, "SignAlgorithm");
       const h = keyOf("sign", 2, key);
       const d = bufferArg("sign", 3, data);
-      return native.sign(normAlg("sign", algorithm), h, d);
+      return native.sign(alg, h, d);
     },
     verify(algorithm, key, signature, data) {
+      const alg = algArg("verify", arguments, 1, "SignAlgorithm");
       const h = keyOf("verify", 2, key);
       const s = bufferArg("verify", 3, signature);
       const d = bufferArg("verify", 4, data);
-      return native.verify(normAlg("verify", algorithm), h, s, d);
+      return native.verify(alg, h, s, d);
     },
     digest(algorithm, data) {
-      const name = String(isObject(algorithm) ? algorithm.name : algorithm).toUpperCase();
+      const name = algArg("digest", arguments, 1, "HashAlgorithm").name.toUpperCase();
       const bytes = toU8(data);
       if (bytes === undefined) throw new TypeError("Failed to execute 'digest' on 'SubtleCrypto': parameter 2 is not of type 'BufferSource'.");
       return native.digest(name, bytes);
     },
     generateKey(algorithm, extractable, keyUsages) {
+      const alg = algArg("generateKey", arguments, 1, "GenerateKeyAlgorithm");
       const usages = usagesArg("generateKey", 3, keyUsages);
-      const r = native.generateKey(normAlg("generateKey", algorithm), Boolean(extractable), usages);
+      const r = native.generateKey(alg, Boolean(extractable), usages);
       if (Array.isArray(r)) return { publicKey: makeKey(r[0]), privateKey: makeKey(r[1]) };
       return makeKey(r);
     },
     deriveKey(algorithm, baseKey, derivedKeyAlgorithm, extractable, keyUsages) {
+      const alg = algArg("deriveKey", arguments, 1, "DeriveKeyAlgorithm");
       const h = keyOf("deriveKey", 2, baseKey);
+      const dalg = algArg("deriveKey", arguments, 3, "ImportKeyAlgorithm");
       const usages = usagesArg("deriveKey", 5, keyUsages);
-      const alg = normAlg("deriveKey", algorithm);
-      const dalg = normAlg("deriveKey", derivedKeyAlgorithm);
       native.validate(alg, h, "deriveKey");
       const length = native.keyLength(dalg);
       const bits = native.deriveBits(alg, h, length, true);
       return importSync("deriveKey", "raw", bits, derivedKeyAlgorithm, extractable, usages);
     },
     deriveBits(algorithm, baseKey, length) {
+      const alg = algArg("deriveBits", arguments, 1, "DeriveKeyAlgorithm");
       const h = keyOf("deriveBits", 2, baseKey);
       let len = null;
       if (length !== undefined && length !== null) {
         len = Number(length);
         if (len < 0) throw new TypeError("deriveBits length must be an unsigned long integer.");
       }
-      return native.deriveBits(normAlg("deriveBits", algorithm), h, len, false);
+      return native.deriveBits(alg, h, len, false);
     },
     importKey(format, keyData, algorithm, extractable, keyUsages) {
       const usages = usagesArg("importKey", 5, keyUsages);
@@ -170,7 +188,7 @@
     wrapKey(format, key, wrappingKey, wrapAlgorithm) {
       const kh = keyOf("wrapKey", 2, key);
       const wh = keyOf("wrapKey", 3, wrappingKey);
-      const alg = normAlg("wrapKey", wrapAlgorithm);
+      const alg = algArg("wrapKey", arguments, 4, "EncryptAlgorithm");
       native.validate(alg, wh, "wrapKey");
       let bytes = exportSync(format, kh);
       if (!isArrayBuffer(bytes)) bytes = new TextEncoder().encode(jsonStringify(bytes));
@@ -179,8 +197,9 @@
     unwrapKey(format, wrappedKey, unwrappingKey, unwrapAlgorithm, unwrappedKeyAlgorithm, extractable, keyUsages) {
       const w = bufferArg("unwrapKey", 2, wrappedKey);
       const uh = keyOf("unwrapKey", 3, unwrappingKey);
+      const alg = algArg("unwrapKey", arguments, 4, "EncryptAlgorithm");
+      algArg("unwrapKey", arguments, 5, "ImportKeyAlgorithm");
       const usages = usagesArg("unwrapKey", 7, keyUsages);
-      const alg = normAlg("unwrapKey", unwrapAlgorithm);
       native.validate(alg, uh, "unwrapKey");
       const bytes = native.unwrap(alg, uh, w);
       let data = new Uint8Array(bytes);

@@ -424,6 +424,90 @@ async function wrap() {
   return out;
 }
 
+async function args() {
+  const typ = async (f) => { try { return typeof (await f()); } catch (e) { return `${e.name}: ${e.message}`; } };
+  const aes = await s.importKey("raw", new Uint8Array(16), "AES-GCM", false, ["encrypt", "decrypt", "wrapKey", "unwrapKey"]);
+  const hk = await s.importKey("raw", new Uint8Array(16), { name: "HMAC", hash: "SHA-256" }, true, ["sign", "verify"]);
+  return {
+    ivStr: await typ(() => s.encrypt({ name: "AES-GCM", iv: "abc" }, aes, new Uint8Array(1))),
+    encNull: await typ(() => s.encrypt(null, aes, new Uint8Array(1))),
+    signUndefined: await typ(() => s.sign(undefined, hk, new Uint8Array(1))),
+    digestNull: await typ(() => s.digest(null, new Uint8Array(1))),
+    genNull: await typ(() => s.generateKey(null, true, ["sign"])),
+    deriveNull: await typ(() => s.deriveBits(null, hk, 8)),
+    wrapNull: await typ(() => s.wrapKey("raw", hk, aes, null)),
+    unwrapNull: await typ(() => s.unwrapKey("raw", new Uint8Array(16), aes, { name: "AES-GCM", iv: new Uint8Array(12) }, null, true, ["sign"])),
+    hashNum: await typ(() => s.importKey("raw", new Uint8Array(16), { name: "HMAC", hash: 5 }, true, ["sign"])),
+    saltStr: await typ(() => s.deriveBits({ name: "HKDF", hash: "SHA-256", salt: "x", info: new Uint8Array(0) }, hk, 8)),
+    lenStr: await typ(() => s.generateKey({ name: "AES-GCM", length: "128" }, true, ["encrypt"])),
+    lenNaN: await typ(() => s.generateKey({ name: "AES-GCM", length: "abc" }, true, ["encrypt"])),
+    usagesNull: await typ(() => s.generateKey({ name: "AES-GCM", length: 128 }, true, null)),
+    usageNotStr: await typ(() => s.generateKey({ name: "AES-GCM", length: 128 }, true, [5])),
+    formatNum: await typ(() => s.exportKey(5, hk)),
+    counterStr: await typ(() => s.encrypt({ name: "AES-CTR", counter: "x", length: 8 }, aes, new Uint8Array(1))),
+    jwkNull: await typ(() => s.importKey("jwk", null, "AES-GCM", true, ["encrypt"])),
+    pubExpArr: await typ(() => s.generateKey({ name: "RSA-PSS", modulusLength: 1024, publicExponent: [1, 0, 1], hash: "SHA-256" }, true, ["sign"])),
+    noArgs: await typ(() => s.sign()),
+    digestNoData: await typ(() => s.digest("SHA-1")),
+    digestDataView: await t(() => s.digest("SHA-1", new DataView(new ArrayBuffer(3)))),
+    publicNotKey: await typ(async () => s.deriveBits({ name: "ECDH", public: {} }, await s.importKey("pkcs8", b64d(KEYS["P-256"].pkcs8), { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]), 8)),
+    usageOrder: await t(async () => (await s.importKey("raw", new Uint8Array(16), "AES-GCM", true, ["unwrapKey", "decrypt", "encrypt", "encrypt"])).usages),
+    frozen: [Object.isFrozen(hk.usages), Object.isFrozen(hk.algorithm)],
+  };
+}
+
+async function more() {
+  const pw = await s.importKey("raw", enc.encode("pw"), "PBKDF2", false, ["deriveKey", "deriveBits"]);
+  const p2 = { name: "PBKDF2", hash: "SHA-256", salt: new Uint8Array(4), iterations: 2 };
+  const ecPriv = await s.importKey("pkcs8", b64d(KEYS["P-256"].pkcs8), { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits", "deriveKey"]);
+  const ecPub = await s.importKey("spki", b64d(KEYS.ecdhB.spki), { name: "ECDH", namedCurve: "P-256" }, true, []);
+  const rsaPub = await s.importKey("spki", b64d(KEYS.rsa.spki), { name: "RSA-OAEP", hash: "SHA-256" }, true, ["wrapKey", "encrypt"]);
+  const rsaPriv = await s.importKey("pkcs8", b64d(KEYS.rsa.pkcs8), { name: "RSA-OAEP", hash: "SHA-256" }, true, ["unwrapKey", "decrypt"]);
+  const hk = await s.importKey("raw", new Uint8Array(16), { name: "HMAC", hash: "SHA-256" }, true, ["sign", "verify"]);
+  const key = async (f) => { const k = await f(); return shape(k); };
+  return {
+    hmac512: await t(() => key(() => s.deriveKey(p2, pw, { name: "HMAC", hash: "SHA-512" }, true, ["sign"]))),
+    hmacNoHash: await t(() => s.deriveKey(p2, pw, { name: "HMAC" }, true, ["sign"])),
+    hmacLen0: await t(() => s.deriveKey(p2, pw, { name: "HMAC", hash: "SHA-1", length: 0 }, true, ["sign"])),
+    badUsage: await t(() => s.deriveKey(p2, pw, { name: "AES-GCM", length: 128 }, true, ["sign"])),
+    noUsage: await t(() => s.deriveKey(p2, pw, { name: "AES-GCM", length: 128 }, true, [])),
+    toHkdf: await t(() => s.deriveKey(p2, pw, "HKDF", false, ["deriveBits"])),
+    keyOnly: await t(async () => s.deriveBits(p2, await s.importKey("raw", enc.encode("pw"), "PBKDF2", false, ["deriveKey"]), 128)),
+    pbkdf2Zero: await t(() => s.deriveBits(p2, pw, 0)),
+    pbkdf2Md5: await t(() => s.deriveBits({ ...p2, hash: "MD5" }, pw, 128)),
+    ecdhZero: await t(() => s.deriveBits({ name: "ECDH", public: ecPub }, ecPriv, 0)),
+    ecdhUndefined: await t(() => s.deriveBits({ name: "ECDH", public: ecPub }, ecPriv)),
+    genEcdhSign: await t(() => s.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["sign"])),
+    genEcdhNone: await t(() => s.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [])),
+    genEdNone: await t(() => s.generateKey("Ed25519", true, [])),
+    genXVerify: await t(() => s.generateKey("X25519", true, ["verify"])),
+    genRsaBadExp: await t(() => s.generateKey({ name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 0, 0, 1]), hash: "SHA-256" }, true, ["sign"])),
+    genRsaNoHash: await t(() => s.generateKey({ name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) }, true, ["sign"])),
+    genRsaNoLen: await t(() => s.generateKey({ name: "RSA-PSS", publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign"])),
+    genRsaBadUsage: await t(() => s.generateKey({ name: "RSA-OAEP", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" }, true, ["sign"])),
+    genHmacNoHash: await t(() => s.generateKey({ name: "HMAC" }, true, ["sign"])),
+    genUnknown: await t(() => s.generateKey({ name: "AES-XTS", length: 256 }, true, ["encrypt"])),
+    ecdhJwkUse: await t(() => s.importKey("jwk", { ...KEYS.ecdhB.jwk, use: "sig" }, { name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])),
+    aesJwkUseSig: await t(() => s.importKey("jwk", { kty: "oct", k: "AAAAAAAAAAAAAAAAAAAAAA", use: "sig" }, "AES-GCM", true, ["encrypt"])),
+    aesJwkDup: await t(() => s.importKey("jwk", { kty: "oct", k: "AAAAAAAAAAAAAAAAAAAAAA", key_ops: ["encrypt", "encrypt"] }, "AES-GCM", true, ["encrypt"])),
+    aesJwkNoK: await t(() => s.importKey("jwk", { kty: "oct" }, "AES-GCM", true, ["encrypt"])),
+    exportFoo: await t(() => s.exportKey("foo", ecPub)),
+    verifyWithPrivate: await t(async () => s.verify({ name: "ECDSA", hash: "SHA-256" }, await s.importKey("pkcs8", b64d(KEYS["P-256"].pkcs8), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]), new Uint8Array(64), MSG)),
+    ctr128: await t(async () => s.encrypt({ name: "AES-CTR", counter: new Uint8Array(16).fill(255), length: 128 }, await s.importKey("raw", new Uint8Array(16), "AES-CTR", false, ["encrypt"]), new Uint8Array(40))),
+    oaepLabel: await t(async () => new TextDecoder().decode(await s.decrypt({ name: "RSA-OAEP", label: enc.encode("L") }, rsaPriv, await s.encrypt({ name: "RSA-OAEP", label: enc.encode("L") }, rsaPub, enc.encode("hi"))))),
+    oaepTooLong: await t(() => s.encrypt("RSA-OAEP", rsaPub, new Uint8Array(200))),
+    oaepWrapJwk: await t(async () => { const w = await s.wrapKey("jwk", hk, rsaPub, "RSA-OAEP"); const k = await s.unwrapKey("jwk", w, rsaPriv, "RSA-OAEP", { name: "HMAC", hash: "SHA-256" }, true, ["verify"]); return [w.byteLength, k.algorithm.length, k.usages]; }),
+    unwrapBadFormat: await t(() => s.unwrapKey("pem", new Uint8Array(16), rsaPriv, "RSA-OAEP", "AES-GCM", true, ["encrypt"])),
+    wrapBadFormat: await t(() => s.wrapKey("pem", hk, rsaPub, "RSA-OAEP")),
+    spkiOaepVerify: await t(() => s.importKey("spki", b64d(KEYS.rsa.spki), { name: "RSA-OAEP", hash: "SHA-256" }, true, ["verify"])),
+    edPrivJwkNoD: await t(() => s.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: KEYS.ed.jwk.x }, "Ed25519", true, ["sign"])),
+    edPubJwk: await t(() => key(() => s.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: KEYS.ed.jwk.x }, "Ed25519", true, ["verify"]))),
+    edPubJwkShort: await t(() => s.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: "AAAA" }, "Ed25519", true, ["verify"])),
+    xJwkPriv: await t(() => key(() => s.importKey("jwk", { kty: "OKP", crv: "X25519", x: KEYS.xA.jwk.x, d: KEYS.xA.jwk.d }, "X25519", true, ["deriveBits"]))),
+    xJwkCrv: await t(() => s.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: KEYS.xA.jwk.x }, "X25519", true, [])),
+  };
+}
+
 export class Vault extends DurableObject {
   async fetch(request) {
     const url = new URL(request.url);
@@ -454,7 +538,7 @@ export class Vault extends DurableObject {
   }
 }
 
-const routes = { api, hmac, aes, rsa, ec, okp, kdf, wrap };
+const routes = { api, hmac, aes, rsa, ec, okp, kdf, wrap, args, more };
 
 export default {
   async fetch(request, env) {
