@@ -37,8 +37,12 @@ func (j jwkDoc) ops() ([]string, bool) {
 	if v == nil || goja.IsUndefined(v) {
 		return nil, false
 	}
+	// js/crypto.js made key_ops an array of strings.
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, true
+	}
 	var out []string
-	o := v.ToObject(nil)
 	n := int(o.Get("length").ToInteger())
 	for i := 0; i < n; i++ {
 		out = append(out, o.Get(strconv.Itoa(i)).String())
