@@ -96,7 +96,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
 		Supported:      gojaLowered,
-		Plugins:        []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
+		Plugins:        []api.Plugin{aliasPlugin(bo.Alias, aliasDir(bo, abs)), nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin(bo.Rules)},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)
