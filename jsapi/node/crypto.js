@@ -350,7 +350,8 @@
     return native.rsaDecrypt(h, toBuf(buffer, undefined, "buffer"), padding, hash, label);
   }
   // OpenSSL's names and NIDs, as workerd reports them.
-  const cipherNids = { "aes-128-ecb": 418, "aes-128-cbc": 419, "aes-192-ecb": 422, "aes-192-cbc": 423, "aes-256-ecb": 426, "aes-256-cbc": 427,
+  const cipherNids = { "aes-128-ecb": 418, "aes-128-cbc": 419, "aes-128-ofb": 420, "aes-192-ecb": 422, "aes-192-cbc": 423, "aes-192-ofb": 424,
+    "aes-256-ecb": 426, "aes-256-cbc": 427, "aes-256-ofb": 428,
     "aes-128-gcm": 895, "aes-192-gcm": 898, "aes-256-gcm": 901, "aes-128-ctr": 904, "aes-192-ctr": 905, "aes-256-ctr": 906 };
   function getCipherInfo(nameOrNid) {
     const name = typeof nameOrNid === "number" ? Object.keys(cipherNids).find((k) => cipherNids[k] === nameOrNid) : String(nameOrNid).toLowerCase();
@@ -362,15 +363,79 @@
     info.mode = mode;
     return info;
   }
+  function encOut(buf, encoding) {
+    return encoding === undefined || encoding === null || encoding === "buffer" ? buf : buf.toString(encoding);
+  }
+  class ECDH {
+    constructor(curve) {
+      if (typeof curve !== "string") throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "curve" argument must be of type string.' + received(curve));
+      this._h = native.ecdhNew(curve);
+    }
+    static convertKey(key, curve, inputEncoding, outputEncoding, format) {
+      return encOut(native.ecdhConvert(toBuf(key, inputEncoding, "key"), String(curve), String(format || "uncompressed")), outputEncoding);
+    }
+    generateKeys(encoding, format) {
+      native.ecdhGenerate(this._h);
+      return this.getPublicKey(encoding, format);
+    }
+    computeSecret(otherPublicKey, inputEncoding, outputEncoding) {
+      return encOut(native.ecdhSecret(this._h, toBuf(otherPublicKey, inputEncoding, "otherPublicKey")), outputEncoding);
+    }
+    getPublicKey(encoding, format) {
+      return encOut(native.ecdhPublic(this._h, String(format || "uncompressed")), encoding);
+    }
+    getPrivateKey(encoding) {
+      return encOut(native.ecdhPrivate(this._h), encoding);
+    }
+    setPrivateKey(privateKey, encoding) {
+      native.ecdhSetPrivate(this._h, toBuf(privateKey, encoding, "privateKey"));
+      return this;
+    }
+  }
+  function diffieHellman(options) {
+    if (typeof options !== "object" || options === null) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "options" argument must be of type object.' + received(options));
+    const { privateKey, publicKey } = options;
+    if (!(privateKey instanceof KeyObject) || privateKey.type !== "private") throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.privateKey' is invalid.${received(privateKey)}`);
+    if (!(publicKey instanceof KeyObject) || publicKey.type === "secret") throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.publicKey' is invalid.${received(publicKey)}`);
+    if (publicKey.asymmetricKeyType !== privateKey.asymmetricKeyType) {
+      throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", `The property 'options.publicKey.asymmetricKeyType' must equal privateKey.asymmetricKeyType. Received '${publicKey.asymmetricKeyType}'`);
+    }
+    return native.diffieHellman(handleOf(privateKey), handleOf(publicKey));
+  }
+  function bigintBytes(n) {
+    let hex = n.toString(16);
+    if (hex.length % 2) hex = "0" + hex;
+    return Buffer.from(hex, "hex");
+  }
+  function checkPrimeSync(candidate, options) {
+    const bytes = typeof candidate === "bigint" ? bigintBytes(candidate) : toBuf(candidate, undefined, "candidate");
+    return native.checkPrime(bytes, (options && options.checks) || 0);
+  }
+  function checkPrime(candidate, options, callback) {
+    if (typeof options === "function") [callback, options] = [options, undefined];
+    later(callback, () => checkPrimeSync(candidate, options));
+  }
+  function generatePrimeSync(size, options) {
+    checkInt(size, "size", 1, 2147483647);
+    const o = options || {};
+    if (o.add !== undefined || o.rem !== undefined) throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The add and rem options of crypto.generatePrime() are not implemented by cellhost");
+    const ab = native.generatePrime(size, Boolean(o.safe));
+    if (!o.bigint) return ab;
+    return BigInt("0x" + (Buffer.from(ab).toString("hex") || "0"));
+  }
+  function generatePrime(size, options, callback) {
+    if (typeof options === "function") [callback, options] = [options, undefined];
+    later(callback, () => generatePrimeSync(size, options));
+  }
   // What workerd's node:crypto has and cellhost does not: a clear error naming it.
   function missing(name) {
     return function () {
       throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented by cellhost`);
     };
   }
-  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup", "ECDH", "X509Certificate",
-    "checkPrime", "checkPrimeSync", "createCipher", "createDecipher", "createDiffieHellman", "createDiffieHellmanGroup",
-    "createECDH", "diffieHellman", "generatePrime", "generatePrimeSync", "getDiffieHellman", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
+  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup", "X509Certificate",
+    "createCipher", "createDecipher", "createDiffieHellman", "createDiffieHellmanGroup",
+    "getDiffieHellman", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
     if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
   }
 
@@ -384,6 +449,8 @@
     },
     pseudoRandomBytes: m.randomBytes,
     randomFill, randomFillSync, publicEncrypt, privateDecrypt, getCipherInfo,
+    ECDH, createECDH: (curve) => new ECDH(curve), diffieHellman,
+    checkPrime, checkPrimeSync, generatePrime, generatePrimeSync,
     fips: true, // as workerd reports (BoringSSL)
     getFips: () => true,
     setFips: (on) => {

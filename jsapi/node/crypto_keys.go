@@ -511,7 +511,8 @@ type nodeCipher struct {
 	finished bool
 }
 
-var cipherNames = []string{"aes-128-cbc", "aes-128-ctr", "aes-128-ecb", "aes-128-gcm", "aes-192-cbc", "aes-192-ctr", "aes-192-ecb", "aes-192-gcm", "aes-256-cbc", "aes-256-ctr", "aes-256-ecb", "aes-256-gcm"}
+var cipherNames = []string{"aes-128-cbc", "aes-192-cbc", "aes-256-cbc", "aes-128-ctr", "aes-192-ctr", "aes-256-ctr",
+	"aes-128-ecb", "aes-192-ecb", "aes-256-ecb", "aes-128-ofb", "aes-192-ofb", "aes-256-ofb", "aes-128-gcm", "aes-192-gcm", "aes-256-gcm"}
 
 func newNodeCipher(rt *goja.Runtime, name string, key, iv []byte, decrypt bool, tagLen int) *nodeCipher {
 	n := strings.ToLower(name)
@@ -521,7 +522,7 @@ func newNodeCipher(rt *goja.Runtime, name string, key, iv []byte, decrypt bool, 
 	}
 	bits, _ := strconv.Atoi(parts[1])
 	mode := parts[2]
-	if (bits != 128 && bits != 192 && bits != 256) || (mode != "cbc" && mode != "ctr" && mode != "gcm" && mode != "ecb") {
+	if (bits != 128 && bits != 192 && bits != 256) || (mode != "cbc" && mode != "ctr" && mode != "gcm" && mode != "ecb" && mode != "ofb") {
 		panic(plainError(rt, "Unknown or unsupported cipher: "+name))
 	}
 	if len(key) != bits/8 {
@@ -529,7 +530,7 @@ func newNodeCipher(rt *goja.Runtime, name string, key, iv []byte, decrypt bool, 
 	}
 	switch {
 	case mode == "ecb" && len(iv) != 0,
-		(mode == "cbc" || mode == "ctr") && len(iv) != 16,
+		(mode == "cbc" || mode == "ctr" || mode == "ofb") && len(iv) != 16,
 		mode == "gcm" && len(iv) == 0:
 		panic(plainError(rt, "Invalid initialization vector"))
 	}
@@ -538,6 +539,8 @@ func newNodeCipher(rt *goja.Runtime, name string, key, iv []byte, decrypt bool, 
 	switch mode {
 	case "ctr":
 		c.stream = cipher.NewCTR(b, iv)
+	case "ofb":
+		c.stream = cipher.NewOFB(b, iv) //nolint:staticcheck // Node's aes-*-ofb
 	case "cbc":
 		if decrypt {
 			c.cbc = cipher.NewCBCDecrypter(b, iv)
@@ -550,7 +553,7 @@ func newNodeCipher(rt *goja.Runtime, name string, key, iv []byte, decrypt bool, 
 
 func (c *nodeCipher) update(in []byte) []byte {
 	switch c.mode {
-	case "ctr":
+	case "ctr", "ofb":
 		out := make([]byte, len(in))
 		c.stream.XORKeyStream(out, in)
 		return out
@@ -586,7 +589,7 @@ func (c *nodeCipher) crypt(dst, src []byte) {
 func (c *nodeCipher) final(rt *goja.Runtime) []byte {
 	c.finished = true
 	switch c.mode {
-	case "ctr":
+	case "ctr", "ofb":
 		return nil
 	case "gcm":
 		g, err := cipher.NewGCMWithNonceSize(c.block, len(c.iv))
@@ -641,6 +644,56 @@ func (c *nodeCipher) final(rt *goja.Runtime) []byte {
 		}
 	}
 	return out[:16-p]
+}
+
+// nodeECDH is a crypto.ECDH.
+type nodeECDH struct {
+	curve ecdh.Curve
+	ec    elliptic.Curve
+	priv  *ecdh.PrivateKey
+}
+
+func ecdhCurve(name string) (ecdh.Curve, elliptic.Curve) {
+	switch name {
+	case "prime256v1", "secp256r1", "P-256":
+		return ecdh.P256(), elliptic.P256()
+	case "secp384r1", "P-384":
+		return ecdh.P384(), elliptic.P384()
+	case "secp521r1", "P-521":
+		return ecdh.P521(), elliptic.P521()
+	}
+	return nil, nil
+}
+
+// ecPoint reads an uncompressed, compressed or hybrid point as the
+// uncompressed bytes crypto/ecdh takes.
+func ecPoint(c elliptic.Curve, b []byte) ([]byte, bool) {
+	n := (c.Params().BitSize + 7) / 8
+	switch {
+	case len(b) == 1+n && (b[0] == 2 || b[0] == 3):
+		x, y := elliptic.UnmarshalCompressed(c, b) //nolint:staticcheck // point decoding only
+		if x == nil {
+			return nil, false
+		}
+		return elliptic.Marshal(c, x, y), true //nolint:staticcheck // point encoding only
+	case len(b) == 1+2*n && (b[0] == 6 || b[0] == 7):
+		return append([]byte{4}, b[1:]...), true
+	}
+	return b, len(b) == 1+2*n && b[0] == 4
+}
+
+// ecFormat writes an uncompressed point as format asks.
+func ecFormat(c elliptic.Curve, p []byte, format string) []byte {
+	switch format {
+	case "compressed":
+		x, y := elliptic.Unmarshal(c, p) //nolint:staticcheck // point decoding only
+		return elliptic.MarshalCompressed(c, x, y)
+	case "hybrid":
+		out := append([]byte{6}, p[1:]...)
+		out[0] |= p[len(p)-1] & 1
+		return out
+	}
+	return p
 }
 
 // cryptoKeysNatives are the natives crypto.js receives.
@@ -799,6 +852,135 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, append([]byte{}, x.tag...))
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
+	ecdhOf := func(v goja.Value) *nodeECDH { x, _ := v.Export().(*nodeECDH); return x }
+	set("ecdhNew", func(c goja.FunctionCall) goja.Value {
+		cv, ec := ecdhCurve(c.Argument(0).String())
+		if cv == nil {
+			panic(plainError(rt, "Invalid curve"))
+		}
+		return rt.ToValue(&nodeECDH{curve: cv, ec: ec})
+	})
+	set("ecdhGenerate", func(c goja.FunctionCall) goja.Value {
+		x := ecdhOf(c.Argument(0))
+		x.priv, _ = x.curve.GenerateKey(rand.Reader)
+		return goja.Undefined()
+	})
+	set("ecdhPublic", func(c goja.FunctionCall) goja.Value {
+		x := ecdhOf(c.Argument(0))
+		if x.priv == nil {
+			panic(plainError(rt, "Failed to get ECDH public key"))
+		}
+		return buffer.WrapBytes(rt, ecFormat(x.ec, x.priv.PublicKey().Bytes(), c.Argument(1).String()))
+	})
+	set("ecdhPrivate", func(c goja.FunctionCall) goja.Value {
+		x := ecdhOf(c.Argument(0))
+		if x.priv == nil {
+			panic(plainError(rt, "Failed to get ECDH private key"))
+		}
+		return buffer.WrapBytes(rt, x.priv.Bytes())
+	})
+	set("ecdhSetPrivate", func(c goja.FunctionCall) goja.Value {
+		x := ecdhOf(c.Argument(0))
+		b := bytesArg(c.Argument(1))
+		n := (x.ec.Params().BitSize + 7) / 8
+		p, err := x.curve.NewPrivateKey(pad(b, n))
+		if err != nil || len(b) > n {
+			panic(plainError(rt, "Private key is not valid for specified curve."))
+		}
+		x.priv = p
+		return goja.Undefined()
+	})
+	set("ecdhSecret", func(c goja.FunctionCall) goja.Value {
+		x := ecdhOf(c.Argument(0))
+		if x.priv == nil {
+			panic(plainError(rt, "Failed to get ECDH private key"))
+		}
+		raw, ok := ecPoint(x.ec, bytesArg(c.Argument(1)))
+		var pub *ecdh.PublicKey
+		var err error
+		if ok {
+			pub, err = x.curve.NewPublicKey(raw)
+		}
+		if !ok || err != nil {
+			panic(plainError(rt, "Failed to set point"))
+		}
+		s, err := x.priv.ECDH(pub)
+		if err != nil {
+			panic(plainError(rt, "Failed to set point"))
+		}
+		return buffer.WrapBytes(rt, s)
+	})
+	// ecdhConvert(key, curve, format)
+	set("ecdhConvert", func(c goja.FunctionCall) goja.Value {
+		_, ec := ecdhCurve(c.Argument(1).String())
+		if ec == nil {
+			panic(plainError(rt, "Invalid curve"))
+		}
+		raw, ok := ecPoint(ec, bytesArg(c.Argument(0)))
+		if ok {
+			if x, _ := elliptic.Unmarshal(ec, raw); x == nil { //nolint:staticcheck // point check only
+				ok = false
+			}
+		}
+		if !ok {
+			panic(plainError(rt, "Failed to convert Buffer to EC_POINT"))
+		}
+		return buffer.WrapBytes(rt, ecFormat(ec, raw, c.Argument(2).String()))
+	})
+	// diffieHellman(privateKey, publicKey): both KeyObject handles of one type.
+	set("diffieHellman", func(c goja.FunctionCall) goja.Value {
+		priv, pub := key(c.Argument(0)), key(c.Argument(1))
+		var s []byte
+		var err error
+		switch p := priv.priv.(type) {
+		case *ecdh.PrivateKey:
+			q, _ := pub.public().(*ecdh.PublicKey)
+			if q == nil {
+				panic(nodeError(rt, "Error", "ERR_CRYPTO_INCOMPATIBLE_KEY", "Incompatible key types for Diffie-Hellman"))
+			}
+			s, err = p.ECDH(q)
+		case *ecdsa.PrivateKey:
+			q, _ := pub.public().(*ecdsa.PublicKey)
+			if q == nil {
+				panic(nodeError(rt, "Error", "ERR_CRYPTO_INCOMPATIBLE_KEY", "Incompatible key types for Diffie-Hellman"))
+			}
+			a, e1 := p.ECDH()
+			b, e2 := q.ECDH()
+			if e1 != nil || e2 != nil || a.Curve() != b.Curve() {
+				panic(nodeError(rt, "Error", "ERR_CRYPTO_INCOMPATIBLE_KEY", "Incompatible key types for Diffie-Hellman"))
+			}
+			s, err = a.ECDH(b)
+		default:
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_INCOMPATIBLE_KEY", "Incompatible key types for Diffie-Hellman"))
+		}
+		if err != nil {
+			panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", "Failed to derive the shared secret"))
+		}
+		return buffer.WrapBytes(rt, s)
+	})
+	// checkPrime(bytes, checks) / generatePrime(bits, safe) -> big-endian bytes
+	set("checkPrime", func(c goja.FunctionCall) goja.Value {
+		checks := int(c.Argument(1).ToInteger())
+		if checks <= 0 {
+			checks = 20
+		}
+		return rt.ToValue(new(big.Int).SetBytes(bytesArg(c.Argument(0))).ProbablyPrime(checks))
+	})
+	set("generatePrime", func(c goja.FunctionCall) goja.Value {
+		bits, safe := int(c.Argument(0).ToInteger()), c.Argument(1).ToBoolean()
+		if bits < 2 {
+			panic(nodeError(rt, "RangeError", "ERR_OUT_OF_RANGE", "The value of \"size\" is out of range. It must be >= 2. Received "+strconv.Itoa(bits)))
+		}
+		for {
+			p, err := rand.Prime(rand.Reader, bits)
+			if err != nil {
+				panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
+			}
+			if !safe || new(big.Int).Rsh(p, 1).ProbablyPrime(20) {
+				return rt.ToValue(rt.NewArrayBuffer(p.Bytes()))
+			}
+		}
+	})
 	// rsaEncrypt/rsaDecrypt(key, data, padding, oaepHash, label): padding 4 is OAEP, 1 PKCS#1 v1.5.
 	rsaArgs := func(c goja.FunctionCall) (*nodeKey, []byte, int64, crypto.Hash, []byte) {
 		return key(c.Argument(0)), bytesArg(c.Argument(1)), c.Argument(2).ToInteger(), nodeHash(rt, c.Argument(3).String()), bytesArg(c.Argument(4))

@@ -76,6 +76,17 @@ export default {
     out.cipherInfo = t(() => [crypto.getCipherInfo("aes-256-gcm"), crypto.getCipherInfo("aes-128-cbc"), crypto.getCipherInfo("nope")]);
     out.hashCtor = t(() => new crypto.Hash("sha1").update("x").digest("hex"));
     out.fips = t(() => [crypto.fips, crypto.getFips(), crypto.CryptoKey === CryptoKey, crypto.pseudoRandomBytes(3).length]);
+    const ea = crypto.createECDH("prime256v1"), eb = crypto.createECDH("prime256v1");
+    out.ecdh = t(() => { ea.setPrivateKey(Buffer.alloc(32, 1)); eb.setPrivateKey(Buffer.alloc(32, 2)); return [ea.getPublicKey("hex").slice(0, 20), ea.getPublicKey("base64", "compressed"), ea.getPrivateKey("hex").slice(0, 8), ea.getPublicKey().length]; });
+    out.ecdhSecret = t(() => [ea.computeSecret(eb.getPublicKey()).toString("hex"), ea.computeSecret(eb.getPublicKey("hex"), "hex", "base64"), ea.computeSecret(eb.getPublicKey(null, "compressed")).toString("hex")]);
+    out.ecdhGen = t(() => { const c = crypto.createECDH("secp384r1"); const k = c.generateKeys(); return [k.length, c.generateKeys("hex", "compressed").length, typeof c.getPrivateKey()]; });
+    out.ecdhErrors = t(() => [t(() => crypto.createECDH("foo")), t(() => ea.computeSecret(Buffer.alloc(65, 1))), t(() => ea.computeSecret(Buffer.alloc(10, 1))), t(() => crypto.createECDH("prime256v1").getPublicKey()), t(() => crypto.createECDH("prime256v1").getPrivateKey()), t(() => crypto.createECDH("prime256v1").setPrivateKey(Buffer.alloc(32, 0)))]);
+    out.ecdhConvert = t(() => crypto.ECDH.convertKey(eb.getPublicKey(), "prime256v1", null, null, "compressed").toString("hex"));
+    out.diffieHellman = t(() => { const x = crypto.generateKeyPairSync("x25519"), y = crypto.generateKeyPairSync("x25519"); const s1 = crypto.diffieHellman({ privateKey: x.privateKey, publicKey: y.publicKey }); return [s1.length, s1.equals(crypto.diffieHellman({ privateKey: y.privateKey, publicKey: x.publicKey }))]; });
+    out.diffieHellmanEc = t(() => { const x = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" }), y = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" }); const s1 = crypto.diffieHellman({ privateKey: x.privateKey, publicKey: y.publicKey }); return [s1.length, s1.equals(crypto.diffieHellman({ privateKey: y.privateKey, publicKey: x.publicKey }))]; });
+    out.diffieHellmanMixed = t(() => { const x = crypto.generateKeyPairSync("x25519"), y = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" }); return crypto.diffieHellman({ privateKey: x.privateKey, publicKey: y.publicKey }); });
+    out.prime = t(() => [crypto.checkPrimeSync(7n), crypto.checkPrimeSync(Buffer.from([9])), crypto.generatePrimeSync(32, { bigint: true }) > 0n, crypto.generatePrimeSync(16).byteLength]);
+    out.ofb = t(() => { const c = crypto.createCipheriv("aes-128-ofb", key.subarray(0, 16), iv); const x = Buffer.concat([c.update(Buffer.from("ofb mode text")), c.final()]); const d = crypto.createDecipheriv("AES-128-OFB", key.subarray(0, 16), iv); return [x.toString("hex"), Buffer.concat([d.update(x), d.final()]).toString()]; });
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));
