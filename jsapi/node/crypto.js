@@ -427,13 +427,69 @@
     if (typeof options === "function") [callback, options] = [options, undefined];
     later(callback, () => generatePrimeSync(size, options));
   }
+  const certs = new WeakMap();
+  class X509Certificate {
+    constructor(buffer) {
+      if (typeof buffer !== "string" && !ArrayBuffer.isView(buffer)) {
+        throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "buffer" argument must be of type string or an instance of Buffer, TypedArray, or DataView.' + received(buffer));
+      }
+      const [c, info] = native.x509Parse(toBuf(buffer, undefined, "buffer"));
+      certs.set(this, { c, info, publicKey: wrapKey(info.publicKey) });
+    }
+    get subject() { return certOf(this).info.subject; }
+    get issuer() { return certOf(this).info.issuer; }
+    get subjectAltName() { return certOf(this).info.subjectAltName; }
+    get infoAccess() { return certOf(this).info.infoAccess; }
+    get serialNumber() { return certOf(this).info.serialNumber; }
+    get validFrom() { return certOf(this).info.validFrom; }
+    get validTo() { return certOf(this).info.validTo; }
+    get fingerprint() { return certOf(this).info.fingerprint; }
+    get fingerprint256() { return certOf(this).info.fingerprint256; }
+    get fingerprint512() { return certOf(this).info.fingerprint512; }
+    get ca() { return certOf(this).info.ca; }
+    get keyUsage() { const k = certOf(this).info.keyUsage; return k === undefined ? undefined : [...k]; }
+    get issuerCertificate() { return undefined; }
+    get raw() { return Buffer.from(certOf(this).info.raw); }
+    get publicKey() { return certOf(this).publicKey; }
+    toString() { return certOf(this).info.pem; }
+    toJSON() { return certOf(this).info.pem; }
+    checkHost(name) { return native.x509Check(certOf(this).c, "host", String(name)); }
+    checkEmail(email) { return native.x509Check(certOf(this).c, "email", String(email)); }
+    checkIP(ip) { return native.x509Check(certOf(this).c, "ip", String(ip)); }
+    checkIssued(otherCert) {
+      if (!(otherCert instanceof X509Certificate)) throw codeError(TypeError, "ERR_INVALID_ARG_TYPE", 'The "otherCert" argument must be an instance of X509Certificate.' + received(otherCert));
+      return native.x509Issued(certOf(this).c, certOf(otherCert).c);
+    }
+    checkPrivateKey(pkey) {
+      if (!(pkey instanceof KeyObject) || pkey.type !== "private") throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'pkey' is invalid." + received(pkey));
+      return native.x509MatchesKey(certOf(this).c, handleOf(pkey));
+    }
+    verify(publicKey) {
+      if (!(publicKey instanceof KeyObject) || publicKey.type !== "public") throw codeError(TypeError, "ERR_INVALID_ARG_VALUE", "The argument 'pkey' is invalid." + received(publicKey));
+      return native.x509Verify(certOf(this).c, handleOf(publicKey));
+    }
+    toLegacyObject() {
+      const i = certOf(this).info;
+      const d = this.publicKey.asymmetricKeyDetails;
+      return { subject: i.subject, subjectAltName: i.subjectAltName, infoAccess: i.infoAccess, issuer: i.issuer, ca: i.ca,
+        modulus: undefined, bits: d.modulusLength, exponent: d.publicExponent === undefined ? undefined : "0x" + d.publicExponent.toString(16),
+        pubkey: undefined, asn1Curve: d.namedCurve, nistCurve: undefined, valid_from: i.validFrom, valid_to: i.validTo,
+        fingerprint: i.fingerprint, fingerprint256: i.fingerprint256, fingerprint512: i.fingerprint512, serialNumber: i.serialNumber,
+        ext_key_usage: this.keyUsage, raw: this.raw };
+    }
+  }
+  function certOf(x) {
+    const c = certs.get(x);
+    if (c === undefined) throw new TypeError("Illegal invocation");
+    return c;
+  }
   // What workerd's node:crypto has and cellhost does not: a clear error naming it.
   function missing(name) {
     return function () {
       throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented by cellhost`);
     };
   }
-  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup", "X509Certificate",
+  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup",
     "createCipher", "createDecipher", "createDiffieHellman", "createDiffieHellmanGroup",
     "getDiffieHellman", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
     if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
@@ -449,7 +505,7 @@
     },
     pseudoRandomBytes: m.randomBytes,
     randomFill, randomFillSync, publicEncrypt, privateDecrypt, getCipherInfo,
-    ECDH, createECDH: (curve) => new ECDH(curve), diffieHellman,
+    ECDH, createECDH: (curve) => new ECDH(curve), diffieHellman, X509Certificate,
     checkPrime, checkPrimeSync, generatePrime, generatePrimeSync,
     fips: true, // as workerd reports (BoringSSL)
     getFips: () => true,

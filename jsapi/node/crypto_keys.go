@@ -852,6 +852,7 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, append([]byte{}, x.tag...))
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
+	x509Natives(rt, n, key)
 	ecdhOf := func(v goja.Value) *nodeECDH { x, _ := v.Export().(*nodeECDH); return x }
 	set("ecdhNew", func(c goja.FunctionCall) goja.Value {
 		cv, ec := ecdhCurve(c.Argument(0).String())
