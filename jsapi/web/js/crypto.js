@@ -211,7 +211,11 @@
     },
   };
   for (const [name, f] of Object.entries(methods)) {
-    const wrapped = promised(f);
+    const inner = promised(f);
+    const wrapped = function (...args) {
+      if (this !== subtle) throw new TypeError(illegalInvocation);
+      return inner.apply(this, args);
+    };
     Object.defineProperty(wrapped, "name", { value: name });
     Object.defineProperty(SubtleCrypto.prototype, name, { value: wrapped, writable: true, enumerable: true, configurable: true });
   }
@@ -231,29 +235,58 @@
       throw new TypeError("Illegal constructor");
     }
   }
-  const cryptoObj = {
-    subtle,
-    randomUUID: () => native.randomUUID(),
-    getRandomValues(array) {
-      const tag = ArrayBuffer.isView(array) ? taTag.call(array) : undefined;
-      if (!integerArrays.has(tag)) {
-        throw new DOMException("ArrayBufferView argument to getRandomValues() must be an integer-typed view.", "TypeMismatchError");
-      }
-      if (array.byteLength > 65536) {
-        throw new DOMException(`getRandomValues() only accepts buffers of size <= 64K but provided ${array.byteLength} bytes.`, "QuotaExceededError");
-      }
-      native.fillRandom(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-      return array;
+  // workerd's text for a method called on something else than its object
+  const illegalInvocation = "Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details.";
+  const cryptoObj = Object.create(Crypto.prototype);
+  function checkCrypto(self) {
+    if (self !== cryptoObj) throw new TypeError(illegalInvocation);
+  }
+  // Members live on the prototypes, as in workerd (crypto has no own keys).
+  Object.defineProperties(Crypto.prototype, {
+    subtle: {
+      get() {
+        checkCrypto(this);
+        return subtle;
+      },
+      enumerable: true,
+      configurable: true,
     },
-  };
+    randomUUID: {
+      value: function randomUUID() {
+        checkCrypto(this);
+        return native.randomUUID();
+      },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    },
+    getRandomValues: {
+      value: function getRandomValues(array) {
+        checkCrypto(this);
+        const tag = ArrayBuffer.isView(array) ? taTag.call(array) : undefined;
+        if (!integerArrays.has(tag)) {
+          throw new DOMException("ArrayBufferView argument to getRandomValues() must be an integer-typed view.", "TypeMismatchError");
+        }
+        if (array.byteLength > 65536) {
+          throw new DOMException(`getRandomValues() only accepts buffers of size <= 64K but provided ${array.byteLength} bytes.`, "QuotaExceededError");
+        }
+        native.fillRandom(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+        return array;
+      },
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    },
+  });
+  brandHost(Crypto, "Crypto");
+  brandHost(SubtleCrypto, "SubtleCrypto");
   Object.defineProperty(SubtleCrypto.prototype, "constructor", { value: SubtleCrypto, writable: true, configurable: true });
   defineGlobal("crypto", cryptoObj);
-  Object.setPrototypeOf(cryptoObj, Crypto.prototype);
   // crypto.DigestStream (workerd's): a WritableStream whose digest promise
   // resolves with the hash of everything written once it closes. It is
   // built on first use, over whichever WritableStream the runtime has.
   let DigestStream;
-  Object.defineProperty(cryptoObj, "DigestStream", {
+  Object.defineProperty(Crypto.prototype, "DigestStream", {
     enumerable: true,
     configurable: true,
     get() {

@@ -58,6 +58,19 @@ async function api() {
     digestBad: await t(() => s.digest("SHA-3", MSG)),
     clone: await t(() => structuredClone(hk)),
     cloneInMap: await t(() => structuredClone(new Map([["k", hk]]))),
+    cryptoShape: {
+      own: Object.getOwnPropertyNames(crypto),
+      proto: Object.getOwnPropertyNames(Object.getPrototypeOf(crypto)).sort(),
+      subtleOwn: Object.getOwnPropertyNames(crypto.subtle),
+      same: crypto.subtle === crypto.subtle,
+      str: [String(crypto), String(crypto.subtle)],
+      ctorName: [crypto.constructor.name, crypto.subtle.constructor.name],
+      json: JSON.stringify(crypto),
+      keyProto: Object.getOwnPropertyNames(CryptoKey.prototype).sort(),
+    },
+    detachedRandom: await t(() => { const g = crypto.getRandomValues; return g(new Uint8Array(2)).length; }),
+    detachedSubtle: await t(() => { const d = crypto.subtle.digest; try { return d("SHA-1", MSG).then(() => "resolved", (e) => "rejected " + e.name); } catch (e) { return "threw " + e.name; } }),
+    cloneCrypto: await t(() => structuredClone(crypto)),
     pairKeys: Object.keys(await s.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign"])),
   };
 }
