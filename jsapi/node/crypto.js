@@ -495,6 +495,16 @@
     if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
   }
 
+  // createHmac takes a secret KeyObject too (jsonwebtoken passes one).
+  const goCreateHmac = m.createHmac;
+  m.createHmac = function createHmac(algorithm, key, options) {
+    if (key instanceof KeyObject) {
+      if (key.type !== "secret") throw codeError(TypeError, "ERR_CRYPTO_INVALID_KEY_OBJECT_TYPE", `Invalid key object type ${key.type}, expected secret.`);
+      key = native.exportSecret(handleOf(key));
+    }
+    return goCreateHmac(algorithm, key, options);
+  };
+
   Object.assign(m, {
     CryptoKey: globalThis.CryptoKey,
     Hash: function Hash(algorithm, options) {

@@ -104,6 +104,15 @@ export default {
       leaf.checkEmail("ops@example.com"), leaf.checkEmail("x@example.com"), leaf.checkIP("10.0.0.1"), leaf.checkIP("10.0.0.2")]);
     out.x509Issued = t(() => [leaf.checkIssued(ca), ca.checkIssued(ca), ca.checkIssued(leaf), leaf.verify(ca.publicKey), ca.verify(ca.publicKey), leaf.verify(leaf.publicKey)]);
     out.x509Bad = t(() => [t(() => new crypto.X509Certificate("nope")), t(() => new crypto.X509Certificate(5)), leaf instanceof crypto.X509Certificate]);
+    out.encodings = t(() => {
+      const b = Buffer.from("h\u00e9llo \u20ac", "latin1");
+      const w = Buffer.alloc(6);
+      return [b.toString("hex"), b.toString("binary"), Buffer.from([0xe9, 0x41]).toString("ascii"), Buffer.from("h\u00e9", "utf16le").toString("hex"),
+        Buffer.from("6800e900", "hex").toString("ucs2"), w.write("ab\u00ff", 1, "binary"), w.toString("hex"), Buffer.byteLength("\u00e9\u00e9", "latin1"),
+        crypto.createHash("sha1").update("\u00e9", "binary").digest("hex"), crypto.createHash("md5").update("x").digest("latin1").length,
+        Buffer.isEncoding("latin1"), Buffer.from("\u00ff", "ascii")[0]];
+    });
+    out.hmacKeyObject = t(() => crypto.createHmac("sha256", crypto.createSecretKey(Buffer.from("k"))).update("m").digest("hex"));
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));
