@@ -103,10 +103,6 @@
     }
     return makeKey(native.importKey(format, keyData, normAlg(method, algorithm, "ImportKeyAlgorithm"), Boolean(extractable), usages));
   }
-  function exportSync(format, handle) {
-    const out = native.exportKey(String(format), handle);
-    return out;
-  }
 
   // For node:crypto's KeyObject.from and toCryptoKey (subtle_bridge.go).
   internals.cryptoKeyHandle = (k) => (isObject(k) ? keySlot.get(k) : undefined);
@@ -183,14 +179,14 @@
       return importSync("importKey", format, keyData, algorithm, extractable, usages);
     },
     exportKey(format, key) {
-      return exportSync(format, keyOf("exportKey", 2, key));
+      return native.exportKey(String(format), keyOf("exportKey", 2, key));
     },
     wrapKey(format, key, wrappingKey, wrapAlgorithm) {
       const kh = keyOf("wrapKey", 2, key);
       const wh = keyOf("wrapKey", 3, wrappingKey);
       const alg = algArg("wrapKey", arguments, 4, "EncryptAlgorithm");
       native.validate(alg, wh, "wrapKey");
-      let bytes = exportSync(format, kh);
+      let bytes = native.exportKey(String(format), kh);
       if (!isArrayBuffer(bytes)) bytes = new TextEncoder().encode(jsonStringify(bytes));
       return native.wrap(alg, wh, new Uint8Array(bytes));
     },
