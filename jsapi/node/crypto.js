@@ -427,6 +427,37 @@
     if (typeof options === "function") [callback, options] = [options, undefined];
     later(callback, () => generatePrimeSync(size, options));
   }
+  class DiffieHellman {
+    constructor(sizeOrKey, keyEncoding, generator, genEncoding) {
+      if (typeof keyEncoding !== "string" && keyEncoding !== undefined) [generator, genEncoding, keyEncoding] = [keyEncoding, generator, undefined];
+      if (generator === undefined) generator = 2;
+      const g = typeof generator === "number" ? Buffer.from([generator]) : toBuf(generator, genEncoding, "generator");
+      this._h = native.dhNew(typeof sizeOrKey === "number" ? sizeOrKey : toBuf(sizeOrKey, keyEncoding, "sizeOrKey"), g);
+    }
+    generateKeys(encoding) {
+      native.dhGenerate(this._h);
+      return this.getPublicKey(encoding);
+    }
+    computeSecret(otherPublicKey, inputEncoding, outputEncoding) {
+      return encOut(native.dhSecret(this._h, toBuf(otherPublicKey, inputEncoding, "otherPublicKey")), outputEncoding);
+    }
+    getPrime(encoding) { return encOut(native.dhGet(this._h, "prime"), encoding); }
+    getGenerator(encoding) { return encOut(native.dhGet(this._h, "generator"), encoding); }
+    getPublicKey(encoding) { return encOut(native.dhGet(this._h, "public"), encoding); }
+    getPrivateKey(encoding) { return encOut(native.dhGet(this._h, "private"), encoding); }
+    setPrivateKey(privateKey, encoding) {
+      native.dhSetPrivate(this._h, toBuf(privateKey, encoding, "privateKey"));
+      return this;
+    }
+    get verifyError() { return native.dhGet(this._h, "verifyError"); }
+  }
+  class DiffieHellmanGroup extends DiffieHellman {
+    constructor(name) {
+      const h = native.dhGroup(String(name));
+      super(Buffer.alloc(1, 3), 2);
+      this._h = h;
+    }
+  }
   const certs = new WeakMap();
   class X509Certificate {
     constructor(buffer) {
@@ -489,9 +520,7 @@
       throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented by cellhost`);
     };
   }
-  for (const name of ["Certificate", "Cipher", "Decipher", "DiffieHellman", "DiffieHellmanGroup",
-    "createCipher", "createDecipher", "createDiffieHellman", "createDiffieHellmanGroup",
-    "getDiffieHellman", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
+  for (const name of ["Certificate", "Cipher", "Decipher", "createCipher", "createDecipher", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
     if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
   }
 
@@ -516,6 +545,10 @@
     pseudoRandomBytes: m.randomBytes,
     randomFill, randomFillSync, publicEncrypt, privateDecrypt, getCipherInfo,
     ECDH, createECDH: (curve) => new ECDH(curve), diffieHellman, X509Certificate,
+    DiffieHellman, DiffieHellmanGroup,
+    createDiffieHellman: (sizeOrKey, keyEncoding, generator, genEncoding) => new DiffieHellman(sizeOrKey, keyEncoding, generator, genEncoding),
+    createDiffieHellmanGroup: (name) => new DiffieHellmanGroup(name),
+    getDiffieHellman: (name) => new DiffieHellmanGroup(name),
     checkPrime, checkPrimeSync, generatePrime, generatePrimeSync,
     fips: true, // as workerd reports (BoringSSL)
     getFips: () => true,

@@ -853,6 +853,7 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
 	x509Natives(rt, n, key)
+	dhNatives(rt, n)
 	ecdhOf := func(v goja.Value) *nodeECDH { x, _ := v.Export().(*nodeECDH); return x }
 	set("ecdhNew", func(c goja.FunctionCall) goja.Value {
 		cv, ec := ecdhCurve(c.Argument(0).String())

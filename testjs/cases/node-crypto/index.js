@@ -3,6 +3,7 @@
 // sign/verify (RSA PKCS#1 v1.5, ECDSA, Ed25519), pbkdf2, hkdf, scrypt,
 // createCipheriv/createDecipheriv (AES-CBC/CTR/GCM/ECB/OFB),
 // generateKeyPair(Sync), generateKeySync, ECDH, diffieHellman, primes,
+// DiffieHellman (MODP groups),
 // X509Certificate, and workerd's errors. Fixed keys (made once with Node's
 // WebCrypto) and certificates (made once with Go's crypto/x509: a P-256 CA
 // and an RSA leaf with SANs); random outputs are checked by round trip.
@@ -113,6 +114,14 @@ export default {
         Buffer.isEncoding("latin1"), Buffer.from("\u00ff", "ascii")[0]];
     });
     out.hmacKeyObject = t(() => crypto.createHmac("sha256", crypto.createSecretKey(Buffer.from("k"))).update("m").digest("hex"));
+    out.dhGroup = t(() => { const a = crypto.getDiffieHellman("modp14"), b = crypto.createDiffieHellmanGroup("modp14"); a.generateKeys(); b.generateKeys(); return [a.getPrime().length, a.getGenerator("hex"), a.getPublicKey().length <= 256, a.computeSecret(b.getPublicKey()).equals(b.computeSecret(a.getPublicKey())), a.verifyError, typeof a.setPublicKey]; });
+    out.dhBadGroup = t(() => crypto.getDiffieHellman("modp99"));
+    out.dhCustom = t(() => { const p = Buffer.from("ffffffffffffffffc90fdaa22168c234c4c6628b80dc1cd129024e088a67cc74020bbea63b139b22514a08798e3404ddef9519b3cd3a431b302b0a6df25f14374fe1356d6d51c245e485b576625e7ec6f44c42e9a637ed6b0bff5cb6f406b7edee386bfb5a899fa5ae9f24117c4b1fe649286651ece65381ffffffffffffffff", "hex"); const a = crypto.createDiffieHellman(p, 2), b = crypto.createDiffieHellman(p, Buffer.from([2])); const ka = a.generateKeys("hex"); b.generateKeys(); return [ka.length, a.computeSecret(b.getPublicKey("hex"), "hex", "hex") === b.computeSecret(a.getPublicKey()).toString("hex"), a.verifyError, a.getGenerator().toString("hex")]; });
+    out.dhSetPriv = t(() => { const g = crypto.getDiffieHellman("modp1"); const a = crypto.createDiffieHellman(g.getPrime(), g.getGenerator()); a.setPrivateKey(Buffer.from([5])); a.generateKeys(); return a.getPublicKey("hex").slice(-8); });
+    out.dhNoKeys = t(() => crypto.getDiffieHellman("modp14").getPublicKey());
+    out.dhPrimeLen = t(() => { const d = crypto.createDiffieHellman(64); return [d.getPrime().length, d.verifyError]; });
+    out.dhClass = t(() => [typeof crypto.DiffieHellman, typeof crypto.DiffieHellmanGroup, crypto.getDiffieHellman("modp2") instanceof crypto.DiffieHellmanGroup]);
+    out.dhBadPub = t(() => { const a = crypto.getDiffieHellman("modp14"); a.generateKeys(); return a.computeSecret(Buffer.from([1])); });
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));
