@@ -514,15 +514,28 @@
     if (c === undefined) throw new TypeError("Illegal invocation");
     return c;
   }
-  // What workerd's node:crypto has and cellhost does not: a clear error naming it.
+  function privateEncrypt(key, buffer) {
+    const o = typeof key === "object" && key !== null && !(key instanceof KeyObject) && !ArrayBuffer.isView(key) ? key : {};
+    return native.privateEncrypt(handleOf(parseAsymmetric("private", key)), toBuf(buffer, undefined, "buffer"), o.padding === undefined ? 1 : Number(o.padding));
+  }
+  function publicDecrypt(key, buffer) {
+    const o = typeof key === "object" && key !== null && !(key instanceof KeyObject) && !ArrayBuffer.isView(key) ? key : {};
+    return native.publicDecrypt(handleOf(parseAsymmetric("public", key)), toBuf(buffer, undefined, "buffer"), o.padding === undefined ? 1 : Number(o.padding));
+  }
+  // What workerd does not implement either: its error, naming the method.
   function missing(name) {
     return function () {
-      throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented by cellhost`);
+      throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${name} method is not implemented`);
     };
   }
-  for (const name of ["Certificate", "Cipher", "Decipher", "createCipher", "createDecipher", "privateEncrypt", "publicDecrypt", "setEngine", "secureHeapUsed"]) {
-    if (m[name] === undefined) m[name] = missing(`crypto.${name}()`);
+  for (const name of ["Cipher", "Decipher", "createCipher", "createDecipher", "setEngine"]) {
+    if (m[name] === undefined) m[name] = missing(name);
   }
+  // What workerd has and cellhost does not: a clear error naming it.
+  m.Certificate = function Certificate() {
+    throw codeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", "The crypto.Certificate (SPKAC) methods are not implemented by cellhost");
+  };
+  for (const f of ["verifySpkac", "exportPublicKey", "exportChallenge"]) m.Certificate[f] = m.Certificate;
 
   // createHmac takes a secret KeyObject too (jsonwebtoken passes one).
   const goCreateHmac = m.createHmac;
@@ -543,7 +556,8 @@
       return m.createHmac(algorithm, key, options);
     },
     pseudoRandomBytes: m.randomBytes,
-    randomFill, randomFillSync, publicEncrypt, privateDecrypt, getCipherInfo,
+    randomFill, randomFillSync, publicEncrypt, privateDecrypt, privateEncrypt, publicDecrypt, getCipherInfo,
+    secureHeapUsed: () => ({ total: 0, used: 0, utilization: 0, min: 0 }),
     ECDH, createECDH: (curve) => new ECDH(curve), diffieHellman, X509Certificate,
     DiffieHellman, DiffieHellmanGroup,
     createDiffieHellman: (sizeOrKey, keyEncoding, generator, genEncoding) => new DiffieHellman(sizeOrKey, keyEncoding, generator, genEncoding),

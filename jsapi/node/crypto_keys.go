@@ -853,6 +853,47 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 	})
 	set("ciphers", func(goja.FunctionCall) goja.Value { return rt.ToValue(cipherNames) })
 	x509Natives(rt, n, key)
+	// privateEncrypt(key, data, padding): PKCS#1 v1.5 type 1 (a signature of raw data).
+	set("privateEncrypt", func(c goja.FunctionCall) goja.Value {
+		k := key(c.Argument(0))
+		priv, ok := k.priv.(*rsa.PrivateKey)
+		if !ok {
+			panic(plainError(rt, "Failed to cipher/decipher"))
+		}
+		if c.Argument(2).ToInteger() != 1 {
+			panic(nodeError(rt, "Error", "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM", "privateEncrypt supports only RSA_PKCS1_PADDING in cellhost"))
+		}
+		out, err := rsa.SignPKCS1v15(nil, priv, 0, bytesArg(c.Argument(1)))
+		if err != nil {
+			panic(plainError(rt, "Failed to cipher/decipher"))
+		}
+		return buffer.WrapBytes(rt, out)
+	})
+	// publicDecrypt(key, data, padding): the public operation (nothing secret
+	// in it, so math/big is fine), then PKCS#1 v1.5 type 1 unpadding.
+	set("publicDecrypt", func(c goja.FunctionCall) goja.Value {
+		k := key(c.Argument(0))
+		pub, ok := k.public().(*rsa.PublicKey)
+		in := bytesArg(c.Argument(1))
+		if !ok || len(in) != pub.Size() {
+			panic(plainError(rt, "Failed to cipher/decipher"))
+		}
+		m := new(big.Int).Exp(new(big.Int).SetBytes(in), big.NewInt(int64(pub.E)), pub.N).FillBytes(make([]byte, pub.Size()))
+		if c.Argument(2).ToInteger() == 3 { // RSA_NO_PADDING
+			return buffer.WrapBytes(rt, m)
+		}
+		if m[0] != 0 || m[1] != 1 {
+			panic(plainError(rt, "Failed to cipher/decipher"))
+		}
+		i := 2
+		for i < len(m) && m[i] == 0xff {
+			i++
+		}
+		if i < 10 || i >= len(m) || m[i] != 0 {
+			panic(plainError(rt, "Failed to cipher/decipher"))
+		}
+		return buffer.WrapBytes(rt, m[i+1:])
+	})
 	dhNatives(rt, n)
 	ecdhOf := func(v goja.Value) *nodeECDH { x, _ := v.Export().(*nodeECDH); return x }
 	set("ecdhNew", func(c goja.FunctionCall) goja.Value {

@@ -122,6 +122,9 @@ export default {
     out.dhPrimeLen = t(() => { const d = crypto.createDiffieHellman(64); return [d.getPrime().length, d.verifyError]; });
     out.dhClass = t(() => [typeof crypto.DiffieHellman, typeof crypto.DiffieHellmanGroup, crypto.getDiffieHellman("modp2") instanceof crypto.DiffieHellmanGroup]);
     out.dhBadPub = t(() => { const a = crypto.getDiffieHellman("modp14"); a.generateKeys(); return a.computeSecret(Buffer.from([1])); });
+    out.privateEncrypt = t(() => { const c = crypto.privateEncrypt(rsaPriv, Buffer.from("hello")); return [c.length, c.toString("hex").slice(0, 16), crypto.publicDecrypt(rsaPub, c).toString(), crypto.publicDecrypt(rsaPem, c).toString()]; });
+    out.publicDecryptBad = t(() => crypto.publicDecrypt(rsaPub, Buffer.alloc(256, 7)));
+    out.notImplemented = t(() => [t(() => crypto.createCipher("aes-128-cbc", "pw")), t(() => crypto.setEngine("x")), crypto.secureHeapUsed()]);
     out.ciphers = t(() => ["aes-128-cbc", "aes-256-gcm", "aes-192-ctr", "aes-128-ecb"].map((c) => crypto.getCiphers().includes(c)));
     out.curves = t(() => ["prime256v1", "secp384r1", "secp521r1"].map((c) => crypto.getCurves().includes(c)));
     return new Response(JSON.stringify(out, null, 1));
