@@ -138,3 +138,50 @@ func probeBundle(t *testing.T, entry string, bo BundleOptions) string {
 	}
 	return v.String()
 }
+
+// TestCloudflareModules: cloudflare:email, cloudflare:workflows,
+// cloudflare:sockets and cloudflare:node load (libraries import them at the
+// top); what is not built throws naming itself when called.
+func TestCloudflareModules(t *testing.T) {
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `import { EmailMessage } from "cloudflare:email"; import { NonRetryableError } from "cloudflare:workflows";
+import { connect } from "cloudflare:sockets"; import { httpServerHandler } from "cloudflare:node";
+export function probe() {
+  const m = new EmailMessage("a@example.com", "b@example.com", "raw");
+  const e = new NonRetryableError("nope"), f = new NonRetryableError("x", "Custom");
+  let c; try { connect("127.0.0.1:1"); } catch (err) { c = err.message; }
+  let h; try { httpServerHandler({ port: 8080 }); } catch (err) { h = err.message; }
+  return [m.from, m.to, Object.keys(m).join(","), e.name, e instanceof Error, f.name, c, h].join("|");
+}
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "a@example.com|b@example.com|from,to,EmailMessage::raw|NonRetryableError|true|Custom|connect() from cloudflare:sockets (outbound TCP) is not supported by cellhost yet|httpServerHandler() from cloudflare:node is not supported by cellhost yet"
+	if got := probeBundle(t, entry, BundleOptions{}); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeStubModules: node:http, node:net and the other modules workerd
+// has and cellhost does not run load with workerd's names; their constants
+// and pure helpers work, and a call to the rest names itself.
+func TestNodeStubModules(t *testing.T) {
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `import http from "node:http"; import net from "node:net"; import { createRequire, isBuiltin } from "node:module"; import dns from "dns";
+export function probe() {
+  let e; try { http.request("http://example.com"); } catch (err) { e = err.message; }
+  const req = createRequire(import.meta.url);
+  return [http.STATUS_CODES[418], http.METHODS.includes("PATCH"), net.isIP("10.0.0.1"), net.isIP("::1"), net.isIP("x"), e, typeof dns.lookup, isBuiltin("node:fs"), isBuiltin("left-pad"), typeof req("node:path").join].join("|");
+}
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "I'm a Teapot|true|4|6|0|request() from node:http is not supported by cellhost yet|function|true|false|function"
+	if got := probeBundle(t, entry, BundleOptions{CompatibilityDate: "2026-01-01", CompatibilityFlags: []string{"nodejs_compat"}}); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

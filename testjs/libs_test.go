@@ -21,6 +21,7 @@ var repoLibsDir = "libs"
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
+	"agents": "agents needs the global TransformStream (WHATWG streams are not built yet)",
 	"kysely": "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
 	"zod":    "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
 }
@@ -43,7 +44,7 @@ func TestLibs(t *testing.T) {
 }
 
 // TestRepoLibs replays the repository's own library apps (testjs/libs:
-// zod, superjson, jose, @tsndr/cloudflare-worker-jwt, kysely, yjs), as
+// agents, zod, superjson, jose, @tsndr/cloudflare-worker-jwt, kysely, yjs), as
 // TestLibs does for ../shared's. CELLHOST_REPO_LIBS names a directory of
 // them already installed (.ci/run installs them).
 func TestRepoLibs(t *testing.T) {
