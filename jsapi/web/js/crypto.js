@@ -209,7 +209,7 @@
   for (const [name, f] of Object.entries(methods)) {
     const inner = promised(f);
     const wrapped = function (...args) {
-      if (this !== subtle) throw new TypeError(illegalInvocation);
+      if (this !== subtle) throw new TypeError(illegalInvocationText);
       return inner.apply(this, args);
     };
     Object.defineProperty(wrapped, "name", { value: name });
@@ -232,10 +232,10 @@
     }
   }
   // workerd's text for a method called on something else than its object
-  const illegalInvocation = "Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details.";
+  const illegalInvocationText = "Illegal invocation: function called with incorrect `this` reference. See https://developers.cloudflare.com/workers/observability/errors/#illegal-invocation-errors for details.";
   const cryptoObj = Object.create(Crypto.prototype);
   function checkCrypto(self) {
-    if (self !== cryptoObj) throw new TypeError(illegalInvocation);
+    if (self !== cryptoObj) throw new TypeError(illegalInvocationText);
   }
   // Members live on the prototypes, as in workerd (crypto has no own keys).
   Object.defineProperties(Crypto.prototype, {
