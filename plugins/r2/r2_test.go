@@ -381,8 +381,10 @@ out.sha256buf = (await B.head("k")).checksums.sha256 instanceof ArrayBuffer;
 out.stream = (await B.put("s", new Response("streamed body").body)).size;
 out.streamText = await (await B.get("s")).text();
 out.copy = (await B.put("c", (await B.get("s")).body)).etag === (await B.head("s")).etag;
-if (typeof Blob === "function") out.blob = await (await B.put("b", new Blob(["a", "b"])).size);
-else out.blob = 2;
+if (typeof Blob === "function") {
+  const put = await B.put("b", new Blob(["a", "b"]));
+  out.blob = [put.size, await (await B.get("b")).text()];
+} else out.blob = [2, "ab"];
 `)
 	want := map[string]string{
 		"sha1":      `{"md5":"2063c1608d6e0baf80249c42e2be5804","sha1":"f32b67c7e26342af42efabc674d441dca0a281c5"}`,
@@ -392,7 +394,7 @@ else out.blob = 2;
 		"two":       `"TypeError: You cannot specify multiple hashing algorithms."`,
 		"len":       `"TypeError: SHA-256 is 64 hex characters, not 3"`,
 		"sha256buf": `true`,
-		"stream":    `13`, "streamText": `"streamed body"`, "copy": `true`, "blob": `2`,
+		"stream":    `13`, "streamText": `"streamed body"`, "copy": `true`, "blob": `[2,"ab"]`,
 	}
 	for k, w := range want {
 		if got := js(out[k]); got != w {
