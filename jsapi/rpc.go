@@ -91,7 +91,7 @@ func (w *Worker) installRPC() error {
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
 		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), flush: call("flush"), doStubMethod: m.Get("doStubMethod"),
 	}
-	return nil
+	return w.installLoopback()
 }
 
 // capExport is native.capExport(target): a new export entry holding one
@@ -600,6 +600,7 @@ func (w *Worker) installWorkersModule(base *goja.Object) (func(bindingClasses ma
 			}
 			_ = ex.Set(k, v)
 		}
+		w.moduleExports = ex
 		_, err := set(goja.Undefined(), ex)
 		return err
 	}, nil

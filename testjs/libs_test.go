@@ -21,10 +21,8 @@ var repoLibsDir = "libs"
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
-	"agents":     "agents needs the global TransformStream (WHATWG streams are not built yet)",
-	"jose":       "crypto.subtle sign/verify/importKey/encrypt are not built yet (NotSupportedError)",
-	"worker-jwt": "crypto.subtle importKey/deriveBits/sign are not built yet (NotSupportedError)",
-	"zod":        "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
+	"agents": "agents needs the global TransformStream (WHATWG streams are not built yet)",
+	"zod":    "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
 }
 
 // TestLibs replays each library app's recorded transcript against a real
@@ -32,6 +30,7 @@ var libsFailing = map[string]string{
 // (.ci/run installs them); otherwise each app is installed in a copy with
 // `npm ci --offline` (npm's cache only: tests never reach the registry).
 func TestLibs(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_LIBS")
 	installed := dir != ""
 	if dir == "" {
@@ -66,6 +65,7 @@ func TestRepoLibs(t *testing.T) {
 // CELLHOST_EXAMPLES names a directory of those examples already installed
 // (.ci/run installs them), as CELLHOST_LIBS does for TestLibs.
 func TestExamples(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_EXAMPLES")
 	installed := dir != ""
 	if dir == "" {

@@ -38,6 +38,9 @@ var peerFailing = map[string]map[int]string{
 // check (transcript step) with workerd's. It logs the passing checks per
 // case; set CELLHOST_PEER_REPORT=1 to log without failing (a measurement).
 func TestPeer(t *testing.T) {
+	// The long tests of this package run beside each other (TestPeer's
+	// sleep steps move the host's clock: it does not wait).
+	t.Parallel()
 	entries, err := os.ReadDir(peerDir)
 	if err != nil {
 		if os.Getenv("CI") != "" {

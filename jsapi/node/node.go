@@ -2,8 +2,11 @@
 // nodejs_compat): the node:* built-in modules and, under nodejs_compat_v2,
 // the globals Buffer, process, setImmediate and clearImmediate.
 //
-// buffer, url and util.format come from goja_nodejs; crypto and the async
-// context behind AsyncLocalStorage are Go; the rest is modules.js.
+// buffer, url and util.format come from goja_nodejs; crypto is Go natives
+// (crypto*.go: keys, signatures, KDFs, ciphers, ECDH/DH, X509Certificate)
+// under the classes of crypto.js, and reaches jsapi/web for CryptoKey
+// (KeyObject.from, toCryptoKey); the async context behind
+// AsyncLocalStorage is Go; the rest is modules.js.
 package node
 
 import (
@@ -43,6 +46,11 @@ type Options struct {
 	Env map[string]string
 	// SetImmediate runs f as a macrotask of its own (a zero-delay timer).
 	SetImmediate func(f func()) (cancel func())
+	// FSScope names the /tmp of node:fs the running code sees ("worker:N"
+	// for a worker request, "do:<scope>" for an object); nil: one /tmp.
+	FSScope func() string
+	// BundleFiles are the names under node:fs's /bundle.
+	BundleFiles []string
 }
 
 // Install makes the built-in modules importable in rt (through
@@ -82,6 +90,17 @@ func Install(rt *goja.Runtime, o Options) error {
 	_ = native.Set("require", func(name string) goja.Value { return req(name) })
 	_ = native.Set("asyncContext", ctx.object())
 	_ = native.Set("zlib", zlibNative(rt))
+	scope := o.FSScope
+	if scope == nil {
+		scope = func() string { return "worker:0" }
+	}
+	_ = native.Set("fsScope", scope)
+	bundleFiles := o.BundleFiles
+	if bundleFiles == nil {
+		bundleFiles = []string{}
+	}
+	_ = native.Set("fsBundleFiles", bundleFiles)
+	_ = native.Set("builtins", append([]string(nil), modules...))
 	immediates := newImmediates(rt, o.SetImmediate, ctx)
 	_ = native.Set("setImmediate", immediates.set)
 	_ = native.Set("clearImmediate", immediates.clear)
