@@ -116,13 +116,13 @@ func TestClone_depthLimit(t *testing.T) {
 		t.Fatal("Serialize of a 6000-deep object succeeded")
 	}
 	// hand-made deep input: 100000 nested one-element arrays
-	b := []byte{clone.Version}
+	b := []byte{clone.V8Version, clone.V8Write}
 	for i := 0; i < 100000; i++ {
-		b = append(b, clone.TagDenseArray, 1)
+		b = append(b, clone.TagDense, 1)
 	}
 	b = append(b, clone.TagNull)
 	for i := 0; i < 100000; i++ {
-		b = append(b, 0)
+		b = append(b, clone.TagEndDense, 0, 1)
 	}
 	if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
 		t.Fatalf("Deserialize deep input: %v", err)
@@ -140,21 +140,26 @@ func TestClone_corrupt(t *testing.T) {
 			t.Errorf("truncated input of %d bytes decoded", i)
 		}
 	}
-	if _, err := clone.Deserialize(rt, append([]byte{9}, good[1:]...)); err == nil {
+	if _, err := clone.Deserialize(rt, append([]byte{clone.V8Version, 16}, good[2:]...)); err == nil {
 		t.Error("unknown version decoded")
 	}
-	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 0)); err == nil {
+	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 1)); err == nil {
 		t.Error("trailing bytes accepted")
 	}
+	h := []byte{clone.V8Version, clone.V8Write}
 	for _, b := range [][]byte{
-		{clone.Version, clone.TagRef, 0},
-		{clone.Version, clone.TagObject, 1, clone.TagStr8, 1, 'a', clone.TagRef, 5},
-		{clone.Version, clone.TagStr8, 2, 0xff, 0xfe},
-		{clone.Version, clone.TagTypedArray, 1, clone.TagArrayBuffer, 2, 0, 0, 1, 4},
-		{clone.Version, clone.TagTypedArray, 4, clone.TagArrayBuffer, 3, 0, 0, 0, 1, 1},
-		{clone.Version, clone.TagDenseArray, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		{clone.Version, clone.TagRegExp, clone.TagStr8, 1, '(', clone.TagStr8, 0},
-		{clone.Version, clone.TagError, 9, 0},
+		append(h, clone.TagRef, 0),
+		append(h, clone.TagObject, clone.TagStr, 1, 'a', clone.TagRef, 5, clone.TagEndObj, 1),
+		append(h, clone.TagObject, clone.TagStr, 1, 'a', clone.TagNull, clone.TagEndObj, 2),
+		append(h, clone.TagBuffer, 2, 0, 0, clone.TagView, 'B', 1, 4, 0),
+		append(h, clone.TagBuffer, 3, 0, 0, 0, clone.TagView, 'W', 1, 1, 0),
+		append(h, clone.TagDense, 0xff, 0xff, 0xff, 0xff, 0x0f),
+		append(h, clone.TagRegExp, clone.TagStr, 1, '(', 0),
+		append(h, clone.TagRegExp, clone.TagStr, 1, 'a', 0x80, 0x80, 0x04),
+		append(h, clone.TagError, 9, '.'),
+		append(h, 'c', 3, 0, 0, 0),
+		append(h, 'Z', 3),
+		append(h, '\\', 11),
 	} {
 		if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
 			t.Errorf("Deserialize(%x) = %v, want clone.ErrCorrupt", b, err)
@@ -197,7 +202,7 @@ func TestClone_errorToJS(t *testing.T) {
 	if want := "DataCloneError|() => 1 could not be cloned.|true|true"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	_, err = clone.Deserialize(rt, []byte{clone.Version, 0x7f})
+	_, err = clone.Deserialize(rt, []byte{clone.V8Version, clone.V8Write, 0x7f})
 	if !errors.Is(err, clone.ErrCorrupt) || jserr.Text(jserr.ToJS(rt, err)) != "DataCloneError: Unable to deserialize cloned data." {
 		t.Errorf("Deserialize error: %v", err)
 	}
