@@ -494,7 +494,19 @@ func (w *writer) viewInfo(o *goja.Object) *viewInfo {
 // ownKeys are o's own enumerable string keys in V8's order: array
 // indices ascending, then the others in creation order.
 func ownKeys(o *goja.Object) (indices []uint32, names []string) {
-	for _, k := range o.Keys() {
+	keys := o.Keys()
+	first := -1
+	for i, k := range keys {
+		if _, ok := arrayIndex(k); ok {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return nil, keys
+	}
+	names = keys[:first:first]
+	for _, k := range keys[first:] {
 		if n, ok := arrayIndex(k); ok {
 			indices = append(indices, n)
 		} else {
