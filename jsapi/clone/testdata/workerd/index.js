@@ -70,12 +70,19 @@ export class Store {
     if (url.pathname === "/write") {
       const results = {};
       for (const [k, f] of Object.entries({ ...VALUES, ...READ_ONLY })) results[k] = await attempt(() => s.put(k, f()));
+      // a SQL table and index beside the KV values, for cellhost import
+      s.sql.exec("CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB)");
+      s.sql.exec("CREATE INDEX IF NOT EXISTS items_name ON items (name)");
+      s.sql.exec("INSERT OR REPLACE INTO items VALUES (1, 'é one', 1.5, x'00ff'), (2, NULL, -2, NULL)");
       return Response.json(results);
     }
     if (url.pathname === "/read") {
       const out = {};
       for (const [k, v] of await s.list()) out[k] = describe(v);
       return Response.json(out);
+    }
+    if (url.pathname === "/sql") {
+      return Response.json(s.sql.exec("SELECT id, name, score, hex(data) AS data FROM items ORDER BY id").toArray());
     }
     if (url.pathname === "/limits") {
       // Storage values and WebSocket attachments near the limits, in bytes

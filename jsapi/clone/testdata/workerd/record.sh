@@ -48,6 +48,7 @@ for cfg in "$HERE"/wrangler.*.jsonc; do
   {
     printf '{"write":'; curl -sf "$base/write"
     printf ',\n"read":'; curl -sf "$base/read"
+    printf ',\n"sql":'; curl -sf "$base/sql"
     printf ',\n"limits":'; curl -sf "$base/limits"
     printf '}\n'
   } > "$dir/out.json"
