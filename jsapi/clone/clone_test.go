@@ -180,6 +180,13 @@ func FuzzDeserialize(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add(legacyObject)
+	// every value workerd stored, in both error forms
+	for _, fx := range fixtures {
+		for _, b := range loadFixture(f, fx.name, fx.enhanced).stored {
+			f.Add(b)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := clone.Deserialize(rt, b)
 		if err != nil {
@@ -213,4 +220,45 @@ func newWebRuntime(t testing.TB) (*goja.Runtime, *bytes.Buffer) {
 	return jstest.NewRuntime(t, func(rt *goja.Runtime, console io.Writer) error {
 		return web.Install(rt, web.Options{Console: console})
 	})
+}
+
+// legacyObject is {a: 1, s: "é"} in cellhost's first format (version byte
+// 1), as storage written before values were V8's holds it.
+var legacyObject = []byte{0x01, 0x11, 2, 0x06, 1, 'a', 0x04, 2, 0x06, 1, 's', 0x06, 2, 0xc3, 0xa9}
+
+// TestClone_legacyFormat: values cellhost stored before it wrote V8's
+// format still read, and are written in V8's from then on.
+func TestClone_legacyFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v, err := clone.Deserialize(rt, legacyObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("v", v)
+	if got := jstest.Run(t, rt, `JSON.stringify(v)`).String(); got != `{"a":1,"s":"é"}` {
+		t.Errorf("legacy value read as %s", got)
+	}
+	b, err := clone.Serialize(rt, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{0xff, 0x0f, 'o', '"', 1, 'a', 'I', 2, '"', 1, 's', '"', 1, 0xe9, '{', 2}
+	if !bytes.Equal(b, want) {
+		t.Errorf("re-serialized as %x, want %x", b, want)
+	}
+}
+
+// TestClone_headerless: workerd's first storage values had no header
+// (version 13 is assumed, as workerd assumes it): they read.
+func TestClone_headerless(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	b := []byte{'o', '"', 1, 'a', 'B', 2, 7, 8, 'V', 'B', 0, 2, '{', 1}
+	v, err := clone.Deserialize(rt, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("v", v)
+	if got := jstest.Run(t, rt, `v.a instanceof Uint8Array && v.a.join()`).String(); got != "7,8" {
+		t.Errorf("headerless value read as %s", got)
+	}
 }
