@@ -177,31 +177,11 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 		}
 	}
 
-	keep := host.Config{StateDir: o.state, Log: stderr}
-	if keep.StateDir == "" {
-		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
-	}
-	lock, err := host.LockState(keep.StateDir)
+	h, done, err := openProjectHost(ctx, cfg.Dir, hc, o.state, o.bucket, o.durability, stderr)
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
-	keep.StateLock = lock
-	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, io.Discard)
-	if err != nil {
-		return err
-	}
-	defer fleet.close()
-	hc.StateDir, hc.Log, hc.StateLock = keep.StateDir, keep.Log, keep.StateLock
-	hc.Bucket, hc.Node, hc.Durability = keep.Bucket, keep.Node, keep.Durability
-	h, err := host.New(hc)
-	if err != nil {
-		return err
-	}
-	if err := h.Open(); err != nil {
-		return err
-	}
-	defer closeHost(h, stderr)
+	defer done()
 
 	check, err := newValueCheck()
 	if err != nil {
@@ -225,12 +205,54 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 		for _, k := range check.unreadable(data.keys, data.values) {
 			fmt.Fprintf(stderr, "warning: %s %s: the value of key %q does not read on cellhost (copied as is)\n", obj.class, id, k)
 		}
-		if err := h.ImportCell(ctx, obj.class, id, data.write); err != nil {
+		if err := h.RunOnCell(ctx, obj.class, id, data.write); err != nil {
 			return fmt.Errorf("import %s (%s): %w", obj.path, how, err)
 		}
 		fmt.Fprintf(stdout, "%s %s <- %s: %d keys, %d tables\n", obj.class, id, how, len(data.keys), len(data.tables))
 	}
 	return nil
+}
+
+// openProjectHost opens a Host of the project on cellhost's state (as
+// cellhost dev would, taking the state lock); done closes everything.
+func openProjectHost(ctx context.Context, dir string, hc host.Config, state, bucket, durability string, stderr io.Writer) (h *host.Host, done func(), err error) {
+	var closers []func()
+	done = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
+	keep := host.Config{StateDir: state, Log: stderr}
+	if keep.StateDir == "" {
+		keep.StateDir = filepath.Join(dir, ".cellhost")
+	}
+	lock, err := host.LockState(keep.StateDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, func() { lock.Close() })
+	keep.StateLock = lock
+	fleet, err := joinBucket(ctx, &keep, bucket, durability, io.Discard)
+	if err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, fleet.close)
+	hc.StateDir, hc.Log, hc.StateLock = keep.StateDir, keep.Log, keep.StateLock
+	hc.Bucket, hc.Node, hc.Durability = keep.Bucket, keep.Node, keep.Durability
+	h, err = host.New(hc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := h.Open(); err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, func() { closeHost(h, stderr) })
+	return h, done, nil
 }
 
 // workerdData is what an object file of workerd holds that cellhost keeps.

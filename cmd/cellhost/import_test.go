@@ -205,3 +205,40 @@ func readKV(t *testing.T, path, query string) map[string][]byte {
 	}
 	return out
 }
+
+// TestExport_roundTrip: what import brought in, export writes out in
+// workerd's layout with workerd's id for the name: the same KV bytes and
+// the same SQL rows as the file workerd wrote.
+func TestExport_roundTrip(t *testing.T) {
+	dir := importProject(t, importIndex)
+	var out, errOut bytes.Buffer
+	names := importOptions{names: []string{"Store=fixture"}}
+	if err := runImport(context.Background(), dir, names, &out, &errOut); err != nil {
+		t.Fatalf("import: %v\n%s", err, errOut.String())
+	}
+	to := t.TempDir()
+	out.Reset()
+	if err := runExport(context.Background(), dir, exportOptions{importOptions: names, to: to}, &out, &errOut); err != nil {
+		t.Fatalf("export: %v\n%s", err, errOut.String())
+	}
+	const id = "4cf5854c1055eed3bae04c8631291e07e229b83b605204a0a6d2a82db17be97b"
+	workerdFile := filepath.Join(dir, ".wrangler", "state", "workerd", "v8ser-Store", id+".sqlite")
+	exported := filepath.Join(to, "v3", "do", "v8ser-Store", id+".sqlite")
+	want, got := readKV(t, workerdFile, `SELECT key, value FROM _cf_KV`), readKV(t, exported, `SELECT key, value FROM _cf_KV`)
+	if len(got) != len(want) {
+		t.Fatalf("exported %d keys, workerd wrote %d (%s)", len(got), len(want), out.String())
+	}
+	for k, v := range want {
+		if !bytes.Equal(got[k], v) {
+			t.Errorf("%s: exported %x, workerd wrote %x", k, got[k], v)
+		}
+	}
+	rows := `SELECT id, quote(name) || ',' || quote(score) || ',' || quote(data) FROM items`
+	if w, g := readKV(t, workerdFile, rows), readKV(t, exported, rows); !reflect.DeepEqual(w, g) || len(g) != 2 {
+		t.Errorf("items rows: exported %q, workerd wrote %q", g, w)
+	}
+	// a second export does not overwrite the file
+	if err := runExport(context.Background(), dir, exportOptions{importOptions: names, to: to}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "not overwritten") {
+		t.Errorf("second export: %v", err)
+	}
+}

@@ -8,13 +8,14 @@ import (
 	"github.com/cellhost/cellhost/storage"
 )
 
-// ImportCell runs fn on the database of the object class/id without
+// RunOnCell runs fn on the database of the object class/id without
 // running its JavaScript (no instance is constructed), in a turn of its
-// own: what fn writes commits at the end of that turn, and ImportCell
+// own: what fn writes commits at the end of that turn, and RunOnCell
 // returns once the commit is durable as every commit is (in the bucket,
 // in log mode). An error from fn rolls its writes back. It is how
-// `cellhost import` brings another runtime's state in.
-func (h *Host) ImportCell(ctx context.Context, class, id string, fn func(db *storage.DB) error) error {
+// `cellhost import` brings another runtime's state in and `cellhost
+// export` reads it out.
+func (h *Host) RunOnCell(ctx context.Context, class, id string, fn func(db *storage.DB) error) error {
 	if !h.classes[class] {
 		return fmt.Errorf("%w %q", ErrUnknownClass, class)
 	}
