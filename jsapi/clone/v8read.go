@@ -318,10 +318,9 @@ func (r *reader) value1() goja.Value {
 		id := r.reserve()
 		o := r.construct("Array")
 		r.objs[id] = o
-		if err := o.Set("length", length); err != nil {
-			r.fail("array length: %v", err)
-		}
+		last := false // whether the last element was present
 		for i := uint32(0); i < length; i++ {
+			last = false
 			if r.peek() == v8TheHole {
 				r.tag()
 				continue
@@ -331,6 +330,12 @@ func (r *reader) value1() goja.Value {
 				continue
 			}
 			r.define(o, strconv.FormatUint(uint64(i), 10), v)
+			last = true
+		}
+		if !last && length > 0 { // trailing holes
+			if err := o.Set("length", length); err != nil {
+				r.fail("array length: %v", err)
+			}
 		}
 		n := r.properties(o, v8EndDense)
 		if r.varint() != uint64(n) || r.varint() != uint64(length) {

@@ -347,7 +347,9 @@ func (w *writer) value(v goja.Value) {
 	defer func() { w.depth-- }()
 
 	// A view writes its buffer first, which takes the id before the view's.
-	if view := w.viewInfo(o); view != nil {
+	et := o.ExportType()
+	kind, kindAsked := "", false
+	if view := w.viewInfo(o, et, &kind); view != nil {
 		w.value(view.buffer)
 		w.assign(o)
 		w.buf = append(w.buf, v8ArrayBufferView, view.tag)
@@ -402,7 +404,7 @@ func (w *writer) value(v goja.Value) {
 		}
 		return
 	}
-	et := o.ExportType()
+	kindAsked = kind != ""
 	switch {
 	case et == typeArrayBuffer:
 		ab := o.Export().(goja.ArrayBuffer)
@@ -435,7 +437,9 @@ func (w *writer) value(v goja.Value) {
 		return
 	}
 	if o.Prototype() != nil && o.Prototype() != w.ci.objectProto {
-		kind := w.call(w.ci.protoKind, o).String()
+		if !kindAsked {
+			kind = w.call(w.ci.protoKind, o).String()
+		}
 		switch {
 		case strings.HasPrefix(kind, "host:"):
 			w.fail("DataCloneError", `Could not serialize object of type "`+kind[5:]+`". This type does not support serialization.`)
@@ -462,9 +466,12 @@ type viewInfo struct {
 	offset, length int64
 }
 
-// viewInfo describes o when it is a typed array or a DataView.
-func (w *writer) viewInfo(o *goja.Object) *viewInfo {
-	et := o.ExportType()
+var typeMapOfAny = reflect.TypeOf(map[string]interface{}{})
+
+// viewInfo describes o when it is a typed array or a DataView. kind is the
+// protoKind of o once asked (a DataView is told by its prototype), so that
+// value does not ask again.
+func (w *writer) viewInfo(o *goja.Object, et reflect.Type, kind *string) *viewInfo {
 	if et != nil && et.Kind() == reflect.Slice && et != reflect.TypeOf([]interface{}{}) && et != reflect.TypeOf([][2]interface{}{}) {
 		if ta := w.call(w.ci.typedArray, o); !goja.IsUndefined(ta) {
 			info := ta.ToObject(w.rt)
@@ -477,10 +484,12 @@ func (w *writer) viewInfo(o *goja.Object) *viewInfo {
 			return &viewInfo{tag: tag, buffer: info.Get("1"), offset: info.Get("2").ToInteger(), length: info.Get("3").ToInteger() * size}
 		}
 	}
-	if o.Prototype() == nil || o.Prototype() == w.ci.objectProto {
+	// a DataView exports as a plain object does
+	if et != typeMapOfAny || o.Prototype() == nil || o.Prototype() == w.ci.objectProto || o.ClassName() != "Object" {
 		return nil
 	}
-	if w.call(w.ci.protoKind, o).String() != "DataView" {
+	*kind = w.call(w.ci.protoKind, o).String()
+	if *kind != "DataView" {
 		return nil
 	}
 	dv := w.call(w.ci.dataView, o)
