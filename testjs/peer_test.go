@@ -28,7 +28,6 @@ var peerFailing = map[string]map[int]string{
 	},
 	"wd-rpc-error": {
 		0: "structuredClone does not clone Headers (host objects) yet",
-		1: "structuredClone does not clone a DOMException as a DOMException yet",
 	},
 	"wd-sql": {
 		8:  "exec() of a statement followed by a trailing comment does not throw as on workerd",

@@ -74,6 +74,7 @@ type intrinsics struct {
 	describe    goja.Callable
 	errorInfo   goja.Callable
 	errorHost   goja.Callable
+	domExc      goja.Callable
 	protoKind   goja.Callable
 	ctors       map[string]goja.Constructor
 	objectProto *goja.Object
@@ -102,6 +103,9 @@ const helpersSource = `(function (hostBrand) {
     [getProto(function* () {}).prototype, "Generator"],
   ]);
   if (typeof WeakRef === "function") uncloneable.set(WeakRef.prototype, "WeakRef");
+  const DOMExc = typeof DOMException === "function" ? DOMException : undefined;
+  const domProto = DOMExc && DOMExc.prototype, isProto = Object.prototype.isPrototypeOf;
+  const domName = domProto && g(domProto, "name"), domMessage = domProto && getOwnDesc(domProto, "message") && g(domProto, "message");
   const ctorNameOf = (o) => {
     try {
       const p = getProto(o);
@@ -140,6 +144,14 @@ const helpersSource = `(function (hostBrand) {
       const keys = Reflect.ownKeys(e).filter((k) => typeof k === "string" && k !== "name" && k !== "message" && k !== "stack" && !/^(0|[1-9][0-9]*)$/.test(k));
       return [e.name, e.message, ["stack", ...keys]];
     },
+    // domException: [name, message, stack] of a DOMException, else undefined
+    domException(e) {
+      if (!domProto || !domMessage || !isProto.call(domProto, e)) return undefined;
+      try {
+        const s = e.stack;
+        return [domName.call(e), domMessage.call(e), typeof s === "string" ? s : ""];
+      } catch { return undefined; }
+    },
     errorInfo(e) {
       const out = [String(e.name), undefined, undefined, false, undefined];
       const m = getOwnDesc(e, "message");
@@ -163,6 +175,7 @@ const helpersSource = `(function (hostBrand) {
     },
     ctors: {
       Object, Array, Map, Set, Date, RegExp, ArrayBuffer, DataView, String, Number, Boolean,
+      DOMException: DOMExc,
       Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError,
       Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
       Float32Array, Float64Array, BigInt64Array, BigUint64Array,
@@ -201,7 +214,7 @@ func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error
 	for name, dst := range map[string]*goja.Callable{
 		"typedArray": &ci.typedArray, "dataView": &ci.dataView, "mapEntries": &ci.mapEntries, "setValues": &ci.setValues,
 		"mapSet": &ci.mapSet, "setAdd": &ci.setAdd, "time": &ci.time, "regexp": &ci.regexp, "prim": &ci.prim,
-		"describe": &ci.describe, "errorInfo": &ci.errorInfo, "errorHost": &ci.errorHost, "protoKind": &ci.protoKind,
+		"describe": &ci.describe, "errorInfo": &ci.errorInfo, "errorHost": &ci.errorHost, "domException": &ci.domExc, "protoKind": &ci.protoKind,
 	} {
 		f, ok := goja.AssertFunction(h.Get(name))
 		if !ok {

@@ -58,6 +58,7 @@ func TestClone_roundTrip(t *testing.T) {
 		{`(() => { const e = new TypeError("bad", { cause: 7 }); return e; })()`, `v instanceof TypeError && v.message === "bad" && v.cause === 7 && typeof v.stack === "string"`},
 		{`(() => { class Q extends Error { constructor(m) { super(m); this.name = "Q"; } } return new Q("x"); })()`, `v.constructor === Error && v.message === "x"`},
 		{`new Error()`, `v instanceof Error && v.message === "" && !Object.prototype.hasOwnProperty.call(v, "message")`},
+		{`(() => { const e = new DOMException("m", "DataCloneError"); e.extra = 1; return e; })()`, `v instanceof DOMException && v.name === "DataCloneError" && v.message === "m" && v.code === 25 && typeof v.stack === "string" && v.extra === undefined`},
 		{`new Number(-0)`, `typeof v === "object" && Object.is(v.valueOf(), -0)`},
 		{`new Boolean(false)`, `typeof v === "object" && v.valueOf() === false`},
 		{`Object(5n)`, `typeof v === "object" && v.valueOf() === 5n`},

@@ -566,7 +566,13 @@ func (r *reader) error() goja.Value {
 // (enhanced_error_serialization) can be stored, so only they are read.
 func (r *reader) hostObject() goja.Value {
 	id := r.reserve()
-	if tag := r.varint(); tag != hostTagNativeError {
+	switch tag := r.varint(); tag {
+	case hostTagNativeError:
+	case hostTagDOMException, hostTagDOMExceptionV1:
+		o := r.domException(tag)
+		r.objs[id] = o
+		return o
+	default:
 		r.fail("unsupported host object tag %d", tag)
 	}
 	et := r.varint()
@@ -605,5 +611,32 @@ func (r *reader) hostObject() goja.Value {
 			}
 		}
 	}
+	return o
+}
+
+// lengthDelimited reads a host object's string: a length and UTF-8 bytes.
+func (r *reader) lengthDelimited() goja.Value {
+	return r.utf8(r.varint())
+}
+
+// domException reads a DOMException's host object (its tag read).
+func (r *reader) domException(tag uint64) *goja.Object {
+	var name, msg, stack goja.Value
+	if tag == hostTagDOMException {
+		name, msg, stack = r.lengthDelimited(), r.lengthDelimited(), r.lengthDelimited()
+	} else {
+		msg, name = r.lengthDelimited(), r.lengthDelimited()
+		stack = goja.Undefined()
+		if e, ok := r.value().(*goja.Object); ok {
+			if s := e.Get("stack"); s != nil {
+				stack = s
+			}
+		}
+	}
+	if c, ok := r.ci.ctors["DOMException"]; !ok || c == nil {
+		r.fail("no DOMException here")
+	}
+	o := r.construct("DOMException", msg, name)
+	r.define(o, "stack", stack)
 	return o
 }

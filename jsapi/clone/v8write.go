@@ -87,7 +87,11 @@ var v8ViewTags = map[string]byte{
 
 // workerd's host-object tag for a native error (jsg/ser.c++) and its error
 // tags, in order from 0 (UNKNOWN: the name is written).
-const hostTagNativeError = 10
+const (
+	hostTagDOMExceptionV1 = 7 // message, name, an error holding the stack
+	hostTagDOMException   = 8 // name, message, stack
+	hostTagNativeError    = 10
+)
 
 var hostErrorNames = []string{"", "Error", "TypeError", "RangeError", "ReferenceError", "SyntaxError",
 	"WasmCompileError", "WasmLinkError", "WasmRuntimeError", "WasmSuspendError", "EvalError", "URIError",
@@ -382,6 +386,10 @@ func (w *writer) value(v goja.Value) {
 		w.varint(uint64(flags))
 		return
 	case "Error":
+		if d := w.call(w.ci.domExc, o); !goja.IsUndefined(d) {
+			w.domException(d.ToObject(w.rt))
+			return
+		}
 		if w.ci.errorsAsHost {
 			w.hostError(o)
 		} else {
@@ -671,6 +679,18 @@ func (w *writer) hostError(o *goja.Object) {
 	}
 	w.buf = append(w.buf, v8EndObject)
 	w.varint(uint64(n))
+}
+
+// domException writes workerd's host object of a DOMException: its tag
+// and the name, message and stack, each as a length and UTF-8 bytes.
+func (w *writer) domException(d *goja.Object) {
+	w.buf = append(w.buf, v8HostObject)
+	w.varint(hostTagDOMException)
+	for i := 0; i < 3; i++ {
+		s := d.Get(strconv.Itoa(i)).String()
+		w.varint(uint64(len(s)))
+		w.buf = append(w.buf, s...)
+	}
 }
 
 // arrayIndex reports whether k is an array index (a canonical decimal

@@ -24,6 +24,9 @@ export function describe(v, seen = new Map(), path = "$") {
   const own = Object.keys(v);
   if (v instanceof Date) return { type: "Date", time: Number.isNaN(v.getTime()) ? "NaN" : v.getTime() };
   if (v instanceof RegExp) return { type: "RegExp", source: v.source, flags: v.flags, lastIndex: v.lastIndex };
+  if (typeof DOMException === "function" && v instanceof DOMException) {
+    return { type: "DOMException", isError: v instanceof Error, name: v.name, message: v.message, code: v.code, hasStack: typeof v.stack === "string", ownKeys: Object.getOwnPropertyNames(v).filter((k) => k !== "stack").sort(), keys: Object.keys(v).filter((k) => k !== "stack"), stackEnumerable: Object.keys(v).includes("stack"), cause: "cause" in v ? describe(v.cause, seen, `${path}.cause`) : undefined };
+  }
   if (v instanceof Error) {
     const d = { type: ctor, name: v.name, message: v.message, ownKeys: Object.getOwnPropertyNames(v).filter((k) => k !== "stack").sort(), hasStack: typeof v.stack === "string" };
     if ("cause" in v) d.cause = describe(v.cause, seen, `${path}.cause`);

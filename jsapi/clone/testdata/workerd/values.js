@@ -155,6 +155,16 @@ export const VALUES = {
     e.stack = undefined;
     return e;
   },
+  dom_exception: () => {
+    const e = new DOMException("bad data", "DataCloneError");
+    e.stack = "DataCloneError: bad data\n    at fixture";
+    return e;
+  },
+  dom_exception_plain: () => {
+    const e = new DOMException("plain");
+    e.stack = "";
+    return e;
+  },
   boxed_string: () => new String("boxed"),
   boxed_string_bmp: () => new String("☃"),
   boxed_number: () => new Number(4.5),
@@ -176,4 +186,5 @@ export const VALUES = {
 // checks only that cellhost reads them.
 export const READ_ONLY = {
   error_natural_stack: () => new Error("natural"),
+  dom_exception_natural_stack: () => new DOMException("natural", "AbortError"),
 };
