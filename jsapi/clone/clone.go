@@ -82,15 +82,18 @@ type intrinsics struct {
 	// errorsAsHost: write errors as workerd's host objects (the
 	// enhanced_error_serialization compatibility flag).
 	errorsAsHost bool
+	// host codecs by brand and by tag (RegisterHost)
+	hosts    map[string]*HostCodec
+	hostTags map[uint32]*HostCodec
 }
 
-const helpersSource = `(function (hostBrand) {
+const helpersSource = `(function (hostBrand, hostTypes) {
   "use strict";
   const TA = Object.getPrototypeOf(Uint8Array.prototype);
   const g = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
   const taTag = g(TA, Symbol.toStringTag), taBuffer = g(TA, "buffer"), taOffset = g(TA, "byteOffset"), taLength = g(TA, "length");
   const dvBuffer = g(DataView.prototype, "buffer"), dvOffset = g(DataView.prototype, "byteOffset"), dvLength = g(DataView.prototype, "byteLength");
-  const mapForEach = Map.prototype.forEach, setForEach = Set.prototype.forEach, mapSet = Map.prototype.set, setAdd = Set.prototype.add;
+  const mapGet = Map.prototype.get, mapForEach = Map.prototype.forEach, setForEach = Set.prototype.forEach, mapSet = Map.prototype.set, setAdd = Set.prototype.add;
   const getTime = Date.prototype.getTime, reSource = g(RegExp.prototype, "source"), reFlags = g(RegExp.prototype, "flags");
   const valueOfs = [String.prototype.valueOf, Number.prototype.valueOf, Boolean.prototype.valueOf, BigInt.prototype.valueOf];
   const fnToString = Function.prototype.toString;
@@ -168,6 +171,8 @@ const helpersSource = `(function (hostBrand) {
       if (typeof brand === "string") return "host:" + brand;
       for (let p = getProto(o); p !== null && p !== Object.prototype; p = getProto(p)) {
         if (p === DataView.prototype) return "DataView";
+        const h = hostTypes === undefined ? undefined : mapGet.call(hostTypes, p);
+        if (h !== undefined) return "host:" + h;
         const u = uncloneable.get(p);
         if (u !== undefined) return "uncloneable:" + u;
       }
@@ -190,7 +195,7 @@ var (
 	helpersErr  error
 )
 
-func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error) {
+func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol, hostTypes goja.Value) (*intrinsics, error) {
 	helpersOnce.Do(func() {
 		helpersProg, helpersErr = goja.Compile("cellhost:clone.js", helpersSource, true)
 	})
@@ -205,7 +210,10 @@ func newIntrinsics(rt *goja.Runtime, hostBrand *goja.Symbol) (*intrinsics, error
 	if hostBrand == nil {
 		hostBrand = goja.NewSymbol("cellhost.host")
 	}
-	hv, err := fn(goja.Undefined(), hostBrand)
+	if hostTypes == nil {
+		hostTypes = goja.Undefined()
+	}
+	hv, err := fn(goja.Undefined(), hostBrand, hostTypes)
 	if err != nil {
 		return nil, fmt.Errorf("run clone helpers: %w", err)
 	}
@@ -241,7 +249,17 @@ var intrinsicsKey = rtstate.NewKey[intrinsics]("cellhost.clone")
 // goroutine, before user code runs; without it every call captures the
 // built-ins as they are then.
 func Install(rt *goja.Runtime, hostBrand *goja.Symbol) error {
-	ci, err := newIntrinsics(rt, hostBrand)
+	return InstallWith(rt, hostBrand, nil)
+}
+
+// InstallWith is Install with a Map from the prototypes of host types
+// that carry no brand to their names (hostTypes may be nil).
+func InstallWith(rt *goja.Runtime, hostBrand *goja.Symbol, hostTypes *goja.Object) error {
+	var ht goja.Value
+	if hostTypes != nil {
+		ht = hostTypes
+	}
+	ci, err := newIntrinsics(rt, hostBrand, ht)
 	if err != nil {
 		return err
 	}
@@ -252,7 +270,7 @@ func intrinsicsOf(rt *goja.Runtime) (*intrinsics, error) {
 	if ci := intrinsicsKey.Get(rt); ci != nil {
 		return ci, nil
 	}
-	return newIntrinsics(rt, nil)
+	return newIntrinsics(rt, nil, nil)
 }
 
 // EnhancedErrors reports whether a worker with this compatibility date and

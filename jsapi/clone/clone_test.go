@@ -59,6 +59,7 @@ func TestClone_roundTrip(t *testing.T) {
 		{`(() => { class Q extends Error { constructor(m) { super(m); this.name = "Q"; } } return new Q("x"); })()`, `v.constructor === Error && v.message === "x"`},
 		{`new Error()`, `v instanceof Error && v.message === "" && !Object.prototype.hasOwnProperty.call(v, "message")`},
 		{`(() => { const e = new DOMException("m", "DataCloneError"); e.extra = 1; return e; })()`, `v instanceof DOMException && v.name === "DataCloneError" && v.message === "m" && v.code === 25 && typeof v.stack === "string" && v.extra === undefined`},
+		{`new Headers([["x-a", "1"], ["Content-Type", "text/plain"], ["x-a", "2"]])`, `v instanceof Headers && [...v].join(";") === "content-type,text/plain;x-a,1, 2"`},
 		{`new Number(-0)`, `typeof v === "object" && Object.is(v.valueOf(), -0)`},
 		{`new Boolean(false)`, `typeof v === "object" && v.valueOf() === false`},
 		{`Object(5n)`, `typeof v === "object" && v.valueOf() === 5n`},
@@ -87,7 +88,10 @@ func TestClone_errors(t *testing.T) {
 		{`new Proxy({}, {})`, "DataCloneError", "#<Object> could not be cloned."},
 		{`[][Symbol.iterator]()`, "DataCloneError", "#<Object> could not be cloned."},
 		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
-		{`new Headers()`, "DataCloneError", `Could not serialize object of type "Headers". This type does not support serialization.`},
+		{`new TextEncoder()`, "DataCloneError", `Could not serialize object of type "TextEncoder". This type does not support serialization.`},
+		{`[new URL("http://x/")]`, "DataCloneError", `Could not serialize object of type "URL". This type does not support serialization.`},
+		{`new AbortController().signal`, "DataCloneError", `Could not serialize object of type "AbortSignal". This type does not support serialization.`},
+		{`new Response("")`, "DataCloneError", `Could not serialize object of type "Response". This type does not support serialization.`},
 	} {
 		v := jstest.Run(t, rt, c.expr)
 		_, err := clone.Serialize(rt, v)

@@ -573,7 +573,16 @@ func (r *reader) hostObject() goja.Value {
 		r.objs[id] = o
 		return o
 	default:
-		r.fail("unsupported host object tag %d", tag)
+		c, ok := r.ci.hostTags[uint32(tag)]
+		if !ok || tag > 0xFFFFFFFF {
+			r.fail("unsupported host object tag %d", tag)
+		}
+		v, err := c.Read(&HostReader{r})
+		if err != nil {
+			panic(abort{corrupt("host object %d: %v", tag, err)})
+		}
+		r.objs[id] = v
+		return v
 	}
 	et := r.varint()
 	if et >= uint64(len(hostErrorNames)) {

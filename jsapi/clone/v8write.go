@@ -450,6 +450,14 @@ func (w *writer) value(v goja.Value) {
 		}
 		switch {
 		case strings.HasPrefix(kind, "host:"):
+			if c, ok := w.ci.hosts[kind[5:]]; ok {
+				w.buf = append(w.buf, v8HostObject)
+				w.varint(uint64(c.Tag))
+				if err := c.Write(&HostWriter{w}, o); err != nil {
+					panic(abort{err})
+				}
+				return
+			}
 			w.fail("DataCloneError", `Could not serialize object of type "`+kind[5:]+`". This type does not support serialization.`)
 		case strings.HasPrefix(kind, "uncloneable:"):
 			w.uncloneable(o)

@@ -5,6 +5,10 @@
   // shortens the stack goja regrows on every call from Go)
   const internals = {
     DOMException,
+    hostTypes,
+    // the list handle of a Headers, and a Headers over a list (headers_clone.go)
+    headersList: (h) => headersList(h),
+    wrapHeaders: (list, guard) => wrapHeaders(list, guard),
     makeRequest: goMakeRequest, // (method, url, list, goBody|null) → Request
     exportRequest: exportRequestInternal, // (req)
     // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.

@@ -24,6 +24,16 @@ export function describe(v, seen = new Map(), path = "$") {
   const own = Object.keys(v);
   if (v instanceof Date) return { type: "Date", time: Number.isNaN(v.getTime()) ? "NaN" : v.getTime() };
   if (v instanceof RegExp) return { type: "RegExp", source: v.source, flags: v.flags, lastIndex: v.lastIndex };
+  if (typeof Headers === "function" && v instanceof Headers) {
+    let mutable = true;
+    try {
+      v.append("x-probe", "1");
+      v.delete("x-probe");
+    } catch (e) {
+      mutable = `${e.name}: ${e.message}`;
+    }
+    return { type: "Headers", entries: [...v], setCookie: v.getSetCookie(), mutable };
+  }
   if (typeof DOMException === "function" && v instanceof DOMException) {
     return { type: "DOMException", isError: v instanceof Error, name: v.name, message: v.message, code: v.code, hasStack: typeof v.stack === "string", ownKeys: Object.getOwnPropertyNames(v).filter((k) => k !== "stack").sort(), keys: Object.keys(v).filter((k) => k !== "stack"), stackEnumerable: Object.keys(v).includes("stack"), cause: "cause" in v ? describe(v.cause, seen, `${path}.cause`) : undefined };
   }

@@ -165,6 +165,19 @@ export const VALUES = {
     e.stack = "";
     return e;
   },
+  headers: () =>
+    new Headers([
+      ["x-b", "2"],
+      ["content-type", "text/plain"],
+      ["x-a", "1"],
+      ["Accept", "*/*"],
+      ["x-a", "3"],
+      ["Set-Cookie", "a=1"],
+      ["set-cookie", "b=2"],
+      ["WWW-Authenticate", "Basic"],
+    ]),
+  headers_empty: () => new Headers(),
+  headers_in_object: () => ({ h: new Headers({ host: "example.com" }), again: null }),
   boxed_string: () => new String("boxed"),
   boxed_string_bmp: () => new String("☃"),
   boxed_number: () => new Number(4.5),
@@ -187,4 +200,6 @@ export const VALUES = {
 export const READ_ONLY = {
   error_natural_stack: () => new Error("natural"),
   dom_exception_natural_stack: () => new DOMException("natural", "AbortError"),
+  headers_of_request: () => new Request("http://x/", { headers: { "x-req": "1" } }).headers,
+  headers_of_response: () => new Response("", { headers: { "x-res": "1" } }).headers,
 };
