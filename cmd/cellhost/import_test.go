@@ -66,6 +66,8 @@ export class Store {
   constructor(ctx) { this.ctx = ctx; }
   async fetch(request) {
     const s = this.ctx.storage;
+    // the size limits, probed by the recording's own code
+    if (new URL(request.url).pathname === "/limits") return _.prototype.fetch.call(this, request);
     if (new URL(request.url).pathname === "/sql") {
       return Response.json(s.sql.exec("SELECT id, name, score, hex(data) AS data FROM items ORDER BY id").toArray());
     }
@@ -97,8 +99,9 @@ func TestImport_workerdState(t *testing.T) {
 	}
 
 	var rec struct {
-		Read map[string]json.RawMessage `json:"read"`
-		SQL  json.RawMessage            `json:"sql"`
+		Read   map[string]json.RawMessage `json:"read"`
+		SQL    json.RawMessage            `json:"sql"`
+		Limits map[string]string          `json:"limits"`
 	}
 	raw, err := os.ReadFile(filepath.Join(workerdFixture, "v8ser.json"))
 	if err != nil {
@@ -136,6 +139,16 @@ func TestImport_workerdState(t *testing.T) {
 	_ = json.Unmarshal(rec.SQL, &wantSQL)
 	if status != 200 || !reflect.DeepEqual(gotSQL, wantSQL) {
 		t.Errorf("GET /sql: %d %s, want %s", status, body, rec.SQL)
+	}
+	// storage values and WebSocket attachments meet workerd's limits at the
+	// sizes workerd met them
+	status, body = d.get("/limits")
+	var limits map[string]string
+	if err := json.Unmarshal([]byte(body), &limits); status != 200 || err != nil {
+		t.Fatalf("GET /limits: %d %s", status, body)
+	}
+	if !reflect.DeepEqual(limits, rec.Limits) {
+		t.Errorf("limits: cellhost\n  %v\nworkerd\n  %v", limits, rec.Limits)
 	}
 	d.stop()
 
