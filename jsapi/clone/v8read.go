@@ -160,8 +160,10 @@ func (r *reader) reserve() int {
 	return len(r.objs) - 1
 }
 
-func (r *reader) oneByte(n uint64) goja.Value {
-	b := r.bytes(n)
+func (r *reader) oneByte(n uint64) goja.Value { return r.oneByteOf(r.bytes(n)) }
+
+// oneByteOf is the string of Latin-1 bytes b.
+func (r *reader) oneByteOf(b []byte) goja.Value {
 	for _, c := range b {
 		if c >= 0x80 {
 			units := make([]uint16, len(b))
@@ -489,17 +491,7 @@ func (r *reader) properties(o *goja.Object, end byte) int {
 		if r.p >= len(r.b) {
 			r.fail("truncated at %d", r.p)
 		}
-		k := r.value()
-		var key string
-		switch {
-		case goja.IsString(k):
-			key = k.String()
-		case goja.IsNumber(k):
-			key = k.String()
-		default:
-			r.fail("bad property key at %d", r.p)
-		}
-		r.define(o, key, r.value())
+		r.define(o, r.key(), r.value())
 		n++
 	}
 	r.tag()
@@ -648,4 +640,24 @@ func (r *reader) domException(tag uint64) *goja.Object {
 	o := r.construct("DOMException", msg, name)
 	r.define(o, "stack", stack)
 	return o
+}
+
+// key reads a property key: a string, or an array index as a number. An
+// ASCII string key becomes a Go string without a JS value in between.
+func (r *reader) key() string {
+	if r.peek() == v8OneByteString {
+		r.tag()
+		b := r.bytes(r.varint())
+		for _, c := range b {
+			if c >= 0x80 {
+				return r.oneByteOf(b).String()
+			}
+		}
+		return string(b)
+	}
+	k := r.value()
+	if !goja.IsString(k) && !goja.IsNumber(k) {
+		r.fail("bad property key at %d", r.p)
+	}
+	return k.String()
 }

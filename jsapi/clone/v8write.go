@@ -253,6 +253,20 @@ func (w *writer) key(k string) {
 	w.str(w.rt.ToValue(k))
 }
 
+// keyString writes a string key, without making a JS value of it when it
+// is ASCII.
+func (w *writer) keyString(k string) {
+	for i := 0; i < len(k); i++ {
+		if k[i] >= 0x80 {
+			w.str(w.rt.ToValue(k))
+			return
+		}
+	}
+	w.buf = append(w.buf, v8OneByteString)
+	w.varint(uint64(len(k)))
+	w.buf = append(w.buf, k...)
+}
+
 func varintLen(x uint64) int {
 	n := 1
 	for x >= 0x80 {
@@ -571,7 +585,7 @@ func (w *writer) properties(o *goja.Object, indices []uint32, names []string) in
 		if v == nil {
 			continue
 		}
-		w.str(w.rt.ToValue(k))
+		w.keyString(k)
 		w.value(v)
 		n++
 	}
