@@ -61,8 +61,8 @@ func (c Compat) Enabled(name string) bool {
 // modules are the built-in modules cellhost provides.
 var modules = []string{
 	"assert", "assert/strict", "async_hooks", "buffer", "crypto", "diagnostics_channel", "events",
-	"os", "path", "path/posix", "process", "querystring", "string_decoder", "timers", "timers/promises",
-	"url", "util", "util/types",
+	"os", "path", "path/posix", "process", "querystring", "stream", "stream/consumers", "stream/promises",
+	"stream/web", "string_decoder", "timers", "timers/promises", "url", "util", "util/types", "zlib",
 }
 
 // Builtin reports whether cellhost provides node:name.
@@ -81,7 +81,7 @@ func Builtin(name string) bool {
 var nodeOnly = []string{
 	"child_process", "cluster", "dgram", "dns", "fs", "fs/promises", "http", "http2", "https",
 	"inspector", "module", "net", "perf_hooks", "punycode", "readline", "repl",
-	"sqlite", "stream", "test", "tls", "trace_events", "tty", "v8", "vm", "wasi", "worker_threads", "zlib",
+	"sqlite", "test", "tls", "trace_events", "tty", "v8", "vm", "wasi", "worker_threads",
 }
 
 // NodeName reports whether name is one of Node's built-in module names.

@@ -742,6 +742,116 @@
     scheduler: { wait: (ms) => new Promise((r) => setTimeout(r, ms)), yield: () => new Promise((r) => native.setImmediate(r)) },
   });
 
+
+  // ---- stream: Node's own streams (readable-stream, vendored) ----
+  defs.stream = () => {
+    const rs = require("_stream");
+    // node:stream's export is the legacy Stream class carrying the rest.
+    const Stream = rs.Stream;
+    // Node 22's default (workerd's node:stream follows it), not 16 KiB.
+    if (rs.setDefaultHighWaterMark) rs.setDefaultHighWaterMark(false, 65536);
+    for (const k of Object.getOwnPropertyNames(rs)) {
+      if (Stream[k] === rs[k] || k === "prototype" || k === "length" || k === "name") continue;
+      Object.defineProperty(Stream, k, { value: rs[k], writable: true, configurable: true, enumerable: true });
+    }
+    return Stream;
+  };
+  defs["stream/promises"] = () => require("stream").promises;
+  defs["stream/web"] = () => {
+    const names = ["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream"];
+    const out = {};
+    for (const n of names) if (globalThis[n] !== undefined) out[n] = globalThis[n];
+    return out;
+  };
+  defs["stream/consumers"] = () => {
+    const { Buffer } = require("buffer");
+    // No for-await here: goja lacks it (bundles get it lowered by esbuild).
+    const chunks = async (stream) => {
+      const out = [];
+      const it = stream[Symbol.asyncIterator]();
+      for (;;) {
+        const { value: c, done } = await it.next();
+        if (done) break;
+        out.push(typeof c === "string" ? Buffer.from(c) : c instanceof Uint8Array ? c : Buffer.from(c));
+      }
+      return Buffer.concat(out);
+    };
+    return {
+      buffer: chunks,
+      arrayBuffer: async (s) => { const b = await chunks(s); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); },
+      text: async (s) => new TextDecoder().decode(await chunks(s)),
+      json: async (s) => JSON.parse(new TextDecoder().decode(await chunks(s))),
+      blob: async (s) => new Blob([await chunks(s)]),
+    };
+  };
+
+  // ---- zlib: Go's compress packages (and brotli) behind Node's API ----
+  defs.zlib = () => {
+    const { Transform } = require("stream");
+    const { Buffer } = require("buffer");
+    const z = native.zlib;
+    const constants = Object.freeze(JSON.parse(z.constants));
+    const toInput = (v) => (typeof v === "string" ? Buffer.from(v) : v instanceof ArrayBuffer ? new Uint8Array(v) : v);
+    const engineOptions = (mode, opts = {}) => {
+      const o = { level: opts.level, maxOutputLength: opts.maxOutputLength };
+      if (mode.startsWith("brotli") && opts.params) {
+        const q = opts.params[constants.BROTLI_PARAM_QUALITY];
+        if (q !== undefined) o.quality = q;
+      }
+      return o;
+    };
+    class ZlibBase extends Transform {
+      constructor(mode, opts) {
+        super(opts);
+        this._mode = mode;
+        this._engine = z.engine(mode, engineOptions(mode, opts));
+        this.bytesWritten = 0;
+      }
+      _transform(chunk, enc, cb) {
+        let out;
+        try {
+          const input = typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk;
+          this.bytesWritten += input.length;
+          out = this._engine.write(input);
+        } catch (e) { return cb(e); }
+        if (out.length) this.push(out);
+        cb();
+      }
+      _flush(cb) {
+        let out;
+        try { out = this._engine.end(); } catch (e) { return cb(e); }
+        if (out.length) this.push(out);
+        cb();
+      }
+      flush(kind, cb) {
+        if (typeof kind === "function") { cb = kind; }
+        try { const out = this._engine.flush(); if (out.length) this.push(out); } catch (e) { this.destroy(e); }
+        if (cb) native.setImmediate(cb);
+      }
+      params(level, strategy, cb) { if (cb) native.setImmediate(cb); }
+      reset() { this._engine = z.engine(this._mode, engineOptions(this._mode, {})); }
+      close(cb) { if (cb) this.once("close", cb); this.destroy(); }
+    }
+    const exp = { constants, crc32: (data, value) => z.crc32(data, value) };
+    const kinds = { Deflate: "deflate", Inflate: "inflate", Gzip: "gzip", Gunzip: "gunzip", DeflateRaw: "deflateRaw", InflateRaw: "inflateRaw", Unzip: "unzip", BrotliCompress: "brotliCompress", BrotliDecompress: "brotliDecompress" };
+    for (const [cls, mode] of Object.entries(kinds)) {
+      const C = { [cls]: class extends ZlibBase { constructor(opts) { super(mode, opts); } } }[cls];
+      exp[cls] = C;
+      exp["create" + cls] = (opts) => new C(opts);
+      exp[mode + "Sync"] = (buf, opts) => z.process(mode, toInput(buf), engineOptions(mode, opts));
+      exp[mode] = (buf, opts, cb) => {
+        if (typeof opts === "function") { cb = opts; opts = {}; }
+        if (typeof cb !== "function") throw Object.assign(new TypeError(`The "callback" argument must be of type function. Received ${cb === undefined ? "undefined" : typeof cb}`), { code: "ERR_INVALID_ARG_TYPE" });
+        let out, err = null;
+        try { out = z.process(mode, toInput(buf), engineOptions(mode, opts)); } catch (e) { err = e; }
+        native.setImmediate(() => (err ? cb(err) : cb(null, out)));
+      };
+    }
+    exp.codes = Object.freeze({ Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6, "0": "Z_OK", "1": "Z_STREAM_END", "2": "Z_NEED_DICT", "-1": "Z_ERRNO", "-2": "Z_STREAM_ERROR", "-3": "Z_DATA_ERROR", "-4": "Z_MEM_ERROR", "-5": "Z_BUF_ERROR", "-6": "Z_VERSION_ERROR" });
+    for (const k of Object.keys(constants)) if (k.startsWith("Z_") && !(k in exp)) exp[k] = constants[k];
+    return exp;
+  };
+
   const require = native.require;
   return defs;
 });

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"sort"
+	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
@@ -26,6 +27,14 @@ const RequireGlobal = "__cellhost_node_require"
 var modulesJS string
 
 var modulesProgram = goja.MustCompile("cellhost:node.js", modulesJS, true)
+
+// readableStreamJS is node:stream: readable-stream, the Node.js project's
+// streams as a package, bundled by vendor/build.sh.
+//
+//go:embed vendor/readable-stream.js
+var readableStreamJS string
+
+var readableStreamProgram = goja.MustCompile("cellhost:node-stream.js", readableStreamJS, false)
 
 // Options configure Install.
 type Options struct {
@@ -72,6 +81,7 @@ func Install(rt *goja.Runtime, o Options) error {
 	native := rt.NewObject()
 	_ = native.Set("require", func(name string) goja.Value { return req(name) })
 	_ = native.Set("asyncContext", ctx.object())
+	_ = native.Set("zlib", zlibNative(rt))
 	immediates := newImmediates(rt, o.SetImmediate, ctx)
 	_ = native.Set("setImmediate", immediates.set)
 	_ = native.Set("clearImmediate", immediates.clear)
@@ -100,6 +110,21 @@ func Install(rt *goja.Runtime, o Options) error {
 			_ = module.Set("exports", v)
 		})
 	}
+	reg.RegisterNativeModule("_stream", func(rt *goja.Runtime, module *goja.Object) {
+		fn, err := rt.RunProgram(readableStreamProgram)
+		if err != nil {
+			panic(err)
+		}
+		call, _ := goja.AssertFunction(fn)
+		exports := rt.NewObject()
+		_ = module.Set("exports", exports)
+		// Its dependencies are cellhost's modules ("process/" and
+		// "string_decoder/" name the npm copies: the built-ins here).
+		vreq := func(name string) goja.Value { return req(strings.TrimSuffix(name, "/")) }
+		if _, err := call(goja.Undefined(), rt.ToValue(vreq), module, exports); err != nil {
+			panic(err)
+		}
+	})
 	reg.RegisterNativeModule("_buffer", buffer.Require)
 	reg.RegisterNativeModule("_url", url.Require)
 	reg.RegisterNativeModule("crypto", func(rt *goja.Runtime, module *goja.Object) {
