@@ -113,6 +113,7 @@ export const VALUES = {
   float64: () => new Float64Array([0.5, -0]),
   bigint64: () => new BigInt64Array([-1n, 2n ** 62n]),
   biguint64: () => new BigUint64Array([2n ** 64n - 1n, 0n]),
+  float16: () => new Float16Array([1.5, -2]),
   data_view: () => new DataView(new Uint8Array([1, 2, 3, 4]).buffer, 1, 2),
   views_shared: () => {
     const buf = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer;
