@@ -146,6 +146,11 @@ func runExport(ctx context.Context, target string, o exportOptions, stdout, stde
 			if err := writeWorkerdObject(path, data); err != nil {
 				return fmt.Errorf("export %s %s: %w", class, id, err)
 			}
+			if data.alarmMs != 0 {
+				if err := writeWorkerdAlarm(dir, wid, named[class+"/"+id], data.alarmMs); err != nil {
+					return fmt.Errorf("export %s %s: alarm: %w", class, id, err)
+				}
+			}
 			fmt.Fprintf(stdout, "%s %s -> %s (%s): %d keys, %d tables\n", class, wid, relOrAbs(path), how, len(data.keys), len(data.tables))
 			n++
 		}
@@ -165,6 +170,11 @@ func (d *workerdData) read(db *storage.DB) error {
 	for _, e := range entries {
 		d.keys = append(d.keys, e.Key)
 		d.values = append(d.values, e.Value)
+	}
+	if a, ok, err := db.GetAlarm(); err != nil {
+		return err
+	} else if ok {
+		d.alarmMs = a.AtMs
 	}
 	query := func(q string) ([][]any, error) {
 		c, err := db.Exec(q)
@@ -252,5 +262,33 @@ func writeWorkerdObject(path string, d *workerdData) (err error) {
 			return err
 		}
 	}
+	if d.alarmMs != 0 { // workerd's alarm row: _cf_METADATA key 1, in nanoseconds
+		if _, err := tx.Exec("CREATE TABLE _cf_METADATA (\n        key INTEGER PRIMARY KEY,\n        value BLOB\n      )"); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO _cf_METADATA (key, value) VALUES (1, ?)`, d.alarmMs*1e6); err != nil {
+			return err
+		}
+	}
 	return tx.Commit()
+}
+
+// writeWorkerdAlarm adds an object's alarm to its namespace's
+// metadata.sqlite, the index workerd reads at start (with the name, when
+// known).
+func writeWorkerdAlarm(dir, id, name string, alarmMs int64) error {
+	db, err := sql.Open("sqlite", filepath.Join(dir, "metadata.sqlite"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Exec("CREATE TABLE IF NOT EXISTS _cf_ALARM (\n      actor_id TEXT PRIMARY KEY,\n      scheduled_time INTEGER,\n      actor_name TEXT\n    ) WITHOUT ROWID"); err != nil {
+		return err
+	}
+	var n any
+	if name != "" {
+		n = name
+	}
+	_, err = db.Exec(`INSERT OR REPLACE INTO _cf_ALARM (actor_id, scheduled_time, actor_name) VALUES (?, ?, ?)`, id, alarmMs*1e6, n)
+	return err
 }

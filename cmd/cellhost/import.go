@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/spf13/cobra"
@@ -79,6 +80,7 @@ Run it before cellhost dev on the same state (it takes the state lock).`,
 // workerdObject is one object file of workerd's state.
 type workerdObject struct {
 	class, id, path string
+	name            string // from the namespace's metadata.sqlite (objects with an alarm)
 }
 
 // resolveImportTarget returns the project directory and its wrangler state
@@ -109,17 +111,56 @@ func findWorkerdObjects(state, script string, classes []string) ([]workerdObject
 			if err != nil {
 				return nil, err
 			}
+			names, err := workerdAlarmNames(filepath.Join(dir, "metadata.sqlite"))
+			if err != nil {
+				return nil, err
+			}
 			for _, f := range files {
 				id := strings.TrimSuffix(filepath.Base(f), ".sqlite")
 				if b, err := hex.DecodeString(id); err != nil || len(b) != 32 {
 					continue // metadata.sqlite and the like
 				}
-				out = append(out, workerdObject{class: class, id: id, path: f})
+				out = append(out, workerdObject{class: class, id: id, path: f, name: names[id]})
 			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
 	return out, nil
+}
+
+// workerdAlarmNames reads the names workerd keeps beside a namespace's
+// alarms (metadata.sqlite, table _cf_ALARM: actor_id, scheduled_time,
+// actor_name), by id. A missing file is no names.
+func workerdAlarmNames(path string) (map[string]string, error) {
+	names := map[string]string{}
+	if _, err := os.Stat(path); err != nil {
+		return names, nil
+	}
+	db, tmp, err := openWorkerdCopy(path)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = '_cf_ALARM'`).Scan(&n); err != nil || n == 0 {
+		return names, err
+	}
+	rows, err := db.Query(`SELECT actor_id, coalesce(actor_name, '') FROM _cf_ALARM`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		if name != "" {
+			names[id] = name
+		}
+	}
+	return names, rows.Err()
 }
 
 // WorkerdIDFromName is workerd's idFromName for a namespace whose unique key
@@ -193,7 +234,11 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 			return fmt.Errorf("%s: %w", obj.path, err)
 		}
 		var id, how string
-		if name, ok := named[obj.class+"/"+obj.id]; ok {
+		name, ok := named[obj.class+"/"+obj.id]
+		if !ok && obj.name != "" && workerdIDFromName(cfg.Name+"-"+obj.class, obj.name) == obj.id {
+			name, ok = obj.name, true // workerd kept it beside the alarm
+		}
+		if ok {
 			id, how = host.IDFromName(cfg.Name, obj.class, name), fmt.Sprintf("name %q", name)
 		} else {
 			id, err = host.ReissueID(cfg.Name, obj.class, obj.id)
@@ -208,7 +253,11 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 		if err := h.RunOnCell(ctx, obj.class, id, data.write); err != nil {
 			return fmt.Errorf("import %s (%s): %w", obj.path, how, err)
 		}
-		fmt.Fprintf(stdout, "%s %s <- %s: %d keys, %d tables\n", obj.class, id, how, len(data.keys), len(data.tables))
+		alarm := ""
+		if data.alarmMs != 0 {
+			alarm = ", alarm " + time.UnixMilli(data.alarmMs).UTC().Format(time.RFC3339Nano)
+		}
+		fmt.Fprintf(stdout, "%s %s <- %s: %d keys, %d tables%s\n", obj.class, id, how, len(data.keys), len(data.tables), alarm)
 	}
 	return nil
 }
@@ -255,12 +304,43 @@ func openProjectHost(ctx context.Context, dir string, hc host.Config, state, buc
 	return h, done, nil
 }
 
+// openWorkerdCopy opens a copy of a SQLite file of workerd's (with its
+// WAL) in a new temporary directory, which the caller removes.
+func openWorkerdCopy(path string) (*sql.DB, string, error) {
+	tmp, err := os.MkdirTemp("", "cellhost-import-")
+	if err != nil {
+		return nil, "", err
+	}
+	cp := filepath.Join(tmp, "copy.sqlite")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(path + suffix)
+		if err != nil {
+			if suffix != "" && errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			os.RemoveAll(tmp)
+			return nil, "", err
+		}
+		if err := os.WriteFile(cp+suffix, b, 0o600); err != nil {
+			os.RemoveAll(tmp)
+			return nil, "", err
+		}
+	}
+	db, err := sql.Open("sqlite", cp)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, "", err
+	}
+	return db, tmp, nil
+}
+
 // workerdData is what an object file of workerd holds that cellhost keeps.
 type workerdData struct {
-	keys   []string
-	values [][]byte
-	tables []workerdTable
-	schema []string // CREATE statements after the tables: indexes, triggers, views
+	alarmMs int64 // the alarm's time (Unix ms), 0 for none
+	keys    []string
+	values  [][]byte
+	tables  []workerdTable
+	schema  []string // CREATE statements after the tables: indexes, triggers, views
 }
 
 type workerdTable struct {
@@ -271,30 +351,28 @@ type workerdTable struct {
 // readWorkerdObject reads an object file of workerd (a copy of it, with its
 // WAL: workerd may still have it open, and opening writes beside it).
 func readWorkerdObject(path string) (*workerdData, error) {
-	tmp, err := os.MkdirTemp("", "cellhost-import-")
+	db, tmp, err := openWorkerdCopy(path)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	cp := filepath.Join(tmp, "object.sqlite")
-	for _, suffix := range []string{"", "-wal"} {
-		b, err := os.ReadFile(path + suffix)
-		if err != nil {
-			if suffix != "" && errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			return nil, err
-		}
-		if err := os.WriteFile(cp+suffix, b, 0o600); err != nil {
-			return nil, err
-		}
-	}
-	db, err := sql.Open("sqlite", cp)
-	if err != nil {
-		return nil, err
-	}
 	defer db.Close()
 	d := &workerdData{}
+	// the alarm: _cf_METADATA key 1, in nanoseconds
+	var hasMeta int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = '_cf_METADATA'`).Scan(&hasMeta); err != nil {
+		return nil, err
+	}
+	if hasMeta > 0 {
+		var ns sql.NullInt64
+		err := db.QueryRow(`SELECT value FROM _cf_METADATA WHERE key = 1`).Scan(&ns)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if ns.Valid {
+			d.alarmMs = ns.Int64 / 1e6
+		}
+	}
 	rows, err := db.Query(`SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE '\_cf\_%' ESCAPE '\' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY rowid`)
 	if err != nil {
 		return nil, err
@@ -400,6 +478,9 @@ func (d *workerdData) write(db *storage.DB) error {
 		if err := exec(s); err != nil {
 			return err
 		}
+	}
+	if d.alarmMs != 0 {
+		return db.SetAlarm(d.alarmMs)
 	}
 	return nil
 }

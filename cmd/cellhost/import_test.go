@@ -68,6 +68,7 @@ export class Store {
     const s = this.ctx.storage;
     // the size limits, probed by the recording's own code
     if (new URL(request.url).pathname === "/limits") return _.prototype.fetch.call(this, request);
+    if (new URL(request.url).pathname === "/alarm") return Response.json(await s.getAlarm());
     if (new URL(request.url).pathname === "/sql") {
       return Response.json(s.sql.exec("SELECT id, name, score, hex(data) AS data FROM items ORDER BY id").toArray());
     }
@@ -170,10 +171,31 @@ func TestImport_workerdState(t *testing.T) {
 	}
 }
 
-// TestImport_unnamed: an object whose name is not given keeps the first
+// TestImport_alarmName: without --name, an object with an alarm keeps the
+// name workerd wrote beside the alarm, and the alarm comes along.
+func TestImport_alarmName(t *testing.T) {
+	dir := importProject(t, importIndex)
+	var out, errOut bytes.Buffer
+	if err := runImport(context.Background(), dir, importOptions{}, &out, &errOut); err != nil {
+		t.Fatalf("import: %v\n%s", err, errOut.String())
+	}
+	if !strings.Contains(out.String(), `<- name "fixture"`) || !strings.Contains(out.String(), "alarm 2100-01-01T00:00:00Z") {
+		t.Errorf("import output: %s", out.String())
+	}
+	d := startDevServer(t, dir, dir, nil)
+	if status, body := d.get("/alarm"); status != 200 || body != "4102444800000" {
+		t.Errorf("GET /alarm: %d %s, want the recorded alarm 4102444800000", status, body)
+	}
+}
+
+// TestImport_unnamed: an object whose name is not known keeps the first
 // half of its id.
 func TestImport_unnamed(t *testing.T) {
 	dir := importProject(t, importIndex)
+	// without the namespace's metadata, where workerd kept the name
+	if err := os.Remove(filepath.Join(dir, ".wrangler", "state", "workerd", "v8ser-Store", "metadata.sqlite")); err != nil {
+		t.Fatal(err)
+	}
 	var out, errOut bytes.Buffer
 	if err := runImport(context.Background(), filepath.Join(dir, ".wrangler", "state"), importOptions{}, &out, &errOut); err != nil {
 		t.Fatalf("import: %v\n%s", err, errOut.String())
@@ -250,6 +272,14 @@ func TestExport_roundTrip(t *testing.T) {
 	rows := `SELECT id, quote(name) || ',' || quote(score) || ',' || quote(data) FROM items`
 	if w, g := readKV(t, workerdFile, rows), readKV(t, exported, rows); !reflect.DeepEqual(w, g) || len(g) != 2 {
 		t.Errorf("items rows: exported %q, workerd wrote %q", g, w)
+	}
+	// the alarm, in the object's file and in the namespace's index, as workerd keeps them
+	if got := readKV(t, exported, `SELECT 'alarm', value FROM _cf_METADATA WHERE key = 1`); string(got["alarm"]) != "4102444800000000000" {
+		t.Errorf("exported alarm: %q", got)
+	}
+	meta := readKV(t, filepath.Join(to, "v3", "do", "v8ser-Store", "metadata.sqlite"), `SELECT actor_id, scheduled_time || ',' || actor_name FROM _cf_ALARM`)
+	if string(meta[id]) != "4102444800000000000,fixture" || len(meta) != 1 {
+		t.Errorf("exported metadata.sqlite: %q", meta)
 	}
 	// a second export does not overwrite the file
 	if err := runExport(context.Background(), dir, exportOptions{importOptions: names, to: to}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "not overwritten") {

@@ -83,6 +83,8 @@ export class Store {
     if (url.pathname === "/write") {
       const results = {};
       for (const [k, f] of Object.entries({ ...VALUES, ...READ_ONLY })) results[k] = await attempt(() => s.put(k, f()));
+      // an alarm far ahead (2100-01-01), for cellhost import
+      await s.setAlarm(4102444800000);
       // a SQL table and index beside the KV values, for cellhost import
       s.sql.exec("CREATE TABLE IF NOT EXISTS items (id INTEGER PRIMARY KEY, name TEXT, score REAL, data BLOB)");
       s.sql.exec("CREATE INDEX IF NOT EXISTS items_name ON items (name)");
@@ -116,6 +118,7 @@ export class Store {
     }
     return new Response("not found", { status: 404 });
   }
+  alarm() {}
   webSocketMessage() {}
   webSocketClose() {}
 }

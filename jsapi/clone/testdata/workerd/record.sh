@@ -62,6 +62,9 @@ for cfg in "$HERE"/wrangler.*.jsonc; do
   rm -rf "$HERE/state-$name"
   mkdir -p "$HERE/state-$name/workerd/$name-Store"
   cp "$src/$id.sqlite" "$HERE/state-$name/workerd/$name-Store/"
+  # the namespace's alarms (metadata.sqlite, _cf_ALARM), the fixture's only
+  sqlite3 "$src/metadata.sqlite" ".backup '$HERE/state-$name/workerd/$name-Store/metadata.sqlite'"
+  sqlite3 "$HERE/state-$name/workerd/$name-Store/metadata.sqlite" "DELETE FROM _cf_ALARM WHERE actor_id <> '$id'; VACUUM"
   grep -iE 'error|exception|uncaught' "$dir/log" >&2 || true
   echo "recorded $name (object $id)"
 done
