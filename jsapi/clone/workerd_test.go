@@ -52,7 +52,8 @@ func loadFixture(t testing.TB, name string, enhanced bool) *fixture {
 	if err := json.Unmarshal(raw, &rec); err != nil {
 		t.Fatal(err)
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "state-"+name, "workerd", name+"-Store", "*.sqlite"))
+	// the object's file is named by its 64-hex id (metadata.sqlite is the namespace's alarm index)
+	files, err := filepath.Glob(filepath.Join(dir, "state-"+name, "workerd", name+"-Store", strings.Repeat("[0-9a-f]", 64)+".sqlite"))
 	if err != nil || len(files) != 1 {
 		t.Fatalf("fixture database of %s: %v %v", name, files, err)
 	}
