@@ -163,3 +163,25 @@ export default {};`
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestNodeStubModules: node:http, node:net and the other modules workerd
+// has and cellhost does not run load with workerd's names; their constants
+// and pure helpers work, and a call to the rest names itself.
+func TestNodeStubModules(t *testing.T) {
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `import http from "node:http"; import net from "node:net"; import { createRequire, isBuiltin } from "node:module"; import dns from "dns";
+export function probe() {
+  let e; try { http.request("http://example.com"); } catch (err) { e = err.message; }
+  const req = createRequire(import.meta.url);
+  return [http.STATUS_CODES[418], http.METHODS.includes("PATCH"), net.isIP("10.0.0.1"), net.isIP("::1"), net.isIP("x"), e, typeof dns.lookup, isBuiltin("node:fs"), isBuiltin("left-pad"), typeof req("node:path").join].join("|");
+}
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "I'm a Teapot|true|4|6|0|request() from node:http is not supported by cellhost yet|function|true|false|function"
+	if got := probeBundle(t, entry, BundleOptions{CompatibilityDate: "2026-01-01", CompatibilityFlags: []string{"nodejs_compat"}}); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -43,6 +43,11 @@ type Options struct {
 	Env map[string]string
 	// SetImmediate runs f as a macrotask of its own (a zero-delay timer).
 	SetImmediate func(f func()) (cancel func())
+	// FSScope names the /tmp of node:fs the running code sees ("worker:N"
+	// for a worker request, "do:<scope>" for an object); nil: one /tmp.
+	FSScope func() string
+	// BundleFiles are the names under node:fs's /bundle.
+	BundleFiles []string
 }
 
 // Install makes the built-in modules importable in rt (through
@@ -82,6 +87,17 @@ func Install(rt *goja.Runtime, o Options) error {
 	_ = native.Set("require", func(name string) goja.Value { return req(name) })
 	_ = native.Set("asyncContext", ctx.object())
 	_ = native.Set("zlib", zlibNative(rt))
+	scope := o.FSScope
+	if scope == nil {
+		scope = func() string { return "worker:0" }
+	}
+	_ = native.Set("fsScope", scope)
+	bundleFiles := o.BundleFiles
+	if bundleFiles == nil {
+		bundleFiles = []string{}
+	}
+	_ = native.Set("fsBundleFiles", bundleFiles)
+	_ = native.Set("builtins", append([]string(nil), modules...))
 	immediates := newImmediates(rt, o.SetImmediate, ctx)
 	_ = native.Set("setImmediate", immediates.set)
 	_ = native.Set("clearImmediate", immediates.clear)

@@ -62,7 +62,7 @@ func TestWeb_Request(t *testing.T) {
 		{`attemptAsync(async () => new Request("http://x/").text())`, ""},
 		{`attemptAsync(async () => { const r = new Request("http://x/", { method: "POST", body: "xy" }); const rd = r.body.getReader(); const a = await rd.read(); const b = await rd.read(); return [a.value.length, a.done, b.done, r.bodyUsed].join(); })`, "2,false,true,true"},
 		{`attemptAsync(async () => { const r = new Request("http://x/", { method: "POST", body: "xy" }); return new Response(r.body).text(); })`, "xy"},
-		{`attemptAsync(async () => new Request("http://x/", { method: "POST", body: "x" }).formData())`, "TypeError: cellhost does not support FormData yet."},
+		{`attemptAsync(async () => new Request("http://x/", { method: "POST", body: "x" }).formData())`, "TypeError: Unrecognized Content-Type header value. FormData can only parse the following MIME types: multipart/form-data, application/x-www-form-urlencoded"},
 		{`attempt(() => new Response(new ReadableStream()))`, "ReferenceError: ReadableStream is not defined"},
 		{`attempt(() => new Response({ getReader() {} }))`, "TypeError: cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body."},
 	})
