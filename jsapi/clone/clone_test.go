@@ -90,6 +90,10 @@ func TestClone_errors(t *testing.T) {
 		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
 		{`new TextEncoder()`, "DataCloneError", `Could not serialize object of type "TextEncoder". This type does not support serialization.`},
 		{`[new URL("http://x/")]`, "DataCloneError", `Could not serialize object of type "URL". This type does not support serialization.`},
+		{`new File(["x"], "f.txt")`, "DataCloneError", `Could not serialize object of type "File". This type does not support serialization.`},
+		{`new FormData()`, "DataCloneError", `Could not serialize object of type "FormData". This type does not support serialization.`},
+		{`new URLPattern({ pathname: "/x" })`, "DataCloneError", `Could not serialize object of type "URLPattern". This type does not support serialization.`},
+		{`caches.default`, "DataCloneError", `Could not serialize object of type "Cache". This type does not support serialization.`},
 		{`new AbortController().signal`, "DataCloneError", `Could not serialize object of type "AbortSignal". This type does not support serialization.`},
 		{`new Response("")`, "DataCloneError", `Could not serialize object of type "Response". This type does not support serialization.`},
 	} {

@@ -177,6 +177,7 @@
     Object.defineProperty(File, "length", { value: 0 });
     constructorLast(File);
   }
+  hostType(File, "File"); // not serializable, as on workerd (a Blob is)
   lazyGlobal("Blob", () => (setupBlobs(), Blob));
   lazyGlobal("File", () => (setupBlobs(), File));
 
