@@ -43,6 +43,12 @@ func (h *HostWriter) String(s string) {
 	h.w.buf = append(h.w.buf, s...)
 }
 
+// Bytes writes b as workerd's writeLengthDelimited does.
+func (h *HostWriter) Bytes(b []byte) {
+	h.w.varint(uint64(len(b)))
+	h.w.buf = append(h.w.buf, b...)
+}
+
 // Value writes a nested value.
 func (h *HostWriter) Value(v goja.Value) { h.w.value(v) }
 
@@ -60,6 +66,11 @@ func (h *HostReader) Uint32() uint32 { return h.r.uint32() }
 func (h *HostReader) String() string {
 	b := h.r.bytes(h.r.varint())
 	return string(b)
+}
+
+// Bytes reads bytes written by HostWriter.Bytes (a copy).
+func (h *HostReader) Bytes() []byte {
+	return append([]byte(nil), h.r.bytes(h.r.varint())...)
 }
 
 // Value reads a nested value.

@@ -182,6 +182,9 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if err := installHeadersClone(rt, internals); err != nil {
 		return err
 	}
+	if err := installBlobClone(rt, internals); err != nil {
+		return err
+	}
 	return stateKey.Set(rt, st)
 }
 

@@ -24,6 +24,7 @@ export function describe(v, seen = new Map(), path = "$") {
   const own = Object.keys(v);
   if (v instanceof Date) return { type: "Date", time: Number.isNaN(v.getTime()) ? "NaN" : v.getTime() };
   if (v instanceof RegExp) return { type: "RegExp", source: v.source, flags: v.flags, lastIndex: v.lastIndex };
+  if (typeof Blob === "function" && v instanceof Blob) return { type: Object.prototype.toString.call(v), blobType: v.type, size: v.size };
   if (typeof Headers === "function" && v instanceof Headers) {
     let mutable = true;
     try {
