@@ -81,6 +81,8 @@ type state struct {
 	requestFrom     goja.Callable // (input, init): builds the Request stub.fetch sends, calls native.outRequest
 	makeResponse    goja.Callable // (status, statusText|null, headerList, goBody|null, webSocket) → Response
 	exportResponse  goja.Callable // (res): calls native.outResponse
+	cryptoKeyHandle goja.Callable // (key) → the *cryptoKey behind a CryptoKey, or undefined
+	importCryptoKey goja.Callable // (format, data, algorithm, extractable, usages) → CryptoKey (importKey, synchronously)
 
 	// what native.outRequest/outResponse received (read and cleared by the
 	// exporting Go function)
@@ -172,6 +174,8 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	st.requestFrom = get("requestFrom")
 	st.makeResponse = get("makeResponse")
 	st.exportResponse = get("exportResponse")
+	st.cryptoKeyHandle = get("cryptoKeyHandle")
+	st.importCryptoKey = get("importCryptoKey")
 	domException, _ := goja.AssertConstructor(internals.Get("DOMException"))
 	if err := jserr.Install(rt, domException); err != nil {
 		return err
@@ -226,6 +230,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string), c
 	bridgeNatives(rt, st, n)
 	encodingNatives(rt, n)
 	cryptoNatives(rt, n)
+	subtleNatives(rt, n)
 	urlNatives(rt, st, n)
 	jsonNatives(rt, n)
 	consoleNatives(rt, console, n)
