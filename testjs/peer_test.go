@@ -26,10 +26,6 @@ var peerFailing = map[string]map[int]string{
 	"wd-rpc": {
 		21: "module scope is per shard: the object sets a module global the worker reads in another runtime (README, JS RPC)",
 	},
-	"wd-rpc-error": {
-		0: "structuredClone does not clone Headers (host objects) yet",
-		1: "structuredClone does not clone a DOMException as a DOMException yet",
-	},
 	"wd-sql": {
 		8:  "exec() of a statement followed by a trailing comment does not throw as on workerd",
 		13: "\\v is not accepted as whitespace before a statement",
