@@ -22,10 +22,6 @@ var peerFailing = map[string]map[int]string{
 	"wd-rpc": {
 		21: "module scope is per shard: the object (MyService) stores a promise in a module variable that the worker, running on another shard, reads from its own copy (README, JS RPC: module scope)",
 	},
-	"wd-rpc-error": {
-		0: "structuredClone does not clone Headers (host objects) yet",
-		1: "structuredClone does not clone a DOMException as a DOMException yet",
-	},
 	"wd-sql": {
 		27: "modernc's SQLite (3.54) drops the JSON subtype of a scalar subquery's result, workerd's keeps it: json_object('columns', (SELECT json_group_object(...))) nests a string, not an object",
 	},
