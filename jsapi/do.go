@@ -89,10 +89,10 @@ type Worker struct {
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object
 	stubRPC   goja.Callable
-	// Poisoned is set once an uncatchable error (an interrupt, or a Go
-	// panic that crossed goja) left the runtime: goja cannot run promise
-	// jobs after one, so the owner must replace the runtime. (A stack
-	// overflow is a catchable RangeError in cellhost's goja fork.)
+	// Poisoned is set by the owner once a Go panic crossed goja: the
+	// runtime's call stack was unwound halfway, so the owner must replace
+	// the runtime. (An interrupt leaves it usable, goja fork patch 9; a
+	// stack overflow is a catchable RangeError.)
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
@@ -539,8 +539,7 @@ func (w *Worker) isError(obj *goja.Object) bool {
 func (w *Worker) errorOf(err error) error {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		w.Poisoned = true
-		return err
+		return err // the runtime stays usable (goja fork patch 9)
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {

@@ -206,3 +206,57 @@ func TestCellhostPatch_ArrayBufferTransfer(t *testing.T) {
 		"TypeError: Cannot perform ArrayBuffer.prototype.slice on a detached ArrayBuffer|"+
 		"0|transferToFixedLength|get detached"), t)
 }
+
+// Patch 9: an Interrupt that unwinds through a generator or an async
+// function leaves the runtime reusable: promise jobs run again, state
+// built before the interrupt is kept, and further interrupts work.
+func TestCellhostPatch_RuntimeReusableAfterInterrupt(t *testing.T) {
+	r := New()
+	r.Set("stop", func() { r.Interrupt("stop") })
+	_, err := r.RunString(`
+	var log = [], counter = 0;
+	var pending = new Promise(res => { globalThis.release = res });
+	pending.then(v => log.push("pending " + v));
+	globalThis.spinAsync = async function() { await null; stop(); for (;;) {} };
+	globalThis.spinGen = function() { function* g() { stop(); for (;;) {} } return g().next() };
+	globalThis.spinNested = async function() { await (async () => { await null; [1].forEach(() => { stop(); for (;;) {} }) })() };
+	globalThis.good = async function() { await null; counter++; log.push("good " + counter); return counter };
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := AssertFunction(r.Get("good"))
+	for _, name := range []string{"spinAsync", "spinGen", "spinNested"} {
+		spin, _ := AssertFunction(r.Get(name))
+		_, err := spin(nil)
+		if ie, ok := err.(*InterruptedError); !ok || ie.Value() != "stop" {
+			t.Fatalf("%s: got %v, want the interrupt", name, err)
+		}
+		r.ClearInterrupt()
+		v, err := good(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := v.Export().(*Promise); p.State() != PromiseStateFulfilled {
+			t.Fatalf("after %s: good() is %v: promise jobs no longer run", name, p.State())
+		}
+	}
+	release, _ := AssertFunction(r.Get("release"))
+	if _, err := release(nil, r.ToValue("kept")); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Get("log").String(); got != "good 1,good 2,good 3,pending kept" {
+		t.Fatalf("log = %q", got)
+	}
+	// RunString (RunProgram) is an outermost caller too.
+	if _, err := r.RunString(`(function*(){ stop(); for (;;) {} })().next()`); err == nil {
+		t.Fatal("RunString: no interrupt")
+	}
+	r.ClearInterrupt()
+	if v, err := r.RunString(`Promise.resolve(4).then(v => log.push(v)); counter`); err != nil || v.ToInteger() != 3 {
+		t.Fatalf("after RunString: %v %v", v, err)
+	}
+	if got := r.Get("log").String(); got != "good 1,good 2,good 3,pending kept,4" {
+		t.Fatalf("log = %q", got)
+	}
+}

@@ -1448,7 +1448,8 @@ func (r *Runtime) RunProgram(p *Program) (result Value, err error) {
 		if x := recover(); x != nil {
 			if ex := asUncatchableException(x); ex != nil {
 				err = ex
-				if len(vm.callStack) == 0 {
+				if !recursive { // cellhost patch: see abortToTop
+					vm.abortToTop()
 					r.leaveAbrupt()
 				}
 			} else {
@@ -2508,11 +2509,13 @@ func AssertConstructor(v Value) (Constructor, bool) {
 }
 
 func (r *Runtime) runWrapped(f func()) (err error) {
+	top := len(r.vm.callStack) == 0 // cellhost patch: see abortToTop
 	defer func() {
 		if x := recover(); x != nil {
 			if ex := asUncatchableException(x); ex != nil {
 				err = ex
-				if len(r.vm.callStack) == 0 {
+				if top {
+					r.vm.abortToTop()
 					r.leaveAbrupt()
 				}
 			} else {
