@@ -23,6 +23,10 @@ type viewBounds struct {
 	oob         bool // out of bounds of the buffer since its last resize
 }
 
+// maxResizableByteLength is V8's limit on maxByteLength (64-bit, with the
+// sandbox: 32 GiB - 1).
+const maxResizableByteLength = 32<<30 - 1
+
 type resizableViews struct {
 	typed []weak.Pointer[typedArrayObject]
 	data  []weak.Pointer[dataViewObject]
@@ -51,10 +55,13 @@ func (r *Runtime) newArrayBufferWithOptions(args []Value, newTarget *Object) *Ob
 	if len(args) > 1 {
 		maxLen, resizable = r.arrayBufferMaxByteLengthOption(args[1])
 	}
-	proto := r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype())
 	if resizable && length > maxLen {
 		panic(r.newError(r.getRangeError(), "Invalid array buffer length"))
 	}
+	if resizable && maxLen > maxResizableByteLength {
+		panic(r.newError(r.getRangeError(), "Invalid array buffer max length"))
+	}
+	proto := r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype())
 	b := r._newArrayBuffer(proto, nil)
 	b.data = allocByteSlice(length)
 	b.resizable, b.maxByteLength = resizable, maxLen

@@ -488,7 +488,7 @@ func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 			ta.ensureValid(true)
 			// cellhost patch: the buffer may have shrunk meanwhile.
 			data = ta.viewedArrayBuf.data
-			count := min(final-from, ta.length-from, ta.length-to)
+			count := min(final-from, int(l)-to, ta.length-from, ta.length-to)
 			if count > 0 {
 				copy(data[(offset+to)*elemSize:], data[(offset+from)*elemSize:(offset+from+count)*elemSize])
 			}
@@ -514,7 +514,7 @@ func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -565,7 +565,7 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 		buf := make([]byte, 0, ta.length*ta.elemSize)
 		captured := 0
 		rawVal := make([]byte, ta.elemSize)
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 				i := (ta.offset + k) * ta.elemSize
@@ -608,7 +608,7 @@ func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -632,7 +632,7 @@ func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -704,7 +704,7 @@ func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -748,7 +748,7 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 		}
 		if ta.typedArray.typeMatch(searchElement) {
 			se := ta.typedArray.toRaw(searchElement)
-			for k := startIdx; k < ta.length; k++ {
+			for k := startIdx; k < min(ta.length, int(length)); k++ { // cellhost patch: the length at the start
 				if ta.typedArray.getRaw(ta.offset+k) == se {
 					return valueTrue
 				}
@@ -802,7 +802,7 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 			}
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
-				for k := toIntStrict(n); k < ta.length; k++ {
+				for k := toIntStrict(n); k < min(ta.length, int(length)); k++ { // cellhost patch: the length at the start
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -914,8 +914,9 @@ func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(ta.length))})
-		for i := 0; i < ta.length; i++ {
+		l := ta.length // cellhost patch: the length at the start
+		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(l))})
+		for i := 0; i < l; i++ {
 			if ta.isValidIntegerIndex(i) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + i)
 			} else {
@@ -949,7 +950,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 		if fc.Arguments[0] == nil {
 			panic(r.NewTypeError("Reduce of empty array with no initial value"))
 		}
-		for ; k < ta.length; k++ {
+		for l := ta.length; k < l; k++ { // cellhost patch: the length at the start
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[1] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -1147,7 +1148,7 @@ func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {

@@ -260,3 +260,53 @@ func TestCellhostPatch_RuntimeReusableAfterInterrupt(t *testing.T) {
 		t.Fatalf("log = %q", got)
 	}
 }
+
+// Patch 10: resizable ArrayBuffer, length-tracking and out-of-bounds views.
+func TestCellhostPatch_ResizableArrayBuffer(t *testing.T) {
+	const SCRIPT = `
+	const rab = new ArrayBuffer(4, { maxByteLength: 16 });
+	const ta = new Uint8Array(rab), fixed = new Uint8Array(rab, 0, 4), dv = new DataView(rab);
+	const sub = ta.subarray(1);
+	ta[3] = 7;
+	const out = [rab.resizable, rab.maxByteLength, ta.length, sub.length];
+	rab.resize(12);
+	out.push(ta.length, sub.length, fixed.length, dv.byteLength, ta[3], ta[10]);
+	rab.resize(2);
+	out.push(ta.length, fixed.length, fixed.byteOffset, fixed[0]);
+	try { fixed.fill(1) } catch (e) { out.push(e.name) }
+	try { new DataView(rab, 0, 4) } catch (e) { out.push(e.name) }
+	const dv4 = new DataView(rab, 0, 2); rab.resize(1);
+	try { dv4.getUint8(0) } catch (e) { out.push(e.name) }
+	rab.resize(8);
+	out.push(fixed.length, ta[3], dv4.getUint8(1), new ArrayBuffer(4).resizable, new ArrayBuffer(4).maxByteLength);
+	try { rab.resize(17) } catch (e) { out.push(e.name) }
+	try { new ArrayBuffer(4).resize(2) } catch (e) { out.push(e.name) }
+	try { new ArrayBuffer(5, { maxByteLength: 4 }) } catch (e) { out.push(e.name) }
+	// A callback that shrinks the buffer: the length at the start, undefined past the end.
+	const seen = []; ta.forEach((v, i) => { if (i === 0) rab.resize(2); seen.push(v) });
+	out.push(seen.length, seen[5]);
+	const t = rab.transfer(); out.push(t.resizable, t.maxByteLength, rab.detached, rab.maxByteLength);
+	out.join();
+	`
+	testScript(SCRIPT, asciiString("true,16,4,3,12,11,4,12,7,0,2,0,0,,TypeError,RangeError,TypeError,4,0,0,false,4,RangeError,TypeError,RangeError,8,,true,16,true,0"), t)
+}
+
+// Patch 11: the stack of an error thrown after await names the awaiting
+// async functions "async", as V8 does.
+func TestCellhostPatch_AsyncStackFrames(t *testing.T) {
+	r := New()
+	_, err := r.RunString(`
+	var out;
+	async function inner() { await null; throw new Error("boom"); }
+	async function middle() { await inner(); }
+	async function outer() { try { await middle(); } catch (e) { out = e.stack; } }
+	outer();
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Error: boom\n\tat inner (<eval>:3:45(6))\n\tat async middle (<eval>:4:39(4))\n\tat async outer (<eval>:5:45(5))\n"
+	if got := r.Get("out").String(); got != want {
+		t.Fatalf("stack:\n%s\nwant:\n%s", got, want)
+	}
+}
