@@ -178,7 +178,13 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))
 	}
-	ex := rt.Get(bundleGlobal)
+	ex, rejected, err := loadedExports(rt)
+	if err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
+	}
+	if rejected != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.ScriptErrorOf(rejected))
+	}
 	if ex == nil || goja.IsUndefined(ex) || goja.IsNull(ex) {
 		return nil, fmt.Errorf("load worker %s: the bundle exported nothing", o.Bundle.Entry)
 	}
