@@ -310,3 +310,18 @@ func TestCellhostPatch_AsyncStackFrames(t *testing.T) {
 		t.Fatalf("stack:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// Patch 12: the v flag (unicodeSets) as far as it means what u means; set
+// notation is a SyntaxError rather than misread.
+func TestCellhostPatch_UnicodeSetsFlag(t *testing.T) {
+	const SCRIPT = `
+	const out = [];
+	const re = /[\p{L}]+/v; out.push(re.test("héllo"), re.unicodeSets, re.unicode, re.flags, String(re), /a/u.unicodeSets);
+	out.push(new RegExp("\\p{Lu}", "gv").flags, "aBcD".match(/\p{Lu}/gv).join(""), "😀😀".match(/./gv).length);
+	for (const [p, f] of [["a", "uv"], ["a", "vv"], ["[a--b]", "v"], ["[a&&b]", "v"], ["[[a]]", "v"], ["[\\q{ab}]", "v"]]) {
+		try { new RegExp(p, f); out.push("no error") } catch (e) { out.push(e.name) }
+	}
+	out.join();
+	`
+	testScript(SCRIPT, asciiString("true,true,false,v,/[\\p{L}]+/v,false,gv,BD,2,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError"), t)
+}
