@@ -35,9 +35,6 @@ type cell struct {
 	resetCause        error      // what a failed blockConcurrencyWhile threw, until a new instance is built
 	blocked           int        // open blockConcurrencyWhile calls (input gate closed)
 	waiting           []func()   // events held by the input gate, in arrival order
-	// running are the events the instance is running (started, not
-	// settled): a reset fails them with its error (failRunning).
-	running map[*runningEvent]struct{}
 	waking            bool       // a job to deliver the next waiting event is posted
 	opening           bool       // the database is being opened off the loop
 	alarmCancel       func()     // the armed alarm timer, if any
@@ -68,6 +65,10 @@ type cell struct {
 	// not run yet: the record must not be dropped under them. Incremented
 	// under h.mu.
 	refs atomic.Int32
+
+	// running are the events the instance is running (started, not
+	// settled): a reset fails them with its error (failRunning).
+	running map[*runningEvent]struct{}
 }
 
 // BrokenObjectError is what callers of a reset object get.

@@ -12,23 +12,9 @@ import (
 //
 // Which object's code runs is known for the jobs that carry a cell: its
 // events (cell.run), its JS timers (jsTimers) and the completions of the
-// fetches and RPC calls it made to other objects (shard.as). An interrupt
+// fetches and RPC calls it made to other objects (wrapDone). An interrupt
 // in any other job (a module-scope timer, the RPC layer's own jobs) falls
 // back to replacing the shard's runtime.
-
-// as wraps f, a continuation of the code of c's current instance (nil: of
-// no object), so that an interrupt in it is blamed on that instance. Call
-// on the loop, when the continuation is created.
-func (s *shard) as(c *cell, f func()) func() {
-	if c == nil {
-		return f
-	}
-	gen := c.gen
-	return func() {
-		s.current, s.currentGen = c, gen
-		f()
-	}
-}
 
 // onInterrupt handles an interrupt of the job that just ended. On the loop.
 func (s *shard) onInterrupt(reason string) {

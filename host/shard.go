@@ -40,9 +40,6 @@ type shard struct {
 
 	// Owned by the loop goroutine.
 	current   *cell // the cell whose event is running, if any
-	// currentGen is current's generation (cell.gen) when the code running
-	// was started: an older one means the instance it belongs to is gone.
-	currentGen int
 	epoch     int   // runtime generation: timers of a replaced runtime never fire
 	rt        *goja.Runtime
 	w         *jsapi.Worker
@@ -54,6 +51,9 @@ type shard struct {
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
+	// currentGen is current's generation (cell.gen) when the code running
+	// was started: an older one means the instance it belongs to is gone.
+	currentGen int
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
