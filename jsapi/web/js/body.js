@@ -141,10 +141,9 @@
       if (typeof init.getReader === "function" || typeof init[Symbol.asyncIterator] === "function") {
         throw new TypeError("cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body.");
       }
-      const tag = Object.prototype.toString.call(init);
-      if (tag === "[object Blob]" || tag === "[object File]" || tag === "[object FormData]") {
-        throw new TypeError("cellhost does not support Blob or FormData bodies yet.");
-      }
+      // webapi hook: Blob, File and FormData bodies (formdata.js)
+      const bx = bodyInitOf(init);
+      if (bx !== undefined) return { state: newBodyState(bx.bytes), contentType: bx.contentType };
     }
     return { state: srcBodyState(String(init)), contentType: TEXT_PLAIN };
   }
@@ -206,13 +205,14 @@
     async json() {
       return jsonParse(native.decode(this.#take(true), "utf-8", false, false));
     }
+    // webapi hooks: formData() and blob() (formdata.js)
     async formData() {
-      if (this.#state !== null && this.#state[2]) throw new TypeError(BODY_USED);
-      throw new TypeError("cellhost does not support FormData yet.");
+      const bytes = this.#take(false);
+      return formDataFromBody(bytes, this.headers.get("content-type"));
     }
     async blob() {
-      if (this.#state !== null && this.#state[2]) throw new TypeError(BODY_USED);
-      throw new TypeError("cellhost does not support Blob yet.");
+      const bytes = this.#take(false).slice();
+      return blobFromBody(bytes, this.headers.get("content-type"));
     }
   }
   // takeForExport marks b's body used and returns it as it is (a
