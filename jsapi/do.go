@@ -99,10 +99,10 @@ type Worker struct {
 	// its own).
 	fetchesInFlight int
 	tmpGen          int
-	// Poisoned is set once an uncatchable error (an interrupt, or a Go
-	// panic that crossed goja) left the runtime: goja cannot run promise
-	// jobs after one, so the owner must replace the runtime. (A stack
-	// overflow is a catchable RangeError in cellhost's goja fork.)
+	// Poisoned is set by the owner once a Go panic crossed goja: the
+	// runtime's call stack was unwound halfway, so the owner must replace
+	// the runtime. (An interrupt leaves it usable, goja fork patch 9; a
+	// stack overflow is a catchable RangeError.)
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
@@ -195,7 +195,13 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))
 	}
-	ex := rt.Get(bundleGlobal)
+	ex, rejected, err := loadedExports(rt)
+	if err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
+	}
+	if rejected != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.ScriptErrorOf(rejected))
+	}
 	if ex == nil || goja.IsUndefined(ex) || goja.IsNull(ex) {
 		return nil, fmt.Errorf("load worker %s: the bundle exported nothing", o.Bundle.Entry)
 	}
@@ -602,8 +608,7 @@ func (w *Worker) isError(obj *goja.Object) bool {
 func (w *Worker) errorOf(err error) error {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		w.Poisoned = true
-		return err
+		return err // the runtime stays usable (goja fork patch 9)
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
