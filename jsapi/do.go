@@ -567,15 +567,50 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		}
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
-	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
+	// The message crosses only as an own data property (as V8's serializer
+	// reads it): an accessor, such as zod 4's lazy ZodError message, is
+	// left out.
+	msg := ""
+	if w.isDOMException(obj) {
+		msg = str("message")
+	} else if v, ok := w.ownDataProperty(obj, "message"); ok && !goja.IsUndefined(v) {
+		msg = v.String()
+	}
+	se := &ScriptError{Name: str("name"), Message: msg, Stack: trimEntryFrames(str("stack"))}
 	if st, ok := w.remoteStack(obj); ok {
 		se.Stack = st
 	}
 	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
-		se.Message = obj.String()
+		// "QuotaError: quota exceeded", or just the name with no message.
+		if msg != "" {
+			se.Message = se.Name + ": " + msg
+		} else {
+			se.Message = se.Name
+		}
 		se.Name = "Error"
 	}
 	return se
+}
+
+// ownDataProperty returns obj's own data property name (not an accessor,
+// not inherited), as Object.getOwnPropertyDescriptor shows it.
+func (w *Worker) ownDataProperty(obj *goja.Object, name string) (goja.Value, bool) {
+	gopd, ok := goja.AssertFunction(w.rt.Get("Object").ToObject(w.rt).Get("getOwnPropertyDescriptor"))
+	if !ok {
+		return nil, false
+	}
+	d, err := gopd(goja.Undefined(), obj, w.rt.ToValue(name))
+	if err != nil {
+		return nil, false
+	}
+	desc, ok := d.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	if g := desc.Get("get"); g != nil && !goja.IsUndefined(g) {
+		return nil, false
+	}
+	return desc.Get("value"), true
 }
 
 // trimEntryFrames drops from a stack trace the frames of web.js's

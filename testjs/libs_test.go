@@ -23,7 +23,6 @@ var repoLibsDir = "libs"
 var libsFailing = map[string]string{
 	"agents": "agents needs the global TransformStream (WHATWG streams are not built yet)",
 	"kysely": "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
-	"zod":    "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
 }
 
 // TestLibs replays each library app's recorded transcript against a real
