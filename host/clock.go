@@ -2,8 +2,6 @@ package host
 
 import (
 	"time"
-
-	"github.com/cellhost/cellhost/jsapi"
 )
 
 // Clock is the time of a Host's timers: JS timers (setTimeout,
@@ -23,44 +21,6 @@ type realClock struct{}
 func (realClock) Now() time.Time { return time.Now() }
 
 func (realClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
-
-// jsTimers is the jsapi.Scheduler of a shard's JS timers: each timer
-// belongs to the cell whose event set it (s.current), which counts it as
-// pending work (workerd does not evict an instance with a timer
-// pending), and its callback runs as that cell's (CPU limit, console).
-type jsTimers struct{ s *shard }
-
-var _ jsapi.Scheduler = jsTimers{}
-
-func (t jsTimers) AfterFunc(d time.Duration, f func()) (cancel func()) {
-	s := t.s
-	c := s.current
-	if c != nil {
-		c.timers++
-	}
-	done := false // on the loop
-	finish := func() {
-		if !done {
-			done = true
-			if c != nil {
-				c.timers--
-			}
-		}
-	}
-	stop := s.AfterFunc(d, func() {
-		finish()
-		prev := s.current
-		if c != nil && c.inst != nil {
-			s.current = c
-		}
-		defer func() { s.current = prev }()
-		f()
-	})
-	return func() {
-		finish()
-		stop()
-	}
-}
 
 // DefaultInstanceIdleTimeout is Config.InstanceIdleTimeout when zero:
 // workerd drops an idle Durable Object instance after 10 s.
@@ -127,4 +87,5 @@ func (c *cell) evictInstance() {
 	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
+	c.timers = 0
 }

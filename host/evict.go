@@ -56,6 +56,7 @@ func (c *cell) evict() {
 	c.s.w.ReleaseOwner(c.inst)
 	c.inst = nil
 	c.gen++
+	c.timers = 0
 	_ = c.closeDB(false)
 	c.maybeDrop()
 }
