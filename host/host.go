@@ -584,12 +584,12 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					resp, err := n.s.h.fetchRouted(ctx, n.class, id, name, req)
-					err = remoteError(err, false)
+					err = remoteError(err, id, false)
 					caller.post(func() { done(resp, err) })
 				})
 				return
 			}
-			err = remoteError(err, false)
+			err = remoteError(err, id, false)
 			caller.post(func() { done(resp, err) })
 		})
 	})
@@ -608,21 +608,22 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					res, err := n.s.h.callRouted(ctx, n.class, id, name, method, args, get)
-					err = remoteError(err, true)
+					err = remoteError(err, id, true)
 					caller.post(func() { done(res, err) })
 				})
 				return
 			}
-			err = remoteError(err, true)
+			err = remoteError(err, id, true)
 			caller.post(func() { done(res, err) })
 		})
 	})
 }
 
-// remoteError marks an error thrown by another object: JS sees it with
-// error.remote = true. An RPC's error that broke the object without
+// remoteError marks an error thrown by the object id: JS sees it with
+// error.remote = true (and, with enhanced_error_serialization,
+// error.durableObjectId). An RPC's error that broke the object without
 // durableObjectReset stays unmarked, as on workerd (a fetch's is marked).
-func remoteError(err error, rpc bool) error {
+func remoteError(err error, id string, rpc bool) error {
 	var se *jsapi.ScriptError
 	if errors.As(err, &se) {
 		if rpc && se.Broken {
@@ -630,6 +631,10 @@ func remoteError(err error, rpc bool) error {
 		}
 		remote := *se
 		remote.Remote = true
+		if remote.Value != nil {
+			// enhanced_error_serialization: the error names its object.
+			remote.ObjectID = id
+		}
 		return &remote
 	}
 	var be *BrokenObjectError
