@@ -129,7 +129,7 @@
         return r;
       };
       goMakeResponse = (status, statusText, hl, body, webSocket) => {
-        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
+        const r = new ResponseImpl(body === null ? null : goSrcState(body));
         setPrototypeOf(r, Response.prototype);
         r.#status = status;
         r.#statusText = statusText;
