@@ -112,11 +112,11 @@ func (s *goSink) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.settle(errSinkClosed)
 	if s.end == nil && s.cancel != nil {
 		c := s.cancel
 		s.post(func() { c("The client closed the connection.") })
 	}
+	s.settle(errSinkClosed)
 	s.cond.Broadcast()
 	return nil
 }
