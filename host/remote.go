@@ -191,6 +191,10 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 	return routed(h, &h.owners, class+":"+id,
 		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
 		func(addr string) (*jsapi.HTTPResponse, error) {
+			// The peer protocol carries bodies as bytes.
+			if err := req.BufferBody(maxBodyBytes); err != nil {
+				return nil, errBadRequest{err}
+			}
 			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
 		})
 }

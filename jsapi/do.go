@@ -109,6 +109,11 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
 	}
+	if o.Post != nil {
+		if err := web.SetPost(rt, w.post); err != nil {
+			return nil, fmt.Errorf("load worker: %w", err)
+		}
+	}
 	if err := w.installRPC(); err != nil {
 		return nil, fmt.Errorf("load worker: install RPC: %w", err)
 	}

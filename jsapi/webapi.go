@@ -17,6 +17,8 @@ type (
 	HTTPResponse = web.HTTPResponse
 	// WebOptions configures InstallWeb (web.Options).
 	WebOptions = web.Options
+	// BodyLimitError ends a streamed body past its limit (web.BodyLimitError).
+	BodyLimitError = web.BodyLimitError
 )
 
 // InstallWeb installs the Web platform globals on a fresh runtime (see

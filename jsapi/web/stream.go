@@ -320,3 +320,41 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		return goja.Undefined(), nil
 	})
 }
+
+// BufferBody reads a streamed body (BodyStream) into Body, at most limit
+// bytes (a *BodyLimitError past it): for the paths that carry bodies as
+// bytes (a forward to another node).
+func (r *HTTPRequest) BufferBody(limit int64) error {
+	b, err := bufferStream(r.BodyStream, limit)
+	if err == nil && r.BodyStream != nil {
+		r.Body, r.BodyStream = b, nil
+	}
+	return err
+}
+
+// BufferBody is HTTPRequest.BufferBody for a response.
+func (r *HTTPResponse) BufferBody(limit int64) error {
+	b, err := bufferStream(r.BodyStream, limit)
+	if err == nil && r.BodyStream != nil {
+		r.Body, r.BodyStream = b, nil
+	}
+	return err
+}
+
+func bufferStream(s io.ReadCloser, limit int64) ([]byte, error) {
+	if s == nil {
+		return nil, nil
+	}
+	defer s.Close()
+	b, err := io.ReadAll(io.LimitReader(s, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, &BodyLimitError{Limit: limit}
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}
