@@ -348,10 +348,13 @@ func (h *Host) writeStream(c echo.Context, resp *jsapi.HTTPResponse) error {
 	body := resp.BodyStream
 	defer body.Close()
 	w := c.Response()
+	// The body may be the request's, still arriving (new Response(request.body)).
+	_ = http.NewResponseController(w.Writer).EnableFullDuplex()
 	w.WriteHeader(resp.Status)
 	if c.Request().Method == http.MethodHead {
 		return nil
 	}
+	w.Flush() // the head goes out before the first chunk is made
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := body.Read(buf)

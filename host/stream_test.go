@@ -1,0 +1,247 @@
+package host_test
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+const streamJS = `
+import { DurableObject } from "cloudflare:workers";
+let pulls = 0;
+export class Counter extends DurableObject {
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    if (path.endsWith("/stream")) {
+      // 256 MiB made 64 KiB at a time, each chunk only when pulled
+      let left = 4096;
+      return new Response(new ReadableStream({
+        pull(c) {
+          if (left-- === 0) { c.close(); return; }
+          pulls++;
+          c.enqueue(new Uint8Array(65536));
+        },
+      }, { highWaterMark: 0 }));
+    }
+    if (path.endsWith("/pulls")) return new Response(String(pulls));
+    return new Response("?");
+  }
+}
+export class Plain {}
+export default {
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    if (path === "/count") {
+      let n = 0, chunks = 0;
+      for await (const c of request.body) { n += c.byteLength; chunks++; }
+      return new Response(n + " " + (chunks > 1));
+    }
+    if (path === "/echo") return new Response(request.body);
+    if (path === "/gzip") return new Response(request.body.pipeThrough(new CompressionStream("gzip")));
+    if (path === "/text") return new Response(String((await request.text()).length));
+    if (path === "/fail") return new Response(new ReadableStream({ pull(c) { if (this.once) throw new Error("boom"); this.once = true; c.enqueue(new Uint8Array([65])); } }, { highWaterMark: 0 }));
+    return new Response("?");
+  }
+};
+`
+
+func newStreamHost(t *testing.T) *httptest.Server {
+	t.Helper()
+	h := newHostB(t, streamJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		_ = h.Close(context.Background())
+	})
+	return srv
+}
+
+// TestStream_SlowReader: a client that reads the head of a 256 MiB streamed
+// response and then nothing holds the stream: it is pulled only as far as
+// the socket buffers take (backpressure), not made whole in the host.
+func TestStream_SlowReader(t *testing.T) {
+	srv := newStreamHost(t)
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /do/Counter/slow/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReaderSize(conn, 4096), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Length") != "" {
+		t.Fatalf("status %d, content-length %q: want a chunked 200", resp.StatusCode, resp.Header.Get("Content-Length"))
+	}
+	// The same object answers in a later macrotask of its shard: had the
+	// stream been pumped without waiting for the writer, it would have been
+	// pulled to the end by then.
+	r, err := http.Get(srv.URL + "/do/Counter/slow/pulls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	pulls, _ := strconv.Atoi(string(b))
+	t.Logf("a 256 MiB stream to a client that stopped reading: pulled %d chunks of 64 KiB", pulls)
+	if pulls < 1 || pulls*65536 > 32<<20 {
+		t.Fatalf("pulled %d chunks of 4096 for a client that reads nothing", pulls)
+	}
+}
+
+// heapPeak samples the Go heap in use until stop is closed; the result
+// is the highest sample.
+func heapPeak(stop <-chan struct{}) <-chan uint64 {
+	out := make(chan uint64, 1)
+	go func() {
+		var peak uint64
+		var ms runtime.MemStats
+		for {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-stop:
+				out <- peak
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+	}()
+	return out
+}
+
+// TestStream_BigUpload: a 100 MiB chunked upload read by JS chunk by chunk
+// never sits whole in memory.
+func TestStream_BigUpload(t *testing.T) {
+	srv := newStreamHost(t)
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	const size = 100 << 20
+	body := io.LimitReader(zeros{}, size) // chunked: no length
+	resp, err := http.Post(srv.URL+"/count", "application/octet-stream", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	close(stop)
+	grew := int64(<-peak) - int64(base)
+	t.Logf("a 100 MiB streamed upload: heap in use grew by at most %d MiB", grew>>20)
+	if string(b) != strconv.Itoa(size)+" true" {
+		t.Fatalf("counted %q", b)
+	}
+	if grew > 64<<20 {
+		t.Fatalf("the heap grew by %d MiB for a 100 MiB upload read in chunks", grew>>20)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestStream_Bodies: a request body passed through, through a
+// CompressionStream, read whole; a stream that errors cuts the response.
+func TestStream_Bodies(t *testing.T) {
+	srv := newStreamHost(t)
+	payload := bytes.Repeat([]byte("streamed body "), 100_000) // 1.4 MB
+	post := func(path string, body io.Reader) (*http.Response, []byte) {
+		t.Helper()
+		resp, err := http.Post(srv.URL+path, "application/octet-stream", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil && path != "/fail" {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return resp, b
+	}
+	if _, b := post("/echo", io.MultiReader(bytes.NewReader(payload))); !bytes.Equal(b, payload) {
+		t.Fatalf("echo: %d bytes back of %d", len(b), len(payload))
+	}
+	_, z := post("/gzip", io.MultiReader(bytes.NewReader(payload)))
+	zr, err := gzip.NewReader(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, _ := io.ReadAll(zr); !bytes.Equal(back, payload) || len(z) >= len(payload)/10 {
+		t.Fatalf("gzip: %d compressed bytes, %d back", len(z), len(back))
+	}
+	if _, b := post("/text", bytes.NewReader(payload)); string(b) != strconv.Itoa(len(payload)) {
+		t.Fatalf("text of a declared-length body: %s", b)
+	}
+	if _, b := post("/text", strings.NewReader("small")); string(b) != "5" {
+		t.Fatalf("text of a small body: %s", b)
+	}
+	resp, err := http.Get(srv.URL + "/fail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || err == nil || string(b) != "A" {
+		t.Fatalf("an erroring stream: %d %q %v, want the head and a cut body", resp.StatusCode, b, err)
+	}
+}
+
+// TestStream_ConcurrentUploads: eight 100 MiB uploads at once, streamed,
+// answered without holding the bodies.
+func TestStream_ConcurrentUploads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("800 MiB through loopback")
+	}
+	srv := newStreamHost(t)
+	var wg sync.WaitGroup
+	var ok atomic.Int32
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
+	stop := make(chan struct{})
+	peak := heapPeak(stop)
+	for range 8 {
+		wg.Go(func() {
+			resp, err := http.Post(srv.URL+"/count", "application/octet-stream", io.LimitReader(zeros{}, 100<<20))
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(b) == strconv.Itoa(100<<20)+" true" {
+				ok.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	close(stop)
+	grew := int64(<-peak) - int64(base)
+	t.Logf("8 concurrent 100 MiB streamed uploads: %d answered, heap grew by at most %d MiB", ok.Load(), grew>>20)
+	if ok.Load() != 8 {
+		t.Fatalf("%d of 8 answered", ok.Load())
+	}
+	if grew > 128<<20 {
+		t.Fatalf("heap grew by %d MiB", grew>>20)
+	}
+}
