@@ -28,7 +28,7 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"streams.js", "body.js", "request.js", "response.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"streams.js", "body.js", "request.js", "response.js", "fetch.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
@@ -234,6 +234,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *
 	headerNatives(rt, n)
 	bridgeNatives(rt, st, n)
 	streamNatives(rt, st, n)
+	fetchNatives(rt, st, n)
 	compressNatives(rt, n)
 	encodingNatives(rt, n)
 	cryptoNatives(rt, n)
