@@ -64,7 +64,7 @@ func TestWeb_Request(t *testing.T) {
 		{`attemptAsync(async () => { const r = new Request("http://x/", { method: "POST", body: "xy" }); return new Response(r.body).text(); })`, "xy"},
 		{`attemptAsync(async () => new Request("http://x/", { method: "POST", body: "x" }).formData())`, "TypeError: cellhost does not support FormData yet."},
 		{`attempt(() => new Response(new ReadableStream()))`, "[object Response]"},
-		{`attempt(() => { const s = new ReadableStream(); s.getReader(); return new Response(s); })`, "TypeError: This ReadableStream is currently locked to a reader."},
+		{`attempt(() => { const s = new ReadableStream(); s.getReader(); return new Response(s); })`, "TypeError: This ReadableStream is locked to a reader, and cannot be used as a body."},
 	})
 }
 

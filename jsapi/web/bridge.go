@@ -45,7 +45,7 @@ type HTTPResponse struct {
 	// receiver reads it to the end or closes it (which cancels the JS
 	// stream).
 	BodyStream io.ReadCloser
-	WebSocket  goja.Value  // the webSocket init field, or nil
+	WebSocket  goja.Value // the webSocket init field, or nil
 	// Socket is the WebSocket behind WebSocket (nil when it is not one):
 	// unlike the JS value it may cross to another runtime, where
 	// NewResponse gives it a JS object of that runtime.

@@ -199,7 +199,7 @@
         return { state: srcBodyState(init.toString()), contentType: "application/x-www-form-urlencoded;charset=UTF-8" };
       }
       if (init instanceof ReadableStream) {
-        if (init.locked) throw new TypeError(LOCKED);
+        if (init.locked) throw new TypeError("This ReadableStream is locked to a reader, and cannot be used as a body.");
         if (init._disturbed) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
         const ss = ourStreams.get(init);
         if (ss !== undefined && ss[3] === init && !ss[2] && untouched(ss)) return { state: sharedBodyState(ss), contentType: null };

@@ -9,13 +9,18 @@
   const ReadableStream = WS.ReadableStream;
   const TransformStream = WS.TransformStream;
   for (const k of Object.keys(WS)) defineGlobal(k, WS[k]);
-  let fixedLengthOf; // (stream) → its expected length, or undefined
 
   const NOT_BYTES = "This TransformStream is being used as a byte stream, but received an object of non-ArrayBuffer/ArrayBufferView type on its writable side.";
+  const utf8 = new TextEncoder();
   function chunkBytes(chunk) {
     const u8 = toU8(chunk);
     if (u8 === undefined) throw new TypeError(NOT_BYTES);
     return u8;
+  }
+  // identityBytes: what an IdentityTransformStream takes, as workerd does:
+  // bytes, or a string as its UTF-8 encoding.
+  function identityBytes(chunk) {
+    return typeof chunk === "string" ? utf8.encode(chunk) : chunkBytes(chunk);
   }
 
   // IdentityTransformStream passes bytes through unchanged.
@@ -23,7 +28,7 @@
     constructor(options) {
       super({
         transform(chunk, c) {
-          const u8 = chunkBytes(chunk);
+          const u8 = identityBytes(chunk);
           if (u8.byteLength > 0) c.enqueue(u8.slice());
         },
       });
@@ -32,32 +37,59 @@
   defineGlobal("IdentityTransformStream", IdentityTransformStream);
 
   // FixedLengthStream is an IdentityTransformStream that must see exactly
-  // expectedLength bytes.
+  // expectedLength bytes. As on workerd, a wrong length errors the readable
+  // side while the write or close itself succeeds, and a write settles once
+  // its bytes were read: so its two sides are a byte stream and a sink of
+  // their own (the getters below shadow TransformStream's).
   class FixedLengthStream extends TransformStream {
-    #length;
+    #readable;
+    #writable;
     constructor(expectedLength, options) {
       if (typeof expectedLength !== "number" && typeof expectedLength !== "bigint") {
         throw new TypeError("Failed to construct 'FixedLengthStream': parameter 1 is not of type 'integer'.");
       }
       const n = Number(expectedLength);
       if (!(n >= 0) || n > Number.MAX_SAFE_INTEGER) throw new TypeError("FixedLengthStream requires a non-negative integer expected length.");
+      super();
       let seen = 0;
-      super({
-        transform(chunk, c) {
-          const u8 = chunkBytes(chunk);
-          seen += u8.byteLength;
-          if (seen > n) throw new TypeError("Attempt to write too many bytes through a FixedLengthStream.");
-          if (u8.byteLength > 0) c.enqueue(u8.slice());
+      let rc;
+      let waiting = null; // resolves the write waiting for a read
+      const release = () => {
+        const w = waiting;
+        waiting = null;
+        if (w !== null) w();
+      };
+      this.#readable = new ReadableStream({
+        type: "bytes",
+        start(c) {
+          rc = c;
         },
-        flush() {
-          if (seen < n) throw new TypeError("FixedLengthStream did not see all expected bytes before close().");
+        pull: release,
+        cancel: release,
+      });
+      this.#writable = new WritableStream({
+        write(chunk) {
+          const u8 = identityBytes(chunk);
+          seen += u8.byteLength;
+          if (seen > n) {
+            rc.error(new TypeError("Attempt to write too many bytes through a FixedLengthStream."));
+            return;
+          }
+          if (u8.byteLength === 0) return;
+          rc.enqueue(u8.slice());
+          if (rc.desiredSize <= 0) return new Promise((resolve) => (waiting = resolve));
+        },
+        close() {
+          if (seen < n) rc.error(new TypeError("FixedLengthStream did not see all expected bytes before close()."));
+          else rc.close();
+        },
+        abort(reason) {
+          rc.error(reason);
         },
       });
-      this.#length = n;
     }
-    static {
-      fixedLengthOf = (s) => (isObject(s) && #length in s ? s.#length : undefined);
-    }
+    get readable() { return this.#readable; }
+    get writable() { return this.#writable; }
   }
   defineGlobal("FixedLengthStream", FixedLengthStream);
 
