@@ -16,6 +16,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/cellhost/cellhost/host"
 )
 
 const streamJS = `
@@ -49,6 +52,7 @@ export default {
       return new Response(n + " " + (chunks > 1));
     }
     if (path === "/echo") return new Response(request.body);
+    if (path === "/ab") return new Response(String((await request.arrayBuffer()).byteLength));
     if (path === "/gzip") return new Response(request.body.pipeThrough(new CompressionStream("gzip")));
     if (path === "/text") return new Response(String((await request.text()).length));
     if (path === "/fail") return new Response(new ReadableStream({ pull(c) { if (this.once) throw new Error("boom"); this.once = true; c.enqueue(new Uint8Array([65])); } }, { highWaterMark: 0 }));
@@ -243,5 +247,29 @@ func TestStream_ConcurrentUploads(t *testing.T) {
 	}
 	if grew > 128<<20 {
 		t.Fatalf("heap grew by %d MiB", grew>>20)
+	}
+}
+
+// TestStream_CPULimitExcludesBodyIO: a 100 MiB body read whole with
+// arrayBuffer() arrives off the loop (read on a goroutine, handed to JS
+// without a copy), so the event's jobs stay far below a 250 ms CPU limit:
+// waiting for and copying body bytes is not the program's CPU time.
+func TestStream_CPULimitExcludesBodyIO(t *testing.T) {
+	h := newHostB(t, streamJS, t.TempDir(), func(c *host.Config) { c.CPULimit = 250 * time.Millisecond })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	const size = 100 << 20
+	resp, err := http.Post(srv.URL+"/ab", "application/octet-stream", io.LimitReader(zeros{}, size))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != strconv.Itoa(size) {
+		t.Fatalf("%d %q", resp.StatusCode, b)
 	}
 }
