@@ -94,6 +94,7 @@ type state struct {
 
 	socketOf func(goja.Value) Socket // set by SetSocketOf
 	post     func(func()) bool       // set by SetPost (stream.go)
+	sinks    sinkSet                 // the stream bodies this runtime feeds
 
 	hrefs           urlCache[string]     // request URL → href (NewRequest)
 	records         urlCache[goja.Value] // URL → record array or null (native.urlParse without base)

@@ -59,6 +59,7 @@ type goSink struct {
 	end    error        // io.EOF when the stream closed, or its error
 	closed bool         // the reader closed
 	cancel func(string) // cancels the JS stream (on the loop), set by the pump
+	set    *sinkSet     // the runtime's live sinks, this one among them
 }
 
 func newSink(post func(func()) bool) *goSink {
@@ -107,8 +108,8 @@ func (s *goSink) settle(err error) {
 // up); the JS stream is canceled and its pending write rejected.
 func (s *goSink) Close() error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed {
+		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
@@ -118,6 +119,12 @@ func (s *goSink) Close() error {
 	}
 	s.settle(errSinkClosed)
 	s.cond.Broadcast()
+	set := s.set
+	s.set = nil
+	s.mu.Unlock()
+	if set != nil {
+		set.remove(s)
+	}
 	return nil
 }
 
@@ -137,11 +144,16 @@ func (s *goSink) write(b []byte, taken func(error)) {
 // finish ends the stream: io.EOF, or the stream's error. Called on the loop.
 func (s *goSink) finish(err error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.end == nil {
 		s.end = err
 	}
 	s.cond.Broadcast()
+	set := s.set
+	s.set = nil
+	s.mu.Unlock()
+	if set != nil && err != errAbandoned {
+		set.remove(s)
+	}
 }
 
 // StreamError is how a JS stream body that errored ends for Go's reader.
@@ -153,15 +165,56 @@ func (e *StreamError) Error() string { return e.Message }
 // runtime's loop from any goroutine, reporting whether it was queued):
 // streamed bodies need it. Without it (a scratch runtime) a streamed body
 // is read on the runtime's goroutine. Call on the runtime's goroutine,
-// after Install.
-func SetPost(rt *goja.Runtime, post func(func()) bool) error {
+// after Install. The returned function, safe from any goroutine, ends
+// every stream body this runtime still feeds with an error: call it when
+// the runtime is dropped, so that no reader waits for it forever.
+func SetPost(rt *goja.Runtime, post func(func()) bool) (abandon func(), err error) {
 	st, err := requireState(rt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st.post = post
-	return nil
+	return st.sinks.abandon, nil
 }
+
+// sinkSet is the sinks a runtime feeds (safe from any goroutine).
+type sinkSet struct {
+	mu   sync.Mutex
+	m    map[*goSink]struct{}
+	dead bool
+}
+
+func (ss *sinkSet) add(s *goSink) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.dead {
+		s.finish(errAbandoned)
+		return
+	}
+	if ss.m == nil {
+		ss.m = map[*goSink]struct{}{}
+	}
+	ss.m[s] = struct{}{}
+	s.set = ss
+}
+
+func (ss *sinkSet) remove(s *goSink) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.m, s)
+}
+
+func (ss *sinkSet) abandon() {
+	ss.mu.Lock()
+	m := ss.m
+	ss.m, ss.dead = nil, true
+	ss.mu.Unlock()
+	for s := range m {
+		s.finish(errAbandoned)
+	}
+}
+
+var errAbandoned = &StreamError{Message: "The script that produced this stream body was reset."}
 
 // postOn returns a Post for rt: the state's, or one that runs f at once
 // (on the caller's goroutine, which for a scratch runtime is the loop).
@@ -284,6 +337,7 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		if f, ok := goja.AssertFunction(c.Argument(0)); ok {
 			s.cancel = func(reason string) { _, _ = f(goja.Undefined(), rt.ToValue(reason)) }
 		}
+		st.sinks.add(s)
 		return rt.NewDynamicObject(s)
 	})
 	// sinkWrite(h, u8) → a promise that settles once Go read the chunk

@@ -53,7 +53,7 @@ type testLoop struct{ ch chan func() }
 
 func newTestLoop(t *testing.T, rt *goja.Runtime) *testLoop {
 	l := &testLoop{ch: make(chan func(), 1024)}
-	if err := SetPost(rt, func(f func()) bool { l.ch <- f; return true }); err != nil {
+	if _, err := SetPost(rt, func(f func()) bool { l.ch <- f; return true }); err != nil {
 		t.Fatal(err)
 	}
 	return l
@@ -226,6 +226,30 @@ func TestStreams_ExportStreamedResponse(t *testing.T) {
 	}
 	if resp.BodyStream != src {
 		t.Fatal("the request's reader was not passed through")
+	}
+}
+
+// TestStreams_Abandon: a runtime dropped while a reader waits for its
+// stream body ends that body with an error (no reader waits forever).
+func TestStreams_Abandon(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	abandon, err := SetPost(rt, func(f func()) bool { return false }) // the loop is gone
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := rt.RunString(`new Response(new ReadableStream({ pull() {} }))`)
+	resp, err := ExportResponse(rt, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.ReadAll(resp.BodyStream)
+		done <- err
+	}()
+	abandon()
+	if err := <-done; err == nil || err.Error() != "The script that produced this stream body was reset." {
+		t.Fatalf("read ended with %v", err)
 	}
 }
 
