@@ -350,6 +350,9 @@ func (h *Host) writeStream(c echo.Context, resp *jsapi.HTTPResponse) error {
 	w := c.Response()
 	// The body may be the request's, still arriving (new Response(request.body)).
 	_ = http.NewResponseController(w.Writer).EnableFullDuplex()
+	if l, ok := body.(jsapi.BodyLength); ok && l.BodyLength() >= 0 {
+		w.Header().Set("Content-Length", strconv.FormatInt(l.BodyLength(), 10))
+	}
 	w.WriteHeader(resp.Status)
 	if c.Request().Method == http.MethodHead {
 		return nil

@@ -52,6 +52,12 @@ export default {
       return new Response(n + " " + (chunks > 1));
     }
     if (path === "/echo") return new Response(request.body);
+    if (path === "/fixed") {
+      const f = new FixedLengthStream(11);
+      const w = f.writable.getWriter();
+      w.write("fixed ").then(() => w.write("body")).then(() => w.write("!")).then(() => w.close());
+      return new Response(f.readable);
+    }
     if (path === "/ab") return new Response(String((await request.arrayBuffer()).byteLength));
     if (path === "/gzip") return new Response(request.body.pipeThrough(new CompressionStream("gzip")));
     if (path === "/text") return new Response(String((await request.text()).length));
@@ -199,11 +205,20 @@ func TestStream_Bodies(t *testing.T) {
 	if _, b := post("/text", strings.NewReader("small")); string(b) != "5" {
 		t.Fatalf("text of a small body: %s", b)
 	}
-	resp, err := http.Get(srv.URL + "/fail")
+	resp, err := http.Get(srv.URL + "/fixed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := io.ReadAll(resp.Body)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.ContentLength != 11 || string(b) != "fixed body!" {
+		t.Fatalf("a FixedLengthStream body: length %d, %q", resp.ContentLength, b)
+	}
+	resp, err = http.Get(srv.URL + "/fail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode != 200 || err == nil || string(b) != "A" {
 		t.Fatalf("an erroring stream: %d %q %v, want the head and a cut body", resp.StatusCode, b, err)

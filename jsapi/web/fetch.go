@@ -105,6 +105,9 @@ func doFetch(ctx context.Context, req *HTTPRequest, manual bool) fetchResult {
 	}
 	if req.BodyStream != nil {
 		hr.ContentLength = -1
+		if l, ok := req.BodyStream.(BodyLength); ok && l.BodyLength() >= 0 {
+			hr.ContentLength = l.BodyLength()
+		}
 	}
 	for _, kv := range req.Header {
 		if kv[0] == "host" {

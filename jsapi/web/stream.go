@@ -60,7 +60,15 @@ type goSink struct {
 	closed bool         // the reader closed
 	cancel func(string) // cancels the JS stream (on the loop), set by the pump
 	set    *sinkSet     // the runtime's live sinks, this one among them
+	length int64        // the body's length when known (a FixedLengthStream), else -1
 }
+
+// BodyLength is implemented by a streamed body whose length is known in
+// advance (a FixedLengthStream's): it is sent with a Content-Length.
+type BodyLength interface{ BodyLength() int64 }
+
+// BodyLength implements BodyLength (-1: unknown).
+func (s *goSink) BodyLength() int64 { return s.length }
 
 func newSink(post func(func()) bool) *goSink {
 	s := &goSink{post: post}
@@ -336,6 +344,10 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		s := newSink(post)
 		if f, ok := goja.AssertFunction(c.Argument(0)); ok {
 			s.cancel = func(reason string) { _, _ = f(goja.Undefined(), rt.ToValue(reason)) }
+		}
+		s.length = -1
+		if l := c.Argument(1); !goja.IsUndefined(l) {
+			s.length = l.ToInteger()
 		}
 		st.sinks.add(s)
 		return rt.NewDynamicObject(s)

@@ -157,10 +157,11 @@
   // pumpToSink hands a JS stream to Go (native.newSink): one chunk at a
   // time, each after Go took the last.
   function pumpToSink(rs) {
+    const length = fixedLengths.get(rs);
     const reader = rs.getReader();
     const h = native.newSink((reason) => {
       reader.cancel(new TypeError(reason)).catch(() => {});
-    });
+    }, length === undefined ? -1 : length);
     (async () => {
       try {
         for (;;) {

@@ -9,6 +9,9 @@
   const ReadableStream = WS.ReadableStream;
   const TransformStream = WS.TransformStream;
   for (const k of Object.keys(WS)) defineGlobal(k, WS[k]);
+  // fixedLengths maps a FixedLengthStream's readable side to its length: a
+  // body made of it is sent with that Content-Length.
+  const fixedLengths = new WeakMap();
 
   const NOT_BYTES = "This TransformStream is being used as a byte stream, but received an object of non-ArrayBuffer/ArrayBufferView type on its writable side.";
   const utf8 = new TextEncoder();
@@ -67,6 +70,7 @@
         pull: release,
         cancel: release,
       });
+      fixedLengths.set(this.#readable, n);
       this.#writable = new WritableStream({
         write(chunk) {
           const u8 = identityBytes(chunk);
