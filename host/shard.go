@@ -97,7 +97,7 @@ func (s *shard) load() error {
 		classes = append(classes, b.Class)
 	}
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind})
+		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind, CurrentScope: s.currentScope})
 	if err != nil {
 		return err
 	}
@@ -332,3 +332,12 @@ func (s *shard) endTurn(more bool) {
 // reply queues f to run at the end of this turn, once the commits of c
 // (nil: no cell) are durable.
 func (s *shard) reply(c *cell, f func()) { s.replies = append(s.replies, pendingReply{c, f}) }
+
+// currentScope is the scope of the object whose code runs ("" for the
+// worker's handlers). On the loop.
+func (s *shard) currentScope() string {
+	if c := s.current; c != nil {
+		return c.scope
+	}
+	return ""
+}

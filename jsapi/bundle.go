@@ -48,6 +48,14 @@ type BundleOptions struct {
 	// decide what of Node.js the bundle may import (nodejs_compat).
 	CompatibilityDate  string
 	CompatibilityFlags []string
+	// Rules are the configuration's module rules, before wrangler's
+	// defaults (see ParseRules).
+	Rules []ModuleRule
+	// Alias is the configuration's `alias`: an import of exactly a key
+	// resolves to its value (a package name, or a path), resolved from
+	// AliasDir (the configuration's directory; "" means the entry's).
+	Alias    map[string]string
+	AliasDir string
 }
 
 // gojaLowered is the syntax esbuild lowers because goja lacks it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -60,6 +61,9 @@ type WorkerOptions struct {
 	// calls from other runtimes to targets this one exported arrive through
 	// it. Nil: such calls fail.
 	Post func(func()) bool
+	// CurrentScope names the object whose code is running ("" while the
+	// worker's own handlers run): node:fs gives each object its own /tmp.
+	CurrentScope func() string
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -92,6 +96,12 @@ type Worker struct {
 	// of an RPC method (do.js, stub.go).
 	stubProto *goja.Object
 	stubRPC   goja.Callable
+	// fetchesInFlight counts the worker's fetch handlers that have not
+	// settled; tmpGen names the /tmp of node:fs they share (a new one when
+	// a request starts with none in flight, as workerd gives each request
+	// its own).
+	fetchesInFlight int
+	tmpGen          int
 	// Poisoned is set once an uncatchable error (an interrupt, or a Go
 	// panic that crossed goja) left the runtime: goja cannot run promise
 	// jobs after one, so the owner must replace the runtime. (A stack
@@ -178,7 +188,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install cloudflare:workers: %w", err)
 	}
-	if err := installNode(rt, o.Bundle.Node, o.Vars); err != nil {
+	if err := installNode(rt, o.Bundle, o.Vars, w.fsScope(o.CurrentScope)); err != nil {
 		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
 	}
 
@@ -404,6 +414,51 @@ func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)
 // NewRequest would build from req, and returns its result (a value or
 // promise). ctx is the ExecutionContext.
 func (w *Worker) CallFetch(req *HTTPRequest, ctx *goja.Object) (goja.Value, error) {
+	if w.fetchesInFlight == 0 {
+		w.tmpGen++
+	}
+	w.fetchesInFlight++
+	v, err := w.callDefaultFetch(req, ctx)
+	if err != nil {
+		w.fetchesInFlight--
+		return v, err
+	}
+	w.whenSettled(v, func() { w.fetchesInFlight-- })
+	return v, nil
+}
+
+// whenSettled calls f once v (a value or a promise) settles.
+func (w *Worker) whenSettled(v goja.Value, f func()) {
+	p, ok := v.(*goja.Object)
+	if !ok {
+		f()
+		return
+	}
+	then, ok := goja.AssertFunction(p.Get("then"))
+	if !ok {
+		f()
+		return
+	}
+	done := w.rt.ToValue(func(goja.FunctionCall) goja.Value { f(); return goja.Undefined() })
+	if _, err := then(p, done, done); err != nil {
+		f()
+	}
+}
+
+// fsScope is node:fs's /tmp scope: the running object's, or the worker
+// requests' current generation.
+func (w *Worker) fsScope(current func() string) func() string {
+	return func() string {
+		if current != nil {
+			if s := current(); s != "" {
+				return "do:" + s
+			}
+		}
+		return "worker:" + strconv.Itoa(w.tmpGen)
+	}
+}
+
+func (w *Worker) callDefaultFetch(req *HTTPRequest, ctx *goja.Object) (goja.Value, error) {
 	d, ok := w.Default.(*goja.Object)
 	if !ok {
 		return nil, ErrNoDefaultFetch

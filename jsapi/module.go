@@ -47,6 +47,40 @@ export const cache = m.cache;
 export const tracing = m.tracing;
 export default m;
 `,
+	// cloudflare:email's EmailMessage: the message send_email bindings take.
+	// (No send_email binding exists here: its stub throws when used.)
+	"cloudflare:email": `export class EmailMessage {
+  constructor(from, to, raw) {
+    this.from = from;
+    this.to = to;
+    this["EmailMessage::raw"] = raw;
+  }
+}
+export default { EmailMessage };
+`,
+	"cloudflare:workflows": `export class NonRetryableError extends Error {
+  constructor(message, name = "NonRetryableError") {
+    super(message);
+    this.name = name;
+  }
+}
+export default { NonRetryableError };
+`,
+	// Outbound TCP sockets and node:http servers are not built yet: the
+	// modules load (libraries import them at the top), and a call throws
+	// naming what is missing.
+	"cloudflare:sockets": `const missing = (what) => () => { throw new Error(what + " is not supported by cellhost yet"); };
+export const connect = missing("connect() from cloudflare:sockets (outbound TCP)");
+export const internalNewHttpClient = missing("internalNewHttpClient() from cloudflare:sockets");
+export default { connect, internalNewHttpClient };
+`,
+	"cloudflare:node": `const missing = (what) => () => { throw new Error(what + " from cloudflare:node is not supported by cellhost yet"); };
+export const httpServerHandler = missing("httpServerHandler()");
+export const handleAsNodeRequest = missing("handleAsNodeRequest()");
+export const handleAsNodeConnection = missing("handleAsNodeConnection()");
+export const connectHandler = missing("connectHandler()");
+export default { httpServerHandler, handleAsNodeRequest, handleAsNodeConnection, connectHandler };
+`,
 }
 
 // Bundle is a worker's entry module bundled into one script goja can run.
@@ -96,7 +130,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
 		Supported:      gojaLowered,
-		Plugins:        []api.Plugin{nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin()},
+		Plugins:        []api.Plugin{aliasPlugin(bo.Alias, aliasDir(bo, abs)), nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin(bo.Rules)},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)

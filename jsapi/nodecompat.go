@@ -2,6 +2,7 @@ package jsapi
 
 import (
 	"errors"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 const nodeNamespace = "cellhost-node"
 
 // bareNodeName matches a specifier that may be a bare Node built-in name.
-var bareNodeName = regexp.MustCompile(`^[a-z_]+(/[a-z_]+)?$`)
+var bareNodeName = regexp.MustCompile(`^[a-z_][a-z0-9_]*(/[a-z_]+)?$`)
 
 // noSuchModule is workerd's error for an import it cannot satisfy.
 func noSuchModule(spec string) error {
@@ -62,7 +63,8 @@ func jsQuote(s string) string {
 }
 
 // installNode installs the Node.js layer the bundle was built for.
-func installNode(rt *goja.Runtime, c node.Compat, vars map[string]any) error {
+func installNode(rt *goja.Runtime, b *Bundle, vars map[string]any, fsScope func() string) error {
+	c := b.Node
 	env := map[string]string{}
 	for k, v := range vars {
 		if s, ok := v.(string); ok {
@@ -70,8 +72,10 @@ func installNode(rt *goja.Runtime, c node.Compat, vars map[string]any) error {
 		}
 	}
 	return node.Install(rt, node.Options{
-		Compat: c,
-		Env:    env,
+		Compat:      c,
+		Env:         env,
+		FSScope:     fsScope,
+		BundleFiles: []string{strings.TrimSuffix(filepath.Base(b.Entry), filepath.Ext(b.Entry)) + ".js"},
 		SetImmediate: func(f func()) func() {
 			st, _ := goja.AssertFunction(rt.Get("setTimeout"))
 			ct, _ := goja.AssertFunction(rt.Get("clearTimeout"))

@@ -164,8 +164,8 @@ func TestNodeCompat_flags(t *testing.T) {
 	}{
 		{"node module without the flag", `import { Buffer } from "node:buffer"; export const probe = () => Buffer;`, nil, `No such module "node:buffer".`},
 		{"buffer under nodejs_als", `import { Buffer } from "node:buffer"; export const probe = () => Buffer;`, []string{"nodejs_als"}, `No such module "node:buffer".`},
-		{"module cellhost lacks", `import fs from "node:fs"; export const probe = () => fs;`, []string{"nodejs_compat"}, `No such module "node:fs".`},
-		{"bare module cellhost lacks", `import net from "net"; export const probe = () => net;`, []string{"nodejs_compat"}, `No such module "node:net".`},
+		{"module cellhost lacks", `import cp from "node:child_process"; export const probe = () => cp;`, []string{"nodejs_compat"}, `No such module "node:child_process".`},
+		{"bare module cellhost lacks", `import rl from "readline"; export const probe = () => rl;`, []string{"nodejs_compat"}, `No such module "node:readline".`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := buildNode(t, c.src, "2026-01-01", c.flags...)

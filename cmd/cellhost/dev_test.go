@@ -49,7 +49,7 @@ func TestRun_BadInput(t *testing.T) {
 		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
 		{"UnknownEnv", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--env", "prod"} }, `--env prod: wrangler.jsonc has no "env" sections`},
 		{"BadVar", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--var", "X"} }, `--var "X": want KEY:VALUE`},
-		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import fs from "node:fs";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `No such module "node:fs".`},
+		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import cp from "node:child_process";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `No such module "node:child_process".`},
 		{"DefaultIsDurableObject", map[string]string{"wrangler.jsonc": `{"name":"t","main":"index.js"}`, "index.js": `import { DurableObject } from "cloudflare:workers"; export default class X extends DurableObject {}`}, func(dir string) []string { return []string{"dev", dir} }, "the default export is a Durable Object class"},
 	}
 	for _, tt := range tests {

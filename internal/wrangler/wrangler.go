@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,6 +61,11 @@ type Config struct {
 	Assets *Assets
 	// Crons are the cron triggers (triggers.crons).
 	Crons []string
+	// Rules are the module rules (`rules`), before wrangler's defaults.
+	Rules []jsapi.ModuleRule
+	// Define and Alias are the configuration's `define` and `alias`.
+	Define map[string]string
+	Alias  map[string]string
 	// Stubs are the bindings of kinds cellhost does not have yet: each is
 	// bound to an object that throws a clear error when used.
 	Stubs []StubBinding
@@ -113,14 +119,20 @@ type StubBinding struct {
 
 // wranglerFile is the strict shape of a wrangler config.
 type wranglerFile struct {
-	Name               string          `json:"name"`
-	Main               string          `json:"main"`
-	CompatibilityDate  string          `json:"compatibility_date"`
-	CompatibilityFlags []string        `json:"compatibility_flags"`
-	DurableObjects     *durableObjects `json:"durable_objects"`
-	Migrations         []migration     `json:"migrations"`
-	Vars               map[string]any  `json:"vars"`
-	KVNamespaces       []struct {
+	Rules                 []json.RawMessage `json:"rules"`
+	FindAdditionalModules *bool             `json:"find_additional_modules"`
+	BaseDir               string            `json:"base_dir"`
+	PreserveFileNames     *bool             `json:"preserve_file_names"`
+	Define                map[string]any    `json:"define"`
+	Alias                 map[string]any    `json:"alias"`
+	Name                  string            `json:"name"`
+	Main                  string            `json:"main"`
+	CompatibilityDate     string            `json:"compatibility_date"`
+	CompatibilityFlags    []string          `json:"compatibility_flags"`
+	DurableObjects        *durableObjects   `json:"durable_objects"`
+	Migrations            []migration       `json:"migrations"`
+	Vars                  map[string]any    `json:"vars"`
+	KVNamespaces          []struct {
 		Binding   string `json:"binding"`
 		ID        string `json:"id"`
 		PreviewID string `json:"preview_id"`
@@ -188,7 +200,7 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -223,9 +235,6 @@ var stubKinds = map[string]string{
 // unsupportedKeys are non-binding features cellhost does not have yet.
 var unsupportedKeys = map[string]string{
 	"build":     "custom builds are not run by cellhost; run the build yourself",
-	"rules":     "module rules are not supported; esbuild's defaults apply",
-	"define":    "define is not supported yet",
-	"alias":     "alias is not supported yet",
 	"unsafe":    "unsafe bindings are not supported",
 	"no_bundle": "cellhost always bundles with esbuild",
 }
@@ -329,6 +338,9 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		cfg.Crons = f.Triggers.Crons
 	}
 	cfg.Vars = f.Vars
+	if err := cfg.readBuild(&f, base); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if f.Limits != nil && f.Limits.CPUMs != nil {
 		ms := *f.Limits.CPUMs
 		if ms < 1 || ms > maxCPUMs {
@@ -684,7 +696,7 @@ func ResolveWith(arg string, opt Options) (*Config, error) {
 // the project (every field but StateDir and Log). With no config file, every
 // exported class becomes a Durable Object class bound under its own name.
 func (cfg *Config) HostConfig() (host.Config, error) {
-	bundle, err := jsapi.BuildBundleWith(cfg.Main, jsapi.BundleOptions{CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags})
+	bundle, err := jsapi.BuildBundleWith(cfg.Main, cfg.BundleOptions())
 	if err != nil {
 		return host.Config{}, err
 	}
@@ -707,4 +719,87 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
 		CPULimit: cfg.CPULimit,
 	}, nil
+}
+
+// BundleOptions are the bundler's settings from the configuration.
+func (cfg *Config) BundleOptions() jsapi.BundleOptions {
+	return jsapi.BundleOptions{CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
+		Rules: cfg.Rules, Define: cfg.Define, Alias: cfg.Alias, AliasDir: cfg.Dir}
+}
+
+// readBuild reads the keys that shape the bundle: rules (validated as
+// wrangler's validateRule does), find_additional_modules, define and alias.
+func (cfg *Config) readBuild(f *wranglerFile, base string) error {
+	for i, raw := range f.Rules {
+		field := fmt.Sprintf("rules[%d]", i)
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil || m == nil {
+			return fmt.Errorf("%q should be an object but got %s", field, raw)
+		}
+		var r jsapi.ModuleRule
+		if json.Unmarshal(m["type"], &r.Type) != nil || !slices.Contains(jsapi.ModuleRuleTypes, r.Type) {
+			return fmt.Errorf("%s: bindings should have a string \"type\" field, which contains one of \"ESModule\", \"CommonJS\", \"CompiledWasm\", \"Text\", or \"Data\"", field)
+		}
+		if json.Unmarshal(m["globs"], &r.Globs) != nil || r.Globs == nil {
+			return fmt.Errorf("%s: expected %q to be an array of strings but got %s", field, field+".globs", orUndefined(m["globs"]))
+		}
+		if fb, ok := m["fallthrough"]; ok {
+			var b bool
+			if json.Unmarshal(fb, &b) != nil {
+				return fmt.Errorf("%s: the field \"fallthrough\", when present, should be a boolean", field)
+			}
+			r.Fallthrough = &b
+		}
+		cfg.Rules = append(cfg.Rules, r)
+	}
+	if len(f.Rules) > 0 {
+		_, _, warns := jsapi.ParseRules(cfg.Rules)
+		for _, w := range warns {
+			cfg.Warnings = append(cfg.Warnings, base+": "+w)
+		}
+	}
+	if f.FindAdditionalModules != nil && *f.FindAdditionalModules {
+		cfg.Warnings = append(cfg.Warnings, base+": \"find_additional_modules\": cellhost bundles the modules your code imports; an import() whose path is not a string literal cannot be resolved")
+	}
+	if f.Define != nil {
+		cfg.Define = map[string]string{}
+		for k, v := range f.Define {
+			str, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("the field \"define\" should be an object with string values, but %q is %s", k, jsType(v))
+			}
+			cfg.Define[k] = str
+		}
+	}
+	if f.Alias != nil {
+		cfg.Alias = map[string]string{}
+		for k, v := range f.Alias {
+			str, ok := v.(string)
+			if !ok {
+				return fmt.Errorf("Expected alias[\"%s\"] to be a string, but got %s", k, jsType(v))
+			}
+			cfg.Alias[k] = str
+		}
+	}
+	return nil
+}
+
+func orUndefined(raw json.RawMessage) string {
+	if raw == nil {
+		return "undefined"
+	}
+	return string(raw)
+}
+
+// jsType is JavaScript's typeof of a decoded JSON value.
+func jsType(v any) string {
+	switch v.(type) {
+	case nil, map[string]any, []any:
+		return "object"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	}
+	return "string"
 }

@@ -60,9 +60,10 @@ func (c Compat) Enabled(name string) bool {
 
 // modules are the built-in modules cellhost provides.
 var modules = []string{
-	"assert", "assert/strict", "async_hooks", "buffer", "crypto", "diagnostics_channel", "events",
-	"os", "path", "path/posix", "process", "querystring", "string_decoder", "timers", "timers/promises",
-	"url", "util", "util/types",
+	"assert", "assert/strict", "async_hooks", "buffer", "cluster", "crypto", "diagnostics_channel", "dns", "dns/promises",
+	"events", "fs", "fs/promises", "http", "http2", "https", "module", "net", "punycode", "tls", "vm",
+	"os", "path", "path/posix", "process", "querystring", "stream", "stream/consumers", "stream/promises",
+	"stream/web", "string_decoder", "timers", "timers/promises", "url", "util", "util/types", "zlib",
 }
 
 // Builtin reports whether cellhost provides node:name.
@@ -79,9 +80,8 @@ func Builtin(name string) bool {
 // bare import of one under V2 names the missing module instead of looking
 // in node_modules.
 var nodeOnly = []string{
-	"child_process", "cluster", "dgram", "dns", "fs", "fs/promises", "http", "http2", "https",
-	"inspector", "module", "net", "perf_hooks", "punycode", "readline", "repl",
-	"sqlite", "stream", "test", "tls", "trace_events", "tty", "v8", "vm", "wasi", "worker_threads", "zlib",
+	"child_process", "dgram", "inspector", "perf_hooks", "readline", "repl",
+	"sqlite", "test", "trace_events", "tty", "v8", "wasi", "worker_threads",
 }
 
 // NodeName reports whether name is one of Node's built-in module names.

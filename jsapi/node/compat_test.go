@@ -27,7 +27,7 @@ func TestCompatFor(t *testing.T) {
 	if !als.Enabled("async_hooks") || als.Enabled("buffer") {
 		t.Error("nodejs_als enables node:async_hooks only")
 	}
-	if (Compat{Modules: true}).Enabled("fs") || !NodeName("fs") || NodeName("hono") {
-		t.Error("fs is Node's but not cellhost's; hono is neither")
+	if (Compat{Modules: true}).Enabled("child_process") || !NodeName("child_process") || NodeName("hono") {
+		t.Error("child_process is Node's but not cellhost's; hono is neither")
 	}
 }

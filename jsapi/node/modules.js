@@ -742,6 +742,420 @@
     scheduler: { wait: (ms) => new Promise((r) => setTimeout(r, ms)), yield: () => new Promise((r) => native.setImmediate(r)) },
   });
 
+
+  // ---- stream: Node's own streams (readable-stream, vendored) ----
+  defs.stream = () => {
+    const rs = require("_stream");
+    // node:stream's export is the legacy Stream class carrying the rest.
+    const Stream = rs.Stream;
+    // Node 22's default (workerd's node:stream follows it), not 16 KiB.
+    if (rs.setDefaultHighWaterMark) rs.setDefaultHighWaterMark(false, 65536);
+    for (const k of Object.getOwnPropertyNames(rs)) {
+      if (Stream[k] === rs[k] || k === "prototype" || k === "length" || k === "name") continue;
+      Object.defineProperty(Stream, k, { value: rs[k], writable: true, configurable: true, enumerable: true });
+    }
+    return Stream;
+  };
+  defs["stream/promises"] = () => require("stream").promises;
+  defs["stream/web"] = () => {
+    const names = ["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream"];
+    const out = {};
+    for (const n of names) if (globalThis[n] !== undefined) out[n] = globalThis[n];
+    return out;
+  };
+  defs["stream/consumers"] = () => {
+    const { Buffer } = require("buffer");
+    // No for-await here: goja lacks it (bundles get it lowered by esbuild).
+    const chunks = async (stream) => {
+      const out = [];
+      const it = stream[Symbol.asyncIterator]();
+      for (;;) {
+        const { value: c, done } = await it.next();
+        if (done) break;
+        out.push(typeof c === "string" ? Buffer.from(c) : c instanceof Uint8Array ? c : Buffer.from(c));
+      }
+      return Buffer.concat(out);
+    };
+    return {
+      buffer: chunks,
+      arrayBuffer: async (s) => { const b = await chunks(s); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); },
+      text: async (s) => new TextDecoder().decode(await chunks(s)),
+      json: async (s) => JSON.parse(new TextDecoder().decode(await chunks(s))),
+      blob: async (s) => new Blob([await chunks(s)]),
+    };
+  };
+
+  // ---- zlib: Go's compress packages (and brotli) behind Node's API ----
+  defs.zlib = () => {
+    const { Transform } = require("stream");
+    const { Buffer } = require("buffer");
+    const z = native.zlib;
+    const constants = Object.freeze(JSON.parse(z.constants));
+    const toInput = (v) => (typeof v === "string" ? Buffer.from(v) : v instanceof ArrayBuffer ? new Uint8Array(v) : v);
+    const engineOptions = (mode, opts = {}) => {
+      const o = { level: opts.level, maxOutputLength: opts.maxOutputLength };
+      if (mode.startsWith("brotli") && opts.params) {
+        const q = opts.params[constants.BROTLI_PARAM_QUALITY];
+        if (q !== undefined) o.quality = q;
+      }
+      return o;
+    };
+    class ZlibBase extends Transform {
+      constructor(mode, opts) {
+        super(opts);
+        this._mode = mode;
+        this._engine = z.engine(mode, engineOptions(mode, opts));
+        this.bytesWritten = 0;
+      }
+      _transform(chunk, enc, cb) {
+        let out;
+        try {
+          const input = typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk;
+          this.bytesWritten += input.length;
+          out = this._engine.write(input);
+        } catch (e) { return cb(e); }
+        if (out.length) this.push(out);
+        cb();
+      }
+      _flush(cb) {
+        let out;
+        try { out = this._engine.end(); } catch (e) { return cb(e); }
+        if (out.length) this.push(out);
+        cb();
+      }
+      flush(kind, cb) {
+        if (typeof kind === "function") { cb = kind; }
+        try { const out = this._engine.flush(); if (out.length) this.push(out); } catch (e) { this.destroy(e); }
+        if (cb) native.setImmediate(cb);
+      }
+      params(level, strategy, cb) { if (cb) native.setImmediate(cb); }
+      reset() { this._engine = z.engine(this._mode, engineOptions(this._mode, {})); }
+      close(cb) { if (cb) this.once("close", cb); this.destroy(); }
+    }
+    const exp = { constants, crc32: (data, value) => z.crc32(data, value) };
+    const kinds = { Deflate: "deflate", Inflate: "inflate", Gzip: "gzip", Gunzip: "gunzip", DeflateRaw: "deflateRaw", InflateRaw: "inflateRaw", Unzip: "unzip", BrotliCompress: "brotliCompress", BrotliDecompress: "brotliDecompress" };
+    for (const [cls, mode] of Object.entries(kinds)) {
+      const C = { [cls]: class extends ZlibBase { constructor(opts) { super(mode, opts); } } }[cls];
+      exp[cls] = C;
+      exp["create" + cls] = (opts) => new C(opts);
+      exp[mode + "Sync"] = (buf, opts) => z.process(mode, toInput(buf), engineOptions(mode, opts));
+      exp[mode] = (buf, opts, cb) => {
+        if (typeof opts === "function") { cb = opts; opts = {}; }
+        if (typeof cb !== "function") throw Object.assign(new TypeError(`The "callback" argument must be of type function. Received ${cb === undefined ? "undefined" : typeof cb}`), { code: "ERR_INVALID_ARG_TYPE" });
+        let out, err = null;
+        try { out = z.process(mode, toInput(buf), engineOptions(mode, opts)); } catch (e) { err = e; }
+        native.setImmediate(() => (err ? cb(err) : cb(null, out)));
+      };
+    }
+    exp.codes = Object.freeze({ Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6, "0": "Z_OK", "1": "Z_STREAM_END", "2": "Z_NEED_DICT", "-1": "Z_ERRNO", "-2": "Z_STREAM_ERROR", "-3": "Z_DATA_ERROR", "-4": "Z_MEM_ERROR", "-5": "Z_BUF_ERROR", "-6": "Z_VERSION_ERROR" });
+    for (const k of Object.keys(constants)) if (k.startsWith("Z_") && !(k in exp)) exp[k] = constants[k];
+    return exp;
+  };
+
+
+  // ---- fs: workerd's virtual file system ----
+  // /bundle (the worker's modules, read-only), /tmp (writable: a worker
+  // request's own while it runs, an object's for its instance), /dev/null,
+  // /dev/zero, /dev/random, /dev/full. Errors carry workerd's code,
+  // syscall, path and message.
+  defs.fs = () => {
+    const { Buffer } = require("buffer");
+    const trees = new Map(); // scope -> /tmp directory node
+    const dir = () => ({ dir: true, children: new Map(), mtime: Date.now() });
+    const bundleDir = { dir: true, children: new Map(), mtime: 0, readonly: true };
+    for (const name of native.fsBundleFiles) bundleDir.children.set(name, { dir: false, data: new Uint8Array(0), mtime: 0, readonly: true });
+    const devDir = { dir: true, children: new Map(), mtime: 0, readonly: true };
+    for (const name of ["null", "zero", "full", "random"]) devDir.children.set(name, { dir: false, dev: name, data: new Uint8Array(0), mtime: 0 });
+    function tmp() {
+      const scope = native.fsScope();
+      let t = trees.get(scope);
+      if (!t) {
+        if (scope.startsWith("worker:")) for (const k of trees.keys()) if (k.startsWith("worker:")) trees.delete(k);
+        trees.set(scope, (t = dir()));
+      }
+      return t;
+    }
+    const fsError = (code, syscall, message, p) => {
+      const e = new Error(message);
+      e.code = code;
+      e.syscall = syscall;
+      if (p !== undefined) e.path = p;
+      return e;
+    };
+    const enoent = (syscall, p) => fsError("ENOENT", syscall, `no such file or directory, ${syscall} '${p}'`, p);
+    const eperm = (syscall) => fsError("EPERM", syscall, "operation not permitted");
+    const eisdir = (syscall) => fsError("EISDIR", syscall, "illegal operation on a directory");
+    const enotdir = (syscall, p) => fsError("ENOTDIR", syscall, `not a directory, ${syscall} '${p}'`, p);
+    const pathOf = (p) => {
+      if (p instanceof URL) p = decodeURIComponent(p.pathname);
+      else if (p instanceof Uint8Array) p = new TextDecoder().decode(p);
+      if (typeof p !== "string") throw Object.assign(new TypeError(`The "path" argument must be of type string or an instance of Buffer or URL. Received ${p === null ? "null" : typeof p}`), { code: "ERR_INVALID_ARG_TYPE" });
+      return require("path").resolve("/bundle", p);
+    };
+    const parts = (abs) => abs.split("/").filter(Boolean);
+    // lookup returns the node at abs (or undefined) and its parent.
+    function lookup(abs) {
+      const ps = parts(abs);
+      let node = { dir: true, readonly: true, children: new Map([["bundle", bundleDir], ["tmp", tmp()], ["dev", devDir]]) };
+      let parent = null;
+      for (let i = 0; i < ps.length; i++) {
+        if (!node || !node.dir) return { node: undefined, parent: undefined, notDir: !!node };
+        parent = node;
+        node = node.children.get(ps[i]);
+      }
+      return { node, parent, name: ps[ps.length - 1] };
+    }
+    const writable = (abs) => abs === "/tmp" || abs.startsWith("/tmp/");
+    function readAll(p) {
+      const abs = pathOf(p);
+      const { node } = lookup(abs);
+      if (!node) throw enoent("readAll", abs);
+      if (node.dir) throw eisdir("readAll");
+      if (node.dev === "zero" || node.dev === "random") return new Uint8Array(0);
+      return node.data;
+    }
+    function writeAll(p, data, append) {
+      const abs = pathOf(p);
+      const { node, parent, name, notDir } = lookup(abs);
+      if (node && node.dev) return;
+      if (!writable(abs) || abs === "/tmp") throw eperm("writeAll");
+      if (node && node.dir) throw eisdir("writeAll");
+      if (!parent || notDir) throw enoent("writeAll", abs);
+      const bytes = toBytes(data);
+      if (node && append) {
+        const merged = new Uint8Array(node.data.length + bytes.length);
+        merged.set(node.data); merged.set(bytes, node.data.length);
+        node.data = merged; node.mtime = Date.now();
+      } else {
+        parent.children.set(name, { dir: false, data: bytes.slice(), mtime: Date.now() });
+      }
+    }
+    function toBytes(data, enc) {
+      if (typeof data === "string") return Buffer.from(data, enc);
+      if (data instanceof Uint8Array) return data;
+      if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      if (data instanceof ArrayBuffer) return new Uint8Array(data);
+      throw Object.assign(new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${data === null ? "null" : typeof data}`), { code: "ERR_INVALID_ARG_TYPE" });
+    }
+    const encodingOf = (o) => (typeof o === "string" ? o : o && o.encoding) || null;
+    const out = (bytes, o) => { const enc = encodingOf(o); const b = Buffer.from(bytes); return enc && enc !== "buffer" ? b.toString(enc) : b; };
+    class Stats {
+      constructor(node) {
+        const t = node.mtime || 0;
+        Object.assign(this, { dev: 0, mode: node.dir ? 0o40555 | (node.readonly ? 0 : 0o222) : 0o100444 | (node.readonly ? 0 : 0o222), nlink: 1, uid: 0, gid: 0, rdev: 0, blksize: 4096, ino: 0,
+          size: node.dir ? 0 : node.data.length, blocks: node.dir ? 0 : Math.ceil(node.data.length / 512), atimeMs: t, mtimeMs: t, ctimeMs: t, birthtimeMs: t,
+          atime: new Date(t), mtime: new Date(t), ctime: new Date(t), birthtime: new Date(t) });
+        Object.defineProperty(this, "_dir", { value: !!node.dir });
+        Object.defineProperty(this, "_dev", { value: !!node.dev });
+      }
+      isFile() { return !this._dir && !this._dev; }
+      isDirectory() { return this._dir; }
+      isSymbolicLink() { return false; }
+      isCharacterDevice() { return this._dev; }
+      isBlockDevice() { return false; }
+      isFIFO() { return false; }
+      isSocket() { return false; }
+    }
+    class Dirent {
+      constructor(name, node, parentPath) { this.name = name; this.parentPath = parentPath; this.path = parentPath; Object.defineProperty(this, "_n", { value: node }); }
+      isFile() { return !this._n.dir && !this._n.dev; }
+      isDirectory() { return !!this._n.dir; }
+      isSymbolicLink() { return false; }
+      isCharacterDevice() { return !!this._n.dev; }
+      isBlockDevice() { return false; }
+      isFIFO() { return false; }
+      isSocket() { return false; }
+    }
+    const sync = {
+      existsSync(p) { try { return !!lookup(pathOf(p)).node; } catch { return false; } },
+      accessSync(p) { const abs = pathOf(p); if (!lookup(abs).node) throw enoent("access", abs); },
+      readFileSync(p, o) { return out(readAll(p), o); },
+      writeFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, o && o.flag === "a"); },
+      appendFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, true); },
+      statSync(p, o) {
+        const abs = pathOf(p);
+        const { node } = lookup(abs);
+        if (!node) { if (o && o.throwIfNoEntry === false) return undefined; throw enoent("stat", abs); }
+        return new Stats(node);
+      },
+      readdirSync(p, o) {
+        const abs = pathOf(p);
+        const { node } = lookup(abs);
+        if (!node) throw enoent("readdir", abs);
+        if (!node.dir) throw enotdir("readdir", abs);
+        const names = [...node.children.keys()].sort();
+        if (o && o.withFileTypes) return names.map((n) => new Dirent(n, node.children.get(n), abs));
+        return encodingOf(o) === "buffer" ? names.map((n) => Buffer.from(n)) : names;
+      },
+      mkdirSync(p, o) {
+        const abs = pathOf(p);
+        const recursive = o && typeof o === "object" && o.recursive;
+        if (!writable(abs)) throw eperm("mkdir");
+        const ps = parts(abs);
+        let node = tmp(), first;
+        for (let i = 1; i < ps.length; i++) {
+          let next = node.children.get(ps[i]);
+          if (!next) {
+            if (!recursive && i < ps.length - 1) throw enoent("mkdir", abs);
+            next = dir();
+            node.children.set(ps[i], next);
+            if (first === undefined) first = "/" + ps.slice(0, i + 1).join("/");
+          } else if (!next.dir) {
+            throw enotdir("mkdir", abs);
+          }
+          node = next;
+        }
+        return recursive ? first : undefined;
+      },
+      rmSync(p, o) {
+        const abs = pathOf(p);
+        const { node, parent, name } = lookup(abs);
+        if (!node) { if (o && o.force) return; throw enoent("rm", abs); }
+        if (!writable(abs) || abs === "/tmp") throw eperm("rm");
+        if (node.dir && node.children.size > 0 && !(o && o.recursive)) throw fsError("ENOTEMPTY", "rm", `directory not empty, rm '${name}'`, name);
+        parent.children.delete(name);
+      },
+      rmdirSync(p, o) {
+        const abs = pathOf(p);
+        const { node } = lookup(abs);
+        if (node && !node.dir) throw enotdir("rmdir", abs);
+        sync.rmSync(p, o);
+      },
+      unlinkSync(p) {
+        const abs = pathOf(p);
+        const { node, parent, name } = lookup(abs);
+        if (!node) throw fsError("ENOENT", "unlink", "File not found", name);
+        if (!writable(abs)) throw eperm("unlink");
+        if (node.dir) throw eisdir("unlink");
+        parent.children.delete(name);
+      },
+      renameSync(from, to) {
+        const a = pathOf(from), b = pathOf(to);
+        const src = lookup(a);
+        if (!src.node) throw enoent("rename", a);
+        if (!writable(a) || !writable(b)) throw eperm("rename");
+        const dst = lookup(b);
+        if (!dst.parent) throw enoent("rename", b);
+        src.parent.children.delete(src.name);
+        dst.parent.children.set(dst.name, src.node);
+      },
+      copyFileSync(from, to) { writeAll(to, readAll(from).slice(), false); },
+      cpSync(from, to) { sync.copyFileSync(from, to); },
+      truncateSync(p, len = 0) { const b = readAll(p); writeAll(p, b.slice(0, len), false); },
+      realpathSync(p) { const abs = pathOf(p); if (!lookup(abs).node) throw enoent("realpath", abs); return abs; },
+      mkdtempSync(prefix) { let n = 0, p; do { p = prefix + Math.random().toString(36).slice(2, 8); } while (sync.existsSync(p) && ++n < 100); sync.mkdirSync(p); return p; },
+      lstatSync(p, o) { return sync.statSync(p, o); },
+      chmodSync() {}, chownSync() {}, utimesSync(p, a, m) { const { node } = lookup(pathOf(p)); if (node) node.mtime = +m * (typeof m === "number" ? 1000 : 1); },
+    };
+    sync.realpathSync.native = sync.realpathSync;
+    // File descriptors: a table of open files, reads and writes at a position.
+    const fds = new Map();
+    let nextFd = 3;
+    Object.assign(sync, {
+      openSync(p, flags = "r") {
+        const abs = pathOf(p);
+        const w = /[wa+]/.test(String(flags));
+        if (w) { if (!sync.existsSync(abs) || /w/.test(flags)) writeAll(abs, new Uint8Array(0), /a/.test(flags)); }
+        else readAll(abs);
+        const fd = nextFd++;
+        fds.set(fd, { abs, pos: /a/.test(flags) ? readAll(abs).length : 0 });
+        return fd;
+      },
+      closeSync(fd) { fds.delete(fd); },
+      writeSync(fd, data, a, b, c) {
+        const f = fds.get(fd);
+        if (!f) throw fsError("EBADF", "write", "bad file descriptor");
+        const bytes = typeof data === "string" ? Buffer.from(data, typeof b === "string" ? b : "utf8") : toBytes(data).subarray(a || 0, b === undefined ? undefined : (a || 0) + b);
+        const cur = readAll(f.abs);
+        const pos = typeof c === "number" ? c : f.pos;
+        const next = new Uint8Array(Math.max(cur.length, pos + bytes.length));
+        next.set(cur); next.set(bytes, pos);
+        writeAll(f.abs, next, false);
+        f.pos = pos + bytes.length;
+        return bytes.length;
+      },
+      readSync(fd, buf, off = 0, len = buf.length - off, pos = null) {
+        const f = fds.get(fd);
+        if (!f) throw fsError("EBADF", "read", "bad file descriptor");
+        const cur = readAll(f.abs);
+        const at = typeof pos === "number" ? pos : f.pos;
+        const n = Math.max(0, Math.min(len, cur.length - at));
+        buf.set(cur.subarray(at, at + n), off);
+        if (typeof pos !== "number") f.pos += n;
+        return n;
+      },
+      fstatSync(fd) { const f = fds.get(fd); if (!f) throw fsError("EBADF", "fstat", "bad file descriptor"); return sync.statSync(f.abs); },
+      fsyncSync() {}, fdatasyncSync() {},
+    });
+    const fs = { ...sync, Stats, Dirent, constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, COPYFILE_EXCL: 1, S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384 }, F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+    // Callback and promise forms run the synchronous operation.
+    const promises = {};
+    for (const name of Object.keys(sync)) {
+      if (!name.endsWith("Sync")) continue;
+      const base = name.slice(0, -4);
+      const f = sync[name];
+      if (base === "exists") {
+        fs.exists = (p, cb) => native.setImmediate(() => cb(f(p)));
+        continue;
+      }
+      fs[base] = (...args) => {
+        const cb = args.pop();
+        if (typeof cb !== "function") throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${cb === undefined ? "undefined" : typeof cb}`), { code: "ERR_INVALID_ARG_TYPE" });
+        let r, e = null;
+        try { r = f(...args); } catch (err) { e = err; }
+        native.setImmediate(() => (e ? cb(e) : cb(null, r)));
+      };
+      promises[base] = async (...args) => f(...args);
+    }
+    promises.constants = fs.constants;
+    fs.promises = promises;
+    fs.createReadStream = (p, o) => { const { Readable } = require("stream"); const data = readAll(p); const enc = encodingOf(o); return Readable.from([enc ? Buffer.from(data).toString(enc) : Buffer.from(data)]); };
+    fs.createWriteStream = (p, o) => {
+      const { Writable } = require("stream");
+      writeAll(p, new Uint8Array(0), o && o.flags === "a");
+      return new Writable({ write(chunk, enc, cb) { try { writeAll(p, typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk, true); cb(); } catch (e) { cb(e); } } });
+    };
+    fs.watch = fs.watchFile = () => { throw new Error("fs.watch is not supported by cellhost"); };
+    return fs;
+  };
+  defs["fs/promises"] = () => require("fs").promises;
+
+
+  // ---- modules workerd has that cellhost does not run yet: they load with
+  // workerd's export names (libraries import them at the top), constants
+  // are real, and a call throws naming what is missing ----
+  const stubKeys = {"http":["Agent","ClientRequest","CloseEvent","IncomingMessage","METHODS","MessageEvent","OutgoingMessage","STATUS_CODES","Server","ServerResponse","WebSocket","_connectionListener","createServer","get","globalAgent","maxHeaderSize","request","setMaxIdleHTTPParsers","validateHeaderName","validateHeaderValue"],"https":["Agent","Server","createServer","get","globalAgent","request"],"net":["BlockList","BoundSocket","Server","Socket","SocketAddress","Stream","_normalizeArgs","connect","createConnection","createServer","getDefaultAutoSelectFamily","getDefaultAutoSelectFamilyAttemptTimeout","isIP","isIPv4","isIPv6","setDefaultAutoSelectFamily","setDefaultAutoSelectFamilyAttemptTimeout"],"tls":["CLIENT_RENEG_LIMIT","CLIENT_RENEG_WINDOW","DEFAULT_CIPHERS","DEFAULT_ECDH_CURVE","DEFAULT_MAX_VERSION","DEFAULT_MIN_VERSION","SecureContext","Server","TLSSocket","checkServerIdentity","connect","convertALPNProtocols","createSecureContext","createSecurePair","createServer","getCiphers","rootCertificates"],"http2":["Http2ServerRequest","Http2ServerResponse","connect","constants","createSecureServer","createServer","getDefaultSettings","getPackedSettings","getUnpackedSettings","performServerHandshake","sensitiveHeaders"],"cluster":["SCHED_NONE","SCHED_RR","Worker","_events","_eventsCount","_maxListeners","domain","isMaster","isPrimary","isWorker","schedulingPolicy","settings","workers"],"vm":["Script","compileFunction","constants","createContext","createScript","isContext","measureMemory","runInContext","runInNewContext","runInThisContext"],"dns":["ADDRCONFIG","ADDRGETNETWORKPARAMS","ALL","BADFAMILY","BADFLAGS","BADHINTS","BADNAME","BADQUERY","BADRESP","BADSTR","CANCELLED","CONNREFUSED","DESTRUCTION","EOF","FILE","FORMERR","LOADIPHLPAPI","NODATA","NOMEM","NONAME","NOTFOUND","NOTIMP","NOTINITIALIZED","REFUSED","Resolver","SERVFAIL","TIMEOUT","V4MAPPED","getDefaultResultOrder","getServers","lookup","lookupService","promises","resolve","resolve4","resolve6","resolveAny","resolveCaa","resolveCname","resolveMx","resolveNaptr","resolveNs","resolvePtr","resolveSoa","resolveSrv","resolveTxt","reverse","setDefaultResultOrder","setServers"],"dns/promises":["ADDRGETNETWORKPARAMS","BADFAMILY","BADFLAGS","BADHINTS","BADNAME","BADQUERY","BADRESP","BADSTR","CANCELLED","CONNREFUSED","DESTRUCTION","EOF","FILE","FORMERR","LOADIPHLPAPI","NODATA","NOMEM","NONAME","NOTFOUND","NOTIMP","NOTINITIALIZED","REFUSED","Resolver","SERVFAIL","TIMEOUT","getDefaultResultOrder","getServers","lookup","lookupService","resolve","resolve4","resolve6","resolveAny","resolveCaa","resolveCname","resolveMx","resolveNaptr","resolveNs","resolvePtr","resolveSoa","resolveSrv","resolveTxt","reverse","setDefaultResultOrder","setServers"],"punycode":["decode","encode","toASCII","toUnicode","ucs2","version"],"module":["Module","SourceMap","_cache","_debug","_extensions","_findPath","_initPaths","_load","_nodeModulePaths","_pathCache","_preloadModules","_resolveFilename","_resolveLookupPaths","builtinModules","constants","createRequire","enableCompileCache","findPackageJSON","findSourceMap","flushCompileCache","getCompileCacheDir","getSourceMapsSupport","globalPaths","isBuiltin","register","registerHooks","runMain","setSourceMapsSupport","stripTypeScriptTypes","syncBuiltinESMExports","wrap"]};
+  const STATUS_CODES = {"100":"Continue","101":"Switching Protocols","102":"Processing","103":"Early Hints","200":"OK","201":"Created","202":"Accepted","203":"Non-Authoritative Information","204":"No Content","205":"Reset Content","206":"Partial Content","207":"Multi-Status","208":"Already Reported","226":"IM Used","300":"Multiple Choices","301":"Moved Permanently","302":"Found","303":"See Other","304":"Not Modified","305":"Use Proxy","307":"Temporary Redirect","308":"Permanent Redirect","400":"Bad Request","401":"Unauthorized","402":"Payment Required","403":"Forbidden","404":"Not Found","405":"Method Not Allowed","406":"Not Acceptable","407":"Proxy Authentication Required","408":"Request Timeout","409":"Conflict","410":"Gone","411":"Length Required","412":"Precondition Failed","413":"Payload Too Large","414":"URI Too Long","415":"Unsupported Media Type","416":"Range Not Satisfiable","417":"Expectation Failed","418":"I'm a Teapot","421":"Misdirected Request","422":"Unprocessable Entity","423":"Locked","424":"Failed Dependency","425":"Too Early","426":"Upgrade Required","428":"Precondition Required","429":"Too Many Requests","431":"Request Header Fields Too Large","451":"Unavailable For Legal Reasons","500":"Internal Server Error","501":"Not Implemented","502":"Bad Gateway","503":"Service Unavailable","504":"Gateway Timeout","505":"HTTP Version Not Supported","506":"Variant Also Negotiates","507":"Insufficient Storage","508":"Loop Detected","509":"Bandwidth Limit Exceeded","510":"Not Extended","511":"Network Authentication Required"};
+  const METHODS = ["ACL","BIND","CHECKOUT","CONNECT","COPY","DELETE","GET","HEAD","LINK","LOCK","M-SEARCH","MERGE","MKACTIVITY","MKCALENDAR","MKCOL","MOVE","NOTIFY","OPTIONS","PATCH","POST","PROPFIND","PROPPATCH","PURGE","PUT","QUERY","REBIND","REPORT","SEARCH","SOURCE","SUBSCRIBE","TRACE","UNBIND","UNLINK","UNLOCK","UNSUBSCRIBE"];
+  const isIPv4 = (s) => typeof s === "string" && /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/.test(s);
+  const isIPv6 = (s) => {
+    if (typeof s !== "string" || !s.includes(":")) return false;
+    try { return new URL("http://[" + s.split("%")[0] + "]/").hostname.length > 2; } catch { return false; }
+  };
+  const real = {
+    http: { STATUS_CODES, METHODS, maxHeaderSize: 16384 },
+    https: {},
+    net: { isIP: (s) => (isIPv4(s) ? 4 : isIPv6(s) ? 6 : 0), isIPv4, isIPv6 },
+    module: {
+      builtinModules: native.builtins.slice(),
+      isBuiltin: (n) => native.builtins.includes(String(n).replace(/^node:/, "")),
+      // A require for the built-in modules (what a bundle can still ask for
+      // at run time).
+      createRequire: () => (n) => globalThis.__cellhost_node_require(String(n).replace(/^node:/, "")),
+    },
+  };
+  for (const [name, keys] of Object.entries(stubKeys)) {
+    defs[name] = () => {
+      const m = {};
+      for (const k of keys) {
+        if (real[name] && k in real[name]) { m[k] = real[name][k]; continue; }
+        m[k] = function () { throw new Error(`${k}() from node:${name} is not supported by cellhost yet`); };
+      }
+      if (name === "http" || name === "https") m.STATUS_CODES = STATUS_CODES, m.METHODS = METHODS;
+      return m;
+    };
+  }
+
   const require = native.require;
   return defs;
 });

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"sort"
+	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
@@ -27,6 +28,14 @@ var modulesJS string
 
 var modulesProgram = goja.MustCompile("cellhost:node.js", modulesJS, true)
 
+// readableStreamJS is node:stream: readable-stream, the Node.js project's
+// streams as a package, bundled by vendor/build.sh.
+//
+//go:embed vendor/readable-stream.js
+var readableStreamJS string
+
+var readableStreamProgram = goja.MustCompile("cellhost:node-stream.js", readableStreamJS, false)
+
 // Options configure Install.
 type Options struct {
 	Compat Compat
@@ -34,6 +43,11 @@ type Options struct {
 	Env map[string]string
 	// SetImmediate runs f as a macrotask of its own (a zero-delay timer).
 	SetImmediate func(f func()) (cancel func())
+	// FSScope names the /tmp of node:fs the running code sees ("worker:N"
+	// for a worker request, "do:<scope>" for an object); nil: one /tmp.
+	FSScope func() string
+	// BundleFiles are the names under node:fs's /bundle.
+	BundleFiles []string
 }
 
 // Install makes the built-in modules importable in rt (through
@@ -72,6 +86,18 @@ func Install(rt *goja.Runtime, o Options) error {
 	native := rt.NewObject()
 	_ = native.Set("require", func(name string) goja.Value { return req(name) })
 	_ = native.Set("asyncContext", ctx.object())
+	_ = native.Set("zlib", zlibNative(rt))
+	scope := o.FSScope
+	if scope == nil {
+		scope = func() string { return "worker:0" }
+	}
+	_ = native.Set("fsScope", scope)
+	bundleFiles := o.BundleFiles
+	if bundleFiles == nil {
+		bundleFiles = []string{}
+	}
+	_ = native.Set("fsBundleFiles", bundleFiles)
+	_ = native.Set("builtins", append([]string(nil), modules...))
 	immediates := newImmediates(rt, o.SetImmediate, ctx)
 	_ = native.Set("setImmediate", immediates.set)
 	_ = native.Set("clearImmediate", immediates.clear)
@@ -100,6 +126,21 @@ func Install(rt *goja.Runtime, o Options) error {
 			_ = module.Set("exports", v)
 		})
 	}
+	reg.RegisterNativeModule("_stream", func(rt *goja.Runtime, module *goja.Object) {
+		fn, err := rt.RunProgram(readableStreamProgram)
+		if err != nil {
+			panic(err)
+		}
+		call, _ := goja.AssertFunction(fn)
+		exports := rt.NewObject()
+		_ = module.Set("exports", exports)
+		// Its dependencies are cellhost's modules ("process/" and
+		// "string_decoder/" name the npm copies: the built-ins here).
+		vreq := func(name string) goja.Value { return req(strings.TrimSuffix(name, "/")) }
+		if _, err := call(goja.Undefined(), rt.ToValue(vreq), module, exports); err != nil {
+			panic(err)
+		}
+	})
 	reg.RegisterNativeModule("_buffer", buffer.Require)
 	reg.RegisterNativeModule("_url", url.Require)
 	reg.RegisterNativeModule("crypto", func(rt *goja.Runtime, module *goja.Object) {

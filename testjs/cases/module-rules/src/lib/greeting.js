@@ -1,0 +1,1 @@
+export function greet(name) { return `hello, ${name}`; }

@@ -1,0 +1,1 @@
+CREATE TABLE docs (name TEXT PRIMARY KEY, body TEXT);
