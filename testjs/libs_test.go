@@ -21,7 +21,6 @@ var repoLibsDir = "libs"
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
-	"agents":     "agents needs the global TransformStream (WHATWG streams are not built yet)",
 	"jose":       "crypto.subtle sign/verify/importKey/encrypt are not built yet (NotSupportedError)",
 	"worker-jwt": "crypto.subtle importKey/deriveBits/sign are not built yet (NotSupportedError)",
 	"kysely":     "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
