@@ -50,7 +50,7 @@
   // copyBodyState is clone(): bytes are copied, streams teed.
   function copyBodyState(st) {
     if (st[4] === 0 && untouched(st)) return st[0] === null ? srcBodyState(st[1]) : newBodyState(st[0].slice());
-    const [a, b] = bodyStream(st).tee();
+    const [a, b] = rsTee.call(bodyStream(st));
     st[3] = a;
     st[4] = 2;
     return streamBodyState(b);
@@ -249,6 +249,13 @@
         Object.defineProperty(rs, "tee", { value: teeUsed, writable: true, configurable: true });
       }
       return st[3];
+    }
+    // streamed: the body is a stream (from the network or a JS stream), not
+    // bytes at hand: cloning it tees it (do.js does not keep a copy for
+    // redirects then).
+    get [Symbol.for("cellhost.streamedBody")]() {
+      const st = this.#state;
+      return st !== null && st[4] !== 0;
     }
     get bodyUsed() {
       const st = this.#state;
