@@ -26,6 +26,35 @@ type Deployment struct {
 	Vars               map[string]any  `json:"vars,omitempty"`
 	CompatibilityDate  string          `json:"compatibility_date,omitempty"`
 	CompatibilityFlags []string        `json:"compatibility_flags,omitempty"`
+	// Extra are the bindings beyond Durable Objects and vars.
+	Extra *DeployedBindings `json:"extra_bindings,omitempty"`
+}
+
+// DeployedBindings are a deployment's KV, D1, R2 and service bindings.
+type DeployedBindings struct {
+	KV       []DeployedResource `json:"kv_namespaces,omitempty"`
+	D1       []DeployedResource `json:"d1_databases,omitempty"`
+	R2       []DeployedBucket   `json:"r2_buckets,omitempty"`
+	Services []DeployedService  `json:"services,omitempty"`
+}
+
+// DeployedResource is a KV namespace or D1 database: env.<Name> is <ID>.
+type DeployedResource struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+}
+
+// DeployedBucket is an R2 binding: env.<Name> is bucket <Bucket>.
+type DeployedBucket struct {
+	Name   string `json:"name"`
+	Bucket string `json:"bucket"`
+}
+
+// DeployedService is a service binding to one of the worker's own
+// entrypoints ("" = its default export).
+type DeployedService struct {
+	Name       string `json:"name"`
+	Entrypoint string `json:"entrypoint,omitempty"`
 }
 
 // DeployedClass is a Durable Object binding: env.<Name> is class <Class>.

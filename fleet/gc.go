@@ -16,13 +16,20 @@ import (
 
 // GCStats are the counters of dead-node GC.
 type GCStats struct {
-	Passes  int64 // passes run (as the waker)
-	Swept   int64 // dead nodes whose markers are all deleted
-	Retired int64 // dead node records removed (tombstone, then delete)
-	Retries int64 // sweeps that failed and backed off
-	Deletes int64 // markers deleted
-	Skipped int64 // undecodable node records left alone
+	Passes  int64 `json:"passes"`  // passes run (as the waker)
+	Swept   int64 `json:"swept"`   // dead nodes whose markers are all deleted
+	Retired int64 `json:"retired"` // dead node records removed (tombstone, then delete)
+	Retries int64 `json:"retries"` // sweeps that failed and backed off
+	Deletes int64 `json:"deletes"` // markers deleted
+	Skipped int64 `json:"skipped"` // undecodable node records left alone
+	Taken   int64 `json:"taken"`   // dead nodes' cells taken over by the failover sweep
 }
+
+// SweepFunc is the failover sweep (SetSweep): it takes over the cells a
+// dead node owned (scopes, from its markers) before GC deletes the
+// markers, renewing the waker lease as it goes. It returns how many it
+// took and an error when some must be tried again (the markers stay).
+type SweepFunc func(ctx context.Context, node string, scopes []string, renew func(context.Context) error) (taken int, err error)
 
 // DeadNodeGc is dead-node garbage collection (bucket protocol, section 8;
 // seed 003), run by the holder of wake/waker.json once per waker tick. Its
@@ -37,7 +44,12 @@ type DeadNodeGc struct {
 	retries map[string]int
 	nextTry map[string]int64 // Unix ms of the next attempt after a failure
 	stats   GCStats
+	sweep   SweepFunc // nil: no failover sweep
 }
+
+// SetSweep makes every pass run sweep on a dead node's cells before it
+// deletes their markers. Call it before the first pass.
+func (g *DeadNodeGc) SetSweep(sweep SweepFunc) { g.sweep = sweep }
 
 // NewDeadNodeGc returns a GC with empty state.
 func NewDeadNodeGc(store ownership.Store, log *slog.Logger) *DeadNodeGc {
@@ -214,6 +226,23 @@ func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(cont
 		after = page.NextStartAfter
 	}
 	keys = CellsIndexedByNodes(keys, map[string]bool{node: true})[node]
+	if g.sweep != nil && len(keys) > 0 {
+		scopes := make([]string, 0, len(keys))
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if _, scope, ok := ParseMarkerKey(k); ok && !seen[scope] {
+				seen[scope] = true
+				scopes = append(scopes, scope)
+			}
+		}
+		taken, err := g.sweep(ctx, node, scopes, renew)
+		g.mu.Lock()
+		g.stats.Taken += int64(taken)
+		g.mu.Unlock()
+		if err != nil {
+			return 0, fmt.Errorf("failover sweep: %w", err)
+		}
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -45,6 +45,7 @@ type Client struct {
 	node   string
 	http   *http.Client
 	now    func() time.Time
+	self   string // SetSelf
 }
 
 // NewClient returns a Client that signs with secret as node.
@@ -120,20 +121,47 @@ func (c *Client) Call(ctx context.Context, addr, class, id, name, method string,
 // node id it answers with. Errors: *ForwardError (no signed answer),
 // *RemoteError (it refused the ping: another fleet secret, clock skew).
 func (c *Client) Ping(ctx context.Context, addr string) (string, error) {
-	body, err := c.send(ctx, addr, PathPing, []byte("{}"))
+	p, err := c.PingStatus(ctx, addr)
 	if err != nil {
 		return "", err
-	}
-	var p Pong
-	if err := decodeStrict(body, &p); err != nil {
-		return "", &ForwardError{Addr: addr, Stage: StageSent, Err: fmt.Errorf("decode pong: %w", err)}
 	}
 	return p.Node, nil
 }
 
-// Pong is the answer to a ping.
+// PingStatus is Ping, returning the whole answer (the node's status when
+// it sent one).
+func (c *Client) PingStatus(ctx context.Context, addr string) (*Pong, error) {
+	body, err := c.send(ctx, addr, PathPing, []byte("{}"))
+	if err != nil {
+		return nil, err
+	}
+	var p Pong
+	if err := decodeStrict(body, &p); err != nil {
+		return nil, &ForwardError{Addr: addr, Stage: StageSent, Err: fmt.Errorf("decode pong: %w", err)}
+	}
+	return &p, nil
+}
+
+// Pong is the answer to a ping: the node and, when it has them, its
+// load and counters.
 type Pong struct {
-	Node string `json:"node"`
+	Node   string      `json:"node"`
+	Status *NodeStatus `json:"status,omitempty"`
+}
+
+// NodeStatus is a running node's load and counters, for cellhost
+// diagnose. (The node record's "load" stays the unattractive constant of
+// bucket protocol section 4, so that celld never hands cells to a
+// cellhost node; the figures travel over the signed peer protocol.)
+type NodeStatus struct {
+	UptimeMS       int64     `json:"uptime_ms"`
+	ResidentCells  int       `json:"resident_cells"`
+	WebSockets     int       `json:"websockets"`
+	Requests       int64     `json:"requests"`
+	RequestsPerSec float64   `json:"requests_per_sec"` // over the last sampling interval
+	Events         int64     `json:"events"`
+	AlarmsFired    int64     `json:"alarms_fired"`
+	Wake           WakeStats `json:"wake"`
 }
 
 func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Reply, error) {
@@ -231,6 +259,7 @@ type Server struct {
 	skew   time.Duration
 	now    func() time.Time
 	logf   func(format string, args ...any)
+	status func() *NodeStatus
 
 	mu     sync.Mutex
 	nonces map[string]int64 // nonce -> the Unix ms after which it is forgotten; guarded by mu
@@ -249,6 +278,8 @@ type ServerConfig struct {
 	Skew   time.Duration        // DefaultSkew when zero
 	Now    func() time.Time     // time.Now when nil
 	Logf   func(string, ...any) // nil discards
+	// Status, if set, is the node's status a ping answers with.
+	Status func() *NodeStatus
 }
 
 // NewServer returns a Server.
@@ -262,7 +293,7 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, nonces: map[string]int64{}}
+	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, status: cfg.Status, nonces: map[string]int64{}}
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -283,6 +314,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ping = true
 	case PathHTTP:
 		s.serveHTTPForward(w, r, refuse)
+		return
+	case PathWS:
+		s.serveSocket(w, r, refuse)
 		return
 	default:
 		http.NotFound(w, r)
@@ -306,7 +340,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if ping {
-		out, _ := json.Marshal(Pong{Node: s.node})
+		p := Pong{Node: s.node}
+		if s.status != nil {
+			p.Status = s.status()
+		}
+		out, _ := json.Marshal(p)
 		w.Header().Set(hdrSignature, s.secret.sign(replySigningString(nonce, http.StatusOK, out)))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(out)

@@ -34,6 +34,10 @@ type WakeConfig struct {
 	Tick  time.Duration
 	Clock ownership.Clock // SystemClock when nil
 	Log   *slog.Logger    // discards when nil
+	// FailoverSweep makes the elected waker take over every cell a dead
+	// node owned (its node-cells markers) before GC deletes the markers
+	// (sweep.go), so that no cell of a dead owner waits for a request.
+	FailoverSweep bool
 }
 
 // DefaultWakerTick is WakeConfig.Tick when zero.
@@ -41,10 +45,15 @@ const DefaultWakerTick = 5 * time.Second
 
 // WakeStats are the counters of a Wake (cellhost diagnose, the logs).
 type WakeStats struct {
-	Published, Retired, PublishErrors int64 // wake index writes
-	Woken, WakeErrors                 int64 // cells activated by the index
-	WakerHeld                         bool  // this node holds wake/waker.json
-	GC                                GCStats
+	// wake index writes
+	Published     int64 `json:"published"`
+	Retired       int64 `json:"retired"`
+	PublishErrors int64 `json:"publish_errors"`
+	// cells activated by the index
+	Woken      int64   `json:"woken"`
+	WakeErrors int64   `json:"wake_errors"`
+	WakerHeld  bool    `json:"waker_held"` // this node holds wake/waker.json
+	GC         GCStats `json:"gc"`
 }
 
 // Wake is the wake index of one node (bucket protocol, section 6) and its
@@ -109,6 +118,9 @@ func NewWake(cfg WakeConfig) (*Wake, error) {
 		gc:     NewDeadNodeGc(cfg.Store, cfg.Log),
 	}
 	w.waker = waker{store: cfg.Store, node: cfg.Node, ttl: WakerTTLTicks * cfg.Tick}
+	if cfg.FailoverSweep {
+		w.gc.SetSweep(w.sweepCells)
+	}
 	return w, nil
 }
 
@@ -129,6 +141,28 @@ func (w *Wake) AlarmDurable(scope string, dueMS int64, armed bool, epoch uint64)
 	case w.wakeup <- struct{}{}:
 	default:
 	}
+}
+
+// PublishAlarm implements host.AlarmPublisher: it queues the entry of an
+// armed alarm and writes the queue now (each new entry, then the
+// retirement of the one it replaces), returning an error unless the entry
+// is in the bucket. Before Start the change stays queued for Start's first
+// write.
+func (w *Wake) PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error {
+	w.AlarmDurable(scope, dueMS, true, epoch)
+	w.mu.Lock()
+	started := w.started
+	w.mu.Unlock()
+	if !started {
+		return nil
+	}
+	w.flush(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.known[scope], WakeEntryBody{Cell: scope, DueMS: dueMS, Epoch: epoch}) {
+		return fmt.Errorf("wake entry of %s (due %d) not written", scope, dueMS)
+	}
+	return nil
 }
 
 // Start reads the wake index, wakes what is due, and starts the writer,
@@ -363,7 +397,7 @@ func (w *Wake) logCounters() {
 		"published", st.Published, "retired", st.Retired, "publish_errors", st.PublishErrors,
 		"woken", st.Woken, "wake_errors", st.WakeErrors, "waker", st.WakerHeld,
 		"gc_passes", st.GC.Passes, "gc_swept", st.GC.Swept, "gc_retries", st.GC.Retries,
-		"gc_deletes", st.GC.Deletes, "gc_retired", st.GC.Retired, "gc_skipped", st.GC.Skipped)
+		"gc_deletes", st.GC.Deletes, "gc_retired", st.GC.Retired, "gc_skipped", st.GC.Skipped, "gc_taken", st.GC.Taken)
 }
 
 // wakeAllowed decides whether this node wakes scope: the waker wakes any
@@ -420,3 +454,8 @@ func withBodies(known, listed []WakeEntryBody) []WakeEntryBody {
 	}
 	return out
 }
+
+// Wake is a host.AlarmPublisher (fleet does not import host).
+var _ interface {
+	PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error
+} = (*Wake)(nil)

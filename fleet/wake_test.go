@@ -382,3 +382,38 @@ func TestWake_PollForgetsRemovedEntries(t *testing.T) {
 		t.Errorf("writes %v, want %v", got, want)
 	}
 }
+
+// TestWake_PublishAlarm: the synchronous publish writes the entry before
+// it returns (the output gate's reply waits for it), reports a write that
+// failed, and leaves the change queued so the next flush writes it.
+func TestWake_PublishAlarm(t *testing.T) {
+	s := newFaultStore()
+	clock := &fakeNow{t: t0}
+	w := newTestWake(t, s, clock, deadA)
+	ctx := context.Background()
+	w.mu.Lock()
+	w.started = true // as after Start, without its goroutines
+	w.mu.Unlock()
+	e := WakeEntryBody{Cell: cellA, DueMS: t0.UnixMilli() + 60_000, Epoch: 2}
+	if err := w.PublishAlarm(ctx, cellA, e.DueMS, 2); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(s, e.Key()) {
+		t.Fatalf("PublishAlarm returned before %s was written", e.Key())
+	}
+	e2 := WakeEntryBody{Cell: cellA, DueMS: e.DueMS + 5*60_000, Epoch: 2}
+	s.failPut = func(key string) error {
+		if key == e2.Key() {
+			return errors.New("injected: 500")
+		}
+		return nil
+	}
+	if err := w.PublishAlarm(ctx, cellA, e2.DueMS, 2); err == nil {
+		t.Fatal("PublishAlarm = nil after a failed put")
+	}
+	s.failPut = nil
+	w.flush(ctx)
+	if exists(s, e.Key()) || !exists(s, e2.Key()) {
+		t.Errorf("after the retry: old entry %v, new %v", exists(s, e.Key()), exists(s, e2.Key()))
+	}
+}

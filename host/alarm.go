@@ -84,6 +84,7 @@ func (c *cell) fireAlarm() {
 		}
 		gen := c.gen
 		c.alarmRunning, c.firingGen = true, a.Generation
+		s.h.counted.alarmsFired.Add(1)
 		info := s.rt.NewObject()
 		_ = info.Set("retryCount", a.Retry)
 		_ = info.Set("isRetry", a.Retry > 0)

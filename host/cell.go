@@ -160,6 +160,7 @@ func (c *cell) open(name string) {
 				c.synced = c.committed
 			}
 			c.armStoredAlarm()
+			c.scheduleSocketRowGC()
 			c.wakeNext()
 		})
 		if !posted {
@@ -417,6 +418,7 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 			}
 		}
 		gen := c.gen
+		s.h.counted.events.Add(1)
 		v, err := start()
 		if err != nil {
 			if c.gen != gen { // e.g. ctx.abort()

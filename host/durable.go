@@ -138,6 +138,12 @@ type syncBatch struct {
 	dbs     []*storage.DB
 	logs    []*cellLog // cells[i].log at the end of the turn (nil: none)
 	replies []func()
+	alarms  []batchAlarm // armed alarms the commits made (AlarmPublisher)
+}
+
+type batchAlarm struct {
+	i int // cells[i]
+	a DurableAlarm
 }
 
 // add records that c committed in this turn.
@@ -146,6 +152,9 @@ func (b *syncBatch) add(c *cell) {
 	b.seqs = append(b.seqs, c.committed)
 	b.dbs = append(b.dbs, c.db)
 	b.logs = append(b.logs, c.log)
+	if a, ok := c.durableAlarm(); ok {
+		b.alarms = append(b.alarms, batchAlarm{i: len(b.cells) - 1, a: a})
+	}
 }
 
 // syncer runs the rounds of the output gate on its own goroutine, so that
@@ -216,6 +225,7 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 			errs = y.h.uploadLogs(logs, errs)
 		}
 	}
+	y.publishAlarms(batches, func(b *syncBatch, i int) bool { return errs != nil && errs[index[b.dbs[i]]] != nil })
 	for _, b := range batches {
 		var berrs []error
 		if errs != nil {

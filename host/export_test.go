@@ -56,3 +56,53 @@ func PostFetch(h *Host, class, name string, req *jsapi.HTTPRequest) <-chan Fetch
 	})
 	return ch
 }
+
+// nopSocketConn is a jsapi.WebSocketConn that drops everything.
+type nopSocketConn struct{}
+
+func (nopSocketConn) Send(bool, []byte) {}
+func (nopSocketConn) Close(int, string) {}
+func (nopSocketConn) Accepted()         {}
+
+// StoreSocketRow stores a hibernated-WebSocket row id in the open object
+// class/name (committed with the job's turn); held also puts a socket of
+// that id in the object's set, as a re-attached one.
+func StoreSocketRow(h *Host, class, name, id string, held bool) error {
+	c := h.cellFor(class, IDFromName(h.cfg.Script, class, name))
+	done := make(chan error, 1)
+	c.s.post(func() {
+		c.unref()
+		c.deliver(name, func() {
+			c.touch()
+			c.wrote = true
+			err := c.db.PutWebSocket(id, []string{"t"}, nil)
+			if err == nil && held {
+				jsapi.RestoreWebSocket(c.webSocketSet(), id, []string{"t"}, nil, nopSocketConn{})
+			}
+			done <- err
+		})
+	})
+	return <-done
+}
+
+// SweepSocketRows runs the stale-row GC of the object class/name now and
+// returns how many rows it deleted and the ids left.
+func SweepSocketRows(h *Host, class, name string) (int, []string, error) {
+	c := h.cellFor(class, IDFromName(h.cfg.Script, class, name))
+	type res struct {
+		n    int
+		left []string
+		err  error
+	}
+	done := make(chan res, 1)
+	c.s.post(func() {
+		c.unref()
+		c.deliver(name, func() {
+			n := c.sweepSocketRows()
+			left, err := c.db.WebSocketIDs()
+			done <- res{n, left, err}
+		})
+	})
+	r := <-done
+	return r.n, r.left, r.err
+}

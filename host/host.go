@@ -152,6 +152,7 @@ type Host struct {
 	closing atomic.Bool
 	sockets wsRegistry // upgraded WebSocket connections
 	owners  ownerCache // where remote objects were last served (remote.go)
+	counted counters   // stats.go
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context

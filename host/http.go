@@ -79,6 +79,9 @@ func (h *Host) Handler() http.Handler {
 			return err
 		},
 	}))
+	e.Pre(func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error { h.counted.requests.Add(1); return next(c) }
+	})
 	objectRoute := func(c echo.Context) error { return h.serveObject(c) }
 	e.Any("/do/:class/:id", objectRoute)
 	e.Any("/do/:class/:id/*", objectRoute)

@@ -191,6 +191,9 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 	return routed(h, &h.owners, class+":"+id,
 		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
 		func(addr string) (*jsapi.HTTPResponse, error) {
+			if sr, ok := h.cfg.Remote.(SocketRemote); ok && isUpgradeRequest(req) {
+				return h.remoteSocketResponse(ctx, sr, addr, class, id, name, req)
+			}
 			// The peer protocol carries bodies as bytes.
 			if err := req.BufferBody(maxBodyBytes); err != nil {
 				return nil, errBadRequest{err}
@@ -244,6 +247,9 @@ func (h *Host) serveObjectUpgrade(c echo.Context, class, id, name string, req *j
 	resp, err := h.FetchHere(c.Request().Context(), class, id, name, req)
 	var elsewhere *ownership.CellOwnedElsewhereError
 	if errors.As(err, &elsewhere) {
+		if sr, ok := h.cfg.Remote.(SocketRemote); ok {
+			return true, h.edgeUpgrade(c, sr, elsewhere.Addr, class, id, name, req)
+		}
 		h.cfg.Remote.ProxyHTTP(c.Response(), c.Request(), elsewhere.Addr, class, id, name)
 		return true, nil
 	}

@@ -2,9 +2,9 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cellhost/cellhost/storage"
 )
@@ -26,8 +26,81 @@ type AlarmSink interface {
 	AlarmDurable(scope string, dueMS int64, armed bool, epoch uint64)
 }
 
+// AlarmPublisher is an AlarmSink that also publishes synchronously. The
+// output gate calls PublishAlarm for each alarm a round of commits armed
+// or moved, after the commits are durable and before it releases any reply
+// of the round: an acknowledged alarm is in the wake index, so a kill
+// right after the reply cannot leave it unindexed (bucket protocol section
+// 6 publishes after the durable commit; this makes the reply wait for the
+// publish too). A failed publish is logged and the replies go out: the
+// commit is durable, and AlarmDurable, which follows as always, retries.
+// Disarmed alarms are not waited for (a stale entry only costs a wake that
+// finds no alarm). Called from the syncer goroutine.
+type AlarmPublisher interface {
+	AlarmSink
+	PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error
+}
+
+// DurableAlarm is an armed alarm the output gate publishes.
+type DurableAlarm struct {
+	Scope string
+	DueMS int64
+	Epoch uint64
+}
+
+// publishTimeout bounds the PublishAlarm calls of one round.
+const publishTimeout = 10 * time.Second
+
+// durableAlarm is the armed alarm c's last commit made, for the output
+// gate to publish, if it made one. On the loop, after the commit.
+func (c *cell) durableAlarm() (DurableAlarm, bool) {
+	n := c.alarmNote
+	if n == nil || !n.ok || n.seq != c.committed {
+		return DurableAlarm{}, false
+	}
+	var epoch uint64
+	if c.log != nil {
+		epoch = c.log.epoch()
+	}
+	return DurableAlarm{Scope: c.scope, DueMS: n.a.AtMs, Epoch: epoch}, true
+}
+
+// publishAlarms runs PublishAlarm for the armed alarms of a round's
+// batches whose commits are durable. On the syncer goroutine.
+func (y *syncer) publishAlarms(batches []*syncBatch, failed func(b *syncBatch, i int) bool) {
+	p, ok := y.h.cfg.AlarmSink.(AlarmPublisher)
+	if !ok {
+		return
+	}
+	var alarms []DurableAlarm
+	for _, b := range batches {
+		for _, x := range b.alarms {
+			if !failed(b, x.i) {
+				alarms = append(alarms, x.a)
+			}
+		}
+	}
+	if len(alarms) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), publishTimeout)
+	defer cancel()
+	for _, a := range alarms {
+		if err := p.PublishAlarm(ctx, a.Scope, a.DueMS, a.Epoch); err != nil {
+			y.h.log.Warn("the wake index did not take a durable alarm before its reply; it is retried in the background", "scope", a.Scope, "err", err)
+		}
+	}
+}
+
 // ErrNotACell means Wake was given a scope that names no cell of this host.
-var ErrNotACell = errors.New("not a cell of this worker")
+// It has a NotACell() true method, for callers that cannot import host
+// (fleet's failover sweep skips such cells).
+var ErrNotACell error = notACell{}
+
+type notACell struct{}
+
+func (notACell) Error() string  { return "not a cell of this worker" }
+func (notACell) NotACell() bool { return true }
 
 // Wake activates the cell scope ("<Class>:<64 hex id>") so that its stored
 // alarm is armed (and fires at once if it is due); it returns when the cell

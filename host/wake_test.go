@@ -210,3 +210,85 @@ func TestAlarm_DueSoonStaysResident(t *testing.T) {
 		t.Errorf("second pass evicted %d, want 0 (the other alarm is due soon)", n)
 	}
 }
+
+// publishingSink is a host.AlarmPublisher whose PublishAlarm waits for
+// the test.
+type publishingSink struct {
+	recordingSink
+	published chan []host.DurableAlarm
+	release   chan error
+}
+
+func (s *publishingSink) PublishAlarm(ctx context.Context, scope string, dueMS int64, epoch uint64) error {
+	s.published <- []host.DurableAlarm{{Scope: scope, DueMS: dueMS, Epoch: epoch}}
+	return <-s.release
+}
+
+// TestAlarmPublisher_ReplyWaitsForTheEntry: the reply to a request that
+// armed an alarm leaves only after PublishAlarm returned (a kill between
+// the reply and the wake-index publish cannot leave the alarm unindexed);
+// a failed publish still lets it go, and AlarmDurable follows either way.
+func TestAlarmPublisher_ReplyWaitsForTheEntry(t *testing.T) {
+	sink := &publishingSink{recordingSink: recordingSink{calls: make(chan alarmCall, 10)},
+		published: make(chan []host.DurableAlarm, 1), release: make(chan error)}
+	h := newHostB(t, alarmJS, t.TempDir(), func(c *host.Config) { c.AlarmSink = sink })
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	scope := "Counter:" + host.IDFromName("counter", "Counter", "pub")
+	for i, pubErr := range []error{nil, errors.New("bucket down")} {
+		before := time.Now().UnixMilli()
+		done := make(chan error, 1)
+		go func() { _, err := fetchDO(h, "pub", "/?arm=3600000"); done <- err }()
+		got := <-sink.published
+		if len(got) != 1 || got[0].Scope != scope || got[0].DueMS < before+3600000 {
+			t.Fatalf("round %d: PublishAlarm(%+v), want %s an hour ahead", i, got, scope)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("round %d: the reply (%v) left before the publish returned", i, err)
+		default:
+		}
+		sink.release <- pubErr
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if c := sink.next(t); c.armed {
+				if c.due != got[0].DueMS {
+					t.Fatalf("AlarmDurable(%+v), want due %d", c, got[0].DueMS)
+				}
+				break
+			}
+		}
+	}
+	// A request that changes no alarm does not wait for the sink.
+	if _, err := fetchDO(h, "pub", "/"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHost_StaleSocketRows: rows of hibernated WebSockets that no
+// connection holds (their node died with the client) are deleted by the
+// activation's GC; a held socket's row stays.
+func TestHost_StaleSocketRows(t *testing.T) {
+	h := newHostB(t, alarmJS, t.TempDir())
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	if _, err := fetchDO(h, "ws", "/"); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.StoreSocketRow(h, "Counter", "ws", "stale", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.StoreSocketRow(h, "Counter", "ws", "held", true); err != nil {
+		t.Fatal(err)
+	}
+	n, left, err := host.SweepSocketRows(h, "Counter", "ws")
+	if err != nil || n != 1 || len(left) != 1 || left[0] != "held" {
+		t.Fatalf("SweepSocketRows = %d, %v, %v; want 1 deleted, [held] left", n, left, err)
+	}
+}

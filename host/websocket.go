@@ -80,7 +80,7 @@ type cellSockets struct {
 // webSocketSet is the cell's hibernation set (created on first use).
 func (c *cell) webSocketSet() *jsapi.WebSocketSet {
 	if c.sockets.set == nil {
-		c.sockets.set = &jsapi.WebSocketSet{}
+		c.sockets.set = &jsapi.WebSocketSet{Store: cellSocketStore{c}}
 	}
 	return c.sockets.set
 }
@@ -127,8 +127,11 @@ type wsConn struct {
 	s    *shard
 	c    *cell // nil: the worker's socket
 	name string
-	ws   *jsapi.WebSocket // the server end; touched on the loop only
-	conn *websocket.Conn  // set before the goroutines start
+	// relay: conn is a relay from an edge node (relay.go), not the
+	// client itself.
+	relay bool
+	ws    *jsapi.WebSocket // the server end; touched on the loop only
+	conn  *websocket.Conn  // set before the goroutines start
 
 	out *queue.Queue[wsOut] // to the writer
 
@@ -269,6 +272,12 @@ func (k *wsConn) read() {
 	for {
 		typ, data, err := k.conn.ReadMessage()
 		if err != nil {
+			if k.relay && k.h.closing.Load() {
+				// This node is shutting down: the edge keeps the client
+				// and re-attaches the socket on the next owner, so the
+				// object hears of no close (its row stays).
+				return
+			}
 			ev := closeEvent(err)
 			k.s.post(func() { k.deliver(ev) })
 			return
@@ -364,6 +373,7 @@ func (h *Host) logUncaught(err error) {
 type wsRegistry struct {
 	mu     sync.Mutex
 	conns  map[*wsConn]struct{}
+	edges  map[*edgeConn]struct{} // edge.go
 	closed bool
 }
 
@@ -404,6 +414,7 @@ func (h *Host) closeWebSockets() {
 	for _, k := range conns {
 		k.wg.Wait()
 	}
+	h.closeEdges()
 }
 
 // hopHeaders are response headers the upgrade writes itself.
@@ -423,6 +434,9 @@ var wsUpgrader = websocket.Upgrader{
 func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
 	r := ec.Request()
 	client := jsapi.SocketOf(resp)
+	if er, ok := client.Owner.(*edgeRelay); ok { // from an object on another node
+		return h.serveEdge(ec, er)
+	}
 	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
 		return errors.New("internal error: a WebSocket response has no owner")

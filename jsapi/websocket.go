@@ -1,7 +1,9 @@
 package jsapi
 
 import (
+	crand "crypto/rand"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -117,6 +119,7 @@ type WebSocket struct {
 	attachment []byte
 	tags       []string
 	set        *WebSocketSet // the hibernation set holding it, if any
+	id         string        // durable id of a hibernatable socket (WebSocketStore)
 	autoRespAt time.Time     // last auto-response sent
 
 	// Owner is the host's: who owns the socket (set once, on the home
@@ -124,8 +127,18 @@ type WebSocket struct {
 	Owner any
 }
 
+// NewRemoteSocket returns the client end of a WebSocket whose server end
+// lives on another node: it has no runtime, so a program can only return
+// it in a Response (the host then serves owner's connection). owner is
+// the host's (Owner).
+func NewRemoteSocket(owner any) *WebSocket { return &WebSocket{Owner: owner} }
+
 // Peer is the other end of the pair.
 func (ws *WebSocket) Peer() *WebSocket { return ws.peer }
+
+// ID is the durable id of a socket accepted with ctx.acceptWebSocket()
+// (the key of its row in the WebSocketSet's Store), else "".
+func (ws *WebSocket) ID() string { return ws.id }
 
 // Accepted reports whether the program accepted ws (accept() or
 // ctx.acceptWebSocket()).
@@ -294,11 +307,54 @@ func (ws *WebSocket) ValueIn(rt *goja.Runtime) goja.Value {
 // (ctx.acceptWebSocket) and its auto-response. The host keeps one per
 // object, across instances, on the object's loop.
 type WebSocketSet struct {
+	// Store, when set, keeps each hibernatable socket's tags and
+	// attachment durable (the host sets the object's database), so that
+	// another node can re-attach the socket (RestoreWebSocket).
+	Store WebSocketStore
+
 	sockets  []*WebSocket
 	hasAuto  bool
 	autoReq  string
 	autoResp string
 	timeout  int64 // setHibernatableWebSocketEventTimeout, ms; 0 = none
+}
+
+// WebSocketStore is where a WebSocketSet keeps its sockets' tags and
+// attachments: Put on acceptWebSocket() and serializeAttachment(), Delete
+// when the close or error event is delivered. Calls happen on the loop,
+// inside the turn (the host's implicit transaction).
+type WebSocketStore interface {
+	PutWebSocket(id string, tags []string, attachment []byte) error
+	DeleteWebSocket(id string) error
+}
+
+// RestoreWebSocket adds to s the hibernatable server end of a socket
+// accepted on another node (its durable id, tags and attachment, read from
+// the Store's rows), coupled to conn: the next event the host dispatches
+// reaches the object's handlers, ctx.getWebSockets() lists it and what the
+// program sends goes to conn. If s holds id already, that socket is
+// re-coupled to conn instead. On the loop.
+func RestoreWebSocket(s *WebSocketSet, id string, tags []string, attachment []byte, conn WebSocketConn) *WebSocket {
+	for _, ws := range s.sockets {
+		if ws.id == id {
+			ws.conn = conn
+			ws.aborted, ws.closedIn = false, false
+			return ws
+		}
+	}
+	ws := &WebSocket{mode: wsHibernatable, id: id, tags: tags, attachment: attachment, set: s, conn: conn}
+	s.sockets = append(s.sockets, ws)
+	return ws
+}
+
+// Has reports whether s holds the socket with durable id id.
+func (s *WebSocketSet) Has(id string) bool {
+	for _, ws := range s.sockets {
+		if ws.id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Len is the number of hibernatable sockets.
@@ -498,6 +554,11 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 			jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("A WebSocket 'attachment' cannot be larger than %d bytes.'attachment' was %d bytes.", maxAttachmentSize, len(b))))
 		}
 		ws.attachment = b
+		if ws.set != nil && ws.set.Store != nil && ws.id != "" {
+			if err := ws.set.Store.PutWebSocket(ws.id, ws.tags, b); err != nil {
+				jserr.Throw(rt, err)
+			}
+		}
 		return goja.Undefined()
 	})
 	set("deserializeAttachment", func(c goja.FunctionCall) goja.Value {
@@ -557,6 +618,12 @@ func (w *Worker) DispatchWebSocket(inst *goja.Object, ws *WebSocket, ev WebSocke
 		args, method, dispatch = []goja.Value{jserr.Object(rt, "Error", ev.Err)}, "webSocketError", st.error
 	default:
 		return nil, fmt.Errorf("jsapi: unknown WebSocket event %d", ev.Type)
+	}
+	if ev.Type != WebSocketMessage && ws.set != nil && ws.set.Store != nil && ws.id != "" {
+		// The socket's last event: its row goes in the handler's turn.
+		if err := ws.set.Store.DeleteWebSocket(ws.id); err != nil {
+			return nil, err
+		}
 	}
 	all := append([]goja.Value{obj}, args...)
 	if ws.mode == wsAccepted {
@@ -637,9 +704,16 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		if len(set.sockets) >= maxHibernatable {
 			jserr.Throw(rt, jserr.New("Error", fmt.Sprintf("only %d websockets can be accepted on a single Durable Object instance", maxHibernatable)))
 		}
+		id := newSocketID()
+		if set.Store != nil {
+			if err := set.Store.PutWebSocket(id, tags, ws.attachment); err != nil {
+				jserr.Throw(rt, err)
+			}
+		}
 		ws.mode = wsHibernatable
 		ws.tags = tags
 		ws.set = set
+		ws.id = id
 		set.sockets = append(set.sockets, ws)
 		if ws.conn != nil {
 			ws.conn.Accepted()
@@ -742,6 +816,13 @@ func (w *Worker) installWebSocketState(ctx *goja.Object, set *WebSocketSet) {
 		}
 		return rt.ToValue(set.timeout)
 	})
+}
+
+// newSocketID returns a fresh durable id for a hibernatable socket.
+func newSocketID() string {
+	var b [16]byte
+	_, _ = crand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 func hasTag(tags []string, tag string) bool {

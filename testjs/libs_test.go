@@ -21,10 +21,8 @@ var repoLibsDir = "libs"
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
-	"jose":       "crypto.subtle sign/verify/importKey/encrypt are not built yet (NotSupportedError)",
-	"worker-jwt": "crypto.subtle importKey/deriveBits/sign are not built yet (NotSupportedError)",
-	"kysely":     "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
-	"zod":        "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
+	"kysely": "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
+	"zod":    "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
 }
 
 // TestLibs replays each library app's recorded transcript against a real

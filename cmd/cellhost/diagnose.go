@@ -127,12 +127,19 @@ func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, liv
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		got, err := client.Ping(pctx, rec.Addr)
+		pong, err := client.PingStatus(pctx, rec.Addr)
 		cancel()
+		got := ""
+		if pong != nil {
+			got = pong.Node
+		}
 		var fe *fleet.ForwardError
 		switch {
 		case err == nil && got == rec.Node:
 			fmt.Fprintf(w, "  ✓ %s at %s answers\n", rec.Node, rec.Addr)
+			if st := pong.Status; st != nil {
+				printStatus(w, st)
+			}
 			continue
 		case err == nil:
 			fmt.Fprintf(w, "  ✗ %s at %s: answered as %s (a stale lease, or two nodes on one address)\n", rec.Node, rec.Addr, got)
@@ -149,6 +156,21 @@ func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, liv
 		return fmt.Errorf("%d of %d live nodes failed the peer check", failed, len(live))
 	}
 	return nil
+}
+
+// printStatus prints a running node's load and counters.
+func printStatus(w io.Writer, st *fleet.NodeStatus) {
+	fmt.Fprintf(w, "      load: %d resident cells, %d WebSockets, %.1f requests/s (%d requests, %d events) up %v\n",
+		st.ResidentCells, st.WebSockets, st.RequestsPerSec, st.Requests, st.Events, (time.Duration(st.UptimeMS) * time.Millisecond).Round(time.Second))
+	wk := st.Wake
+	role := "not the waker"
+	if wk.WakerHeld {
+		role = "the waker"
+	}
+	fmt.Fprintf(w, "      alarms: %d fired; wake index: %d published, %d retired, %d publish errors, %d cells woken, %d wake errors (%s)\n",
+		st.AlarmsFired, wk.Published, wk.Retired, wk.PublishErrors, wk.Woken, wk.WakeErrors, role)
+	fmt.Fprintf(w, "      dead-node GC: %d passes, %d swept, %d retries, %d deletes, %d records retired, %d skipped; failover sweep: %d cells taken over\n",
+		wk.GC.Passes, wk.GC.Swept, wk.GC.Retries, wk.GC.Deletes, wk.GC.Retired, wk.GC.Skipped, wk.GC.Taken)
 }
 
 // listNodes prints every node lease under nodes/ as live, dead or

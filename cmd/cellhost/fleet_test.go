@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -39,14 +40,51 @@ type serveNode struct {
 }
 
 type lineBuf struct {
-	mu    sync.Mutex
-	lines []string
+	mu      sync.Mutex
+	lines   []string
+	changed chan struct{} // closed by add; made by waitFor
 }
 
 func (b *lineBuf) add(s string) {
 	b.mu.Lock()
 	b.lines = append(b.lines, s)
+	if b.changed != nil {
+		close(b.changed)
+		b.changed = nil
+	}
 	b.mu.Unlock()
+}
+
+// waitFor waits until a line contains sub, at most d.
+func (b *lineBuf) waitFor(sub string, d time.Duration) bool { return b.waitForN(sub, 1, d) }
+
+// waitForN waits until n lines contain sub, at most d.
+func (b *lineBuf) waitForN(sub string, n int, d time.Duration) bool {
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	seen, found := 0, 0
+	for {
+		b.mu.Lock()
+		for ; seen < len(b.lines); seen++ {
+			if strings.Contains(b.lines[seen], sub) {
+				found++
+			}
+		}
+		if found >= n {
+			b.mu.Unlock()
+			return true
+		}
+		if b.changed == nil {
+			b.changed = make(chan struct{})
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return false
+		}
+	}
 }
 
 func (b *lineBuf) String() string {
@@ -246,7 +284,34 @@ func TestFleet_AnyNodeAnswers(t *testing.T) {
 				t.Errorf("diagnose does not say %s answers:\n%s", n.id, stdout.String())
 			}
 		}
+		// Each running node reports its load: together they received the
+		// 30 requests, their objects handled 30 events, and the 5 objects
+		// are resident.
+		loads := diagnoseLoad.FindAllStringSubmatch(stdout.String(), -1)
+		if len(loads) != len(nodes) {
+			t.Fatalf("diagnose printed %d load lines, want %d:\n%s", len(loads), len(nodes), stdout.String())
+		}
+		var resident, requests, events int
+		for _, m := range loads {
+			resident += atoi(t, m[1])
+			requests += atoi(t, m[2])
+			events += atoi(t, m[3])
+		}
+		if resident != len(names) || requests != 30 || events != 30 {
+			t.Errorf("diagnose's loads sum to %d resident, %d requests, %d events; want %d, 30, 30:\n%s", resident, requests, events, len(names), stdout.String())
+		}
 	})
+}
+
+var diagnoseLoad = regexp.MustCompile(`load: (\d+) resident cells, \d+ WebSockets, [\d.]+ requests/s \((\d+) requests, (\d+) events\)`)
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // counterID is the id of examples/counter's Counter named name.

@@ -33,6 +33,9 @@ type serveOptions struct {
 	leaseTTL       time.Duration
 	deployPoll     time.Duration
 	wake           wakeOptions
+	failoverSweep  bool
+	env            string   // --env (with a project)
+	vars           []string // --var KEY:VALUE (with a project)
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -55,7 +58,22 @@ owned object and deletes the lease, so that other nodes take over at once.
 
 With a dir (or module), the node serves that project. Without one it serves
 the newest deployment in the bucket (cellhost deploy) and switches to a newer
-one when it appears, restarting its objects with the new code.`,
+one when it appears, restarting its objects with the new code.
+
+Bindings as in cellhost dev: vars, then .dev.vars (or .dev.vars.<env>; .env
+without either), then --var; Durable Objects; R2 buckets (in the fleet's
+bucket, under r2/<bucket>/, shared by every node); service bindings to the
+worker's own entrypoints; the assets binding. KV namespaces and D1 databases
+are SQLite files in this node's state directory: each node has its own (a
+warning says so). Static assets are not served in front of the worker, and
+there is no reload or inspector. A deployment (cellhost deploy) carries the
+vars (including .dev.vars at deploy time) and the same bindings.
+
+A WebSocket to an object another node owns is held by the node the client
+reached and relayed to the owner; if the owner dies, a socket the object
+accepted with ctx.acceptWebSocket() is re-attached on the next owner (its
+tags and attachment are stored with the object) and the client keeps its
+connection; one accepted with accept() is closed with code 1012.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target := ""
@@ -77,6 +95,9 @@ one when it appears, restarting its objects with the new code.`,
 	f.DurationVar(&o.leaseTTL, "lease-ttl", ownership.DefaultTTL, "node lease time to live: a dead node's objects are taken over after it")
 	f.DurationVar(&o.deployPoll, "deploy-poll", 5*time.Second, "without a dir: how often to look for a newer deployment")
 	o.wake.addFlags(cmd)
+	f.StringVarP(&o.env, "env", "e", "", "with a project: apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
+	f.StringArrayVar(&o.vars, "var", nil, "with a project: set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
+	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -150,8 +171,9 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	}
 	f.secret = secret
 	f.client = fleet.NewClient(secret, nodeID)
+	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
-		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick,
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, FailoverSweep: o.failoverSweep,
 		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	if err != nil {
@@ -260,8 +282,12 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return fmt.Errorf("wake index: %w", err)
 	}
 
+	status := newNodeStatus(app, fl.wake, stderr)
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	go status.sample(sampleCtx)
 	peerSrv := &http.Server{
-		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app,
+		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
 			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}

@@ -10,9 +10,12 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/gorilla/websocket"
 
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -30,6 +33,9 @@ type servedApp struct {
 	fl     *fleetNode
 	log    io.Writer
 	stdout io.Writer
+	// bindings are the KV, D1 and R2 resources of every Host of the app
+	// (R2 in the fleet's bucket; KV and D1 on this node only).
+	bindings *bindingSet
 
 	switching sync.Mutex // held while the Host is replaced (deploy, rejoin)
 
@@ -45,13 +51,21 @@ type servedApp struct {
 }
 
 func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer) (*servedApp, error) {
-	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{})}
+	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{}),
+		bindings: &bindingSet{stateDir: state, bucket: fl.store}}
 	if target != "" {
-		hc, _, err := prepareHost(target, state, stderr)
+		cfg, hc, err := loadProject(target, devOptions{env: o.env, vars: o.vars}, stderr)
 		if err != nil {
 			return nil, err
 		}
+		hc.StateDir, hc.Log = state, stderr
+		warnNodeLocal(stderr, cfg)
+		if hc.Bind, err = a.bindings.binder(cfg, newAssetServer(cfg.Assets)); err != nil {
+			a.bindings.close()
+			return nil, err
+		}
 		if err := a.start(hc, ""); err != nil {
+			a.bindings.close()
 			return nil, err
 		}
 		return a, nil
@@ -90,6 +104,25 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	}
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
+	}
+	if x := d.Extra; x != nil {
+		cfg := &wrangler.Config{}
+		for _, k := range x.KV {
+			cfg.KV = append(cfg.KV, wrangler.KVBinding{Name: k.Name, ID: k.ID})
+		}
+		for _, k := range x.D1 {
+			cfg.D1 = append(cfg.D1, wrangler.D1Binding{Name: k.Name, ID: k.ID})
+		}
+		for _, k := range x.R2 {
+			cfg.R2 = append(cfg.R2, wrangler.R2Binding{Name: k.Name, Bucket: k.Bucket})
+		}
+		for _, k := range x.Services {
+			cfg.Services = append(cfg.Services, wrangler.ServiceBinding{Name: k.Name, Entrypoint: k.Entrypoint})
+		}
+		warnNodeLocal(a.log, cfg)
+		if hc.Bind, err = a.bindings.binder(cfg, nil); err != nil {
+			return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
+		}
 	}
 	if _, err := jsapi.CheckWorker(hc.Bundle, nil); err != nil {
 		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
@@ -300,6 +333,29 @@ func (a *servedApp) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, clas
 }
 
 // close stops watching and closes the Host.
+// hostStats returns the current Host's Stats; false while none serves.
+func (a *servedApp) hostStats() (host.Stats, bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g, err := a.enter(ctx)
+	if err != nil {
+		return host.Stats{}, false
+	}
+	defer g.running.Done()
+	return g.h.Stats(), true
+}
+
+// ServeSocket implements fleet.SocketLocal.
+func (a *servedApp) ServeSocket(conn *websocket.Conn, open *wsrelay.Open) {
+	g, err := a.enter(context.Background())
+	if err != nil {
+		_ = conn.Close()
+		return
+	}
+	defer g.running.Done()
+	g.h.ServeSocket(conn, open)
+}
+
 func (a *servedApp) close() {
 	if a.stop != nil {
 		close(a.stop)
@@ -310,6 +366,18 @@ func (a *servedApp) close() {
 	a.mu.Unlock()
 	if g != nil {
 		closeHost(g.h, a.log)
+	}
+	a.bindings.close()
+}
+
+// warnNodeLocal says that KV namespaces and D1 databases live on this node
+// only: the nodes of a fleet do not share them (R2 lives in the bucket).
+func warnNodeLocal(w io.Writer, cfg *wrangler.Config) {
+	for _, k := range cfg.KV {
+		fmt.Fprintf(w, "%s kv_namespaces %s: stored on this node only (<state>/kv); the nodes of a fleet do not share KV yet\n", markWarn, k.Name)
+	}
+	for _, k := range cfg.D1 {
+		fmt.Fprintf(w, "%s d1_databases %s: stored on this node only (<state>/d1); the nodes of a fleet do not share D1 yet\n", markWarn, k.Name)
 	}
 }
 

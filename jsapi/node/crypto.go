@@ -11,6 +11,7 @@ import (
 	"hash"
 	"math/big"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/buffer"
@@ -52,9 +53,42 @@ func nodeError(rt *goja.Runtime, ctor, code, msg string) *goja.Object {
 	return e
 }
 
+// extraEncoding names the encodings goja_nodejs's codecs lack (see the
+// buffer module in modules.js): "latin1", "ascii", "utf16le" or "".
+func extraEncoding(enc goja.Value) string {
+	if enc == nil || goja.IsUndefined(enc) || goja.IsNull(enc) {
+		return ""
+	}
+	switch strings.ToLower(enc.String()) {
+	case "latin1", "binary":
+		return "latin1"
+	case "ascii":
+		return "ascii"
+	case "ucs2", "ucs-2", "utf16le", "utf-16le":
+		return "utf16le"
+	}
+	return ""
+}
+
 // data reads a string (in enc, default utf8) or a buffer source.
 func data(rt *goja.Runtime, v, enc goja.Value) []byte {
 	if s, ok := v.Export().(string); ok {
+		switch extraEncoding(enc) {
+		case "latin1", "ascii":
+			u := utf16.Encode([]rune(s))
+			out := make([]byte, len(u))
+			for i, c := range u {
+				out[i] = byte(c)
+			}
+			return out
+		case "utf16le":
+			u := utf16.Encode([]rune(s))
+			out := make([]byte, 2*len(u))
+			for i, c := range u {
+				out[2*i], out[2*i+1] = byte(c), byte(c>>8)
+			}
+			return out
+		}
 		return buffer.DecodeBytes(rt, rt.ToValue(s), enc)
 	}
 	if o, ok := v.(*goja.Object); ok {
@@ -64,7 +98,9 @@ func data(rt *goja.Runtime, v, enc goja.Value) []byte {
 		case []byte:
 			return x
 		}
-		if buf, ok := o.Get("buffer").Export().(goja.ArrayBuffer); ok {
+		if bv := o.Get("buffer"); bv == nil {
+			// not a view
+		} else if buf, ok := bv.Export().(goja.ArrayBuffer); ok {
 			off, n := o.Get("byteOffset").ToInteger(), o.Get("byteLength").ToInteger()
 			return buf.Bytes()[off : off+n]
 		}
@@ -75,6 +111,23 @@ func data(rt *goja.Runtime, v, enc goja.Value) []byte {
 func output(rt *goja.Runtime, b []byte, enc goja.Value) goja.Value {
 	if goja.IsUndefined(enc) || goja.IsNull(enc) || enc.String() == "buffer" {
 		return buffer.WrapBytes(rt, b)
+	}
+	switch extraEncoding(enc) {
+	case "latin1", "ascii":
+		u := make([]uint16, len(b))
+		for i, c := range b {
+			if extraEncoding(enc) == "ascii" {
+				c &= 0x7f
+			}
+			u[i] = uint16(c)
+		}
+		return goja.StringFromUTF16(u)
+	case "utf16le":
+		u := make([]uint16, len(b)/2)
+		for i := range u {
+			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		}
+		return goja.StringFromUTF16(u)
 	}
 	return buffer.EncodeBytes(rt, b, enc)
 }
@@ -198,6 +251,18 @@ func cryptoModule(rt *goja.Runtime) *goja.Object {
 		}
 	}
 	constants := rt.NewObject()
+	for name, v := range map[string]int{"RSA_PKCS1_PADDING": 1, "RSA_NO_PADDING": 3, "RSA_PKCS1_OAEP_PADDING": 4, "RSA_PKCS1_PSS_PADDING": 6,
+		"RSA_PSS_SALTLEN_DIGEST": -1, "RSA_PSS_SALTLEN_MAX_SIGN": -2, "RSA_PSS_SALTLEN_AUTO": -2} {
+		_ = constants.Set(name, v)
+	}
 	_ = m.Set("constants", constants)
+	fn, err := rt.RunProgram(cryptoProgram)
+	if err != nil {
+		panic(err)
+	}
+	add, _ := goja.AssertFunction(fn)
+	if _, err := add(goja.Undefined(), cryptoKeysNatives(rt), m); err != nil {
+		panic(err)
+	}
 	return m
 }

@@ -54,6 +54,52 @@
     def(P, "indexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
     def(P, "lastIndexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
     def(P, "includes", function (v, from, enc) { return this.indexOf(v, from, enc) !== -1; });
+    // latin1/binary, ascii and utf16le/ucs2: goja_nodejs's Buffer has no
+    // codec for them (jws, inside jsonwebtoken, uses "binary").
+    const extraEncodings = { latin1: "latin1", binary: "latin1", ascii: "ascii", ucs2: "utf16le", "ucs-2": "utf16le", utf16le: "utf16le", "utf-16le": "utf16le" };
+    const extraOf = (enc) => (typeof enc === "string" ? extraEncodings[enc.toLowerCase()] : undefined);
+    function encodeExtra(str, kind) {
+      if (kind === "utf16le") {
+        const u = new Uint8Array(str.length * 2);
+        for (let i = 0; i < str.length; i++) { const c = str.charCodeAt(i); u[2 * i] = c & 255; u[2 * i + 1] = c >> 8; }
+        return u;
+      }
+      const u = new Uint8Array(str.length);
+      for (let i = 0; i < str.length; i++) u[i] = str.charCodeAt(i) & 255;
+      return u;
+    }
+    function decodeExtra(u, kind) {
+      let s = "";
+      if (kind === "utf16le") {
+        for (let i = 0; i + 1 < u.length; i += 2) s += String.fromCharCode(u[i] | (u[i + 1] << 8));
+        return s;
+      }
+      const mask = kind === "ascii" ? 127 : 255;
+      for (let i = 0; i < u.length; i += 8192) s += String.fromCharCode.apply(null, Array.from(u.subarray(i, i + 8192), (b) => b & mask));
+      return s;
+    }
+    const goFrom = Buffer.from;
+    def(Buffer, "from", function from(value, encodingOrOffset, length) {
+      const kind = typeof value === "string" && extraOf(encodingOrOffset);
+      return kind ? toBuf(encodeExtra(value, kind)) : goFrom.apply(this, arguments);
+    });
+    const goToString = P.toString;
+    def(P, "toString", function toString(encoding, start, end) {
+      const kind = extraOf(encoding);
+      if (!kind) return goToString.apply(this, arguments);
+      return decodeExtra(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), kind);
+    });
+    const goWrite = P.write;
+    def(P, "write", function write(string, offset, length, encoding) {
+      if (typeof offset === "string") [encoding, offset, length] = [offset, 0, undefined];
+      else if (typeof length === "string") [encoding, length] = [length, undefined];
+      const kind = extraOf(encoding);
+      if (!kind) return goWrite.apply(this, arguments);
+      offset = offset || 0;
+      const bytes = encodeExtra(string, kind).subarray(0, Math.min(length === undefined ? Infinity : length, this.length - offset));
+      this.set(bytes, offset);
+      return bytes.length;
+    });
     def(P, "toLocaleString", P.toString);
     return {
       Buffer,

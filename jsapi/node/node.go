@@ -2,8 +2,11 @@
 // nodejs_compat): the node:* built-in modules and, under nodejs_compat_v2,
 // the globals Buffer, process, setImmediate and clearImmediate.
 //
-// buffer, url and util.format come from goja_nodejs; crypto and the async
-// context behind AsyncLocalStorage are Go; the rest is modules.js.
+// buffer, url and util.format come from goja_nodejs; crypto is Go natives
+// (crypto*.go: keys, signatures, KDFs, ciphers, ECDH/DH, X509Certificate)
+// under the classes of crypto.js, and reaches jsapi/web for CryptoKey
+// (KeyObject.from, toCryptoKey); the async context behind
+// AsyncLocalStorage is Go; the rest is modules.js.
 package node
 
 import (

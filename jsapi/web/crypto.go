@@ -40,6 +40,25 @@ func cryptoNatives(rt *goja.Runtime, n natives) {
 		_, _ = rand.Read(b)
 		return goja.Undefined(), nil
 	})
+	// digestNew(name) / digestUpdate(h, u8) / digestFinal(h): crypto.DigestStream.
+	n.setE("digestNew", func(c goja.FunctionCall) (goja.Value, error) {
+		f, _ := hashFunc(c.Argument(0).String())
+		if f == nil {
+			return nil, jserr.New("NotSupportedError", "Unrecognized or unimplemented digest algorithm requested.")
+		}
+		return rt.ToValue(&streamHash{f()}), nil
+	})
+	n.setE("digestUpdate", func(c goja.FunctionCall) (goja.Value, error) {
+		b, err := bytesOf(c.Argument(1))
+		if err != nil {
+			return nil, err
+		}
+		c.Argument(0).Export().(*streamHash).h.Write(b)
+		return goja.Undefined(), nil
+	})
+	n.set("digestFinal", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(rt.NewArrayBuffer(c.Argument(0).Export().(*streamHash).h.Sum(nil)))
+	})
 	n.setE("digest", func(c goja.FunctionCall) (goja.Value, error) {
 		data, err := bytesOf(c.Argument(1))
 		if err != nil {
@@ -52,6 +71,9 @@ func cryptoNatives(rt *goja.Runtime, n natives) {
 		return rt.ToValue(rt.NewArrayBuffer(out)), nil
 	})
 }
+
+// streamHash is a crypto.DigestStream's running hash.
+type streamHash struct{ h hash.Hash }
 
 // digest implements crypto.subtle.digest's hash step.
 func digest(name string, data []byte) ([]byte, bool) {

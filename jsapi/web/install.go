@@ -28,7 +28,7 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"streams.js", "body.js", "request.js", "response.js", "fetch.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"streams.js", "body.js", "request.js", "response.js", "fetch.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "cache.js", "intl.js", "htmlrewriter.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
@@ -71,6 +71,9 @@ type Options struct {
 	// ("log", "info", "debug", "warn", "error") instead of Console. Same
 	// goroutine rule.
 	ConsoleFunc func(level, line string)
+	// Cache is the store behind caches.default and caches.open; nil
+	// shares one in-memory store per process.
+	Cache *CacheStorage
 }
 
 // state is what Install leaves on a runtime for the Go bridge. It is
@@ -86,6 +89,8 @@ type state struct {
 	requestFrom     goja.Callable // (input, init): builds the Request stub.fetch sends, calls native.outRequest
 	makeResponse    goja.Callable // (status, statusText|null, headerList, goBody|null, webSocket) → Response
 	exportResponse  goja.Callable // (res): calls native.outResponse
+	cryptoKeyHandle goja.Callable // (key) → the *cryptoKey behind a CryptoKey, or undefined
+	importCryptoKey goja.Callable // (format, data, algorithm, extractable, usages) → CryptoKey (importKey, synchronously)
 
 	// what native.outRequest/outResponse received (read and cleared by the
 	// exporting Go function)
@@ -159,7 +164,11 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if !ok {
 		return errors.New("run web prelude: not a function")
 	}
-	natives := newNatives(rt, st, console)
+	cache := o.Cache
+	if cache == nil {
+		cache = defaultCacheStorage
+	}
+	natives := newNatives(rt, st, console, cache)
 	sv, err := rt.RunProgram(streamsProg)
 	if err != nil {
 		return fmt.Errorf("run web streams: %w", err)
@@ -188,6 +197,8 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	st.requestFrom = get("requestFrom")
 	st.makeResponse = get("makeResponse")
 	st.exportResponse = get("exportResponse")
+	st.cryptoKeyHandle = get("cryptoKeyHandle")
+	st.importCryptoKey = get("importCryptoKey")
 	domException, _ := goja.AssertConstructor(internals.Get("DOMException"))
 	if err := jserr.Install(rt, domException); err != nil {
 		return err
@@ -229,7 +240,7 @@ func bytesOf(v goja.Value) ([]byte, error) {
 	return nil, jserr.TypeError("expected a Uint8Array")
 }
 
-func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *goja.Object {
+func newNatives(rt *goja.Runtime, st *state, console func(level, line string), cache *CacheStorage) *goja.Object {
 	n := natives{rt: rt, obj: rt.NewObject()}
 	_ = n.obj.Set("hostBrand", st.hostBrand)
 	headerNatives(rt, n)
@@ -239,11 +250,16 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string)) *
 	compressNatives(rt, n)
 	encodingNatives(rt, n)
 	cryptoNatives(rt, n)
+	subtleNatives(rt, n)
 	urlNatives(rt, st, n)
 	jsonNatives(rt, n)
 	consoleNatives(rt, console, n)
 	cloneNatives(rt, n)
 	statusNatives(rt, n)
+	formDataNatives(rt, n)
+	cacheNatives(rt, cache, n)
+	intlNatives(rt, n)
+	htmlRewriterNatives(rt, n)
 	return n.obj
 }
 

@@ -206,10 +206,9 @@
         if (ss !== undefined && ss[3] === init && !ss[2] && untouched(ss)) return { state: sharedBodyState(ss), contentType: null };
         return { state: streamBodyState(init), contentType: null };
       }
-      const tag = Object.prototype.toString.call(init);
-      if (tag === "[object Blob]" || tag === "[object File]" || tag === "[object FormData]") {
-        throw new TypeError("cellhost does not support Blob or FormData bodies yet.");
-      }
+      // webapi hook: Blob, File and FormData bodies (formdata.js)
+      const bx = bodyInitOf(init);
+      if (bx !== undefined) return { state: newBodyState(bx.bytes), contentType: bx.contentType };
     }
     return { state: srcBodyState(String(init)), contentType: TEXT_PLAIN };
   }
@@ -285,13 +284,16 @@
       if (isPromise(b)) b = await b;
       return jsonParse(native.decode(b, "utf-8", false, false));
     }
+    // webapi hooks: formData() and blob() (formdata.js)
     async formData() {
-      if (this.#state !== null && this.bodyUsed) throw new TypeError(BODY_USED);
-      throw new TypeError("cellhost does not support FormData yet.");
+      let bytes = this.#take(false);
+      if (isPromise(bytes)) bytes = await bytes;
+      return formDataFromBody(bytes, this.headers.get("content-type"));
     }
     async blob() {
-      if (this.#state !== null && this.bodyUsed) throw new TypeError(BODY_USED);
-      throw new TypeError("cellhost does not support Blob yet.");
+      const b = this.#take(false);
+      const bytes = isPromise(b) ? await b : b.slice();
+      return blobFromBody(bytes, this.headers.get("content-type"));
     }
   }
   // takeForExport marks b's body used and returns it as it is (a

@@ -14,7 +14,7 @@
   const fixedLengths = new WeakMap();
 
   const NOT_BYTES = "This TransformStream is being used as a byte stream, but received an object of non-ArrayBuffer/ArrayBufferView type on its writable side.";
-  const utf8 = new TextEncoder();
+  const utf8Encoder = new TextEncoder();
   function chunkBytes(chunk) {
     const u8 = toU8(chunk);
     if (u8 === undefined) throw new TypeError(NOT_BYTES);
@@ -23,7 +23,7 @@
   // identityBytes: what an IdentityTransformStream takes, as workerd does:
   // bytes, or a string as its UTF-8 encoding.
   function identityBytes(chunk) {
-    return typeof chunk === "string" ? utf8.encode(chunk) : chunkBytes(chunk);
+    return typeof chunk === "string" ? utf8Encoder.encode(chunk) : chunkBytes(chunk);
   }
 
   // IdentityTransformStream passes bytes through unchanged.

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const serveBindingsModule = `import { WorkerEntrypoint } from "cloudflare:workers";
+export class Api extends WorkerEntrypoint {
+  async add(a, b) { return a + b; }
+}
+export default {
+  async fetch(req, env) {
+    const url = new URL(req.url);
+    switch (url.pathname) {
+      case "/vars": return new Response([env.FROM_CONFIG, env.SECRET, env.FROM_FLAG].join("|"));
+      case "/r2/put": await env.FILES.put("k", "shared " + url.searchParams.get("v")); return new Response("ok");
+      case "/r2/get": { const o = await env.FILES.get("k"); return new Response(o ? await o.text() : "none"); }
+      case "/svc": return new Response(String(await env.API.add(2, 3)));
+      case "/kv": return new Response(String(typeof env.CACHE.get));
+    }
+    return new Response("worker");
+  },
+};`
+
+// TestServe_Bindings: a serve node reads vars, .dev.vars and --var as dev
+// does, binds R2 in the fleet's bucket (what node a puts, node b reads),
+// service bindings to the worker's entrypoints, and KV with a warning
+// that it is this node's only.
+func TestServe_Bindings(t *testing.T) {
+	bin := fleetBinary(t)
+	dir := t.TempDir()
+	bucket := "file://" + filepath.Join(dir, "bucket")
+	project := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "sb", "main": "index.js", "compatibility_date": "2026-01-01",
+  "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
+  "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
+  "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
+		"index.js":  serveBindingsModule,
+		".dev.vars": "SECRET=from-dev-vars\n",
+	})
+	a := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "a"), "--var", "FROM_FLAG:flag")
+	b := startServe(t, bin, project, "--bucket", bucket, "--state", filepath.Join(dir, "b"))
+	for _, c := range []struct {
+		node       *serveNode
+		path, want string
+	}{
+		{a, "/vars", "cfg|from-dev-vars|flag"},
+		{b, "/vars", "cfg|from-dev-vars|cfg"},
+		{a, "/r2/put?v=1", "ok"},
+		{b, "/r2/get", "shared 1"},
+		{b, "/svc", "5"},
+		{a, "/kv", "function"},
+	} {
+		if status, body := getText(t, c.node.base+c.path); status != 200 || body != c.want {
+			t.Errorf("GET %s = %d %q, want %q", c.path, status, body, c.want)
+		}
+	}
+	if !strings.Contains(a.logs.String(), "kv_namespaces CACHE: stored on this node only") {
+		t.Errorf("no warning that KV is node-local:\n%s", a.logs)
+	}
+}
+
+// TestServe_DeployedBindings: a deployment carries the vars and the R2,
+// KV and service bindings; a node without a project binds them.
+func TestServe_DeployedBindings(t *testing.T) {
+	bin := fleetBinary(t)
+	dir := t.TempDir()
+	bucket := "file://" + filepath.Join(dir, "bucket")
+	project := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "sb", "main": "index.js", "compatibility_date": "2026-01-01",
+  "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
+  "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
+  "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
+		"index.js":  serveBindingsModule,
+		".dev.vars": "SECRET=from-dev-vars\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"deploy", project, "--bucket", bucket}, &stdout, &stderr); code != 0 {
+		t.Fatalf("deploy: %s", stderr.String())
+	}
+	a := startServe(t, bin, "--bucket", bucket, "--state", filepath.Join(dir, "a"))
+	for _, c := range []struct{ path, want string }{
+		{"/vars", "cfg|from-dev-vars|cfg"},
+		{"/r2/put?v=2", "ok"},
+		{"/r2/get", "shared 2"},
+		{"/svc", "5"},
+		{"/kv", "function"},
+	} {
+		if status, body := getText(t, a.base+c.path); status != 200 || body != c.want {
+			t.Errorf("GET %s = %d %q, want %q\n%s", c.path, status, body, c.want, a.logs)
+		}
+	}
+}

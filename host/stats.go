@@ -1,0 +1,30 @@
+package host
+
+import "sync/atomic"
+
+// counters are the host's running totals (Stats).
+type counters struct {
+	requests    atomic.Int64 // HTTP requests the front received
+	events      atomic.Int64 // events delivered to objects (fetch, RPC, alarm, WebSocket)
+	alarmsFired atomic.Int64 // alarm() invocations (retries included)
+}
+
+// Stats is a running node's load and counters (cellhost diagnose asks
+// serve nodes for them over the signed peer protocol).
+type Stats struct {
+	ResidentCells int   // cells holding their database
+	WebSockets    int   // client connections held here: objects' own and relayed for objects elsewhere (edge)
+	Requests      int64 // HTTP requests received
+	Events        int64 // events delivered to objects
+	AlarmsFired   int64 // alarm() invocations
+}
+
+// Stats returns the host's load and counters. Safe from any goroutine.
+func (h *Host) Stats() Stats {
+	resident, _ := h.ResidentCells()
+	h.sockets.mu.Lock()
+	ws := len(h.sockets.conns) + len(h.sockets.edges)
+	h.sockets.mu.Unlock()
+	return Stats{ResidentCells: resident, WebSockets: ws, Requests: h.counted.requests.Load(),
+		Events: h.counted.events.Load(), AlarmsFired: h.counted.alarmsFired.Load()}
+}

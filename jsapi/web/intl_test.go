@@ -1,0 +1,68 @@
+package web
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFormatNumber(t *testing.T) {
+	en := numOpts{Locale: "en-US", Style: "decimal", MaxFrac: 3, MinInt: 1, UseGrouping: "auto", Notation: "standard"}
+	for _, c := range []struct {
+		x    float64
+		o    func(numOpts) numOpts
+		want string
+	}{
+		{1234567.891, nil, "1,234,567.891"},
+		{0.5, func(o numOpts) numOpts { o.MaxFrac = 0; return o }, "1"},
+		{0.05, func(o numOpts) numOpts { o.MaxFrac = 1; return o }, "0.1"},
+		{-0.0001, func(o numOpts) numOpts { o.MaxFrac = 2; return o }, "-0"},
+		{1.005, func(o numOpts) numOpts { o.MaxFrac = 2; return o }, "1.01"},
+		{math.Inf(-1), nil, "-∞"},
+		{1234, func(o numOpts) numOpts { o.Locale = "es-ES"; return o }, "1234"},
+		{12345, func(o numOpts) numOpts { o.Locale = "en-IN"; o.Exact = "1234567"; return o }, "12,34,567"},
+		{0, func(o numOpts) numOpts { o.Notation = "scientific"; return o }, "0E0"},
+		{-5, func(o numOpts) numOpts { o.Style = "currency"; o.Currency = "USD"; o.CurrencySign = "accounting"; o.MinFrac, o.MaxFrac = 2, 2; return o }, "($5.00)"},
+	} {
+		o := en
+		if c.o != nil {
+			o = c.o(o)
+		}
+		got := ""
+		for _, p := range formatNumber(c.x, o) {
+			got += p.val
+		}
+		if got != c.want {
+			t.Errorf("formatNumber(%v, %+v) = %q, want %q", c.x, o, got, c.want)
+		}
+	}
+}
+
+func TestPluralCategory(t *testing.T) {
+	for _, c := range []struct {
+		locale  string
+		ordinal bool
+		n       float64
+		want    string
+	}{
+		{"en", false, 1, "one"}, {"en", false, 1.5, "other"}, {"en", true, 22, "two"}, {"en", true, 113, "other"},
+		{"ru", false, 21, "one"}, {"ru", false, 5, "many"}, {"ar", false, 0, "zero"}, {"ar", false, 3, "few"},
+		{"en", false, math.NaN(), "other"}, {"en", false, math.Inf(1), "other"}, {"en", false, -1, "one"},
+	} {
+		if got := pluralCategory(c.locale, c.ordinal, c.n, 0, 3); got != c.want {
+			t.Errorf("pluralCategory(%s, %v, %v) = %q, want %q", c.locale, c.ordinal, c.n, got, c.want)
+		}
+	}
+}
+
+func TestCanonicalLocale(t *testing.T) {
+	for in, want := range map[string]string{"EN-us": "en-US", "zh-hant-tw": "zh-Hant-TW", "xx": "xx", "xx-latn-zz": "xx-Latn-ZZ"} {
+		if got, err := canonicalLocale(in); err != nil || got != want {
+			t.Errorf("canonicalLocale(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "not a locale!", "x_y", "??"} {
+		if _, err := canonicalLocale(bad); err == nil {
+			t.Errorf("canonicalLocale(%q) accepted", bad)
+		}
+	}
+}

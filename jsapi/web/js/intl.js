@@ -1,0 +1,596 @@
+  // ---------------------------------------------------------------- Intl
+  // goja has no Intl. The classes here read and check options as V8 does
+  // (with V8's messages) and format through intl.go: number and date
+  // patterns for the locales intl.go lists (others format as en-US),
+  // x/text's CLDR plural rules and collation, uniseg's segmentation.
+  // workerd's default locale is en-US and its default time zone UTC.
+  // makeIntl builds Intl and what the built-ins' locale methods use; a
+  // runtime does it on first use (Intl is an accessor until then).
+  let intlAPI;
+  function intl() {
+    if (intlAPI === undefined) intlAPI = makeIntl();
+    return intlAPI;
+  }
+  function makeIntl() {
+    const Intl = {};
+    const DEFAULT_LOCALE = "en-US";
+    function canonicalLocales(locales) {
+      if (locales === undefined) return [];
+      const list = typeof locales === "string" || (isObject(locales) && intlLocaleTags.has(locales)) ? [locales] : Array.from(Object(locales));
+      const out = [];
+      for (const l of list) {
+        if (typeof l !== "string" && !isObject(l)) throw new TypeError("Language ID should be string or object.");
+        const tag = native.intlCanonical(isObject(l) && intlLocaleTags.has(l) ? intlLocaleTags.get(l) : String(l));
+        if (!out.includes(tag)) out.push(tag);
+      }
+      return out;
+    }
+    // resolveLocale: the first requested tag whose language intl.go knows
+    // (without Unicode extensions), else en-US.
+    // With anyLanguage (plural rules, collation: x/text knows every CLDR
+    // language), the first requested tag.
+    // With dates, only languages whose date names intl.go has.
+    function resolveLocale(locales, anyLanguage, dates) {
+      for (const tag of canonicalLocales(locales)) {
+        const base = tag.split("-u-")[0].split("-x-")[0];
+        if (anyLanguage || native.intlSupported(base, dates === true)) return base;
+      }
+      return DEFAULT_LOCALE;
+    }
+    function intlOptions(options) {
+      if (options === undefined) return Object.create(null);
+      if (options === null) throw new TypeError("Cannot convert undefined or null to object");
+      return Object(options);
+    }
+    function getOption(opts, prop, values, fallback, ctor) {
+      let v = opts[prop];
+      if (v === undefined) return fallback;
+      if (values === "boolean") return Boolean(v);
+      v = String(v);
+      if (values !== undefined && !values.includes(v)) throw new RangeError(`Value ${v} out of range for ${ctor} options property ${prop}`);
+      return v;
+    }
+    function getNumberOption(opts, prop, min, max, fallback) {
+      let v = opts[prop];
+      if (v === undefined) return fallback;
+      v = Number(v);
+      if (Number.isNaN(v) || v < min || v > max) throw new RangeError(`${prop} value is out of range.`);
+      return Math.floor(v);
+    }
+    function intlBrand(map, x, method) {
+      const s = isObject(x) ? map.get(x) : undefined;
+      if (s === undefined) throw new TypeError(`Method ${method} called on incompatible receiver ${typeof x === "string" ? x : String(x)}`);
+      return s;
+    }
+    function partsOf(flat) {
+      const out = [];
+      for (let i = 0; i < flat.length; i += 2) out.push({ type: flat[i], value: flat[i + 1] });
+      return out;
+    }
+    function joinParts(flat) {
+      let s = "";
+      for (let i = 1; i < flat.length; i += 2) s += flat[i];
+      return s;
+    }
+    // defineIntl makes a constructor callable without new (as the ECMA-402
+    // constructors of the first edition are: NumberFormat, DateTimeFormat,
+    // Collator) or not, with methods and a toStringTag.
+    function intlClass(name, init, callable, methods, getters) {
+      const ctor = function (locales, options) {
+        if (new.target === undefined && !callable) throw new TypeError(`Constructor Intl.${name} requires 'new'`);
+        const self = new.target === undefined ? Object.create(ctor.prototype) : this;
+        init(self, locales, options);
+        return self;
+      };
+      Object.defineProperty(ctor, "name", { value: name });
+      Object.defineProperty(ctor, "length", { value: 0 });
+      for (const k of Object.keys(methods)) {
+        Object.defineProperty(ctor.prototype, k, { value: methods[k], writable: true, configurable: true });
+      }
+      for (const k of Object.keys(getters || {})) {
+        Object.defineProperty(ctor.prototype, k, { get: getters[k], configurable: true });
+      }
+      Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: "Intl." + name, configurable: true });
+      Object.defineProperty(ctor, "supportedLocalesOf", {
+        value: function supportedLocalesOf(locales) {
+          return canonicalLocales(locales).filter((t) => native.intlSupported(t.split("-u-")[0]));
+        },
+        writable: true,
+        configurable: true,
+      });
+      Object.defineProperty(Intl, name, { value: ctor, writable: true, configurable: true });
+      return ctor;
+    }
+
+    // ---- NumberFormat
+    const numberFormats = new WeakMap();
+    const currencyDigitsOf = (c) => (["JPY", "KRW", "VND", "CLP", "ISK", "UGX", "XAF", "XOF", "PYG"].includes(c) ? 0 : ["BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD"].includes(c) ? 3 : 2);
+    function initNumberFormat(self, locales, options) {
+      const opts = intlOptions(options);
+      const C = "Intl.NumberFormat";
+      const locale = resolveLocale(locales);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const style = getOption(opts, "style", ["decimal", "percent", "currency", "unit"], "decimal", C);
+      let currency = getOption(opts, "currency", undefined, undefined, C);
+      if (currency !== undefined) {
+        if (!/^[A-Za-z]{3}$/.test(currency)) throw new RangeError("Invalid currency code : " + currency);
+        currency = currency.toUpperCase();
+      }
+      const currencyDisplay = getOption(opts, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", C);
+      const currencySign = getOption(opts, "currencySign", ["standard", "accounting"], "standard", C);
+      const unit = getOption(opts, "unit", undefined, undefined, C);
+      const unitDisplay = getOption(opts, "unitDisplay", ["short", "narrow", "long"], "short", C);
+      if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
+      if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
+      const notation = getOption(opts, "notation", ["standard", "scientific", "engineering", "compact"], "standard", C);
+      const cd = style === "currency" ? currencyDigitsOf(currency) : 0;
+      const mnfdDefault = style === "currency" && notation !== "compact" ? cd : 0;
+      const mxfdDefault = style === "currency" && notation !== "compact" ? cd : style === "percent" ? 0 : notation === "compact" ? 0 : 3;
+      const minInt = getNumberOption(opts, "minimumIntegerDigits", 1, 21, 1);
+      let minFrac = opts.minimumFractionDigits;
+      let maxFrac = opts.maximumFractionDigits;
+      const minSig = opts.minimumSignificantDigits;
+      const maxSig = opts.maximumSignificantDigits;
+      const o = { Locale: locale, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0 };
+      const resolved = { locale, numberingSystem: "latn", style };
+      if (style === "currency") Object.assign(resolved, { currency, currencyDisplay, currencySign });
+      if (style === "unit") Object.assign(resolved, { unit, unitDisplay });
+      resolved.minimumIntegerDigits = minInt;
+      if (minSig !== undefined || maxSig !== undefined) {
+        o.MinSig = getNumberOption(opts, "minimumSignificantDigits", 1, 21, 1);
+        o.MaxSig = getNumberOption(opts, "maximumSignificantDigits", o.MinSig, 21, 21);
+        resolved.minimumSignificantDigits = o.MinSig;
+        resolved.maximumSignificantDigits = o.MaxSig;
+      } else if (minFrac !== undefined || maxFrac !== undefined || notation !== "compact") {
+        minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, undefined);
+        maxFrac = getNumberOption(opts, "maximumFractionDigits", 0, 100, undefined);
+        if (minFrac === undefined) minFrac = Math.min(mnfdDefault, maxFrac === undefined ? mnfdDefault : maxFrac);
+        else if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
+        else if (minFrac > maxFrac) throw new RangeError("maximumFractionDigits value is out of range.");
+        if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
+        o.MinFrac = minFrac;
+        o.MaxFrac = maxFrac;
+        resolved.minimumFractionDigits = minFrac;
+        resolved.maximumFractionDigits = maxFrac;
+      } else {
+        resolved.minimumFractionDigits = 0;
+        resolved.maximumFractionDigits = 0;
+        resolved.maximumSignificantDigits = 2;
+      }
+      let useGrouping = opts.useGrouping;
+      if (useGrouping === undefined) useGrouping = notation === "compact" ? "min2" : "auto";
+      else if (useGrouping === true || useGrouping === "true") useGrouping = "always";
+      else if (useGrouping === false || useGrouping === "false" || useGrouping === null || useGrouping === "") useGrouping = false;
+      else {
+        useGrouping = String(useGrouping);
+        if (!["min2", "auto", "always"].includes(useGrouping)) throw new RangeError(`Value ${useGrouping} out of range for Intl.NumberFormat options property useGrouping`);
+      }
+      o.UseGrouping = String(useGrouping);
+      o.Notation = notation;
+      const compactDisplay = getOption(opts, "compactDisplay", ["short", "long"], "short", C);
+      o.CompactDisplay = compactDisplay;
+      const signDisplay = getOption(opts, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", C);
+      o.SignDisplay = signDisplay;
+      Object.assign(resolved, { useGrouping, notation });
+      if (notation === "compact") resolved.compactDisplay = compactDisplay;
+      Object.assign(resolved, { signDisplay, roundingIncrement: 1, roundingMode: "halfExpand", roundingPriority: "auto", trailingZeroDisplay: "auto" });
+      numberFormats.set(self, { o, resolved, bound: undefined });
+    }
+    function numberParts(st, x) {
+      let v = x;
+      if (typeof v === "bigint") {
+        const neg = v < 0n;
+        const s = (neg ? -v : v).toString();
+        const x = neg ? -Number(s) : Number(s);
+      // exact digits only where the value is printed as it is
+      if (st.o.Notation !== "standard" || st.o.Style === "percent") return native.intlNumber(x, st.o);
+      return native.intlNumber(x, Object.assign({}, st.o, { Exact: s }));
+      }
+      return native.intlNumber(Number(v), st.o);
+    }
+    const NumberFormat = intlClass("NumberFormat", initNumberFormat, true, {
+      formatToParts(x) {
+        return partsOf(numberParts(intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatToParts"), x));
+      },
+      resolvedOptions() {
+        const r = intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.resolvedOptions").resolved;
+        return Object.assign({}, r);
+      },
+    }, {
+      format() {
+        const st = intlBrand(numberFormats, this, "get Intl.NumberFormat.prototype.format");
+        if (st.bound === undefined) st.bound = (x) => joinParts(numberParts(st, x));
+        return st.bound;
+      },
+    });
+
+    // ---- DateTimeFormat
+    const dateFormats = new WeakMap();
+    const dateComponents = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
+    // initDateTimeFormat; required/defaults as ECMA-402's ToDateTimeOptions
+    // ("date", "time" or "any" with "date", "time" or "all").
+    function initDateTimeFormat(self, locales, options, required = "any", defaults = "date") {
+      const opts = intlOptions(options);
+      const C = "Intl.DateTimeFormat";
+      const locale = resolveLocale(locales, false, true);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      getOption(opts, "calendar", undefined, undefined, C);
+      getOption(opts, "numberingSystem", undefined, undefined, C);
+      let hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
+      const hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      let timeZone = opts.timeZone;
+      timeZone = timeZone === undefined ? "UTC" : native.intlZone(String(timeZone));
+      const o = {
+        Locale: locale, TimeZone: timeZone,
+        Weekday: getOption(opts, "weekday", ["narrow", "short", "long"], "", C),
+        Era: getOption(opts, "era", ["narrow", "short", "long"], "", C),
+        Year: getOption(opts, "year", ["2-digit", "numeric"], "", C),
+        Month: getOption(opts, "month", ["2-digit", "numeric", "narrow", "short", "long"], "", C),
+        Day: getOption(opts, "day", ["2-digit", "numeric"], "", C),
+        Hour: "", Minute: "", Second: "", FracDigits: 0, TimeZoneName: "", Hour12: false, DateStyle: "", TimeStyle: "",
+      };
+      getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C);
+      o.Hour = getOption(opts, "hour", ["2-digit", "numeric"], "", C);
+      o.Minute = getOption(opts, "minute", ["2-digit", "numeric"], "", C);
+      o.Second = getOption(opts, "second", ["2-digit", "numeric"], "", C);
+      o.FracDigits = getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0);
+      o.TimeZoneName = getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C);
+      getOption(opts, "formatMatcher", ["basic", "best fit"], "best fit", C);
+      o.DateStyle = getOption(opts, "dateStyle", ["full", "long", "medium", "short"], "", C);
+      o.TimeStyle = getOption(opts, "timeStyle", ["full", "long", "medium", "short"], "", C);
+      const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
+      if ((o.DateStyle || o.TimeStyle) && anyComponent) throw new TypeError("Invalid option : option");
+      if (o.DateStyle === "" && o.TimeStyle === "") {
+        let needDefaults = true;
+        if ((required === "date" || required === "any") && (o.Weekday || o.Year || o.Month || o.Day)) needDefaults = false;
+        if ((required === "time" || required === "any") && (o.Hour || o.Minute || o.Second || o.FracDigits)) needDefaults = false;
+        if (needDefaults && (defaults === "date" || defaults === "all")) o.Year = o.Month = o.Day = "numeric";
+        if (needDefaults && (defaults === "time" || defaults === "all")) o.Hour = o.Minute = o.Second = "numeric";
+      }
+      const hasHour = o.Hour !== "" || o.TimeStyle !== "";
+      let hc;
+      if (hasHour) {
+        if (hour12 === undefined) hour12 = hourCycle !== undefined ? hourCycle === "h11" || hourCycle === "h12" : native.intlHour12(locale);
+        hc = hour12 ? (locale.startsWith("ja") ? "h11" : "h12") : "h23";
+        o.Hour12 = hour12;
+      }
+      const resolved = { locale, calendar: "gregory", numberingSystem: "latn", timeZone };
+      if (hasHour) {
+        resolved.hourCycle = hc;
+        resolved.hour12 = hour12;
+      }
+      // ICU's h23 patterns pad the hour when the minute was asked numeric
+      if (o.Minute === "numeric" && o.Hour !== "" && !o.Hour12) o.Hour = "2-digit";
+      if (o.Minute !== "" && o.Hour !== "") o.Minute = "2-digit";
+      if (o.Second !== "" && (o.Minute !== "" || o.Hour !== "")) o.Second = "2-digit";
+      for (const [k, v] of [["weekday", o.Weekday], ["era", o.Era], ["year", o.Year], ["month", o.Month], ["day", o.Day], ["hour", o.Hour], ["minute", o.Minute], ["second", o.Second]]) {
+        if (v !== "") resolved[k] = v;
+      }
+      if (o.FracDigits) resolved.fractionalSecondDigits = o.FracDigits;
+      if (o.TimeZoneName) resolved.timeZoneName = o.TimeZoneName;
+      if (o.DateStyle) resolved.dateStyle = o.DateStyle;
+      if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
+      dateFormats.set(self, { o, resolved, bound: undefined });
+    }
+    function dateValue(date) {
+      const x = date === undefined ? Date.now() : Number(date);
+      if (!Number.isFinite(x) || Math.abs(x) > 8.64e15) throw new RangeError("Invalid time value");
+      return x;
+    }
+    const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
+      formatToParts(date) {
+        const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
+        return partsOf(native.intlDate(dateValue(date), st.o));
+      },
+      resolvedOptions() {
+        return Object.assign({}, intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
+      },
+    }, {
+      format() {
+        const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
+        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDate(dateValue(date), st.o));
+        return st.bound;
+      },
+    });
+
+    // ---- Collator
+    const collators = new WeakMap();
+    function initCollator(self, locales, options) {
+      const opts = intlOptions(options);
+      const C = "Intl.Collator";
+      const usage = getOption(opts, "usage", ["sort", "search"], "sort", C);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      getOption(opts, "collation", undefined, undefined, C);
+      const numeric = getOption(opts, "numeric", "boolean", false, C);
+      const caseFirst = getOption(opts, "caseFirst", ["upper", "lower", "false"], "false", C);
+      const sensitivity = getOption(opts, "sensitivity", ["base", "accent", "case", "variant"], "variant", C);
+      const ignorePunctuation = getOption(opts, "ignorePunctuation", "boolean", false, C);
+      const locale = resolveLocale(locales, true);
+      collators.set(self, { locale, usage, sensitivity, ignorePunctuation, numeric, caseFirst, bound: undefined });
+    }
+    function collatorCompare(st, a, b) {
+      return native.intlCompare(st.locale, st.sensitivity, st.numeric, st.ignorePunctuation, String(a), String(b));
+    }
+    const Collator = intlClass("Collator", initCollator, true, {
+      resolvedOptions() {
+        const st = intlBrand(collators, this, "Intl.Collator.prototype.resolvedOptions");
+        return { locale: st.locale, usage: st.usage, sensitivity: st.sensitivity, ignorePunctuation: st.ignorePunctuation, collation: "default", numeric: st.numeric, caseFirst: st.caseFirst };
+      },
+    }, {
+      compare() {
+        const st = intlBrand(collators, this, "get Intl.Collator.prototype.compare");
+        if (st.bound === undefined) st.bound = (a, b) => collatorCompare(st, a, b);
+        return st.bound;
+      },
+    });
+
+    // ---- PluralRules
+    const pluralRules = new WeakMap();
+    const pluralOrder = ["zero", "one", "two", "few", "many", "other"];
+    const PluralRules = intlClass("PluralRules", (self, locales, options) => {
+      const opts = intlOptions(options);
+      const type = getOption(opts, "type", ["cardinal", "ordinal"], "cardinal", "Intl.PluralRules");
+      const locale = resolveLocale(locales, true);
+      const minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, 0);
+      const maxFrac = getNumberOption(opts, "maximumFractionDigits", minFrac, 100, Math.max(minFrac, 3));
+      const cats = new Set();
+      for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 21, 22, 23, 100, 101, 102, 103, 1000000, 0.5, 1.5, 2.5]) cats.add(native.intlPlural(locale, type === "ordinal", n, 0, 3));
+      pluralRules.set(self, { locale, type, minFrac, maxFrac, categories: pluralOrder.filter((c) => cats.has(c)) });
+    }, false, {
+      select(n) {
+        const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.select");
+        return native.intlPlural(st.locale, st.type === "ordinal", Number(n), st.minFrac, st.maxFrac);
+      },
+      resolvedOptions() {
+        const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.resolvedOptions");
+        return {
+          locale: st.locale, type: st.type, notation: "standard", minimumIntegerDigits: 1, minimumFractionDigits: st.minFrac, maximumFractionDigits: st.maxFrac,
+          pluralCategories: st.categories.slice(), roundingIncrement: 1, roundingMode: "halfExpand", roundingPriority: "auto", trailingZeroDisplay: "auto",
+        };
+      },
+    });
+
+    // ---- Segmenter
+    const segmenters = new WeakMap();
+    const segmentsState = new WeakMap();
+    const Segmenter = intlClass("Segmenter", (self, locales, options) => {
+      const opts = intlOptions(options);
+      const locale = resolveLocale(locales);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", "Intl.Segmenter");
+      const granularity = getOption(opts, "granularity", ["grapheme", "word", "sentence"], "grapheme", "Intl.Segmenter");
+      segmenters.set(self, { locale, granularity });
+    }, false, {
+      segment(string) {
+        const st = intlBrand(segmenters, this, "Intl.Segmenter.prototype.segment");
+        const input = String(string);
+        const segs = Object.create(SegmentsProto);
+        segmentsState.set(segs, { input, granularity: st.granularity, flat: null });
+        return segs;
+      },
+      resolvedOptions() {
+        const st = intlBrand(segmenters, this, "Intl.Segmenter.prototype.resolvedOptions");
+        return { locale: st.locale, granularity: st.granularity };
+      },
+    });
+    function segmentList(st) {
+      if (st.flat === null) st.flat = native.intlSegment(st.input, st.granularity);
+      return st.flat;
+    }
+    function segmentData(st, i) {
+      const f = segmentList(st);
+      const d = { segment: f[i], index: f[i + 1], input: st.input };
+      if (st.granularity === "word") d.isWordLike = f[i + 2];
+      return d;
+    }
+    const SegmentsProto = {
+      containing(index) {
+        const st = segmentsState.get(this);
+        if (st === undefined) throw illegalInvocation();
+        const n = index === undefined ? 0 : Math.trunc(Number(index)) || 0;
+        if (n < 0 || n >= st.input.length) return undefined;
+        const f = segmentList(st);
+        for (let i = 0; i < f.length; i += 3) {
+          if (n >= f[i + 1] && n < f[i + 1] + f[i].length) return segmentData(st, i);
+        }
+        return undefined;
+      },
+      [Symbol.iterator]() {
+        const st = segmentsState.get(this);
+        if (st === undefined) throw illegalInvocation();
+        let i = 0;
+        const it = Object.create(Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]())));
+        it.next = () => {
+          const f = segmentList(st);
+          if (i >= f.length) return { value: undefined, done: true };
+          const d = segmentData(st, i);
+          i += 3;
+          return { value: d, done: false };
+        };
+        Object.defineProperty(it, Symbol.toStringTag, { value: "Segmenter String Iterator" });
+        return it;
+      },
+    };
+
+    // ---- RelativeTimeFormat (English words; other locales format as en)
+    const relativeFormats = new WeakMap();
+    const rtfUnits = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
+    const rtfAuto = {
+      day: ["yesterday", "today", "tomorrow"], week: ["last week", "this week", "next week"], month: ["last month", "this month", "next month"],
+      quarter: ["last quarter", "this quarter", "next quarter"], year: ["last year", "this year", "next year"],
+      hour: [undefined, "this hour", undefined], minute: [undefined, "this minute", undefined], second: [undefined, "now", undefined],
+    };
+    const rtfShort = { second: "sec.", minute: "min.", hour: "hr.", day: ["day", "days"], week: "wk.", month: "mo.", quarter: ["qtr.", "qtrs."], year: "yr." };
+    const rtfNarrow = { second: "s", minute: "m", hour: "h", day: "d", week: "w", month: "mo", quarter: "q", year: "y" };
+    function rtfParts(st, v, u) {
+      if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
+        const w = rtfAuto[u][v + 1];
+        if (w !== undefined) return [{ type: "literal", value: w }];
+      }
+      const one = Math.abs(v) === 1;
+      let label;
+      let sep = " ";
+      if (st.style === "narrow") {
+        label = rtfNarrow[u];
+        sep = "";
+      } else if (st.style === "short") {
+        const l = rtfShort[u];
+        label = Array.isArray(l) ? l[one ? 0 : 1] : l;
+      } else label = one ? u : u + "s";
+      const nparts = st.nf.formatToParts(Math.abs(v)).map((p) => Object.assign(p, { unit: u }));
+      const past = v < 0 || Object.is(v, -0);
+      return past
+        ? [...nparts, { type: "literal", value: `${sep}${label} ago` }]
+        : [{ type: "literal", value: "in " }, ...nparts, { type: "literal", value: `${sep}${label}` }];
+    }
+    const RelativeTimeFormat = intlClass("RelativeTimeFormat", (self, locales, options) => {
+      const opts = intlOptions(options);
+      const locale = resolveLocale(locales);
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.RelativeTimeFormat");
+      const numeric = getOption(opts, "numeric", ["always", "auto"], "always", "Intl.RelativeTimeFormat");
+      relativeFormats.set(self, { locale, style, numeric, nf: new NumberFormat(locale) });
+    }, false, {
+      format(value, unit) {
+        const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.format");
+        const v = Number(value);
+        let u = String(unit);
+        if (u.endsWith("s")) u = u.slice(0, -1);
+        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '${String(unit)}'`);
+        if (!Number.isFinite(v)) throw new RangeError("Invalid number value");
+        if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
+          const w = rtfAuto[u][v + 1];
+          if (w !== undefined) return w;
+        }
+        return rtfParts(st, v, u).map((p) => p.value).join("");
+      },
+      formatToParts(value, unit) {
+        const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.formatToParts");
+        const v = Number(value);
+        let u = String(unit);
+        if (u.endsWith("s")) u = u.slice(0, -1);
+        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.formatToParts() '${String(unit)}'`);
+        return rtfParts(st, v, u);
+      },
+      resolvedOptions() {
+        const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.resolvedOptions");
+        return { locale: st.locale, style: st.style, numeric: st.numeric, numberingSystem: "latn" };
+      },
+    });
+
+    // ---- ListFormat (English)
+    const listFormats = new WeakMap();
+    const ListFormat = intlClass("ListFormat", (self, locales, options) => {
+      const opts = intlOptions(options);
+      const locale = resolveLocale(locales);
+      const type = getOption(opts, "type", ["conjunction", "disjunction", "unit"], "conjunction", "Intl.ListFormat");
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.ListFormat");
+      listFormats.set(self, { locale, type, style });
+    }, false, {
+      format(list) {
+        const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.format");
+        const items = list === undefined ? [] : Array.from(list, (x) => {
+          if (typeof x !== "string") throw new TypeError("Iterable yielded " + String(x) + " which is not a string");
+          return x;
+        });
+        if (items.length < 2) return items.join("");
+        const word = st.type === "disjunction" ? "or" : st.type === "unit" ? "" : st.style === "long" ? "and" : st.style === "short" ? "&" : "";
+        if (word === "") return items.join(st.type === "unit" && st.style === "narrow" ? " " : ", ");
+        if (items.length === 2) return `${items[0]} ${word} ${items[1]}`;
+        return `${items.slice(0, -1).join(", ")}, ${word} ${items[items.length - 1]}`;
+      },
+      resolvedOptions() {
+        const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.resolvedOptions");
+        return { locale: st.locale, type: st.type, style: st.style };
+      },
+    });
+
+    // ---- DisplayNames (x/text's CLDR names; currencies in en)
+    const displayNames = new WeakMap();
+    intlClass("DisplayNames", (self, locales, options) => {
+      const C = "Intl.DisplayNames";
+      const locale = resolveLocale(locales, true);
+      const opts = intlOptions(options);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const style = getOption(opts, "style", ["narrow", "short", "long"], "long", C);
+      const type = getOption(opts, "type", ["language", "region", "script", "currency", "calendar", "dateTimeField"], undefined, C);
+      if (type === undefined) throw new TypeError("invalid_argument");
+      const fallback = getOption(opts, "fallback", ["code", "none"], "code", C);
+      const languageDisplay = getOption(opts, "languageDisplay", ["dialect", "standard"], "dialect", C);
+      displayNames.set(self, { locale, style, type, fallback, languageDisplay });
+    }, false, {
+      of(code) {
+        const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.of");
+        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay);
+        if (name !== "") return name;
+        return st.fallback === "code" ? canon : undefined;
+      },
+      resolvedOptions() {
+        const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.resolvedOptions");
+        const r = { locale: st.locale, style: st.style, type: st.type, fallback: st.fallback };
+        if (st.type === "language") r.languageDisplay = st.languageDisplay;
+        return r;
+      },
+    });
+
+    // ---- Locale (tag parts only)
+    const intlLocaleTags = new WeakMap();
+    const Locale = intlClass("Locale", (self, tag) => {
+      if (typeof tag !== "string" && !isObject(tag)) throw new TypeError("First argument to Intl.Locale constructor can't be empty or missing");
+      intlLocaleTags.set(self, native.intlCanonical(isObject(tag) && intlLocaleTags.has(tag) ? intlLocaleTags.get(tag) : String(tag)));
+    }, false, {
+      toString() {
+        return intlBrand(intlLocaleTags, this, "Intl.Locale.prototype.toString");
+      },
+    }, {
+      baseName() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.baseName").split("-u-")[0]; },
+      language() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.language").split("-")[0]; },
+      script() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.script").split("-u-")[0].split("-").find((p, i) => i > 0 && p.length === 4); },
+      region() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.region").split("-u-")[0].split("-").find((p, i) => i > 0 && (p.length === 2 || /^\d{3}$/.test(p))); },
+    });
+
+    Object.defineProperty(Intl, "getCanonicalLocales", { value: function getCanonicalLocales(locales) { return canonicalLocales(locales); }, writable: true, configurable: true });
+    Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
+    return { Intl, NumberFormat, DateTimeFormat, Collator, initDateTimeFormat, initCollator, collators, collatorCompare };
+  }
+  lazyGlobal("Intl", () => intl().Intl);
+
+  // ---- the locale-sensitive methods of the built-ins
+  let defaultNumberFormat;
+  function protoMethod(proto, name, f) {
+    Object.defineProperty(proto, name, { value: { [name]: f }[name], writable: true, configurable: true });
+  }
+  const numberValueOf = Number.prototype.valueOf;
+  protoMethod(Number.prototype, "toLocaleString", function (locales, options) {
+    const x = numberValueOf.call(this);
+    if (locales === undefined && options === undefined) {
+      if (defaultNumberFormat === undefined) defaultNumberFormat = new (intl().NumberFormat)();
+      return defaultNumberFormat.format(x);
+    }
+    return new (intl().NumberFormat)(locales, options).format(x);
+  });
+  if (typeof BigInt === "function") {
+    const bigintValueOf = BigInt.prototype.valueOf;
+    protoMethod(BigInt.prototype, "toLocaleString", function (locales, options) {
+      return new (intl().NumberFormat)(locales, options).format(bigintValueOf.call(this));
+    });
+  }
+  const dateGetTime = Date.prototype.getTime;
+  function dateLocale(required, defaults) {
+    return function (locales, options) {
+      const t = dateGetTime.call(this);
+      if (Number.isNaN(t)) return "Invalid Date";
+      const api = intl();
+      const f = Object.create(api.DateTimeFormat.prototype);
+      api.initDateTimeFormat(f, locales, options, required, defaults);
+      return f.format(t);
+    };
+  }
+  protoMethod(Date.prototype, "toLocaleString", dateLocale("any", "all"));
+  protoMethod(Date.prototype, "toLocaleDateString", dateLocale("date", "date"));
+  protoMethod(Date.prototype, "toLocaleTimeString", dateLocale("time", "time"));
+  protoMethod(String.prototype, "localeCompare", function (that, locales, options) {
+    if (this === undefined || this === null) throw new TypeError("String.prototype.localeCompare called on null or undefined");
+    const api = intl();
+    const c = Object.create(api.Collator.prototype);
+    api.initCollator(c, locales, options);
+    return api.collatorCompare(api.collators.get(c), String(this), that);
+  });
