@@ -109,6 +109,13 @@ type Worker struct {
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
+	// loopback makes loopback service stubs (loopback.go); ctxExportsObj is
+	// ctx.exports, made on first use; moduleExports are cloudflare:workers'
+	// exports (classes bound as Durable Objects appear as namespaces).
+	loopback      goja.Callable
+	scheduledCtl  goja.Callable // makes a ScheduledController
+	ctxExportsObj *goja.Object
+	moduleExports *goja.Object
 	// remoteStacks are the stacks of the last errors that crossed from
 	// another object (rpcstack.go).
 	remoteStacks []remoteStack
@@ -530,6 +537,7 @@ func (w *Worker) newExecutionContext(waitUntil func(goja.Value)) *goja.Object {
 	_ = ctx.Set("waitUntil", func(p goja.Value) { waitUntil(p) })
 	_ = ctx.Set("passThroughOnException", func() {})
 	_ = ctx.Set("props", w.rt.NewObject())
+	_ = ctx.DefineAccessorProperty("exports", w.rt.ToValue(func() goja.Value { return w.ctxExports() }), nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return ctx
 }
 

@@ -89,7 +89,7 @@ func (w *Worker) installRPC() error {
 		encode: call("encode"), received: call("received"), serveRemote: call("serveRemote"),
 		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), doStubMethod: m.Get("doStubMethod"),
 	}
-	return nil
+	return w.installLoopback()
 }
 
 // capExport is native.capExport(target): a new export entry holding one
@@ -578,6 +578,7 @@ func (w *Worker) installWorkersModule(base *goja.Object) (func(bindingClasses ma
 			}
 			_ = ex.Set(k, v)
 		}
+		w.moduleExports = ex
 		_, err := set(goja.Undefined(), ex)
 		return err
 	}, nil

@@ -14,19 +14,20 @@ var ErrNoScheduled = errors.New("the worker has no default export with a schedul
 // CallScheduled runs the default export's scheduled handler for a cron
 // trigger: scheduled(controller, env, ctx) of an object, or
 // scheduled(controller) of a WorkerEntrypoint class. controller is a
-// ScheduledController (cron, scheduledTime in ms, type "scheduled",
-// noRetry()). It returns what the handler returned (often a promise). On
-// the runtime's goroutine.
+// ScheduledController as workerd makes it (own cron and scheduledTime in
+// ms, noRetry() on its prototype, no type: as recorded in
+// cmd/cellhost/testdata/cases/cron). It returns what the handler returned
+// (often a promise). On the runtime's goroutine.
 func (w *Worker) CallScheduled(cron string, at time.Time, ctx *goja.Object) (goja.Value, error) {
 	d, ok := w.Default.(*goja.Object)
 	if !ok {
 		return nil, ErrNoScheduled
 	}
-	ctl := w.rt.NewObject()
-	_ = ctl.Set("cron", cron)
-	_ = ctl.Set("scheduledTime", at.UnixMilli())
-	_ = ctl.Set("type", "scheduled")
-	_ = ctl.Set("noRetry", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+	w.initLoopback()
+	ctl, err := w.scheduledCtl(goja.Undefined(), w.rt.ToValue(cron), w.rt.ToValue(at.UnixMilli()))
+	if err != nil {
+		return nil, w.errorOf(err)
+	}
 	target, args := d, []goja.Value{ctl, w.Env, ctx}
 	if w.extends(d, w.entryCls) {
 		inst, err := w.rt.New(d, ctx, w.Env)

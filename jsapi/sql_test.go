@@ -184,7 +184,9 @@ func TestSQL_AbandonedCursors(t *testing.T) {
 	if n := db.OpenCursors(); n != 50 {
 		t.Fatalf("OpenCursors = %d, want 50", n)
 	}
-	for i := 0; i < 300 && db.OpenCursors() > 0; i++ { // cleanups run on their own goroutine: wait for them, bounded
+	// Cleanups run on their own goroutine: wait for them, bounded (30 s:
+	// on a loaded machine under -race, 3 s was once not enough).
+	for i := 0; i < 3000 && db.OpenCursors() > 0; i++ {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 		if err := db.Commit(); err != nil {

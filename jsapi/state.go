@@ -80,6 +80,9 @@ func (o *StateOptions) deleteAllDeletesAlarm() bool {
 // constructor (ctx).
 func (w *Worker) NewState(o StateOptions) *goja.Object {
 	rt := w.rt
+	// How errors are serialized follows the worker's compatibility
+	// settings; every object of a worker shares them.
+	_ = clone.SetEnhancedErrors(rt, clone.EnhancedErrors(o.CompatibilityDate, o.CompatibilityFlags))
 	st := rt.NewObject()
 	_ = st.Set("id", o.ID)
 	_ = st.Set("storage", w.newStorage(o))

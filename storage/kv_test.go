@@ -370,35 +370,58 @@ func TestDB_List_Combinations(t *testing.T) {
 	db := listDB(t)
 	bounds := []*string{nil, ptr(""), ptr("a"), ptr("ab"), ptr("b"), ptr("é"), ptr("😀"), ptr("\xff")}
 	prefixes := []*string{nil, ptr(""), ptr("a"), ptr("ab"), ptr("😀"), ptr("\xff")}
+	reverses, limits := []bool{false, true}, []int{0, 1, 3}
+	// Every combination of start x startAfter x end x prefix x reverse x
+	// limit, as one mixed-radix index. Under -race, every 7th (7 is prime
+	// to every radix): a sample that still holds every pair of values of
+	// every two options, which the test checks.
+	radix := []int{len(bounds), len(bounds), len(bounds), len(prefixes), len(reverses), len(limits)}
+	total := 1
+	for _, r := range radix {
+		total *= r
+	}
+	step := 1
+	if raceEnabled {
+		step = 7
+	}
+	pairs := map[[4]int]bool{}
 	n := 0
-	for _, start := range bounds {
-		for _, after := range bounds {
-			for _, end := range bounds {
-				for _, prefix := range prefixes {
-					for _, reverse := range []bool{false, true} {
-						for _, limit := range []int{0, 1, 3} {
-							o := storage.ListOptions{Reverse: reverse, Limit: limit}
-							o.Start, o.HasStart = deref(start)
-							o.StartAfter, o.HasStartAfter = deref(after)
-							o.End, o.HasEnd = deref(end)
-							o.Prefix, o.HasPrefix = deref(prefix)
-							entries, err := db.List(o)
-							if err != nil {
-								t.Fatal(err)
-							}
-							got, want := entryKeys(entries), modelList(listKeys, o)
-							if !reflect.DeepEqual(got, want) {
-								t.Errorf("List(%+v) = %q, want %q", o, got, want)
-							}
-							n++
-						}
-					}
-				}
+	for i := 0; i < total; i += step {
+		d := make([]int, len(radix))
+		for j, x := len(radix)-1, i; j >= 0; j-- {
+			d[j], x = x%radix[j], x/radix[j]
+		}
+		for a := range d {
+			for b := a + 1; b < len(d); b++ {
+				pairs[[4]int{a, b, d[a], d[b]}] = true
 			}
 		}
+		o := storage.ListOptions{Reverse: reverses[d[4]], Limit: limits[d[5]]}
+		o.Start, o.HasStart = deref(bounds[d[0]])
+		o.StartAfter, o.HasStartAfter = deref(bounds[d[1]])
+		o.End, o.HasEnd = deref(bounds[d[2]])
+		o.Prefix, o.HasPrefix = deref(prefixes[d[3]])
+		entries, err := db.List(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := entryKeys(entries), modelList(listKeys, o)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("List(%+v) = %q, want %q", o, got, want)
+		}
+		n++
 	}
 	mustCommit(t, db)
-	t.Logf("%d combinations", n)
+	wantPairs := 0
+	for a := range radix {
+		for b := a + 1; b < len(radix); b++ {
+			wantPairs += radix[a] * radix[b]
+		}
+	}
+	if len(pairs) != wantPairs {
+		t.Errorf("the combinations hold %d of the %d pairs of option values", len(pairs), wantPairs)
+	}
+	t.Logf("%d of %d combinations", n, total)
 }
 
 // modelList is the reference semantics of List over sorted keys.

@@ -9,23 +9,29 @@ import (
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins/d1"
+	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/kv"
 )
 
-// bindPlugins sets hc.Bind for a case's KV namespaces and D1 databases, each
-// a fresh store under stateDir, as cellhost dev binds them.
+// bindPlugins sets hc.Bind for a case's KV namespaces and D1 databases, in
+// fresh stores under stateDir, as cellhost dev binds them.
 func bindPlugins(t *testing.T, cfg *wrangler.Config, hc *host.Config, stateDir string) {
 	t.Helper()
 	if len(cfg.KV) == 0 && len(cfg.D1) == 0 {
 		return
 	}
+	// KV namespaces live in a bucket, as under cellhost dev.
+	bucket, err := filestore.New(filepath.Join(stateDir, "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bucket.Close() })
 	nss := make([]*kv.Namespace, len(cfg.KV))
 	for i, k := range cfg.KV {
-		n, err := kv.Open(filepath.Join(stateDir, "kv-"+k.Name+".sqlite"))
+		n, err := kv.OpenStore(bucket, k.Name, "")
 		if err != nil {
 			t.Fatalf("kv_namespaces %s: %v", k.Name, err)
 		}
-		t.Cleanup(func() { n.Close() })
 		nss[i] = n
 	}
 	dbs := make([]*d1.Database, len(cfg.D1))

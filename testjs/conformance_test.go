@@ -107,6 +107,7 @@ func caseNames(t *testing.T, dir string) []string {
 // TestConformance replays every case of the repository's corpus against a
 // real Host and compares the transcripts with workerd's.
 func TestConformance(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	names := caseNames(t, casesDir)
 	for name := range skipped {
 		if !contains(names, name) {

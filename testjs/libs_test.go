@@ -30,6 +30,7 @@ var libsFailing = map[string]string{
 // (.ci/run installs them); otherwise each app is installed in a copy with
 // `npm ci --offline` (npm's cache only: tests never reach the registry).
 func TestLibs(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_LIBS")
 	installed := dir != ""
 	if dir == "" {
@@ -64,6 +65,7 @@ func TestRepoLibs(t *testing.T) {
 // CELLHOST_EXAMPLES names a directory of those examples already installed
 // (.ci/run installs them), as CELLHOST_LIBS does for TestLibs.
 func TestExamples(t *testing.T) {
+	t.Parallel() // beside TestPeer (see there)
 	dir := os.Getenv("CELLHOST_EXAMPLES")
 	installed := dir != ""
 	if dir == "" {

@@ -26,10 +26,6 @@ var peerFailing = map[string]map[int]string{
 	"wd-rpc": {
 		21: "module scope is per shard: the object sets a module global the worker reads in another runtime (README, JS RPC)",
 	},
-	"wd-rpc-error": {
-		0: "structuredClone does not clone Headers (host objects) yet",
-		1: "structuredClone does not clone a DOMException as a DOMException yet",
-	},
 	"wd-sql": {
 		8:  "exec() of a statement followed by a trailing comment does not throw as on workerd",
 		13: "\\v is not accepted as whitespace before a statement",
@@ -54,6 +50,10 @@ var peerFailing = map[string]map[int]string{
 // check (transcript step) with workerd's. It logs the passing checks per
 // case; set CELLHOST_PEER_REPORT=1 to log without failing (a measurement).
 func TestPeer(t *testing.T) {
+	// The long tests of this package run beside each other: TestPeer
+	// mostly waits (workerd's eviction and hibernation timings), the
+	// others mostly bundle and run JavaScript.
+	t.Parallel()
 	entries, err := os.ReadDir(peerDir)
 	if err != nil {
 		if os.Getenv("CI") != "" {

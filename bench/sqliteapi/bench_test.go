@@ -17,14 +17,13 @@ import (
 	"runtime"
 
 	"golang.org/x/sys/unix"
-	"unsafe"
 	"testing"
+	"unsafe"
 
 	"modernc.org/libc"
-	sqlite3 "modernc.org/sqlite/lib"
 	_ "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 	zz "zombiezen.com/go/sqlite"
-
 )
 
 func handle(dc any) (*libc.TLS, uintptr, error) {

@@ -124,10 +124,11 @@ func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string)
 // env.ASSETS.fetch (binding true) and, for single-page-application, to
 // browser navigations (Sec-Fetch-Mode: navigate); other misses go to the
 // worker.
+//
+// As workerd's asset server: a redirect has no body; env.ASSETS.fetch
+// follows html_handling's redirects itself and answers with the page; any
+// method but GET and HEAD on an asset is 405 Method Not Allowed.
 func (a *assetServer) serve(w http.ResponseWriter, r *http.Request, binding bool) bool {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
 	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
@@ -137,13 +138,24 @@ func (a *assetServer) serve(w http.ResponseWriter, r *http.Request, binding bool
 		clean += "/"
 	}
 	file, redirect := a.resolve(clean)
+	for i := 0; binding && redirect != "" && i < 3; i++ {
+		file, redirect = a.resolve(redirect)
+	}
+	if (file != "" || redirect != "") && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return true
+	}
 	switch {
 	case redirect != "":
 		u := url.URL{Path: redirect, RawQuery: r.URL.RawQuery}
-		http.Redirect(w, r, u.String(), http.StatusTemporaryRedirect)
+		w.Header().Set("Location", u.String())
+		w.WriteHeader(http.StatusTemporaryRedirect)
 		return true
 	case file != "":
 		return a.serveFile(w, r, file, http.StatusOK)
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
 	}
 	if !binding && !(a.notFound == "single-page-application" && r.Header.Get("Sec-Fetch-Mode") == "navigate") {
 		return false

@@ -22,23 +22,24 @@ import (
 )
 
 // bindingSet holds the resources of the bindings beyond Durable Objects
-// (KV namespaces) across reloads, and makes host.Config.Bind.
+// (KV namespaces, D1 databases, R2 buckets) across reloads, and makes
+// host.Config.Bind.
 type bindingSet struct {
 	stateDir string
 	mu       sync.Mutex
 	kv       map[string]*kv.Namespace // by namespace id
 	d1       map[string]*d1.Database  // by database id
-	// bucket holds the R2 buckets (r2/<bucket>/<key>): the host's bucket;
-	// without one (--durability local), <stateDir>/bucket, opened on first
-	// use and closed by close (ownR2Store).
+	// bucket holds the R2 buckets (r2/<bucket>/<key>) and the KV
+	// namespaces (cellhost/kv/<namespace>/...): the host's bucket; without
+	// one (--durability local), <stateDir>/bucket, opened on first use and
+	// closed by close (ownR2Store).
 	bucket     plugins.ObjectStore
 	ownR2Store bool
 }
 
-// r2Bucket returns the R2 bucket name in the host's bucket.
-func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// store returns the host's bucket, or <stateDir>/bucket without one.
+// b.mu is held.
+func (b *bindingSet) store() (plugins.ObjectStore, error) {
 	if b.bucket == nil {
 		st, err := filestore.New(filepath.Join(b.stateDir, "bucket"))
 		if err != nil {
@@ -46,7 +47,18 @@ func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
 		}
 		b.bucket, b.ownR2Store = st, true
 	}
-	return r2.New(b.bucket, name)
+	return b.bucket, nil
+}
+
+// r2Bucket returns the R2 bucket name in the host's bucket.
+func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st, err := b.store()
+	if err != nil {
+		return nil, err
+	}
+	return r2.New(st, name)
 }
 
 // database opens (once) the D1 database id.
@@ -74,7 +86,13 @@ func (b *bindingSet) namespace(id string) (*kv.Namespace, error) {
 	if n, ok := b.kv[id]; ok {
 		return n, nil
 	}
-	n, err := kv.Open(filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
+	st, err := b.store()
+	if err != nil {
+		return nil, err
+	}
+	// The namespace lives in the bucket (a fleet shares it); one kept in
+	// <state>/kv by an older cellhost moves there on first use.
+	n, err := kv.OpenStore(st, safeFileName(id), filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
 	if err != nil {
 		return nil, err
 	}
@@ -171,8 +189,7 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 			return err
 		}
 		for _, s := range cfg.Services {
-			v, err := glue.service(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Entrypoint), env,
-				rt.ToValue(func() goja.Value { return jsapi.Exports(rt) }))
+			v, err := jsapi.ServiceStub(rt, "env."+s.Name, s.Entrypoint)
 			if err != nil {
 				return fmt.Errorf("bind service %s: %w", s.Name, err)
 			}
@@ -208,7 +225,7 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 }
 
 // glueFuncs are bindings.js's constructors in one runtime.
-type glueFuncs struct{ service, stub, assets goja.Callable }
+type glueFuncs struct{ stub, assets goja.Callable }
 
 var glueProgram = goja.MustCompile("cellhost:bindings", bindingsJS, true)
 
@@ -219,7 +236,6 @@ func bindingGlue(rt *goja.Runtime) (*glueFuncs, error) {
 	}
 	o := v.ToObject(rt)
 	g := &glueFuncs{}
-	g.service, _ = goja.AssertFunction(o.Get("service"))
 	g.stub, _ = goja.AssertFunction(o.Get("stub"))
 	g.assets, _ = goja.AssertFunction(o.Get("assets"))
 	return g, nil
@@ -249,43 +265,6 @@ func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
 }
 
 const bindingsJS = `({
-  // A service binding to one of this worker's own entrypoints: fetch() and
-  // RPC methods call it in this runtime.
-  service(binding, entrypoint, env, exportsOf) {
-    const label = entrypoint === "" ? "default" : entrypoint;
-    function target() {
-      const ex = exportsOf();
-      const t = entrypoint === "" ? ex.default : ex[entrypoint];
-      if (t === undefined || t === null) {
-        throw new Error("env." + binding + ': the worker exports no entrypoint named "' + label + '"');
-      }
-      const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
-      return typeof t === "function" ? { obj: new t(ctx, env), ctx, cls: true } : { obj: t, ctx, cls: false };
-    }
-    return new Proxy({}, {
-      get(_, prop) {
-        if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
-        if (prop === "fetch") {
-          return async (input, init) => {
-            const req = new Request(input, init);
-            const t = target();
-            if (typeof t.obj.fetch !== "function") {
-              throw new Error("env." + binding + ': the entrypoint "' + label + '" has no fetch() handler');
-            }
-            return t.cls ? t.obj.fetch(req) : t.obj.fetch(req, env, t.ctx);
-          };
-        }
-        return async (...args) => {
-          const t = target();
-          const f = t.obj[prop];
-          if (typeof f !== "function") {
-            throw new TypeError('The RPC receiver does not implement the method "' + prop + '".');
-          }
-          return f.apply(t.obj, args);
-        };
-      },
-    });
-  },
   // A binding of a kind cellhost does not have: using it throws.
   stub(binding, why) {
     return new Proxy({}, {

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins/filestore"
+	"github.com/cellhost/cellhost/plugins/kv"
 	"github.com/cellhost/cellhost/plugins/r2"
 )
 
@@ -21,8 +23,13 @@ const bindingsConfig = `{
 }`
 
 const bindingsModule = `import { WorkerEntrypoint } from "cloudflare:workers";
+const shared = { n: 1 };
+class Plain { constructor() { this.a = 1; } }
 export class Api extends WorkerEntrypoint {
   async add(a, b) { return a + b + Number(this.env.BASE ?? 0); }
+  async mutate(o) { o.x = 2; o.list.push(9); return o.d instanceof Date && o.m instanceof Map; }
+  async shared() { return shared; }
+  async callBack(f) { return typeof f + ":" + await f(5); }
   async fetch(req) { return new Response("api saw " + new URL(req.url).pathname); }
 }
 export default {
@@ -55,6 +62,17 @@ export default {
         const r = await env.API.fetch("http://x/inner");
         const self = await env.SELF.fetch("http://x/hello");
         return new Response(sum + "|" + await r.text() + "|" + await self.text());
+      }
+      case "/svc/clone": {
+        const o = { x: 1, list: [1], d: new Date(0), m: new Map([[1, 2]]) };
+        const types = await env.API.mutate(o);
+        const s = await env.API.shared();
+        s.n = 99;
+        const again = await env.API.shared();
+        const cb = await env.API.callBack((n) => n * 2);
+        let err;
+        try { await env.API.mutate(new Plain()); } catch (e) { err = e.name + ": " + e.message; }
+        return Response.json({ o: [o.x, o.list], types, again: again.n, cb, err });
       }
       case "/stub":
         try { await env.Q.send("k"); return new Response("no error"); }
@@ -101,6 +119,12 @@ func TestDev_Bindings(t *testing.T) {
 	if _, body := d.get("/svc"); body != "15|api saw /inner|hello from default" {
 		t.Errorf("/svc = %q", body)
 	}
+	// RPC over a service binding copies its arguments and result; a
+	// function travels as a stub; a class instance cannot travel.
+	wantClone := `{"o":[1,[1]],"types":true,"again":1,"cb":"function:10","err":"DataCloneError: Could not serialize object of type \"Plain\". This type does not support serialization."}`
+	if _, body := d.get("/svc/clone"); body != wantClone {
+		t.Errorf("/svc/clone =\n%s\nwant\n%s", body, wantClone)
+	}
 	status, body := d.get("/stub")
 	if status != 500 || !strings.Contains(body, "(used: env.Q.send)") {
 		t.Errorf("/stub = %d %q, want the stub's error", status, body)
@@ -129,8 +153,10 @@ func TestDev_Bindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") == "text/css; charset=utf-8" {
-		t.Errorf("POST /style.css went to the assets, want the worker")
+	// As workerd's asset server (testdata/cases/assets-auto): another method
+	// than GET or HEAD on an asset is 405, not the worker's.
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /style.css = %d, want 405", resp.StatusCode)
 	}
 	// Redirects of html_handling auto-trailing-slash.
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
@@ -163,6 +189,21 @@ func TestDev_KVSurvivesRestart(t *testing.T) {
 	second := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
 	if _, body := second.get("/"); body != "3" {
 		t.Errorf("after a restart = %q, want 3", body)
+	}
+	second.stop()
+	// The namespace lives in the bucket, one object per entry, so that a
+	// fleet sharing the bucket shares it.
+	st, err := filestore.New(filepath.Join(state, "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	raw, _, err := st.Get(context.Background(), bucketkey.KVKey("one", "n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err := kv.DecodeEntry(raw); err != nil || string(e.Value) != "3" {
+		t.Errorf("stored entry %q, %v", e.Value, err)
 	}
 }
 

@@ -26,12 +26,7 @@ import (
 // buildCellhost builds the real binary once per test binary run.
 func buildCellhost(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cellhost")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return fleetBinary(t) // one build for every test of the run
 }
 
 func freePort(t *testing.T) int {
@@ -88,6 +83,9 @@ func TestCrash_AcknowledgedWritesSurvive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
+	// The tests of real processes that mostly wait (for restarts, leases,
+	// wake polls) run beside each other.
+	t.Parallel()
 	dir := t.TempDir()
 	t.Run("file", func(t *testing.T) { crashAndRestore(t, dir, "file://"+filepath.Join(dir, "bucket"), false) })
 	// The backup mode acknowledges a write once it is fsync'd locally: with

@@ -162,7 +162,8 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}
 	defer ln.Close()
-	log := newDevLog(stderr, cfg.Dir)
+	hub := newLogHub() // the inspector's live log sees what the terminal does
+	log := newDevLog(hub.tee(stderr), cfg.Dir)
 	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
 		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console}
 	if keep.StateDir == "" {
@@ -193,9 +194,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir, bucket: keep.Bucket},
-		reqLog: stdout, color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
+		reqLog: hub.tee(stdout), color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
-		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes}
+		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject}
 	}
 	if err := d.start(cfg, hc); err != nil {
 		return err
@@ -205,6 +206,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
+	srv.RegisterOnShutdown(hub.close) // live log streams end, so Shutdown need not wait for them
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	printBindings(stdout, cfg, hc, ln.Addr().String())
 	if d.inspector != nil {

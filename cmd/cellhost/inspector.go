@@ -17,6 +17,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/clone"
 )
@@ -34,6 +35,10 @@ const inspectorPageSize = 50
 type inspector struct {
 	stateDir string
 	classes  func() []string // the bound classes, current after reloads
+	hub      *logHub         // the live log; nil: none
+	// live returns an object's state in memory (its WebSockets, its armed
+	// alarm); nil: not shown.
+	live func(class, id string) host.ObjectState
 
 	mu sync.Mutex // guards rt: one scratch runtime decodes KV values
 	rt *goja.Runtime
@@ -53,6 +58,8 @@ func (in *inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case rest == "":
 		in.home(w, r)
+	case rest == "log" && in.hub != nil:
+		in.hub.serveEvents(w, r)
 	case len(parts) == 3 && parts[0] == "object":
 		in.object(w, r, parts[1], parts[2])
 	default:
@@ -110,7 +117,8 @@ func (in *inspector) objects(class string) []objectInfo {
 var inspectorCSS = template.CSS(`body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;font-size:.9em;vertical-align:top}
 th{background:#f3f3f3}code,td{font-family:ui-monospace,monospace}a{color:#0b57d0}nav a{margin-right:1em}
-textarea{width:100%;font-family:ui-monospace,monospace}.err{color:#b00020}`)
+textarea{width:100%;font-family:ui-monospace,monospace}.err{color:#b00020}
+pre.log{background:#111;color:#ddd;padding:.6em;max-height:24em;overflow:auto;font-size:.85em}pre.log .err{color:#ff7b7b}`)
 
 var homeTmpl = template.Must(template.New("home").Parse(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>cellhost inspector</title><style>{{.CSS}}</style></head><body>
 <h1>cellhost inspector</h1>
@@ -118,7 +126,19 @@ var homeTmpl = template.Must(template.New("home").Parse(`<!DOCTYPE html><html><h
 {{if .Objects}}<table><tr><th>object</th><th>name</th><th>database</th><th>alarm</th></tr>
 {{range .Objects}}<tr class="object"><td><a href="{{$.Prefix}}/object/{{.Class}}/{{.ID}}">{{printf "%.16s" .ID}}…</a></td><td>{{.Name}}</td><td>{{.Size}} bytes</td><td>{{.Alarm}}</td></tr>
 {{end}}</table>{{else}}<p>No object of this class has stored anything yet.</p>{{end}}</section>
-{{end}}</body></html>`))
+{{end}}{{if .LiveLog}}<div id="live"><h2>Live log</h2><pre id="live-log" class="log"></pre></div>
+<script>(function () {
+  const pre = document.getElementById("live-log");
+  const es = new EventSource({{.Prefix}} + "/log");
+  es.onmessage = (e) => {
+    const line = document.createElement("div");
+    line.className = "line" + (/\b(error|Uncaught)\b/i.test(e.data) ? " err" : "");
+    line.textContent = e.data;
+    pre.appendChild(line);
+    while (pre.childElementCount > 500) pre.firstElementChild.remove();
+    pre.scrollTop = pre.scrollHeight;
+  };
+})();</script>{{end}}</body></html>`))
 
 func (in *inspector) home(w http.ResponseWriter, r *http.Request) {
 	type class struct {
@@ -130,7 +150,7 @@ func (in *inspector) home(w http.ResponseWriter, r *http.Request) {
 		cs = append(cs, class{Name: c, Objects: in.objects(c)})
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = homeTmpl.Execute(w, map[string]any{"CSS": inspectorCSS, "Classes": cs, "Prefix": inspectorPrefix})
+	_ = homeTmpl.Execute(w, map[string]any{"CSS": inspectorCSS, "Classes": cs, "Prefix": inspectorPrefix, "LiveLog": in.hub != nil})
 }
 
 // grid is a page of rows to show.
@@ -145,7 +165,11 @@ type grid struct {
 var objectTmpl = template.Must(template.New("object").Parse(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>{{.Class}} {{printf "%.8s" .ID}} · cellhost inspector</title><style>{{.CSS}}</style></head><body>
 <nav><a href="{{.Prefix}}">all classes</a></nav>
 <h1>{{.Class}} <code>{{printf "%.16s" .ID}}…</code></h1>
-{{if .Name}}<p>name: <code>{{.Name}}</code></p>{{end}}{{if .Alarm}}<p>alarm: {{.Alarm}}</p>{{end}}
+{{if .Name}}<p>name: <code>{{.Name}}</code></p>{{end}}
+<h2 id="alarm">Alarm</h2><p class="alarm">{{if .Alarm}}stored: {{.Alarm}}{{else}}none stored{{end}}{{if .Live}}{{if .Live.AlarmRunning}}; alarm() is running{{else if .LiveAlarm}}; timer armed for {{.LiveAlarm}}{{end}}{{end}}</p>
+{{if .Live}}<h2 id="websockets">WebSockets</h2>{{if .Live.Resident}}{{if .Sockets}}<table class="websockets"><tr><th>#</th><th>accepted</th><th>state</th><th>tags</th><th>attachment</th></tr>
+{{range $i, $ws := .Sockets}}<tr class="websocket"><td>{{$i}}</td><td>{{$ws.Kind}}</td><td class="state">{{$ws.State}}</td><td class="tags">{{range $ws.Tags}}<code>{{.}}</code> {{end}}</td><td class="attachment">{{$ws.Attachment}}</td></tr>
+{{end}}</table>{{else}}<p class="websockets">No WebSocket is attached.</p>{{end}}{{else}}<p class="websockets">Not in memory: no WebSocket is attached.</p>{{end}}{{end}}
 <h2>Tables</h2><ul class="tables">{{range .Tables}}<li><a href="?table={{.Name}}">{{.Name}}</a> ({{.Rows}} rows)</li>{{end}}</ul>
 <h2 id="kv">KV entries</h2>{{template "grid" .KV}}{{if .KV.More}}<a class="next" href="?kvpage={{.KVNext}}#kv">next page</a>{{end}}
 {{if .Table}}<h2 id="table">Table {{.Table}}</h2>{{template "grid" .TableRows}}{{if .TableRows.More}}<a class="next" href="?table={{.Table}}&page={{.TableNext}}#table">next page</a>{{end}}{{end}}
@@ -201,6 +225,29 @@ func (in *inspector) object(w http.ResponseWriter, r *http.Request, class, id st
 	}
 	data := map[string]any{"CSS": inspectorCSS, "Prefix": inspectorPrefix, "Class": class, "ID": id, "Name": info.Name, "Alarm": info.Alarm,
 		"Tables": tables, "KV": kv, "KVNext": kvPage + 1}
+	if in.live != nil {
+		st := in.live(class, id)
+		data["Live"] = &st
+		if st.AlarmDueMs != 0 {
+			data["LiveAlarm"] = time.UnixMilli(st.AlarmDueMs).UTC().Format(time.RFC3339)
+		}
+		type socketRow struct {
+			Kind, State, Attachment string
+			Tags                    []string
+		}
+		var rows []socketRow
+		for _, ws := range st.WebSockets {
+			r := socketRow{Kind: "ws.accept()", State: [...]string{"CONNECTING", "OPEN", "CLOSING", "CLOSED"}[ws.ReadyState&3], Tags: ws.Tags, Attachment: "none"}
+			if ws.Hibernatable {
+				r.Kind = "acceptWebSocket (hibernatable)"
+			}
+			if ws.Attachment != nil {
+				r.Attachment = in.decodeValue(ws.Attachment)
+			}
+			rows = append(rows, r)
+		}
+		data["Sockets"] = rows
+	}
 	if t := r.URL.Query().Get("table"); t != "" {
 		found := false
 		for _, x := range tables {
@@ -324,4 +371,15 @@ func (in *inspector) decodeValue(v any) string {
 // inspectorLink is the inspector's address for the start-up banner.
 func inspectorLink(addr string) string {
 	return (&url.URL{Scheme: "http", Host: addr, Path: inspectorPrefix}).String()
+}
+
+// inspectObject is the inspector's view of an object in the current Host.
+func (d *devServer) inspectObject(class, id string) host.ObjectState {
+	d.mu.Lock()
+	h := d.h
+	d.mu.Unlock()
+	if h == nil {
+		return host.ObjectState{}
+	}
+	return h.InspectObject(class, id)
 }

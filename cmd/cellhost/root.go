@@ -74,6 +74,8 @@ object gets its own SQLite database; every commit is logged to a bucket
 	root.AddCommand(newServeCommand(stdout, stderr))
 	root.AddCommand(newDeployCommand(stdout, stderr))
 	root.AddCommand(newBucketCommand(stdout, stderr))
+	root.AddCommand(newImportCommand(stdout, stderr))
+	root.AddCommand(newExportCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
 		return 1

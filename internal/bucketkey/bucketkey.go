@@ -12,10 +12,14 @@
 //	wake/retired/<YYYY-MM-DDTHH:MM>/<scope>             retired wake entry
 //	wake/waker.json                                     the waker role
 //	r2/<bucket>/<key>                                   R2 objects
+//	cellhost/r2-uploads/<bucket>/<upload>/upload        R2 multipart upload record
+//	cellhost/kv/<namespace>/<base64url(key)>            KV namespace entry
+//	cellhost/r2-uploads/<bucket>/<upload>/part-<nnnnn>  R2 multipart upload part
 //	probe/cas-<unique>                                  the storage probe
 package bucketkey
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -238,6 +242,82 @@ func ParseR2Key(key string) (bucket, object string, err error) {
 		return "", "", invalid(key, "bucket: "+err.Error())
 	}
 	return bucket, object, nil
+}
+
+// R2UploadsPrefix holds the multipart uploads of the R2 binding (cellhost's
+// own: celld has no R2).
+const R2UploadsPrefix = CellhostPrefix + "r2-uploads/"
+
+// R2UploadDir returns the prefix of the keys of one multipart upload,
+// "cellhost/r2-uploads/<bucket>/<upload>/".
+func R2UploadDir(bucket, upload string) string { return R2UploadsPrefix + bucket + "/" + upload + "/" }
+
+// R2UploadKey returns the key of a multipart upload's record.
+func R2UploadKey(bucket, upload string) string { return R2UploadDir(bucket, upload) + "upload" }
+
+// R2PartKey returns the key of part n (1 to 10000) of a multipart upload,
+// "part-" and n in five digits, so that parts list in order.
+func R2PartKey(bucket, upload string, n int) string {
+	return fmt.Sprintf("%spart-%05d", R2UploadDir(bucket, upload), n)
+}
+
+// ParseR2PartKey returns the bucket, upload and part number a part key
+// names; it accepts exactly the keys R2PartKey returns for segments that
+// pass CheckSegment and n in 1..10000.
+func ParseR2PartKey(key string) (bucket, upload string, n int, err error) {
+	rest, ok := strings.CutPrefix(key, R2UploadsPrefix)
+	parts := strings.Split(rest, "/")
+	if !ok || len(parts) != 3 || len(parts[2]) != len("part-00000") || !strings.HasPrefix(parts[2], "part-") {
+		return "", "", 0, invalid(key, "want "+R2UploadsPrefix+"<bucket>/<upload>/part-<nnnnn>")
+	}
+	for _, c := range parts[2][len("part-"):] {
+		if c < '0' || c > '9' {
+			return "", "", 0, invalid(key, "part number: not 5 digits")
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n < 1 || n > 10000 {
+		return "", "", 0, invalid(key, "part number out of 1..10000")
+	}
+	for _, seg := range parts[:2] {
+		if err := CheckSegment(seg); err != nil {
+			return "", "", 0, invalid(key, err.Error())
+		}
+	}
+	return parts[0], parts[1], n, nil
+}
+
+// KVPrefix holds the KV namespaces (cellhost's own: celld has no KV).
+const KVPrefix = CellhostPrefix + "kv/"
+
+// KVNamespacePrefix returns the prefix of one namespace's entries,
+// "cellhost/kv/<namespace>/".
+func KVNamespacePrefix(ns string) string { return KVPrefix + ns + "/" }
+
+// KVKey returns the key of entry key of namespace ns: the key in unpadded
+// base64url, so that any KV key (up to 512 bytes, any characters) is a
+// valid store key.
+func KVKey(ns, key string) string {
+	return KVNamespacePrefix(ns) + base64.RawURLEncoding.EncodeToString([]byte(key))
+}
+
+// ParseKVKey returns the namespace and KV key a key names; it accepts
+// exactly the keys KVKey returns for a namespace that passes CheckSegment
+// and a non-empty key.
+func ParseKVKey(key string) (ns, kvKey string, err error) {
+	rest, ok := strings.CutPrefix(key, KVPrefix)
+	ns, enc, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || enc == "" {
+		return "", "", invalid(key, "want "+KVPrefix+"<namespace>/<base64url key>")
+	}
+	if err := CheckSegment(ns); err != nil {
+		return "", "", invalid(key, "namespace: "+err.Error())
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(enc)
+	if err != nil || len(b) == 0 {
+		return "", "", invalid(key, "key: not unpadded base64url")
+	}
+	return ns, string(b), nil
 }
 
 // ProbeKey returns the key of one run of the storage probe,

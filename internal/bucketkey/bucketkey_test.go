@@ -36,6 +36,9 @@ func TestFormat(t *testing.T) {
 		{"WakerKey", bucketkey.WakerKey, "wake/waker.json"},
 		{"R2Key", bucketkey.R2Key("photos", "a/b.jpg"), "r2/photos/a/b.jpg"},
 		{"R2BucketPrefix", bucketkey.R2BucketPrefix("photos"), "r2/photos/"},
+		{"R2UploadKey", bucketkey.R2UploadKey("photos", "u1"), "cellhost/r2-uploads/photos/u1/upload"},
+		{"R2PartKey", bucketkey.R2PartKey("photos", "u1", 42), "cellhost/r2-uploads/photos/u1/part-00042"},
+		{"KVKey", bucketkey.KVKey("ns", "a/b?"), "cellhost/kv/ns/YS9iPw"},
 		{"ProbeKey", bucketkey.ProbeKey("x1"), "probe/cas-x1"},
 	} {
 		if tt.got != tt.want {
@@ -338,6 +341,33 @@ func TestParseR2Key(t *testing.T) {
 	}
 }
 
+func TestParseR2PartKey(t *testing.T) {
+	for _, tt := range []struct {
+		key, bucket, upload string
+		n                   int
+		ok                  bool
+	}{
+		{"cellhost/r2-uploads/photos/u1/part-00042", "photos", "u1", 42, true},
+		{"cellhost/r2-uploads/b/u/part-10000", "b", "u", 10000, true},
+		{"cellhost/r2-uploads/b/u/part-10001", "", "", 0, false},
+		{"cellhost/r2-uploads/b/u/part-00000", "", "", 0, false},
+		{"cellhost/r2-uploads/b/u/part-0004x", "", "", 0, false},
+		{"cellhost/r2-uploads/b/u/part-42", "", "", 0, false},
+		{"cellhost/r2-uploads/b/u/upload", "", "", 0, false},
+		{"cellhost/r2-uploads//u/part-00001", "", "", 0, false},
+		{"cellhost/r2-uploads/b/u/x/part-00001", "", "", 0, false},
+		{"r2/b/u/part-00001", "", "", 0, false},
+	} {
+		b, u, n, err := bucketkey.ParseR2PartKey(tt.key)
+		if b != tt.bucket || u != tt.upload || n != tt.n || (err == nil) != tt.ok {
+			t.Errorf("ParseR2PartKey(%q) = %q, %q, %d, %v", tt.key, b, u, n, err)
+		}
+		if err == nil && bucketkey.R2PartKey(b, u, n) != tt.key {
+			t.Errorf("R2PartKey round trip of %q", tt.key)
+		}
+	}
+}
+
 func TestIsReserved(t *testing.T) {
 	for _, k := range []string{"fleet/x", "deploy/x", "deploy-blobs/x", "log/x", "telemetry/x"} {
 		if !bucketkey.IsReserved(k) {
@@ -370,6 +400,8 @@ func FuzzParse(f *testing.F) {
 		"wake/retired/1970-01-01T00:00/A",
 		"wake/entries/2026-02-30T23:05/A",
 		"r2/b/a/b",
+		"cellhost/r2-uploads/b/u/part-00042",
+		"cellhost/kv/ns/a2V5",
 		"",
 	} {
 		f.Add(k)
@@ -412,6 +444,13 @@ func FuzzParse(f *testing.F) {
 		}
 		if b, o, err := bucketkey.ParseR2Key(key); true {
 			accepted("ParseR2Key", bucketkey.R2Key(b, o), err, bucketkey.CheckSegment(b) == nil && o != "")
+		}
+		if ns, k, err := bucketkey.ParseKVKey(key); true {
+			accepted("ParseKVKey", bucketkey.KVKey(ns, k), err, bucketkey.CheckSegment(ns) == nil && k != "")
+		}
+		if b, u, n, err := bucketkey.ParseR2PartKey(key); true {
+			accepted("ParseR2PartKey", bucketkey.R2PartKey(b, u, n), err,
+				bucketkey.CheckSegment(b) == nil && bucketkey.CheckSegment(u) == nil && n >= 1 && n <= 10000)
 		}
 	})
 }

@@ -58,6 +58,8 @@ func TestClone_roundTrip(t *testing.T) {
 		{`(() => { const e = new TypeError("bad", { cause: 7 }); return e; })()`, `v instanceof TypeError && v.message === "bad" && v.cause === 7 && typeof v.stack === "string"`},
 		{`(() => { class Q extends Error { constructor(m) { super(m); this.name = "Q"; } } return new Q("x"); })()`, `v.constructor === Error && v.message === "x"`},
 		{`new Error()`, `v instanceof Error && v.message === "" && !Object.prototype.hasOwnProperty.call(v, "message")`},
+		{`(() => { const e = new DOMException("m", "DataCloneError"); e.extra = 1; return e; })()`, `v instanceof DOMException && v.name === "DataCloneError" && v.message === "m" && v.code === 25 && typeof v.stack === "string" && v.extra === undefined`},
+		{`new Headers([["x-a", "1"], ["Content-Type", "text/plain"], ["x-a", "2"]])`, `v instanceof Headers && [...v].join(";") === "content-type,text/plain;x-a,1, 2"`},
 		{`new Number(-0)`, `typeof v === "object" && Object.is(v.valueOf(), -0)`},
 		{`new Boolean(false)`, `typeof v === "object" && v.valueOf() === false`},
 		{`Object(5n)`, `typeof v === "object" && v.valueOf() === 5n`},
@@ -86,7 +88,14 @@ func TestClone_errors(t *testing.T) {
 		{`new Proxy({}, {})`, "DataCloneError", "#<Object> could not be cloned."},
 		{`[][Symbol.iterator]()`, "DataCloneError", "#<Object> could not be cloned."},
 		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
-		{`new Headers()`, "DataCloneError", `Could not serialize object of type "Headers". This type does not support serialization.`},
+		{`new TextEncoder()`, "DataCloneError", `Could not serialize object of type "TextEncoder". This type does not support serialization.`},
+		{`[new URL("http://x/")]`, "DataCloneError", `Could not serialize object of type "URL". This type does not support serialization.`},
+		{`new File(["x"], "f.txt")`, "DataCloneError", `Could not serialize object of type "File". This type does not support serialization.`},
+		{`new FormData()`, "DataCloneError", `Could not serialize object of type "FormData". This type does not support serialization.`},
+		{`new URLPattern({ pathname: "/x" })`, "DataCloneError", `Could not serialize object of type "URLPattern". This type does not support serialization.`},
+		{`caches.default`, "DataCloneError", `Could not serialize object of type "Cache". This type does not support serialization.`},
+		{`new AbortController().signal`, "DataCloneError", `Could not serialize object of type "AbortSignal". This type does not support serialization.`},
+		{`new Response("")`, "DataCloneError", `Could not serialize object of type "Response". This type does not support serialization.`},
 	} {
 		v := jstest.Run(t, rt, c.expr)
 		_, err := clone.Serialize(rt, v)
@@ -116,13 +125,13 @@ func TestClone_depthLimit(t *testing.T) {
 		t.Fatal("Serialize of a 6000-deep object succeeded")
 	}
 	// hand-made deep input: 100000 nested one-element arrays
-	b := []byte{clone.Version}
+	b := []byte{clone.V8Version, clone.V8Write}
 	for i := 0; i < 100000; i++ {
-		b = append(b, clone.TagDenseArray, 1)
+		b = append(b, clone.TagDense, 1)
 	}
 	b = append(b, clone.TagNull)
 	for i := 0; i < 100000; i++ {
-		b = append(b, 0)
+		b = append(b, clone.TagEndDense, 0, 1)
 	}
 	if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
 		t.Fatalf("Deserialize deep input: %v", err)
@@ -140,21 +149,26 @@ func TestClone_corrupt(t *testing.T) {
 			t.Errorf("truncated input of %d bytes decoded", i)
 		}
 	}
-	if _, err := clone.Deserialize(rt, append([]byte{9}, good[1:]...)); err == nil {
+	if _, err := clone.Deserialize(rt, append([]byte{clone.V8Version, 16}, good[2:]...)); err == nil {
 		t.Error("unknown version decoded")
 	}
-	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 0)); err == nil {
+	if _, err := clone.Deserialize(rt, append(append([]byte{}, good...), 1)); err == nil {
 		t.Error("trailing bytes accepted")
 	}
+	h := []byte{clone.V8Version, clone.V8Write}
 	for _, b := range [][]byte{
-		{clone.Version, clone.TagRef, 0},
-		{clone.Version, clone.TagObject, 1, clone.TagStr8, 1, 'a', clone.TagRef, 5},
-		{clone.Version, clone.TagStr8, 2, 0xff, 0xfe},
-		{clone.Version, clone.TagTypedArray, 1, clone.TagArrayBuffer, 2, 0, 0, 1, 4},
-		{clone.Version, clone.TagTypedArray, 4, clone.TagArrayBuffer, 3, 0, 0, 0, 1, 1},
-		{clone.Version, clone.TagDenseArray, 0xff, 0xff, 0xff, 0xff, 0x0f},
-		{clone.Version, clone.TagRegExp, clone.TagStr8, 1, '(', clone.TagStr8, 0},
-		{clone.Version, clone.TagError, 9, 0},
+		append(h, clone.TagRef, 0),
+		append(h, clone.TagObject, clone.TagStr, 1, 'a', clone.TagRef, 5, clone.TagEndObj, 1),
+		append(h, clone.TagObject, clone.TagStr, 1, 'a', clone.TagNull, clone.TagEndObj, 2),
+		append(h, clone.TagBuffer, 2, 0, 0, clone.TagView, 'B', 1, 4, 0),
+		append(h, clone.TagBuffer, 3, 0, 0, 0, clone.TagView, 'W', 1, 1, 0),
+		append(h, clone.TagDense, 0xff, 0xff, 0xff, 0xff, 0x0f),
+		append(h, clone.TagRegExp, clone.TagStr, 1, '(', 0),
+		append(h, clone.TagRegExp, clone.TagStr, 1, 'a', 0x80, 0x80, 0x04),
+		append(h, clone.TagError, 9, '.'),
+		append(h, 'c', 3, 0, 0, 0),
+		append(h, 'Z', 3),
+		append(h, '\\', 11),
 	} {
 		if _, err := clone.Deserialize(rt, b); !errors.Is(err, clone.ErrCorrupt) {
 			t.Errorf("Deserialize(%x) = %v, want clone.ErrCorrupt", b, err)
@@ -174,6 +188,13 @@ func FuzzDeserialize(f *testing.F) {
 			f.Fatal(err)
 		}
 		f.Add(b)
+	}
+	f.Add(legacyObject)
+	// every value workerd stored, in both error forms
+	for _, fx := range fixtures {
+		for _, b := range loadFixture(f, fx.name, fx.enhanced).stored {
+			f.Add(b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := clone.Deserialize(rt, b)
@@ -197,7 +218,7 @@ func TestClone_errorToJS(t *testing.T) {
 	if want := "DataCloneError|() => 1 could not be cloned.|true|true"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	_, err = clone.Deserialize(rt, []byte{clone.Version, 0x7f})
+	_, err = clone.Deserialize(rt, []byte{clone.V8Version, clone.V8Write, 0x7f})
 	if !errors.Is(err, clone.ErrCorrupt) || jserr.Text(jserr.ToJS(rt, err)) != "DataCloneError: Unable to deserialize cloned data." {
 		t.Errorf("Deserialize error: %v", err)
 	}
@@ -208,4 +229,45 @@ func newWebRuntime(t testing.TB) (*goja.Runtime, *bytes.Buffer) {
 	return jstest.NewRuntime(t, func(rt *goja.Runtime, console io.Writer) error {
 		return web.Install(rt, web.Options{Console: console})
 	})
+}
+
+// legacyObject is {a: 1, s: "é"} in cellhost's first format (version byte
+// 1), as storage written before values were V8's holds it.
+var legacyObject = []byte{0x01, 0x11, 2, 0x06, 1, 'a', 0x04, 2, 0x06, 1, 's', 0x06, 2, 0xc3, 0xa9}
+
+// TestClone_legacyFormat: values cellhost stored before it wrote V8's
+// format still read, and are written in V8's from then on.
+func TestClone_legacyFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v, err := clone.Deserialize(rt, legacyObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("v", v)
+	if got := jstest.Run(t, rt, `JSON.stringify(v)`).String(); got != `{"a":1,"s":"é"}` {
+		t.Errorf("legacy value read as %s", got)
+	}
+	b, err := clone.Serialize(rt, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []byte{0xff, 0x0f, 'o', '"', 1, 'a', 'I', 2, '"', 1, 's', '"', 1, 0xe9, '{', 2}
+	if !bytes.Equal(b, want) {
+		t.Errorf("re-serialized as %x, want %x", b, want)
+	}
+}
+
+// TestClone_headerless: workerd's first storage values had no header
+// (version 13 is assumed, as workerd assumes it): they read.
+func TestClone_headerless(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	b := []byte{'o', '"', 1, 'a', 'B', 2, 7, 8, 'V', 'B', 0, 2, '{', 1}
+	v, err := clone.Deserialize(rt, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("v", v)
+	if got := jstest.Run(t, rt, `v.a instanceof Uint8Array && v.a.join()`).String(); got != "7,8" {
+		t.Errorf("headerless value read as %s", got)
+	}
 }

@@ -203,7 +203,13 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if err := jserr.Install(rt, domException); err != nil {
 		return err
 	}
-	if err := clone.Install(rt, st.hostBrand); err != nil {
+	if err := clone.InstallWith(rt, st.hostBrand, internals.Get("hostTypes").ToObject(rt)); err != nil {
+		return err
+	}
+	if err := installHeadersClone(rt, internals); err != nil {
+		return err
+	}
+	if err := installBlobClone(rt, internals); err != nil {
 		return err
 	}
 	return stateKey.Set(rt, st)

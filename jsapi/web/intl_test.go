@@ -21,7 +21,13 @@ func TestFormatNumber(t *testing.T) {
 		{1234, func(o numOpts) numOpts { o.Locale = "es-ES"; return o }, "1234"},
 		{12345, func(o numOpts) numOpts { o.Locale = "en-IN"; o.Exact = "1234567"; return o }, "12,34,567"},
 		{0, func(o numOpts) numOpts { o.Notation = "scientific"; return o }, "0E0"},
-		{-5, func(o numOpts) numOpts { o.Style = "currency"; o.Currency = "USD"; o.CurrencySign = "accounting"; o.MinFrac, o.MaxFrac = 2, 2; return o }, "($5.00)"},
+		{-5, func(o numOpts) numOpts {
+			o.Style = "currency"
+			o.Currency = "USD"
+			o.CurrencySign = "accounting"
+			o.MinFrac, o.MaxFrac = 2, 2
+			return o
+		}, "($5.00)"},
 	} {
 		o := en
 		if c.o != nil {

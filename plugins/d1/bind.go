@@ -78,7 +78,7 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, d *Database) error {
 		_ = meta.Set("changes", res.Changes)
 		_ = meta.Set("last_row_id", res.LastRowID)
 		_ = meta.Set("changed_db", res.ChangedDB)
-		_ = meta.Set("size_after", size(d.Path))
+		_ = meta.Set("size_after", res.SizeAfter)
 		_ = meta.Set("rows_read", res.RowsRead)
 		_ = meta.Set("rows_written", res.RowsWritten)
 		_ = o.Set("meta", meta)
@@ -114,12 +114,4 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, d *Database) error {
 		return fmt.Errorf("bind d1 %s: %w", name, err)
 	}
 	return env.Set(name, v)
-}
-
-func size(path string) int64 {
-	st, err := statFile(path)
-	if err != nil {
-		return 0
-	}
-	return st
 }

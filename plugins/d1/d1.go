@@ -3,47 +3,44 @@
 // and env.<BINDING> is a D1Database object (prepare with bind, first, all,
 // raw and run; batch; exec; withSession).
 //
-// Unlike a cell, a D1 database is not logged to the bucket yet: it lives in
-// the state directory only.
+// A database runs on storage.DB, the machinery of a Durable Object's SQL,
+// as workerd's local D1 runs on a Durable Object's ctx.storage.sql: the same
+// authorizer, the same error texts (with " at offset N"), and rows_read and
+// rows_written counted the same way.
 package d1
 
 import (
 	"context"
-	"database/sql"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
+	"sync"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"github.com/cellhost/cellhost/storage"
 )
 
 // Database is one D1 database. Its methods are safe for concurrent use.
 type Database struct {
 	Path string
-	db   *sql.DB
+	mu   sync.Mutex
+	db   *storage.DB
 }
 
 // Open opens (creating) the database stored at path.
 func Open(path string) (*Database, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("open d1 database: %w", err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)")
+	db, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("open d1 database: %w", err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := db.Ping(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open d1 database %s: %w", path, err)
 	}
 	return &Database{Path: path, db: db}, nil
 }
 
 // Close closes the database.
-func (d *Database) Close() error { return d.db.Close() }
+func (d *Database) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.db.Close()
+}
 
 // Statement is one SQL statement with its parameters.
 type Statement struct {
@@ -60,6 +57,7 @@ type Result struct {
 	RowsRead    int64
 	RowsWritten int64
 	ChangedDB   bool
+	SizeAfter   int64
 }
 
 // Error is a D1 error: its text is D1's ("D1_ERROR: ...").
@@ -67,141 +65,132 @@ type Error struct{ Msg string }
 
 func (e *Error) Error() string { return e.Msg }
 
-// sqliteCodes names SQLite's primary result codes, as D1's errors do.
-var sqliteCodes = map[int]string{1: "SQLITE_ERROR", 5: "SQLITE_BUSY", 8: "SQLITE_READONLY", 13: "SQLITE_FULL",
-	18: "SQLITE_TOOBIG", 19: "SQLITE_CONSTRAINT", 20: "SQLITE_MISMATCH", 25: "SQLITE_RANGE", 11: "SQLITE_CORRUPT"}
-
-// sqliteExtendedCodes names the extended result codes D1 reports after the
-// primary one ("SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_PRIMARYKEY)").
-var sqliteExtendedCodes = map[int]string{275: "SQLITE_CONSTRAINT_CHECK", 531: "SQLITE_CONSTRAINT_COMMITHOOK",
-	787: "SQLITE_CONSTRAINT_FOREIGNKEY", 1043: "SQLITE_CONSTRAINT_FUNCTION", 1299: "SQLITE_CONSTRAINT_NOTNULL",
-	1555: "SQLITE_CONSTRAINT_PRIMARYKEY", 1811: "SQLITE_CONSTRAINT_TRIGGER", 2067: "SQLITE_CONSTRAINT_UNIQUE",
-	2323: "SQLITE_CONSTRAINT_VTAB", 2579: "SQLITE_CONSTRAINT_ROWID", 3091: "SQLITE_CONSTRAINT_DATATYPE",
-	264: "SQLITE_READONLY_RECOVERY", 520: "SQLITE_READONLY_CANTLOCK", 1032: "SQLITE_READONLY_DBMOVED",
-	261: "SQLITE_BUSY_RECOVERY", 517: "SQLITE_BUSY_SNAPSHOT", 773: "SQLITE_BUSY_TIMEOUT"}
-
-// d1Error turns modernc's "<generic text>: <message> (<code>)" into D1's
-// "D1_ERROR: <message>: SQLITE_<NAME>".
+// d1Error turns an error of storage into D1's: "D1_ERROR: <workerd's text>".
 func d1Error(err error) error {
-	msg := err.Error()
-	code, ext := 1, 1
-	if i := strings.LastIndex(msg, " ("); i >= 0 && strings.HasSuffix(msg, ")") {
-		if n, e := strconv.Atoi(msg[i+2 : len(msg)-1]); e == nil {
-			code, ext = n&0xff, n
-			msg = msg[:i]
-		}
+	var de *Error
+	if errors.As(err, &de) {
+		return de
 	}
-	for _, generic := range []string{"SQL logic error: ", "constraint failed: ", "datatype mismatch: "} {
-		msg = strings.TrimPrefix(msg, generic)
+	var se *storage.SQLError
+	if errors.As(err, &se) {
+		return &Error{Msg: "D1_ERROR: " + se.Msg}
 	}
-	name, ok := sqliteCodes[code]
-	if !ok {
-		name = "SQLITE_ERROR"
-	}
-	if x, ok := sqliteExtendedCodes[ext]; ok && ext != code {
-		name += " (extended: " + x + ")"
-	}
-	return &Error{Msg: "D1_ERROR: " + msg + ": " + name}
+	return &Error{Msg: "D1_ERROR: " + err.Error()}
 }
 
-// run executes one statement on e.
-func run(ctx context.Context, e *sql.Tx, st Statement) (*Result, error) {
+// params converts parameters to storage's types.
+func params(ps []any) []any {
+	out := make([]any, len(ps))
+	for i, p := range ps {
+		switch v := p.(type) {
+		case int:
+			out[i] = int64(v)
+		case int32:
+			out[i] = int64(v)
+		case float32:
+			out[i] = float64(v)
+		case bool:
+			if v {
+				out[i] = int64(1)
+			} else {
+				out[i] = int64(0)
+			}
+		default:
+			out[i] = v
+		}
+	}
+	return out
+}
+
+// run executes one statement in the open transaction.
+func (d *Database) run(st Statement) (*Result, error) {
 	if strings.TrimSpace(st.SQL) == "" {
 		return nil, &Error{Msg: "D1_ERROR: " + noStatements}
 	}
-	rows, err := e.QueryContext(ctx, st.SQL, st.Params...)
+	c, err := d.db.Exec(st.SQL, params(st.Params)...)
 	if err != nil {
 		return nil, d1Error(err)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, d1Error(err)
-	}
-	r := &Result{Columns: cols}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+	defer c.Close()
+	r := &Result{Columns: c.Columns()}
+	for {
+		row, ok, err := c.Next()
+		if err != nil {
 			return nil, d1Error(err)
 		}
-		r.Rows = append(r.Rows, vals)
+		if !ok {
+			break
+		}
+		r.Rows = append(r.Rows, row)
 	}
-	if err := rows.Err(); err != nil {
+	r.RowsRead, r.RowsWritten = int64(c.RowsRead()), int64(c.RowsWritten())
+	r.ChangedDB = r.RowsWritten > 0
+	// changes() and last_insert_rowid() of the connection: D1 reports
+	// last_insert_rowid() after every statement, reads included, and
+	// changes only after writes.
+	q, err := d.db.Exec("SELECT changes(), last_insert_rowid()")
+	if err != nil {
 		return nil, d1Error(err)
 	}
-	rows.Close()
-	r.RowsRead = int64(len(r.Rows))
-	// changes() and last_insert_rowid() of this connection (one only). D1
-	// reports the connection's last_insert_rowid() after every statement,
-	// reads included; changes only after writes.
-	var changes, last int64
-	if err := e.QueryRowContext(ctx, "SELECT changes(), last_insert_rowid()").Scan(&changes, &last); err == nil {
-		r.LastRowID = last
-		if isWrite(st.SQL) {
-			r.Changes, r.RowsWritten, r.ChangedDB = changes, changes, true
+	row, ok, err := q.Next()
+	q.Close()
+	if err != nil {
+		return nil, d1Error(err)
+	}
+	if ok {
+		r.LastRowID, _ = row[1].(int64)
+		if !c.ReadOnly() {
+			r.Changes, _ = row[0].(int64)
 		}
+	}
+	// storage counts the rows a statement returned or scanned; an UPDATE or
+	// DELETE that found its rows by key scanned none, but workerd's SQLite
+	// counts each row it changed as read.
+	if w := strings.ToUpper(firstWord(st.SQL)); (w == "UPDATE" || w == "DELETE") && r.Changes > r.RowsRead {
+		r.RowsRead = r.Changes
 	}
 	return r, nil
-}
-
-// isWrite reports whether a statement may change the database.
-func isWrite(q string) bool {
-	q = strings.ToUpper(strings.TrimSpace(q))
-	for _, p := range []string{"INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER", "WITH"} {
-		if strings.HasPrefix(q, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // Query runs one statement.
 func (d *Database) Query(ctx context.Context, st Statement) (*Result, error) {
-	tx, err := d.db.BeginTx(ctx, nil)
+	rs, err := d.Batch(ctx, []Statement{st})
 	if err != nil {
-		return nil, d1Error(err)
-	}
-	r, err := run(ctx, tx, st)
-	if err != nil {
-		tx.Rollback()
 		return nil, err
 	}
-	if err := tx.Commit(); err != nil {
-		return nil, d1Error(err)
-	}
-	return r, nil
+	return rs[0], nil
 }
 
 // Batch runs statements in one transaction: all apply, or none.
-func (d *Database) Batch(ctx context.Context, sts []Statement) ([]*Result, error) {
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, d1Error(err)
-	}
+func (d *Database) Batch(_ context.Context, sts []Statement) ([]*Result, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	out := make([]*Result, 0, len(sts))
 	for _, st := range sts {
-		r, err := run(ctx, tx, st)
+		r, err := d.run(st)
 		if err != nil {
-			tx.Rollback()
+			_ = d.db.Rollback()
 			return nil, err
 		}
 		out = append(out, r)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := d.db.Commit(); err != nil {
 		return nil, d1Error(err)
+	}
+	size, _ := d.db.Size()
+	for _, r := range out {
+		r.SizeAfter = size
 	}
 	return out, nil
 }
 
 // Exec runs the statements of a script, one per line as D1's exec does,
-// and returns how many lines ran. A failure is reported as workerd's local
-// D1 reports it, whichever line failed: "Error in line 1: <first line>:
-// <the failing statement's error>".
-func (d *Database) Exec(ctx context.Context, script string) (int, error) {
+// and returns how many lines ran. Each line commits on its own. A failure
+// is reported as workerd's local D1 reports it, whichever line failed:
+// "Error in line 1: <first line>: <the failing statement's error>".
+func (d *Database) Exec(_ context.Context, script string) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	n := 0
 	first := ""
 	for _, line := range strings.Split(script, "\n") {
@@ -211,8 +200,13 @@ func (d *Database) Exec(ctx context.Context, script string) (int, error) {
 		if n == 0 {
 			first = line
 		}
-		if _, err := d.db.ExecContext(ctx, line); err != nil {
+		err := d.execLine(line)
+		if err != nil {
+			_ = d.db.Rollback()
 			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: " + first + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
+		}
+		if err := d.db.Commit(); err != nil {
+			return n, d1Error(err)
 		}
 		n++
 	}
@@ -222,13 +216,46 @@ func (d *Database) Exec(ctx context.Context, script string) (int, error) {
 	return n, nil
 }
 
+func (d *Database) execLine(line string) error {
+	c, err := d.db.Exec(line)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	for {
+		_, ok, err := c.Next()
+		if err != nil || !ok {
+			return err
+		}
+	}
+}
+
+// firstWord returns the first word of q after spaces and comments.
+func firstWord(q string) string {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n")
+		switch {
+		case strings.HasPrefix(q, "--"):
+			i := strings.IndexByte(q, '\n')
+			if i < 0 {
+				return ""
+			}
+			q = q[i:]
+		case strings.HasPrefix(q, "/*"):
+			i := strings.Index(q, "*/")
+			if i < 0 {
+				return ""
+			}
+			q = q[i+2:]
+		default:
+			end := strings.IndexFunc(q, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
+			if end < 0 {
+				return q
+			}
+			return q[:end]
+		}
+	}
+}
+
 // noStatements is D1's text for SQL with no statement in it.
 const noStatements = "No SQL statements detected."
-
-func statFile(path string) (int64, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), nil
-}

@@ -1,7 +1,9 @@
 // Package kv is the KV namespace binding (wrangler's kv_namespaces) as
-// `wrangler dev` simulates it locally: each namespace is one SQLite database
-// of key, value, expiration and metadata, and env.<BINDING> is a
-// KvNamespace object (get, getWithMetadata, put, delete, list).
+// `wrangler dev` simulates it locally: env.<BINDING> is a KvNamespace object
+// (get, getWithMetadata, put, delete, list). A namespace lives in the
+// host's bucket, one object per entry (OpenStore, store.go), so that a fleet
+// shares it; or in one SQLite database of key, value, expiration and
+// metadata (Open).
 // cmd/cellhost opens one Namespace per namespace id and binds it with Bind.
 package kv
 
@@ -17,6 +19,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+
+	"github.com/cellhost/cellhost/plugins"
 )
 
 // Limits of Workers KV.
@@ -36,6 +40,9 @@ type Namespace struct {
 
 	mu sync.Mutex
 	db *sql.DB
+	// store and ns: the namespace lives in the bucket instead (store.go).
+	store plugins.ObjectStore
+	ns    string
 }
 
 // Open opens (creating) the namespace stored at path.
@@ -70,6 +77,9 @@ func (n *Namespace) open(ctx context.Context) error {
 
 // Close closes the database.
 func (n *Namespace) Close() error {
+	if n.store != nil {
+		return nil // the bucket is the host's
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.db == nil {
@@ -96,6 +106,9 @@ type Entry struct {
 
 // Get returns the live entry under key, or ok false.
 func (n *Namespace) Get(key string) (e Entry, ok bool, err error) {
+	if n.store != nil {
+		return n.storeGet(key)
+	}
 	var exp sql.NullInt64
 	var meta sql.NullString
 	err = n.db.QueryRow(`SELECT value, expiration, metadata FROM kv WHERE key = ? AND (expiration IS NULL OR expiration > ?)`, key, n.now()).
@@ -112,6 +125,9 @@ func (n *Namespace) Get(key string) (e Entry, ok bool, err error) {
 
 // Put stores e under key.
 func (n *Namespace) Put(key string, e Entry) error {
+	if n.store != nil {
+		return n.storePut(key, e)
+	}
 	var exp, meta any
 	if e.Expiration != 0 {
 		exp = e.Expiration
@@ -133,6 +149,9 @@ func (n *Namespace) Put(key string, e Entry) error {
 
 // Delete removes key (no error when absent).
 func (n *Namespace) Delete(key string) error {
+	if n.store != nil {
+		return n.storeDelete(key)
+	}
 	if _, err := n.db.Exec(`DELETE FROM kv WHERE key = ?`, key); err != nil {
 		return fmt.Errorf("kv delete: %w", err)
 	}
@@ -160,6 +179,9 @@ func (n *Namespace) List(prefix, cursor string, limit int) ([]Key, string, error
 			return nil, "", fmt.Errorf("kv list: invalid cursor")
 		}
 		after = string(b)
+	}
+	if n.store != nil {
+		return n.storeList(prefix, after, limit)
 	}
 	rows, err := n.db.Query(`SELECT key, expiration, metadata FROM kv
 		WHERE key > ? AND substr(key, 1, length(?)) = ? AND (expiration IS NULL OR expiration > ?)

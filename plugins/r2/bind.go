@@ -3,7 +3,9 @@ package r2
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/dop251/goja"
 )
@@ -85,7 +87,38 @@ func metaJS(rt *goja.Runtime, o *Object) *goja.Object {
 		_ = c.Set(k, v)
 	}
 	_ = r.Set("custom", c)
+	if m.Multipart {
+		_ = r.Set("multipart", true)
+	}
+	if len(m.Checksums) > 0 {
+		sums := rt.NewObject()
+		for k, v := range m.Checksums {
+			_ = sums.Set(k, v)
+		}
+		_ = r.Set("checksums", sums)
+	}
 	return r
+}
+
+// httpOf reads an R2HTTPMetadata object made by r2.js.
+func httpOf(rt *goja.Runtime, v goja.Value) HTTPMetadata {
+	h := obj(rt, v)
+	return HTTPMetadata{ContentType: str(h, "contentType"), ContentLanguage: str(h, "contentLanguage"),
+		ContentDisposition: str(h, "contentDisposition"), ContentEncoding: str(h, "contentEncoding"),
+		CacheControl: str(h, "cacheControl"), CacheExpiryMs: num(h, "cacheExpiry")}
+}
+
+// customOf reads customMetadata (nil when absent).
+func customOf(rt *goja.Runtime, v goja.Value) map[string]string {
+	c := obj(rt, v)
+	if c == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, k := range c.Keys() {
+		out[k] = c.Get(k).String()
+	}
+	return out
 }
 
 // Bind sets env[name] to an R2Bucket object of rt backed by b. Call it on
@@ -99,7 +132,15 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, b *Bucket) error {
 	fn, _ := goja.AssertFunction(fv)
 	ctx := context.Background()
 	native := rt.NewObject()
-	fail := func(err error) { panic(rt.NewGoError(err)) }
+	// R2's errors are plain Errors whose message ends in R2's code.
+	errorCtor := rt.Get("Error")
+	fail := func(err error) {
+		e, nerr := rt.New(errorCtor, rt.ToValue(err.Error()))
+		if nerr != nil {
+			panic(rt.NewGoError(err))
+		}
+		panic(e)
+	}
 	_ = native.Set("get", func(key string, onlyIf, rng goja.Value) goja.Value {
 		var r *Range
 		if ro := obj(rt, rng); ro != nil {
@@ -135,19 +176,15 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, b *Bucket) error {
 		}
 		return metaJS(rt, o)
 	})
-	_ = native.Set("put", func(key string, body goja.Value, http, custom, onlyIf, md5 goja.Value) goja.Value {
-		opts := PutOptions{OnlyIf: conditions(rt, onlyIf), MD5: bytesOf(md5)}
+	_ = native.Set("put", func(key string, body goja.Value, http, custom, onlyIf, md5, shaName, sha goja.Value) goja.Value {
+		opts := PutOptions{OnlyIf: conditions(rt, onlyIf), MD5: bytesOf(md5), HTTP: httpOf(rt, http), Custom: customOf(rt, custom)}
 		if md5 != nil && !goja.IsUndefined(md5) && !goja.IsNull(md5) && opts.MD5 == nil {
 			opts.MD5 = []byte{}
 		}
-		h := obj(rt, http)
-		opts.HTTP = HTTPMetadata{ContentType: str(h, "contentType"), ContentLanguage: str(h, "contentLanguage"),
-			ContentDisposition: str(h, "contentDisposition"), ContentEncoding: str(h, "contentEncoding"),
-			CacheControl: str(h, "cacheControl"), CacheExpiryMs: num(h, "cacheExpiry")}
-		if c := obj(rt, custom); c != nil {
-			opts.Custom = map[string]string{}
-			for _, k := range c.Keys() {
-				opts.Custom[k] = c.Get(k).String()
+		if shaName != nil && !goja.IsUndefined(shaName) {
+			opts.SHAName, opts.SHA = shaName.String(), bytesOf(sha)
+			if opts.SHA == nil {
+				opts.SHA = []byte{}
 			}
 		}
 		o, err := b.Put(ctx, key, bytesOf(body), opts)
@@ -188,6 +225,47 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, b *Bucket) error {
 			_ = r.Set("cursor", res.Cursor)
 		}
 		return r
+	})
+	prefixed := func(method string, err error) {
+		if errors.Is(err, ErrNoSuchUpload) || errors.Is(err, ErrInvalidPart) || errors.Is(err, ErrEntityTooSmall) ||
+			errors.Is(err, ErrBadUpload) || errors.Is(err, ErrInternal) {
+			err = fmt.Errorf("%s: %w", method, err)
+		}
+		fail(err)
+	}
+	_ = native.Set("createUpload", func(key string, http, custom goja.Value) string {
+		id, err := b.CreateMultipartUpload(ctx, key, httpOf(rt, http), customOf(rt, custom))
+		if err != nil {
+			prefixed("createMultipartUpload", err)
+		}
+		return id
+	})
+	_ = native.Set("uploadPart", func(key, id string, n int, body goja.Value) string {
+		etag, err := b.UploadPart(ctx, key, id, n, bytesOf(body))
+		if err != nil {
+			prefixed("uploadPart", err)
+		}
+		return etag
+	})
+	_ = native.Set("abortUpload", func(key, id string) {
+		if err := b.AbortMultipartUpload(ctx, key, id); err != nil {
+			prefixed("abortMultipartUpload", err)
+		}
+	})
+	_ = native.Set("completeUpload", func(key, id string, parts goja.Value) goja.Value {
+		var ps []UploadedPart
+		if po := obj(rt, parts); po != nil {
+			n := int(num(po, "length"))
+			for i := 0; i < n; i++ {
+				p := obj(rt, po.Get(strconv.Itoa(i)))
+				ps = append(ps, UploadedPart{PartNumber: int(num(p, "partNumber")), ETag: str(p, "etag")})
+			}
+		}
+		o, err := b.CompleteMultipartUpload(ctx, key, id, ps)
+		if err != nil {
+			prefixed("completeMultipartUpload", err)
+		}
+		return metaJS(rt, o)
 	})
 	v, err := fn(goja.Undefined(), native, rt.ToValue(name))
 	if err != nil {

@@ -28,6 +28,9 @@ type Bucket struct {
 	Store plugins.ObjectStore
 	// Now is the clock of uploaded times (default time.Now).
 	Now func() time.Time
+	// MinPartSize is the least size of a multipart upload's parts but the
+	// last (default DefaultMinPartSize).
+	MinPartSize int64
 }
 
 // New returns the bucket name of store; the name must pass
@@ -180,10 +183,22 @@ type PutOptions struct {
 	Custom map[string]string
 	OnlyIf Conditions
 	MD5    []byte // when set, the body's MD5 must equal it
+	// SHA, when set, is the body's checksum under the algorithm SHAName
+	// (sha1, sha256, sha384 or sha512); it is checked and kept.
+	SHAName string
+	SHA     []byte
 }
 
-// ErrMD5 is put's error when md5 does not match the body.
-var ErrMD5 = errors.New("put: The Content-MD5 you specified did not match what we received. (10037)")
+// digestNames are the algorithms' names in R2's errors.
+var digestNames = map[string]string{"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256", "sha384": "SHA-384", "sha512": "SHA-512"}
+
+// badDigest is put's error when a given checksum does not match the body,
+// in R2's words (10037).
+func badDigest(alg string, given, actual []byte) error {
+	n := digestNames[alg]
+	return fmt.Errorf("put: The %s checksum you specified did not match what we received.\nYou provided a %s checksum with value: %x\nActual %s was: %x (10037)",
+		n, n, given, n, actual)
+}
 
 // Put stores the object and returns its metadata, or nil when the
 // conditions fail. The condition check and the write are atomic: the write
@@ -191,8 +206,19 @@ var ErrMD5 = errors.New("put: The Content-MD5 you specified did not match what w
 func (b *Bucket) Put(ctx context.Context, key string, body []byte, opts PutOptions) (*Object, error) {
 	if opts.MD5 != nil {
 		if sum := md5.Sum(body); string(sum[:]) != string(opts.MD5) {
-			return nil, ErrMD5
+			return nil, badDigest("md5", opts.MD5, sum[:])
 		}
+	}
+	var sums map[string]string
+	if opts.SHAName != "" {
+		f, ok := shaAlgorithms[opts.SHAName]
+		if !ok {
+			return nil, fmt.Errorf("put: unknown checksum algorithm %q", opts.SHAName)
+		}
+		if sum := f(body); string(sum) != string(opts.SHA) {
+			return nil, badDigest(opts.SHAName, opts.SHA, sum)
+		}
+		sums = map[string]string{opts.SHAName: hex.EncodeToString(opts.SHA)}
 	}
 	for {
 		cur, setag, err := b.load(ctx, key)
@@ -208,7 +234,7 @@ func (b *Bucket) Put(ctx context.Context, key string, body []byte, opts PutOptio
 		}
 		var v [16]byte
 		_, _ = rand.Read(v[:])
-		m := Meta{Version: hex.EncodeToString(v[:]), UploadedMs: b.now().UnixMilli(), HTTP: opts.HTTP, Custom: opts.Custom}
+		m := Meta{Version: hex.EncodeToString(v[:]), UploadedMs: b.now().UnixMilli(), HTTP: opts.HTTP, Custom: opts.Custom, Checksums: sums}
 		if len(m.Custom) == 0 {
 			m.Custom = nil
 		}

@@ -63,9 +63,20 @@
     if (new TextEncoder().encode(key).length > 1024) throw new TypeError("Key too long.");
     return key;
   }
+  const SHA = [["sha1", "SHA-1", 40], ["sha256", "SHA-256", 64], ["sha384", "SHA-384", 96], ["sha512", "SHA-512", 128]];
+  // R2Checksums: md5 (absent for a multipart object) and the SHA checksum
+  // the object was put with, as ArrayBuffers; toJSON gives them in hex.
   class R2Checksums {
-    constructor(md5) { this.md5 = md5; }
-    toJSON() { return { md5: hex(this.md5) }; }
+    constructor(m) {
+      if (!m.multipart) this.md5 = unhex(m.etag);
+      const sums = m.checksums || {};
+      for (const [k] of SHA) if (sums[k] !== undefined) this[k] = unhex(sums[k]);
+    }
+    toJSON() {
+      const out = {};
+      for (const k of ["md5", "sha1", "sha256", "sha384", "sha512"]) if (this[k] !== undefined) out[k] = hex(this[k]);
+      return out;
+    }
   }
   class R2Object {
     constructor(m, include) {
@@ -74,17 +85,20 @@
       this.size = m.size;
       this.etag = m.etag;
       this.httpEtag = '"' + m.etag + '"';
-      this.checksums = new R2Checksums(unhex(m.etag));
+      this.checksums = new R2Checksums(m);
       this.uploaded = new Date(m.uploaded);
+      // A listed object carries its metadata only when include names it
+      // (else empty objects), as workerd's local R2 answers.
+      const h = {};
       if (include === undefined || include.includes("httpMetadata")) {
-        const h = {};
         for (const [f] of HTTP_FIELDS) if (m.http[f] !== undefined) h[f] = m.http[f];
         if (m.http.cacheExpiry !== undefined) h.cacheExpiry = new Date(m.http.cacheExpiry);
-        this.httpMetadata = h;
       }
-      if (include === undefined || include.includes("customMetadata")) this.customMetadata = Object.assign({}, m.custom);
+      this.httpMetadata = h;
+      this.customMetadata = include === undefined || include.includes("customMetadata") ? Object.assign({}, m.custom) : {};
       if (m.range !== undefined) this.range = m.range;
-      this.storageClass = "Standard";
+      // workerd's local R2 (miniflare) reports no storage class.
+      this.storageClass = "";
     }
     writeHttpMetadata(headers) {
       const h = this.httpMetadata || {};
@@ -117,11 +131,34 @@
       return typeof Blob === "function" ? new Blob([b], { type: (this.httpMetadata && this.httpMetadata.contentType) || "" }) : b;
     }
   }
-  function bytesOf(value) {
+  function concat(chunks) {
+    let n = 0;
+    for (const c of chunks) n += c.byteLength;
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+    return out.buffer;
+  }
+  // bytesOf reads a put or uploadPart value: a string, ArrayBuffer, view,
+  // ReadableStream (a request or response body) or Blob.
+  async function bytesOf(value) {
     if (value === null || value === undefined) return "";
     if (typeof value === "string") return new TextEncoder().encode(value).buffer;
     if (value instanceof ArrayBuffer) return value;
     if (ArrayBuffer.isView(value)) return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength);
+    if (typeof Blob === "function" && value instanceof Blob) return value.arrayBuffer();
+    if (typeof value === "object" && typeof value.getReader === "function") {
+      const reader = value.getReader();
+      const chunks = [];
+      for (;;) {
+        const { done, value: c } = await reader.read();
+        if (done) break;
+        if (c instanceof ArrayBuffer) chunks.push(new Uint8Array(c));
+        else if (ArrayBuffer.isView(c)) chunks.push(new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
+        else throw new TypeError("This TransformStream is being used as a byte stream, but received an object of non-ArrayBuffer/ArrayBufferView type on its writable side.");
+      }
+      return concat(chunks);
+    }
     throw new TypeError("Incorrect type for the 'value' field on 'PutOptions': the provided value is not of type 'ReadableStream or ArrayBuffer or ArrayBufferView or string or Blob'.");
   }
   function httpMetadataOf(h) {
@@ -136,34 +173,88 @@
     if (h.cacheExpiry !== undefined) out.cacheExpiry = ms(h.cacheExpiry);
     return out;
   }
-  function md5Of(v) {
+  function digestOf(v, name, hexLen) {
     if (v === undefined || v === null) return undefined;
     if (typeof v === "string") {
-      if (!/^[0-9a-fA-F]{32}$/.test(v)) throw new TypeError("MD5 is 32 hex characters, not " + v.length);
+      if (v.length !== hexLen || !/^[0-9a-fA-F]*$/.test(v)) throw new TypeError(name + " is " + hexLen + " hex characters, not " + v.length);
       return unhex(v.toLowerCase());
     }
     if (v instanceof ArrayBuffer) return v;
     if (ArrayBuffer.isView(v)) return v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength);
-    throw new TypeError("MD5 must be an ArrayBuffer or a hex string");
+    throw new TypeError(name + " must be an ArrayBuffer or a hex string");
+  }
+  function md5Of(v) { return digestOf(v, "MD5", 32); }
+  // shaOf returns [algorithm, digest] of the one SHA option given, or
+  // undefined; R2 takes one checksum per put, md5 included.
+  function shaOf(options) {
+    let out;
+    let count = options.md5 !== undefined && options.md5 !== null ? 1 : 0;
+    for (const [k, name, len] of SHA) {
+      if (options[k] === undefined || options[k] === null) continue;
+      count++;
+      out = [k, digestOf(options[k], name, len)];
+    }
+    if (count > 1) throw new TypeError("You cannot specify multiple hashing algorithms.");
+    return out;
+  }
+  function validUploadKey(key, method) {
+    key = String(key);
+    if (new TextEncoder().encode(key).length > 1024) throw new Error(method + ": The specified object name is not valid. (10020)");
+    return key;
+  }
+  // R2MultipartUpload: one upload of key. Its methods call the native
+  // multipart functions, which prefix R2's errors with the method's name.
+  class R2MultipartUpload {
+    #key; #id;
+    constructor(key, uploadId) {
+      this.#key = key;
+      this.#id = uploadId;
+    }
+    get key() { return this.#key; }
+    get uploadId() { return this.#id; }
+    async uploadPart(partNumber, value) {
+      const key = validUploadKey(this.#key, "uploadPart");
+      const n = Number(partNumber);
+      if (!Number.isInteger(n) || n < 1 || n > 10000) {
+        throw new TypeError("Part number must be between 1 and 10000 (inclusive). Actual value was: " + partNumber);
+      }
+      const etag = native.uploadPart(key, this.#id, n, await bytesOf(value));
+      return { partNumber: n, etag };
+    }
+    async abort() {
+      native.abortUpload(validUploadKey(this.#key, "abortMultipartUpload"), this.#id);
+    }
+    async complete(uploadedParts) {
+      const key = validUploadKey(this.#key, "completeMultipartUpload");
+      const parts = Array.from(uploadedParts || [], (p) => ({ partNumber: Number(p.partNumber), etag: String(p.etag) }));
+      return new R2Object(native.completeUpload(key, this.#id, parts));
+    }
   }
   class R2Bucket {
+    // head, and a get whose conditions fail, give the whole object's range
+    // (as workerd's local R2 does); put and list give none.
     async head(key) {
       const m = native.head(validKey(key));
-      return m === null ? null : new R2Object(m);
+      if (m === null) return null;
+      m.range = { offset: 0, length: m.size };
+      return new R2Object(m);
     }
     async get(key, options) {
       options = options || {};
       const m = native.get(validKey(key), conditional(options.onlyIf), range(options.range));
       if (m === null) return null;
-      return m.body === undefined ? new R2Object(m) : new R2ObjectBody(m);
+      if (m.body !== undefined) return new R2ObjectBody(m);
+      m.range = { offset: 0, length: m.size };
+      return new R2Object(m);
     }
     async put(key, value, options) {
       options = options || {};
-      for (const k of ["sha1", "sha256", "sha384", "sha512"]) {
-        if (options[k] !== undefined) throw new Error("env." + binding + ": put() option " + k + " is not supported by cellhost yet; use md5");
-      }
-      const m = native.put(validKey(key), bytesOf(value), httpMetadataOf(options.httpMetadata),
-        options.customMetadata, conditional(options.onlyIf), md5Of(options.md5));
+      key = validKey(key);
+      const sha = shaOf(options);
+      const md5 = md5Of(options.md5);
+      const body = await bytesOf(value);
+      const m = native.put(key, body, httpMetadataOf(options.httpMetadata),
+        options.customMetadata, conditional(options.onlyIf), md5, sha === undefined ? undefined : sha[0], sha === undefined ? undefined : sha[1]);
       return m === null ? null : new R2Object(m);
     }
     async delete(keys) {
@@ -172,7 +263,7 @@
     async list(options) {
       options = options || {};
       const limit = options.limit === undefined ? 1000 : Number(options.limit);
-      if (!(limit >= 1 && limit <= 1000)) throw new RangeError("MaxKeys params must be positive integer <= 1000. (10022)");
+      if (!(limit >= 1 && limit <= 1000)) throw new Error("list: MaxKeys params must be positive integer <= 1000. (10022)");
       const r = native.list({
         prefix: options.prefix === undefined ? "" : String(options.prefix),
         delimiter: options.delimiter === undefined ? "" : String(options.delimiter),
@@ -185,11 +276,14 @@
       if (r.truncated) out.cursor = r.cursor;
       return out;
     }
-    createMultipartUpload() {
-      throw new Error("env." + binding + ": multipart uploads are not supported by cellhost yet");
+    async createMultipartUpload(key, options) {
+      key = validUploadKey(key, "createMultipartUpload");
+      options = options || {};
+      const id = native.createUpload(key, httpMetadataOf(options.httpMetadata), options.customMetadata);
+      return new R2MultipartUpload(key, id);
     }
-    resumeMultipartUpload() {
-      throw new Error("env." + binding + ": multipart uploads are not supported by cellhost yet");
+    resumeMultipartUpload(key, uploadId) {
+      return new R2MultipartUpload(String(key), String(uploadId));
     }
   }
   return new R2Bucket();

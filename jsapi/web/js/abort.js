@@ -56,6 +56,8 @@
     abort(reason) { abortSignal(this.#signal, reason); }
   }
   Object.defineProperty(AbortController.prototype, Symbol.toStringTag, { value: "AbortController", configurable: true });
+  hostType(AbortSignal, "AbortSignal"); // not serializable, as on workerd
   defineGlobal("AbortSignal", AbortSignal);
+  hostType(AbortController, "AbortController"); // not serializable, as on workerd
   defineGlobal("AbortController", AbortController);
 

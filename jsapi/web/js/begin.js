@@ -18,6 +18,13 @@
     Object.defineProperty(cls.prototype, hostBrand, { value: name });
     Object.defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
   }
+  // hostTypes names the prototypes of the platform's classes that workerd
+  // implements in C++ (host objects there, which it will not serialize)
+  // without a visible mark; jsapi/clone reads it (install.go).
+  const hostTypes = new Map();
+  function hostType(cls, name) {
+    hostTypes.set(cls.prototype, name);
+  }
   function isObject(x) {
     return (typeof x === "object" && x !== null) || typeof x === "function";
   }

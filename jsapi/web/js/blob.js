@@ -177,6 +177,8 @@
     Object.defineProperty(File, "length", { value: 0 });
     constructorLast(File);
   }
+  hostType(File, "File"); // not serializable, as on workerd
+  hostType(Blob, "Blob"); // serializable as workerd does (blob_clone.go)
   lazyGlobal("Blob", () => (setupBlobs(), Blob));
   lazyGlobal("File", () => (setupBlobs(), File));
 

@@ -122,7 +122,15 @@
     return { Cache, CacheStorage, caches };
   }
   let cachesAPI;
-  const cachesOnce = () => (cachesAPI === undefined ? (cachesAPI = makeCaches()) : cachesAPI);
+  const cachesOnce = () => {
+    if (cachesAPI === undefined) {
+      cachesAPI = makeCaches();
+      // not serializable, as on workerd
+      hostType(cachesAPI.Cache, "Cache");
+      hostType(cachesAPI.CacheStorage, "CacheStorage");
+    }
+    return cachesAPI;
+  };
   lazyGlobal("Cache", () => cachesOnce().Cache);
   lazyGlobal("CacheStorage", () => cachesOnce().CacheStorage);
   lazyGlobal("caches", () => cachesOnce().caches);

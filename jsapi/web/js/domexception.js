@@ -6,11 +6,23 @@
     TypeMismatchError: 17, SecurityError: 18, NetworkError: 19, AbortError: 20, URLMismatchError: 21,
     QuotaExceededError: 22, TimeoutError: 23, InvalidNodeTypeError: 24, DataCloneError: 25,
   };
+  // workerd's DOMException has own enumerable code, name and message
+  // accessors and an own enumerable stack, in that order (domGet below).
+  let domGet;
   class DOMException extends Error {
     #name;
     #code;
+    #message;
     constructor(message = "", options = "Error") {
       super(String(message));
+      this.#message = String(message);
+      const stack = this.stack;
+      delete this.stack;
+      delete this.message;
+      Object.defineProperty(this, "code", { get: domGet.code, enumerable: true, configurable: true });
+      Object.defineProperty(this, "name", { get: domGet.name, enumerable: true, configurable: true });
+      Object.defineProperty(this, "message", { get: domGet.message, enumerable: true, configurable: true });
+      Object.defineProperty(this, "stack", { value: stack, writable: true, enumerable: true, configurable: true });
       let name = "Error";
       if (isObject(options)) {
         if ("name" in options) name = String(options.name);
@@ -27,7 +39,11 @@
     get code() {
       return this.#code;
     }
+    get message() {
+      return this.#message;
+    }
   }
+  domGet = Object.fromEntries(["code", "name", "message"].map((k) => [k, Object.getOwnPropertyDescriptor(DOMException.prototype, k).get]));
   Object.defineProperty(DOMException.prototype, Symbol.toStringTag, { value: "DOMException", configurable: true });
   for (const [k, v] of Object.entries({
     INDEX_SIZE_ERR: 1, HIERARCHY_REQUEST_ERR: 3, WRONG_DOCUMENT_ERR: 4, INVALID_CHARACTER_ERR: 5,

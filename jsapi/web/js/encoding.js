@@ -82,7 +82,9 @@
     }
     return 0;
   }
+  hostType(TextEncoder, "TextEncoder"); // not serializable, as on workerd
   defineGlobal("TextEncoder", TextEncoder);
+  hostType(TextDecoder, "TextDecoder"); // not serializable, as on workerd
   defineGlobal("TextDecoder", TextDecoder);
 
   // ---------------------------------------------------------------- atob / btoa

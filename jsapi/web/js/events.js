@@ -119,6 +119,8 @@
       native.consoleWrite("Uncaught " + inspect(e), "error");
     } catch {}
   }
+  hostType(Event, "Event"); // not serializable, as on workerd
   defineGlobal("Event", Event);
+  hostType(EventTarget, "EventTarget"); // not serializable, as on workerd
   defineGlobal("EventTarget", EventTarget);
 

@@ -128,6 +128,7 @@
     Object.defineProperty(FormData, "length", { value: 0 });
     constructorLast(FormData);
   }
+  hostType(FormData, "FormData"); // not serializable, as on workerd
   lazyGlobal("FormData", () => (setupFormData(), FormData));
 
   // formDispositionValue escapes a name or filename as workerd (and

@@ -3,8 +3,17 @@
   // exports through native.outRequest / native.outResponse.
   // (the entry points are the functions themselves: each JS frame less
   // shortens the stack goja regrows on every call from Go)
+  const U8 = Uint8Array;
   const internals = {
     DOMException,
+    // a Blob's [bytes, type] (not a File's), and a Blob over an
+    // ArrayBuffer (blob_clone.go)
+    blobContent: (b) => (isBlob(b) && Object.getPrototypeOf(b) !== File.prototype ? blobData.get(b) : undefined),
+    blobFromContent: (ab, type) => newBlob(new U8(ab), type),
+    hostTypes,
+    // the list handle of a Headers, and a Headers over a list (headers_clone.go)
+    headersList: (h) => headersList(h),
+    wrapHeaders: (list, guard) => wrapHeaders(list, guard),
     makeRequest: goMakeRequest, // (method, url, list, goBody|null) → Request
     exportRequest: exportRequestInternal, // (req)
     // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.

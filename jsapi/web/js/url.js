@@ -252,6 +252,8 @@
   }
   Object.defineProperty(URL, "length", { value: 2, configurable: true });
   Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
+  hostType(URL, "URL"); // not serializable, as on workerd
   defineGlobal("URL", URL);
+  hostType(URLSearchParams, "URLSearchParams"); // not serializable, as on workerd
   defineGlobal("URLSearchParams", URLSearchParams);
 

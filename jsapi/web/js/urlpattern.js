@@ -58,6 +58,7 @@
     Object.defineProperty(URLPattern.prototype, Symbol.toStringTag, { value: "URLPattern", configurable: true });
     Object.defineProperty(URLPattern, "length", { value: 0 });
     constructorLast(URLPattern);
+    hostType(URLPattern, "URLPattern"); // not serializable, as on workerd
     return URLPattern;
   }
   lazyGlobal("URLPattern", makeURLPattern);

@@ -1,14 +1,12 @@
 // D1 binding: prepare/bind/first/all/raw/run/batch/exec, deterministic meta fields, errors.
 function err(e) { return { name: e.name, message: e.message }; }
 async function attempt(f) { try { return { ok: await f() }; } catch (e) { return { error: err(e) }; } }
-// rows_read of a write counts the rows the statement scanned (workerd's
-// patched SQLite), left out here: res(r, false).
-function meta(m, reads = true) {
-  const o = { changes: m.changes, last_row_id: m.last_row_id, changed_db: m.changed_db, rows_written: m.rows_written };
-  if (reads) o.rows_read = m.rows_read;
-  return o;
+// rows_read of a write counts the rows the statement scanned, as workerd's
+// SQLite counts them.
+function meta(m) {
+  return { changes: m.changes, last_row_id: m.last_row_id, changed_db: m.changed_db, rows_written: m.rows_written, rows_read: m.rows_read };
 }
-function res(r, reads = true) { return { success: r.success, results: r.results, meta: meta(r.meta, reads) }; }
+function res(r) { return { success: r.success, results: r.results, meta: meta(r.meta) }; }
 
 export default {
   async fetch(request, env) {
@@ -48,7 +46,7 @@ export default {
           db.prepare("DELETE FROM t WHERE name = ?").bind("c"),
           db.prepare("SELECT name, n FROM t ORDER BY id"),
         ]);
-        out = rs.map((r, i) => res(r, i === 2));
+        out = rs.map((r) => res(r));
         break;
       }
       case "/blob": {
@@ -90,6 +88,11 @@ export default {
           prepareEmpty: await attempt(() => db.prepare("").all()),
           bindUnsupported: await attempt(() => db.prepare("SELECT ?").bind({}).all()),
           firstNoRowsCol: await db.prepare("SELECT 1 AS a WHERE 0").first("a"),
+          syntax: await attempt(() => db.prepare("SELEC 1").all()),
+          syntaxLater: await attempt(() => db.prepare("SELECT * FROM t WHERE").all()),
+          execSyntax: await attempt(() => db.exec("SELECT 1;\nSELECT FROM;")),
+          scanWrite: meta((await db.prepare("UPDATE t SET n = 0 WHERE name = 'nobody'").run()).meta),
+          indexedWrite: meta((await db.prepare("UPDATE t SET n = n WHERE id = 1").run()).meta),
         };
         break;
       }
