@@ -65,6 +65,10 @@ type cell struct {
 	// not run yet: the record must not be dropped under them. Incremented
 	// under h.mu.
 	refs atomic.Int32
+
+	// running are the events the instance is running (started, not
+	// settled): a reset fails them with its error (failRunning).
+	running map[*runningEvent]struct{}
 }
 
 // BrokenObjectError is what callers of a reset object get.
@@ -262,7 +266,7 @@ func (c *cell) failWaiting(err error) {
 // run runs one event of the cell, marking it as the shard's current cell
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
-	c.s.current = c // cleared when the job ends (runJob)
+	c.s.current, c.s.currentGen = c, c.gen // cleared when the job ends (runJob)
 	c.used()
 	ev()
 }
@@ -351,7 +355,45 @@ func (c *cell) resetWith(reason string, cause error) {
 	c.gen++
 	c.blocked = 0
 	c.dropSockets()
+	c.failRunning()
 	c.failWaiting(c.resetErr())
+}
+
+// runningEvent is an event the instance is running: its promise has not
+// settled.
+type runningEvent struct{ fail func(error) }
+
+func (c *cell) startRunning(fail func(error)) *runningEvent {
+	e := &runningEvent{fail: fail}
+	if c.running == nil {
+		c.running = map[*runningEvent]struct{}{}
+	}
+	c.running[e] = struct{}{}
+	return e
+}
+
+// stopRunning removes e once its promise settled; false if a reset had
+// failed it already.
+func (c *cell) stopRunning(e *runningEvent) bool {
+	if _, ok := c.running[e]; !ok {
+		return false
+	}
+	delete(c.running, e)
+	return true
+}
+
+// failRunning fails the events the reset instance was still running (its
+// promises will never settle: an interrupt stopped their code), as workerd
+// fails an object's pending requests when it resets it. On the loop.
+func (c *cell) failRunning() {
+	err := c.resetErr()
+	for e := range c.running {
+		c.s.reply(c, func() {
+			c.inflight--
+			e.fail(err)
+		})
+	}
+	clear(c.running)
 }
 
 // touch marks the cell's implicit transaction as part of this turn.
@@ -427,7 +469,11 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 			failLater(err)
 			return
 		}
+		e := c.startRunning(fail)
 		s.w.Settle(v, func(r goja.Value) {
+			if !c.stopRunning(e) {
+				return // failed by a reset
+			}
 			deliver := done(r)
 			s.reply(c, func() {
 				c.inflight--
@@ -437,8 +483,11 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 				}
 				deliver()
 			})
-		}, func(e goja.Value) {
-			var err error = s.w.ScriptErrorOf(e)
+		}, func(x goja.Value) {
+			if !c.stopRunning(e) {
+				return
+			}
+			var err error = s.w.ScriptErrorOf(x)
 			if c.gen != gen {
 				err = resetMark(err)
 			}

@@ -556,6 +556,7 @@ func (n *namespace) NewUniqueID() string { return NewUniqueID(n.s.h.cfg.Script, 
 func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*jsapi.HTTPResponse, error)) {
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
+	done = wrapDone(caller, done)
 	c.s.post(func() {
 		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
@@ -579,6 +580,7 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 func (n *namespace) Call(id, name, method string, args []byte, get bool, done func([]byte, error)) {
 	c := n.s.h.cellFor(n.class, id)
 	caller := n.s
+	done = wrapDone(caller, done)
 	c.s.post(func() {
 		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {

@@ -51,6 +51,9 @@ type shard struct {
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
+	// currentGen is current's generation (cell.gen) when the code running
+	// was started: an older one means the instance it belongs to is gone.
+	currentGen int
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
@@ -82,7 +85,7 @@ func (s *shard) load() error {
 	if err := jsapi.InstallWeb(rt, wo); err != nil {
 		return fmt.Errorf("shard %d: %w", s.idx, err)
 	}
-	jsapi.InstallTimers(rt, s)
+	jsapi.InstallTimers(rt, jsTimers{s})
 	nss := map[string]jsapi.Namespace{}
 	bindingClasses := map[string]string{}
 	classes := make([]string, 0, len(s.h.cfg.Bindings))
@@ -106,9 +109,10 @@ func (s *shard) load() error {
 }
 
 // replaceRuntime builds a fresh runtime for the shard and resets every
-// object living in it. goja cannot be reused after an Interrupt: its promise
-// jobs never run again (measured with goja 2026-09-17), so an interrupted
-// runtime is replaced rather than repaired. On the loop.
+// object living in it. Only for an interrupt that belongs to no object
+// (module-scope timers, jobs of the RPC layer) and for a Go panic that
+// crossed goja; an interrupted object's own code resets that object alone
+// (runJob). On the loop.
 func (s *shard) replaceRuntime(reason string) {
 	s.epoch++
 	old, oldW := s.rt, s.w
@@ -230,13 +234,7 @@ func (s *shard) runJob(job func()) {
 		s.cpuMu.Unlock()
 		if interrupted {
 			s.rt.ClearInterrupt()
-			reason := s.interruptReason()
-			if c := s.current; c != nil {
-				c.logger().Error("interrupted: " + reason)
-			} else {
-				s.log.Error("a worker handler was interrupted: " + reason)
-			}
-			s.replaceRuntime(reason)
+			s.onInterrupt(s.interruptReason())
 		} else if s.w.Poisoned {
 			s.replaceRuntime("its JavaScript runtime hit an uncatchable error")
 		}
@@ -247,6 +245,9 @@ func (s *shard) runJob(job func()) {
 			if ex, ok := r.(*goja.Exception); ok {
 				s.log.Error("uncaught exception: " + ex.String())
 				return
+			}
+			if _, ok := r.(*goja.InterruptedError); ok {
+				return // a timer's callback was interrupted: handled above
 			}
 			s.log.Error(fmt.Sprintf("internal error in shard %d: %v\n%s", s.idx, r, debug.Stack()))
 			// A Go panic that crossed goja left its call stack unwound

@@ -102,10 +102,10 @@ type Worker struct {
 	// its own).
 	fetchesInFlight int
 	tmpGen          int
-	// Poisoned is set once an uncatchable error (an interrupt, or a Go
-	// panic that crossed goja) left the runtime: goja cannot run promise
-	// jobs after one, so the owner must replace the runtime. (A stack
-	// overflow is a catchable RangeError in cellhost's goja fork.)
+	// Poisoned is set by the owner once a Go panic crossed goja: the
+	// runtime's call stack was unwound halfway, so the owner must replace
+	// the runtime. (An interrupt leaves it usable, goja fork patch 9; a
+	// stack overflow is a catchable RangeError.)
 	Poisoned bool
 
 	sharedCtx *goja.Object // the ExecutionContext of requests nothing tracks
@@ -205,7 +205,13 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.errorOf(err))
 	}
-	ex := rt.Get(bundleGlobal)
+	ex, rejected, err := loadedExports(rt)
+	if err != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
+	}
+	if rejected != nil {
+		return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, w.ScriptErrorOf(rejected))
+	}
 	if ex == nil || goja.IsUndefined(ex) || goja.IsNull(ex) {
 		return nil, fmt.Errorf("load worker %s: the bundle exported nothing", o.Bundle.Entry)
 	}
@@ -571,15 +577,50 @@ func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
 		}
 		return &ScriptError{Name: "Error", Message: "#<" + ctor + ">"}
 	}
-	se := &ScriptError{Name: str("name"), Message: str("message"), Stack: trimEntryFrames(str("stack"))}
+	// The message crosses only as an own data property (as V8's serializer
+	// reads it): an accessor, such as zod 4's lazy ZodError message, is
+	// left out.
+	msg := ""
+	if w.isDOMException(obj) {
+		msg = str("message")
+	} else if v, ok := w.ownDataProperty(obj, "message"); ok && !goja.IsUndefined(v) {
+		msg = v.String()
+	}
+	se := &ScriptError{Name: str("name"), Message: msg, Stack: trimEntryFrames(str("stack"))}
 	if st, ok := w.remoteStack(obj); ok {
 		se.Stack = st
 	}
 	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
-		se.Message = obj.String()
+		// "QuotaError: quota exceeded", or just the name with no message.
+		if msg != "" {
+			se.Message = se.Name + ": " + msg
+		} else {
+			se.Message = se.Name
+		}
 		se.Name = "Error"
 	}
 	return se
+}
+
+// ownDataProperty returns obj's own data property name (not an accessor,
+// not inherited), as Object.getOwnPropertyDescriptor shows it.
+func (w *Worker) ownDataProperty(obj *goja.Object, name string) (goja.Value, bool) {
+	gopd, ok := goja.AssertFunction(w.rt.Get("Object").ToObject(w.rt).Get("getOwnPropertyDescriptor"))
+	if !ok {
+		return nil, false
+	}
+	d, err := gopd(goja.Undefined(), obj, w.rt.ToValue(name))
+	if err != nil {
+		return nil, false
+	}
+	desc, ok := d.(*goja.Object)
+	if !ok {
+		return nil, false
+	}
+	if g := desc.Get("get"); g != nil && !goja.IsUndefined(g) {
+		return nil, false
+	}
+	return desc.Get("value"), true
 }
 
 // trimEntryFrames drops from a stack trace the frames of web.js's
@@ -612,8 +653,7 @@ func (w *Worker) isError(obj *goja.Object) bool {
 func (w *Worker) errorOf(err error) error {
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
-		w.Poisoned = true
-		return err
+		return err // the runtime stays usable (goja fork patch 9)
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {

@@ -67,6 +67,13 @@ func TestEngine_IssueOneLiners(t *testing.T) {
 		{"captureStackTrace constructorOpt", `function outer() { return inner() } function inner() { const o = {}; Error.captureStackTrace(o, inner); return o.stack } return outer().split("\n").filter(l => l.includes("inner")).length + "," + outer().split("\n")[1].trim().startsWith("at outer")`, "0,true"},
 		{"polyfills not enumerable", `return Object.keys(Iterator.prototype).length + "," + Object.keys(Promise).length`, "0,0"},
 		{"native Promise kept", `return String(Promise).includes("[native code]")`, "true"},
+		{"resizable ArrayBuffer", `const b = new ArrayBuffer(2, { maxByteLength: 8 }); const t = new Uint8Array(b), f = new Uint8Array(b, 0, 2), d = new DataView(b); t[1] = 7; b.resize(6); const a = [b.resizable, b.maxByteLength, t.length, f.length, d.byteLength, t[1]]; b.resize(1); a.push(t.length, f.length); try { f.fill(0) } catch (e) { a.push(e.name) } try { b.resize(9) } catch (e) { a.push(e.name) } return a.join()`, "true,8,6,2,6,7,1,0,TypeError,RangeError"},
+		{"regexp v flag", `const re = /[\p{L}]+/v; return [re.test("héllo"), re.unicodeSets, re.flags, "aBcD".match(/\p{Lu}/gv).join("")].join()`, "true,true,v,BD"},
+		{"transfer keeps resizable", `const b = new ArrayBuffer(2, { maxByteLength: 8 }).transfer(4); return [b.resizable, b.maxByteLength, b.byteLength, new ArrayBuffer(1).transfer().resizable].join()`, "true,8,4,false"},
+		// The stack of an error thrown after await names the awaiting async
+		// callers, as V8's does ("at async f (...)"). toString runs after
+		// the promise jobs.
+		{"async stack frames", `let out = "none"; async function inner() { await null; throw new Error("boom") } async function middle() { await inner() } async function outer() { try { await middle() } catch (e) { out = e.stack } } outer(); return { toString() { return out.split("\n").filter(Boolean).map(l => l.trim().replace(/ \(.*/, "")).join("|") } }`, "Error: boom|at inner|at async middle|at async outer"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import "github.com/dop251/goja"
 // or undefined before it ran. Call it on rt's goroutine (e.g. from a
 // binding that reaches the worker's own entrypoints).
 func Exports(rt *goja.Runtime) goja.Value {
-	v := rt.Get(bundleGlobal)
+	v, _, _ := loadedExports(rt)
 	if v == nil {
 		return goja.Undefined()
 	}

@@ -134,6 +134,12 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)
+	module := false
+	if len(res.Errors) > 0 && needsTopLevelAwait(formatMessages(res.Errors)) {
+		// Top-level await: an ES module, wrapped (tla.go).
+		opts.Format, opts.GlobalName, module = api.FormatESModule, "", true
+		res = api.Build(opts)
+	}
 	if len(res.Errors) > 0 {
 		return nil, &BuildError{Messages: formatMessages(res.Errors)}
 	}
@@ -141,6 +147,9 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		return nil, fmt.Errorf("build worker: esbuild produced %d outputs, want 1", len(res.OutputFiles))
 	}
 	code := string(res.OutputFiles[0].Contents)
+	if module {
+		code = wrapModule(code)
+	}
 	// Strict: the sources are ES modules, which are strict code (as in
 	// workerd, which runs wrangler's ESM bundle as a module), but esbuild's
 	// IIFE output carries no "use strict" of its own.

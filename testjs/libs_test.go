@@ -22,7 +22,6 @@ var repoLibsDir = "libs"
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
 	"kysely": "rowsWritten does not count index rows as workerd does (an INSERT into a table with one index: workerd 3, cellhost 1)",
-	"zod":    "an error whose message is an accessor (zod 4's ZodError) crosses RPC with the accessor's value; workerd's serializer leaves it out and the caller sees message \"ZodError\"",
 }
 
 // TestLibs replays each library app's recorded transcript against a real

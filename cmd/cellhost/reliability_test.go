@@ -2,8 +2,10 @@ package main
 
 // The reliability suite of issue 13: real cellhost processes on loopback,
 // each attack or fault bounded in time, each checking that the process
-// survives, that the offending object gets a clear error, that neighbour
-// objects on another shard fail no request meanwhile, and that no
+// survives, that the offending object gets a clear error and is reset
+// alone, that neighbour objects, on another shard and on the attacked
+// object's own shard (the same goja runtime), fail no request meanwhile and
+// keep their instances, and that no
 // acknowledged write is lost (the kill -9 cases are in crash_test.go, the
 // bucket outage cases in host/outage_test.go and ownership/rejoin_test.go).
 
@@ -45,12 +47,14 @@ const relWrangler = `{
 const relJS = `
 import { DurableObject } from "cloudflare:workers";
 export class Counter extends DurableObject {
+  constructor(ctx, env) { super(ctx, env); this.hits = 0; }
   async fetch(request) {
     const url = new URL(request.url);
-    if (url.searchParams.has("peek")) return Response.json({ n: (await this.ctx.storage.get("n")) ?? 0 });
+    this.hits++; // in memory: a reset of the instance starts it again
+    if (url.searchParams.has("peek")) return Response.json({ n: (await this.ctx.storage.get("n")) ?? 0, hits: this.hits });
     const n = ((await this.ctx.storage.get("n")) ?? 0) + 1;
     await this.ctx.storage.put("n", n);
-    return Response.json({ n });
+    return Response.json({ n, hits: this.hits });
   }
 }
 export class Evil extends DurableObject {
@@ -138,26 +142,38 @@ func shardOf(class, name string) int {
 	return int(f.Sum32() % uint32(runtime.NumCPU()))
 }
 
-// neighbours writes to objects on a shard other than the attacked one
-// until stop closes, counting acknowledged and failed writes; it checks
-// afterwards that every acknowledged write is stored.
+// neighbours writes to objects until stop closes, counting acknowledged
+// and failed writes: two on the attacked object's shard (the same goja
+// runtime) and two on another shard (when there is one). It checks
+// afterwards that every acknowledged write is stored and that each
+// neighbour kept its instance (its in-memory hit count went on).
 type neighbours struct {
 	names          []string
+	same           int // names[:same] share the attacked object's shard
 	acked, failed  atomic.Int64
 	stop, finished chan struct{}
 	last           []int64
+	hits           []int64 // per neighbour: requests answered, its instance's count
 }
 
 func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 	t.Helper()
 	nb := &neighbours{stop: make(chan struct{}), finished: make(chan struct{})}
-	for i := 0; len(nb.names) < 4; i++ {
+	var other []string
+	for i := 0; nb.same < 2 || len(other) < 2 && runtime.NumCPU() > 1; i++ {
 		name := fmt.Sprintf("neighbour-%d", i)
-		if runtime.NumCPU() == 1 || shardOf("Counter", name) != shardOf("Evil", attacked) {
-			nb.names = append(nb.names, name)
+		if shardOf("Counter", name) == shardOf("Evil", attacked) {
+			if nb.same < 2 {
+				nb.names = append(nb.names, name)
+				nb.same++
+			}
+		} else if len(other) < 2 {
+			other = append(other, name)
 		}
 	}
+	nb.names = append(nb.names, other...)
 	nb.last = make([]int64, len(nb.names))
+	nb.hits = make([]int64, len(nb.names))
 	var wg sync.WaitGroup
 	client := &http.Client{Timeout: 30 * time.Second}
 	for i, name := range nb.names {
@@ -173,7 +189,7 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 					nb.failed.Add(1)
 					continue
 				}
-				var body struct{ N int64 }
+				var body struct{ N, Hits int64 }
 				err = json.NewDecoder(resp.Body).Decode(&body)
 				resp.Body.Close()
 				if err != nil || resp.StatusCode != 200 {
@@ -182,6 +198,11 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 				}
 				nb.acked.Add(1)
 				nb.last[i] = body.N
+				nb.hits[i]++
+				if body.Hits != nb.hits[i] {
+					t.Errorf("neighbour %s: its instance counts %d requests, %d were answered: it was reset", name, body.Hits, nb.hits[i])
+					nb.hits[i] = body.Hits
+				}
 			}
 		})
 	}
@@ -189,8 +210,8 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 	return nb
 }
 
-// finish stops the writers and checks: no failure (on a machine with more
-// than one shard), every acknowledged write stored.
+// finish stops the writers and checks: no failure, every acknowledged
+// write stored, every neighbour's instance kept.
 func (nb *neighbours) finish(t *testing.T, n *relNode) {
 	t.Helper()
 	close(nb.stop)
@@ -200,15 +221,19 @@ func (nb *neighbours) finish(t *testing.T, n *relNode) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var body struct{ N int64 }
+		var body struct{ N, Hits int64 }
 		json.NewDecoder(resp.Body).Decode(&body)
 		resp.Body.Close()
 		if body.N < nb.last[i] {
 			t.Errorf("neighbour %s: %d stored, %d acknowledged", name, body.N, nb.last[i])
 		}
+		if body.Hits != nb.hits[i]+1 {
+			t.Errorf("neighbour %s: its instance counts %d requests, %d were answered: it was reset", name, body.Hits, nb.hits[i]+1)
+		}
 	}
-	t.Logf("neighbours on another shard: %d writes acknowledged, %d failed", nb.acked.Load(), nb.failed.Load())
-	if nb.failed.Load() > 0 && runtime.NumCPU() > 1 {
+	t.Logf("neighbours (%d on the attacked shard, %d on another): %d writes acknowledged, %d failed",
+		nb.same, len(nb.names)-nb.same, nb.acked.Load(), nb.failed.Load())
+	if nb.failed.Load() > 0 {
 		t.Errorf("%d neighbour requests failed during the attack", nb.failed.Load())
 	}
 	if nb.acked.Load() == 0 {

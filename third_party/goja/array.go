@@ -22,7 +22,7 @@ func (ai *arrayIterObject) next() Value {
 		return ai.val.runtime.createIterResultObject(_undefined, true)
 	}
 	if ta, ok := ai.obj.self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 	}
 	l := toLength(ai.obj.self.getStr("length", nil))
 	index := ai.nextIdx

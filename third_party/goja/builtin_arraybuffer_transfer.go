@@ -21,6 +21,7 @@ func (r *Runtime) arrayBufferProto_getDetached(call FunctionCall) Value {
 // ArrayBufferCopyAndDetach (ES2024 25.1.3.3) for a fixed-length buffer.
 func (r *Runtime) arrayBufferCopyAndDetach(call FunctionCall, method string) Value {
 	b := r.arrayBufferThis(call, method)
+	keepResizable := method == "transfer" && b.resizable
 	var newLen int
 	if arg := call.Argument(0); arg == _undefined {
 		newLen = len(b.data)
@@ -34,7 +35,13 @@ func (r *Runtime) arrayBufferCopyAndDetach(call FunctionCall, method string) Val
 	if b.detached {
 		panic(r.NewTypeError("Cannot perform ArrayBuffer.prototype.%s on a detached ArrayBuffer", method))
 	}
+	if keepResizable && newLen > b.maxByteLength {
+		panic(r.newError(r.getRangeError(), "ArrayBuffer.prototype.transfer: Invalid length parameter"))
+	}
 	ret := r._newArrayBuffer(r.getArrayBufferPrototype(), nil)
+	if keepResizable {
+		ret.resizable, ret.maxByteLength = true, b.maxByteLength
+	}
 	if newLen == len(b.data) {
 		// Same length: the new buffer takes over the memory, as V8 does.
 		ret.data = b.data

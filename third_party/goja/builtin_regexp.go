@@ -187,6 +187,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var unicodeSets bool // cellhost patch: the v flag (regexp_unicodesets.go)
 	var wrapper *regexpWrapper
 	var wrapper2 *regexp2Wrapper
 
@@ -231,11 +232,27 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 					invalidFlags()
 				}
 				unicode = true
+			case 'v':
+				if unicodeSets {
+					invalidFlags()
+					return
+				}
+				unicodeSets = true
 			default:
 				invalidFlags()
 				return
 			}
 		}
+		if unicode && unicodeSets {
+			invalidFlags()
+			return
+		}
+	}
+	if unicodeSets {
+		if err = checkUnicodeSetsPattern(patternStr); err != nil {
+			return
+		}
+		unicode = true // v is u with more syntax in classes
 	}
 
 	if unicode {
@@ -295,6 +312,7 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		dotAll:         dotAll,
 		sticky:         sticky,
 		unicode:        unicode,
+		unicodeSets:    unicodeSets,
 	}
 	return
 }
@@ -454,7 +472,9 @@ func (r *Runtime) regexpproto_toString(call FunctionCall) Value {
 		if this.pattern.dotAll {
 			sb.WriteRune('s')
 		}
-		if this.pattern.unicode {
+		if this.pattern.unicodeSets { // cellhost patch
+			sb.WriteRune('v')
+		} else if this.pattern.unicode {
 			sb.WriteRune('u')
 		}
 		if this.pattern.sticky {
@@ -591,7 +611,7 @@ func (r *Runtime) regexpproto_getIgnoreCase(call FunctionCall) Value {
 
 func (r *Runtime) regexpproto_getUnicode(call FunctionCall) Value {
 	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
-		if this.pattern.unicode {
+		if this.pattern.unicode && !this.pattern.unicodeSets { // cellhost patch: v is not u
 			return valueTrue
 		} else {
 			return valueFalse
@@ -618,7 +638,7 @@ func (r *Runtime) regexpproto_getSticky(call FunctionCall) Value {
 }
 
 func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var global, ignoreCase, multiline, dotAll, sticky, unicode, unicodeSets bool
 
 	thisObj := r.toObject(call.This)
 	size := 0
@@ -658,6 +678,12 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 			size++
 		}
 	}
+	if v := thisObj.self.getStr("unicodeSets", nil); v != nil { // cellhost patch
+		unicodeSets = v.ToBoolean()
+		if unicodeSets {
+			size++
+		}
+	}
 
 	var sb strings.Builder
 	sb.Grow(size)
@@ -675,6 +701,9 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 	}
 	if unicode {
 		sb.WriteByte('u')
+	}
+	if unicodeSets {
+		sb.WriteByte('v')
 	}
 	if sticky {
 		sb.WriteByte('y')
@@ -726,7 +755,7 @@ func (r *Runtime) regexpproto_stdMatcherGeneric(rxObj *Object, s String) Value {
 	flags := nilSafe(rx.getStr("flags", nil)).String()
 	global := strings.ContainsRune(flags, 'g')
 	if global {
-		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsRune(flags, 'u'))
+		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsAny(flags, "uv")) // cellhost patch: v is full Unicode too
 		if len(a) == 0 {
 			return _null
 		}
@@ -1103,7 +1132,7 @@ func (r *Runtime) regexpproto_stdReplacerGeneric(rxObj *Object, s, replaceStr St
 	var results []Value
 	flags := nilSafe(rxObj.self.getStr("flags", nil)).String()
 	isGlobal := strings.ContainsRune(flags, 'g')
-	isUnicode := strings.ContainsRune(flags, 'u')
+	isUnicode := strings.ContainsAny(flags, "uv") // cellhost patch: v is full Unicode too
 	if isGlobal {
 		results = r.getGlobalRegexpMatches(rxObj, s, isUnicode)
 	} else {
@@ -1373,6 +1402,11 @@ func (r *Runtime) getRegExpPrototype() *Object {
 		o.setOwnStr("sticky", &valueProperty{
 			configurable: true,
 			getterFunc:   r.newNativeFunc(r.regexpproto_getSticky, "get sticky", 0),
+			accessor:     true,
+		}, false)
+		o.setOwnStr("unicodeSets", &valueProperty{ // cellhost patch
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getUnicodeSets, "get unicodeSets", 0),
 			accessor:     true,
 		}, false)
 		o.setOwnStr("flags", &valueProperty{

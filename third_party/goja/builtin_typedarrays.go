@@ -27,7 +27,7 @@ func (ctx *typedArraySortCtx) Len() int {
 
 func (ctx *typedArraySortCtx) checkDetached() {
 	if !ctx.detached && ctx.needValidate {
-		ctx.detached = !ctx.ta.viewedArrayBuf.ensureNotDetached(false)
+		ctx.detached = !ctx.ta.ensureValid(false)
 		ctx.needValidate = false
 	}
 }
@@ -91,11 +91,9 @@ func (r *Runtime) builtin_newArrayBuffer(args []Value, newTarget *Object) *Objec
 	if newTarget == nil {
 		panic(r.needNew("ArrayBuffer"))
 	}
-	b := r._newArrayBuffer(r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype()), nil)
-	if len(args) > 0 {
-		b.data = allocByteSlice(r.toIndex(args[0]))
-	}
-	return b.val
+	// cellhost patch: the options argument (maxByteLength), in the spec's
+	// order (ToIndex(length) before the prototype is read).
+	return r.newArrayBufferWithOptions(args, newTarget)
 }
 
 func (r *Runtime) arrayBufferProto_getByteLength(call FunctionCall) Value {
@@ -178,6 +176,7 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 		panic(r.NewTypeError("First argument to DataView constructor must be an ArrayBuffer"))
 	}
 	var byteOffset, byteLen int
+	tracking := false // cellhost patch: a length-tracking view of a resizable buffer
 	if len(args) > 1 {
 		offsetArg := nilSafe(args[1])
 		byteOffset = r.toIndex(offsetArg)
@@ -193,11 +192,15 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 		}
 	} else {
 		byteLen = len(buffer.data) - byteOffset
+		tracking = buffer.resizable
 	}
 	proto := r.getPrototypeFromCtor(newTarget, r.getDataView(), r.getDataViewPrototype())
 	buffer.ensureNotDetached(true)
 	if byteOffset > len(buffer.data) {
 		panic(r.newErrorf(r.getRangeError(), "Start offset %d is outside the bounds of the buffer", byteOffset))
+	}
+	if tracking {
+		byteLen = len(buffer.data) - byteOffset
 	}
 	if byteOffset+byteLen > len(buffer.data) {
 		panic(r.newErrorf(r.getRangeError(), "Invalid DataView length %d", byteLen))
@@ -216,6 +219,10 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 	}
 	o.self = b
 	b.init()
+	if buffer.resizable {
+		b.tracking, b.fixedLength = tracking, byteLen
+		buffer.addDataView(b)
+	}
 	return o
 }
 
@@ -228,7 +235,7 @@ func (r *Runtime) dataViewProto_getBuffer(call FunctionCall) Value {
 
 func (r *Runtime) dataViewProto_getByteLen(call FunctionCall) Value {
 	if dv, ok := r.toObject(call.This).self.(*dataViewObject); ok {
-		dv.viewedArrayBuf.ensureNotDetached(true)
+		dv.ensureValid()
 		return intToValue(int64(dv.byteLen))
 	}
 	panic(r.NewTypeError("Method get DataView.prototype.byteLength called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -236,7 +243,7 @@ func (r *Runtime) dataViewProto_getByteLen(call FunctionCall) Value {
 
 func (r *Runtime) dataViewProto_getByteOffset(call FunctionCall) Value {
 	if dv, ok := r.toObject(call.This).self.(*dataViewObject); ok {
-		dv.viewedArrayBuf.ensureNotDetached(true)
+		dv.ensureValid()
 		return intToValue(int64(dv.byteOffset))
 	}
 	panic(r.NewTypeError("Method get DataView.prototype.byteOffset called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -433,7 +440,7 @@ func (r *Runtime) typedArrayProto_getBuffer(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_getByteLen(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
+		if ta.viewedArrayBuf.data == nil || ta.oob {
 			return _positiveZero
 		}
 		return intToValue(int64(ta.length) * int64(ta.elemSize))
@@ -443,7 +450,7 @@ func (r *Runtime) typedArrayProto_getByteLen(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_getLength(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
+		if ta.viewedArrayBuf.data == nil || ta.oob {
 			return _positiveZero
 		}
 		return intToValue(int64(ta.length))
@@ -453,7 +460,7 @@ func (r *Runtime) typedArrayProto_getLength(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_getByteOffset(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
+		if ta.viewedArrayBuf.data == nil || ta.oob {
 			return _positiveZero
 		}
 		return intToValue(int64(ta.offset) * int64(ta.elemSize))
@@ -463,7 +470,7 @@ func (r *Runtime) typedArrayProto_getByteOffset(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		l := int64(ta.length)
 		var relEnd int64
 		to := toIntStrict(relToIdx(call.Argument(0).ToInteger(), l))
@@ -478,8 +485,13 @@ func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 		offset := ta.offset
 		elemSize := ta.elemSize
 		if final > from {
-			ta.viewedArrayBuf.ensureNotDetached(true)
-			copy(data[(offset+to)*elemSize:], data[(offset+from)*elemSize:(offset+final)*elemSize])
+			ta.ensureValid(true)
+			// cellhost patch: the buffer may have shrunk meanwhile.
+			data = ta.viewedArrayBuf.data
+			count := min(final-from, int(l)-to, ta.length-from, ta.length-to)
+			if count > 0 {
+				copy(data[(offset+to)*elemSize:], data[(offset+from)*elemSize:(offset+from+count)*elemSize])
+			}
 		}
 		return call.This
 	}
@@ -488,7 +500,7 @@ func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_entries(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		return r.createArrayIterator(ta.val, iterationKindKeyValue)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.entries called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -496,13 +508,13 @@ func (r *Runtime) typedArrayProto_entries(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -521,7 +533,7 @@ func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		l := int64(ta.length)
 		k := toIntStrict(relToIdx(call.Argument(1).ToInteger(), l))
 		var relEnd int64
@@ -532,7 +544,7 @@ func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 		}
 		final := toIntStrict(relToIdx(relEnd, l))
 		value := ta.typedArray.toRaw(call.Argument(0))
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		for ; k < final; k++ {
 			ta.typedArray.setRaw(ta.offset+k, value)
 		}
@@ -544,7 +556,7 @@ func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 	o := r.toObject(call.This)
 	if ta, ok := o.self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
@@ -553,7 +565,7 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 		buf := make([]byte, 0, ta.length*ta.elemSize)
 		captured := 0
 		rawVal := make([]byte, ta.elemSize)
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 				i := (ta.offset + k) * ta.elemSize
@@ -590,13 +602,13 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -614,13 +626,13 @@ func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -638,7 +650,7 @@ func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findLast(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
@@ -662,7 +674,7 @@ func (r *Runtime) typedArrayProto_findLast(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findLastIndex(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
@@ -686,13 +698,13 @@ func (r *Runtime) typedArrayProto_findLastIndex(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -708,7 +720,7 @@ func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		length := int64(ta.length)
 		if length == 0 {
 			return valueFalse
@@ -728,7 +740,7 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 			searchElement = _positiveZero
 		}
 		startIdx := toIntStrict(n)
-		if !ta.viewedArrayBuf.ensureNotDetached(false) {
+		if !ta.ensureValid(false) {
 			if searchElement == _undefined && startIdx < ta.length {
 				return valueTrue
 			}
@@ -736,7 +748,7 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 		}
 		if ta.typedArray.typeMatch(searchElement) {
 			se := ta.typedArray.toRaw(searchElement)
-			for k := startIdx; k < ta.length; k++ {
+			for k := startIdx; k < min(ta.length, int(length)); k++ { // cellhost patch: the length at the start
 				if ta.typedArray.getRaw(ta.offset+k) == se {
 					return valueTrue
 				}
@@ -749,7 +761,7 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_at(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		idx := call.Argument(0).ToInteger()
 		length := int64(ta.length)
 		if idx < 0 {
@@ -758,7 +770,7 @@ func (r *Runtime) typedArrayProto_at(call FunctionCall) Value {
 		if idx >= length || idx < 0 {
 			return _undefined
 		}
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if ta.ensureValid(false) {
 			return ta.typedArray.get(ta.offset + int(idx))
 		}
 		return _undefined
@@ -768,7 +780,7 @@ func (r *Runtime) typedArrayProto_at(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		length := int64(ta.length)
 		if length == 0 {
 			return intToValue(-1)
@@ -783,14 +795,14 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 			n = max(length+n, 0)
 		}
 
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if ta.ensureValid(false) {
 			searchElement := call.Argument(0)
 			if searchElement == _negativeZero {
 				searchElement = _positiveZero
 			}
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
-				for k := toIntStrict(n); k < ta.length; k++ {
+				for k := toIntStrict(n); k < min(ta.length, int(length)); k++ { // cellhost patch: the length at the start
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -804,7 +816,7 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		s := call.Argument(0)
 		var sep String
 		if s != _undefined {
@@ -844,7 +856,7 @@ func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_keys(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		return r.createArrayIterator(ta.val, iterationKindKey)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.keys called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -852,7 +864,7 @@ func (r *Runtime) typedArrayProto_keys(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		length := int64(ta.length)
 		if length == 0 {
 			return intToValue(-1)
@@ -874,7 +886,7 @@ func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 			}
 		}
 
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if ta.ensureValid(false) {
 			searchElement := call.Argument(0)
 			if searchElement == _negativeZero {
 				searchElement = _positiveZero
@@ -896,14 +908,15 @@ func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(ta.length))})
-		for i := 0; i < ta.length; i++ {
+		l := ta.length // cellhost patch: the length at the start
+		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(l))})
+		for i := 0; i < l; i++ {
 			if ta.isValidIntegerIndex(i) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + i)
 			} else {
@@ -919,7 +932,7 @@ func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      _undefined,
@@ -937,7 +950,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 		if fc.Arguments[0] == nil {
 			panic(r.NewTypeError("Reduce of empty array with no initial value"))
 		}
-		for ; k < ta.length; k++ {
+		for l := ta.length; k < l; k++ { // cellhost patch: the length at the start
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[1] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -954,7 +967,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reduceRight(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      _undefined,
@@ -989,7 +1002,7 @@ func (r *Runtime) typedArrayProto_reduceRight(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reverse(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		l := ta.length
 		middle := l / 2
 		for lower := 0; lower != middle; lower++ {
@@ -1009,10 +1022,10 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 		if targetOffset < 0 {
 			panic(r.newError(r.getRangeError(), "offset should be >= 0"))
 		}
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		targetLen := ta.length
 		if src, ok := srcObj.self.(*typedArrayObject); ok {
-			src.viewedArrayBuf.ensureNotDetached(true)
+			src.ensureValid(true)
 			srcLen := src.length
 			if x := srcLen + targetOffset; x < 0 || x > targetLen {
 				panic(r.newError(r.getRangeError(), "Source is too large"))
@@ -1081,7 +1094,7 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		length := int64(ta.length)
 		start := toIntStrict(relToIdx(call.Argument(0).ToInteger(), length))
 		var e int64
@@ -1099,7 +1112,7 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(count))})
 		if dst.defaultCtor == ta.defaultCtor {
 			if count > 0 {
-				ta.viewedArrayBuf.ensureNotDetached(true)
+				ta.ensureValid(true)
 				offset := ta.offset
 				elemSize := ta.elemSize
 				byteCount := count * elemSize
@@ -1118,7 +1131,7 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 			}
 		} else {
 			for i := 0; i < count; i++ {
-				ta.viewedArrayBuf.ensureNotDetached(true)
+				ta.ensureValid(true)
 				dst.typedArray.set(dst.offset+i, ta.typedArray.get(ta.offset+start+i))
 			}
 		}
@@ -1129,13 +1142,13 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k, l := 0, ta.length; k < l; k++ { // cellhost patch: the length at the start (a resize in the callback)
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -1153,7 +1166,7 @@ func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_sort(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		var compareFn func(FunctionCall) Value
 
 		if arg := call.Argument(0); arg != _undefined {
@@ -1183,6 +1196,13 @@ func (r *Runtime) typedArrayProto_subarray(call FunctionCall) Value {
 		}
 		endIdx := relToIdx(relEnd, l)
 		newLen := max(endIdx-beginIdx, 0)
+		if ta.tracking && call.Argument(1) == _undefined {
+			// cellhost patch: a length-tracking array's subarray to its end
+			// tracks too.
+			return r.typedArraySpeciesCreate(ta, []Value{ta.viewedArrayBuf.val,
+				intToValue((int64(ta.offset) + beginIdx) * int64(ta.elemSize)),
+			}).val
+		}
 		return r.typedArraySpeciesCreate(ta, []Value{ta.viewedArrayBuf.val,
 			intToValue((int64(ta.offset) + beginIdx) * int64(ta.elemSize)),
 			intToValue(newLen),
@@ -1196,7 +1216,7 @@ func (r *Runtime) typedArrayProto_toLocaleString(call FunctionCall) Value {
 		length := ta.length
 		var buf StringBuilder
 		for i := 0; i < length; i++ {
-			ta.viewedArrayBuf.ensureNotDetached(true)
+			ta.ensureValid(true)
 			if i > 0 {
 				buf.WriteRune(',')
 			}
@@ -1210,7 +1230,7 @@ func (r *Runtime) typedArrayProto_toLocaleString(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_values(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		return r.createArrayIterator(ta.val, iterationKindValue)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.values called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -1232,7 +1252,7 @@ func (r *Runtime) typedArrayProto_with(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
+	ta.ensureValid(true)
 	length := ta.length
 	relativeIndex := call.Argument(0).ToInteger()
 	var actualIndex int
@@ -1267,7 +1287,7 @@ func (r *Runtime) typedArrayProto_toReversed(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
+	ta.ensureValid(true)
 	length := ta.length
 
 	a := r.typedArrayCreate(ta.defaultCtor, intToValue(int64(length)))
@@ -1287,7 +1307,7 @@ func (r *Runtime) typedArrayProto_toSorted(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
+	ta.ensureValid(true)
 
 	var compareFn func(FunctionCall) Value
 	arg := call.Argument(0)
@@ -1395,7 +1415,7 @@ func (r *Runtime) typedArraySpeciesCreate(ta *typedArrayObject, args []Value) *t
 func (r *Runtime) typedArrayCreate(ctor *Object, args ...Value) *typedArrayObject {
 	o := r.toConstructor(ctor)(args, ctor)
 	if ta, ok := o.self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.ensureValid(true)
 		if len(args) == 1 {
 			if l, ok := args[0].(valueInt); ok {
 				if ta.length < int(l) {
@@ -1473,6 +1493,13 @@ func (r *Runtime) _newTypedArrayFromArrayBuffer(ab *arrayBufferObject, args []Va
 		if byteOffset+length*ta.elemSize > len(ab.data) {
 			panic(r.newErrorf(r.getRangeError(), "Invalid typed array length: %d", length))
 		}
+	} else if ab.resizable { // cellhost patch: a length-tracking view
+		ab.ensureNotDetached(true)
+		if byteOffset > len(ab.data) {
+			panic(r.newErrorf(r.getRangeError(), "Start offset %d is outside the bounds of the buffer", byteOffset))
+		}
+		ta.tracking = true
+		length = (len(ab.data) - byteOffset) / ta.elemSize
 	} else {
 		ab.ensureNotDetached(true)
 		if len(ab.data)%ta.elemSize != 0 {
@@ -1485,6 +1512,10 @@ func (r *Runtime) _newTypedArrayFromArrayBuffer(ab *arrayBufferObject, args []Va
 	}
 	ta.offset = byteOffset / ta.elemSize
 	ta.length = length
+	if ab.resizable {
+		ta.fixedLength = length
+		ab.addTypedView(ta)
+	}
 	return ta.val
 }
 
@@ -1499,11 +1530,11 @@ func checkTypedArrayMixBigInt(src, dst *Object) {
 
 func (r *Runtime) _newTypedArrayFromTypedArray(src *typedArrayObject, newTarget *Object, taCtor typedArrayObjectCtor, proto *Object) *Object {
 	dst := r.allocateTypedArray(newTarget, 0, taCtor, proto)
-	src.viewedArrayBuf.ensureNotDetached(true)
+	src.ensureValid(true)
 	l := src.length
 
 	dst.viewedArrayBuf.data = allocByteSlice(toIntStrict(int64(l) * int64(dst.elemSize)))
-	src.viewedArrayBuf.ensureNotDetached(true)
+	src.ensureValid(true)
 	if src.defaultCtor == dst.defaultCtor {
 		copy(dst.viewedArrayBuf.data, src.viewedArrayBuf.data[src.offset*src.elemSize:])
 		dst.length = src.length
@@ -1813,6 +1844,18 @@ func (r *Runtime) createArrayBufferProto(val *Object) objectImpl {
 	})
 	b._putProp("transfer", r.newNativeFunc(r.arrayBufferProto_transfer, "transfer", 0), true, false, true)
 	b._putProp("transferToFixedLength", r.newNativeFunc(r.arrayBufferProto_transferToFixedLength, "transferToFixedLength", 0), true, false, true)
+	// cellhost patch: resizable buffers (builtin_arraybuffer_resizable.go).
+	b._put("resizable", &valueProperty{
+		accessor:     true,
+		configurable: true,
+		getterFunc:   r.newNativeFunc(r.arrayBufferProto_getResizable, "get resizable", 0),
+	})
+	b._put("maxByteLength", &valueProperty{
+		accessor:     true,
+		configurable: true,
+		getterFunc:   r.newNativeFunc(r.arrayBufferProto_getMaxByteLength, "get maxByteLength", 0),
+	})
+	b._putProp("resize", r.newNativeFunc(r.arrayBufferProto_resize, "resize", 1), true, false, true)
 	b._putSym(SymToStringTag, valueProp(asciiString("ArrayBuffer"), false, false, true))
 	return b
 }
@@ -2241,7 +2284,7 @@ func (r *Runtime) validateUint8Array(v Value) *typedArrayObject {
 //
 // [GetUint8ArrayBytes(ta)]: https://tc39.es/ecma262/multipage/indexed-collections.html#sec-getuint8arraybytes
 func (r *Runtime) getUint8ArrayBytes(ta *typedArrayObject) []byte {
-	ta.viewedArrayBuf.ensureNotDetached(true)
+	ta.ensureValid(true)
 	return ta.viewedArrayBuf.data[ta.offset : ta.offset+ta.length]
 }
 

@@ -206,3 +206,122 @@ func TestCellhostPatch_ArrayBufferTransfer(t *testing.T) {
 		"TypeError: Cannot perform ArrayBuffer.prototype.slice on a detached ArrayBuffer|"+
 		"0|transferToFixedLength|get detached"), t)
 }
+
+// Patch 9: an Interrupt that unwinds through a generator or an async
+// function leaves the runtime reusable: promise jobs run again, state
+// built before the interrupt is kept, and further interrupts work.
+func TestCellhostPatch_RuntimeReusableAfterInterrupt(t *testing.T) {
+	r := New()
+	r.Set("stop", func() { r.Interrupt("stop") })
+	_, err := r.RunString(`
+	var log = [], counter = 0;
+	var pending = new Promise(res => { globalThis.release = res });
+	pending.then(v => log.push("pending " + v));
+	globalThis.spinAsync = async function() { await null; stop(); for (;;) {} };
+	globalThis.spinGen = function() { function* g() { stop(); for (;;) {} } return g().next() };
+	globalThis.spinNested = async function() { await (async () => { await null; [1].forEach(() => { stop(); for (;;) {} }) })() };
+	globalThis.good = async function() { await null; counter++; log.push("good " + counter); return counter };
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _ := AssertFunction(r.Get("good"))
+	for _, name := range []string{"spinAsync", "spinGen", "spinNested"} {
+		spin, _ := AssertFunction(r.Get(name))
+		_, err := spin(nil)
+		if ie, ok := err.(*InterruptedError); !ok || ie.Value() != "stop" {
+			t.Fatalf("%s: got %v, want the interrupt", name, err)
+		}
+		r.ClearInterrupt()
+		v, err := good(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := v.Export().(*Promise); p.State() != PromiseStateFulfilled {
+			t.Fatalf("after %s: good() is %v: promise jobs no longer run", name, p.State())
+		}
+	}
+	release, _ := AssertFunction(r.Get("release"))
+	if _, err := release(nil, r.ToValue("kept")); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Get("log").String(); got != "good 1,good 2,good 3,pending kept" {
+		t.Fatalf("log = %q", got)
+	}
+	// RunString (RunProgram) is an outermost caller too.
+	if _, err := r.RunString(`(function*(){ stop(); for (;;) {} })().next()`); err == nil {
+		t.Fatal("RunString: no interrupt")
+	}
+	r.ClearInterrupt()
+	if v, err := r.RunString(`Promise.resolve(4).then(v => log.push(v)); counter`); err != nil || v.ToInteger() != 3 {
+		t.Fatalf("after RunString: %v %v", v, err)
+	}
+	if got := r.Get("log").String(); got != "good 1,good 2,good 3,pending kept,4" {
+		t.Fatalf("log = %q", got)
+	}
+}
+
+// Patch 10: resizable ArrayBuffer, length-tracking and out-of-bounds views.
+func TestCellhostPatch_ResizableArrayBuffer(t *testing.T) {
+	const SCRIPT = `
+	const rab = new ArrayBuffer(4, { maxByteLength: 16 });
+	const ta = new Uint8Array(rab), fixed = new Uint8Array(rab, 0, 4), dv = new DataView(rab);
+	const sub = ta.subarray(1);
+	ta[3] = 7;
+	const out = [rab.resizable, rab.maxByteLength, ta.length, sub.length];
+	rab.resize(12);
+	out.push(ta.length, sub.length, fixed.length, dv.byteLength, ta[3], ta[10]);
+	rab.resize(2);
+	out.push(ta.length, fixed.length, fixed.byteOffset, fixed[0]);
+	try { fixed.fill(1) } catch (e) { out.push(e.name) }
+	try { new DataView(rab, 0, 4) } catch (e) { out.push(e.name) }
+	const dv4 = new DataView(rab, 0, 2); rab.resize(1);
+	try { dv4.getUint8(0) } catch (e) { out.push(e.name) }
+	rab.resize(8);
+	out.push(fixed.length, ta[3], dv4.getUint8(1), new ArrayBuffer(4).resizable, new ArrayBuffer(4).maxByteLength);
+	try { rab.resize(17) } catch (e) { out.push(e.name) }
+	try { new ArrayBuffer(4).resize(2) } catch (e) { out.push(e.name) }
+	try { new ArrayBuffer(5, { maxByteLength: 4 }) } catch (e) { out.push(e.name) }
+	// A callback that shrinks the buffer: the length at the start, undefined past the end.
+	const seen = []; ta.forEach((v, i) => { if (i === 0) rab.resize(2); seen.push(v) });
+	out.push(seen.length, seen[5]);
+	const t = rab.transfer(); out.push(t.resizable, t.maxByteLength, rab.detached, rab.maxByteLength);
+	out.join();
+	`
+	testScript(SCRIPT, asciiString("true,16,4,3,12,11,4,12,7,0,2,0,0,,TypeError,RangeError,TypeError,4,0,0,false,4,RangeError,TypeError,RangeError,8,,true,16,true,0"), t)
+}
+
+// Patch 11: the stack of an error thrown after await names the awaiting
+// async functions "async", as V8 does.
+func TestCellhostPatch_AsyncStackFrames(t *testing.T) {
+	r := New()
+	_, err := r.RunString(`
+	var out;
+	async function inner() { await null; throw new Error("boom"); }
+	async function middle() { await inner(); }
+	async function outer() { try { await middle(); } catch (e) { out = e.stack; } }
+	outer();
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Error: boom\n\tat inner (<eval>:3:45(6))\n\tat async middle (<eval>:4:39(4))\n\tat async outer (<eval>:5:45(5))\n"
+	if got := r.Get("out").String(); got != want {
+		t.Fatalf("stack:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Patch 12: the v flag (unicodeSets) as far as it means what u means; set
+// notation is a SyntaxError rather than misread.
+func TestCellhostPatch_UnicodeSetsFlag(t *testing.T) {
+	const SCRIPT = `
+	const out = [];
+	const re = /[\p{L}]+/v; out.push(re.test("héllo"), re.unicodeSets, re.unicode, re.flags, String(re), /a/u.unicodeSets);
+	out.push(new RegExp("\\p{Lu}", "gv").flags, "aBcD".match(/\p{Lu}/gv).join(""), "😀😀".match(/./gv).length);
+	for (const [p, f] of [["a", "uv"], ["a", "vv"], ["[a--b]", "v"], ["[a&&b]", "v"], ["[[a]]", "v"], ["[\\q{ab}]", "v"], ["[(]", "v"], ["[-]", "v"], ["[a-]", "v"], ["[!!]", "v"], ["[^^^]", "v"], ["[a-z\\-]", "v"]]) {
+		try { new RegExp(p, f); out.push("no error") } catch (e) { out.push(e.name) }
+	}
+	out.join();
+	`
+	testScript(SCRIPT, asciiString("true,true,false,v,/[\\p{L}]+/v,false,gv,BD,2,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,no error"), t)
+}

@@ -64,6 +64,7 @@ type regexpPattern struct {
 	src string
 
 	global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	unicodeSets                                            bool // cellhost patch: the v flag (unicode is set too)
 
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
@@ -207,6 +208,8 @@ func (p *regexpPattern) clone() *regexpPattern {
 		dotAll:     p.dotAll,
 		sticky:     p.sticky,
 		unicode:    p.unicode,
+		// cellhost patch: the v flag
+		unicodeSets: p.unicodeSets,
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()

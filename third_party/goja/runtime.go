@@ -214,7 +214,14 @@ type StackFrame struct {
 	prg      *Program
 	funcName unistring.String
 	pc       int
+	// cellhost patch: an async function awaiting the frame before it (V8
+	// writes "at async f (...)"): see vm.captureAsyncStack.
+	async bool
 }
+
+// IsAsync reports whether the frame is an async function awaiting the
+// frame before it rather than a caller on the call stack (cellhost patch).
+func (f *StackFrame) IsAsync() bool { return f.async }
 
 func (f *StackFrame) SrcName() string {
 	if f.prg == nil {
@@ -241,6 +248,9 @@ func (f *StackFrame) Position() file.Position {
 }
 
 func (f *StackFrame) WriteToValueBuilder(b *StringBuilder) {
+	if f.async {
+		b.writeASCII("async ")
+	}
 	if f.prg != nil {
 		if n := f.prg.funcName; n != "" {
 			b.WriteString(stringValueFromRaw(n))
@@ -275,6 +285,9 @@ func (f *StackFrame) WriteToValueBuilder(b *StringBuilder) {
 }
 
 func (f *StackFrame) Write(b *bytes.Buffer) {
+	if f.async {
+		b.WriteString("async ")
+	}
 	if f.prg != nil {
 		if n := f.prg.funcName; n != "" {
 			b.WriteString(n.String())
@@ -1448,7 +1461,8 @@ func (r *Runtime) RunProgram(p *Program) (result Value, err error) {
 		if x := recover(); x != nil {
 			if ex := asUncatchableException(x); ex != nil {
 				err = ex
-				if len(vm.callStack) == 0 {
+				if !recursive { // cellhost patch: see abortToTop
+					vm.abortToTop()
 					r.leaveAbrupt()
 				}
 			} else {
@@ -2508,11 +2522,13 @@ func AssertConstructor(v Value) (Constructor, bool) {
 }
 
 func (r *Runtime) runWrapped(f func()) (err error) {
+	top := len(r.vm.callStack) == 0 // cellhost patch: see abortToTop
 	defer func() {
 		if x := recover(); x != nil {
 			if ex := asUncatchableException(x); ex != nil {
 				err = ex
-				if len(r.vm.callStack) == 0 {
+				if top {
+					r.vm.abortToTop()
 					r.leaveAbrupt()
 				}
 			} else {

@@ -3000,8 +3000,8 @@ func TestAsyncStacktrace(t *testing.T) {
 	} catch (e) {
 		assertStack(e, [
 			["test.js", "bar", 9, 10],
-			["test.js", "foo", 4, 13],
-			["test.js", "test", 13, 12],
+			["test.js", "async foo", 4, 13], // cellhost patch 11: V8's "async" frames
+			["test.js", "async test", 13, 12],
 		]);
 	}
 	`

@@ -29,6 +29,10 @@ type arrayBufferObject struct {
 	baseObject
 	detached bool
 	data     []byte
+	// cellhost patch: resizable buffers (builtin_arraybuffer_resizable.go).
+	resizable     bool
+	maxByteLength int
+	views         resizableViews
 }
 
 // ArrayBuffer is a Go wrapper around ECMAScript ArrayBuffer. Calling Runtime.ToValue() on it
@@ -42,6 +46,7 @@ type dataViewObject struct {
 	baseObject
 	viewedArrayBuf      *arrayBufferObject
 	byteLen, byteOffset int
+	viewBounds          // cellhost patch: views of resizable buffers
 }
 
 type typedArray interface {
@@ -76,6 +81,7 @@ type typedArrayObject struct {
 	length, offset int
 	elemSize       int
 	typedArray     typedArray
+	viewBounds     // cellhost patch: views of resizable buffers
 }
 
 func (a ArrayBuffer) toValue(r *Runtime) Value {
@@ -777,7 +783,7 @@ func (a *typedArrayObject) getIdx(idx valueInt, receiver Value) Value {
 }
 
 func (a *typedArrayObject) isValidIntegerIndex(idx int) bool {
-	if a.viewedArrayBuf.ensureNotDetached(false) {
+	if a.viewedArrayBuf.ensureNotDetached(false) && !a.oob {
 		if idx >= 0 && idx < a.length {
 			return true
 		}
@@ -1052,7 +1058,7 @@ func (r *Runtime) newBigUint64ArrayObject(buf *arrayBufferObject, offset, length
 }
 
 func (o *dataViewObject) getIdxAndByteOrder(getIdx int, littleEndianVal Value, size int) (int, byteOrder) {
-	o.viewedArrayBuf.ensureNotDetached(true)
+	o.ensureValid() // cellhost patch: also out of bounds of a resized buffer
 	if getIdx+size > o.byteLen {
 		panic(o.val.runtime.newErrorf(o.val.runtime.getRangeError(), "Index %d is out of bounds", getIdx))
 	}

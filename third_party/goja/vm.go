@@ -746,7 +746,7 @@ func (vm *vm) captureAsyncStack(stack []StackFrame, runner *asyncRunner) []Stack
 					} else {
 						funcName = getFuncName(ctx.stack, 1)
 					}
-					stack = append(stack, StackFrame{prg: ctx.prg, pc: ctx.pc, funcName: funcName})
+					stack = append(stack, StackFrame{prg: ctx.prg, pc: ctx.pc, funcName: funcName, async: true}) // cellhost patch: async
 				}
 				stack = vm.captureAsyncStack(stack, r)
 			}
