@@ -565,12 +565,12 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					resp, err := n.s.h.fetchRouted(ctx, n.class, id, name, req)
-					err = remoteError(err)
+					err = remoteError(err, id)
 					caller.post(func() { done(resp, err) })
 				})
 				return
 			}
-			err = remoteError(err)
+			err = remoteError(err, id)
 			caller.post(func() { done(resp, err) })
 		})
 	})
@@ -589,24 +589,29 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
 					res, err := n.s.h.callRouted(ctx, n.class, id, name, method, args, get)
-					err = remoteError(err)
+					err = remoteError(err, id)
 					caller.post(func() { done(res, err) })
 				})
 				return
 			}
-			err = remoteError(err)
+			err = remoteError(err, id)
 			caller.post(func() { done(res, err) })
 		})
 	})
 }
 
-// remoteError marks an error thrown by another object: JS sees it with
-// error.remote = true.
-func remoteError(err error) error {
+// remoteError marks an error thrown by the object id: JS sees it with
+// error.remote = true (and, with enhanced_error_serialization,
+// error.durableObjectId).
+func remoteError(err error, id string) error {
 	var se *jsapi.ScriptError
 	if errors.As(err, &se) {
 		remote := *se
 		remote.Remote = true
+		if remote.Value != nil {
+			// enhanced_error_serialization: the error names its object.
+			remote.ObjectID = id
+		}
 		return &remote
 	}
 	var be *BrokenObjectError

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/jsapi/web"
 )
@@ -554,6 +555,20 @@ func (w *Worker) newExecutionContext(waitUntil func(goja.Value)) *goja.Object {
 // non-error becomes an Error with its string form ("just a string",
 // "#<Object>").
 func (w *Worker) ScriptErrorOf(v goja.Value) *ScriptError {
+	se := w.scriptErrorOf(v)
+	if clone.Enhanced(w.rt) && v != nil {
+		// enhanced_error_serialization: the catcher gets the thrown value
+		// itself, serialized (an error with its name, own properties and
+		// cause; a plain object as it was). Values that cannot be cloned
+		// cross in the legacy form.
+		if b, err := clone.Serialize(w.rt, v); err == nil {
+			se.Value = b
+		}
+	}
+	return se
+}
+
+func (w *Worker) scriptErrorOf(v goja.Value) *ScriptError {
 	obj, ok := v.(*goja.Object)
 	if !ok {
 		msg := "undefined"

@@ -183,14 +183,14 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		ok := home.post(func() {
 			v, err := home.serveEnvelope(e.obj, msg, isGet, nil)
 			if err != nil {
-				reply(nil, remoteScriptError(err))
+				reply(nil, remoteScriptError(home.fromObject(err, e.owner)))
 				return
 			}
 			home.Settle(v, func(r goja.Value) {
 				b, err := home.SerializeResultFor(e.owner, r)
 				reply(b, remoteScriptError(err))
 			}, func(x goja.Value) {
-				reply(nil, remoteScriptError(home.ScriptErrorOf(x)))
+				reply(nil, remoteScriptError(home.fromObject(home.ScriptErrorOf(x), e.owner)))
 			})
 		})
 		if !ok {
@@ -198,6 +198,27 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		}
 		return nil
 	})
+}
+
+// fromObject names, in a script error thrown by a target that the Durable
+// Object instance owner exported, the object it came from (workerd sets
+// durableObjectId on such errors).
+func (w *Worker) fromObject(err error, owner *goja.Object) error {
+	var se *ScriptError
+	if owner == nil || !errors.As(err, &se) {
+		return err
+	}
+	ctx, ok := owner.Get("ctx").(*goja.Object)
+	if !ok {
+		return err
+	}
+	id, ok := ctx.Get("id").(*goja.Object)
+	if !ok {
+		return err
+	}
+	r := *se
+	r.ObjectID = id.String()
+	return &r
 }
 
 // remoteScriptError marks an error from another runtime as remote.

@@ -289,6 +289,17 @@ func EnhancedErrors(date string, flags []string) bool {
 	return date >= "2026-04-21"
 }
 
+func init() {
+	jserr.DecodeValue = Deserialize
+}
+
+// Enhanced reports whether rt writes errors as workerd's host objects
+// (SetEnhancedErrors).
+func Enhanced(rt *goja.Runtime) bool {
+	ci := intrinsicsKey.Get(rt)
+	return ci != nil && ci.errorsAsHost
+}
+
 // SetEnhancedErrors chooses how Serialize writes errors on rt: as workerd's
 // host objects (on) or as V8's error tag (off, the default). Reading takes
 // both. Call it on the runtime's goroutine.

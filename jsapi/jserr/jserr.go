@@ -40,7 +40,19 @@ type Error struct {
 	// error.durableObjectReset = true; the caller's stub stays broken).
 	Reset bool
 	Err   error // the Go cause, if any
+	// Value is the thrown value in V8's serialization format, when the
+	// thrower's worker has workerd's enhanced_error_serialization: the
+	// catcher gets that value back (name, own properties, cause, or the
+	// plain object that was thrown), not a new error of Name.
+	Value []byte
+	// ObjectID is the id of the Durable Object the error came from (JS
+	// sees error.durableObjectId), "" for none.
+	ObjectID string
 }
+
+// DecodeValue rebuilds a Value in rt (jsapi/clone installs it: jserr
+// cannot import clone, which imports jserr).
+var DecodeValue func(rt *goja.Runtime, b []byte) (goja.Value, error)
 
 func (e *Error) Error() string {
 	if e.Message == "" {
@@ -90,7 +102,26 @@ func ToJS(rt *goja.Runtime, err error) goja.Value {
 	}
 	var e *Error
 	if errors.As(err, &e) {
+		if e.Value != nil && DecodeValue != nil {
+			if v, derr := DecodeValue(rt, e.Value); derr == nil {
+				if o, ok := v.(*goja.Object); ok {
+					if e.ObjectID != "" && !isDOMException(rt, o) {
+						_ = o.Set("durableObjectId", e.ObjectID)
+					}
+					if e.Remote {
+						_ = o.Set("remote", true)
+					}
+					if e.Reset {
+						_ = o.Set("durableObjectReset", true)
+					}
+				}
+				return v
+			}
+		}
 		o := Object(rt, e.Name, e.Message)
+		if e.ObjectID != "" {
+			_ = o.Set("durableObjectId", e.ObjectID)
+		}
 		if e.Remote {
 			_ = o.Set("remote", true)
 		}
@@ -240,4 +271,21 @@ func Text(v goja.Value) string {
 		return "undefined"
 	}
 	return v.String()
+}
+
+func isDOMException(rt *goja.Runtime, o *goja.Object) bool {
+	c, ok := rt.Get("DOMException").(*goja.Object)
+	if !ok {
+		return false
+	}
+	p, ok := c.Get("prototype").(*goja.Object)
+	if !ok {
+		return false
+	}
+	for q := o.Prototype(); q != nil; q = q.Prototype() {
+		if q == p {
+			return true
+		}
+	}
+	return false
 }
