@@ -362,6 +362,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		req := &jsapi.HTTPRequest{Method: env.Req.Method, URL: env.Req.URL, Header: env.Req.Header, Body: env.Req.Body}
 		resp, err := s.local.FetchHere(r.Context(), env.Class, env.ID, env.Name, req)
+		if err == nil {
+			err = resp.BufferBody(maxEnvelope) // a streamed body goes back as bytes
+		}
 		switch {
 		case err != nil:
 			reply.Error = wireError(err)

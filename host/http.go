@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -173,7 +175,7 @@ func (h *Host) serveObject(c echo.Context) error {
 	}
 	resp, err := h.FetchObject(c.Request().Context(), class, id, name, req)
 	if err != nil {
-		return err
+		return bodyError(req, err)
 	}
 	return h.write(c, resp)
 }
@@ -194,7 +196,7 @@ func (h *Host) serveWorker(c echo.Context) error {
 		return plain(c, http.StatusNotFound, "this worker has no default fetch handler; reach Durable Objects at /do/<Class>/<id>")
 	}
 	if err != nil {
-		return err
+		return bodyError(req, err)
 	}
 	return h.write(c, resp)
 }
@@ -222,70 +224,94 @@ func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), 
 	}
 	release = func() {}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		b, held, err := h.readBody(r)
-		release = func() {
-			h.bodies.Release(held)
-			h.bodyBytes.Add(-held)
+		if r.ContentLength > maxBodyBytes {
+			return nil, nil, errBodyTooLarge
 		}
-		if err != nil {
-			release()
-			return nil, nil, err
+		if r.ContentLength >= 0 && r.ContentLength <= bufferedBodyMax {
+			b, held, err := h.readBody(r)
+			release = func() {
+				h.bodies.Release(held)
+				h.bodyBytes.Add(-held)
+			}
+			if err != nil {
+				release()
+				return nil, nil, err
+			}
+			req.Body = b
+		} else {
+			// Streamed: JS pulls it as it arrives (jsapi/web stream.go).
+			// What JS left unread is drained after the response, so that
+			// the client, still sending, gets the answer.
+			body := &requestBody{r: http.MaxBytesReader(nil, r.Body, maxBodyBytes)}
+			req.BodyStream = body
+			release = func() {
+				_, _ = io.Copy(io.Discard, body)
+			}
 		}
-		req.Body = b
 	}
 	return req, release, nil
 }
 
+// bufferedBodyMax is the largest request body read before the worker runs
+// (its length known up front): smaller ones keep the fast paths of text()
+// and json(); larger or chunked ones are streamed.
+const bufferedBodyMax = 64 << 10
+
+// requestBody is a streamed request body: it reports the body limit as
+// workerd's error and is read by one goroutine at a time (JS's pull, or the
+// drain after the response).
+type requestBody struct {
+	mu       sync.Mutex
+	r        io.ReadCloser
+	tooLarge atomic.Bool // a read hit the limit
+}
+
+// bodyError is err, or errBodyTooLarge when req's streamed body went past
+// the limit: the program failed because of it, and the edge's answer to
+// an oversized body is 413 (Cloudflare's, before the worker runs).
+func bodyError(req *jsapi.HTTPRequest, err error) error {
+	if rb, ok := req.BodyStream.(*requestBody); ok && err != nil && rb.tooLarge.Load() {
+		return errBodyTooLarge
+	}
+	return err
+}
+
+func (b *requestBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, err := b.r.Read(p)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		b.tooLarge.Store(true)
+		err = &jsapi.BodyLimitError{Limit: maxBodyBytes}
+	}
+	return n, err
+}
+
+// Close is JS canceling the body: the rest is drained after the response.
+func (b *requestBody) Close() error { return nil }
+
 // errBodyTooLarge is the body limit's answer (413, see httpError).
 var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 
-// readBody reads r's body, reserving its bytes in the body budget first
-// (in 1 MiB steps when its length is unknown). It returns the bytes held.
+// readBody reads r's body of known length (at most bufferedBodyMax),
+// reserving its bytes in the body budget first. It returns the bytes held.
 // Its errors are errBodyTooLarge, errBadRequest, or the request context's.
 func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
-	ctx := r.Context()
-	if r.ContentLength > maxBodyBytes {
-		return nil, 0, errBodyTooLarge
+	n := r.ContentLength
+	if err := h.bodies.Acquire(r.Context(), n); err != nil {
+		return nil, 0, err // the client went away, or the request timed out
 	}
-	const step = 1 << 20
-	var held int64
-	reserve := func(n int64) error {
-		if err := h.bodies.Acquire(ctx, n); err != nil {
-			return err // the client went away, or the request timed out
+	h.bodyBytes.Add(n)
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(r.Body, buf); err != nil {
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			return nil, n, errBodyTooLarge
 		}
-		held += n
-		h.bodyBytes.Add(n)
-		return nil
+		return nil, n, errBadRequest{fmt.Errorf("read request body: %w", err)}
 	}
-	var buf []byte
-	if r.ContentLength > 0 {
-		if err := reserve(r.ContentLength); err != nil {
-			return nil, held, err
-		}
-		buf = make([]byte, 0, r.ContentLength+1)
-	}
-	body := http.MaxBytesReader(nil, r.Body, maxBodyBytes)
-	for {
-		if int64(len(buf)) == int64(cap(buf)) {
-			if err := reserve(step); err != nil {
-				return nil, held, err
-			}
-			buf = append(buf, make([]byte, step)...)[:len(buf)]
-		}
-		n, err := body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, held, nil
-		}
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			var he *echo.HTTPError
-			if errors.As(err, &tooLarge) || errors.As(err, &he) {
-				return nil, held, errBodyTooLarge
-			}
-			return nil, held, errBadRequest{fmt.Errorf("read request body: %w", err)}
-		}
-	}
+	return buf, n, nil
 }
 
 // write sends resp (a WebSocket's 101 completes the upgrade).
@@ -305,12 +331,55 @@ func (h *Host) write(c echo.Context, resp *jsapi.HTTPResponse) error {
 	if !hasType {
 		hdr["Content-Type"] = nil
 	}
+	if resp.BodyStream != nil {
+		return h.writeStream(c, resp)
+	}
 	hdr.Set("Content-Length", strconv.Itoa(len(resp.Body)))
 	w.WriteHeader(resp.Status)
 	if c.Request().Method != http.MethodHead && len(resp.Body) > 0 {
 		_, _ = w.Write(resp.Body)
 	}
 	return nil
+}
+
+// writeStream sends a streamed body chunk by chunk as JS produces it
+// (chunked, unless the program set a Content-Length), flushing each: the
+// host holds one chunk at a time, and a client that does not read stops
+// the stream's pulls (backpressure), it does not fill memory. The stream
+// is closed at the end, which cancels it when the client went away.
+func (h *Host) writeStream(c echo.Context, resp *jsapi.HTTPResponse) error {
+	body := resp.BodyStream
+	defer body.Close()
+	w := c.Response()
+	// The body may be the request's, still arriving (new Response(request.body)).
+	_ = http.NewResponseController(w.Writer).EnableFullDuplex()
+	if l, ok := body.(jsapi.BodyLength); ok && l.BodyLength() >= 0 {
+		w.Header().Set("Content-Length", strconv.FormatInt(l.BodyLength(), 10))
+	}
+	w.WriteHeader(resp.Status)
+	if c.Request().Method == http.MethodHead {
+		return nil
+	}
+	w.Flush() // the head goes out before the first chunk is made
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return nil // the client went away: Close cancels the stream
+			}
+			w.Flush()
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			// The headers are sent: all that is left is to cut the
+			// response short, as workerd does.
+			h.log.Error("a streamed response body failed: " + err.Error())
+			panic(http.ErrAbortHandler)
+		}
+	}
 }
 
 func plain(c echo.Context, status int, msg string) error {

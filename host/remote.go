@@ -212,6 +212,10 @@ func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsa
 			if sr, ok := h.cfg.Remote.(SocketRemote); ok && isUpgradeRequest(req) {
 				return h.remoteSocketResponse(ctx, sr, addr, class, id, name, req)
 			}
+			// The peer protocol carries bodies as bytes.
+			if err := req.BufferBody(maxBodyBytes); err != nil {
+				return nil, errBadRequest{err}
+			}
 			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
 		})
 }

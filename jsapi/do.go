@@ -85,8 +85,11 @@ type Worker struct {
 	nsNames  map[Namespace]string // binding name of each namespace
 	rpc      rpcModel
 	postFn   func(func()) bool
-	retired  atomic.Bool
-	loading  bool // the bundle's top level is running
+	// abandonStreams ends the stream bodies this runtime still feeds
+	// (web.SetPost); Retire calls it.
+	abandonStreams func()
+	retired        atomic.Bool
+	loading        bool // the bundle's top level is running
 	// exportOwner is the instance whose RPC result is being encoded (the
 	// owner of what it exports), or nil.
 	exportOwner *goja.Object
@@ -128,6 +131,13 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post}
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
+	}
+	if o.Post != nil {
+		abandon, err := web.SetPost(rt, w.post)
+		if err != nil {
+			return nil, fmt.Errorf("load worker: %w", err)
+		}
+		w.abandonStreams = abandon
 	}
 	if err := w.installRPC(); err != nil {
 		return nil, fmt.Errorf("load worker: install RPC: %w", err)

@@ -72,8 +72,12 @@
   // answers with as fetch() does (redirect: "follow", workerd's default
   // for stub.fetch()): 303, and 301/302 after a POST, become a GET without
   // a body; 307 and 308 resend the method and body; at most 20.
+  // A streamed body is not kept (a copy would buffer all of it): a 307 or
+  // 308 answered to it is returned as it is.
+  const STREAMED = Symbol.for("cellhost.streamedBody");
   function fetchFollowing(stub, request, hops) {
-    const keep = request.body !== null ? request.clone() : null;
+    const streamed = request[STREAMED] === true;
+    const keep = request.body !== null && !streamed ? request.clone() : null;
     return native.stubFetch(stub, request).then((response) => {
       const status = response.status;
       const location = response.headers.get("location");
@@ -85,6 +89,7 @@
         return response;
       }
       if (hops >= 20) throw new TypeError("Too many redirects.");
+      if (streamed && (status === 307 || status === 308)) return response;
       let method = request.method;
       let body = keep === null ? null : keep.body;
       const headers = new Headers(request.headers);

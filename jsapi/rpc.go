@@ -160,6 +160,9 @@ func (w *Worker) post(f func()) bool {
 // goroutine.
 func (w *Worker) Retire() {
 	w.retired.Store(true)
+	if w.abandonStreams != nil {
+		w.abandonStreams()
+	}
 	dropExports(func(e *exportEntry) bool { return e.home == w })
 }
 

@@ -17,6 +17,10 @@ type (
 	HTTPResponse = web.HTTPResponse
 	// WebOptions configures InstallWeb (web.Options).
 	WebOptions = web.Options
+	// BodyLimitError ends a streamed body past its limit (web.BodyLimitError).
+	BodyLimitError = web.BodyLimitError
+	// BodyLength is a streamed body of known length (web.BodyLength).
+	BodyLength = web.BodyLength
 )
 
 // InstallWeb installs the Web platform globals on a fresh runtime (see

@@ -21,7 +21,6 @@ var repoLibsDir = "libs"
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{
-	"agents": "agents needs the global TransformStream (WHATWG streams are not built yet)",
 }
 
 // TestLibs replays each library app's recorded transcript against a real

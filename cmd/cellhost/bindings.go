@@ -244,6 +244,9 @@ func bindingGlue(rt *goja.Runtime) (*glueFuncs, error) {
 // assetFetch serves one request from the assets directory as a Go response
 // (for env.ASSETS.fetch).
 func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
+	if req.BodyStream != nil {
+		_ = req.BodyStream.Close() // assets read no body (a JS stream body is canceled)
+	}
 	r, err := http.NewRequest(req.Method, req.URL, bytes.NewReader(req.Body))
 	if err != nil {
 		return &jsapi.HTTPResponse{Status: http.StatusBadRequest, Body: []byte(err.Error())}

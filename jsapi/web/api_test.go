@@ -63,8 +63,8 @@ func TestWeb_Request(t *testing.T) {
 		{`attemptAsync(async () => { const r = new Request("http://x/", { method: "POST", body: "xy" }); const rd = r.body.getReader(); const a = await rd.read(); const b = await rd.read(); return [a.value.length, a.done, b.done, r.bodyUsed].join(); })`, "2,false,true,true"},
 		{`attemptAsync(async () => { const r = new Request("http://x/", { method: "POST", body: "xy" }); return new Response(r.body).text(); })`, "xy"},
 		{`attemptAsync(async () => new Request("http://x/", { method: "POST", body: "x" }).formData())`, "TypeError: Unrecognized Content-Type header value. FormData can only parse the following MIME types: multipart/form-data, application/x-www-form-urlencoded"},
-		{`attempt(() => new Response(new ReadableStream()))`, "ReferenceError: ReadableStream is not defined"},
-		{`attempt(() => new Response({ getReader() {} }))`, "TypeError: cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body."},
+		{`attempt(() => new Response(new ReadableStream()))`, "[object Response]"},
+		{`attempt(() => { const s = new ReadableStream(); s.getReader(); return new Response(s); })`, "TypeError: This ReadableStream is locked to a reader, and cannot be used as a body."},
 	})
 }
 

@@ -3,6 +3,7 @@ package web
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -27,6 +28,10 @@ type HTTPRequest struct {
 	URL    string
 	Header [][2]string // in order; names lowercased
 	Body   []byte      // nil = no body
+	// BodyStream, when set (and Body nil), is a body read as it arrives:
+	// JS pulls it chunk by chunk (stream.go). Whoever ends up with the
+	// request reads or closes it.
+	BodyStream io.ReadCloser
 }
 
 // HTTPResponse is a response as Go sees it.
@@ -35,7 +40,12 @@ type HTTPResponse struct {
 	StatusText string
 	Header     [][2]string // names lowercased, set-cookie values separate
 	Body       []byte      // nil = no body
-	WebSocket  goja.Value  // the webSocket init field, or nil
+	// BodyStream, when set (and Body nil), is a streamed body: a JS
+	// ReadableStream being pumped, or a streamed body passed through. The
+	// receiver reads it to the end or closes it (which cancels the JS
+	// stream).
+	BodyStream io.ReadCloser
+	WebSocket  goja.Value // the webSocket init field, or nil
 	// Socket is the WebSocket behind WebSocket (nil when it is not one):
 	// unlike the JS value it may cross to another runtime, where
 	// NewResponse gives it a JS object of that runtime.
@@ -127,9 +137,13 @@ func headersFromGo(h [][2]string) *headerList {
 	return l
 }
 
-// goBodyValue is a copy of b as a body handle, or null.
-func goBodyValue(rt *goja.Runtime, b []byte) goja.Value {
+// goBodyValue is a copy of b as a body handle, a stream handle for a
+// streamed body, or null.
+func goBodyValue(rt *goja.Runtime, b []byte, stream io.ReadCloser) goja.Value {
 	if b == nil {
+		if stream != nil {
+			return rt.NewDynamicObject(&goStream{r: stream, yes: rt.ToValue(true)})
+		}
 		return goja.Null()
 	}
 	c := make([]byte, len(b))
@@ -138,11 +152,24 @@ func goBodyValue(rt *goja.Runtime, b []byte) goja.Value {
 }
 
 // exportBody turns a body as web.js hands it out (null, a Uint8Array,
-// a string or a Go body) into Go bytes (nil = no body).
-func exportBody(v goja.Value) []byte {
+// a string, a Go body, a Go stream or a sink) into Go bytes (nil = no
+// body) or a stream.
+func exportBody(v goja.Value) ([]byte, io.ReadCloser) {
 	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
-		return nil
+		return nil, nil
 	}
+	if o, ok := v.(*goja.Object); ok {
+		switch x := o.Export().(type) {
+		case *goStream:
+			return nil, x.r
+		case *goSink:
+			return nil, x
+		}
+	}
+	return exportBytes(v), nil
+}
+
+func exportBytes(v goja.Value) []byte {
 	if s, ok := v.(goja.String); ok {
 		gs := s.String()
 		b := make([]byte, len(gs))
@@ -194,8 +221,8 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 			Method: c.Argument(0).String(),
 			URL:    c.Argument(1).String(),
 			Header: exportHeaders(c.Argument(2), c.Argument(3)),
-			Body:   exportBody(c.Argument(4)),
 		}
+		st.outReq.Body, st.outReq.BodyStream = exportBody(c.Argument(4))
 		return goja.Undefined()
 	})
 	// outResponse(status, statusText|null, list|null, ctype|null, body, webSocket)
@@ -209,8 +236,8 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 			Status:     status,
 			StatusText: text,
 			Header:     exportHeaders(c.Argument(2), c.Argument(3)),
-			Body:       exportBody(c.Argument(4)),
 		}
+		out.Body, out.BodyStream = exportBody(c.Argument(4))
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			out.WebSocket = ws
 			if st.socketOf != nil {
@@ -259,7 +286,7 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error
 		method = "GET"
 	}
 	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
-		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body)}, nil
+		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body, r.BodyStream)}, nil
 }
 
 // CallWithRequest calls fn.call(this, request, rest...) in one call into
@@ -350,7 +377,7 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 	}
 	return jserr.Catch(func() (goja.Value, error) {
 		return st.makeResponse(goja.Undefined(), rt.ToValue(r.Status), text,
-			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body), ws)
+			rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body, r.BodyStream), ws)
 	})
 }
 

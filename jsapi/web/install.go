@@ -28,11 +28,18 @@ import (
 // one scope; line numbers are those of the joined text).
 var preludeFiles = []string{
 	"begin.js", "domexception.js", "events.js", "abort.js", "encoding.js", "url.js", "headers.js",
-	"body.js", "request.js", "response.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "cache.js", "intl.js", "htmlrewriter.js", "internals.js", "console.js", "crypto.js", "end.js",
+	"streams.js", "body.js", "request.js", "response.js", "fetch.js", "blob.js", "formdata.js", "urlpattern_polyfill.js", "urlpattern.js", "cache.js", "intl.js", "htmlrewriter.js", "internals.js", "console.js", "crypto.js", "end.js",
 }
 
 //go:embed js/*.js
 var preludeFS embed.FS
+
+// streamsSource is web-streams-polyfill (vendor/build.sh), a function
+// expression returning the ponyfill's exports; the prelude receives them
+// as native.streams.
+//
+//go:embed vendor/web-streams-polyfill.js
+var streamsSource string
 
 // preludeSource joins the files of js/ in the order of preludeFiles.
 func preludeSource() (string, error) {
@@ -50,6 +57,7 @@ func preludeSource() (string, error) {
 var (
 	preludeOnce sync.Once
 	preludeProg *goja.Program
+	streamsProg *goja.Program
 	preludeErr  error
 )
 
@@ -90,6 +98,8 @@ type state struct {
 	outRes *HTTPResponse
 
 	socketOf func(goja.Value) Socket // set by SetSocketOf
+	post     func(func()) bool       // set by SetPost (stream.go)
+	sinks    sinkSet                 // the stream bodies this runtime feeds
 
 	hrefs           urlCache[string]     // request URL → href (NewRequest)
 	records         urlCache[goja.Value] // URL → record array or null (native.urlParse without base)
@@ -125,6 +135,9 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 		if src, preludeErr = preludeSource(); preludeErr == nil {
 			preludeProg, preludeErr = goja.Compile("cellhost:web.js", src, true)
 		}
+		if preludeErr == nil {
+			streamsProg, preludeErr = goja.Compile("cellhost:web-streams.js", streamsSource, false)
+		}
 	})
 	if preludeErr != nil {
 		return fmt.Errorf("compile web prelude: %w", preludeErr)
@@ -156,6 +169,16 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 		cache = defaultCacheStorage
 	}
 	natives := newNatives(rt, st, console, cache)
+	sv, err := rt.RunProgram(streamsProg)
+	if err != nil {
+		return fmt.Errorf("run web streams: %w", err)
+	}
+	sfn, _ := goja.AssertFunction(sv)
+	streams, err := sfn(goja.Undefined())
+	if err != nil {
+		return fmt.Errorf("run web streams: %w", err)
+	}
+	_ = natives.Set("streams", streams)
 	res, err := fn(goja.Undefined(), natives)
 	if err != nil {
 		return fmt.Errorf("run web prelude: %w", err)
@@ -228,6 +251,9 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string), c
 	_ = n.obj.Set("hostBrand", st.hostBrand)
 	headerNatives(rt, n)
 	bridgeNatives(rt, st, n)
+	streamNatives(rt, st, n)
+	fetchNatives(rt, st, n)
+	compressNatives(rt, n)
 	encodingNatives(rt, n)
 	cryptoNatives(rt, n)
 	subtleNatives(rt, n)

@@ -2,23 +2,58 @@
   // A body state is shared by a Request/Response and its stream. It is an
   // array (the cheapest object goja makes):
   //   [0] bytes: Uint8Array, or null while the body is still [1]
-  //   [1] src: a string (its UTF-8 encoding) or a Go body handle
-  //       (headers.go), both immutable
+  //   [1] src: a string (its UTF-8 encoding), a Go body handle (headers.go),
+  //       both immutable, or a Go stream handle (stream.go)
   //   [2] used: boolean
-  //   [3] stream: ReadableStream|null
-  //   [4] locked: boolean
+  //   [3] stream: the ReadableStream, made on first use of .body (or the
+  //       stream the body was made from)
+  //   [4] kind: 0 = bytes or string or Go body, 1 = Go stream, 2 = JS stream
+  //   [5] taken: the contents went elsewhere without the stream (a fast
+  //       path), so the stream's cancel must not touch them
+  // Kinds 0 and 1 keep fast paths (text(), json(), arrayBuffer(), passing
+  // the body on) while nobody has read from the stream.
   function newBodyState(bytes) {
-    return [bytes, null, false, null, false];
+    return [bytes, null, false, null, 0, false];
   }
   function srcBodyState(src) {
-    return [null, src, false, null, false];
+    return [null, src, false, null, 0, false];
   }
-  // sharedBodyState: a new state over the same (immutable) contents.
+  // goSrcState: the state of a body handle from Go (a Go body or stream).
+  function goSrcState(src) {
+    return [null, src, false, null, src.stream === true ? 1 : 0, false];
+  }
+  function streamBodyState(rs) {
+    return [null, null, false, rs, 2, false];
+  }
+  // untouched: st's contents may still be taken without its stream.
+  function untouched(st) {
+    return st[4] !== 2 && (st[3] === null || !st[3]._disturbed);
+  }
+  // detach marks st used and, if its stream exists, closes the stream
+  // without touching the contents (already taken).
+  function detach(st) {
+    st[2] = true;
+    st[5] = true;
+    if (st[3] !== null) st[3].cancel().catch(() => {});
+  }
+  // sharedBodyState: a new state that takes st's contents over (st becomes
+  // used): the same immutable bytes, the same Go stream, or st's stream.
   function sharedBodyState(st) {
-    return [st[0], st[1], false, null, false];
+    if (untouched(st)) {
+      const ns = st[4] === 1 ? [null, st[1], false, null, 1, false] : [st[0], st[1], false, null, 0, false];
+      detach(st);
+      return ns;
+    }
+    st[2] = true;
+    return streamBodyState(st[3]);
   }
+  // copyBodyState is clone(): bytes are copied, streams teed.
   function copyBodyState(st) {
-    return st[0] === null ? srcBodyState(st[1]) : newBodyState(st[0].slice());
+    if (st[4] === 0 && untouched(st)) return st[0] === null ? srcBodyState(st[1]) : newBodyState(st[0].slice());
+    const [a, b] = rsTee.call(bodyStream(st));
+    st[3] = a;
+    st[4] = 2;
+    return streamBodyState(b);
   }
   function stBytes(st) {
     let b = st[0];
@@ -29,96 +64,130 @@
     return b;
   }
   function stEmpty(st) {
+    if (st[4] !== 0) return false;
     if (st[0] !== null) return st[0].length === 0;
     return typeof st[1] === "string" ? st[1].length === 0 : native.bodyEmpty(st[1]);
   }
-  const streamState = new WeakMap();
-  // ReadableStream is not a global yet: only bodies hand these out.
-  class ReadableStream {
-    constructor(token, state) {
-      if (token !== INTERNAL) {
-        throw new TypeError("ReadableStream is not supported by cellhost yet (request and response bodies are buffered).");
-      }
-      streamState.set(this, state);
-    }
-    get locked() { return streamState.get(this)[4]; }
-    getReader(options) {
-      const st = streamState.get(this);
-      if (options && options.mode === "byob") throw new TypeError("cellhost does not support BYOB readers yet.");
-      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      st[4] = true;
-      return new ReadableStreamDefaultReader(INTERNAL, st);
-    }
-    cancel(reason) {
-      const st = streamState.get(this);
-      if (st[4]) return Promise.reject(new TypeError("This ReadableStream is currently locked to a reader."));
-      st[2] = true;
-      st[0] = new Uint8Array(0);
-      st[1] = null;
-      return Promise.resolve(undefined);
-    }
-    tee() {
-      const st = streamState.get(this);
-      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      const bytes = st[2] ? new Uint8Array(0) : stBytes(st);
-      st[2] = true;
-      st[4] = true;
-      return [new ReadableStream(INTERNAL, newBodyState(bytes.slice())), new ReadableStream(INTERNAL, newBodyState(bytes.slice()))];
-    }
-    pipeTo() {
-      return Promise.reject(new TypeError("ReadableStream.pipeTo() is not supported by cellhost yet."));
-    }
-    pipeThrough() {
-      throw new TypeError("ReadableStream.pipeThrough() is not supported by cellhost yet.");
-    }
-    values() {
-      const reader = this.getReader();
-      return {
-        next: () => reader.read(),
-        return: () => {
-          reader.releaseLock();
-          return Promise.resolve({ value: undefined, done: true });
+  // bodyStream returns st's ReadableStream, making it on first use: a byte
+  // stream over the bytes, or pulling the Go stream one chunk at a time.
+  function bodyStream(st) {
+    if (st[3] !== null) return st[3];
+    let source;
+    if (st[4] === 1) {
+      const h = st[1];
+      source = {
+        type: "bytes",
+        pull(c) {
+          st[2] = true;
+          return native.streamRead(h).then((ab) => {
+            if (ab === null) {
+              c.close();
+              if (c.byobRequest) c.byobRequest.respond(0);
+            } else c.enqueue(new Uint8Array(ab));
+          });
         },
-        [Symbol.asyncIterator]() {
-          return this;
+        cancel() {
+          if (!st[5]) {
+            st[2] = true;
+            native.streamCancel(h);
+          }
+        },
+      };
+    } else {
+      source = {
+        type: "bytes",
+        pull(c) {
+          st[2] = true;
+          const b = stBytes(st);
+          if (b.byteLength > 0) c.enqueue(b.slice());
+          c.close();
+          if (c.byobRequest) c.byobRequest.respond(0);
+        },
+        cancel() {
+          st[2] = true;
         },
       };
     }
-    [Symbol.asyncIterator]() {
-      return this.values();
-    }
+    return (st[3] = new ReadableStream(source));
   }
-  brandHost(ReadableStream, "ReadableStream");
-  class ReadableStreamDefaultReader {
-    #st;
-    #released = false;
-    constructor(token, st) {
-      if (token !== INTERNAL) throw new TypeError("ReadableStreamDefaultReader is not supported by cellhost yet.");
-      this.#st = st;
-    }
-    get closed() { return Promise.resolve(undefined); }
-    read() {
-      if (this.#released) return Promise.reject(new TypeError("This ReadableStream reader has been released."));
-      const st = this.#st;
-      if (st[2] || stEmpty(st)) {
-        st[2] = true;
-        return Promise.resolve({ value: undefined, done: true });
+  const LOCKED = "This ReadableStream is currently locked to a reader.";
+  const NOT_BYTES_BODY = "This ReadableStream did not return bytes.";
+  // readAll reads a stream to its end: a promise of one Uint8Array.
+  async function readAll(rs) {
+    const reader = rs.getReader();
+    const parts = [];
+    let n = 0;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const u8 = toU8(value);
+      if (u8 === undefined) {
+        reader.cancel().catch(() => {});
+        throw new TypeError(NOT_BYTES_BODY);
       }
+      parts.push(u8);
+      n += u8.byteLength;
+    }
+    if (parts.length === 1) return parts[0].slice();
+    const out = new Uint8Array(n);
+    let off = 0;
+    for (const p of parts) {
+      out.set(p, off);
+      off += p.byteLength;
+    }
+    return out;
+  }
+  // takeBody marks st used and returns its contents: with raw as they are
+  // (a Uint8Array, string or Go body), else as a Uint8Array; or, for a
+  // streamed body, a promise of a Uint8Array.
+  function takeBody(st, raw) {
+    if (st[2]) throw new TypeError(BODY_USED);
+    const rs = st[3];
+    if (rs !== null && rs.locked) throw new TypeError(LOCKED);
+    if (!untouched(st)) {
       st[2] = true;
-      return Promise.resolve({ value: stBytes(st).slice(), done: false });
+      return readAll(rs);
     }
-    releaseLock() {
-      if (!this.#released) {
-        this.#released = true;
-        this.#st[4] = false;
-      }
-    }
-    cancel() {
-      this.#st[2] = true;
-      return Promise.resolve(undefined);
-    }
+    detach(st);
+    if (st[4] === 1) return native.streamReadAll(st[1]).then((ab) => new Uint8Array(ab));
+    if (raw) return st[0] !== null ? st[0] : st[1];
+    return stBytes(st);
   }
-  brandHost(ReadableStreamDefaultReader, "ReadableStreamDefaultReader");
+  const isPromise = (x) => x instanceof Promise;
+  // pumpToSink hands a JS stream to Go (native.newSink): one chunk at a
+  // time, each after Go took the last.
+  function pumpToSink(rs) {
+    const length = fixedLengths.get(rs);
+    const reader = rs.getReader();
+    const h = native.newSink((reason) => {
+      reader.cancel(new TypeError(reason)).catch(() => {});
+    }, length === undefined ? -1 : length);
+    (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (toU8(value) === undefined) throw new TypeError(NOT_BYTES_BODY);
+          await native.sinkWrite(h, value);
+        }
+        native.sinkEnd(h, null);
+      } catch (e) {
+        native.sinkEnd(h, isObject(e) && "message" in e ? String(e.message) : String(e));
+        reader.cancel(e).catch(() => {});
+      }
+    })();
+    return h;
+  }
+  // ourStreams maps the streams bodies made to their states, so that a body
+  // made from another body's untouched stream takes its contents over.
+  const ourStreams = new WeakMap();
+  const rsTee = ReadableStream.prototype.tee;
+  function teeUsed() {
+    const st = ourStreams.get(this);
+    const r = rsTee.call(this);
+    if (st !== undefined) st[2] = true;
+    return r;
+  }
 
   // extractBody returns { state, contentType } for a body init value (a
   // string is handled by the callers without it).
@@ -130,16 +199,12 @@
       if (isURLSearchParams(init)) {
         return { state: srcBodyState(init.toString()), contentType: "application/x-www-form-urlencoded;charset=UTF-8" };
       }
-      const ss = streamState.get(init);
-      if (ss) {
-        if (ss[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
-        if (ss[2]) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
-        ss[2] = true;
-        ss[4] = true;
-        return { state: sharedBodyState(ss), contentType: null };
-      }
-      if (typeof init.getReader === "function" || typeof init[Symbol.asyncIterator] === "function") {
-        throw new TypeError("cellhost does not support streaming bodies yet: use a string, ArrayBuffer, typed array or URLSearchParams body.");
+      if (init instanceof ReadableStream) {
+        if (init.locked) throw new TypeError("This ReadableStream is locked to a reader, and cannot be used as a body.");
+        if (init._disturbed) throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
+        const ss = ourStreams.get(init);
+        if (ss !== undefined && ss[3] === init && !ss[2] && untouched(ss)) return { state: sharedBodyState(ss), contentType: null };
+        return { state: streamBodyState(init), contentType: null };
       }
       // webapi hook: Blob, File and FormData bodies (formdata.js)
       const bx = bodyInitOf(init);
@@ -176,53 +241,75 @@
     get body() {
       const st = this.#state;
       if (st === null) return null;
-      if (!st[3]) st[3] = new ReadableStream(INTERNAL, st);
+      if (st[3] === null) {
+        const rs = bodyStream(st);
+        ourStreams.set(rs, st);
+        // as on workerd, a teed body counts as used
+        Object.defineProperty(rs, "tee", { value: teeUsed, writable: true, configurable: true });
+      }
       return st[3];
     }
-    get bodyUsed() {
-      return this.#state !== null && this.#state[2];
+    // streamed: the body is a stream (from the network or a JS stream), not
+    // bytes at hand: cloning it tees it (do.js does not keep a copy for
+    // redirects then).
+    get [Symbol.for("cellhost.streamedBody")]() {
+      const st = this.#state;
+      return st !== null && st[4] !== 0;
     }
-    // #take(raw) marks the body used and returns its bytes (a Uint8Array),
-    // or with raw its contents as they are (a Uint8Array, string or Go body).
+    get bodyUsed() {
+      const st = this.#state;
+      return st !== null && (st[2] || (st[3] !== null && st[3]._disturbed === true));
+    }
+    // #take(raw): takeBody of this body (an empty one when it has none).
     #take(raw) {
       const st = this.#state;
       if (st === null) return raw ? "" : new Uint8Array(0);
-      if (st[2]) throw new TypeError(BODY_USED);
-      if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
-      st[2] = true;
-      if (raw) return st[0] !== null ? st[0] : st[1];
-      return stBytes(st);
+      return takeBody(st, raw);
     }
     async arrayBuffer() {
-      return this.#take(false).slice().buffer;
+      const b = this.#take(false);
+      return isPromise(b) ? (await b).buffer : b.slice().buffer;
     }
     async bytes() {
-      return this.#take(false).slice();
+      const b = this.#take(false);
+      return isPromise(b) ? await b : b.slice();
     }
     async text() {
-      return native.decode(this.#take(true), "utf-8", false, false);
+      let b = this.#take(true);
+      if (isPromise(b)) b = await b;
+      return native.decode(b, "utf-8", false, false);
     }
     async json() {
-      return jsonParse(native.decode(this.#take(true), "utf-8", false, false));
+      let b = this.#take(true);
+      if (isPromise(b)) b = await b;
+      return jsonParse(native.decode(b, "utf-8", false, false));
     }
     // webapi hooks: formData() and blob() (formdata.js)
     async formData() {
-      const bytes = this.#take(false);
+      let bytes = this.#take(false);
+      if (isPromise(bytes)) bytes = await bytes;
       return formDataFromBody(bytes, this.headers.get("content-type"));
     }
     async blob() {
-      const bytes = this.#take(false).slice();
+      const b = this.#take(false);
+      const bytes = isPromise(b) ? await b : b.slice();
       return blobFromBody(bytes, this.headers.get("content-type"));
     }
   }
   // takeForExport marks b's body used and returns it as it is (a
-  // Uint8Array, string or Go body) or null.
+  // Uint8Array, string, Go body or Go stream), a sink a JS stream is
+  // pumped into, or null.
   function takeForExport(b) {
     const st = bodyStateOf(b);
     if (st === null) return null;
     if (st[2]) throw new TypeError(BODY_USED);
-    if (st[4]) throw new TypeError("This ReadableStream is currently locked to a reader.");
-    st[2] = true;
+    const rs = st[3];
+    if (rs !== null && rs.locked) throw new TypeError(LOCKED);
+    if (!untouched(st)) {
+      st[2] = true;
+      return pumpToSink(rs);
+    }
+    detach(st);
     return st[0] !== null ? st[0] : st[1];
   }
 

@@ -86,8 +86,6 @@
               if (st !== null) {
                 if (st[2]) throw new TypeError("Cannot reconstruct a Request with a used body.");
                 state = sharedBodyState(st);
-                st[2] = true;
-                st[4] = true;
               }
             }
           } else {
@@ -182,7 +180,7 @@
         return r;
       };
       goMakeRequest = (method, url, hl, body) => {
-        const r = new RequestImpl(body === null ? null : [null, body, false, null, false]);
+        const r = new RequestImpl(body === null ? null : goSrcState(body));
         setPrototypeOf(r, Request.prototype);
         r.#method = method;
         r.#url = url;

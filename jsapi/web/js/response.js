@@ -18,6 +18,7 @@
   let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
   let goMakeResponse; // internals.makeResponse
   let Response; // the public class (made in ResponseImpl's static block)
+  const fetchedInfo = new WeakMap(); // a fetch's Response → [url, redirected]
   // ResponseImpl holds a Response's slots and methods, as RequestImpl does
   // for Request: its constructor is small, and the stack goja regrows on
   // every call from Go stays short.
@@ -129,7 +130,7 @@
         return r;
       };
       goMakeResponse = (status, statusText, hl, body, webSocket) => {
-        const r = new ResponseImpl(body === null ? null : [null, body, false, null, false]);
+        const r = new ResponseImpl(body === null ? null : goSrcState(body));
         setPrototypeOf(r, Response.prototype);
         r.#status = status;
         r.#statusText = statusText;
@@ -185,8 +186,14 @@
     get status() { return this.#status; }
     get statusText() { return this.#statusText ?? defaultStatusText(this.#status); }
     get ok() { return this.#status >= 200 && this.#status < 300; }
-    get redirected() { return false; }
-    get url() { return ""; }
+    get redirected() {
+      const i = fetchedInfo.get(this);
+      return i !== undefined && i[1];
+    }
+    get url() {
+      const i = fetchedInfo.get(this);
+      return i === undefined ? "" : i[0];
+    }
     get headers() {
       let h = this.#headers;
       if (h === null) {
@@ -207,6 +214,8 @@
         st === null ? null : copyBodyState(st), null);
       r.#type = this.#type;
       r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      const i = fetchedInfo.get(this);
+      if (i !== undefined) fetchedInfo.set(r, i);
       return r;
     }
   }
