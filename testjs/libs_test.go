@@ -20,8 +20,7 @@ var repoLibsDir = "libs"
 
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
-var libsFailing = map[string]string{
-}
+var libsFailing = map[string]string{}
 
 // TestLibs replays each library app's recorded transcript against a real
 // Host. CELLHOST_LIBS names a directory whose apps are already installed
