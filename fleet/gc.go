@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cellhost/cellhost/internal/bucketkey"
@@ -244,17 +245,34 @@ func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(cont
 		}
 	}
 
+	var deleted atomic.Int64
+	err := forEachRenewing(ctx, keys, MaxGCDeletesInFlight, renew, func(ctx context.Context, key string) error {
+		err := g.store.Delete(ctx, key, "")
+		if err == nil || errors.Is(err, plugins.ErrNotFound) {
+			deleted.Add(1)
+			return nil
+		}
+		return fmt.Errorf("delete %s: %w", key, err)
+	})
+	return int(deleted.Load()), err
+}
+
+// forEachRenewing runs do for every item, at most limit at once, renewing
+// the waker lease (renew) before each run of 4*limit items; a failed
+// renewal stops the rest. It returns the first error do or renew gave (a
+// lost waker lease wins, cmpErr), else ctx's error if ctx ended first.
+// The dead-node GC's deletes and the failover sweep's activations share it.
+func forEachRenewing(ctx context.Context, items []string, limit int, renew func(context.Context) error, do func(ctx context.Context, item string) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
 		mu       sync.Mutex
-		deleted  int
 		firstErr error
 		wg       sync.WaitGroup
 	)
-	sem := make(chan struct{}, MaxGCDeletesInFlight)
-	for i, key := range keys {
-		if i > 0 && i%(4*MaxGCDeletesInFlight) == 0 {
+	sem := make(chan struct{}, limit)
+	for i, item := range items {
+		if i > 0 && i%(4*limit) == 0 {
 			if err := renew(ctx); err != nil {
 				mu.Lock()
 				firstErr = cmpErr(firstErr, err)
@@ -273,21 +291,18 @@ func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(cont
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			err := g.store.Delete(ctx, key, "")
-			mu.Lock()
-			defer mu.Unlock()
-			if err == nil || errors.Is(err, plugins.ErrNotFound) {
-				deleted++
-				return
+			if err := do(ctx, item); err != nil {
+				mu.Lock()
+				firstErr = cmpErr(firstErr, err)
+				mu.Unlock()
 			}
-			firstErr = cmpErr(firstErr, fmt.Errorf("delete %s: %w", key, err))
 		}()
 	}
 	wg.Wait()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = ctx.Err()
 	}
-	return deleted, firstErr
+	return firstErr
 }
 
 // cmpErr keeps the first error, but a lost waker lease wins.

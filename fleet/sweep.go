@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"sync/atomic"
 
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -30,59 +30,24 @@ func (w *Wake) sweepCells(ctx context.Context, node string, scopes []string, ren
 	if w.local == nil {
 		return 0, errors.New("no local node to take cells over")
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		taken    int
-		failed   int
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	sem := make(chan struct{}, MaxSweepInFlight)
-	for i, scope := range scopes {
-		if i > 0 && i%(4*MaxSweepInFlight) == 0 {
-			if err := renew(ctx); err != nil {
-				mu.Lock()
-				firstErr = cmpErr(firstErr, err)
-				mu.Unlock()
-				cancel()
-				break
-			}
+	var taken, failed atomic.Int64
+	err := forEachRenewing(ctx, scopes, MaxSweepInFlight, renew, func(ctx context.Context, scope string) error {
+		err := w.local.Wake(ctx, scope)
+		var elsewhere *ownership.CellOwnedElsewhereError
+		var nac interface{ NotACell() bool }
+		switch {
+		case err == nil:
+			taken.Add(1)
+			w.cfg.Log.Info("failover sweep: cell taken over", "scope", scope, "dead_node", node)
+			return nil
+		case errors.As(err, &elsewhere), errors.As(err, &nac) && nac.NotACell():
+			return nil // a live node has it, or it is no cell of this application
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			err := w.local.Wake(ctx, scope)
-			var elsewhere *ownership.CellOwnedElsewhereError
-			var nac interface{ NotACell() bool }
-			mu.Lock()
-			defer mu.Unlock()
-			switch {
-			case err == nil:
-				taken++
-				w.cfg.Log.Info("failover sweep: cell taken over", "scope", scope, "dead_node", node)
-			case errors.As(err, &elsewhere), errors.As(err, &nac) && nac.NotACell():
-				// a live node has it, or it is no cell of this application
-			default:
-				failed++
-				firstErr = cmpErr(firstErr, fmt.Errorf("take %s: %w", scope, err))
-			}
-		}()
+		failed.Add(1)
+		return fmt.Errorf("take %s: %w", scope, err)
+	})
+	if n := failed.Load(); err != nil && n > 1 {
+		err = fmt.Errorf("%w (and %d more)", err, n-1)
 	}
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
-	}
-	if firstErr != nil && failed > 1 {
-		firstErr = fmt.Errorf("%w (and %d more)", firstErr, failed-1)
-	}
-	return taken, firstErr
+	return int(taken.Load()), err
 }
