@@ -52,11 +52,7 @@ name; any other object gets workerd's id with the same first half.`,
 			return runExport(ctx, target, o, stdout, stderr)
 		},
 	}
-	cmd.Flags().StringVar(&o.state, "state", "", "cellhost's state directory (default <dir>/.cellhost)")
-	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL (default file://<state>/bucket), as for cellhost dev")
-	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "as for cellhost dev")
-	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section")
-	cmd.Flags().StringArrayVar(&o.names, "name", nil, "an object name the code uses: Class=name, or name for every class (repeatable)")
+	o.addFlags(cmd)
 	cmd.Flags().StringVar(&o.to, "to", "", "the wrangler state directory to write (default <dir>/.wrangler/state)")
 	return cmd
 }
@@ -91,27 +87,8 @@ func runExport(ctx context.Context, target string, o exportOptions, stdout, stde
 	if state == "" {
 		state = filepath.Join(cfg.Dir, ".cellhost")
 	}
-	var classes []string
-	seen := map[string]bool{}
-	for _, b := range hc.Bindings {
-		if !seen[b.Class] {
-			seen[b.Class] = true
-			classes = append(classes, b.Class)
-		}
-	}
-	named := map[string]string{} // Class/cellhost id -> name
-	for _, n := range o.names {
-		cls, name, ok := strings.Cut(n, "=")
-		for _, c := range classes {
-			if ok && c != cls {
-				continue
-			}
-			if !ok {
-				name = n
-			}
-			named[c+"/"+host.IDFromName(cfg.Name, c, name)] = name
-		}
-	}
+	classes := bindingClasses(hc)
+	named := namesByID(o.names, classes, func(c, name string) string { return host.IDFromName(cfg.Name, c, name) })
 	h, done, err := openProjectHost(ctx, cfg.Dir, hc, o.state, o.bucket, o.durability, stderr)
 	if err != nil {
 		return err

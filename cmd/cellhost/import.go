@@ -69,12 +69,50 @@ Run it before cellhost dev on the same state (it takes the state lock).`,
 			return runImport(ctx, target, o, stdout, stderr)
 		},
 	}
+	o.addFlags(cmd)
+	return cmd
+}
+
+// addFlags registers the flags import and export share.
+func (o *importOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&o.state, "state", "", "cellhost's state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL (default file://<state>/bucket), as for cellhost dev")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "as for cellhost dev")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section")
 	cmd.Flags().StringArrayVar(&o.names, "name", nil, "an object name the code uses: Class=name, or name for every class (repeatable)")
-	return cmd
+}
+
+// bindingClasses lists the classes of the configuration's Durable Object
+// bindings, each once, in binding order.
+func bindingClasses(hc host.Config) []string {
+	var classes []string
+	seen := map[string]bool{}
+	for _, b := range hc.Bindings {
+		if !seen[b.Class] {
+			seen[b.Class] = true
+			classes = append(classes, b.Class)
+		}
+	}
+	return classes
+}
+
+// namesByID reads --name values (Class=name, or name for every class) and
+// maps "Class/<id>" to the name, idOf giving the id of a class's name.
+func namesByID(names, classes []string, idOf func(class, name string) string) map[string]string {
+	named := map[string]string{}
+	for _, n := range names {
+		cls, name, ok := strings.Cut(n, "=")
+		for _, c := range classes {
+			if ok && c != cls {
+				continue
+			}
+			if !ok {
+				name = n
+			}
+			named[c+"/"+idOf(c, name)] = name
+		}
+	}
+	return named
 }
 
 // workerdObject is one object file of workerd's state.
@@ -187,14 +225,7 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 	if err != nil {
 		return err
 	}
-	var classes []string
-	seen := map[string]bool{}
-	for _, b := range hc.Bindings {
-		if !seen[b.Class] {
-			seen[b.Class] = true
-			classes = append(classes, b.Class)
-		}
-	}
+	classes := bindingClasses(hc)
 	objects, err := findWorkerdObjects(wstate, cfg.Name, classes)
 	if err != nil {
 		return err
@@ -203,20 +234,7 @@ func runImport(ctx context.Context, target string, o importOptions, stdout, stde
 		fmt.Fprintf(stdout, "cellhost import: no Durable Object of %s in %s\n", cfg.Name, wstate)
 		return nil
 	}
-	// names by workerd id
-	named := map[string]string{}
-	for _, n := range o.names {
-		cls, name, ok := strings.Cut(n, "=")
-		for _, c := range classes {
-			if ok && c != cls {
-				continue
-			}
-			if !ok {
-				name = n
-			}
-			named[c+"/"+workerdIDFromName(cfg.Name+"-"+c, name)] = name
-		}
-	}
+	named := namesByID(o.names, classes, func(c, name string) string { return workerdIDFromName(cfg.Name+"-"+c, name) })
 
 	h, done, err := openProjectHost(ctx, cfg.Dir, hc, o.state, o.bucket, o.durability, stderr)
 	if err != nil {
