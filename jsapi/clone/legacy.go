@@ -58,16 +58,7 @@ const (
 // Deserialize
 
 type legacyReader struct {
-	rt    *goja.Runtime
-	ci    *intrinsics
-	b     []byte
-	p     int
-	objs  []goja.Value // nil = reserved, not yet built
-	depth int
-}
-
-func (r *legacyReader) fail(format string, args ...interface{}) {
-	panic(abort{corrupt(format, args...)})
+	decoder
 }
 
 func (r *legacyReader) byte1() byte {
@@ -79,18 +70,9 @@ func (r *legacyReader) byte1() byte {
 	return c
 }
 
-func (r *legacyReader) uvarint() uint64 {
-	x, n := binary.Uvarint(r.b[r.p:])
-	if n <= 0 {
-		r.fail("bad varint at %d", r.p)
-	}
-	r.p += n
-	return x
-}
-
 // count reads a count of items that each take at least per bytes.
 func (r *legacyReader) count(per int) int {
-	n := r.uvarint()
+	n := r.varint()
 	if n > uint64(len(r.b)-r.p)/uint64(per) {
 		r.fail("count %d exceeds input at %d", n, r.p)
 	}
@@ -110,26 +92,6 @@ func (r *legacyReader) double() float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(r.bytes(8)))
 }
 
-func (r *legacyReader) call(f goja.Callable, args ...goja.Value) goja.Value {
-	v, err := f(goja.Undefined(), args...)
-	if err != nil {
-		panic(abort{corrupt("%v", err)})
-	}
-	return v
-}
-
-func (r *legacyReader) construct(name string, args ...goja.Value) *goja.Object {
-	c, ok := r.ci.ctors[name]
-	if !ok {
-		r.fail("no constructor %s", name)
-	}
-	o, err := c(nil, args...)
-	if err != nil {
-		panic(abort{corrupt("new %s: %v", name, err)})
-	}
-	return o
-}
-
 // deserializeLegacy decodes bytes of cellhost's first format into a new JS value on rt.
 // Corrupt or truncated input gives a *jserr.Error (DataCloneError) whose
 // cause is ErrCorrupt,
@@ -146,7 +108,7 @@ func deserializeLegacy(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &legacyReader{rt: rt, ci: ci, b: b, p: 1}
+	r := &legacyReader{decoder{rt: rt, ci: ci, b: b, p: 1}}
 	defer func() {
 		if x := recover(); x != nil {
 			if a, ok := x.(abort); ok {
@@ -204,12 +166,6 @@ func (r *legacyReader) bigint() *big.Int {
 	return b
 }
 
-// reserve allocates the next object id.
-func (r *legacyReader) reserve() int {
-	r.objs = append(r.objs, nil)
-	return len(r.objs) - 1
-}
-
 func (r *legacyReader) value() goja.Value {
 	tag := r.byte1()
 	switch tag {
@@ -222,7 +178,7 @@ func (r *legacyReader) value() goja.Value {
 	case ltagFalse:
 		return r.rt.ToValue(false)
 	case ltagInt:
-		u := r.uvarint()
+		u := r.varint()
 		i := int64(u>>1) ^ -int64(u&1)
 		if i > 1<<53 || i < -(1<<53) {
 			r.fail("integer out of range")
@@ -235,7 +191,7 @@ func (r *legacyReader) value() goja.Value {
 	case ltagBigInt:
 		return r.rt.ToValue(r.bigint())
 	case ltagRef:
-		id := r.uvarint()
+		id := r.varint()
 		if id >= uint64(len(r.objs)) || r.objs[id] == nil {
 			r.fail("bad reference %d", id)
 		}
@@ -273,7 +229,7 @@ func (r *legacyReader) value() goja.Value {
 	case ltagSparseArray:
 		o := r.construct("Array")
 		r.objs[id] = o
-		length := r.uvarint()
+		length := r.varint()
 		if length > 1<<32-1 {
 			r.fail("array length %d", length)
 		}
@@ -325,7 +281,7 @@ func (r *legacyReader) value() goja.Value {
 			r.fail("bad typed array kind %d", kind)
 		}
 		buf := r.bufferValue()
-		off, n := r.uvarint(), r.uvarint()
+		off, n := r.varint(), r.varint()
 		if off > 1<<53 || n > 1<<53 {
 			r.fail("bad typed array range")
 		}
@@ -334,7 +290,7 @@ func (r *legacyReader) value() goja.Value {
 		return o
 	case ltagDataView:
 		buf := r.bufferValue()
-		off, n := r.uvarint(), r.uvarint()
+		off, n := r.varint(), r.varint()
 		if off > 1<<53 || n > 1<<53 {
 			r.fail("bad data view range")
 		}

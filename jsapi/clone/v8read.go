@@ -17,16 +17,22 @@ import (
 // reader decodes V8's format (versions 13 to 15; older data only as far as
 // workerd wrote it) into values of rt.
 type reader struct {
-	rt      *goja.Runtime
-	ci      *intrinsics
-	b       []byte
-	p       int
+	decoder
 	version uint64
-	objs    []goja.Value // by id; nil = reserved, not yet built
-	depth   int
 }
 
-func (r *reader) fail(format string, args ...interface{}) {
+// decoder is what V8's format reader and the legacy format's share: the
+// input, its position, the objects read so far, and the ways to fail.
+type decoder struct {
+	rt    *goja.Runtime
+	ci    *intrinsics
+	b     []byte
+	p     int
+	objs  []goja.Value // by id; nil = reserved, not yet built
+	depth int
+}
+
+func (r *decoder) fail(format string, args ...interface{}) {
 	panic(abort{corrupt(format, args...)})
 }
 
@@ -46,7 +52,7 @@ func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{rt: rt, ci: ci, b: b, version: 13}
+	r := &reader{decoder: decoder{rt: rt, ci: ci, b: b}, version: 13}
 	if b[0] == v8Version {
 		x, n := binary.Uvarint(b[1:])
 		if n <= 0 || x > v8WriteVersion || x < 13 {
@@ -100,7 +106,7 @@ func (r *reader) peek() byte {
 	return 0
 }
 
-func (r *reader) varint() uint64 {
+func (r *decoder) varint() uint64 {
 	x, n := binary.Uvarint(r.b[r.p:])
 	if n <= 0 {
 		r.fail("bad varint at %d", r.p)
@@ -134,7 +140,7 @@ func (r *reader) double() float64 {
 	return f
 }
 
-func (r *reader) call(f goja.Callable, args ...goja.Value) goja.Value {
+func (r *decoder) call(f goja.Callable, args ...goja.Value) goja.Value {
 	v, err := f(goja.Undefined(), args...)
 	if err != nil {
 		panic(abort{corrupt("%v", err)})
@@ -142,7 +148,7 @@ func (r *reader) call(f goja.Callable, args ...goja.Value) goja.Value {
 	return v
 }
 
-func (r *reader) construct(name string, args ...goja.Value) *goja.Object {
+func (r *decoder) construct(name string, args ...goja.Value) *goja.Object {
 	c, ok := r.ci.ctors[name]
 	if !ok {
 		r.fail("no constructor %s", name)
@@ -155,7 +161,7 @@ func (r *reader) construct(name string, args ...goja.Value) *goja.Object {
 }
 
 // reserve allocates the next object id.
-func (r *reader) reserve() int {
+func (r *decoder) reserve() int {
 	r.objs = append(r.objs, nil)
 	return len(r.objs) - 1
 }
