@@ -103,6 +103,9 @@ type Worker struct {
 	// settled; tmpGen names the /tmp of node:fs they share (a new one when
 	// a request starts with none in flight, as workerd gives each request
 	// its own).
+	// Only a worker with node:* modules (node:fs) tracks them: it costs a
+	// promise reaction per request.
+	tracksFetches   bool
 	fetchesInFlight int
 	tmpGen          int
 	// Poisoned is set by the owner once a Go panic crossed goja: the
@@ -198,6 +201,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load worker: install cloudflare:workers: %w", err)
 	}
+	w.tracksFetches = o.Bundle.Node.Modules
 	if err := installNode(rt, o.Bundle, o.Vars, w.fsScope(o.CurrentScope)); err != nil {
 		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
 	}
@@ -460,6 +464,9 @@ func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)
 // NewRequest would build from req, and returns its result (a value or
 // promise). ctx is the ExecutionContext.
 func (w *Worker) CallFetch(req *HTTPRequest, ctx *goja.Object) (goja.Value, error) {
+	if !w.tracksFetches {
+		return w.callDefaultFetch(req, ctx)
+	}
 	if w.fetchesInFlight == 0 {
 		w.tmpGen++
 	}

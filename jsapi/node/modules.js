@@ -1085,7 +1085,7 @@
         src.parent.children.delete(src.name);
         dst.parent.children.set(dst.name, src.node);
       },
-      copyFileSync(from, to) { writeAll(to, readAll(from).slice(), false); },
+      copyFileSync(from, to) { writeAll(to, readAll(from), false); }, // writeAll copies
       cpSync(from, to) { sync.copyFileSync(from, to); },
       truncateSync(p, len = 0) { const b = readAll(p); writeAll(p, b.slice(0, len), false); },
       realpathSync(p) { const abs = pathOf(p); if (!lookup(abs).node) throw enoent("realpath", abs); return abs; },
