@@ -555,24 +555,8 @@ func dropExports(match func(*exportEntry) bool) []*exportEntry {
 	return out
 }
 
-// isDOMException reports whether obj is a DOMException (which keeps its
-// name, DataCloneError and the like, across objects).
-func (w *Worker) isDOMException(obj *goja.Object) bool {
-	c, ok := w.rt.Get("DOMException").(*goja.Object)
-	if !ok {
-		return false
-	}
-	proto, ok := c.Get("prototype").(*goja.Object)
-	if !ok {
-		return false
-	}
-	for p := obj.Prototype(); p != nil; p = p.Prototype() {
-		if p == proto {
-			return true
-		}
-	}
-	return false
-}
+// isDOMException reports whether obj is a DOMException (jserr.IsDOMException).
+func (w *Worker) isDOMException(obj *goja.Object) bool { return jserr.IsDOMException(w.rt, obj) }
 
 // arrayItems returns the elements of a JS array (nil for anything else).
 func (w *Worker) arrayItems(v goja.Value) []goja.Value {

@@ -110,7 +110,7 @@ func ToJS(rt *goja.Runtime, err error) goja.Value {
 		if e.Value != nil && DecodeValue != nil {
 			if v, derr := DecodeValue(rt, e.Value); derr == nil {
 				if o, ok := v.(*goja.Object); ok {
-					if e.ObjectID != "" && !isDOMException(rt, o) {
+					if e.ObjectID != "" && !IsDOMException(rt, o) {
 						_ = o.Set("durableObjectId", e.ObjectID)
 					}
 					if e.Remote {
@@ -278,7 +278,9 @@ func Text(v goja.Value) string {
 	return v.String()
 }
 
-func isDOMException(rt *goja.Runtime, o *goja.Object) bool {
+// IsDOMException reports whether o is a DOMException of rt (which keeps
+// its name, DataCloneError and the like, across objects).
+func IsDOMException(rt *goja.Runtime, o *goja.Object) bool {
 	c, ok := rt.Get("DOMException").(*goja.Object)
 	if !ok {
 		return false
