@@ -192,30 +192,13 @@ export default {};`
 	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := BuildBundleWith(entry, BundleOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := goja.New()
-	if err := InstallWeb(rt, WebOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewWorker(rt, WorkerOptions{Bundle: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe, _ := goja.AssertFunction(w.Exports.Get("probe"))
-	v, err := probe(goja.Undefined())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := v.String(), "SELECT 1;|<p>hi</p>|text|true|0.1.255"; got != want {
+	if got, want := probeBundle(t, entry, BundleOptions{}), "SELECT 1;|<p>hi</p>|text|true|0.1.255"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if err := os.WriteFile(entry, []byte(`import m from "./e.wasm"; export default { m };`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = BuildBundleWith(entry, BundleOptions{})
+	_, err := BuildBundleWith(entry, BundleOptions{})
 	if err == nil || !strings.Contains(err.Error(), "./e.wasm is a WebAssembly module (CompiledWasm), which cellhost cannot run") {
 		t.Errorf("wasm import: got %v", err)
 	}

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/dop251/goja"
 )
 
 // TestGlobRegexp pins globRegexp to npm glob-to-regexp's output with its
@@ -113,30 +111,6 @@ export default {};`)
 	if err == nil || !strings.Contains(err.Error(), `alias "my-lib": cannot resolve "./lib/missing.js" from `+dir) {
 		t.Errorf("bad alias: got %v", err)
 	}
-}
-
-// probeBundle bundles entry with bo and returns the string its exported
-// probe() gives.
-func probeBundle(t *testing.T, entry string, bo BundleOptions) string {
-	t.Helper()
-	b, err := BuildBundleWith(entry, bo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := goja.New()
-	if err := InstallWeb(rt, WebOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewWorker(rt, WorkerOptions{Bundle: b})
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe, _ := goja.AssertFunction(w.Exports.Get("probe"))
-	v, err := probe(goja.Undefined())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.String()
 }
 
 // TestCloudflareModules: cloudflare:email, cloudflare:workflows,
