@@ -359,7 +359,12 @@ func (c *cell) resetWith(reason string, cause error) {
 		}
 		c.alarmCancel = c.s.AfterFunc(2*time.Second, c.fireAlarm)
 	}
-	c.s.w.ReleaseOwner(c.inst)
+	// The calls its RPC targets run (or were sent) fail with the cause.
+	ownerErr := cause
+	if ownerErr == nil {
+		ownerErr = errors.New(reason)
+	}
+	c.s.w.AbortOwner(c.inst, ownerErr)
 	c.inst = nil
 	c.gen++
 	c.timers = 0 // its timers are discarded (jsTimers)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -40,6 +41,29 @@ type exportEntry struct {
 	obj   *goja.Object // touched on home's loop only
 	owner *goja.Object // the instance whose result exported it, or nil (home's loop only)
 	refs  atomic.Int64
+	// gone is the error calls that reach home after the owner instance was
+	// reset fail with (its abort reason); pending fails the calls it still
+	// runs. Both on home's loop only.
+	gone    error
+	pending map[*func([]byte, error)]struct{}
+}
+
+// errContextGone is workerd's error for a call to a target whose Durable
+// Object instance was reset or evicted before the call was made.
+var errContextGone = &ScriptError{Name: "Error", Message: "The execution context which hosts this callback is no longer running."}
+
+// abortError is the error a reset instance's in-flight calls fail with.
+func abortError(reason error) error {
+	if reason == nil {
+		return errContextGone
+	}
+	var se *ScriptError
+	if errors.As(reason, &se) {
+		r := *se
+		r.Reset = false // the target's caller holds no stub of the object
+		return &r
+	}
+	return &ScriptError{Name: "Error", Message: reason.Error()}
 }
 
 // exportTable maps ids to the live export entries of every runtime of the
@@ -48,7 +72,17 @@ var exportTable = struct {
 	sync.Mutex
 	m    map[uint64]*exportEntry
 	next uint64
-}{m: map[uint64]*exportEntry{}, next: exportIDBase()}
+	// gone counts, per id whose owner instance was reset, the references
+	// stubs still hold: calls through them fail with errContextGone.
+	gone map[uint64]int64
+}{m: map[uint64]*exportEntry{}, next: exportIDBase(), gone: map[uint64]int64{}}
+
+// exportGone reports whether id names a target whose instance was reset.
+func exportGone(id uint64) bool {
+	exportTable.Lock()
+	defer exportTable.Unlock()
+	return exportTable.gone[id] > 0
+}
 
 func lookupExport(id uint64) *exportEntry {
 	exportTable.Lock()
@@ -77,6 +111,7 @@ func (w *Worker) installRPC() error {
 	_ = native.Set("objectStubOf", w.objectStubOf)
 	_ = native.Set("makeObjectStub", w.makeObjectStub)
 	_ = native.Set("rpcPending", func() { w.rpcPending = true })
+	_ = native.Set("isProxy", isProxy)
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		return err
@@ -92,6 +127,15 @@ func (w *Worker) installRPC() error {
 		disposeTarget: call("disposeTarget"), releaseOwner: call("releaseOwner"), flush: call("flush"), doStubMethod: m.Get("doStubMethod"),
 	}
 	return w.installLoopback()
+}
+
+var proxyType = reflect.TypeOf(goja.Proxy{})
+
+// isProxy is native.isProxy(v): whether v is a Proxy (which JS cannot
+// tell: workerd's serializer can, and stubs a Proxy by reference).
+func isProxy(v goja.Value) bool {
+	obj, ok := v.(*goja.Object)
+	return ok && obj.ExportType() == proxyType
 }
 
 // capExport is native.capExport(target): a new export entry holding one
@@ -117,6 +161,13 @@ func releaseExport(id uint64) {
 	exportTable.Lock()
 	e := exportTable.m[id]
 	if e == nil {
+		if n, ok := exportTable.gone[id]; ok {
+			if n <= 1 {
+				delete(exportTable.gone, id)
+			} else {
+				exportTable.gone[id] = n - 1
+			}
+		}
 		exportTable.Unlock()
 		return
 	}
@@ -163,7 +214,7 @@ func (w *Worker) Retire() {
 	if w.abandonStreams != nil {
 		w.abandonStreams()
 	}
-	dropExports(func(e *exportEntry) bool { return e.home == w })
+	dropExports(func(e *exportEntry) bool { return e.home == w }, false)
 }
 
 // errStubDisposed is workerd's error for a call through a disposed stub.
@@ -192,6 +243,9 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		}
 		e := lookupExport(id)
 		if e == nil {
+			if exportGone(id) {
+				return errContextGone
+			}
 			return errStubDisposed
 		}
 		caller := w
@@ -204,16 +258,39 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 			}
 		}
 		ok := home.post(func() {
+			if e.gone != nil {
+				reply(nil, remoteScriptError(e.gone))
+				return
+			}
+			// Until it settles, the call fails with its owner's reset.
+			if e.pending == nil {
+				e.pending = map[*func([]byte, error)]struct{}{}
+			}
+			key := &reply
+			e.pending[key] = struct{}{}
+			done := func() bool {
+				if _, ok := e.pending[key]; !ok {
+					return false // failed by the reset
+				}
+				delete(e.pending, key)
+				return true
+			}
 			v, err := home.serveEnvelope(e.obj, msg, isGet, nil)
 			if err != nil {
-				reply(nil, remoteScriptError(home.fromObject(err, e.owner)))
+				if done() {
+					reply(nil, remoteScriptError(home.fromObject(err, e.owner)))
+				}
 				return
 			}
 			home.Settle(v, func(r goja.Value) {
-				b, err := home.SerializeResultFor(e.owner, r)
-				reply(b, remoteScriptError(err))
+				if done() {
+					b, err := home.SerializeResultFor(e.owner, r)
+					reply(b, remoteScriptError(err))
+				}
 			}, func(x goja.Value) {
-				reply(nil, remoteScriptError(home.fromObject(home.ScriptErrorOf(x), e.owner)))
+				if done() {
+					reply(nil, remoteScriptError(home.fromObject(home.ScriptErrorOf(x), e.owner)))
+				}
 			})
 		})
 		if !ok {
@@ -529,26 +606,45 @@ func (w *Worker) waitUntil(p goja.Value) {
 // ReleaseOwner disposes the stubs a Durable Object instance received (its
 // RPC parameters it kept, by dup()): host calls it when the instance is
 // reset, as workerd disposes them with the instance's I/O context.
-func (w *Worker) ReleaseOwner(inst *goja.Object) {
+func (w *Worker) ReleaseOwner(inst *goja.Object) { w.AbortOwner(inst, nil) }
+
+// AbortOwner is ReleaseOwner for an instance reset with reason (ctx.abort,
+// a failed blockConcurrencyWhile, ...): as on workerd, the calls its
+// targets were running, and those already sent to them, fail with it;
+// calls made later fail with errContextGone. On the loop.
+func (w *Worker) AbortOwner(inst *goja.Object, reason error) {
 	if inst == nil {
 		return
 	}
 	_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
-	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }) {
+	gone := abortError(reason)
+	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }, true) {
+		e.gone = gone
+		for key := range e.pending {
+			delete(e.pending, key)
+			(*key)(nil, remoteScriptError(gone))
+		}
 		_, _ = w.rpc.disposeTarget(goja.Undefined(), e.obj)
 	}
 }
 
 // dropExports removes the entries match selects from the table (their
 // stubs fail from now on, as stubs to a reset object's targets do on
-// workerd) and returns them. match runs under the table's lock.
-func dropExports(match func(*exportEntry) bool) []*exportEntry {
+// workerd) and returns them; with gone, calls through their stubs fail
+// with errContextGone until the stubs are released. match runs under the
+// table's lock.
+func dropExports(match func(*exportEntry) bool, gone bool) []*exportEntry {
 	exportTable.Lock()
 	defer exportTable.Unlock()
 	var out []*exportEntry
 	for id, e := range exportTable.m {
 		if match(e) {
 			delete(exportTable.m, id)
+			if gone {
+				if n := e.refs.Load(); n > 0 {
+					exportTable.gone[id] = n
+				}
+			}
 			out = append(out, e)
 		}
 	}

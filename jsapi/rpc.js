@@ -14,6 +14,24 @@
 
   class RpcTarget {}
 
+  // stubKind says how workerd (checkStubType) lets RPC reach v, an object
+  // or function: "plain" (own properties: a plain object, or a function
+  // that is no RpcTarget), "target" (class members: an RpcTarget, by its
+  // prototype chain, which a Proxy may fake) or undefined (not a receiver).
+  function stubKind(v) {
+    let proto = getProto(v);
+    if (proto === Object.prototype) return "plain";
+    for (; proto !== null; proto = getProto(proto)) {
+      if (proto === RpcTarget.prototype) return "target";
+    }
+    return typeof v === "function" ? "plain" : undefined;
+  }
+  const proxyCloneError = () =>
+    new DOMException(
+      "Proxy could not be serialized because it is not a valid RPC receiver type. The Proxy must emulate either a plain object or an RpcTarget, as indicated by the Proxy's prototype chain.",
+      "DataCloneError"
+    );
+
   const notImplemented = (name) => new TypeError(`The RPC receiver does not implement the method "${String(name)}".`);
   const disposedError = () => new Error("RPC stub used after being disposed.");
   const cloneError = (type) =>
@@ -370,6 +388,8 @@
         return st.promise[prop].bind(st.promise);
       }
       if (typeof prop === "symbol") return undefined;
+      // workerd bounds a pipelined property chain (JsRpcProperty's depth).
+      if (st.path.length > MAX_PROPERTY_DEPTH) throw new TypeError(`RPC pipelined property path is too deep (max ${MAX_PROPERTY_DEPTH}).`);
       return makeProperty(st.hook, [...st.path, prop]);
     },
     apply(t, self, args) {
@@ -383,6 +403,8 @@
       return prop === STATE || hasOwn.call(t, prop);
     },
   };
+
+  const MAX_PROPERTY_DEPTH = 64;
 
   function makeProperty(hook, path) {
     const t = stubTarget();
@@ -486,6 +508,13 @@
           return { [CAP]: caps.length - 1 };
         }
         const st = stateOf(v);
+        if (!st && native.isProxy(v)) {
+          // A Proxy travels by reference (workerd's serializeProxy), as what
+          // its prototype chain says it is, so its traps keep running.
+          if (stubKind(v) === undefined) throw proxyCloneError();
+          caps.push({ t: 1, id: native.capExport(v) });
+          return { [CAP]: caps.length - 1 };
+        }
         if (st) {
           if (st.kind === "promise") throw cloneError("RpcPromise");
           if (st.kind === "property") throw cloneError("RpcProperty");
@@ -614,6 +643,7 @@
   // a method or accessor of its class, never an instance field; on a plain
   // object or a function an own property. It returns [found, value].
   function lookup(recv, name, base) {
+    if (native.isProxy(recv) && !stateOf(recv)) return lookupProxy(recv, name);
     if (typeof recv === "function" || (typeof recv === "object" && recv !== null && getProto(recv) === Object.prototype)) {
       if (typeof name !== "string" || !hasOwn.call(recv, name)) return [false];
       return [true, recv[name]];
@@ -630,6 +660,21 @@
     return [false];
   }
 
+  // lookupProxy is lookup for a Proxy, through its traps as workerd's
+  // tryGetProperty reads it: as a plain object or function, an own
+  // property; as an RpcTarget, any property that is neither own nor
+  // Object.prototype's.
+  function lookupProxy(recv, name) {
+    const kind = stubKind(recv);
+    if (kind === undefined || typeof name !== "string") return [false];
+    const own = hasOwn.call(recv, name);
+    if (kind === "plain") return own ? [true, recv[name]] : [false];
+    if (own) return [false];
+    const v = recv[name];
+    if (v === Object.prototype[name]) return [false];
+    return [true, v];
+  }
+
   // traversable reports whether an RPC path may go on through v.
   function traversable(v) {
     if (typeof v === "function") {
@@ -638,6 +683,7 @@
     }
     if (typeof v !== "object" || v === null) return false;
     if (isObjectStub(v) || stateOf(v)) return true;
+    if (native.isProxy(v)) return stubKind(v) !== undefined;
     return getProto(v) === Object.prototype || v instanceof RpcTarget;
   }
 

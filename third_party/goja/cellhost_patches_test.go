@@ -325,3 +325,19 @@ func TestCellhostPatch_UnicodeSetsFlag(t *testing.T) {
 	`
 	testScript(SCRIPT, asciiString("true,true,false,v,/[\\p{L}]+/v,false,gv,BD,2,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,SyntaxError,no error"), t)
 }
+
+// Patch 13: an object with neither a primitive toString nor valueOf fails to
+// convert with V8's text, not a dump of the Go value behind it.
+func TestCellhostPatch_ToPrimitiveText(t *testing.T) {
+	const SCRIPT = `
+	const out = [];
+	const o = { toString() { return {}; }, valueOf() { return {}; } };
+	const p = new Proxy(function () {}, { get: () => () => ({}) });
+	for (const f of [() => String(o), () => +o, () => "" + p, () => "x" + Object.create(null)]) {
+		try { f(); out.push("no error") } catch (e) { out.push(e.name + ": " + e.message) }
+	}
+	out.join("|");
+	`
+	const want = "TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value"
+	testScript(SCRIPT, asciiString(want), t)
+}

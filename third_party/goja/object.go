@@ -863,7 +863,8 @@ func (o *Object) ordinaryToPrimitiveNumber() Value {
 		return v
 	}
 
-	panic(o.runtime.NewTypeError("Could not convert %v to primitive", o.self))
+	// cellhost patch 13: V8's text, not a dump of the Go value.
+	panic(o.runtime.NewTypeError("Cannot convert object to primitive value"))
 }
 
 func (o *Object) ordinaryToPrimitiveString() Value {
@@ -875,7 +876,8 @@ func (o *Object) ordinaryToPrimitiveString() Value {
 		return v
 	}
 
-	panic(o.runtime.NewTypeError("Could not convert %v (%T) to primitive", o.self, o.self))
+	// cellhost patch 13: V8's text, not a dump of the Go value.
+	panic(o.runtime.NewTypeError("Cannot convert object to primitive value"))
 }
 
 func (o *Object) tryExoticToPrimitive(hint Value) Value {

@@ -28,9 +28,14 @@
       case "boolean":
         return String(v);
       case "function": {
-        const src = Function.prototype.toString.call(v);
-        if (src.startsWith("class")) return `[class ${v.name || "(anonymous)"}]`;
-        return v.name ? `[Function: ${v.name}]` : "[Function (anonymous)]";
+        let src = "", name = "";
+        try {
+          // A Proxy of a function may have neither source nor a string name.
+          src = Function.prototype.toString.call(v);
+          if (typeof v.name === "string") name = v.name;
+        } catch {}
+        if (src.startsWith("class")) return `[class ${name || "(anonymous)"}]`;
+        return name ? `[Function: ${name}]` : "[Function (anonymous)]";
       }
     }
     if (v === null) return "null";
