@@ -364,7 +364,7 @@ func (c *cell) resetWith(reason string, cause error) {
 	if ownerErr == nil {
 		ownerErr = errors.New(reason)
 	}
-	c.s.w.AbortOwner(c.inst, ownerErr)
+	c.s.w.AbortOwner(c.inst, c.id, ownerErr)
 	c.inst = nil
 	c.gen++
 	c.timers = 0 // its timers are discarded (jsTimers)

@@ -381,8 +381,8 @@ func (w *Worker) stubFetch(call goja.FunctionCall) goja.Value {
 	w.flushRPC()
 	st := w.stubOf(call.Argument(0))
 	return w.remotePromise(func(settle func(func() (goja.Value, error), error)) error {
-		if st.broken != nil {
-			return st.broken
+		if err := st.checkReset(); err != nil {
+			return err
 		}
 		req, err := web.ExportRequest(w.rt, call.Argument(1))
 		if err != nil {

@@ -112,6 +112,12 @@ func (w *Worker) installRPC() error {
 	_ = native.Set("makeObjectStub", w.makeObjectStub)
 	_ = native.Set("rpcPending", func() { w.rpcPending = true })
 	_ = native.Set("isProxy", isProxy)
+	_ = native.Set("later", func(f goja.Callable) {
+		run := func() { _, _ = f(goja.Undefined()) }
+		if !w.post(run) {
+			w.microtask(run)
+		}
+	})
 	mv, err := fn(goja.Undefined(), native)
 	if err != nil {
 		return err
@@ -340,8 +346,8 @@ func (w *Worker) stubCall(call goja.FunctionCall) goja.Value {
 	st := w.stubOf(call.Argument(0))
 	isGet := call.Argument(4).ToBoolean()
 	return w.settler(call, 5)(func(settle func(func() (goja.Value, error), error)) error {
-		if st.broken != nil {
-			return st.broken
+		if err := st.checkReset(); err != nil {
+			return err
 		}
 		msg, err := w.envelope(call.Argument(1), call.Argument(2), call.Argument(3))
 		if err != nil {
@@ -606,15 +612,19 @@ func (w *Worker) waitUntil(p goja.Value) {
 // ReleaseOwner disposes the stubs a Durable Object instance received (its
 // RPC parameters it kept, by dup()): host calls it when the instance is
 // reset, as workerd disposes them with the instance's I/O context.
-func (w *Worker) ReleaseOwner(inst *goja.Object) { w.AbortOwner(inst, nil) }
+func (w *Worker) ReleaseOwner(inst *goja.Object) { w.AbortOwner(inst, "", nil) }
 
-// AbortOwner is ReleaseOwner for an instance reset with reason (ctx.abort,
-// a failed blockConcurrencyWhile, ...): as on workerd, the calls its
-// targets were running, and those already sent to them, fail with it;
-// calls made later fail with errContextGone. On the loop.
-func (w *Worker) AbortOwner(inst *goja.Object, reason error) {
+// AbortOwner is ReleaseOwner for the instance of object id reset with
+// reason (ctx.abort, a failed blockConcurrencyWhile, ...): as on workerd,
+// the calls its targets were running, and those already sent to them, fail
+// with it; calls made later fail with errContextGone; and the stubs of the
+// process that reached the instance stay broken with it. On the loop.
+func (w *Worker) AbortOwner(inst *goja.Object, id string, reason error) {
 	if inst == nil {
 		return
+	}
+	if reason != nil {
+		objectWasReset(id, abortError(reason))
 	}
 	_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
 	gone := abortError(reason)

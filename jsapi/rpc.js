@@ -743,8 +743,12 @@
       currentOwner = prev;
     }
     if (created.length === 0) return p;
+    // The parameters go once the result is serialized (a later turn): a
+    // call may return one of them (identity(stub)), as on workerd.
     return p.finally(() => {
-      for (const s of created) s[Symbol.dispose]();
+      native.later(() => {
+        for (const s of created) s[Symbol.dispose]();
+      });
     });
   }
 

@@ -2,6 +2,7 @@ package jsapi
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -27,6 +28,10 @@ type stubObject struct {
 	// broken is the error of a call that reset the object: a stub stays
 	// broken once its object was reset, as on workerd (a new stub works).
 	broken error
+	// reached is set by the stub's first call, with the object's reset
+	// count then (objectResets): a reset after it breaks the stub.
+	reached   bool
+	resetSeen uint64
 	// Properties the program set on the stub (a stub is an ordinary
 	// object in that respect), in the order they were added.
 	extra     map[string]goja.Value
@@ -149,4 +154,65 @@ func (s *stubObject) settled(err error) {
 			s.broken = &b
 		}
 	}
+}
+
+// objectResets records, per object id, the instance resets of this process
+// that broke stubs (ctx.abort, a failed blockConcurrencyWhile, ...), so
+// that a stub of any runtime that reached the object before fails with
+// the reset's error, as on workerd, even when another path (an RpcTarget
+// the object returned) caused it. Bounded: past maxObjectResets the oldest
+// half is forgotten.
+var objectResets = struct {
+	sync.Mutex
+	m   map[string]objectReset
+	seq uint64
+}{m: map[string]objectReset{}}
+
+type objectReset struct {
+	seq uint64
+	err error
+}
+
+const maxObjectResets = 4096
+
+// objectWasReset records a reset of object id, failing with err.
+func objectWasReset(id string, err error) {
+	if id == "" {
+		return
+	}
+	objectResets.Lock()
+	defer objectResets.Unlock()
+	objectResets.seq++
+	if len(objectResets.m) >= maxObjectResets {
+		cut := objectResets.seq - maxObjectResets/2
+		for k, r := range objectResets.m {
+			if r.seq < cut {
+				delete(objectResets.m, k)
+			}
+		}
+	}
+	objectResets.m[id] = objectReset{seq: objectResets.seq, err: err}
+}
+
+// checkReset returns the error a call through the stub fails with: the
+// one that broke it, or the reset of its object since its first call.
+func (s *stubObject) checkReset() error {
+	if s.broken != nil {
+		return s.broken
+	}
+	objectResets.Lock()
+	r, ok := objectResets.m[s.hex]
+	objectResets.Unlock()
+	if !s.reached {
+		s.reached = true
+		if ok {
+			s.resetSeen = r.seq
+		}
+		return nil
+	}
+	if ok && r.seq > s.resetSeen {
+		s.broken = r.err
+		return s.broken
+	}
+	return nil
 }
