@@ -458,6 +458,145 @@
     throw new TypeError("Illegal constructor");
   }
 
+  // ------------------------------------------------------------ streams
+  // A ReadableStream or WritableStream crosses RPC as a capability to an
+  // internal target in the sender's runtime (its reader or writer), marked
+  // {CAP: i, s: 1 | 2}; the receiver gets a stream of its own that pulls
+  // from (or writes to) it one chunk per call. The stream holds the
+  // reference until it ends (never the call's parameter disposal).
+  const STREAM_READABLE = 1;
+  const STREAM_WRITABLE = 2;
+  const readableGone = () => new Error("ReadableStream received over RPC disconnected prematurely.");
+  const writableGone = () =>
+    new Error("WritableStream received over RPC was disconnected because the remote execution context has ended.");
+
+  function streamKind(v) {
+    const R = globalThis.ReadableStream, W = globalThis.WritableStream;
+    if (typeof R === "function" && v instanceof R) return STREAM_READABLE;
+    if (typeof W === "function" && v instanceof W) return STREAM_WRITABLE;
+    return 0;
+  }
+
+  // streamSource is the target a sent ReadableStream becomes.
+  function streamSource(stream) {
+    if (stream.locked) throw new TypeError("The ReadableStream has been locked to a reader.");
+    const reader = stream.getReader();
+    let done = false;
+    return {
+      read() {
+        return reader.read().then((r) => {
+          if (r.done) {
+            done = true;
+            return { done: true };
+          }
+          return { done: false, value: r.value };
+        });
+      },
+      cancel(reason) {
+        done = true;
+        return reader.cancel(reason);
+      },
+      [Symbol.dispose]() {
+        if (!done) {
+          done = true;
+          reader.cancel(readableGone()).catch(() => {});
+        }
+      },
+    };
+  }
+
+  // streamSink is the target a sent WritableStream becomes.
+  function streamSink(stream) {
+    if (stream.locked) throw new TypeError("This WritableStream is currently locked to a writer.");
+    const writer = stream.getWriter();
+    let done = false;
+    const end = () => {
+      if (!done) {
+        done = true;
+        writer.abort(writableGone()).catch(() => {});
+      }
+    };
+    return {
+      write(chunk) {
+        return writer.write(chunk);
+      },
+      close() {
+        done = true;
+        return writer.close();
+      },
+      abort() {
+        // workerd does not carry the reason: the stream is disconnected.
+        end();
+      },
+      [Symbol.dispose]: end,
+    };
+  }
+
+  // remoteReadable is the ReadableStream a received one becomes.
+  function remoteReadable(stub) {
+    let open = true;
+    const close = () => {
+      if (open) {
+        open = false;
+        stub[Symbol.dispose]();
+      }
+    };
+    return new ReadableStream(
+      {
+        pull(c) {
+          return Promise.resolve(stub.read()).then(
+            (r) => {
+              if (r.done) {
+                close();
+                c.close();
+              } else c.enqueue(r.value);
+            },
+            () => {
+              close();
+              throw readableGone();
+            }
+          );
+        },
+        cancel(reason) {
+          if (!open) return;
+          const p = stub.cancel(reason instanceof Error ? reason.message : reason);
+          return Promise.resolve(p).then(close, close);
+        },
+      },
+      { highWaterMark: 0 }
+    );
+  }
+
+  // remoteWritable is the WritableStream a received one becomes.
+  function remoteWritable(stub) {
+    let open = true;
+    const close = () => {
+      if (open) {
+        open = false;
+        stub[Symbol.dispose]();
+      }
+    };
+    return new WritableStream({
+      write(chunk) {
+        return Promise.resolve(stub.write(chunk)).then(undefined, (e) => {
+          close();
+          throw e;
+        });
+      },
+      close() {
+        const p = stub.close();
+        return Promise.resolve(p).then(close, (e) => {
+          close();
+          throw e;
+        });
+      },
+      abort() {
+        if (!open) return;
+        return Promise.resolve(stub.abort()).then(close, close);
+      },
+    });
+  }
+
   // ------------------------------------------------------------ encoding
   // encode walks a value to send: RpcTargets and functions are exported
   // (a new reference), stubs hand over their reference, Durable Object
@@ -525,6 +664,12 @@
         if (typeof v === "function" || v instanceof RpcTarget) {
           caps.push({ t: 1, id: native.capExport(v) });
           return { [CAP]: caps.length - 1 };
+        }
+        const sk = streamKind(v);
+        if (sk !== 0) {
+          const t = sk === STREAM_READABLE ? streamSource(v) : streamSink(v);
+          caps.push({ t: 1, id: native.capExport(t) });
+          return { [CAP]: caps.length - 1, s: sk };
         }
         if (depth > 1000) return v;
         const proto = getProto(v);
@@ -594,14 +739,20 @@
     if (caps.length === 0) return v;
     const stubs = caps.map((c) => {
       if (c.t === 2) return native.makeObjectStub(c.b, c.h, c.n);
-      const s = makeStub(new RemoteHook(c.id));
-      created.push(s);
-      return s;
+      return makeStub(new RemoteHook(c.id));
     });
+    const streams = new Set();
     const seen = new Set();
     const walk = (x) => {
       if (typeof x !== "object" || x === null || seen.has(x)) return x;
-      if (hasOwn.call(x, CAP) && getProto(x) === Object.prototype) return stubs[x[CAP]];
+      if (hasOwn.call(x, CAP) && getProto(x) === Object.prototype) {
+        const stub = stubs[x[CAP]];
+        if (x.s === STREAM_READABLE || x.s === STREAM_WRITABLE) {
+          streams.add(stub);
+          return x.s === STREAM_READABLE ? remoteReadable(stub) : remoteWritable(stub);
+        }
+        return stub;
+      }
       seen.add(x);
       if (Array.isArray(x) || getProto(x) === Object.prototype) {
         for (const k of Object.keys(x)) x[k] = walk(x[k]);
@@ -616,7 +767,11 @@
       }
       return x;
     };
-    return walk(v);
+    const out = walk(v);
+    for (let i = 0; i < caps.length; i++) {
+      if (caps[i].t !== 2 && !streams.has(stubs[i])) created.push(stubs[i]);
+    }
+    return out;
   }
 
   // received is what a caller's promise resolves to: the decoded result,
