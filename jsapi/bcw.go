@@ -42,6 +42,31 @@ type bcwState struct {
 	running []*critSection // started and not settled, outermost first
 	cur     *critSection   // the section whose callback is on the stack
 	broken  error          // a callback failed: the object is being reset
+	// waiting are calls to the object's RPC targets that arrived while
+	// the gate was closed: they run when it opens (or the object broke).
+	waiting []func()
+}
+
+// wait runs f once no top-level section is queued or running; now when
+// none is. On the loop.
+func (b *bcwState) wait(f func()) {
+	if len(b.queue) == 0 && !b.topRunning() {
+		f()
+		return
+	}
+	b.waiting = append(b.waiting, f)
+}
+
+// open runs the calls waiting for the gate, unless it is still closed.
+func (b *bcwState) open() {
+	if b.broken == nil && (len(b.queue) > 0 || b.topRunning()) {
+		return
+	}
+	w := b.waiting
+	b.waiting = nil
+	for _, f := range w {
+		f()
+	}
 }
 
 // call implements ctx.blockConcurrencyWhile(fn).
@@ -161,6 +186,7 @@ func (b *bcwState) finish(cs *critSection, err error, v goja.Value) {
 				_ = q.reject(b.w.ErrorValue(err))
 			}
 		}
+		b.open()
 		return
 	}
 	if cs.release != nil {
@@ -168,6 +194,7 @@ func (b *bcwState) finish(cs *critSection, err error, v goja.Value) {
 	}
 	_ = cs.resolve(v)
 	b.next()
+	b.open()
 }
 
 // microtask queues f as a promise job of the runtime.

@@ -125,13 +125,18 @@ type Worker struct {
 	// remoteStacks are the stacks of the last errors that crossed from
 	// another object (rpcstack.go).
 	remoteStacks []remoteStack
+	// gates are the blockConcurrencyWhile states (input gates) of the
+	// states not yet given to a constructor (by state object), then of the
+	// live instances (by instance): calls to an instance's RPC targets
+	// wait for its gate, as on workerd.
+	gates map[*goja.Object]*bcwState
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle
 // and checks its exports. rt must already have the Web globals (InstallWeb)
 // and timers.
 func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
-	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post}
+	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post, gates: map[*goja.Object]*bcwState{}}
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
 	}
@@ -536,8 +541,13 @@ func (w *Worker) Construct(class string, state *goja.Object) (*goja.Object, erro
 		return nil, fmt.Errorf("construct %s: the module does not export it", class)
 	}
 	inst, err := w.rt.New(cls, state, w.Env)
+	g := w.gates[state]
+	delete(w.gates, state)
 	if err != nil {
 		return nil, w.errorOf(err)
+	}
+	if g != nil {
+		w.gates[inst] = g
 	}
 	w.drainJobs()
 	return inst, nil

@@ -263,10 +263,21 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 				return
 			}
 		}
-		ok := home.post(func() {
+		var run func()
+		run = func() {
 			if e.gone != nil {
 				reply(nil, remoteScriptError(e.gone))
 				return
+			}
+			if g := home.gates[e.owner]; e.owner != nil && g != nil {
+				if g.broken != nil {
+					reply(nil, remoteScriptError(abortError(g.broken)))
+					return
+				}
+				if len(g.queue) > 0 || g.topRunning() {
+					g.wait(run) // the object's input gate is closed
+					return
+				}
 			}
 			// Until it settles, the call fails with its owner's reset.
 			if e.pending == nil {
@@ -298,7 +309,8 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 					reply(nil, remoteScriptError(home.fromObject(home.ScriptErrorOf(x), e.owner)))
 				}
 			})
-		})
+		}
+		ok := home.post(run)
 		if !ok {
 			return &ScriptError{Name: "Error", Message: "The RPC target is gone: the runtime that held it was replaced."}
 		}
@@ -627,6 +639,8 @@ func (w *Worker) AbortOwner(inst *goja.Object, id string, reason error) {
 		objectWasReset(id, abortError(reason))
 	}
 	_, _ = w.rpc.releaseOwner(goja.Undefined(), inst)
+	gate := w.gates[inst]
+	delete(w.gates, inst)
 	gone := abortError(reason)
 	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }, true) {
 		e.gone = gone
@@ -635,6 +649,13 @@ func (w *Worker) AbortOwner(inst *goja.Object, id string, reason error) {
 			(*key)(nil, remoteScriptError(gone))
 		}
 		_, _ = w.rpc.disposeTarget(goja.Undefined(), e.obj)
+	}
+	if gate != nil { // calls held at its gate now fail with gone
+		waiting := gate.waiting
+		gate.waiting = nil
+		for _, f := range waiting {
+			f()
+		}
 	}
 }
 

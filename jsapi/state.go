@@ -93,6 +93,9 @@ func (w *Worker) NewState(o StateOptions) *goja.Object {
 		}
 	})
 	bcw := &bcwState{w: w, block: o.Block}
+	if w.gates != nil {
+		w.gates[st] = bcw
+	}
 	_ = st.Set("blockConcurrencyWhile", bcw.call)
 	_ = st.Set("abort", func(reason goja.Value) {
 		msg := "abort() was called"
