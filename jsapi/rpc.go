@@ -112,6 +112,8 @@ func (w *Worker) installRPC() error {
 	_ = native.Set("makeObjectStub", w.makeObjectStub)
 	_ = native.Set("rpcPending", func() { w.rpcPending = true })
 	_ = native.Set("isProxy", isProxy)
+	_ = native.Set("callSite", w.callSite)
+	_ = native.Set("asyncStack", w.asyncStack)
 	_ = native.Set("later", func(f goja.Callable) {
 		run := func() { _, _ = f(goja.Undefined()) }
 		if !w.post(run) {

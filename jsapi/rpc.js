@@ -211,8 +211,15 @@
       resolve = res;
       reject = rej;
     });
+    // An error it fails with shows where the call was made, as V8's
+    // async stack trace does (at async caller ...).
+    const site = native.callSite();
+    const fail = (e) => {
+      native.asyncStack(e, site);
+      reject(e);
+    };
     const index = batch.ops.length;
-    batch.ops.push({ base, path, enc, isGet, resolve, reject });
+    batch.ops.push({ base, path, enc, isGet, resolve, reject: fail });
     lastPipe = { promise, batch, index };
     return promise;
   }
