@@ -79,34 +79,43 @@ func TestPeer(t *testing.T) {
 				t.Fatalf("replay: %v", err)
 			}
 			n := len(c.Expected.Steps)
-			ok := 0
-			known := peerFailing[name]
-			for i := 0; i < n; i++ {
-				var a []json.RawMessage
-				if i < len(got.Steps) {
-					a = got.Steps[i : i+1]
-				}
-				diffs := Compare(&Transcript{Steps: c.Expected.Steps[i : i+1]}, &Transcript{Steps: a})
-				if len(diffs) == 0 {
-					ok++
-					if _, listed := known[i]; listed && !report {
-						t.Errorf("check %d passes now: remove it from peerFailing", i)
-					}
-					continue
-				}
-				msg := strings.ReplaceAll(strings.Join(diffs, "\n"), "step 0 ", "step "+itoa(i)+" ")
-				if _, listed := known[i]; listed || report {
-					t.Logf("fails: %s", msg)
-				} else {
-					t.Errorf("%s", msg)
-				}
-			}
+			ok := compareSteps(t, c, got, peerFailing[name], report)
 			total += n
 			passed += ok
 			t.Logf("%s: %d of %d checks pass", name, ok, n)
 		})
 	}
 	t.Logf("peer: %d of %d checks pass", passed, total)
+}
+
+// compareSteps compares each check (transcript step) of c with got, and
+// returns how many pass. A check listed in known fails with a log line; a
+// listed check that passes is an error (the list only shrinks). With
+// report, nothing is an error.
+func compareSteps(t *testing.T, c *Case, got *Transcript, known map[int]string, report bool) int {
+	t.Helper()
+	ok := 0
+	for i := range c.Expected.Steps {
+		var a []json.RawMessage
+		if i < len(got.Steps) {
+			a = got.Steps[i : i+1]
+		}
+		diffs := Compare(&Transcript{Steps: c.Expected.Steps[i : i+1]}, &Transcript{Steps: a})
+		if len(diffs) == 0 {
+			ok++
+			if _, listed := known[i]; listed && !report {
+				t.Errorf("check %d passes now: remove it from the failing list", i)
+			}
+			continue
+		}
+		msg := strings.ReplaceAll(strings.Join(diffs, "\n"), "step 0 ", "step "+itoa(i)+" ")
+		if _, listed := known[i]; listed || report {
+			t.Logf("fails (%s): %s", known[i], msg)
+		} else {
+			t.Errorf("%s", msg)
+		}
+	}
+	return ok
 }
 
 func itoa(i int) string {

@@ -9,6 +9,16 @@ import (
 	"time"
 )
 
+// repoFailing names, per repository case, the checks (step indexes)
+// cellhost does not pass yet, each with the reason, as peerFailing does.
+var repoFailing = map[string]map[int]string{
+	"peer-rpc-serialize": {
+		14: "Request across RPC is not built (issue 11.3 leftover, wsbridge's)",
+		15: "Request across RPC is not built (issue 11.3 leftover, wsbridge's)",
+		16: "Response across RPC is not built (issue 11.3 leftover, wsbridge's)",
+	},
+}
+
 // TestRepoCases replays the cases kept in this repository (testjs/cases),
 // recorded on workerd with ../shared/anchor/record.sh like the shared ones.
 func TestRepoCases(t *testing.T) {
@@ -31,6 +41,10 @@ func TestRepoCases(t *testing.T) {
 			got, err := Replay(ctx, base, c)
 			if err != nil {
 				t.Fatalf("replay: %v", err)
+			}
+			if known := repoFailing[e.Name()]; known != nil {
+				compareSteps(t, c, got, known, false)
+				return
 			}
 			if diffs := Compare(c.Expected, got); len(diffs) > 0 {
 				t.Errorf("%d differences from workerd's transcript:\n%s", len(diffs), strings.Join(diffs, "\n"))
