@@ -430,14 +430,12 @@ func (r *reader) value1() goja.Value {
 		r.objs[id] = v
 		return v
 	case v8ResizableBuffer:
-		// goja has no resizable ArrayBuffer: the contents are kept, the
-		// maximum length is not.
 		id := r.reserve()
 		n, max := r.uint32(), r.uint32()
 		if n > max {
 			r.fail("resizable buffer longer than its maximum")
 		}
-		v := r.rt.ToValue(r.rt.NewArrayBuffer(append([]byte{}, r.bytes(uint64(n))...)))
+		v := r.rt.ToValue(r.rt.NewResizableArrayBuffer(append([]byte{}, r.bytes(uint64(n))...), int(max)))
 		r.objs[id] = v
 		return v
 	case v8Error:
@@ -453,10 +451,16 @@ func (r *reader) value1() goja.Value {
 func (r *reader) view(buf *goja.Object) goja.Value {
 	sub := r.varint()
 	off, n := r.uint32(), r.uint32()
+	tracking := false
 	if r.version >= 14 {
-		if flags := r.varint(); flags != 0 {
-			r.fail("view flags %d over a fixed-length buffer", flags)
+		// V8's JsArrayBufferViewIsLengthTracking (1) and IsBackedByRab (2):
+		// either needs a resizable buffer, tracking needs both.
+		flags := r.varint()
+		_, rab := buf.Export().(goja.ArrayBuffer).MaxByteLength()
+		if flags > 3 || (flags != 0 && !rab) || flags == 1 {
+			r.fail("view flags %d over this buffer", flags)
 		}
+		tracking = flags&1 != 0
 	}
 	size := uint64(len(buf.Export().(goja.ArrayBuffer).Bytes()))
 	if uint64(off) > size || uint64(n) > size-uint64(off) {
@@ -474,7 +478,11 @@ func (r *reader) view(buf *goja.Object) goja.Value {
 	}
 	var o *goja.Object
 	if name == "DataView" {
-		o = r.construct("DataView", buf, r.rt.ToValue(off), r.rt.ToValue(n))
+		if tracking {
+			o = r.construct("DataView", buf, r.rt.ToValue(off))
+		} else {
+			o = r.construct("DataView", buf, r.rt.ToValue(off), r.rt.ToValue(n))
+		}
 	} else {
 		size := uint32(typedArrayElemSize[name])
 		if off%size != 0 || n%size != 0 {
@@ -483,7 +491,11 @@ func (r *reader) view(buf *goja.Object) goja.Value {
 		if c, ok := r.ci.ctors[name]; !ok || c == nil {
 			r.fail("no %s here", name)
 		}
-		o = r.construct(name, buf, r.rt.ToValue(off), r.rt.ToValue(n/size))
+		if tracking {
+			o = r.construct(name, buf, r.rt.ToValue(off))
+		} else {
+			o = r.construct(name, buf, r.rt.ToValue(off), r.rt.ToValue(n/size))
+		}
 	}
 	r.objs[id] = o
 	return o

@@ -371,9 +371,27 @@ func (w *writer) value(v goja.Value) {
 		w.value(view.buffer)
 		w.assign(o)
 		w.buf = append(w.buf, v8ArrayBufferView, view.tag)
+		// flags: V8's JsArrayBufferViewIsLengthTracking (1) and
+		// JsArrayBufferViewIsBackedByRab (2); a length-tracking view's
+		// length is written as 0 (workerd's bytes).
+		var flags uint64
+		if b, ok := view.buffer.(*goja.Object); ok {
+			if ab, ok := b.Export().(goja.ArrayBuffer); ok {
+				if _, rab := ab.MaxByteLength(); rab {
+					flags |= 2
+					if goja.TracksLength(o) {
+						flags |= 1
+					}
+				}
+			}
+		}
 		w.varint(uint64(view.offset))
-		w.varint(uint64(view.length))
-		w.varint(0) // flags: not length-tracking, not backed by a resizable buffer
+		if flags&1 != 0 {
+			w.varint(0)
+		} else {
+			w.varint(uint64(view.length))
+		}
+		w.varint(flags)
 		return
 	}
 	w.assign(o)
@@ -434,8 +452,14 @@ func (w *writer) value(v goja.Value) {
 			w.fail("DataCloneError", "An ArrayBuffer is detached and could not be cloned.")
 		}
 		b := ab.Bytes()
-		w.buf = append(w.buf, v8ArrayBuffer)
-		w.varint(uint64(len(b)))
+		if max, ok := ab.MaxByteLength(); ok {
+			w.buf = append(w.buf, v8ResizableBuffer)
+			w.varint(uint64(len(b)))
+			w.varint(uint64(max))
+		} else {
+			w.buf = append(w.buf, v8ArrayBuffer)
+			w.varint(uint64(len(b)))
+		}
 		w.buf = append(w.buf, b...)
 		return
 	case et == typeBigInt:

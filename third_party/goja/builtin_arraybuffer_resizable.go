@@ -201,3 +201,42 @@ func (o *dataViewObject) ensureValid() {
 		panic(o.val.runtime.NewTypeError("DataView is out of bounds"))
 	}
 }
+
+// cellhost patch (10, for serializers): what V8's ValueSerializer writes of
+// a resizable buffer and of a view that tracks its length.
+
+// MaxByteLength returns a resizable buffer's maximum length; ok is false
+// for a fixed-length (or nil) buffer.
+func (a ArrayBuffer) MaxByteLength() (max int, ok bool) {
+	if a.buf == nil || !a.buf.resizable {
+		return 0, false
+	}
+	return a.buf.maxByteLength, true
+}
+
+// NewResizableArrayBuffer returns a resizable ArrayBuffer holding data (not
+// copied) that can grow to maxByteLength; it panics when data is longer.
+func (r *Runtime) NewResizableArrayBuffer(data []byte, maxByteLength int) ArrayBuffer {
+	if len(data) > maxByteLength || maxByteLength > maxResizableByteLength {
+		panic(r.newError(r.getRangeError(), "Invalid array buffer max length"))
+	}
+	buf := r._newArrayBuffer(r.getArrayBufferPrototype(), nil)
+	buf.data = data
+	buf.resizable, buf.maxByteLength = true, maxByteLength
+	return ArrayBuffer{buf: buf}
+}
+
+// TracksLength reports whether o is a TypedArray or a DataView constructed
+// without a length over a resizable buffer (its length follows the buffer).
+func TracksLength(o *Object) bool {
+	if o == nil {
+		return false
+	}
+	switch v := o.self.(type) {
+	case *typedArrayObject:
+		return v.tracking
+	case *dataViewObject:
+		return v.tracking
+	}
+	return false
+}

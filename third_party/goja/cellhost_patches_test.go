@@ -5,6 +5,7 @@ package goja
 
 import (
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -340,4 +341,35 @@ func TestCellhostPatch_ToPrimitiveText(t *testing.T) {
 	`
 	const want = "TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value|TypeError: Cannot convert object to primitive value"
 	testScript(SCRIPT, asciiString(want), t)
+}
+
+// Patch 10, for serializers: a resizable buffer's maximum, a resizable
+// buffer made from Go, and whether a view tracks its buffer's length.
+func TestCellhostPatch_ResizableForSerializers(t *testing.T) {
+	r := New()
+	v, err := r.RunString(`const b = new ArrayBuffer(4, { maxByteLength: 8 }); [b, new Uint8Array(b, 1), new Uint8Array(b, 1, 2), new DataView(b), new ArrayBuffer(2)]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := v.(*Object)
+	if max, ok := a.Get("0").Export().(ArrayBuffer).MaxByteLength(); !ok || max != 8 {
+		t.Fatalf("MaxByteLength = %d, %v", max, ok)
+	}
+	if _, ok := a.Get("4").Export().(ArrayBuffer).MaxByteLength(); ok {
+		t.Fatal("a fixed-length buffer has a maximum")
+	}
+	for i, want := range []bool{false, true, false, true, false} {
+		if got := TracksLength(a.Get(strconv.Itoa(i)).(*Object)); got != want {
+			t.Fatalf("TracksLength(%d) = %v", i, got)
+		}
+	}
+	nb := r.NewResizableArrayBuffer([]byte{1, 2}, 6)
+	r.Set("nb", nb)
+	got, err := r.RunString(`nb.resize(4); [nb.resizable, nb.maxByteLength, new Uint8Array(nb).join()].join("|")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != "true|6|1,2,0,0" {
+		t.Fatalf("got %s", got)
+	}
 }

@@ -119,6 +119,16 @@ export const VALUES = {
     const buf = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]).buffer;
     return { a: new Uint8Array(buf, 0, 4), b: new DataView(buf, 4), c: new Uint16Array(buf, 2, 2), buf };
   },
+  resizable_buffer: () => {
+    const b = new ArrayBuffer(3, { maxByteLength: 9 });
+    new Uint8Array(b).set([5, 6, 7]);
+    return b;
+  },
+  resizable_views: () => {
+    const buf = new ArrayBuffer(8, { maxByteLength: 16 });
+    new Uint8Array(buf).set([1, 2, 3, 4, 5, 6, 7, 8]);
+    return { tracking: new Uint8Array(buf, 2), fixed: new Uint16Array(buf, 2, 2), dv: new DataView(buf, 4), dvFixed: new DataView(buf, 1, 2), buf };
+  },
   error: () => {
     const e = new Error("boom");
     e.stack = "Error: boom\n    at fixture";
