@@ -539,6 +539,13 @@
     };
   }
 
+  // A received stream the program drops without ending lets its sender's
+  // reader or writer go when it is collected.
+  const droppedStreams =
+    typeof FinalizationRegistry === "function"
+      ? new FinalizationRegistry((close) => close())
+      : { register() {} };
+
   // remoteReadable is the ReadableStream a received one becomes.
   function remoteReadable(stub) {
     let open = true;
@@ -548,7 +555,7 @@
         stub[Symbol.dispose]();
       }
     };
-    return new ReadableStream(
+    const stream = new ReadableStream(
       {
         pull(c) {
           return Promise.resolve(stub.read()).then(
@@ -572,6 +579,8 @@
       },
       { highWaterMark: 0 }
     );
+    droppedStreams.register(stream, close);
+    return stream;
   }
 
   // remoteWritable is the WritableStream a received one becomes.
@@ -583,7 +592,7 @@
         stub[Symbol.dispose]();
       }
     };
-    return new WritableStream({
+    const stream = new WritableStream({
       write(chunk) {
         return Promise.resolve(stub.write(chunk)).then(undefined, (e) => {
           close();
@@ -602,6 +611,8 @@
         return Promise.resolve(stub.abort()).then(close, close);
       },
     });
+    droppedStreams.register(stream, close);
+    return stream;
   }
 
   // ------------------------------------------------------------ encoding
