@@ -49,10 +49,12 @@ func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool {
 			f()
 		}
 	}
+	// t.real is set before Advance can see t (under the lock it reads
+	// the map with); a timer that fires at once waits for the lock.
 	c.mu.Lock()
+	t.real = time.AfterFunc(d, t.f)
 	c.timers[t] = struct{}{}
 	c.mu.Unlock()
-	t.real = time.AfterFunc(d, t.f)
 	return func() bool {
 		t.real.Stop()
 		if !t.claim() {
