@@ -68,11 +68,18 @@ func (w *Worker) callSite() goja.Value {
 // line stays.
 func (w *Worker) asyncStack(e, site goja.Value) {
 	obj, ok := e.(*goja.Object)
-	cs, ok2 := site.Export().(*callSite)
-	if !ok || !ok2 || len(cs.frames) == 0 {
+	if !ok || obj.ClassName() != "Error" || site == nil {
+		return // a thrown non-error keeps what it is
+	}
+	cs, ok := site.Export().(*callSite)
+	if !ok || len(cs.frames) == 0 {
 		return
 	}
-	stack, ok := obj.Get("stack").Export().(string)
+	sv := obj.Get("stack")
+	if sv == nil {
+		return
+	}
+	stack, ok := sv.Export().(string)
 	if !ok {
 		return
 	}
