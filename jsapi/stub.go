@@ -3,6 +3,7 @@ package jsapi
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 
@@ -166,6 +167,7 @@ var objectResets = struct {
 	sync.Mutex
 	m   map[string]objectReset
 	seq uint64
+	any atomic.Bool // a reset was recorded: stub calls look (else they skip the lock)
 }{m: map[string]objectReset{}}
 
 type objectReset struct {
@@ -183,6 +185,7 @@ func objectWasReset(id string, err error) {
 	objectResets.Lock()
 	defer objectResets.Unlock()
 	objectResets.seq++
+	objectResets.any.Store(true)
 	if len(objectResets.m) >= maxObjectResets {
 		cut := objectResets.seq - maxObjectResets/2
 		for k, r := range objectResets.m {
@@ -199,6 +202,10 @@ func objectWasReset(id string, err error) {
 func (s *stubObject) checkReset() error {
 	if s.broken != nil {
 		return s.broken
+	}
+	if !objectResets.any.Load() {
+		s.reached = true // resetSeen 0: every later reset is newer
+		return nil
 	}
 	objectResets.Lock()
 	r, ok := objectResets.m[s.hex]
