@@ -100,7 +100,7 @@ func (s *shard) load() error {
 		classes = append(classes, b.Class)
 	}
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind, CurrentScope: s.currentScope})
+		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket})
 	if err != nil {
 		return err
 	}
