@@ -11,6 +11,12 @@ func WithClock(now func() time.Time) func(*Config) {
 	return func(c *Config) { c.clock = now }
 }
 
+// WithWorkerShard runs every worker request on shard i (Config option for
+// tests).
+func WithWorkerShard(i int) func(*Config) {
+	return func(c *Config) { c.workerShard = i + 1 }
+}
+
 // EvictIdle runs one idle-eviction pass on every shard, as the ticker
 // does, waits for it, and returns how many objects it evicted.
 func EvictIdle(h *Host) int {

@@ -137,6 +137,10 @@ type Config struct {
 	// clock is idle eviction's clock (Clock.Now when nil); tests set it
 	// (export_test.go).
 	clock func() time.Time
+	// workerShard, when above 0, is 1 + the index of the shard every
+	// worker request runs on (tests that need the worker and an object on
+	// chosen shards); 0: the least busy.
+	workerShard int
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
@@ -485,6 +489,9 @@ func (h *Host) Fetch(ctx context.Context, req *jsapi.HTTPRequest) (*jsapi.HTTPRe
 // with the shortest queue, starting the scan round-robin. Busy objects keep
 // their shard's queue long, so the worker's own JS moves to the others.
 func (h *Host) workerShard() *shard {
+	if i := h.cfg.workerShard; i > 0 {
+		return h.shards[(i-1)%len(h.shards)]
+	}
 	start := int(h.next.Add(1))
 	best, bestLen := h.shards[start%len(h.shards)], -1
 	for i := range h.shards {
