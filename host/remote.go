@@ -71,11 +71,8 @@ func (h *Host) CallHere(ctx context.Context, class, id, name, method string, arg
 }
 
 // hasTargetRefs reports whether the RPC message b holds references to
-// exported targets (which cannot cross nodes).
-func hasTargetRefs(b []byte) bool {
-	ids, err := jsapi.EnvelopeTargetIDs(b)
-	return err == nil && len(ids) > 0
-}
+// exported targets or body streams (which cannot cross nodes).
+func hasTargetRefs(b []byte) bool { return jsapi.EnvelopeHoldsLocalRefs(b) }
 
 func (h *Host) callHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
 	if !h.classes[class] {

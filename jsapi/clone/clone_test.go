@@ -87,7 +87,7 @@ func TestClone_errors(t *testing.T) {
 		{`[Promise.resolve(1)]`, "DataCloneError", "#<Promise> could not be cloned."},
 		{`new Proxy({}, {})`, "DataCloneError", "#<Object> could not be cloned."},
 		{`[][Symbol.iterator]()`, "DataCloneError", "#<Object> could not be cloned."},
-		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
+		{`new Request("http://x/", { method: "POST", body: "b" })`, "DataCloneError", `ReadableStream can only be serialized for RPC.`},
 		{`new TextEncoder()`, "DataCloneError", `Could not serialize object of type "TextEncoder". This type does not support serialization.`},
 		{`[new URL("http://x/")]`, "DataCloneError", `Could not serialize object of type "URL". This type does not support serialization.`},
 		{`new File(["x"], "f.txt")`, "DataCloneError", `Could not serialize object of type "File". This type does not support serialization.`},
@@ -95,7 +95,8 @@ func TestClone_errors(t *testing.T) {
 		{`new URLPattern({ pathname: "/x" })`, "DataCloneError", `Could not serialize object of type "URLPattern". This type does not support serialization.`},
 		{`caches.default`, "DataCloneError", `Could not serialize object of type "Cache". This type does not support serialization.`},
 		{`new AbortController().signal`, "DataCloneError", `Could not serialize object of type "AbortSignal". This type does not support serialization.`},
-		{`new Response("")`, "DataCloneError", `Could not serialize object of type "Response". This type does not support serialization.`},
+		{`new Response("")`, "DataCloneError", `ReadableStream can only be serialized for RPC.`},
+		{`new Request("http://x/", { signal: new AbortController().signal })`, "DataCloneError", `AbortSignal serialization is not enabled.`},
 	} {
 		v := jstest.Run(t, rt, c.expr)
 		_, err := clone.Serialize(rt, v)

@@ -21,6 +21,14 @@
       exportRequestInternal(init === undefined && isRequest(input) ? input : new Request(input, init));
     },
     makeResponse: goMakeResponse, // (status, statusText|null, list, goBody|null, webSocket) → Response
+    // Request and Response as RPC and structured clone carry them (http_clone.go)
+    rpcRequestMeta,
+    rpcRequestInit,
+    rpcMakeRequest,
+    rpcResponseMeta,
+    rpcResponseInit,
+    rpcMakeResponse,
+    takeBody: (r) => takeForExport(r),
     exportResponse: exportResponseInternal, // (res)
     // fn.call(self, request, ...rest) with the request built from Go's
     // parts, in one call from Go instead of two (each call from Go makes
