@@ -183,6 +183,7 @@ func FuzzDeserialize(f *testing.F) {
 		`({ a: [1, , 3], b: "héllo", c: new Map([[1, new Set([2n])]]), d: new Date(0), e: /x/g })`,
 		`(() => { const ab = new ArrayBuffer(8); const o = { ab, v: new Uint16Array(ab, 2, 3), dv: new DataView(ab, 1) }; o.self = o; return o; })()`,
 		`[new RangeError("r"), new String("s"), new Number(1), new Boolean(true), Object(3n), -0, NaN, "a\uD800"]`,
+		`[new Request("https://x/p?q", { headers: { a: "1" }, redirect: "manual" }), new Response(null, { status: 204, statusText: "None", headers: { b: "2" } }), Response.error()]`,
 	} {
 		b, err := clone.Serialize(rt, jstest.Run(f, rt, expr))
 		if err != nil {

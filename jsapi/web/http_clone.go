@@ -120,11 +120,14 @@ func installHTTPClone(rt *goja.Runtime, internals *goja.Object) error {
 		if !ok || goja.IsNull(v) {
 			return goja.Null()
 		}
+		if !r.RPC() {
+			r.Fail("a body outside an RPC message")
+		}
 		if ab, ok := o.Export().(goja.ArrayBuffer); ok {
 			return goBodyValue(rt, ab.Bytes(), nil)
 		}
 		idv := o.Get(bodyRefKey)
-		if idv == nil || !r.RPC() {
+		if idv == nil {
 			r.Fail("a body that is no ArrayBuffer or stream reference")
 		}
 		id, err := strconv.ParseUint(idv.String(), 10, 64)
