@@ -14,7 +14,8 @@ import (
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
-// Request and Response are serializable as workerd serializes them
+// ReadableStream, Request and Response are serializable as workerd
+// serializes them
 // (api/http.c++, Request::serialize and Response::serialize): host-object
 // tag 5, the URL, then the Request's initializer dict (method unless GET,
 // headers, body, redirect unless "manual", cf, cache); tag 6, the body,
@@ -28,9 +29,10 @@ import (
 // read back only by DeserializeRPC.
 
 const (
-	requestTag  = 5
-	responseTag = 6
-	bodyRefKey  = "\x00cellhost.body"
+	readableStreamTag = 3
+	requestTag        = 5
+	responseTag       = 6
+	bodyRefKey        = "\x00cellhost.body"
 )
 
 const (
@@ -46,13 +48,37 @@ var (
 
 func init() { rpcBodyNext.Store(uint64(rand.N[uint32](1<<20)+1) << 32) }
 
-// takeRPCBody takes the stream registered under id (nil if none).
+// takeRPCBody takes the stream registered under id (nil if none), as the
+// receiver reads it: a stream that ends in an error ends with workerd's.
 func takeRPCBody(id uint64) io.ReadCloser {
 	v, ok := rpcBodies.LoadAndDelete(id)
 	if !ok {
 		return nil
 	}
-	return v.(io.ReadCloser)
+	return rpcBodyReader{v.(io.ReadCloser)}
+}
+
+// errRPCStream is how a stream received over RPC ends when its sender's
+// stream failed.
+var errRPCStream = &StreamError{Name: "Error", Message: "ReadableStream received over RPC disconnected prematurely."}
+
+type rpcBodyReader struct{ io.ReadCloser }
+
+func (r rpcBodyReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = errRPCStream
+	}
+	return n, err
+}
+
+// registerRPCBody registers rc for an RPC message and returns its
+// reference.
+func registerRPCBody(w *clone.HostWriter, rc io.ReadCloser) uint64 {
+	id := rpcBodyNext.Add(1)
+	rpcBodies.Store(id, rc)
+	w.Ref(id)
+	return id
 }
 
 // ReleaseRPCBody closes the body stream an RPC message that will not be
@@ -72,8 +98,8 @@ func installHTTPClone(rt *goja.Runtime, internals *goja.Object) error {
 		}
 		return f, nil
 	}
-	var fns [7]goja.Callable
-	for i, name := range []string{"rpcRequestMeta", "rpcRequestInit", "rpcMakeRequest", "rpcResponseMeta", "rpcResponseInit", "rpcMakeResponse", "takeBody"} {
+	var fns [9]goja.Callable
+	for i, name := range []string{"rpcRequestMeta", "rpcRequestInit", "rpcMakeRequest", "rpcResponseMeta", "rpcResponseInit", "rpcMakeResponse", "takeBody", "rpcStreamTake", "rpcStreamMake"} {
 		f, err := fn(name)
 		if err != nil {
 			return err
@@ -81,6 +107,7 @@ func installHTTPClone(rt *goja.Runtime, internals *goja.Object) error {
 		fns[i] = f
 	}
 	reqMeta, reqInit, makeReq, resMeta, resInit, makeRes, takeBody := fns[0], fns[1], fns[2], fns[3], fns[4], fns[5], fns[6]
+	streamTake, streamMake := fns[7], fns[8]
 	call := func(f goja.Callable, args ...goja.Value) (*goja.Object, error) {
 		v, err := f(goja.Undefined(), args...)
 		if err != nil {
@@ -107,9 +134,7 @@ func installHTTPClone(rt *goja.Runtime, internals *goja.Object) error {
 			}
 			return rt.ToValue(rt.NewArrayBuffer(b)), nil
 		}
-		id := rpcBodyNext.Add(1)
-		rpcBodies.Store(id, rc)
-		w.Ref(id)
+		id := registerRPCBody(w, rc)
 		ref := rt.NewObject()
 		_ = ref.Set(bodyRefKey, strconv.FormatUint(id, 10))
 		return ref, nil
@@ -136,6 +161,40 @@ func installHTTPClone(rt *goja.Runtime, internals *goja.Object) error {
 			r.Fail("a body stream reference %q that names no stream", idv.String())
 		}
 		return goBodyValue(rt, nil, rc)
+	}
+	// A ReadableStream crosses RPC as a reference to the Go stream it is
+	// pumped into (its chunks bytes, or strings as UTF-8).
+	if err := clone.RegisterHost(rt, "ReadableStream", clone.HostCodec{
+		Tag: readableStreamTag,
+		Write: func(w *clone.HostWriter, o *goja.Object) error {
+			if !w.RPC() {
+				return jserr.New("DataCloneError", msgStreamNotRPC)
+			}
+			sink, err := streamTake(goja.Undefined(), o)
+			if err != nil {
+				return err
+			}
+			_, rc := exportBody(sink)
+			if rc == nil {
+				return errors.New("web: a ReadableStream pumped into no sink")
+			}
+			w.String(strconv.FormatUint(registerRPCBody(w, rc), 10))
+			return nil
+		},
+		Read: func(r *clone.HostReader) (goja.Value, error) {
+			if !r.RPC() {
+				r.Fail("a ReadableStream outside an RPC message")
+			}
+			ref := r.String()
+			id, err := strconv.ParseUint(ref, 10, 64)
+			rc := takeRPCBody(id)
+			if err != nil || rc == nil {
+				r.Fail("a stream reference %q that names no stream", ref)
+			}
+			return streamMake(goja.Undefined(), goBodyValue(rt, nil, rc))
+		},
+	}); err != nil {
+		return err
 	}
 	if err := clone.RegisterHost(rt, "Request", clone.HostCodec{
 		Tag: requestTag,

@@ -29,6 +29,13 @@
     rpcResponseInit,
     rpcMakeResponse,
     takeBody: (r) => takeForExport(r),
+    // a ReadableStream sent over RPC pumped into a Go sink, and one
+    // received (a Go stream) as a ReadableStream (http_clone.go)
+    rpcStreamTake: (rs) => {
+      if (rs.locked) throw new TypeError("The ReadableStream has been locked to a reader.");
+      return pumpToSink(rs, true);
+    },
+    rpcStreamMake: (g) => goMakeResponse(200, null, null, g, null).body,
     exportResponse: exportResponseInternal, // (res)
     // fn.call(self, request, ...rest) with the request built from Go's
     // parts, in one call from Go instead of two (each call from Go makes
