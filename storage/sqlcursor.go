@@ -46,7 +46,7 @@ type Cursor struct {
 // does (sqlrows.go).
 func (c *Cursor) setWritten() {
 	n := c.db.totalChanges() - c.changesBase
-	c.written = n + c.db.extraWrites(c.dml, n)
+	c.written = n + c.db.extraWrites(c.dml, c.stmt, n)
 }
 
 // start binds args to the prepared statement, computes its first row and
