@@ -34,8 +34,12 @@ const (
 	// busyTimeout is how long a statement waits for a lock another
 	// connection holds (another process reading the same file, a tool).
 	busyTimeout = 5000 // ms
-	// cacheSizeKiB bounds the page cache of one cell; a host holds many.
-	cacheSizeKiB = 512
+	// cacheSizeKiB bounds the page cache of one cell: SQLite's default,
+	// which workerd keeps. The cache takes pages as statements read them,
+	// so a cell with a small database holds no more than with a smaller
+	// bound; a bound below a table's size makes every scan of it (count(*)
+	// over a growing table) read all its pages from the files again.
+	cacheSizeKiB = 2000
 )
 
 // celld's internal tables (_cf_KV, _cf_METADATA, _cf_ALARM) are created
