@@ -273,6 +273,7 @@ type cachedStmt struct {
 	// prepared with cellhost's internal tables hidden.
 	schemaRead, hidden bool
 	dml                dmlTarget // what it writes (sqlrows.go)
+	read               readInfo  // what it reads (sqlread.go)
 	elem               *list.Element
 }
 

@@ -35,7 +35,10 @@ type Cursor struct {
 	written     int64 // rows written by the last statement
 	changesBase int64 // total changes when the last statement started
 	rows        int64 // rows the last statement produced
-	scanned     int64 // full-scan steps of the last statement
+	steps       int64     // steps to a next entry of the last statement, once finished
+	read        *readInfo // its bytecode's rowsRead rules (sqlread.go)
+	readLocal   readInfo  // read, for a statement not cached
+	counted     []int64   // its OP_Counts' results
 	ddl         bool  // the last statement changed the schema
 	ddlStmt     bool  // the last statement is DDL (cached: at its first prepare)
 	dml         *dmlTarget
@@ -67,7 +70,7 @@ func (c *Cursor) start(args []any) error {
 		}
 	}
 	if c.cached != nil {
-		sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)
+		db.steps(c.stmt, true)
 	}
 	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, c.stmt) != 0
 	c.readOnly = c.readOnly && ro
@@ -82,6 +85,16 @@ func (c *Cursor) start(args []any) error {
 		seqBefore = db.sequenceExists()
 	}
 	rc := db.step(c.stmt)
+	// The bytecode after the first step: it may have prepared the
+	// statement again for a changed schema.
+	if c.cached != nil {
+		c.read = db.readInfoOf(c.stmt, &c.cached.read)
+	} else {
+		c.read = db.readInfoOf(c.stmt, &c.readLocal)
+	}
+	if rc == sqlite3.SQLITE_ROW {
+		c.noteCounts()
+	}
 	var failed error
 	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
 		// Taken before anything else runs on the handle (the schema
@@ -161,19 +174,18 @@ func (c *Cursor) Columns() []string { return c.cols }
 // ReadOnly reports whether none of the statements of the exec writes.
 func (c *Cursor) ReadOnly() bool { return c.readOnly }
 
-// RowsRead is an estimate of the rows the statements read, as workerd
-// counts them: rows returned or scanned, plus one per schema change.
+// RowsRead is the number of rows the last statement read, as workerd
+// counts them (sqlread.go).
 func (c *Cursor) RowsRead() int {
-	scanned := c.scanned
+	n := c.steps
 	if c.stmt != 0 {
-		scanned = int64(sqlite3.Xsqlite3_stmt_status(c.db.raw.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+		n = c.db.steps(c.stmt, false)
 	}
-	n := c.rows
-	if scanned > 0 {
-		n = max(n, scanned+1)
+	if c.read != nil {
+		n += c.read.positions
 	}
-	if c.ddl {
-		n++
+	for _, k := range c.counted {
+		n += k
 	}
 	return int(n)
 }
@@ -222,6 +234,7 @@ func (c *Cursor) advance() error {
 	case sqlite3.SQLITE_ROW:
 		c.hasRow = true
 		c.rows++
+		c.noteCounts()
 		return nil
 	case sqlite3.SQLITE_DONE:
 		c.hasRow = false
@@ -301,7 +314,7 @@ func (c *Cursor) finish() {
 	db := c.db
 	r := &db.raw
 	delete(db.cursors, c)
-	c.scanned = int64(sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+	c.steps = db.steps(c.stmt, false)
 	if e := c.cached; e != nil && !db.closed {
 		sqlite3.Xsqlite3_reset(r.tls, c.stmt)
 		sqlite3.Xsqlite3_clear_bindings(r.tls, c.stmt)
