@@ -32,15 +32,15 @@ type Cursor struct {
 
 	// Row counts, of the last statement only (as workerd counts them),
 	// taken while it runs.
-	written     int64 // rows written by the last statement
-	changesBase int64 // total changes when the last statement started
-	rows        int64 // rows the last statement produced
+	written     int64     // rows written by the last statement
+	changesBase int64     // total changes when the last statement started
+	rows        int64     // rows the last statement produced
 	steps       int64     // steps to a next entry of the last statement, once finished
 	read        *readInfo // its bytecode's rowsRead rules (sqlread.go)
 	readLocal   readInfo  // read, for a statement not cached
 	counted     []int64   // its OP_Counts' results
-	ddl         bool  // the last statement changed the schema
-	ddlStmt     bool  // the last statement is DDL (cached: at its first prepare)
+	ddl         bool      // the last statement changed the schema
+	ddlStmt     bool      // the last statement is DDL (cached: at its first prepare)
 	dml         *dmlTarget
 	ddlWritten  int64 // the schema rows the last statement wrote (sqlrows.go)
 }
