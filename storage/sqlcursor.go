@@ -298,6 +298,10 @@ func (c *Cursor) readAhead(limit int) {
 // ends at the next commit instead of being read ahead.
 func (c *Cursor) Release() { c.released.Store(true) }
 
+// Open reports whether the cursor's statement is still open (rows not read
+// yet that it has not read ahead): only then does Release change anything.
+func (c *Cursor) Open() bool { return c.stmt != 0 }
+
 // Close ends the cursor early; its remaining rows are discarded.
 func (c *Cursor) Close() {
 	c.hasRow = false
