@@ -335,6 +335,35 @@ func TestDB_Exec_RowsWrittenFollowsSchema(t *testing.T) {
 	step("turn rolled back", 3, 2)
 }
 
+// A cached SELECT * names the columns the table has now.
+func TestDB_Exec_ColumnsFollowSchema(t *testing.T) {
+	db := openDB(t, storage.Options{})
+	query(t, db, "CREATE TABLE t (a, b)")
+	cols := func() []string {
+		t.Helper()
+		c, err := db.Exec("SELECT * FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.Columns()
+	}
+	if got := cols(); !reflect.DeepEqual(got, []string{"a", "b"}) {
+		t.Fatalf("columns %q, want a, b", got)
+	}
+	query(t, db, "ALTER TABLE t ADD COLUMN c")
+	if got := cols(); !reflect.DeepEqual(got, []string{"a", "b", "c"}) {
+		t.Errorf("after ADD COLUMN: columns %q, want a, b, c", got)
+	}
+	if err := db.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	query(t, db, "CREATE TABLE t (x)")
+	if got := cols(); !reflect.DeepEqual(got, []string{"x"}) {
+		t.Errorf("after the rollback and a new table: columns %q, want x", got)
+	}
+}
+
 func TestDB_Exec_MultiStatement(t *testing.T) {
 	db := openDB(t, storage.Options{})
 	got := query(t, db, "CREATE TABLE t (x); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); SELECT sum(x) FROM t WHERE x > ?", 0.0)

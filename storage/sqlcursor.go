@@ -101,13 +101,16 @@ func (c *Cursor) start(args []any) error {
 		// cookie below is a query of its own and clears the message).
 		failed = db.stepFailed(rc)
 	}
-	// The names after the first step: it may have prepared the statement
-	// again for a changed schema.
-	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
-	c.cols = make([]string, ncol)
-	for i := range c.cols {
-		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+	// The names after the first step (it may have prepared the statement
+	// again for a changed schema), kept with the bytecode's readInfo.
+	if c.read.cols == nil {
+		cols := make([]string, sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
+		for i := range cols {
+			cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+		}
+		c.read.cols = cols
 	}
+	c.cols = c.read.cols
 	c.setWritten()
 	if ddl && db.schemaCookie() != cookie {
 		c.ddl = true
@@ -168,7 +171,7 @@ func (c *Cursor) bind(i int32, a any) int32 {
 }
 
 // Columns returns the names of the result columns (empty for statements
-// that return no rows).
+// that return no rows). The slice is shared: do not modify it.
 func (c *Cursor) Columns() []string { return c.cols }
 
 // ReadOnly reports whether none of the statements of the exec writes.

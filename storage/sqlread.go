@@ -19,7 +19,8 @@ import (
 // in workerd), and OP_Count's result from its output register. The rules
 // are pinned by testjs/cases/sql-rows-read, recorded on workerd.
 
-// readInfo is what the bytecode of a statement tells about its rowsRead.
+// readInfo is what the bytecode of a statement tells about its rowsRead,
+// and the names of its result columns.
 // It is kept with a cached statement and read again when SQLite prepared
 // the statement again (after a schema change).
 type readInfo struct {
@@ -29,6 +30,9 @@ type readInfo struct {
 	positions int64
 	// countRegs are the output registers of the exact OP_Counts.
 	countRegs []int32
+	// cols are the names of the result columns (sqlcursor.go), nil until
+	// read.
+	cols []string
 }
 
 // readInfoOf returns the readInfo of stmt, from *cache when it is still
