@@ -108,8 +108,9 @@ const LingerWindow = 20 * time.Millisecond
 // (it served more than one, or more items were already waiting when it
 // ended). A lone producer, whose next item comes only after the reply to
 // its last one, makes rounds of one that end with nothing waiting, and
-// never waits. The zero value
-// never waits. Used by the consumer goroutine only.
+// never waits. The zero value never waits. Used by one round at a time
+// (the consumer goroutine's, or a lone producer's that commits on its own
+// goroutine under the consumer's lock, as the file store's writer does).
 type Linger struct {
 	// Wait is how long a round under load waits after a round of prev
 	// items; nil or 0: not at all.
@@ -123,20 +124,29 @@ type Linger struct {
 }
 
 // Before is called when a round is about to drain: it waits as the policy
-// says.
-func (l *Linger) Before(now time.Time) {
+// says, and reports whether it waited.
+func (l *Linger) Before(now time.Time) bool {
 	if l.Wait == nil || l.lastSize == 0 || !l.lastBusy || now.Sub(l.lastEnd) >= LingerWindow {
-		return
+		return false
 	}
 	d := l.Wait(l.lastSize)
 	if d <= 0 {
-		return
+		return false
 	}
 	if l.Sleep != nil {
 		l.Sleep(d)
-		return
+		return true
 	}
 	time.Sleep(d)
+	return true
+}
+
+// Busy reports whether the last round, ended less than LingerWindow before
+// now, showed several producers at work: then a producer that finds no round
+// running should still queue for the next one rather than commit alone, so
+// that the round forms (see the file store's writer).
+func (l *Linger) Busy(now time.Time) bool {
+	return l.lastSize > 0 && l.lastBusy && now.Sub(l.lastEnd) < LingerWindow
 }
 
 // After records a round of size (the policy's measure) that ended at now;
