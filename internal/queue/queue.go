@@ -117,6 +117,8 @@ type Linger struct {
 	Wait func(prev int) time.Duration
 	// Sleep waits d (time.Sleep when nil; tests record it instead).
 	Sleep func(d time.Duration)
+	// Now is Run's clock (time.Now when nil; tests freeze it).
+	Now func() time.Time
 
 	lastEnd  time.Time
 	lastSize int
@@ -141,6 +143,13 @@ func (l *Linger) Before(now time.Time) bool {
 	return true
 }
 
+func (l *Linger) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
 // Busy reports whether the last round, ended less than LingerWindow before
 // now, showed several producers at work: then a producer that finds no round
 // running should still queue for the next one rather than commit alone, so
@@ -162,7 +171,11 @@ func (l *Linger) After(now time.Time, size int, busy bool) {
 // lingers as l says, drains every waiting item and hands them to round,
 // which returns the round's size for the policy (Linger.Wait) and how many
 // producers it served (those waiting on it: items, or the requests behind
-// them). l may be nil.
+// them), counting one more when items were waiting before it released
+// them: those came from other producers, while a lone producer's next item
+// comes only after the release (so a look at the queue after the round,
+// which may come after that item when the consumer was descheduled, would
+// take a lone producer for several). l may be nil.
 func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers int)) {
 	var batch []T
 	for {
@@ -178,7 +191,7 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers i
 			<-q.wake
 		}
 		if l != nil {
-			l.Before(time.Now())
+			l.Before(l.now())
 		}
 		var ok bool
 		if batch, ok = q.Next(batch); !ok {
@@ -186,7 +199,7 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers i
 		}
 		n, p := round(batch)
 		if l != nil {
-			l.After(time.Now(), n, p > 1 || q.Len() > 0)
+			l.After(l.now(), n, p > 1)
 		}
 	}
 }

@@ -177,8 +177,8 @@ func TestLinger_Busy(t *testing.T) {
 }
 
 // TestRun_LingersUnderLoad: Run consults the policy, with the previous
-// round's size, before a round that follows one of several items or one
-// that ended with items waiting.
+// round's size, before a round that follows one of several producers (here
+// one, plus the items that waited before its release).
 func TestRun_LingersUnderLoad(t *testing.T) {
 	q := queue.New[int]()
 	var prevs []int
@@ -200,7 +200,11 @@ func TestRun_LingersUnderLoad(t *testing.T) {
 				close(started)
 				<-release // the second round's items pile up meanwhile
 			}
-			return len(b), 1 // one producer: only the items waiting make it busy
+			producers := 1 // one producer, and one more if items wait before the release
+			if q.Len() > 0 {
+				producers++
+			}
+			return len(b), producers
 		})
 	}()
 	<-started

@@ -150,8 +150,8 @@ func (w *writer) do(o *op) error {
 		if w.hookLone != nil {
 			w.hookLone(o)
 		}
-		w.round([]*op{o})
-		w.lingerP.After(time.Now(), 1, w.pending.Len() > 0)
+		backlog := w.round([]*op{o})
+		w.lingerP.After(time.Now(), 1, backlog)
 		w.roundMu.Unlock()
 		return o.err
 	}
@@ -183,8 +183,8 @@ func (w *writer) loop() {
 			more, _ := w.pending.Drain(nil)
 			batch = append(batch, more...)
 		}
-		w.round(batch)
-		w.lingerP.After(time.Now(), len(batch), len(batch) > 1 || w.pending.Len() > 0)
+		backlog := w.round(batch)
+		w.lingerP.After(time.Now(), len(batch), len(batch) > 1 || backlog)
 		return len(batch), len(batch)
 	})
 }
@@ -201,10 +201,13 @@ func (w *writer) lingerAfter(prev int) time.Duration {
 // round commits batch as one transaction and delivers each operation's
 // result. An operation whose statement fails (not a precondition: an error
 // of SQLite) gets that error, and the others are committed without it in a
-// new transaction.
-func (w *writer) round(batch []*op) {
+// new transaction. It reports whether more operations were queued before
+// the results were released: those come from other writers, whereas a lone
+// writer's next one comes only after its result (see queue.Run).
+func (w *writer) round(batch []*op) (backlog bool) {
 	for len(batch) > 0 {
 		failed, err := w.try(batch)
+		backlog = backlog || w.pending.Len() > 0
 		if failed < 0 {
 			for _, o := range batch {
 				if err != nil {
@@ -219,6 +222,7 @@ func (w *writer) round(batch []*op) {
 		close(o.done)
 		batch = append(batch[:failed:failed], batch[failed+1:]...)
 	}
+	return backlog
 }
 
 // try runs batch in one transaction. It returns the index of the operation
