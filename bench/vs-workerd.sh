@@ -53,9 +53,6 @@ THREADS=${THREADS:-2}
 WARM=${WARM:-2}
 ROUNDS=${ROUNDS:-1}
 OBJECTS=1000
-WORKERD_PKG=workerd@1.20261117.1
-ESBUILD_PKG=esbuild@0.28.2
-ANCHOR=$ROOT/.cache/anchor
 EXAMPLE=${EXAMPLE:-counter}
 CLASS=${CLASS:-Counter}
 PROJECT=$ROOT/examples/$EXAMPLE
@@ -86,17 +83,9 @@ if ! command -v wrk >/dev/null; then
     die "wrk is missing: apt-get install -y wrk"
   fi
 fi
-WORKERD=$ANCHOR/node_modules/.bin/workerd
-ESBUILD=$ANCHOR/node_modules/.bin/esbuild
-pkgver() { node -p "require('$ANCHOR/node_modules/$1/package.json').version" 2>/dev/null || true; }
-if [ ! -x "$WORKERD" ] || [ ! -x "$ESBUILD" ] ||
-   [ "$(pkgver workerd)" != "${WORKERD_PKG#*@}" ] || [ "$(pkgver esbuild)" != "${ESBUILD_PKG#*@}" ]; then
-  note "installing $WORKERD_PKG $ESBUILD_PKG ws@8 into $ANCHOR (npm)"
-  mkdir -p "$ANCHOR"
-  ( cd "$ANCHOR" && timeout 600 npm install --no-audit --no-fund --loglevel=error \
-      "$WORKERD_PKG" "$ESBUILD_PKG" ws@8 >&2 ) || die "npm install of workerd failed"
-fi
-WORKERD_VERSION=$("$WORKERD" --version 2>&1) || die "workerd does not run: $WORKERD_VERSION"
+# shellcheck source=workerd-lib.sh
+source "$ROOT/bench/workerd-lib.sh"
+workerd_install
 HAVE_STRACE=0
 if [ "${FSYNC_PROBE:-1}" != 0 ] && command -v strace >/dev/null; then HAVE_STRACE=1; fi
 
@@ -239,17 +228,9 @@ start_server() {
     done
   else
     ctl=$work/$kind-$tag.ctl
-    : > "$ctl"
-    # --control-fd 3 reports {"event":"listen","socket":"http","port":N}
-    ( cd "$work/proj-workerd" && WORKERD_ESBUILD=$ESBUILD WRANGLER_SEND_METRICS=false exec "$WORKERD" serve \
-        -s http=127.0.0.1:0 --control-fd 3 wrangler.jsonc 3>"$ctl" >"$SLOG" 2>&1 ) &
-    SPID=$!; PIDS+=("$SPID")
-    for _ in $(seq 1 300); do
-      port=$(grep -o '"port":[0-9]*' "$ctl" 2>/dev/null | head -1 | cut -d: -f2 || true)
-      [ -n "$port" ] && break
-      kill -0 "$SPID" 2>/dev/null || break
-      sleep 0.1
-    done
+    workerd_start "$work/proj-workerd" "$SLOG" "$ctl"
+    PIDS+=("$SPID")
+    port=$(workerd_port "$ctl" "$SPID")
   fi
   BASE=http://127.0.0.1:$port
   local code=
