@@ -3,6 +3,7 @@ package host
 import (
 	"time"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -15,6 +16,12 @@ func WithClock(now func() time.Time) func(*Config) {
 // tests).
 func WithWorkerShard(i int) func(*Config) {
 	return func(c *Config) { c.workerShard = i + 1 }
+}
+
+// WithLinger lets f set the output gate's group-commit policy's hooks
+// (Sleep, Now) before the syncer starts (Config option for tests).
+func WithLinger(f func(*queue.Linger)) func(*Config) {
+	return func(c *Config) { c.linger = f }
 }
 
 // EvictIdle runs one idle-eviction pass on every shard, as the ticker

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
@@ -141,6 +142,10 @@ type Config struct {
 	// worker request runs on (tests that need the worker and an object on
 	// chosen shards); 0: the least busy.
 	workerShard int
+	// linger, when set (tests, export_test.go), gets the output gate's
+	// group-commit policy before the syncer starts, to record its waits
+	// and fix its clock.
+	linger func(*queue.Linger)
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
