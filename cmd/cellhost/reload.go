@@ -139,6 +139,7 @@ func (d *devServer) bind(cfg *wrangler.Config, hc *host.Config) (*assetServer, e
 		return nil, err
 	}
 	hc.Bind = bind
+	bindD1(cfg, hc)
 	return assets, nil
 }
 
