@@ -164,13 +164,13 @@ type Host struct {
 	// internal are the classes of internal cells, by name (internal.go).
 	internal map[string]InternalClass
 	shards   []*shard
-	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
-	lock    *StateLock    // taken by Open when Config.StateLock is nil
-	syncer  *syncer
-	closing atomic.Bool
-	sockets wsRegistry // upgraded WebSocket connections
-	owners  ownerCache // where remote objects were last served (remote.go)
-	counted counters   // stats.go
+	next     atomic.Uint32 // round-robin shard for worker (non-object) requests
+	lock     *StateLock    // taken by Open when Config.StateLock is nil
+	syncer   *syncer
+	closing  atomic.Bool
+	sockets  wsRegistry // upgraded WebSocket connections
+	owners   ownerCache // where remote objects were last served (remote.go)
+	counted  counters   // stats.go
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context

@@ -20,15 +20,24 @@ export default {
       case "/r2/get": { const o = await env.FILES.get("k"); return new Response(o ? await o.text() : "none"); }
       case "/svc": return new Response(String(await env.API.add(2, 3)));
       case "/kv": return new Response(String(typeof env.CACHE.get));
+      case "/kv/put": await env.CACHE.put("k", url.searchParams.get("v")); return new Response("ok");
+      case "/kv/get": return new Response(String(await env.CACHE.get("k")));
+      case "/d1/put": {
+        await env.DB.exec("CREATE TABLE IF NOT EXISTS notes (v TEXT)");
+        const r = await env.DB.prepare("INSERT INTO notes VALUES (?)").bind(url.searchParams.get("v")).run();
+        return new Response(String(r.meta.changes));
+      }
+      case "/d1/get": return new Response(String(await env.DB.prepare("SELECT group_concat(v) AS v FROM (SELECT v FROM notes ORDER BY rowid)").first("v")));
     }
     return new Response("worker");
   },
 };`
 
 // TestServe_Bindings: a serve node reads vars, .dev.vars and --var as dev
-// does, binds R2 in the fleet's bucket (what node a puts, node b reads),
-// service bindings to the worker's entrypoints, and KV with a warning
-// that it is this node's only.
+// does, binds R2 and KV in the fleet's bucket (what node a puts, node b
+// reads), service bindings to the worker's entrypoints, and D1 databases
+// as cells of the fleet: what node a writes, node b reads (forwarded to
+// the owner), and b's writes reach the same database.
 func TestServe_Bindings(t *testing.T) {
 	bin := fleetBinary(t)
 	dir := t.TempDir()
@@ -38,6 +47,7 @@ func TestServe_Bindings(t *testing.T) {
   "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
   "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
   "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "app-db"}],
   "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
 		"index.js":  serveBindingsModule,
 		".dev.vars": "SECRET=from-dev-vars\n",
@@ -54,13 +64,21 @@ func TestServe_Bindings(t *testing.T) {
 		{b, "/r2/get", "shared 1"},
 		{b, "/svc", "5"},
 		{a, "/kv", "function"},
+		{a, "/kv/put?v=from-a", "ok"},
+		{b, "/kv/get", "from-a"},
+		{a, "/d1/put?v=one", "1"},
+		{b, "/d1/get", "one"},
+		{b, "/d1/put?v=two", "1"},
+		{a, "/d1/get", "one,two"},
 	} {
 		if status, body := getText(t, c.node.base+c.path); status != 200 || body != c.want {
 			t.Errorf("GET %s = %d %q, want %q", c.path, status, body, c.want)
 		}
 	}
-	if !strings.Contains(a.logs.String(), "kv_namespaces CACHE: stored on this node only") {
-		t.Errorf("no warning that KV is node-local:\n%s", a.logs)
+	for _, n := range []*serveNode{a, b} {
+		if strings.Contains(n.logs.String(), "stored on this node only") {
+			t.Errorf("a warning that a binding is node-local:\n%s", n.logs)
+		}
 	}
 }
 
