@@ -14,6 +14,7 @@ import (
 	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/kv"
 	"github.com/cellhost/cellhost/plugins/r2"
+	"github.com/cellhost/cellhost/storage"
 )
 
 const bindingsConfig = `{
@@ -340,5 +341,52 @@ func TestAssets_HTMLHandling(t *testing.T) {
 				t.Errorf("%s: resolve(%q) = %q, %q; want %q, %q", mode, p, f, r, want.file, want.redirect)
 			}
 		}
+	}
+}
+
+// A D1 database an older cellhost kept in <state>/d1/<id>.sqlite moves into
+// its cell once, at start, and the file is renamed.
+func TestDev_D1MovesLegacyDatabase(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "d", "main": "index.js", "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "db-1"}]}`,
+		"index.js": `export default { async fetch(req, env) {
+  if (new URL(req.url).pathname === "/add") await env.DB.prepare("INSERT INTO users (name) VALUES ('cy')").run();
+  return Response.json((await env.DB.prepare("SELECT id, name FROM users ORDER BY id").raw()));
+} };`,
+	})
+	state := t.TempDir()
+	legacy := filepath.Join(state, "d1", "db-1.sqlite")
+	old, err := storage.Open(legacy, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE users (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)", "INSERT INTO users (name) VALUES ('ann'), ('bob')", "CREATE INDEX users_name ON users (name)"} {
+		c, err := old.Exec(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	if err := old.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	d := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := d.get("/add"); body != `[[1,"ann"],[2,"bob"],[3,"cy"]]` {
+		t.Errorf("GET /add = %s, want the legacy rows and the new one", body)
+	}
+	d.stop()
+	if !strings.Contains(d.stderr.String(), "moved") {
+		t.Errorf("no line about the move:\n%s", d.stderr.String())
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("the legacy file is still there: %v", err)
+	}
+	if _, err := os.Stat(legacy + ".moved"); err != nil {
+		t.Error(err)
+	}
+	d = startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := d.get("/"); body != `[[1,"ann"],[2,"bob"],[3,"cy"]]` {
+		t.Errorf("after a restart: GET / = %s", body)
 	}
 }

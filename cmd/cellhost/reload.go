@@ -173,6 +173,11 @@ func (d *devServer) start(cfg *wrangler.Config, hc host.Config) error {
 		d.bindings.close()
 		return err
 	}
+	if err := moveLegacyD1(context.Background(), h, d.keep.StateDir, cfg.D1, d.stderr); err != nil {
+		closeHost(h, d.stderr)
+		d.bindings.close()
+		return err
+	}
 	d.h, d.hc, d.cfg, d.web, d.assets = h, hc, cfg, h.Handler(), assets
 	return nil
 }

@@ -68,6 +68,10 @@ func newServedApp(ctx context.Context, target, state string, lock *host.StateLoc
 			a.bindings.close()
 			return nil, err
 		}
+		if err := moveLegacyD1(ctx, a.gen.h, state, cfg.D1, stderr); err != nil {
+			a.close()
+			return nil, err
+		}
 		return a, nil
 	}
 	key, err := fleet.NewestDeploymentKey(ctx, fl.store)
