@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const serveBindingsModule = `import { WorkerEntrypoint } from "cloudflare:workers";
@@ -37,7 +38,8 @@ export default {
 // does, binds R2 and KV in the fleet's bucket (what node a puts, node b
 // reads), service bindings to the worker's entrypoints, and D1 databases
 // as cells of the fleet: what node a writes, node b reads (forwarded to
-// the owner), and b's writes reach the same database.
+// the owner), and b's writes reach the same database; once a is killed
+// (kill -9), b takes the database over from the bucket with every write.
 func TestServe_Bindings(t *testing.T) {
 	bin := fleetBinary(t)
 	dir := t.TempDir()
@@ -78,6 +80,24 @@ func TestServe_Bindings(t *testing.T) {
 	for _, n := range []*serveNode{a, b} {
 		if strings.Contains(n.logs.String(), "stored on this node only") {
 			t.Errorf("a warning that a binding is node-local:\n%s", n.logs)
+		}
+	}
+	// a owns the database (it served the first query). Until a's lease
+	// expires (fleetTTL) b's queries fail; then b takes the cell over.
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.cmd.Wait()
+	killed := time.Now()
+	deadline := killed.Add(30 * time.Second)
+	for failed := 0; ; failed++ {
+		status, body := getText(t, b.base+"/d1/get")
+		if status == 200 && body == "one,two" {
+			t.Logf("kill -9 of the owner -> b read the database after %v (lease TTL %v), %d failed queries meanwhile", time.Since(killed).Round(time.Millisecond), fleetTTL, failed)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("b after a's kill: GET /d1/get = %d %q, want \"one,two\" within 30 s\n%s", status, body, b.logs)
 		}
 	}
 }
