@@ -77,17 +77,27 @@ func (sc shardCells) CallCell(class, key string, req []byte, done func([]byte, e
 	}
 	id := InternalID(class, key)
 	done = wrapDone(s, done)
+	forward := func() {
+		h.goFunc(func(ctx context.Context) {
+			ctx, cancel := context.WithTimeout(ctx, h.cfg.RequestTimeout)
+			defer cancel()
+			resp, err := h.internalRouted(ctx, class, id, req)
+			s.post(func() { done(resp, err) })
+		})
+	}
+	if _, ok := h.owners.get(class+":"+id, time.Now()); ok && h.cfg.Remote != nil {
+		// Served by another node a moment ago: straight there, without
+		// asking the bucket who owns it (internalRouted looks up again
+		// if that node no longer does).
+		forward()
+		return
+	}
 	c := h.cellFor(class, id)
 	c.s.post(func() {
 		c.unref()
 		c.serveInternal(req, func(resp []byte, err error) {
 			if h.cfg.Remote != nil && isElsewhere(err) {
-				h.goFunc(func(ctx context.Context) {
-					ctx, cancel := context.WithTimeout(ctx, h.cfg.RequestTimeout)
-					defer cancel()
-					resp, err := h.internalRouted(ctx, class, id, req)
-					s.post(func() { done(resp, err) })
-				})
+				forward()
 				return
 			}
 			s.post(func() { done(resp, err) })

@@ -103,7 +103,7 @@ func TestServe_Bindings(t *testing.T) {
 }
 
 // TestServe_DeployedBindings: a deployment carries the vars and the R2,
-// KV and service bindings; a node without a project binds them.
+// KV, D1 and service bindings; a node without a project binds them.
 func TestServe_DeployedBindings(t *testing.T) {
 	bin := fleetBinary(t)
 	dir := t.TempDir()
@@ -113,6 +113,7 @@ func TestServe_DeployedBindings(t *testing.T) {
   "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
   "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
   "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "app-db"}],
   "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
 		"index.js":  serveBindingsModule,
 		".dev.vars": "SECRET=from-dev-vars\n",
@@ -128,6 +129,8 @@ func TestServe_DeployedBindings(t *testing.T) {
 		{"/r2/get", "shared 2"},
 		{"/svc", "5"},
 		{"/kv", "function"},
+		{"/d1/put?v=deployed", "1"},
+		{"/d1/get", "deployed"},
 	} {
 		if status, body := getText(t, a.base+c.path); status != 200 || body != c.want {
 			t.Errorf("GET %s = %d %q, want %q\n%s", c.path, status, body, c.want, a.logs)
