@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/cellhost/cellhost/internal/bucketkey"
@@ -54,6 +55,8 @@ func checkInternal(cfg *Config, classes map[string]bool) (map[string]InternalCla
 		switch {
 		case ic.Serve == nil:
 			return nil, fmt.Errorf("internal class %q has no Serve", ic.Name)
+		case !strings.Contains(ic.Name, "."):
+			return nil, fmt.Errorf("internal class %q: the name needs a '.', which no JavaScript class name has", ic.Name)
 		case classes[ic.Name]:
 			return nil, fmt.Errorf("class name %q is reserved for cellhost's own cells", ic.Name)
 		}
