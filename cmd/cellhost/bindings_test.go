@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/bucketkey"
 	"github.com/cellhost/cellhost/plugins/d1"
@@ -293,6 +295,16 @@ func TestDev_D1(t *testing.T) {
 	}
 	if status, body := d.get("/do/" + d1.Class + "/x"); status != 404 {
 		t.Errorf("GET /do/%s/x = %d %q, want 404", d1.Class, status, body)
+	}
+	// The inspector lists the database by its binding, and shows its rows.
+	home := getDoc(t, d.base+"/_cellhost")
+	sections := find(home, func(n *html.Node) bool { return n.Data == "section" && attr(n, "data-class") == d1.Class })
+	if len(sections) != 1 || !strings.Contains(text(sections[0]), "env.DB (db-1)") {
+		t.Fatalf("the inspector lacks the D1 database:\n%s", text(home))
+	}
+	link := attr(find(sections[0], func(n *html.Node) bool { return n.Data == "a" })[0], "href")
+	if rows := gridRows(getDoc(t, d.base+link+"?table=users"), 1); len(rows) != 3 || rows[1][1] != "ann" {
+		t.Errorf("the inspector's users table: %q", rows)
 	}
 	d.stop()
 
