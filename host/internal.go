@@ -175,10 +175,22 @@ func (c *cell) serveInternal(req []byte, reply func([]byte, error)) {
 		}
 		gen := c.gen
 		c.s.h.counted.events.Add(1)
-		c.touch()
+		carried := c.dirty // writes of an earlier turn, not committed yet
 		resp, wrote := serve(c.db, req)
-		if wrote {
+		switch {
+		case wrote:
+			c.touch()
 			c.wrote = true
+		case carried:
+			c.touch() // it may have read those writes: it waits for them
+		default:
+			// It read only what earlier turns committed: end its read
+			// transaction now rather than let the turn keep it open, so
+			// that the answer waits for no later write (only for the
+			// commits already made to become durable, as every answer).
+			if err := c.db.Commit(); err != nil {
+				_ = c.db.Rollback()
+			}
 		}
 		c.s.reply(c, func() {
 			c.inflight--

@@ -67,6 +67,7 @@ export default {
     const k = url.searchParams.get("k");
     if (url.pathname === "/object") return env.COUNTER.getByName("o").fetch(request);
     if (url.pathname === "/env") return Response.json(Object.keys(env).sort());
+    if (url.pathname === "/read") return new Response(await env.tally(k, "read"));
     const [a, b] = await Promise.all([env.tally(k, "add"), env.tally(k, "read")]);
     return new Response(a + " " + b);
   },
@@ -166,5 +167,33 @@ func TestInternal_NameIsReserved(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "reserved") {
 		t.Errorf("New = %v, %v; want the name refused as reserved", h, err)
+	}
+}
+
+// BenchmarkInternal_Read is one read of an internal cell from a worker's
+// request (a JS promise resolved on the caller's loop), against the same
+// request that reads nothing (BenchmarkInternal_Baseline).
+func BenchmarkInternal_Read(b *testing.B)     { benchTally(b, "/read?k=bench") }
+func BenchmarkInternal_Baseline(b *testing.B) { benchTally(b, "/env") }
+
+func benchTally(b *testing.B, path string) {
+	h := newHostB(b, tallyJS, b.TempDir(), withTally)
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	req := func() {
+		resp, err := h.Fetch(context.Background(), &jsapi.HTTPRequest{Method: "GET", URL: "http://x" + path})
+		if err != nil || resp.Status != 200 {
+			b.Fatalf("%v %v", resp, err)
+		}
+	}
+	if _, err := h.CallCell(context.Background(), tallyClass, "bench", []byte("add")); err != nil {
+		b.Fatal(err)
+	}
+	req()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req()
 	}
 }
