@@ -197,3 +197,67 @@ func benchTally(b *testing.B, path string) {
 		req()
 	}
 }
+
+// TestInternal_OutputGate: an internal cell's answer waits for its commit
+// to be durable, and so does a read of it made meanwhile (it saw the
+// write); another cell's read does not wait.
+func TestInternal_OutputGate(t *testing.T) {
+	g := newGateSyncer()
+	reads := make(chan struct{}, 4)
+	h := newHostB(t, tallyJS, t.TempDir(), withTally, func(c *host.Config) {
+		c.Syncer = g
+		c.Internal = []host.InternalClass{{Name: tallyClass, Serve: func(db *storage.DB, req []byte) ([]byte, bool) {
+			resp, wrote := serveTally(db, req)
+			if string(req) == "read" {
+				reads <- struct{}{}
+			}
+			return resp, wrote
+		}}}
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	call := func(key, op string) <-chan string {
+		ch := make(chan string, 1)
+		go func() {
+			b, err := h.CallCell(context.Background(), tallyClass, key, []byte(op))
+			if err != nil {
+				b = []byte(err.Error())
+			}
+			ch <- string(b)
+		}()
+		return ch
+	}
+	if got := <-call("b", "add"); got != "1" {
+		t.Fatalf("add to b = %q", got)
+	}
+	g.setHold(true)
+	write := call("a", "add")
+	<-g.calls // the commit of a's write is being made durable
+	read := call("a", "read")
+	<-reads // a's read ran
+	if got := <-call("b", "read"); got != "1" {
+		t.Errorf("read of b while a's sync is held = %q", got)
+	}
+	<-reads
+	host.Pause(h)() // every turn that ran has ended: a reply not held has left
+	w, r := "", ""
+	select {
+	case w = <-write:
+		t.Errorf("the answer left before its commit was durable: %q", w)
+	case r = <-read:
+		t.Errorf("a read of a write not yet durable left: %q", r)
+	default:
+	}
+	g.release <- nil
+	if w == "" {
+		w = <-write
+	}
+	if r == "" {
+		r = <-read
+	}
+	if w != "1" || r != "1" {
+		t.Errorf("after the sync: add = %q, read = %q; want 1 and 1", w, r)
+	}
+}
