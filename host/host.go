@@ -49,6 +49,13 @@ type Config struct {
 	// bindings, ...); see jsapi.WorkerOptions.Bind. Called on each shard's
 	// loop whenever it builds a runtime.
 	Bind func(rt *goja.Runtime, env *goja.Object) error
+	// Internal are the classes of internal cells (cells that run Go, such
+	// as D1 databases; internal.go).
+	Internal []InternalClass
+	// BindInternal, if set, adds the bindings that reach internal cells
+	// (D1 databases) to env, with the shard's CellCaller. Called after
+	// Bind, on each shard's loop whenever it builds a runtime.
+	BindInternal func(rt *goja.Runtime, env *goja.Object, cells CellCaller) error
 	// ErrorPage, if set, writes the 500 answer to a request whose handler
 	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
 	// bare "Internal Server Error" workerd sends in production. cellhost
@@ -163,14 +170,16 @@ type Host struct {
 	cfg     Config
 	log     *slog.Logger
 	classes map[string]bool
-	shards  []*shard
-	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
-	lock    *StateLock    // taken by Open when Config.StateLock is nil
-	syncer  *syncer
-	closing atomic.Bool
-	sockets wsRegistry // upgraded WebSocket connections
-	owners  ownerCache // where remote objects were last served (remote.go)
-	counted counters   // stats.go
+	// internal are the classes of internal cells, by name (internal.go).
+	internal map[string]InternalClass
+	shards   []*shard
+	next     atomic.Uint32 // round-robin shard for worker (non-object) requests
+	lock     *StateLock    // taken by Open when Config.StateLock is nil
+	syncer   *syncer
+	closing  atomic.Bool
+	sockets  wsRegistry // upgraded WebSocket connections
+	owners   ownerCache // where remote objects were last served (remote.go)
+	counted  counters   // stats.go
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context
@@ -243,6 +252,11 @@ func New(cfg Config) (*Host, error) {
 	for _, b := range cfg.Bindings {
 		h.classes[b.Class] = true
 	}
+	internal, err := checkInternal(&cfg, h.classes)
+	if err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	h.internal = internal
 	return h, nil
 }
 

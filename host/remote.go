@@ -60,6 +60,9 @@ func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi
 
 // CallHere is FetchHere for an RPC call. (fleet.Local)
 func (h *Host) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	if _, ok := h.internal[class]; ok && method == internalMethod {
+		return h.internalHere(ctx, class, id, args)
+	}
 	b, err := h.callHere(ctx, class, id, name, method, args, get)
 	if err == nil && hasTargetRefs(b) {
 		// The result goes to another node, where this process's ids name
