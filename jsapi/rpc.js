@@ -466,50 +466,21 @@
   }
 
   // ------------------------------------------------------------ streams
-  // A ReadableStream or WritableStream crosses RPC as a capability to an
-  // internal target in the sender's runtime (its reader or writer), marked
-  // {CAP: i, s: 1 | 2}; the receiver gets a stream of its own that pulls
-  // from (or writes to) it one chunk per call. The stream holds the
-  // reference until it ends (never the call's parameter disposal).
-  const STREAM_READABLE = 1;
+  // A WritableStream crosses RPC as a capability to an internal target in
+  // the sender's runtime (its writer), marked {CAP: i, s: 2}; the receiver
+  // gets a stream of its own that writes to it one chunk per call. The
+  // stream holds the reference until it ends (never the call's parameter
+  // disposal). (A ReadableStream goes through structured clone.)
   const STREAM_WRITABLE = 2;
-  const readableGone = () => new Error("ReadableStream received over RPC disconnected prematurely.");
   const writableGone = () =>
     new Error("WritableStream received over RPC was disconnected because the remote execution context has ended.");
 
   function streamKind(v) {
-    const R = globalThis.ReadableStream, W = globalThis.WritableStream;
-    if (typeof R === "function" && v instanceof R) return STREAM_READABLE;
+    const W = globalThis.WritableStream;
+    // A ReadableStream goes through structured clone (jsapi/web: a Go
+    // stream the receiver pulls, as Request/Response bodies do).
     if (typeof W === "function" && v instanceof W) return STREAM_WRITABLE;
     return 0;
-  }
-
-  // streamSource is the target a sent ReadableStream becomes.
-  function streamSource(stream) {
-    if (stream.locked) throw new TypeError("The ReadableStream has been locked to a reader.");
-    const reader = stream.getReader();
-    let done = false;
-    return {
-      read() {
-        return reader.read().then((r) => {
-          if (r.done) {
-            done = true;
-            return { done: true };
-          }
-          return { done: false, value: r.value };
-        });
-      },
-      cancel(reason) {
-        done = true;
-        return reader.cancel(reason);
-      },
-      [Symbol.dispose]() {
-        if (!done) {
-          done = true;
-          reader.cancel(readableGone()).catch(() => {});
-        }
-      },
-    };
   }
 
   // streamSink is the target a sent WritableStream becomes.
@@ -545,43 +516,6 @@
     typeof FinalizationRegistry === "function"
       ? new FinalizationRegistry((close) => close())
       : { register() {} };
-
-  // remoteReadable is the ReadableStream a received one becomes.
-  function remoteReadable(stub) {
-    let open = true;
-    const close = () => {
-      if (open) {
-        open = false;
-        stub[Symbol.dispose]();
-      }
-    };
-    const stream = new ReadableStream(
-      {
-        pull(c) {
-          return Promise.resolve(stub.read()).then(
-            (r) => {
-              if (r.done) {
-                close();
-                c.close();
-              } else c.enqueue(r.value);
-            },
-            () => {
-              close();
-              throw readableGone();
-            }
-          );
-        },
-        cancel(reason) {
-          if (!open) return;
-          const p = stub.cancel(reason instanceof Error ? reason.message : reason);
-          return Promise.resolve(p).then(close, close);
-        },
-      },
-      { highWaterMark: 0 }
-    );
-    droppedStreams.register(stream, close);
-    return stream;
-  }
 
   // remoteWritable is the WritableStream a received one becomes.
   function remoteWritable(stub) {
@@ -685,8 +619,7 @@
         }
         const sk = streamKind(v);
         if (sk !== 0) {
-          const t = sk === STREAM_READABLE ? streamSource(v) : streamSink(v);
-          caps.push({ t: 1, id: native.capExport(t) });
+          caps.push({ t: 1, id: native.capExport(streamSink(v)) });
           return { [CAP]: caps.length - 1, s: sk };
         }
         if (depth > 1000) return v;
@@ -765,9 +698,9 @@
       if (typeof x !== "object" || x === null || seen.has(x)) return x;
       if (hasOwn.call(x, CAP) && getProto(x) === Object.prototype) {
         const stub = stubs[x[CAP]];
-        if (x.s === STREAM_READABLE || x.s === STREAM_WRITABLE) {
+        if (x.s === STREAM_WRITABLE) {
           streams.add(stub);
-          return x.s === STREAM_READABLE ? remoteReadable(stub) : remoteWritable(stub);
+          return remoteWritable(stub);
         }
         return stub;
       }

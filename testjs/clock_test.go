@@ -49,8 +49,7 @@ func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool {
 			f()
 		}
 	}
-	// t.real is set before Advance can see t (under the lock it reads
-	// the map with); a timer that fires at once waits for the lock.
+	// The real timer is set before Advance can see t (it stops t.real).
 	c.mu.Lock()
 	t.real = time.AfterFunc(d, t.f)
 	c.timers[t] = struct{}{}

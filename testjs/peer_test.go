@@ -25,9 +25,6 @@ var peerFailing = map[string]map[int]string{
 	"wd-sql": {
 		27: "SQLite 3.54.1 clears the JSON subtype of a scalar subquery's result (sqlite3CodeSubselect emits OP_ClrSubtype; no compile option): json_object('columns', (SELECT json_group_object(...))) nests a string. modernc v1.62.0 and native 3.54.1 (gcc, workerd's defines) both do; workerd 1.20261117.1 embeds the same 3.54.1 (SQLITE_SOURCE_ID 2026-10-16 555e07ef) and keeps it, so its build patches SQLite. modernc v1.60.1 (3.53.4) keeps it but lacks the authorizer API storage needs",
 	},
-	"wd-websocket": {
-		1: "a WebSocket an object returns can be used (accept, send, close) only in its own goja runtime: here the worker's request runs on the other shard (with one shard, or when both land on one, it passes); a cross-runtime WebSocket bridge is not built",
-	},
 }
 
 // TestPeer replays every peer case against a real Host and compares each

@@ -11,13 +11,7 @@ import (
 
 // repoFailing names, per repository case, the checks (step indexes)
 // cellhost does not pass yet, each with the reason, as peerFailing does.
-var repoFailing = map[string]map[int]string{
-	"peer-rpc-serialize": {
-		14: "Request across RPC is not built (issue 11.3 leftover, wsbridge's)",
-		15: "Request across RPC is not built (issue 11.3 leftover, wsbridge's)",
-		16: "Response across RPC is not built (issue 11.3 leftover, wsbridge's)",
-	},
-}
+var repoFailing = map[string]map[int]string{}
 
 // TestRepoCases replays the cases kept in this repository (testjs/cases),
 // recorded on workerd with ../shared/anchor/record.sh like the shared ones.
