@@ -134,6 +134,9 @@ type Worker struct {
 	// live instances (by instance): calls to an instance's RPC targets
 	// wait for its gate, as on workerd.
 	gates map[*goja.Object]*bcwState
+	// goneSeen are the exported targets whose reset this runtime was told
+	// of (rpc.go sawGone).
+	goneSeen map[uint64]bool
 }
 
 // NewWorker installs the DurableObject model into rt, evaluates the bundle

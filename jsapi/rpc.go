@@ -75,14 +75,25 @@ var exportTable = struct {
 	next uint64
 	// gone counts, per id whose owner instance was reset, the references
 	// stubs still hold: calls through them fail with errContextGone.
-	gone map[uint64]int64
-}{m: map[uint64]*exportEntry{}, next: exportIDBase(), gone: map[uint64]int64{}}
+	gone map[uint64]goneExport
+}{m: map[uint64]*exportEntry{}, next: exportIDBase(), gone: map[uint64]goneExport{}}
 
-// exportGone reports whether id names a target whose instance was reset.
-func exportGone(id uint64) bool {
+// A goneExport is a dropped entry whose stubs still exist: refs of them,
+// and the reset's error.
+type goneExport struct {
+	refs int64
+	err  error
+}
+
+// exportGone returns the reset error of id's target, or nil when id names
+// no target whose instance was reset.
+func exportGone(id uint64) error {
 	exportTable.Lock()
 	defer exportTable.Unlock()
-	return exportTable.gone[id] > 0
+	if g, ok := exportTable.gone[id]; ok && g.refs > 0 {
+		return g.err
+	}
+	return nil
 }
 
 func lookupExport(id uint64) *exportEntry {
@@ -170,11 +181,12 @@ func releaseExport(id uint64) {
 	exportTable.Lock()
 	e := exportTable.m[id]
 	if e == nil {
-		if n, ok := exportTable.gone[id]; ok {
-			if n <= 1 {
+		if g, ok := exportTable.gone[id]; ok {
+			if g.refs <= 1 {
 				delete(exportTable.gone, id)
 			} else {
-				exportTable.gone[id] = n - 1
+				g.refs--
+				exportTable.gone[id] = g
 			}
 		}
 		exportTable.Unlock()
@@ -190,6 +202,15 @@ func releaseExport(id uint64) {
 			_, _ = e.home.rpc.disposeTarget(goja.Undefined(), e.obj)
 		})
 	}
+}
+
+// sawGone records that this runtime got a reply saying the target id's
+// instance was reset (capCall). On the loop; bounded.
+func (w *Worker) sawGone(id uint64) {
+	if w.goneSeen == nil || len(w.goneSeen) >= 4096 {
+		w.goneSeen = map[uint64]bool{}
+	}
+	w.goneSeen[id] = true
 }
 
 // flushRPC sends the calls rpc.js holds for this turn's pipelining, so
@@ -223,7 +244,7 @@ func (w *Worker) Retire() {
 	if w.abandonStreams != nil {
 		w.abandonStreams()
 	}
-	dropExports(func(e *exportEntry) bool { return e.home == w }, false)
+	dropExports(func(e *exportEntry) bool { return e.home == w }, nil)
 }
 
 // errStubDisposed is workerd's error for a call through a disposed stub.
@@ -252,8 +273,15 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		}
 		e := lookupExport(id)
 		if e == nil {
-			if exportGone(id) {
-				return errContextGone
+			if gone := exportGone(id); gone != nil {
+				// A call sent before this runtime saw the reset fails
+				// with its reason (workerd: the call was already on its
+				// way); one made after, with errContextGone.
+				if w.goneSeen[id] {
+					return errContextGone
+				}
+				w.post(func() { w.sawGone(id) })
+				return remoteScriptError(gone)
 			}
 			return errStubDisposed
 		}
@@ -261,6 +289,9 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		home := e.home
 		reply := func(res []byte, err error) {
 			if !caller.post(func() {
+				if err != nil && exportGone(id) != nil {
+					caller.sawGone(id)
+				}
 				settle(func() (goja.Value, error) { return caller.receive(res) }, err)
 			}) {
 				return
@@ -658,7 +689,7 @@ func (w *Worker) AbortOwner(inst *goja.Object, id string, reason error) {
 	gate := w.gates[inst]
 	delete(w.gates, inst)
 	gone := abortError(reason)
-	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }, true) {
+	for _, e := range dropExports(func(e *exportEntry) bool { return e.home == w && e.owner == inst }, gone) {
 		e.gone = gone
 		for key := range e.pending {
 			delete(e.pending, key)
@@ -680,16 +711,16 @@ func (w *Worker) AbortOwner(inst *goja.Object, id string, reason error) {
 // workerd) and returns them; with gone, calls through their stubs fail
 // with errContextGone until the stubs are released. match runs under the
 // table's lock.
-func dropExports(match func(*exportEntry) bool, gone bool) []*exportEntry {
+func dropExports(match func(*exportEntry) bool, gone error) []*exportEntry {
 	exportTable.Lock()
 	defer exportTable.Unlock()
 	var out []*exportEntry
 	for id, e := range exportTable.m {
 		if match(e) {
 			delete(exportTable.m, id)
-			if gone {
+			if gone != nil {
 				if n := e.refs.Load(); n > 0 {
-					exportTable.gone[id] = n
+					exportTable.gone[id] = goneExport{refs: n, err: gone}
 				}
 			}
 			out = append(out, e)
