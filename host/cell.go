@@ -119,7 +119,12 @@ func (c *cell) open(name string) {
 			})
 			return
 		}
-		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit}
+		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit,
+			// The log mode with no local Syncer keeps nothing durable
+			// locally: every activation restores from the bucket, so a
+			// checkpoint (every checkpointEvery commits, on the loop)
+			// needs no fsync either.
+			NoSync: s.h.cfg.Durability == DurabilityLog && s.h.cfg.Syncer == nil}
 		db, err := storage.Open(path, opts)
 		if err != nil && l != nil && l.local {
 			// The kept local database does not open: the bucket wins.

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
@@ -137,6 +138,10 @@ type Config struct {
 	// clock is idle eviction's clock (Clock.Now when nil); tests set it
 	// (export_test.go).
 	clock func() time.Time
+	// linger, when set (tests, export_test.go), gets the output gate's
+	// group-commit policy before the syncer starts, to record its waits
+	// and fix its clock.
+	linger func(*queue.Linger)
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.

@@ -199,11 +199,13 @@ var errLogRetired = errors.New("the cell was deactivated before its commit was u
 // uploadLogs is the log mode's part of a sync round: for every cell's log
 // whose database the Syncer made durable (errs nil, or errs[i] nil), it
 // reads the commits from the WAL and uploads them as one LTX file; cells
-// upload in parallel, each cell's files in order. Then it checks the
-// ownership of every cell of the round at once (ownership.CheckAll: one
-// read of all their own.json on a file bucket), the bucket protocol's
-// acknowledgement check, shared by every commit of the round. It returns
-// nil when all are durable, else one error per log.
+// upload in parallel, each cell's files in order. The last cell uploads on
+// the calling goroutine: a round of one cell (a lone writer's) hands
+// nothing to another goroutine. Then it checks the ownership of every cell
+// of the round at once (ownership.CheckAll: one read of all their
+// own.json on a file bucket), the bucket protocol's acknowledgement check,
+// shared by every commit of the round. It returns nil when all are
+// durable, else one error per log.
 func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 	out := make([]error, len(logs))
 	done := make([]*uploadedLTX, len(logs))
@@ -217,6 +219,9 @@ func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 			continue
 		case l == nil:
 			out[i] = errLogRetired
+			continue
+		case i == len(logs)-1:
+			done[i], held[i], out[i] = h.upload(l)
 			continue
 		}
 		wg.Add(1)

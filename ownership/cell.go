@@ -269,10 +269,14 @@ func CheckAll(ctx context.Context, leases []*Lease) (errs []error) {
 		}
 	}
 	if mg == nil || len(leases) == 1 {
+		// The last on this goroutine: a lone writer's check hands nothing
+		// to another one.
+		last := len(leases) - 1
 		var wg sync.WaitGroup
-		for i, l := range leases {
+		for i, l := range leases[:last] {
 			wg.Go(func() { errs[i] = l.Check(ctx) })
 		}
+		errs[last] = leases[last].Check(ctx)
 		wg.Wait()
 		return errs
 	}

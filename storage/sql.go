@@ -273,6 +273,7 @@ type cachedStmt struct {
 	// prepared with cellhost's internal tables hidden.
 	schemaRead, hidden bool
 	dml                dmlTarget // what it writes (sqlrows.go)
+	read               readInfo  // what it reads (sqlread.go)
 	elem               *list.Element
 }
 
@@ -376,11 +377,13 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 	}
 	c := &Cursor{db: db, readOnly: true}
 	db.auth.schema = false
-	if e := db.stmtCache.get(query); e != nil && e.schemaRead && !e.hidden && db.hasInternalTables() {
+	e := db.stmtCache.get(query)
+	if e != nil && e.schemaRead && !e.hidden && db.hasInternalTables() {
 		// Prepared before the internal tables appeared: prepare it again.
 		db.evict(e)
+		e = nil
 	}
-	if e := db.stmtCache.get(query); e != nil {
+	if e != nil {
 		e.busy = true
 		c.cached = e
 		c.stmt = e.stmt
