@@ -243,17 +243,78 @@ func (n *Node) nodeLease(ctx context.Context, node string) (NodeRecord, bool, er
 // or a store error (transient: nothing is decided; do not acknowledge, the
 // host may retry within its durability deadline).
 func (l *Lease) Check(ctx context.Context) error {
+	if err := l.beforeCheck(); err != nil {
+		return err
+	}
+	key := bucketkey.OwnKey(l.Scope)
+	body, _, err := l.n.store.Get(ctx, key)
+	return l.afterCheck(key, body, err)
+}
+
+// CheckAll is Check for several leases (of an upload round) with the reads
+// of their own.json made together: one GetMany when the store is a
+// plugins.MultiGetter (the file store reads them in one transaction),
+// else one Get each, concurrently. errs[i] is what Check would return for
+// leases[i]; the same rules apply to every one of them.
+func CheckAll(ctx context.Context, leases []*Lease) (errs []error) {
+	errs = make([]error, len(leases))
+	if len(leases) == 0 {
+		return errs
+	}
+	mg, _ := leases[0].n.store.(plugins.MultiGetter)
+	for _, l := range leases[1:] {
+		if l.n != leases[0].n {
+			mg = nil // leases of two nodes: one Check each
+			break
+		}
+	}
+	if mg == nil || len(leases) == 1 {
+		// The last on this goroutine: a lone writer's check hands nothing
+		// to another one.
+		last := len(leases) - 1
+		var wg sync.WaitGroup
+		for i, l := range leases[:last] {
+			wg.Go(func() { errs[i] = l.Check(ctx) })
+		}
+		errs[last] = leases[last].Check(ctx)
+		wg.Wait()
+		return errs
+	}
+	var (
+		keys  []string
+		which []int // keys[j] is own.json of leases[which[j]]
+	)
+	for i, l := range leases {
+		if errs[i] = l.beforeCheck(); errs[i] == nil {
+			keys = append(keys, bucketkey.OwnKey(l.Scope))
+			which = append(which, i)
+		}
+	}
+	if len(keys) == 0 {
+		return errs
+	}
+	for j, r := range mg.GetMany(ctx, keys) {
+		i := which[j]
+		errs[i] = leases[i].afterCheck(keys[j], r.Body, r.Err)
+	}
+	return errs
+}
+
+// beforeCheck is Check's first part: whether this lease and its node may
+// acknowledge at all.
+func (l *Lease) beforeCheck() error {
 	l.mu.Lock()
 	released := l.released
 	l.mu.Unlock()
 	if released {
 		return fmt.Errorf("check cell %s: %w", l.Scope, ErrReleased)
 	}
-	if err := l.n.ackError(l.Scope); err != nil {
-		return err
-	}
-	key := bucketkey.OwnKey(l.Scope)
-	body, _, err := l.n.store.Get(ctx, key)
+	return l.n.ackError(l.Scope)
+}
+
+// afterCheck is Check's verdict on own.json as read (at key: body, or the
+// read's error).
+func (l *Lease) afterCheck(key string, body []byte, err error) error {
 	if errors.Is(err, plugins.ErrNotFound) {
 		l.lose()
 		return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Missing: true}
