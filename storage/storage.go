@@ -83,6 +83,11 @@ type Options struct {
 	// SyncFS for many databases at once). This lets concurrent commits share
 	// one fsync (group commit). Without it every Commit is fsync'd.
 	DeferSync bool
+	// NoSync runs the database with synchronous=OFF: SQLite itself never
+	// fsyncs (not a new WAL's header or its directory, not a checkpoint),
+	// for a database whose durable copy lives elsewhere (the log mode's
+	// bucket, restored at every activation). Sync still fsyncs the WAL.
+	NoSync bool
 	// LogPages turns automatic checkpoints off (wal_autocheckpoint=0) so
 	// every committed frame stays in the WAL for a WALCapture to read until
 	// Checkpoint (wal.go).
@@ -176,7 +181,7 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	connector, err := sqlite.NewConnector(withLogPages(dsn(abs, opts.DeferSync), opts.LogPages))
+	connector, err := sqlite.NewConnector(withLogPages(dsnFor(abs, opts), opts.LogPages))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -207,6 +212,15 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// dsnFor returns the data source name of the cell database at the
+// absolute path abs for opts.
+func dsnFor(abs string, opts Options) string {
+	if opts.NoSync {
+		return dsnSync(abs, "synchronous(OFF)")
+	}
+	return dsn(abs, opts.DeferSync)
+}
+
 // dsn returns the data source name of the cell database at the absolute
 // path abs, with the connection pragmas.
 func dsn(abs string, deferSync bool) string {
@@ -214,6 +228,10 @@ func dsn(abs string, deferSync bool) string {
 	if deferSync {
 		sync = "synchronous(NORMAL)"
 	}
+	return dsnSync(abs, sync)
+}
+
+func dsnSync(abs, sync string) string {
 	return sqlitex.DSN(abs,
 		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
 		"journal_mode(WAL)",
