@@ -119,6 +119,12 @@ type Config struct {
 	// once (0: no bound); past it the least recently used idle cells are
 	// evicted (resident.go).
 	MaxResidentCells int
+	// MaxOpenDatabases bounds the resident cells whose database is open
+	// at once, each holding 4 file descriptors and its page cache
+	// (DefaultMaxOpenDatabases when zero; negative: no bound); past it the
+	// least recently used idle ones close theirs and stay resident
+	// (park.go).
+	MaxOpenDatabases int
 	// MemoryLimit bounds how much the live heap may grow while one event
 	// of an object runs (DefaultMemoryLimit, 128 MiB as workerd's isolate
 	// limit, when zero; negative: no limit). Past it the object is reset
@@ -210,6 +216,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxOpenDatabases == 0 {
+		cfg.MaxOpenDatabases = DefaultMaxOpenDatabases
 	}
 	if cfg.InstanceIdleTimeout == 0 {
 		cfg.InstanceIdleTimeout = DefaultInstanceIdleTimeout

@@ -18,40 +18,55 @@ import "time"
 // evicts only its own cells. It is soft: when every resident cell is busy
 // the activation goes ahead, over the bound, rather than fail a request.
 
-// cellList is a shard's cells in order of last use, most recent first.
+// cellList is a list of a shard's cells in order of last use, most recent
+// first, linked through the cellLinks that links picks in each cell (a
+// cell is in the shard's list of cells, and, while its database is open,
+// in the list of open databases: park.go).
 type cellList struct {
 	head, tail *cell
 	n          int
+	links      func(*cell) *cellLinks
 }
 
+// cellLinks are a cell's links in one cellList.
+type cellLinks struct {
+	prev, next *cell
+	listed     bool
+}
+
+func byUse(c *cell) *cellLinks  { return &c.byUse }
+func byOpen(c *cell) *cellLinks { return &c.byOpen }
+
 func (l *cellList) remove(c *cell) {
-	if !c.listed {
+	k := l.links(c)
+	if !k.listed {
 		return
 	}
-	if c.prev != nil {
-		c.prev.next = c.next
+	if k.prev != nil {
+		l.links(k.prev).next = k.next
 	} else {
-		l.head = c.next
+		l.head = k.next
 	}
-	if c.next != nil {
-		c.next.prev = c.prev
+	if k.next != nil {
+		l.links(k.next).prev = k.prev
 	} else {
-		l.tail = c.prev
+		l.tail = k.prev
 	}
-	c.prev, c.next, c.listed = nil, nil, false
+	k.prev, k.next, k.listed = nil, nil, false
 	l.n--
 }
 
 func (l *cellList) pushFront(c *cell) {
 	l.remove(c)
-	c.next = l.head
+	k := l.links(c)
+	k.next = l.head
 	if l.head != nil {
-		l.head.prev = c
+		l.links(l.head).prev = c
 	} else {
 		l.tail = c
 	}
 	l.head = c
-	c.listed = true
+	k.listed = true
 	l.n++
 }
 
@@ -59,7 +74,7 @@ func (l *cellList) pushFront(c *cell) {
 // cell it is given.
 func (l *cellList) each(f func(*cell)) {
 	for c := l.head; c != nil; {
-		next := c.next
+		next := l.links(c).next
 		f(c)
 		c = next
 	}
@@ -79,6 +94,9 @@ func (s *shard) maxResident() int {
 func (c *cell) used() {
 	c.lastActive = c.s.h.now()
 	c.s.cells.pushFront(c)
+	if c.byOpen.listed {
+		c.s.open.pushFront(c)
+	}
 }
 
 // setResident records whether the cell holds (or is opening) its database.
@@ -103,7 +121,7 @@ func (s *shard) makeRoom() {
 	}
 	always := s.h.now().Add(time.Hour) // any idle cell, however recent
 	for c := s.cells.tail; c != nil && s.nResident >= max; {
-		prev := c.prev
+		prev := c.byUse.prev
 		if c.resident && c.evictable(always) {
 			c.evict()
 		}
@@ -120,7 +138,7 @@ func (s *shard) evictIdle() int { return s.evictIdleBefore(s.h.now().Add(-s.h.cf
 // evictIdleBefore evicts the cells idle since before cutoff. On the loop.
 func (s *shard) evictIdleBefore(cutoff time.Time) (n int) {
 	for c := s.cells.tail; c != nil; {
-		prev := c.prev
+		prev := c.byUse.prev
 		if !c.lastActive.Before(cutoff) {
 			break // the rest are more recent
 		}
@@ -139,7 +157,7 @@ func (s *shard) evictIdleBefore(cutoff time.Time) (n int) {
 // registry and from the shard's list. On the loop.
 func (c *cell) maybeDrop() {
 	if c.resident || c.db != nil || c.opening || c.inflight > 0 || len(c.waiting) > 0 || c.blocked > 0 ||
-		c.alarmCancel != nil || c.alarmRunning || c.dirty || c.backingUp || c.hasSockets() {
+		c.alarmCancel != nil || c.alarmRunning || c.dirty || c.backingUp || c.hasSockets() || c.stillClosing() {
 		return
 	}
 	h := c.s.h

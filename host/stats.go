@@ -7,6 +7,8 @@ type counters struct {
 	requests    atomic.Int64 // HTTP requests the front received
 	events      atomic.Int64 // events delivered to objects (fetch, RPC, alarm, WebSocket)
 	alarmsFired atomic.Int64 // alarm() invocations (retries included)
+	parked      atomic.Int64 // databases closed with their cell staying resident (park.go)
+	reopened    atomic.Int64 // parked databases opened again
 }
 
 // Stats is a running node's load and counters (cellhost diagnose asks
