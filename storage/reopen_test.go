@@ -61,3 +61,40 @@ func BenchmarkDB_Reopen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDB_OpenNew is a new object's database in the log mode: the
+// empty image written (CreateEmpty), opened, one put committed, closed.
+func BenchmarkDB_OpenNew(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		opts storage.Options
+	}{
+		{"log", storage.Options{DeferSync: true, CacheKV: true, LogPages: true, NoSync: true}},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			dir := b.TempDir()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				path := filepath.Join(dir, strconv.Itoa(i)+".sqlite")
+				if err := storage.CreateEmpty(path); err != nil {
+					b.Fatal(err)
+				}
+				db, err := storage.Open(path, mode.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := db.Put([]string{"n"}, [][]byte{[]byte("1")}); err != nil {
+					b.Fatal(err)
+				}
+				if err := db.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				if err := db.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
