@@ -41,6 +41,7 @@ func (h *Host) sweepInstances() {
 			return
 		default:
 		}
+		h.releaseMemory() // what the last ticks' passes freed
 		for _, s := range h.shards {
 			s.post(s.evictIdleInstances)
 		}

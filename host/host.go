@@ -168,6 +168,9 @@ type Host struct {
 	sockets wsRegistry // upgraded WebSocket connections
 	owners  ownerCache // where remote objects were last served (remote.go)
 	counted counters   // stats.go
+	// releasedAt is counted.parked when memory was last returned to the
+	// operating system (park.go).
+	releasedAt atomic.Int64
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context

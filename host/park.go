@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/cellhost/cellhost/storage"
 )
@@ -204,4 +205,24 @@ func (c *cell) stillClosing() bool {
 	default:
 		return true
 	}
+}
+
+// releaseAfterParked is how many databases closed since the last time make
+// the next idle-instance tick give the memory they and their instances
+// held back to the operating system (releaseMemory).
+const releaseAfterParked = 256
+
+// releaseMemory returns freed memory to the operating system
+// (debug.FreeOSMemory: a collection, then every free page) once
+// releaseAfterParked databases closed since the last time: Go's own
+// scavenger keeps what a burst of activations left free for minutes, and
+// an idle host should be as small as what it holds. Off the loops, on
+// the idle-instance ticks (clock.go).
+func (h *Host) releaseMemory() {
+	n := h.counted.parked.Load()
+	if n-h.releasedAt.Load() < releaseAfterParked {
+		return
+	}
+	h.releasedAt.Store(n)
+	h.goFunc(func(context.Context) { debug.FreeOSMemory() })
 }

@@ -3,8 +3,9 @@ package host
 import "time"
 
 // Resident cells are bounded (Config.MaxResidentCells, as celld's
-// CELLD_MAX_RESIDENT_CELLS): each holds a database (3-4 descriptors) and
-// about 250 KB. Each shard keeps the cells it knows in a list ordered by
+// CELLD_MAX_RESIDENT_CELLS): each holds its lease and log, and, while
+// active, its instance and database (the open databases have a bound of
+// their own, park.go). Each shard keeps the cells it knows in a list ordered by
 // last use (an intrusive doubly linked list, owned by its loop): a cell
 // joins it at its first event and moves to the front on each run. Idle
 // eviction and pressure eviction walk it from the back, so they cost what
