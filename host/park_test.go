@@ -201,3 +201,39 @@ func TestPark_IdleInstanceClosesTheDatabase(t *testing.T) {
 		t.Fatalf("%d parked, %d reopened; want 2 each at least", parked, reopened)
 	}
 }
+
+// A hibernatable WebSocket stays connected while its object's instance is
+// dropped and its database closed; the next message reopens the database,
+// builds a new instance, and its write lands after the earlier ones.
+func TestPark_HibernatedWebSocketReopens(t *testing.T) {
+	clock := newManualClock()
+	bucket := memstore.New()
+	h, srv := startWSHost(t, func(c *host.Config) {
+		c.Clock = clock
+		c.IdleTimeout = -1
+		c.Durability = host.DurabilityLog
+		c.Bucket = bucket
+		c.Node = startNode(t, bucket)
+	})
+	w := dialWS(t, srv, "/do/Echo/h")
+	w.expect(t, "welcome")
+	w.send(t, "write")
+	w.expect(t, "wrote 1")
+	clock.Advance(12 * time.Second)
+	if open, resident := host.OpenDatabases(h); open != 0 || resident != 1 {
+		t.Fatalf("idle: %d open, %d resident; want the database closed, the object resident", open, resident)
+	}
+	w.send(t, "write")
+	w.expect(t, "wrote 2")
+	w.send(t, "info")
+	var info struct {
+		Constructed int `json:"constructed"`
+		Open        int `json:"open"`
+	}
+	if err := json.Unmarshal([]byte(w.next(t).data), &info); err != nil || info.Constructed != 2 || info.Open != 1 {
+		t.Fatalf("info after reopening: %+v (%v), want a second instance holding the socket", info, err)
+	}
+	if parked, reopened := host.Parked(h); parked != 1 || reopened != 1 {
+		t.Fatalf("%d parked, %d reopened; want 1 each", parked, reopened)
+	}
+}
