@@ -14,7 +14,7 @@ type counters struct {
 // Stats is a running node's load and counters (cellhost diagnose asks
 // serve nodes for them over the signed peer protocol).
 type Stats struct {
-	ResidentCells int   // cells holding their database
+	ResidentCells int   // cells holding their lease (their database open, or closed while idle: park.go)
 	WebSockets    int   // client connections held here: objects' own and relayed for objects elsewhere (edge)
 	Requests      int64 // HTTP requests received
 	Events        int64 // events delivered to objects
