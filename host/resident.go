@@ -185,7 +185,7 @@ func (h *Host) cellsOf(s *shard) []*cell {
 	return out
 }
 
-// ResidentCells returns how many cells are resident (hold their lease),
+// ResidentCells returns how many cells are resident (hold their lease), and how many
 // records the registry keeps. Safe from any goroutine (it asks the loops).
 func (h *Host) ResidentCells() (resident, records int) {
 	for _, s := range h.shards {
