@@ -8,9 +8,12 @@
 # Environment: THREADS (wrk threads, 2), WARM (warm-up seconds, 2),
 # ROUNDS (1): measured runs per server and scenario, alternating which server
 # goes first; the summary uses the median of the rounds,
-# REV=<commit> to build cellhost (and take examples/counter) from a commit
+# REV=<commit> to build cellhost (and take the example) from a commit
 # via git archive instead of the working tree, FSYNC_PROBE=0 to skip the
-# strace fsync count, KEEP=1 to keep the temp dir.
+# strace fsync count, KEEP=1 to keep the temp dir,
+# EXAMPLE=<name> (counter) and CLASS=<its object class> (Counter) to serve
+# another example whose objects answer ?peek=1 with {"n": <stored count>}
+# and count one per write (bench/sql.sh runs examples/sqlheavy this way).
 #
 # What it does, every step bounded in time and on 127.0.0.1 only:
 #   * installs workerd@1.20261117.1 (+ esbuild, ws) from npm into
@@ -50,14 +53,15 @@ THREADS=${THREADS:-2}
 WARM=${WARM:-2}
 ROUNDS=${ROUNDS:-1}
 OBJECTS=1000
-WORKERD_PKG=workerd@1.20261117.1
-ESBUILD_PKG=esbuild@0.28.2
-ANCHOR=$ROOT/.cache/anchor
-PROJECT=$ROOT/examples/counter
+EXAMPLE=${EXAMPLE:-counter}
+CLASS=${CLASS:-Counter}
+PROJECT=$ROOT/examples/$EXAMPLE
+DIRECT=/do/$CLASS/direct
 
 die() { echo "vs-workerd: FATAL: $*" >&2; exit 1; }
 note() { echo "vs-workerd: $*" >&2; }
 isint() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+[ -f "$PROJECT/wrangler.jsonc" ] || die "no examples/$EXAMPLE/wrangler.jsonc"
 isint "$DUR" && [ "$DUR" -le 600 ] || die "duration must be 1..600 seconds, got '$DUR'"
 isint "$CONNS" && [ "$CONNS" -le 4096 ] || die "connections must be 1..4096, got '$CONNS'"
 isint "$THREADS" || die "THREADS must be a positive integer"
@@ -79,17 +83,9 @@ if ! command -v wrk >/dev/null; then
     die "wrk is missing: apt-get install -y wrk"
   fi
 fi
-WORKERD=$ANCHOR/node_modules/.bin/workerd
-ESBUILD=$ANCHOR/node_modules/.bin/esbuild
-pkgver() { node -p "require('$ANCHOR/node_modules/$1/package.json').version" 2>/dev/null || true; }
-if [ ! -x "$WORKERD" ] || [ ! -x "$ESBUILD" ] ||
-   [ "$(pkgver workerd)" != "${WORKERD_PKG#*@}" ] || [ "$(pkgver esbuild)" != "${ESBUILD_PKG#*@}" ]; then
-  note "installing $WORKERD_PKG $ESBUILD_PKG ws@8 into $ANCHOR (npm)"
-  mkdir -p "$ANCHOR"
-  ( cd "$ANCHOR" && timeout 600 npm install --no-audit --no-fund --loglevel=error \
-      "$WORKERD_PKG" "$ESBUILD_PKG" ws@8 >&2 ) || die "npm install of workerd failed"
-fi
-WORKERD_VERSION=$("$WORKERD" --version 2>&1) || die "workerd does not run: $WORKERD_VERSION"
+# shellcheck source=workerd-lib.sh
+source "$ROOT/bench/workerd-lib.sh"
+workerd_install
 HAVE_STRACE=0
 if [ "${FSYNC_PROBE:-1}" != 0 ] && command -v strace >/dev/null; then HAVE_STRACE=1; fi
 
@@ -145,7 +141,7 @@ else
   ( cd "$ROOT" && timeout 600 go build -o "$work/cellhost" ./cmd/cellhost ) ||
     die "go build ./cmd/cellhost failed in the working tree (REV=HEAD builds the last commit instead)"
 fi
-[ -n "${REV:-}" ] && PROJECT=$work/src/examples/counter
+[ -n "${REV:-}" ] && PROJECT=$work/src/examples/$EXAMPLE
 copy_project "$work/proj-cellhost"
 copy_project "$work/proj-workerd"
 SUM_SRC=$(tree_sum "$PROJECT")
@@ -232,17 +228,9 @@ start_server() {
     done
   else
     ctl=$work/$kind-$tag.ctl
-    : > "$ctl"
-    # --control-fd 3 reports {"event":"listen","socket":"http","port":N}
-    ( cd "$work/proj-workerd" && WORKERD_ESBUILD=$ESBUILD WRANGLER_SEND_METRICS=false exec "$WORKERD" serve \
-        -s http=127.0.0.1:0 --control-fd 3 wrangler.jsonc 3>"$ctl" >"$SLOG" 2>&1 ) &
-    SPID=$!; PIDS+=("$SPID")
-    for _ in $(seq 1 300); do
-      port=$(grep -o '"port":[0-9]*' "$ctl" 2>/dev/null | head -1 | cut -d: -f2 || true)
-      [ -n "$port" ] && break
-      kill -0 "$SPID" 2>/dev/null || break
-      sleep 0.1
-    done
+    workerd_start "$work/proj-workerd" "$SLOG" "$ctl"
+    PIDS+=("$SPID")
+    port=$(workerd_port "$ctl" "$SPID")
   fi
   BASE=http://127.0.0.1:$port
   local code=
@@ -284,7 +272,7 @@ count() { # count <kind>: the stored value(s) the scenario increments, once sett
 count_now() {
   case $1 in
     one) peek "/?name=bench" ;;
-    direct) peek "/do/Counter/direct" ;;
+    direct) peek "$DIRECT" ;;
     many) sum_many ;;
   esac
 }
@@ -303,7 +291,7 @@ measure() {
   local srv=$1 sc=$2 label=$3 path lua envs=() out before after delta ok req dur st errs extra
   case $sc in
     one) path="/?name=bench"; lua=$work/one.lua ;;
-    direct) path="/do/Counter/direct"; lua=$work/one.lua ;;
+    direct) path=$DIRECT; lua=$work/one.lua ;;
     many) path="/"; lua=$work/many.lua ;;
   esac
   # warm-up: for "many", first one write to every object (so that no object
@@ -401,7 +389,7 @@ after_restart() {
 
 # ---------------------------------------------------------------- run
 echo "vs-workerd: $DUR s per run (+$WARM s warm-up), $ROUNDS round(s), $CONNS connections, $THREADS wrk threads, 127.0.0.1, $(nproc) CPUs"
-echo "  project: examples/counter, files sha256 $SUM_SRC (both copies identical)"
+echo "  project: examples/$EXAMPLE, files sha256 $SUM_SRC (both copies identical)"
 echo "  cellhost: built from $CH_REV, state in <tmp>/state-cellhost"
 echo "  workerd:  $WORKERD_VERSION (npm $WORKERD_PKG), wrangler.jsonc mode, state in <copy>/.wrangler/state"
 FSTYPE=$(df --output=fstype "$work" 2>/dev/null | tail -1 || stat -f -c %T "$work")
@@ -412,7 +400,7 @@ echo "  load average before: $(loadavg) (other work on this machine skews both s
 # on the machine hits both alike. Only one is under load at a time.
 up cellhost run
 up workerd run
-echo "== one object: GET /?name=bench (worker fetch -> Counter)"
+echo "== one object: GET /?name=bench (worker fetch -> $CLASS)"
 both() { # both <scenario>: ROUNDS alternating runs, the first server swapping each round
   local r order srv
   for r in $(seq 1 "$ROUNDS"); do
@@ -423,7 +411,7 @@ both() { # both <scenario>: ROUNDS alternating runs, the first server swapping e
 both one
 echo "== $OBJECTS objects: GET /?name=o<random 0..$((OBJECTS-1))>"
 both many
-echo "== cellhost only: GET /do/Counter/direct (no worker fetch)"
+echo "== cellhost only: GET $DIRECT (no worker fetch)"
 for r in $(seq 1 "$ROUNDS"); do use cellhost; measure cellhost direct "cellhost$( [ "$ROUNDS" -gt 1 ] && echo " #$r")"; done
 median() { # median <printf format>: of the numbers on stdin
   tr ' ' '\n' | grep . | sort -g | awk -v f="$1" '{v[NR]=$1} END{printf f, (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
@@ -462,9 +450,9 @@ ratio_line() { # ratio_line <label> <scenario>
 ratio_line "one object" one
 ratio_line "$OBJECTS objects" many
 if [ "${VALID[cellhost,direct]}" = 1 ]; then
-  echo "(cellhost /do/Counter/direct, skipping the worker's fetch: ${RPS[cellhost,direct]} req/s, p50 ${P50[cellhost,direct]} ms, p99 ${P99[cellhost,direct]} ms)"
+  echo "(cellhost $DIRECT, skipping the worker's fetch: ${RPS[cellhost,direct]} req/s, p50 ${P50[cellhost,direct]} ms, p99 ${P99[cellhost,direct]} ms)"
 else
-  echo "(cellhost /do/Counter/direct: INVALID: ${NOTE[cellhost,direct]})"; status=1
+  echo "(cellhost $DIRECT: INVALID: ${NOTE[cellhost,direct]})"; status=1
 fi
 [ $status = 0 ] || echo "vs-workerd: some runs are INVALID (see above)" >&2
 exit $status

@@ -202,10 +202,11 @@ func (c *cell) open(name string) {
 func (c *cell) dbOptions(name string, logged bool) storage.Options {
 	h := c.s.h
 	return storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: logged, OnAlarm: c.onAlarm, SQLTimeout: h.cfg.CPULimit,
-		// In the log mode the bucket is the source of truth, and every
-		// activation restores from it: SQLite's own fsyncs (a new WAL's
-		// header and directory, checkpoints) protect nothing.
-		NoSync: h.cfg.Durability == DurabilityLog}
+		// The log mode with no local Syncer keeps nothing durable
+		// locally: every activation restores from the bucket, so
+		// SQLite's own fsyncs (a new WAL's header and its directory, a
+		// checkpoint) protect nothing.
+		NoSync: h.cfg.Durability == DurabilityLog && h.cfg.Syncer == nil}
 }
 
 // construct builds the JS instance: new Class(ctx, env). name is the name

@@ -174,6 +174,9 @@ func newSyncer(h *Host) *syncer {
 	y := &syncer{h: h, sync: h.cfg.Syncer, upload: h.cfg.Durability == DurabilityLog,
 		q: queue.New[*syncBatch](), done: make(chan struct{})}
 	y.linger.Wait = lingerPolicy(y.sync, y.upload)
+	if h.cfg.linger != nil {
+		h.cfg.linger(&y.linger)
+	}
 	return y
 }
 
@@ -202,7 +205,8 @@ func (y *syncer) run() {
 
 // round syncs batches and delivers their results; it returns how many
 // databases the round made durable (the linger policy's size) and how many
-// replies waited on it (its producers: one for a lone writer).
+// replies waited on it, plus one if more batches were queued before their
+// release (its producers: one for a lone writer).
 func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	var dbs []*storage.DB
 	var logs []*cellLog
@@ -226,6 +230,12 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 		}
 	}
 	y.publishAlarms(batches, func(b *syncBatch, i int) bool { return errs != nil && errs[index[b.dbs[i]]] != nil })
+	// Batches queued while this round ran come from other producers: a
+	// lone writer's next one can come only after its reply, released
+	// below (see queue.Run).
+	if y.q.Len() > 0 {
+		producers++
+	}
 	for _, b := range batches {
 		var berrs []error
 		if errs != nil {

@@ -3,12 +3,25 @@ package host
 import (
 	"time"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
 // WithClock sets idle eviction's clock (Config option for tests).
 func WithClock(now func() time.Time) func(*Config) {
 	return func(c *Config) { c.clock = now }
+}
+
+// WithWorkerShard runs every worker request on shard i (Config option for
+// tests).
+func WithWorkerShard(i int) func(*Config) {
+	return func(c *Config) { c.workerShard = i + 1 }
+}
+
+// WithLinger lets f set the output gate's group-commit policy's hooks
+// (Sleep, Now) before the syncer starts (Config option for tests).
+func WithLinger(f func(*queue.Linger)) func(*Config) {
+	return func(c *Config) { c.linger = f }
 }
 
 // EvictIdle runs one idle-eviction pass on every shard, as the ticker

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sys/unix"
 
+	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
@@ -48,6 +49,13 @@ type Config struct {
 	// bindings, ...); see jsapi.WorkerOptions.Bind. Called on each shard's
 	// loop whenever it builds a runtime.
 	Bind func(rt *goja.Runtime, env *goja.Object) error
+	// Internal are the classes of internal cells (cells that run Go, such
+	// as D1 databases; internal.go).
+	Internal []InternalClass
+	// BindInternal, if set, adds the bindings that reach internal cells
+	// (D1 databases) to env, with the shard's CellCaller. Called after
+	// Bind, on each shard's loop whenever it builds a runtime.
+	BindInternal func(rt *goja.Runtime, env *goja.Object, cells CellCaller) error
 	// ErrorPage, if set, writes the 500 answer to a request whose handler
 	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
 	// bare "Internal Server Error" workerd sends in production. cellhost
@@ -143,6 +151,14 @@ type Config struct {
 	// clock is idle eviction's clock (Clock.Now when nil); tests set it
 	// (export_test.go).
 	clock func() time.Time
+	// workerShard, when above 0, is 1 + the index of the shard every
+	// worker request runs on (tests that need the worker and an object on
+	// chosen shards); 0: the least busy.
+	workerShard int
+	// linger, when set (tests, export_test.go), gets the output gate's
+	// group-commit policy before the syncer starts, to record its waits
+	// and fix its clock.
+	linger func(*queue.Linger)
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
@@ -160,14 +176,16 @@ type Host struct {
 	cfg     Config
 	log     *slog.Logger
 	classes map[string]bool
-	shards  []*shard
-	next    atomic.Uint32 // round-robin shard for worker (non-object) requests
-	lock    *StateLock    // taken by Open when Config.StateLock is nil
-	syncer  *syncer
-	closing atomic.Bool
-	sockets wsRegistry // upgraded WebSocket connections
-	owners  ownerCache // where remote objects were last served (remote.go)
-	counted counters   // stats.go
+	// internal are the classes of internal cells, by name (internal.go).
+	internal map[string]InternalClass
+	shards   []*shard
+	next     atomic.Uint32 // round-robin shard for worker (non-object) requests
+	lock     *StateLock    // taken by Open when Config.StateLock is nil
+	syncer   *syncer
+	closing  atomic.Bool
+	sockets  wsRegistry // upgraded WebSocket connections
+	owners   ownerCache // where remote objects were last served (remote.go)
+	counted  counters   // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).
 	releasedAt atomic.Int64
@@ -246,6 +264,11 @@ func New(cfg Config) (*Host, error) {
 	for _, b := range cfg.Bindings {
 		h.classes[b.Class] = true
 	}
+	internal, err := checkInternal(&cfg, h.classes)
+	if err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	h.internal = internal
 	return h, nil
 }
 
@@ -497,6 +520,9 @@ func (h *Host) Fetch(ctx context.Context, req *jsapi.HTTPRequest) (*jsapi.HTTPRe
 // with the shortest queue, starting the scan round-robin. Busy objects keep
 // their shard's queue long, so the worker's own JS moves to the others.
 func (h *Host) workerShard() *shard {
+	if i := h.cfg.workerShard; i > 0 {
+		return h.shards[(i-1)%len(h.shards)]
+	}
 	start := int(h.next.Add(1))
 	best, bestLen := h.shards[start%len(h.shards)], -1
 	for i := range h.shards {

@@ -199,8 +199,10 @@ var errLogRetired = errors.New("the cell was deactivated before its commit was u
 // uploadLogs is the log mode's part of a sync round: for every cell's log
 // whose database the Syncer made durable (errs nil, or errs[i] nil), it
 // reads the commits from the WAL, uploads them as one LTX file, and checks
-// ownership; cells upload in parallel, each cell's files in order. It
-// returns nil when all are durable, else one error per log.
+// ownership; cells upload in parallel, each cell's files in order. The
+// last cell uploads on the calling goroutine: a round of one cell (a lone
+// writer's) hands nothing to another goroutine. It returns nil when all are
+// durable, else one error per log.
 func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 	out := make([]error, len(logs))
 	var wg sync.WaitGroup
@@ -212,6 +214,9 @@ func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 			continue
 		case l == nil:
 			out[i] = errLogRetired
+			continue
+		case i == len(logs)-1:
+			out[i] = h.upload(l)
 			continue
 		}
 		wg.Add(1)

@@ -283,18 +283,25 @@ func (k *wsConn) start(conn *websocket.Conn, hello *wsrelay.Hello) {
 			k.deliver(jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: 1006, Reason: jsapi.DroppedReason})
 		})
 	}
-	conn.SetReadLimit(wsMaxMessage)
-	conn.SetCloseHandler(func(int, string) error { return nil })
-	k.conn = conn
 	if err := writeHello(conn, hello); err != nil {
 		_ = conn.Close()
 		abandon()
 		return
 	}
+	if !k.serve(conn) {
+		abandon()
+	}
+}
+
+// serve starts k's reader and writer on conn; false (conn closed) when
+// the host is closing.
+func (k *wsConn) serve(conn *websocket.Conn) bool {
+	conn.SetReadLimit(wsMaxMessage)
+	conn.SetCloseHandler(func(int, string) error { return nil })
+	k.conn = conn
 	if !k.h.sockets.add(k) {
 		_ = conn.Close()
-		abandon()
-		return
+		return false
 	}
 	k.wg.Add(2)
 	go func() {
@@ -302,4 +309,5 @@ func (k *wsConn) start(conn *websocket.Conn, hello *wsrelay.Hello) {
 		k.h.sockets.remove(k)
 	}()
 	go k.read()
+	return true
 }

@@ -60,6 +60,9 @@ func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi
 
 // CallHere is FetchHere for an RPC call. (fleet.Local)
 func (h *Host) CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
+	if _, ok := h.internal[class]; ok && method == internalMethod {
+		return h.internalHere(ctx, class, id, args)
+	}
 	b, err := h.callHere(ctx, class, id, name, method, args, get)
 	if err == nil && hasTargetRefs(b) {
 		// The result goes to another node, where this process's ids name
@@ -71,11 +74,8 @@ func (h *Host) CallHere(ctx context.Context, class, id, name, method string, arg
 }
 
 // hasTargetRefs reports whether the RPC message b holds references to
-// exported targets (which cannot cross nodes).
-func hasTargetRefs(b []byte) bool {
-	ids, err := jsapi.EnvelopeTargetIDs(b)
-	return err == nil && len(ids) > 0
-}
+// exported targets or body streams (which cannot cross nodes).
+func hasTargetRefs(b []byte) bool { return jsapi.EnvelopeHoldsLocalRefs(b) }
 
 func (h *Host) callHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
 	if !h.classes[class] {

@@ -16,7 +16,7 @@ import (
 // `cellhost import` brings another runtime's state in and `cellhost
 // export` reads it out.
 func (h *Host) RunOnCell(ctx context.Context, class, id string, fn func(db *storage.DB) error) error {
-	if !h.classes[class] {
+	if !h.hasClass(class) {
 		return fmt.Errorf("%w %q", ErrUnknownClass, class)
 	}
 	c := h.cellFor(class, id)

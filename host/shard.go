@@ -101,8 +101,19 @@ func (s *shard) load() error {
 		bindingClasses[b.Name] = b.Class
 		classes = append(classes, b.Class)
 	}
+	bind := s.h.cfg.Bind
+	if bi := s.h.cfg.BindInternal; bi != nil {
+		bind = func(rt *goja.Runtime, env *goja.Object) error {
+			if b := s.h.cfg.Bind; b != nil {
+				if err := b(rt, env); err != nil {
+					return err
+				}
+			}
+			return bi(rt, env, shardCells{s})
+		}
+	}
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: s.h.cfg.Bind, CurrentScope: s.currentScope})
+		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket})
 	if err != nil {
 		return err
 	}

@@ -109,7 +109,7 @@ func (notACell) NotACell() bool { return true }
 // anything runs. Safe from any goroutine.
 func (h *Host) Wake(ctx context.Context, scope string) error {
 	i := strings.LastIndexByte(scope, ':')
-	if i < 0 || !h.classes[scope[:i]] || !isHexID(scope[i+1:]) {
+	if i < 0 || !h.hasClass(scope[:i]) || !isHexID(scope[i+1:]) {
 		return fmt.Errorf("wake %s: %w", scope, ErrNotACell)
 	}
 	c := h.cellFor(scope[:i], scope[i+1:])

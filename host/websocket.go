@@ -132,6 +132,10 @@ type wsConn struct {
 	relay bool
 	ws    *jsapi.WebSocket // the server end; touched on the loop only
 	conn  *websocket.Conn  // set before the goroutines start
+	// peer, instead of conn, is the other end of an in-process bridge
+	// (wsbridge.go): what this end sends goes to it as events, on its
+	// loop. Set before either end is used.
+	peer *wsConn
 
 	out *queue.Queue[wsOut] // to the writer
 
@@ -142,6 +146,7 @@ type wsConn struct {
 	// Owned by the loop.
 	held    []jsapi.WebSocketEvent // events that arrived before the socket was accepted
 	dropped bool                   // let go: later events are ignored
+	ended   bool                   // a bridge's: its last event was received (wsbridge.go)
 }
 
 func newWSConn(h *Host, o *wsOwner) *wsConn {
@@ -187,8 +192,15 @@ func (k *wsConn) output(o wsOut) {
 	})
 }
 
-// enqueue hands o to the writer. Safe from any goroutine; never blocks.
-func (k *wsConn) enqueue(o wsOut) { k.out.Push(o) }
+// enqueue hands o to the writer (or to the bridge's other end). Safe from
+// any goroutine; never blocks.
+func (k *wsConn) enqueue(o wsOut) {
+	if p := k.peer; p != nil {
+		p.s.post(func() { p.receive(o) })
+		return
+	}
+	k.out.Push(o)
+}
 
 // credit returns the flow-control credit of one handled message.
 func (k *wsConn) credit() {

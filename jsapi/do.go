@@ -65,6 +65,10 @@ type WorkerOptions struct {
 	// CurrentScope names the object whose code is running ("" while the
 	// worker's own handlers run): node:fs gives each object its own /tmp.
 	CurrentScope func() string
+	// BridgeSocket, if set, lets the program accept() a WebSocket that
+	// came from another runtime in a Response (SocketBridge); nil:
+	// such a socket can only be returned in a Response.
+	BridgeSocket SocketBridge
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -135,6 +139,7 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
 	}
+	wsStateOf(rt).bridge = o.BridgeSocket
 	if o.Post != nil {
 		abandon, err := web.SetPost(rt, w.post)
 		if err != nil {

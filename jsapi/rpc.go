@@ -13,6 +13,7 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 //go:embed rpc.js
@@ -348,7 +349,17 @@ func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
 		for i, x := range items {
 			list[i] = x.ToObject(w.rt)
 		}
-		b = binary.AppendUvarint(b, uint64(len(list)))
+		body, refs, err := clone.SerializeRPC(w.rt, v)
+		if err != nil {
+			for _, id := range refs {
+				web.ReleaseRPCBody(id)
+			}
+			return nil, err
+		}
+		// The body streams the value refers to follow the capabilities
+		// (kind 3), so that a message's local references can be found
+		// without decoding it (rpcnodes.go).
+		b = binary.AppendUvarint(b, uint64(len(list)+len(refs)))
 		for _, c := range list {
 			switch c.Get("t").ToInteger() {
 			case 1:
@@ -366,9 +377,9 @@ func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
 				}
 			}
 		}
-		body, err := clone.Serialize(w.rt, v)
-		if err != nil {
-			return nil, err
+		for _, id := range refs {
+			b = append(b, 3)
+			b = binary.AppendUvarint(b, id)
 		}
 		return append(b, body...), nil
 	})
@@ -442,12 +453,15 @@ func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goj
 			if byte1() == 1 {
 				_ = d.Set("n", str())
 			}
+		case 3: // a body stream, read by the value's codec
+			uv()
+			continue
 		default:
 			return nil, nil, nil, errEnvelope
 		}
 		descs = append(descs, d)
 	}
-	v, err = clone.Deserialize(w.rt, b)
+	v, err = clone.DeserializeRPC(w.rt, b)
 	if err != nil {
 		return nil, nil, nil, err
 	}

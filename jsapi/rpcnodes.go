@@ -3,6 +3,8 @@ package jsapi
 import (
 	"encoding/binary"
 	"math/rand/v2"
+
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 // Capabilities and nodes. An exported target (an RpcTarget, a function,
@@ -28,8 +30,24 @@ var ErrCapabilityAcrossNodes = &ScriptError{Name: "DataCloneError", Message: "Co
 // message (arguments or result) holds, or errEnvelope for bytes that are
 // not one. Pure: safe from any goroutine.
 func EnvelopeTargetIDs(b []byte) (ids []uint64, err error) {
+	ids, _, err = envelopeRefs(b)
+	return ids, err
+}
+
+// EnvelopeHoldsLocalRefs reports whether an RPC message holds references
+// that name something in this process only (exported targets, body
+// streams of Requests and Responses), so that it cannot go to another node.
+// Pure: safe from any goroutine.
+func EnvelopeHoldsLocalRefs(b []byte) bool {
+	ids, bodies, err := envelopeRefs(b)
+	return err == nil && len(ids)+len(bodies) > 0
+}
+
+// envelopeRefs returns the export ids and the body stream references an
+// RPC message holds.
+func envelopeRefs(b []byte) (ids, bodies []uint64, err error) {
 	if len(b) == 0 || b[0] != envelopeMagic {
-		return nil, errEnvelope
+		return nil, nil, errEnvelope
 	}
 	b = b[1:]
 	uv := func() (uint64, bool) {
@@ -50,52 +68,59 @@ func EnvelopeTargetIDs(b []byte) (ids []uint64, err error) {
 	}
 	n, ok := uv()
 	if !ok || n > uint64(len(b)) {
-		return nil, errEnvelope
+		return nil, nil, errEnvelope
 	}
 	for i := uint64(0); i < n; i++ {
 		if !skipStr() {
-			return nil, errEnvelope
+			return nil, nil, errEnvelope
 		}
 	}
 	m, ok := uv()
 	if !ok || m > uint64(len(b)) {
-		return nil, errEnvelope
+		return nil, nil, errEnvelope
 	}
 	for i := uint64(0); i < m; i++ {
 		if len(b) == 0 {
-			return nil, errEnvelope
+			return nil, nil, errEnvelope
 		}
 		kind := b[0]
 		b = b[1:]
 		switch kind {
-		case 1:
+		case 1, 3:
 			id, ok := uv()
 			if !ok {
-				return nil, errEnvelope
+				return nil, nil, errEnvelope
 			}
-			ids = append(ids, id)
+			if kind == 1 {
+				ids = append(ids, id)
+			} else {
+				bodies = append(bodies, id)
+			}
 		case 2:
 			if !skipStr() || !skipStr() || len(b) == 0 {
-				return nil, errEnvelope
+				return nil, nil, errEnvelope
 			}
 			named := b[0]
 			b = b[1:]
 			if named == 1 && !skipStr() {
-				return nil, errEnvelope
+				return nil, nil, errEnvelope
 			}
 		default:
-			return nil, errEnvelope
+			return nil, nil, errEnvelope
 		}
 	}
-	return ids, nil
+	return ids, bodies, nil
 }
 
 // ReleaseEnvelopeTargets drops the references an RPC message that will not
-// be delivered holds (each was handed over to the message). Safe from any
-// goroutine.
+// be delivered holds (each was handed over to the message) and closes its
+// body streams. Safe from any goroutine.
 func ReleaseEnvelopeTargets(b []byte) {
-	ids, _ := EnvelopeTargetIDs(b)
+	ids, bodies, _ := envelopeRefs(b)
 	for _, id := range ids {
 		releaseExport(id)
+	}
+	for _, id := range bodies {
+		web.ReleaseRPCBody(id)
 	}
 }

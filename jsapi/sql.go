@@ -374,13 +374,16 @@ func sqlBinding(rt *goja.Runtime, v goja.Value) (any, error) {
 func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 	rt := w.rt
 	s := rt.NewObject()
+	var st *sqlState // the runtime's, from the first exec on
 	_ = s.Set("exec", jserr.Func(rt, func(call goja.FunctionCall) (goja.Value, error) {
 		if q == nil {
 			return nil, jserr.New("Error", "SQL is not available on this storage")
 		}
-		st, err := sqlStateOf(rt)
-		if err != nil {
-			return nil, jserr.New("Error", err.Error())
+		if st == nil {
+			var err error
+			if st, err = sqlStateOf(rt); err != nil {
+				return nil, jserr.New("Error", err.Error())
+			}
 		}
 		query := call.Argument(0).String()
 		args := make([]any, 0, max(len(call.Arguments)-1, 0))
@@ -396,7 +399,11 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 			return nil, jserr.New("Error", err.Error())
 		}
 		h := &cursorHandle{c: cur, cols: cur.Columns()}
-		runtime.AddCleanup(h, SQLCursor.Release, cur)
+		if o, ok := cur.(interface{ Open() bool }); !ok || o.Open() {
+			// Only a cursor whose statement is still open holds anything
+			// to release early.
+			runtime.AddCleanup(h, SQLCursor.Release, cur)
+		}
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {
 			cur.Close()

@@ -445,3 +445,20 @@ func BenchmarkJS_SQLSelect(b *testing.B) {
 func BenchmarkJS_SQLScan(b *testing.B) {
 	benchJS(b, benchJSSetup, `sql.exec("SELECT id, name, score FROM items WHERE id >= ? ORDER BY id LIMIT 100", 500).toArray();`)
 }
+
+func BenchmarkJS_SQLCount(b *testing.B) {
+	benchJS(b, benchJSSetup, `sql.exec("SELECT count(*) AS n FROM items").one().n;`)
+}
+
+func BenchmarkJS_SQLUpdate(b *testing.B) {
+	benchJS(b, benchJSSetup, `sql.exec("UPDATE items SET score = ? WHERE id = ?", i, i % 1000);`)
+}
+
+// BenchmarkJS_SQLWrite is the write of examples/sqlheavy (bench/sql.sh): an
+// INSERT, a count(*) over the growing table and a KV put of the count.
+func BenchmarkJS_SQLWrite(b *testing.B) {
+	benchJS(b, `sql.exec("CREATE TABLE events (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, path TEXT NOT NULL, agent TEXT)");`,
+		`sql.exec("INSERT INTO events (at, path, agent) VALUES (?, ?, ?)", 1764650000000 + i, "/?name=bench", "wrk");
+		const n = sql.exec("SELECT count(*) AS n FROM events").one().n;
+		ctx.storage.kv.put("n", n);`)
+}

@@ -28,6 +28,12 @@ import (
 // (Couple), and from then on what the server end sends goes to the
 // WebSocketConn, and what the network delivers reaches the server end
 // through Worker.DispatchWebSocket. jsapi has no network code.
+//
+// A socket that crossed to another runtime in a Response (a stub.fetch
+// caller) is a stand-in there (ValueIn): returned in a Response it is the
+// socket it stands for; accept()ed, the host's SocketBridge couples it to
+// that socket, which stays in its own runtime, so that only frames (Go
+// bytes) cross between runtimes, never a goja value.
 
 //go:embed websocket.js
 var wsSource string
@@ -125,7 +131,23 @@ type WebSocket struct {
 	// Owner is the host's: who owns the socket (set once, on the home
 	// loop, before the socket leaves it).
 	Owner any
+
+	// remote is a stand-in's: the socket it stands for, which lives in
+	// another runtime (or on another node). Immutable.
+	remote *WebSocket
 }
+
+// SocketBridge couples a stand-in the program accepted (in the stand-in's
+// runtime, on its goroutine) to the socket it stands for (Remote): it
+// returns the connection what the stand-in sends goes to; the host
+// delivers what the other end sends with Worker.DispatchWebSocket on the
+// stand-in's loop. An error is thrown by accept(). The host's, set by
+// WorkerOptions.BridgeSocket.
+type SocketBridge func(standIn *WebSocket) (WebSocketConn, error)
+
+// Remote is the socket a stand-in (ValueIn in another runtime) stands for,
+// or nil when ws is not a stand-in.
+func (ws *WebSocket) Remote() *WebSocket { return ws.remote }
 
 // NewRemoteSocket returns the client end of a WebSocket whose server end
 // lives on another node: it has no runtime, so a program can only return
@@ -285,22 +307,38 @@ func (ws *WebSocket) home(rt *goja.Runtime) (*goja.Object, error) {
 	return v.ToObject(rt), nil
 }
 
-// ValueIn returns a JS value for ws in rt: its own object at home, else a
-// stand-in that can only be returned in a Response (a stub.fetch caller in
-// another runtime passing the socket on).
+// ValueIn returns a JS value for ws in rt: its own object at home while no
+// handler returned it yet (no Owner), else a new stand-in living in rt.
+// Returned in a Response, the stand-in is ws again (socketFor); accept()ed,
+// it is coupled to ws by the runtime's SocketBridge. A socket an object
+// returned is a stand-in even in the object's own runtime, so that what
+// the two ends exchange passes the object's gates as over a connection.
+// Call it on rt's goroutine; ws's fields read here were set before ws left
+// its home loop.
 func (ws *WebSocket) ValueIn(rt *goja.Runtime) goja.Value {
-	if ws.rt == rt && ws.obj != nil {
+	if ws.Owner == nil && ws.rt == rt && ws.obj != nil {
 		return ws.obj
 	}
 	st := wsStateOf(rt)
 	if st == nil {
 		return goja.Null()
 	}
-	v, err := st.wrap(goja.Undefined(), rt.ToValue(ws))
+	v, err := st.wrap(goja.Undefined(), rt.ToValue(&WebSocket{rt: rt, remote: ws}))
 	if err != nil {
 		return goja.Null()
 	}
 	return v
+}
+
+// socketFor is the socket a Response carrying ws hands to the host: for a
+// stand-in neither accepted nor returned before, the socket it stands for
+// (the stand-in is used up); else ws. On ws's home loop.
+func (ws *WebSocket) socketFor() *WebSocket {
+	if ws.remote != nil && ws.mode == wsAwaiting {
+		ws.mode = wsReleased
+		return ws.remote
+	}
+	return ws
 }
 
 // WebSocketSet is an object's hibernatable WebSockets
@@ -373,6 +411,7 @@ func (s *WebSocketSet) remove(ws *WebSocket) {
 type wsState struct {
 	wrap, handleOf, autoPair, newAutoPair, later goja.Callable
 	message, close, error                        goja.Callable
+	bridge                                       SocketBridge // nil: stand-ins cannot be accepted
 }
 
 var wsStateKey = rtstate.NewKey[wsState]("cellhost.websocket")
@@ -436,10 +475,29 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 	}
 	return web.SetSocketOf(rt, func(v goja.Value) web.Socket {
 		if ws := WebSocketOf(rt, v); ws != nil {
-			return ws
+			return ws.socketFor()
 		}
 		return nil
 	})
+}
+
+// msgNoBridge is accept()'s error for a stand-in where no bridge exists.
+const msgNoBridge = "This WebSocket came from another Durable Object's response: cellhost can only return it in a Response, not use it here."
+
+// acceptStandIn accepts a stand-in: the runtime's SocketBridge couples it
+// to the socket it stands for.
+func acceptStandIn(rt *goja.Runtime, ws *WebSocket) {
+	st := wsStateOf(rt)
+	if st == nil || st.bridge == nil {
+		jserr.Throw(rt, jserr.TypeError(msgNoBridge))
+	}
+	conn, err := st.bridge(ws)
+	if err != nil {
+		jserr.Throw(rt, err)
+	}
+	ws.mode = wsAccepted
+	ws.conn = conn
+	conn.Accepted()
 }
 
 const msgMustAccept = "You must call one of accept() or state.acceptWebSocket() on this WebSocket before sending messages."
@@ -452,7 +510,7 @@ func wsHandle(rt *goja.Runtime, v goja.Value) *WebSocket {
 		jserr.Throw(rt, jserr.TypeError("Illegal invocation"))
 	}
 	if ws.rt != rt {
-		jserr.Throw(rt, jserr.TypeError("This WebSocket came from another Durable Object's response: cellhost can only return it in a Response, not use it here."))
+		jserr.Throw(rt, jserr.TypeError(msgNoBridge))
 	}
 	return ws
 }
@@ -481,6 +539,10 @@ func wsNatives(rt *goja.Runtime) *goja.Object {
 		case wsHibernatable:
 			jserr.Throw(rt, jserr.TypeError("Can't accept() WebSocket after enabling hibernation."))
 		case wsAccepted:
+			return goja.Undefined()
+		}
+		if ws.remote != nil {
+			acceptStandIn(rt, ws)
 			return goja.Undefined()
 		}
 		ws.mode = wsAccepted

@@ -233,7 +233,8 @@ s.accept();`)
 }
 
 // A response carrying a WebSocket crosses to another runtime (a stub.fetch
-// caller) and back out unchanged; the stand-in cannot be used there.
+// caller) and back out unchanged; without a SocketBridge the stand-in
+// cannot be used there.
 func TestWebSocket_CrossRuntimeResponse(t *testing.T) {
 	rtA, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
 	rtB, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
@@ -313,5 +314,71 @@ log.push("sync");`)
 	want := `["sync",["b","early"],["b",[1,2]],["a","to a"],["b close",3000,"done"],["a close",3000,"echo done",3]]`
 	if got := jsJSON(t, rt, `log`); got != want {
 		t.Errorf("local pair:\n got %s\nwant %s", got, want)
+	}
+}
+
+// A socket a handler returned (it has an Owner) is a stand-in in the
+// caller's runtime, even its own; accept() hands the stand-in to the
+// runtime's SocketBridge, and from then on it sends to the bridge's
+// connection and receives what the host dispatches.
+func TestWebSocket_StandInBridged(t *testing.T) {
+	rtA, _ := newWSRuntime(t, "export class Obj {}\n", &WebSocketSet{})
+	rtB, wB := newWSRuntime(t, "export class Obj {}\n", nil)
+	v := jstest.Run(t, rtA, `globalThis.p = new WebSocketPair(); p[1].accept(); new Response(null, { status: 101, webSocket: p[0] })`)
+	resp, err := web.ExportResponse(rtA, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.WebSocket != nil {
+		t.Error("the response carries a goja value of its runtime")
+	}
+	orig := wsOf(t, rtA, "p[0]")
+	orig.Owner = "the object" // as the host claims it when the response leaves
+	conn := &fakeConn{}
+	var bridged *WebSocket
+	wsStateOf(rtB).bridge = func(standIn *WebSocket) (WebSocketConn, error) {
+		bridged = standIn
+		return conn, nil
+	}
+	for _, rt := range []*goja.Runtime{rtA, rtB} {
+		jv, err := web.NewResponse(rt, resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = rt.Set("r", jv)
+	}
+	if got := jsJSON(t, rtA, `r.webSocket === p[0]`); got != "false" {
+		t.Errorf("in its own runtime, a returned socket is its own object: %s", got)
+	}
+	if got := jsJSON(t, rtB, `globalThis.log = []; const ws = r.webSocket;
+ws.addEventListener("message", (e) => log.push(e.data));
+ws.addEventListener("close", (e) => log.push([e.code, e.reason, e.wasClean, ws.readyState]));
+[attempt(() => ws.send("early")).threw, attempt(() => ws.accept()).threw, ws.readyState]`); got != `["TypeError",null,1]` {
+		t.Errorf("accept: %s", got)
+	}
+	if bridged == nil || bridged.Remote() != orig || conn.accepted != 1 {
+		t.Fatalf("the bridge got %p (remote %p, want %p), accepted %d", bridged, bridged.Remote(), orig, conn.accepted)
+	}
+	jstest.Run(t, rtB, `ws.send("hi"); ws.send(new Uint8Array([1])); ws.close(1000, "bye")`)
+	if got := strings.Join(conn.out, " "); got != "text:hi binary:[1] close:1000:bye" {
+		t.Errorf("sent %s", got)
+	}
+	for _, ev := range []WebSocketEvent{{Type: WebSocketMessage, Text: true, Data: []byte("back")}, {Type: WebSocketClose, Code: 1000, Reason: "ok", WasClean: true}} {
+		if _, err := wB.DispatchWebSocket(nil, bridged, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := jsJSON(t, rtB, `log`); got != `["back",[1000,"ok",true,3]]` {
+		t.Errorf("events: %s", got)
+	}
+	// An accepted stand-in is itself in a Response, and cannot be coupled.
+	again, err := web.ExportResponse(rtB, jstest.Run(t, rtB, `new Response(null, { status: 101, webSocket: ws })`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := SocketOf(again); s != bridged {
+		t.Fatalf("re-exported %p, want the stand-in %p", s, bridged)
+	} else if err := s.Couple(conn); err == nil || !strings.Contains(err.Error(), "after calling accept()") {
+		t.Errorf("couple an accepted stand-in: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ var emptyImage = sync.OnceValues(func() ([]byte, error) {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "empty.sqlite")
-	db, err := sql.Open("sqlite", dsn(path, true))
+	db, err := sql.Open("sqlite", dsn(path, syncNormal))
 	if err != nil {
 		return nil, err
 	}

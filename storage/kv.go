@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
@@ -106,8 +108,8 @@ func (db *DB) cacheKVOwned(key string, v []byte, ok bool) {
 // bufferKV buffers the puts of keys; it reports false, buffering nothing,
 // when one of the values is too large to buffer.
 func (db *DB) bufferKV(keys []string, values [][]byte) bool {
-	for _, v := range values {
-		if len(v) > kvCacheMaxValue {
+	for i, v := range values {
+		if len(keys[i])+len(v) > kvCacheMaxValue {
 			return false
 		}
 	}
@@ -136,6 +138,7 @@ func (db *DB) flushKV() error {
 	if err != nil {
 		return db.abort(err)
 	}
+	defer db.raiseLength()()
 	for k, v := range db.pendingKV {
 		if _, err := put.Exec(db.scope, k, v); err != nil {
 			return db.abort(fmt.Errorf("write buffered keys: %w", err))
@@ -228,6 +231,11 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 	if len(keys) == 0 {
 		return nil
 	}
+	for i, k := range keys {
+		if kvRowSize(len(k), len(values[i])) > maxSQLiteLength {
+			return tooBig() // as workerd's row would be: nothing written, the transaction goes on
+		}
+	}
 	if !db.hasKV {
 		if err := db.execInternal(sqlCreateKV); err != nil {
 			return fmt.Errorf("put keys: %w", db.abort(err))
@@ -258,6 +266,7 @@ func (db *DB) Put(keys []string, values [][]byte) error {
 			return fmt.Errorf("put keys: %w", db.abort(err))
 		}
 	}
+	defer db.raiseLength()()
 	for i, k := range keys {
 		if _, err := put.Exec(db.scope, k, values[i]); err != nil {
 			if batch && db.txAlive() {
@@ -510,4 +519,42 @@ WHERE type IN ('table', 'view')
 // quoteIdent quotes an SQL identifier.
 func quoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// kvRowSize is the size of the SQLite record of one entry as workerd stores
+// it, a row (key TEXT, value BLOB) of its _cf_KV table: the row SQLite
+// refuses above SQLITE_LIMIT_LENGTH. cellhost's own rows are longer by the
+// scope column, so workerd's limit is checked on this size before the write
+// and the connection's limit is raised for the write itself (raiseLength).
+func kvRowSize(key, value int) int {
+	keyType := varintLen(uint64(2*key + 13))
+	valueType := varintLen(uint64(2*value + 12))
+	header := keyType + valueType
+	header += varintLen(uint64(header + 1))
+	return header + key + value
+}
+
+// varintLen is the length of SQLite's varint of v.
+func varintLen(v uint64) int {
+	n := 1
+	for v > 0x7f && n < 9 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// tooBig is SQLite's SQLITE_TOOBIG as workerd reports it.
+func tooBig() error {
+	return &SQLError{Msg: "string or blob too big: SQLITE_TOOBIG", Code: sqlite3.SQLITE_TOOBIG}
+}
+
+// raiseLength lets cellhost's own KV rows, which carry the scope beside
+// workerd's key and value, be up to the scope longer than workerd's limit
+// (kvRowSize checked the entry); the returned function puts the limit back.
+// On the DB's goroutine, around its own statements only.
+func (db *DB) raiseLength() (restore func()) {
+	r := &db.raw
+	sqlite3.Xsqlite3_limit(r.tls, r.db, sqlite3.SQLITE_LIMIT_LENGTH, int32(maxSQLiteLength+len(db.scope)+16))
+	return func() { sqlite3.Xsqlite3_limit(r.tls, r.db, sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteLength) }
 }

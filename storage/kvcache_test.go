@@ -93,7 +93,7 @@ func TestDB_CacheKV_followsTransactions(t *testing.T) {
 
 	// A batch that fails half-way leaves every key as it was.
 	_ = mustGet(t, db, "a") // cached as absent
-	err = db.Put([]string{"a", "k"}, [][]byte{[]byte("A"), bytes.Repeat([]byte("x"), 2_300_000)})
+	err = db.Put([]string{"a", "k"}, [][]byte{[]byte("A"), bytes.Repeat([]byte("x"), 8_388_643)})
 	var se *storage.SQLError
 	if !errors.As(err, &se) || !strings.Contains(se.Msg, "SQLITE_TOOBIG") {
 		t.Fatalf("Put of an oversized value = %v, want SQLITE_TOOBIG", err)

@@ -26,10 +26,15 @@ import (
 // authorizer and limits.
 
 // Limits workerd sets on its SQLite connections (sqlite3_limit).
+// SQLITE_LIMIT_LENGTH, the longest string, blob or table row (so also a
+// stored key with its value), is the one workerd 1.20261117.1 has: the
+// largest zeroblob(), string parameter and blob it takes is 8 388 642
+// bytes, one more is SQLITE_TOOBIG (testjs/cases/storage-value-size;
+// workerd's source had 2 200 000 until August 2026, then 4 MiB).
 var sqliteLimits = []struct {
 	id, value int32
 }{
-	{sqlite3.SQLITE_LIMIT_LENGTH, 2_200_000},
+	{sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteLength},
 	{sqlite3.SQLITE_LIMIT_SQL_LENGTH, 100_000},
 	{sqlite3.SQLITE_LIMIT_COLUMN, 100},
 	{sqlite3.SQLITE_LIMIT_EXPR_DEPTH, 100},
@@ -42,6 +47,9 @@ var sqliteLimits = []struct {
 	{sqlite3.SQLITE_LIMIT_TRIGGER_DEPTH, 10},
 	{sqlite3.SQLITE_LIMIT_WORKER_THREADS, 0},
 }
+
+// maxSQLiteLength is SQLITE_LIMIT_LENGTH (sqliteLimits).
+const maxSQLiteLength = 8_388_642
 
 // Messages of the errors workerd raises itself (not SQLite).
 const (
@@ -273,6 +281,7 @@ type cachedStmt struct {
 	// prepared with cellhost's internal tables hidden.
 	schemaRead, hidden bool
 	dml                dmlTarget // what it writes (sqlrows.go)
+	read               readInfo  // what it reads (sqlread.go)
 	elem               *list.Element
 }
 
@@ -376,11 +385,13 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 	}
 	c := &Cursor{db: db, readOnly: true}
 	db.auth.schema = false
-	if e := db.stmtCache.get(query); e != nil && e.schemaRead && !e.hidden && db.hasInternalTables() {
+	e := db.stmtCache.get(query)
+	if e != nil && e.schemaRead && !e.hidden && db.hasInternalTables() {
 		// Prepared before the internal tables appeared: prepare it again.
 		db.evict(e)
+		e = nil
 	}
-	if e := db.stmtCache.get(query); e != nil {
+	if e != nil {
 		e.busy = true
 		c.cached = e
 		c.stmt = e.stmt

@@ -350,3 +350,115 @@ func BenchmarkCell_SQLScan(b *testing.B) {
 		}
 	})
 }
+
+// fillItems inserts rows rows into benchSchema's table of a cell.
+func fillItems(b *testing.B, db *storage.DB, rows int) {
+	query(b, db, benchSchema)
+	for i := range rows {
+		query(b, db, `INSERT INTO items (id, name, score) VALUES (?, ?, ?)`, int64(i), "item"+strconv.Itoa(i), float64(i))
+	}
+	if err := db.Commit(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// fillBaseline does the same on a plain SQLite connection.
+func fillBaseline(b *testing.B, conn *sql.Conn, rows int) {
+	ctx := context.Background()
+	if _, err := conn.ExecContext(ctx, benchSchema); err != nil {
+		b.Fatal(err)
+	}
+	for i := range rows {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO items (id, name, score) VALUES (?, ?, ?)`, i, "item"+strconv.Itoa(i), float64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCell_SQLCount counts the rows of a 1000-row table (SQLite
+// answers count(*) from the b-tree: a walk over its pages).
+func BenchmarkCell_SQLCount(b *testing.B) {
+	const rows = 1000
+	b.Run("cell", func(b *testing.B) {
+		db := openBenchCell(b)
+		fillItems(b, db, rows)
+		b.ReportAllocs()
+		for b.Loop() {
+			c, err := db.Exec(`SELECT count(*) FROM items`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			row, ok, err := c.Next()
+			if err != nil || !ok || row[0] != int64(rows) {
+				b.Fatal(row, err)
+			}
+			if _, ok, _ := c.Next(); ok {
+				b.Fatal("two rows")
+			}
+			if err := db.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sqlite", func(b *testing.B) {
+		conn, done := openBaseline(b)
+		defer done()
+		fillBaseline(b, conn, rows)
+		sel, err := conn.PrepareContext(context.Background(), `SELECT count(*) FROM items`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx := newBaselineTx(b, conn)
+		b.ReportAllocs()
+		for b.Loop() {
+			tx.run(b, func() error {
+				var n int64
+				if err := sel.QueryRow().Scan(&n); err != nil {
+					return err
+				}
+				if n != rows {
+					return fmt.Errorf("count %d", n)
+				}
+				return nil
+			})
+		}
+	})
+}
+
+// BenchmarkCell_SQLUpdate updates one row by primary key.
+func BenchmarkCell_SQLUpdate(b *testing.B) {
+	const rows = 1000
+	b.Run("cell", func(b *testing.B) {
+		db := openBenchCell(b)
+		fillItems(b, db, rows)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			c, err := db.Exec(`UPDATE items SET score = ? WHERE id = ?`, float64(i), float64(i%rows))
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Close()
+			if err := db.Commit(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sqlite", func(b *testing.B) {
+		conn, done := openBaseline(b)
+		defer done()
+		fillBaseline(b, conn, rows)
+		upd, err := conn.PrepareContext(context.Background(), `UPDATE items SET score = ? WHERE id = ?`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tx := newBaselineTx(b, conn)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			tx.run(b, func() error { _, err := upd.Exec(float64(i), float64(i%rows)); return err })
+		}
+	})
+}

@@ -32,12 +32,15 @@ type Cursor struct {
 
 	// Row counts, of the last statement only (as workerd counts them),
 	// taken while it runs.
-	written     int64 // rows written by the last statement
-	changesBase int64 // total changes when the last statement started
-	rows        int64 // rows the last statement produced
-	scanned     int64 // full-scan steps of the last statement
-	ddl         bool  // the last statement changed the schema
-	ddlStmt     bool  // the last statement is DDL (cached: at its first prepare)
+	written     int64     // rows written by the last statement
+	changesBase int64     // total changes when the last statement started
+	rows        int64     // rows the last statement produced
+	steps       int64     // steps to a next entry of the last statement, once finished
+	read        *readInfo // its bytecode's rowsRead rules (sqlread.go)
+	readLocal   readInfo  // read, for a statement not cached
+	counted     []int64   // its OP_Counts' results
+	ddl         bool      // the last statement changed the schema
+	ddlStmt     bool      // the last statement is DDL (cached: at its first prepare)
 	dml         *dmlTarget
 	ddlWritten  int64 // the schema rows the last statement wrote (sqlrows.go)
 }
@@ -46,7 +49,7 @@ type Cursor struct {
 // does (sqlrows.go).
 func (c *Cursor) setWritten() {
 	n := c.db.totalChanges() - c.changesBase
-	c.written = n + c.db.extraWrites(c.dml, n)
+	c.written = n + c.db.extraWrites(c.dml, c.stmt, n)
 }
 
 // start binds args to the prepared statement, computes its first row and
@@ -67,7 +70,7 @@ func (c *Cursor) start(args []any) error {
 		}
 	}
 	if c.cached != nil {
-		sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)
+		db.steps(c.stmt, true)
 	}
 	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, c.stmt) != 0
 	c.readOnly = c.readOnly && ro
@@ -82,19 +85,32 @@ func (c *Cursor) start(args []any) error {
 		seqBefore = db.sequenceExists()
 	}
 	rc := db.step(c.stmt)
+	// The bytecode after the first step: it may have prepared the
+	// statement again for a changed schema.
+	if c.cached != nil {
+		c.read = db.readInfoOf(c.stmt, &c.cached.read)
+	} else {
+		c.read = db.readInfoOf(c.stmt, &c.readLocal)
+	}
+	if rc == sqlite3.SQLITE_ROW {
+		c.noteCounts()
+	}
 	var failed error
 	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
 		// Taken before anything else runs on the handle (the schema
 		// cookie below is a query of its own and clears the message).
 		failed = db.stepFailed(rc)
 	}
-	// The names after the first step: it may have prepared the statement
-	// again for a changed schema.
-	ncol := int(sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
-	c.cols = make([]string, ncol)
-	for i := range c.cols {
-		c.cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+	// The names after the first step (it may have prepared the statement
+	// again for a changed schema), kept with the bytecode's readInfo.
+	if c.read.cols == nil {
+		cols := make([]string, sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
+		for i := range cols {
+			cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+		}
+		c.read.cols = cols
 	}
+	c.cols = c.read.cols
 	c.setWritten()
 	if ddl && db.schemaCookie() != cookie {
 		c.ddl = true
@@ -155,25 +171,24 @@ func (c *Cursor) bind(i int32, a any) int32 {
 }
 
 // Columns returns the names of the result columns (empty for statements
-// that return no rows).
+// that return no rows). The slice is shared: do not modify it.
 func (c *Cursor) Columns() []string { return c.cols }
 
 // ReadOnly reports whether none of the statements of the exec writes.
 func (c *Cursor) ReadOnly() bool { return c.readOnly }
 
-// RowsRead is an estimate of the rows the statements read, as workerd
-// counts them: rows returned or scanned, plus one per schema change.
+// RowsRead is the number of rows the last statement read, as workerd
+// counts them (sqlread.go).
 func (c *Cursor) RowsRead() int {
-	scanned := c.scanned
+	n := c.steps
 	if c.stmt != 0 {
-		scanned = int64(sqlite3.Xsqlite3_stmt_status(c.db.raw.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+		n = c.db.steps(c.stmt, false)
 	}
-	n := c.rows
-	if scanned > 0 {
-		n = max(n, scanned+1)
+	if c.read != nil {
+		n += c.read.positions
 	}
-	if c.ddl {
-		n++
+	for _, k := range c.counted {
+		n += k
 	}
 	return int(n)
 }
@@ -222,6 +237,7 @@ func (c *Cursor) advance() error {
 	case sqlite3.SQLITE_ROW:
 		c.hasRow = true
 		c.rows++
+		c.noteCounts()
 		return nil
 	case sqlite3.SQLITE_DONE:
 		c.hasRow = false
@@ -285,6 +301,10 @@ func (c *Cursor) readAhead(limit int) {
 // ends at the next commit instead of being read ahead.
 func (c *Cursor) Release() { c.released.Store(true) }
 
+// Open reports whether the cursor's statement is still open (rows not read
+// yet that it has not read ahead): only then does Release change anything.
+func (c *Cursor) Open() bool { return c.stmt != 0 }
+
 // Close ends the cursor early; its remaining rows are discarded.
 func (c *Cursor) Close() {
 	c.hasRow = false
@@ -301,7 +321,7 @@ func (c *Cursor) finish() {
 	db := c.db
 	r := &db.raw
 	delete(db.cursors, c)
-	c.scanned = int64(sqlite3.Xsqlite3_stmt_status(r.tls, c.stmt, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, 0))
+	c.steps = db.steps(c.stmt, false)
 	if e := c.cached; e != nil && !db.closed {
 		sqlite3.Xsqlite3_reset(r.tls, c.stmt)
 		sqlite3.Xsqlite3_clear_bindings(r.tls, c.stmt)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // workerd counts rowsWritten with a patch of SQLite's VDBE (libSQL's row
@@ -29,6 +30,7 @@ type dmlTarget struct {
 	ddl               sqlite.AuthorizerActionCode
 	ddlName, ddlTable string
 	addColumn         bool // ALTER TABLE ... ADD COLUMN
+	amp               writeAmp
 }
 
 // isAddColumn reports whether the statement text is ALTER TABLE <name>
@@ -133,27 +135,49 @@ func (t *dmlTarget) note(op sqlite.AuthorizerActionCode, table, col string) {
 	}
 }
 
+// writeAmp is what a statement's changes add to workerd's rowsWritten
+// beyond SQLite's change count: perRow index entries per changed row, and
+// once (the AUTOINCREMENT sequence row) when it changed any. It depends on
+// the schema only, so it is kept with the statement (in its dmlTarget) and
+// computed again when SQLite prepared the statement again, which it does
+// after every schema change (SQLITE_STMTSTATUS_REPREPARE).
+type writeAmp struct {
+	known        bool
+	reprepared   int32
+	perRow, once int64
+}
+
 // extraWrites is what workerd's rowsWritten adds to SQLite's change count
-// for changes rows written by a statement with target t.
-func (db *DB) extraWrites(t *dmlTarget, changes int64) int64 {
+// for changes rows written by stmt, a statement with target t.
+func (db *DB) extraWrites(t *dmlTarget, stmt uintptr, changes int64) int64 {
 	if t == nil || t.op == 0 || changes <= 0 {
 		return 0
 	}
+	rep := int32(-1)
+	if stmt != 0 {
+		rep = sqlite3.Xsqlite3_stmt_status(db.raw.tls, stmt, sqlite3.SQLITE_STMTSTATUS_REPREPARE, 0)
+	}
+	if !t.amp.known || t.amp.reprepared != rep || rep < 0 {
+		t.amp = db.writeAmp(t)
+		t.amp.reprepared = rep
+	}
+	return changes*t.amp.perRow + t.amp.once
+}
+
+// writeAmp reads from the schema what the changes of a statement with
+// target t add to its rowsWritten.
+func (db *DB) writeAmp(t *dmlTarget) writeAmp {
 	ctx := context.Background()
 	const notTable = `NOT (il.origin = 'pk' AND coalesce((SELECT wr FROM pragma_table_list(?1)), 0))`
-	var n int64
+	a := writeAmp{known: true}
 	switch t.op {
 	case sqlite.AuthInsert:
-		var idx, autoinc int64
-		_ = db.conn.QueryRowContext(ctx, `SELECT count(*) FROM pragma_index_list(?1) il WHERE `+notTable, t.table).Scan(&idx)
-		_ = db.conn.QueryRowContext(ctx, `SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?1 AND sql LIKE '%AUTOINCREMENT%'`, t.table).Scan(&autoinc)
-		n = changes*idx + autoinc
+		_ = db.conn.QueryRowContext(ctx, `SELECT count(*) FROM pragma_index_list(?1) il WHERE `+notTable, t.table).Scan(&a.perRow)
+		_ = db.conn.QueryRowContext(ctx, `SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?1 AND sql LIKE '%AUTOINCREMENT%'`, t.table).Scan(&a.once)
 	case sqlite.AuthUpdate:
 		cols, _ := json.Marshal(t.cols)
-		var idx int64
 		_ = db.conn.QueryRowContext(ctx, `SELECT count(DISTINCT il.name) FROM pragma_index_list(?1) il, pragma_index_info(il.name) ii
-			WHERE ii.name IN (SELECT value FROM json_each(?2)) AND `+notTable, t.table, string(cols)).Scan(&idx)
-		n = changes * idx
+			WHERE ii.name IN (SELECT value FROM json_each(?2)) AND `+notTable, t.table, string(cols)).Scan(&a.perRow)
 	}
-	return n
+	return a
 }

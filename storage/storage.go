@@ -34,8 +34,12 @@ const (
 	// busyTimeout is how long a statement waits for a lock another
 	// connection holds (another process reading the same file, a tool).
 	busyTimeout = 5000 // ms
-	// cacheSizeKiB bounds the page cache of one cell; a host holds many.
-	cacheSizeKiB = 512
+	// cacheSizeKiB bounds the page cache of one cell: SQLite's default,
+	// which workerd keeps. The cache takes pages as statements read them,
+	// so a cell with a small database holds no more than with a smaller
+	// bound; a bound below a table's size makes every scan of it (count(*)
+	// over a growing table) read all its pages from the files again.
+	cacheSizeKiB = 2000
 )
 
 // celld's internal tables (_cf_KV, _cf_METADATA, _cf_ALARM) are created
@@ -83,10 +87,11 @@ type Options struct {
 	// SyncFS for many databases at once). This lets concurrent commits share
 	// one fsync (group commit). Without it every Commit is fsync'd.
 	DeferSync bool
-	// NoSync runs the database with synchronous=OFF: SQLite itself never
-	// fsyncs (not a new WAL's header or its directory, not a checkpoint),
-	// for a database whose durable copy lives elsewhere (the log mode's
-	// bucket, restored at every activation). Sync still fsyncs the WAL.
+	// NoSync runs the database with synchronous=OFF: neither Commit nor a
+	// checkpoint fsyncs anything, so a power cut may leave the file torn.
+	// For a database whose durable copy is elsewhere and which is replaced
+	// from it on every open (the host's log mode: the bucket). Sync still
+	// fsyncs the WAL. It overrides DeferSync.
 	NoSync bool
 	// LogPages turns automatic checkpoints off (wal_autocheckpoint=0) so
 	// every committed frame stays in the WAL for a WALCapture to read until
@@ -181,7 +186,14 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	connector, err := sqlite.NewConnector(withLogPages(dsnFor(abs, opts), opts.LogPages))
+	sync := syncFull
+	switch {
+	case opts.NoSync:
+		sync = syncOff
+	case opts.DeferSync:
+		sync = syncNormal
+	}
+	connector, err := sqlite.NewConnector(withLogPages(dsn(abs, sync), opts.LogPages))
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -212,26 +224,18 @@ func Open(path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// dsnFor returns the data source name of the cell database at the
-// absolute path abs for opts.
-func dsnFor(abs string, opts Options) string {
-	if opts.NoSync {
-		return dsnSync(abs, "synchronous(OFF)")
-	}
-	return dsn(abs, opts.DeferSync)
-}
+// The synchronous pragmas of Options: FULL by default, NORMAL with
+// DeferSync, OFF with NoSync.
+const (
+	syncFull   = "synchronous(FULL)"
+	syncNormal = "synchronous(NORMAL)"
+	syncOff    = "synchronous(OFF)"
+)
 
 // dsn returns the data source name of the cell database at the absolute
-// path abs, with the connection pragmas.
-func dsn(abs string, deferSync bool) string {
-	sync := "synchronous(FULL)"
-	if deferSync {
-		sync = "synchronous(NORMAL)"
-	}
-	return dsnSync(abs, sync)
-}
-
-func dsnSync(abs, sync string) string {
+// path abs, with the connection pragmas and sync, one of the synchronous
+// pragmas above.
+func dsn(abs string, sync string) string {
 	return sqlitex.DSN(abs,
 		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
 		"journal_mode(WAL)",

@@ -2,9 +2,16 @@ package storage
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 func TestOpen_Pragmas(t *testing.T) {
@@ -21,7 +28,7 @@ func TestOpen_Pragmas(t *testing.T) {
 		{"synchronous", "2"}, // FULL
 		{"foreign_keys", "1"},
 		{"busy_timeout", "5000"},
-		{"cache_size", "-512"},
+		{"cache_size", "-2000"},
 	}
 	for _, tt := range tests {
 		var got string
@@ -88,4 +95,66 @@ func TestDB_abort(t *testing.T) {
 			t.Errorf("Commit: %v", err)
 		}
 	})
+}
+
+// A table of about 1 MiB stays in the page cache: a second count(*) over
+// it reads no page from the files (the count is a walk over every page).
+func TestDB_ScanStaysCached(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "cell.sqlite"), Options{DeferSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	count := func() int64 {
+		t.Helper()
+		c, err := db.Exec("SELECT count(*) FROM t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		row, ok, err := c.Next()
+		if err != nil || !ok {
+			t.Fatalf("count: %v %v", ok, err)
+		}
+		c.Close()
+		return row[0].(int64)
+	}
+	c, err := db.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	const rows = 8000
+	for i := range rows {
+		c, err := db.Exec("INSERT INTO t (v) VALUES (?)", strings.Repeat("x", 100)+strconv.Itoa(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := db.Size(); size < 900<<10 {
+		t.Fatalf("database is %d bytes, want about 1 MiB", size)
+	}
+	count()
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// SQLITE_DBSTATUS_CACHE_MISS, reset, then read after the second scan.
+	misses := func(reset int32) int32 {
+		cur := db.raw.scratch // two int32 out-parameters fit in the scratch
+		sqlite3.Xsqlite3_db_status(db.raw.tls, db.raw.db, sqlite3.SQLITE_DBSTATUS_CACHE_MISS, cur, cur+4, reset)
+		return int32(binary.NativeEndian.Uint32(sqlitex.CMem(cur, 4)))
+	}
+	misses(1)
+	if n := count(); n != rows {
+		t.Fatalf("count = %d, want %d", n, rows)
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if m := misses(0); m != 0 {
+		t.Errorf("second count(*) read %d pages from the files, want 0", m)
+	}
 }

@@ -13,8 +13,9 @@ import (
 	"github.com/cellhost/cellhost/plugins/kv"
 )
 
-// bindPlugins sets hc.Bind for a case's KV namespaces and D1 databases, in
-// fresh stores under stateDir, as cellhost dev binds them.
+// bindPlugins sets hc.Bind for a case's KV namespaces and hc.BindInternal
+// for its D1 databases (cells of the host), in fresh stores under stateDir,
+// as cellhost dev binds them.
 func bindPlugins(t *testing.T, cfg *wrangler.Config, hc *host.Config, stateDir string) {
 	t.Helper()
 	if len(cfg.KV) == 0 && len(cfg.D1) == 0 {
@@ -34,26 +35,24 @@ func bindPlugins(t *testing.T, cfg *wrangler.Config, hc *host.Config, stateDir s
 		}
 		nss[i] = n
 	}
-	dbs := make([]*d1.Database, len(cfg.D1))
-	for i, x := range cfg.D1 {
-		db, err := d1.Open(filepath.Join(stateDir, "d1-"+x.Name+".sqlite"))
-		if err != nil {
-			t.Fatalf("d1_databases %s: %v", x.Name, err)
-		}
-		t.Cleanup(func() { db.Close() })
-		dbs[i] = db
-	}
 	hc.Bind = func(rt *goja.Runtime, env *goja.Object) error {
 		for i, k := range cfg.KV {
 			if err := kv.Bind(rt, env, k.Name, nss[i]); err != nil {
 				return err
 			}
 		}
-		for i, x := range cfg.D1 {
-			if err := d1.Bind(rt, env, x.Name, dbs[i]); err != nil {
-				return err
-			}
-		}
 		return nil
+	}
+	if len(cfg.D1) > 0 {
+		hc.Internal = append(hc.Internal, host.InternalClass{Name: d1.Class, Serve: d1.Serve})
+		hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error {
+			for _, x := range cfg.D1 {
+				id := x.ID
+				if err := d1.Bind(rt, env, x.Name, func(req []byte, done func([]byte, error)) { cells.CallCell(d1.Class, id, req, done) }); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 	}
 }

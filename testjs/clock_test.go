@@ -49,10 +49,11 @@ func (c *skewClock) AfterFunc(d time.Duration, f func()) func() bool {
 			f()
 		}
 	}
+	// The real timer is set before Advance can see t (it stops t.real).
 	c.mu.Lock()
+	t.real = time.AfterFunc(d, t.f)
 	c.timers[t] = struct{}{}
 	c.mu.Unlock()
-	t.real = time.AfterFunc(d, t.f)
 	return func() bool {
 		t.real.Stop()
 		if !t.claim() {

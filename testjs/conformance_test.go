@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -59,6 +60,21 @@ func startHostIn(t *testing.T, dir string) string {
 	return startHostClock(t, dir, nil)
 }
 
+// testShards is the shard count of the hosts the corpus runs on: 2, so that
+// an object and the worker's request often land on different runtimes, or
+// $CELLHOST_TEST_SHARDS (e.g. 1, or 8 for objects spread over many).
+func testShards(t *testing.T) int {
+	v := os.Getenv("CELLHOST_TEST_SHARDS")
+	if v == "" {
+		return 2
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		t.Fatalf("CELLHOST_TEST_SHARDS=%q: want a positive number", v)
+	}
+	return n
+}
+
 // startHostClock is startHostIn with the host's clock (nil: the real one).
 func startHostClock(t *testing.T, dir string, clock host.Clock) string {
 	t.Helper()
@@ -74,7 +90,7 @@ func startHostClock(t *testing.T, dir string, clock host.Clock) string {
 	hc.StateDir = filepath.Join(t.TempDir(), ".cellhost")
 	hc.Log = log
 	bindPlugins(t, cfg, &hc, t.TempDir())
-	hc.Shards = 2
+	hc.Shards = testShards(t)
 	hc.Clock = clock
 	h, err := host.New(hc)
 	if err != nil {

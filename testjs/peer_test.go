@@ -25,9 +25,6 @@ var peerFailing = map[string]map[int]string{
 	"wd-sql": {
 		27: "modernc's SQLite (3.54) drops the JSON subtype of a scalar subquery's result, workerd's keeps it: json_object('columns', (SELECT json_group_object(...))) nests a string, not an object",
 	},
-	"wd-websocket": {
-		1: "a WebSocket an object returns can be used (accept, send, close) only in its own goja runtime: here the worker's request runs on the other shard (with one shard, or when both land on one, it passes); a cross-runtime WebSocket bridge is not built",
-	},
 }
 
 // TestPeer replays every peer case against a real Host and compares each

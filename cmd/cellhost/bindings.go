@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/web"
@@ -22,13 +23,12 @@ import (
 )
 
 // bindingSet holds the resources of the bindings beyond Durable Objects
-// (KV namespaces, D1 databases, R2 buckets) across reloads, and makes
-// host.Config.Bind.
+// (KV namespaces, R2 buckets) across reloads, and makes host.Config.Bind
+// (and BindInternal for D1 databases, which are cells of the host).
 type bindingSet struct {
 	stateDir string
 	mu       sync.Mutex
 	kv       map[string]*kv.Namespace // by namespace id
-	d1       map[string]*d1.Database  // by database id
 	// bucket holds the R2 buckets (r2/<bucket>/<key>) and the KV
 	// namespaces (cellhost/kv/<namespace>/...): the host's bucket; without
 	// one (--durability local), <stateDir>/bucket, opened on first use and
@@ -59,24 +59,6 @@ func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
 		return nil, err
 	}
 	return r2.New(st, name)
-}
-
-// database opens (once) the D1 database id.
-func (b *bindingSet) database(id string) (*d1.Database, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if db, ok := b.d1[id]; ok {
-		return db, nil
-	}
-	db, err := d1.Open(filepath.Join(b.stateDir, "d1", safeFileName(id)+".sqlite"))
-	if err != nil {
-		return nil, err
-	}
-	if b.d1 == nil {
-		b.d1 = map[string]*d1.Database{}
-	}
-	b.d1[id] = db
-	return db, nil
 }
 
 // namespace opens (once) the KV namespace id.
@@ -110,10 +92,6 @@ func (b *bindingSet) close() {
 		_ = n.Close()
 		delete(b.kv, id)
 	}
-	for id, db := range b.d1 {
-		_ = db.Close()
-		delete(b.d1, id)
-	}
 	if b.ownR2Store {
 		_ = b.bucket.Close()
 		b.bucket, b.ownR2Store = nil, false
@@ -137,11 +115,32 @@ func safeFileName(id string) string {
 	return "_"
 }
 
+// bindD1 sets hc.Internal and hc.BindInternal for a project's D1 databases:
+// each is an internal cell of the host (plugins/d1), so that it is logged
+// to the bucket and a fleet shares it. The class is known even without a
+// binding, so that a node answers a peer's forwarded query.
+func bindD1(cfg *wrangler.Config, hc *host.Config) {
+	hc.Internal = append(hc.Internal, host.InternalClass{Name: d1.Class, Serve: d1.Serve})
+	if len(cfg.D1) == 0 {
+		return
+	}
+	dbs := append([]wrangler.D1Binding(nil), cfg.D1...)
+	hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error {
+		for _, x := range dbs {
+			id := x.ID
+			if err := d1.Bind(rt, env, x.Name, func(req []byte, done func([]byte, error)) { cells.CallCell(d1.Class, id, req, done) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 // binder returns the host.Config.Bind of a project: KV namespaces, service
 // bindings to the worker's own entrypoints, the assets binding and the stubs
 // of binding kinds cellhost lacks. nil when there are none.
 func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt *goja.Runtime, env *goja.Object) error, error) {
-	if len(cfg.KV) == 0 && len(cfg.D1) == 0 && len(cfg.R2) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
+	if len(cfg.KV) == 0 && len(cfg.R2) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
 		return nil, nil
 	}
 	nss := make([]*kv.Namespace, len(cfg.KV))
@@ -151,14 +150,6 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 			return nil, fmt.Errorf("kv_namespaces %s: %w", k.Name, err)
 		}
 		nss[i] = n
-	}
-	dbs := make([]*d1.Database, len(cfg.D1))
-	for i, x := range cfg.D1 {
-		db, err := b.database(x.ID)
-		if err != nil {
-			return nil, fmt.Errorf("d1_databases %s: %w", x.Name, err)
-		}
-		dbs[i] = db
 	}
 	r2s := make([]*r2.Bucket, len(cfg.R2))
 	for i, x := range cfg.R2 {
@@ -171,11 +162,6 @@ func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt 
 	return func(rt *goja.Runtime, env *goja.Object) error {
 		for i, x := range cfg.R2 {
 			if err := r2.Bind(rt, env, x.Name, r2s[i]); err != nil {
-				return err
-			}
-		}
-		for i, x := range cfg.D1 {
-			if err := d1.Bind(rt, env, x.Name, dbs[i]); err != nil {
 				return err
 			}
 		}

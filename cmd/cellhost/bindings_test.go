@@ -3,14 +3,20 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
+	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/bucketkey"
+	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/kv"
 	"github.com/cellhost/cellhost/plugins/r2"
+	"github.com/cellhost/cellhost/storage"
 )
 
 const bindingsConfig = `{
@@ -248,13 +254,16 @@ func TestDev_R2SurvivesRestart(t *testing.T) {
 	}
 }
 
-// The D1 API on a local SQLite database: prepare/bind/first/all/raw/run,
-// batch (atomic), exec, withSession, errors with D1's prefix.
+// The D1 API: prepare/bind/first/all/raw/run, batch (atomic), exec,
+// withSession, errors with D1's prefix. The database is a cell logged to
+// the bucket: a restart with the local cell files gone reads it back from
+// there, and /do/ does not reach its class.
 func TestDev_D1(t *testing.T) {
 	dir := writeProject(t, map[string]string{
 		"wrangler.jsonc": `{"name": "d", "main": "index.js", "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "db-1"}]}`,
 		"index.js": `export default { async fetch(req, env) {
   const db = env.DB;
+  if (new URL(req.url).pathname === "/count") return Response.json(await db.prepare("SELECT group_concat(name) AS names FROM users").first("names"));
   const out = {};
   out.exec = (await db.exec("CREATE TABLE IF NOT EXISTS users (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score REAL, data BLOB)\nDELETE FROM users")).count;
   const ins = await db.prepare("INSERT INTO users (name, score, data) VALUES (?, ?, ?)").bind("ann", 1.5, new Uint8Array([7, 8])).run();
@@ -276,12 +285,45 @@ func TestDev_D1(t *testing.T) {
   return Response.json(out);
 } };`,
 	})
-	d := startDevServer(t, dir, dir, nil)
+	state := t.TempDir()
+	d := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
 	want := `{"exec":2,"run":[true,1,1,true,0],"batch":[2,2],"batchErr":"D1_ERROR: no such table: nope: SQLITE_ERROR","afterFailedBatch":2,` +
 		`"first":{"name":"ann","score":1.5,"data":[7,8]},"firstNone":null,"all":[{"name":"ann"},{"name":"bob"}],` +
 		`"raw":[["id","name"],[1,"ann"],[2,"bob"]],"session":1,"err":"D1_ERROR: no such table: missing: SQLITE_ERROR"}`
 	if _, body := d.get("/"); body != want {
 		t.Errorf("GET / =\n%s\nwant\n%s", body, want)
+	}
+	if status, body := d.get("/do/" + d1.Class + "/x"); status != 404 {
+		t.Errorf("GET /do/%s/x = %d %q, want 404", d1.Class, status, body)
+	}
+	// The inspector lists the database by its binding, and shows its rows.
+	home := getDoc(t, d.base+"/_cellhost")
+	sections := find(home, func(n *html.Node) bool { return n.Data == "section" && attr(n, "data-class") == d1.Class })
+	if len(sections) != 1 || !strings.Contains(text(sections[0]), "env.DB (db-1)") {
+		t.Fatalf("the inspector lacks the D1 database:\n%s", text(home))
+	}
+	link := attr(find(sections[0], func(n *html.Node) bool { return n.Data == "a" })[0], "href")
+	if rows := gridRows(getDoc(t, d.base+link+"?table=users"), 1); len(rows) != 3 || rows[1][1] != "ann" {
+		t.Errorf("the inspector's users table: %q", rows)
+	}
+	d.stop()
+
+	scope := d1.Class + ":" + host.InternalID(d1.Class, "db-1")
+	st, err := filestore.New(filepath.Join(state, "bucket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := st.List(context.Background(), bucketkey.LTXPrefix(scope), "", 0)
+	st.Close()
+	if err != nil || len(page.Objects) == 0 {
+		t.Fatalf("no LTX file of %s in the bucket (%v)", scope, err)
+	}
+	if err := os.RemoveAll(filepath.Join(state, "cells")); err != nil {
+		t.Fatal(err)
+	}
+	d = startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := d.get("/count"); body != `"ann,bob"` {
+		t.Errorf("after a restart without the local cells: GET /count = %s, want \"ann,bob\"", body)
 	}
 }
 
@@ -311,5 +353,52 @@ func TestAssets_HTMLHandling(t *testing.T) {
 				t.Errorf("%s: resolve(%q) = %q, %q; want %q, %q", mode, p, f, r, want.file, want.redirect)
 			}
 		}
+	}
+}
+
+// A D1 database an older cellhost kept in <state>/d1/<id>.sqlite moves into
+// its cell once, at start, and the file is renamed.
+func TestDev_D1MovesLegacyDatabase(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "d", "main": "index.js", "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "db-1"}]}`,
+		"index.js": `export default { async fetch(req, env) {
+  if (new URL(req.url).pathname === "/add") await env.DB.prepare("INSERT INTO users (name) VALUES ('cy')").run();
+  return Response.json((await env.DB.prepare("SELECT id, name FROM users ORDER BY id").raw()));
+} };`,
+	})
+	state := t.TempDir()
+	legacy := filepath.Join(state, "d1", "db-1.sqlite")
+	old, err := storage.Open(legacy, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE users (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)", "INSERT INTO users (name) VALUES ('ann'), ('bob')", "CREATE INDEX users_name ON users (name)"} {
+		c, err := old.Exec(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	if err := old.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	d := startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := d.get("/add"); body != `[[1,"ann"],[2,"bob"],[3,"cy"]]` {
+		t.Errorf("GET /add = %s, want the legacy rows and the new one", body)
+	}
+	d.stop()
+	if !strings.Contains(d.stderr.String(), "moved") {
+		t.Errorf("no line about the move:\n%s", d.stderr.String())
+	}
+	if _, err := os.Stat(legacy); !os.IsNotExist(err) {
+		t.Errorf("the legacy file is still there: %v", err)
+	}
+	if _, err := os.Stat(legacy + ".moved"); err != nil {
+		t.Error(err)
+	}
+	d = startDevServer(t, dir, dir, func(o *devOptions) { o.state = state })
+	if _, body := d.get("/"); body != `[[1,"ann"],[2,"bob"],[3,"cy"]]` {
+		t.Errorf("after a restart: GET / = %s", body)
 	}
 }

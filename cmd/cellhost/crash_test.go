@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -87,13 +88,22 @@ func TestCrash_AcknowledgedWritesSurvive(t *testing.T) {
 	// wake polls) run beside each other.
 	t.Parallel()
 	dir := t.TempDir()
-	t.Run("file", func(t *testing.T) { crashAndRestore(t, dir, "file://"+filepath.Join(dir, "bucket"), false) })
+	t.Run("file", func(t *testing.T) { crashAndRestore(t, dir, "file://"+filepath.Join(dir, "bucket"), false, nil) })
+	// The log mode replies without an fsync of the cell's own database
+	// (issue 17: the bucket is the source of truth, and every activation
+	// restores from it). A power cut can then leave the local files torn;
+	// here they are damaged after the kill, the state directory kept, and
+	// every acknowledged write must still come back from the bucket.
+	t.Run("file-local-torn", func(t *testing.T) {
+		d := filepath.Join(dir, "torn")
+		crashAndRestore(t, d, "file://"+filepath.Join(d, "bucket"), true, tearCells)
+	})
 	// The backup mode acknowledges a write once it is fsync'd locally: with
 	// the state directory kept, the restarted node must keep its newer
 	// local databases over the bucket's older snapshots (an hour old here).
 	t.Run("backup-state-kept", func(t *testing.T) {
 		d := filepath.Join(dir, "backup")
-		crashAndRestore(t, d, "file://"+filepath.Join(d, "bucket"), true, "--durability", "backup", "--backup-interval", "1h")
+		crashAndRestore(t, d, "file://"+filepath.Join(d, "bucket"), true, nil, "--durability", "backup", "--backup-interval", "1h")
 	})
 	// The S3 server .ci/run starts (CELLHOST_TEST_S3, see plugins/s3store).
 	s3 := os.Getenv("CELLHOST_TEST_S3")
@@ -108,13 +118,46 @@ func TestCrash_AcknowledgedWritesSurvive(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Path = fmt.Sprintf("/crash-%d", time.Now().UnixNano())
-	t.Run("s3", func(t *testing.T) { crashAndRestore(t, filepath.Join(dir, "s3"), u.String(), false) })
+	t.Run("s3", func(t *testing.T) { crashAndRestore(t, filepath.Join(dir, "s3"), u.String(), false, nil) })
+}
+
+// tearCells damages every cell database under state as a power cut could
+// when nothing fsync'd them: the WAL loses its frames, and the database
+// file's header is zeroed.
+func tearCells(t *testing.T, state string) {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(filepath.Join(state, "cells"), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		switch {
+		case strings.HasSuffix(path, ".sqlite-wal"):
+			return os.Truncate(path, 0)
+		case strings.HasSuffix(path, ".sqlite"):
+			n++
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			_, err = f.WriteAt(make([]byte, 100), 0)
+			return errors.Join(err, f.Close())
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no cell database to tear under " + state)
+	}
 }
 
 // crashAndRestore runs writers against a real process, kills it with
 // SIGKILL, restarts it (on the same state directory if keepState, else on
-// an empty one) and checks that every acknowledged write is there.
-func crashAndRestore(t *testing.T, dir, bucket string, keepState bool, args ...string) {
+// an empty one; damage, if set, then runs on the kept state) and checks
+// that every acknowledged write is there.
+func crashAndRestore(t *testing.T, dir, bucket string, keepState bool, damage func(t *testing.T, state string), args ...string) {
 	project, err := filepath.Abs(filepath.Join("..", "..", "examples", "counter"))
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +217,8 @@ func crashAndRestore(t *testing.T, dir, bucket string, keepState bool, args ...s
 		if err := os.RemoveAll(state); err != nil {
 			t.Fatal(err)
 		}
+	} else if damage != nil {
+		damage(t, state)
 	}
 	cmd, base = startDev(t, bin, args...)
 	defer func() {

@@ -192,13 +192,15 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		return err
 	}
 	defer fleet.close()
-	if err := fleet.prepareWake(ctx, &keep, o.wake, stderr); err != nil {
+	// The wake index's lines are internal too (behind --verbose); its
+	// warnings and errors are not.
+	if err := fleet.prepareWake(ctx, &keep, o.wake, slog.New(&devHandler{l: log, verbose: o.verbose, internal: true})); err != nil {
 		return err
 	}
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir, bucket: keep.Bucket},
 		reqLog: hub.tee(stdout), color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
-		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject}
+		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject, name: d.objectName}
 	}
 	if err := d.start(cfg, hc); err != nil {
 		return err

@@ -228,15 +228,23 @@ func requestLine(r *http.Request, status int, d time.Duration, color bool) strin
 // devHandler is the dev server's slog handler for the host's messages:
 // errors marked "✘ [ERROR]" and warnings "▲ [WARNING]" (coloured on a
 // terminal), labelled with the object they concern (Class:id, the id
-// shortened), stacks shortened; debug messages only with --verbose.
+// shortened), stacks shortened; debug messages only with --verbose (and,
+// for a handler of internal lines, info messages too).
 type devHandler struct {
-	l       *devLog
-	verbose bool
-	attrs   []slog.Attr
+	l        *devLog
+	verbose  bool
+	internal bool // the lines are cellhost's internal ones: below warnings only with --verbose
+	attrs    []slog.Attr
 }
 
 func (h *devHandler) Enabled(_ context.Context, lv slog.Level) bool {
-	return lv >= slog.LevelInfo || h.verbose
+	switch {
+	case h.verbose:
+		return true
+	case h.internal:
+		return lv >= slog.LevelWarn
+	}
+	return lv >= slog.LevelInfo
 }
 
 func (h *devHandler) Handle(_ context.Context, r slog.Record) error {

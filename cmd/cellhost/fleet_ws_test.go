@@ -25,11 +25,26 @@ export class Room extends DurableObject {
     ws.send("echo " + n + " " + msg);
   }
 }
-export default { fetch() { return new Response("worker"); } };`
+export default { async fetch(request, env) {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/talk/")) {
+    // the worker is the object's client
+    const resp = await env.ROOM.getByName(url.pathname.slice(6)).fetch("http://do/", { headers: { Upgrade: "websocket" } });
+    const ws = resp.webSocket;
+    ws.accept();
+    const got = new Promise((resolve) => ws.addEventListener("message", (e) => resolve(e.data)));
+    ws.send("from the worker");
+    const msg = await got;
+    ws.close(1000, "done");
+    return new Response(msg);
+  }
+  return new Response("worker");
+} };`
 
 // TestFleet_WebSocketThroughAnotherNode connects a WebSocket to an object
 // through a node that does not own it: the upgrade and then every frame go
-// to the owner, whose object answers.
+// to the owner, whose object answers. A worker on that node can be the
+// object's client too (it accepts the socket its stub fetch got).
 func TestFleet_WebSocketThroughAnotherNode(t *testing.T) {
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
@@ -74,6 +89,9 @@ func TestFleet_WebSocketThroughAnotherNode(t *testing.T) {
 			if want := "echo " + string(rune('1'+i)) + " " + msg; string(got) != want {
 				t.Errorf("message %d = %q, want %q", i, got, want)
 			}
+		}
+		if status, body := getText(t, b.base+"/talk/r"); status != 200 || body != "echo 3 from the worker" {
+			t.Errorf("the worker on b as the client: %d %q\nb:\n%s", status, body, b.logs)
 		}
 		if rec := ownerOfScope(t, store, scope); rec.Node != a.id {
 			t.Errorf("own.json after the WebSocket = %+v, want still a", rec)

@@ -39,6 +39,9 @@ type inspector struct {
 	// live returns an object's state in memory (its WebSockets, its armed
 	// alarm); nil: not shown.
 	live func(class, id string) host.ObjectState
+	// name names an object its database does not name (a D1 database:
+	// its binding and id); nil or "": none.
+	name func(class, id string) string
 
 	mu sync.Mutex // guards rt: one scratch runtime decodes KV values
 	rt *goja.Runtime
@@ -98,6 +101,9 @@ func (in *inspector) objects(class string) []objectInfo {
 			var name sql.NullString
 			_ = db.QueryRow(`SELECT actor_name FROM _cf_METADATA LIMIT 1`).Scan(&name)
 			o.Name = name.String
+			if o.Name == "" && in.name != nil {
+				o.Name = in.name(class, o.ID)
+			}
 			var at sql.NullInt64
 			var retry sql.NullInt64
 			if db.QueryRow(`SELECT at_ms, retry FROM _cf_ALARM LIMIT 1`).Scan(&at, &retry) == nil && at.Valid {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/plugins/d1"
 )
 
 // reloadDebounce is how long the watcher waits after the last change before
@@ -127,7 +128,29 @@ func (d *devServer) classes() []string {
 		}
 	}
 	sort.Strings(out)
+	if d.cfg != nil && len(d.cfg.D1) > 0 {
+		out = append(out, d1.Class) // the D1 databases, after the classes
+	}
 	return out
+}
+
+// objectName names the cells the inspector shows that their databases do
+// not name: a D1 database by its binding and id.
+func (d *devServer) objectName(class, id string) string {
+	if class != d1.Class {
+		return ""
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cfg == nil {
+		return ""
+	}
+	for _, x := range d.cfg.D1 {
+		if host.InternalID(d1.Class, x.ID) == id {
+			return "env." + x.Name + " (" + x.ID + ")"
+		}
+	}
+	return ""
 }
 
 // bind sets hc.Bind for the project's bindings beyond Durable Objects and
@@ -139,6 +162,7 @@ func (d *devServer) bind(cfg *wrangler.Config, hc *host.Config) (*assetServer, e
 		return nil, err
 	}
 	hc.Bind = bind
+	bindD1(cfg, hc)
 	return assets, nil
 }
 
@@ -169,6 +193,11 @@ func (d *devServer) start(cfg *wrangler.Config, hc host.Config) error {
 	}
 	h, err := d.open(hc)
 	if err != nil {
+		d.bindings.close()
+		return err
+	}
+	if err := moveLegacyD1(context.Background(), h, d.keep.StateDir, cfg.D1, d.stderr); err != nil {
+		closeHost(h, d.stderr)
 		d.bindings.close()
 		return err
 	}

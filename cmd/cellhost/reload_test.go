@@ -395,3 +395,34 @@ export default { fetch(req, env) { return env.R.getByName("r").fetch(req); } };`
 		t.Errorf("request log lacks the upgrade:\n%s", d.stdout.String())
 	}
 }
+
+// A plain cellhost dev start prints no internal line: not the wake index's
+// ("waker: role changed", "wake: counters"), not ownership's, nothing at
+// the info level of slog's text form. --verbose shows them, in dev's own
+// form.
+func TestDev_QuietStart(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"wrangler.jsonc": `{"name": "q", "main": "index.js", "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]}}`,
+		"index.js":       `import { DurableObject } from "cloudflare:workers"; export class C extends DurableObject { async fetch() { await this.ctx.storage.setAlarm(Date.now() + 3600e3); return new Response("c"); } alarm() {} } export default { fetch() { return new Response("w"); } };`,
+	})
+	internal := []string{"waker:", "wake:", "ownership:", "level=INFO", "failover sweep"}
+	for _, verbose := range []bool{false, true} {
+		d := startDevServer(t, dir, dir, func(o *devOptions) { o.state = t.TempDir(); o.verbose = verbose })
+		if _, body := d.get("/do/C/a"); body != "c" {
+			t.Errorf("GET /do/C/a = %q", body)
+		}
+		d.stop()
+		errOut := d.stderr.String()
+		if !verbose {
+			for _, s := range internal {
+				if strings.Contains(errOut, s) {
+					t.Errorf("plain dev start printed an internal line (%q):\n%s", s, errOut)
+				}
+			}
+			continue
+		}
+		if !strings.Contains(errOut, "waker: role changed held=true") || strings.Contains(errOut, "level=INFO") {
+			t.Errorf("--verbose lacks the waker's line in dev's form:\n%s", errOut)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const serveBindingsModule = `import { WorkerEntrypoint } from "cloudflare:workers";
@@ -20,15 +21,25 @@ export default {
       case "/r2/get": { const o = await env.FILES.get("k"); return new Response(o ? await o.text() : "none"); }
       case "/svc": return new Response(String(await env.API.add(2, 3)));
       case "/kv": return new Response(String(typeof env.CACHE.get));
+      case "/kv/put": await env.CACHE.put("k", url.searchParams.get("v")); return new Response("ok");
+      case "/kv/get": return new Response(String(await env.CACHE.get("k")));
+      case "/d1/put": {
+        await env.DB.exec("CREATE TABLE IF NOT EXISTS notes (v TEXT)");
+        const r = await env.DB.prepare("INSERT INTO notes VALUES (?)").bind(url.searchParams.get("v")).run();
+        return new Response(String(r.meta.changes));
+      }
+      case "/d1/get": return new Response(String(await env.DB.prepare("SELECT group_concat(v) AS v FROM (SELECT v FROM notes ORDER BY rowid)").first("v")));
     }
     return new Response("worker");
   },
 };`
 
 // TestServe_Bindings: a serve node reads vars, .dev.vars and --var as dev
-// does, binds R2 in the fleet's bucket (what node a puts, node b reads),
-// service bindings to the worker's entrypoints, and KV with a warning
-// that it is this node's only.
+// does, binds R2 and KV in the fleet's bucket (what node a puts, node b
+// reads), service bindings to the worker's entrypoints, and D1 databases
+// as cells of the fleet: what node a writes, node b reads (forwarded to
+// the owner), and b's writes reach the same database; once a is killed
+// (kill -9), b takes the database over from the bucket with every write.
 func TestServe_Bindings(t *testing.T) {
 	bin := fleetBinary(t)
 	dir := t.TempDir()
@@ -38,6 +49,7 @@ func TestServe_Bindings(t *testing.T) {
   "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
   "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
   "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "app-db"}],
   "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
 		"index.js":  serveBindingsModule,
 		".dev.vars": "SECRET=from-dev-vars\n",
@@ -54,18 +66,44 @@ func TestServe_Bindings(t *testing.T) {
 		{b, "/r2/get", "shared 1"},
 		{b, "/svc", "5"},
 		{a, "/kv", "function"},
+		{a, "/kv/put?v=from-a", "ok"},
+		{b, "/kv/get", "from-a"},
+		{a, "/d1/put?v=one", "1"},
+		{b, "/d1/get", "one"},
+		{b, "/d1/put?v=two", "1"},
+		{a, "/d1/get", "one,two"},
 	} {
 		if status, body := getText(t, c.node.base+c.path); status != 200 || body != c.want {
 			t.Errorf("GET %s = %d %q, want %q", c.path, status, body, c.want)
 		}
 	}
-	if !strings.Contains(a.logs.String(), "kv_namespaces CACHE: stored on this node only") {
-		t.Errorf("no warning that KV is node-local:\n%s", a.logs)
+	for _, n := range []*serveNode{a, b} {
+		if strings.Contains(n.logs.String(), "stored on this node only") {
+			t.Errorf("a warning that a binding is node-local:\n%s", n.logs)
+		}
+	}
+	// a owns the database (it served the first query). Until a's lease
+	// expires (fleetTTL) b's queries fail; then b takes the cell over.
+	if err := a.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = a.cmd.Wait()
+	killed := time.Now()
+	deadline := killed.Add(30 * time.Second)
+	for failed := 0; ; failed++ {
+		status, body := getText(t, b.base+"/d1/get")
+		if status == 200 && body == "one,two" {
+			t.Logf("kill -9 of the owner -> b read the database after %v (lease TTL %v), %d failed queries meanwhile", time.Since(killed).Round(time.Millisecond), fleetTTL, failed)
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("b after a's kill: GET /d1/get = %d %q, want \"one,two\" within 30 s\n%s", status, body, b.logs)
+		}
 	}
 }
 
 // TestServe_DeployedBindings: a deployment carries the vars and the R2,
-// KV and service bindings; a node without a project binds them.
+// KV, D1 and service bindings; a node without a project binds them.
 func TestServe_DeployedBindings(t *testing.T) {
 	bin := fleetBinary(t)
 	dir := t.TempDir()
@@ -75,6 +113,7 @@ func TestServe_DeployedBindings(t *testing.T) {
   "vars": {"FROM_CONFIG": "cfg", "FROM_FLAG": "cfg"},
   "r2_buckets": [{"binding": "FILES", "bucket_name": "files"}],
   "kv_namespaces": [{"binding": "CACHE", "id": "cache"}],
+  "d1_databases": [{"binding": "DB", "database_name": "app", "database_id": "app-db"}],
   "services": [{"binding": "API", "service": "sb", "entrypoint": "Api"}]}`,
 		"index.js":  serveBindingsModule,
 		".dev.vars": "SECRET=from-dev-vars\n",
@@ -90,6 +129,8 @@ func TestServe_DeployedBindings(t *testing.T) {
 		{"/r2/get", "shared 2"},
 		{"/svc", "5"},
 		{"/kv", "function"},
+		{"/d1/put?v=deployed", "1"},
+		{"/d1/get", "deployed"},
 	} {
 		if status, body := getText(t, a.base+c.path); status != 200 || body != c.want {
 			t.Errorf("GET %s = %d %q, want %q\n%s", c.path, status, body, c.want, a.logs)

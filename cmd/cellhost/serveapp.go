@@ -33,8 +33,8 @@ type servedApp struct {
 	fl     *fleetNode
 	log    io.Writer
 	stdout io.Writer
-	// bindings are the KV, D1 and R2 resources of every Host of the app
-	// (R2 in the fleet's bucket; KV and D1 on this node only).
+	// bindings are the KV and R2 resources of every Host of the app, in
+	// the fleet's bucket (D1 databases are cells of the Host).
 	bindings *bindingSet
 
 	switching sync.Mutex // held while the Host is replaced (deploy, rejoin)
@@ -59,13 +59,17 @@ func newServedApp(ctx context.Context, target, state string, lock *host.StateLoc
 			return nil, err
 		}
 		hc.StateDir, hc.Log = state, stderr
-		warnNodeLocal(stderr, cfg)
 		if hc.Bind, err = a.bindings.binder(cfg, newAssetServer(cfg.Assets)); err != nil {
 			a.bindings.close()
 			return nil, err
 		}
+		bindD1(cfg, &hc)
 		if err := a.start(hc, ""); err != nil {
 			a.bindings.close()
+			return nil, err
+		}
+		if err := moveLegacyD1(ctx, a.gen.h, state, cfg.D1, stderr); err != nil {
+			a.close()
 			return nil, err
 		}
 		return a, nil
@@ -106,8 +110,8 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
 	}
+	cfg := &wrangler.Config{}
 	if x := d.Extra; x != nil {
-		cfg := &wrangler.Config{}
 		for _, k := range x.KV {
 			cfg.KV = append(cfg.KV, wrangler.KVBinding{Name: k.Name, ID: k.ID})
 		}
@@ -120,11 +124,11 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 		for _, k := range x.Services {
 			cfg.Services = append(cfg.Services, wrangler.ServiceBinding{Name: k.Name, Entrypoint: k.Entrypoint})
 		}
-		warnNodeLocal(a.log, cfg)
 		if hc.Bind, err = a.bindings.binder(cfg, nil); err != nil {
 			return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
 		}
 	}
+	bindD1(cfg, &hc)
 	if _, err := jsapi.CheckWorker(hc.Bundle, nil); err != nil {
 		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
 	}
@@ -369,17 +373,6 @@ func (a *servedApp) close() {
 		closeHost(g.h, a.log)
 	}
 	a.bindings.close()
-}
-
-// warnNodeLocal says that KV namespaces and D1 databases live on this node
-// only: the nodes of a fleet do not share them (R2 lives in the bucket).
-func warnNodeLocal(w io.Writer, cfg *wrangler.Config) {
-	for _, k := range cfg.KV {
-		fmt.Fprintf(w, "%s kv_namespaces %s: stored on this node only (<state>/kv); the nodes of a fleet do not share KV yet\n", markWarn, k.Name)
-	}
-	for _, k := range cfg.D1 {
-		fmt.Fprintf(w, "%s d1_databases %s: stored on this node only (<state>/d1); the nodes of a fleet do not share D1 yet\n", markWarn, k.Name)
-	}
 }
 
 var (

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -29,10 +28,11 @@ func (o *wakeOptions) addFlags(cmd *cobra.Command) {
 }
 
 // prepareWake builds the wake index of a node and makes it the host's
-// AlarmSink. On a bucket the index lives there; with --durability local
-// (no bucket) it lives in a store of its own, <state>/wake, so that alarms
-// outlive a restart in that mode too.
-func (f *fleetMembership) prepareWake(ctx context.Context, hc *host.Config, o wakeOptions, log io.Writer) error {
+// AlarmSink; log gets its messages (the waker's role, the counters, the
+// failover sweep). On a bucket the index lives there; with --durability
+// local (no bucket) it lives in a store of its own, <state>/wake, so that
+// alarms outlive a restart in that mode too.
+func (f *fleetMembership) prepareWake(ctx context.Context, hc *host.Config, o wakeOptions, log *slog.Logger) error {
 	store, nodeID := plugins.ObjectStore(f.store), ""
 	if f.node != nil {
 		nodeID = f.node.ID()
@@ -54,7 +54,7 @@ func (f *fleetMembership) prepareWake(ctx context.Context, hc *host.Config, o wa
 		Node:  nodeID,
 		Poll:  o.poll,
 		Tick:  o.tick,
-		Log:   slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Log:   log,
 	})
 	if err != nil {
 		return err

@@ -108,14 +108,17 @@ const LingerWindow = 20 * time.Millisecond
 // (it served more than one, or more items were already waiting when it
 // ended). A lone producer, whose next item comes only after the reply to
 // its last one, makes rounds of one that end with nothing waiting, and
-// never waits. The zero value
-// never waits. Used by the consumer goroutine only.
+// never waits. The zero value never waits. Used by one round at a time
+// (the consumer goroutine's, or a lone producer's that commits on its own
+// goroutine under the consumer's lock, as the file store's writer does).
 type Linger struct {
 	// Wait is how long a round under load waits after a round of prev
 	// items; nil or 0: not at all.
 	Wait func(prev int) time.Duration
 	// Sleep waits d (time.Sleep when nil; tests record it instead).
 	Sleep func(d time.Duration)
+	// Now is Run's clock (time.Now when nil; tests freeze it).
+	Now func() time.Time
 
 	lastEnd  time.Time
 	lastSize int
@@ -123,20 +126,36 @@ type Linger struct {
 }
 
 // Before is called when a round is about to drain: it waits as the policy
-// says.
-func (l *Linger) Before(now time.Time) {
+// says, and reports whether it waited.
+func (l *Linger) Before(now time.Time) bool {
 	if l.Wait == nil || l.lastSize == 0 || !l.lastBusy || now.Sub(l.lastEnd) >= LingerWindow {
-		return
+		return false
 	}
 	d := l.Wait(l.lastSize)
 	if d <= 0 {
-		return
+		return false
 	}
 	if l.Sleep != nil {
 		l.Sleep(d)
-		return
+		return true
 	}
 	time.Sleep(d)
+	return true
+}
+
+func (l *Linger) now() time.Time {
+	if l.Now != nil {
+		return l.Now()
+	}
+	return time.Now()
+}
+
+// Busy reports whether the last round, ended less than LingerWindow before
+// now, showed several producers at work: then a producer that finds no round
+// running should still queue for the next one rather than commit alone, so
+// that the round forms (see the file store's writer).
+func (l *Linger) Busy(now time.Time) bool {
+	return l.lastSize > 0 && l.lastBusy && now.Sub(l.lastEnd) < LingerWindow
 }
 
 // After records a round of size (the policy's measure) that ended at now;
@@ -152,7 +171,11 @@ func (l *Linger) After(now time.Time, size int, busy bool) {
 // lingers as l says, drains every waiting item and hands them to round,
 // which returns the round's size for the policy (Linger.Wait) and how many
 // producers it served (those waiting on it: items, or the requests behind
-// them). l may be nil.
+// them), counting one more when items were waiting before it released
+// them: those came from other producers, while a lone producer's next item
+// comes only after the release (so a look at the queue after the round,
+// which may come after that item when the consumer was descheduled, would
+// take a lone producer for several). l may be nil.
 func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers int)) {
 	var batch []T
 	for {
@@ -168,7 +191,7 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers i
 			<-q.wake
 		}
 		if l != nil {
-			l.Before(time.Now())
+			l.Before(l.now())
 		}
 		var ok bool
 		if batch, ok = q.Next(batch); !ok {
@@ -176,7 +199,7 @@ func Run[T any](q *Queue[T], l *Linger, round func(batch []T) (size, producers i
 		}
 		n, p := round(batch)
 		if l != nil {
-			l.After(time.Now(), n, p > 1 || q.Len() > 0)
+			l.After(l.now(), n, p > 1)
 		}
 	}
 }

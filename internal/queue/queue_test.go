@@ -147,9 +147,38 @@ func TestLinger_Policy(t *testing.T) {
 	zero.Before(t0) // no Wait: never sleeps (would call time.Sleep otherwise)
 }
 
+// TestLinger_Busy: several producers are at work only while the last
+// round, ended less than LingerWindow ago, showed them; Before reports
+// whether it waited.
+func TestLinger_Busy(t *testing.T) {
+	l := &queue.Linger{Wait: func(int) time.Duration { return time.Millisecond }, Sleep: func(time.Duration) {}}
+	t0 := time.Unix(1000, 0)
+	for _, tt := range []struct {
+		name       string
+		size       int
+		busy       bool
+		at         time.Time
+		want, wait bool
+	}{
+		{"nothing recorded", 0, false, t0, false, false},
+		{"a round of several", 3, true, t0, true, true},
+		{"an empty round changes nothing", 0, false, t0.Add(queue.LingerWindow - time.Nanosecond), true, true},
+		{"idle since", 3, true, t0.Add(queue.LingerWindow), false, false},
+		{"a lone producer's round", 1, false, t0, false, false},
+	} {
+		l.After(t0, tt.size, tt.busy)
+		if got := l.Busy(tt.at); got != tt.want {
+			t.Errorf("%s: Busy = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := l.Before(tt.at); got != tt.wait {
+			t.Errorf("%s: Before waited %v, want %v", tt.name, got, tt.wait)
+		}
+	}
+}
+
 // TestRun_LingersUnderLoad: Run consults the policy, with the previous
-// round's size, before a round that follows one of several items or one
-// that ended with items waiting.
+// round's size, before a round that follows one of several producers (here
+// one, plus the items that waited before its release).
 func TestRun_LingersUnderLoad(t *testing.T) {
 	q := queue.New[int]()
 	var prevs []int
@@ -171,7 +200,11 @@ func TestRun_LingersUnderLoad(t *testing.T) {
 				close(started)
 				<-release // the second round's items pile up meanwhile
 			}
-			return len(b), 1 // one producer: only the items waiting make it busy
+			producers := 1 // one producer, and one more if items wait before the release
+			if q.Len() > 0 {
+				producers++
+			}
+			return len(b), producers
 		})
 	}()
 	<-started

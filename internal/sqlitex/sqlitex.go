@@ -25,6 +25,7 @@ import (
 	"unsafe"
 
 	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // DSN returns the modernc.org/sqlite data source name of the database file
@@ -91,6 +92,39 @@ func Handle(driverConn any) (tls *libc.TLS, db uintptr, err error) {
 		return nil, 0, ErrNoRawHandle
 	}
 	return (*libc.TLS)(ftls.UnsafePointer()), uintptr(fdb.Uint()), nil
+}
+
+// Program returns the bytecode of the prepared statement stmt (its Vdbe's
+// aOp[0..nOp)), a view of C memory valid until the statement is prepared
+// again or finalized: what EXPLAIN lists, without preparing it again.
+func Program(stmt uintptr) []sqlite3.TVdbeOp {
+	if stmt == 0 {
+		return nil
+	}
+	v := (*sqlite3.TVdbe)(*(*unsafe.Pointer)(unsafe.Pointer(&stmt)))
+	if v.FaOp == 0 || v.FnOp <= 0 {
+		return nil
+	}
+	p := v.FaOp
+	return unsafe.Slice((*sqlite3.TVdbeOp)(*(*unsafe.Pointer)(unsafe.Pointer(&p))), v.FnOp)
+}
+
+// RegisterInt returns the integer last stored in register reg of the
+// running (or just halted) statement stmt, and whether the register holds
+// one. A halted statement's registers keep their value until it is reset,
+// but not their type: after SQLITE_DONE, ok is false and n is the last
+// integer the register held.
+func RegisterInt(stmt uintptr, reg int32) (n int64, ok bool) {
+	if stmt == 0 {
+		return 0, false
+	}
+	v := (*sqlite3.TVdbe)(*(*unsafe.Pointer)(unsafe.Pointer(&stmt)))
+	if v.FaMem == 0 || reg < 0 || reg >= v.FnMem {
+		return 0, false
+	}
+	p := v.FaMem + uintptr(reg)*unsafe.Sizeof(sqlite3.TMem{})
+	m := (*sqlite3.TMem)(*(*unsafe.Pointer)(unsafe.Pointer(&p)))
+	return *(*int64)(unsafe.Pointer(&m.Fu)), m.Fflags&(sqlite3.MEM_Int|sqlite3.MEM_IntReal) != 0
 }
 
 // PrefixEnd returns the least string greater, in byte order, than every

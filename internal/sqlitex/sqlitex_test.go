@@ -197,3 +197,81 @@ func TestCFuncPointer(t *testing.T) {
 	}
 	sqlite3.Xsqlite3_progress_handler(tls, h, 0, 0, 0)
 }
+
+// TestProgramRegisterInt: Program lists what EXPLAIN lists (p1, p2, p3 of
+// every instruction, OP_Count where EXPLAIN says Count), and RegisterInt
+// reads the count OP_Count stored, while the statement is on its row and
+// after it halted.
+func TestProgramRegisterInt(t *testing.T) {
+	conn, tls, h := rawConn(t)
+	ctx := context.Background()
+	if _, err := conn.ExecContext(ctx, "CREATE TABLE t (a); INSERT INTO t VALUES (1), (2), (3)"); err != nil {
+		t.Fatal(err)
+	}
+	const q = "SELECT count(*) FROM t"
+	type op struct {
+		name       string
+		p1, p2, p3 int32
+	}
+	var want []op
+	rows, err := conn.QueryContext(ctx, "EXPLAIN "+q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var addr int
+		var o op
+		var p4, p5, comment any
+		if err := rows.Scan(&addr, &o.name, &o.p1, &o.p2, &o.p3, &p4, &p5, &comment); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, o)
+	}
+	rows.Close()
+	cq, err := libc.CString(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer libc.Xfree(tls, cq)
+	out := libc.Xmalloc(tls, uint64(2*sqlitex.PtrSize))
+	defer libc.Xfree(tls, out)
+	if rc := sqlite3.Xsqlite3_prepare_v3(tls, h, cq, -1, 0, out, out+sqlitex.PtrSize); rc != sqlite3.SQLITE_OK {
+		t.Fatalf("prepare: %d", rc)
+	}
+	stmt := sqlitex.PeekPtr(out)
+	defer sqlite3.Xsqlite3_finalize(tls, stmt)
+	prog := sqlitex.Program(stmt)
+	if len(prog) != len(want) {
+		t.Fatalf("Program has %d instructions, EXPLAIN %d: the Vdbe layout changed", len(prog), len(want))
+	}
+	countReg := int32(-1)
+	for i, o := range prog {
+		if o.Fp1 != want[i].p1 || o.Fp2 != want[i].p2 || o.Fp3 != want[i].p3 {
+			t.Fatalf("instruction %d: p1 p2 p3 = %d %d %d, EXPLAIN %+v", i, o.Fp1, o.Fp2, o.Fp3, want[i])
+		}
+		if (o.Fopcode == sqlite3.OP_Count) != (want[i].name == "Count") {
+			t.Fatalf("instruction %d: opcode %d, EXPLAIN %s (OP_Count = %d)", i, o.Fopcode, want[i].name, sqlite3.OP_Count)
+		}
+		if o.Fopcode == sqlite3.OP_Count {
+			countReg = o.Fp2
+		}
+	}
+	if countReg < 0 {
+		t.Fatal("no OP_Count in the program of " + q)
+	}
+	if rc := sqlite3.Xsqlite3_step(tls, stmt); rc != sqlite3.SQLITE_ROW {
+		t.Fatalf("step: %d", rc)
+	}
+	if n, ok := sqlitex.RegisterInt(stmt, countReg); n != 3 || !ok {
+		t.Errorf("on the row: RegisterInt = %d, %v, want 3, true", n, ok)
+	}
+	if rc := sqlite3.Xsqlite3_step(tls, stmt); rc != sqlite3.SQLITE_DONE {
+		t.Fatalf("step: %d", rc)
+	}
+	if n, _ := sqlitex.RegisterInt(stmt, countReg); n != 3 {
+		t.Errorf("halted: RegisterInt = %d, want 3", n)
+	}
+	if _, ok := sqlitex.RegisterInt(stmt, 1<<20); ok {
+		t.Errorf("RegisterInt of a register past the statement's is ok")
+	}
+}

@@ -87,7 +87,7 @@ func TestClone_errors(t *testing.T) {
 		{`[Promise.resolve(1)]`, "DataCloneError", "#<Promise> could not be cloned."},
 		{`new Proxy({}, {})`, "DataCloneError", "#<Object> could not be cloned."},
 		{`[][Symbol.iterator]()`, "DataCloneError", "#<Object> could not be cloned."},
-		{`new Request("http://x/")`, "DataCloneError", `Could not serialize object of type "Request". This type does not support serialization.`},
+		{`new Request("http://x/", { method: "POST", body: "b" })`, "DataCloneError", `ReadableStream can only be serialized for RPC.`},
 		{`new TextEncoder()`, "DataCloneError", `Could not serialize object of type "TextEncoder". This type does not support serialization.`},
 		{`[new URL("http://x/")]`, "DataCloneError", `Could not serialize object of type "URL". This type does not support serialization.`},
 		{`new File(["x"], "f.txt")`, "DataCloneError", `Could not serialize object of type "File". This type does not support serialization.`},
@@ -95,7 +95,8 @@ func TestClone_errors(t *testing.T) {
 		{`new URLPattern({ pathname: "/x" })`, "DataCloneError", `Could not serialize object of type "URLPattern". This type does not support serialization.`},
 		{`caches.default`, "DataCloneError", `Could not serialize object of type "Cache". This type does not support serialization.`},
 		{`new AbortController().signal`, "DataCloneError", `Could not serialize object of type "AbortSignal". This type does not support serialization.`},
-		{`new Response("")`, "DataCloneError", `Could not serialize object of type "Response". This type does not support serialization.`},
+		{`new Response("")`, "DataCloneError", `ReadableStream can only be serialized for RPC.`},
+		{`new Request("http://x/", { signal: new AbortController().signal })`, "DataCloneError", `AbortSignal serialization is not enabled.`},
 	} {
 		v := jstest.Run(t, rt, c.expr)
 		_, err := clone.Serialize(rt, v)
@@ -182,6 +183,7 @@ func FuzzDeserialize(f *testing.F) {
 		`({ a: [1, , 3], b: "héllo", c: new Map([[1, new Set([2n])]]), d: new Date(0), e: /x/g })`,
 		`(() => { const ab = new ArrayBuffer(8); const o = { ab, v: new Uint16Array(ab, 2, 3), dv: new DataView(ab, 1) }; o.self = o; return o; })()`,
 		`[new RangeError("r"), new String("s"), new Number(1), new Boolean(true), Object(3n), -0, NaN, "a\uD800"]`,
+		`[new Request("https://x/p?q", { headers: { a: "1" }, redirect: "manual" }), new Response(null, { status: 204, statusText: "None", headers: { b: "2" } }), Response.error()]`,
 	} {
 		b, err := clone.Serialize(rt, jstest.Run(f, rt, expr))
 		if err != nil {

@@ -52,9 +52,19 @@ func (h *HostWriter) Bytes(b []byte) {
 // Value writes a nested value.
 func (h *HostWriter) Value(v goja.Value) { h.w.value(v) }
 
+// RPC reports whether the value goes in an RPC message (SerializeRPC).
+func (h *HostWriter) RPC() bool { return h.w.rpc }
+
+// Ref records a process-local reference the codec wrote (SerializeRPC's
+// refs).
+func (h *HostWriter) Ref(id uint64) { h.w.refs = append(h.w.refs, id) }
+
 // HostReader is what a HostCodec reads with; its methods fail the whole
 // Deserialize on corrupt input.
 type HostReader struct{ r *reader }
+
+// RPC reports whether the bytes are an RPC message (DeserializeRPC).
+func (h *HostReader) RPC() bool { return h.r.rpc }
 
 // Runtime is the runtime values are read into.
 func (h *HostReader) Runtime() *goja.Runtime { return h.r.rt }

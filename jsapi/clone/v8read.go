@@ -19,6 +19,7 @@ import (
 type reader struct {
 	decoder
 	version uint64
+	rpc     bool // DeserializeRPC
 }
 
 // decoder is what V8's format reader and the legacy format's share: the
@@ -42,6 +43,16 @@ func (r *decoder) fail(format string, args ...interface{}) {
 // truncated input gives a *jserr.Error (DataCloneError) whose cause is
 // ErrCorrupt, never a panic. Call it on the runtime's goroutine only.
 func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
+	return deserialize(rt, b, false)
+}
+
+// DeserializeRPC is Deserialize for an RPC message (SerializeRPC's bytes):
+// host codecs may read what only RPC carries.
+func DeserializeRPC(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
+	return deserialize(rt, b, true)
+}
+
+func deserialize(rt *goja.Runtime, b []byte, rpc bool) (v goja.Value, err error) {
 	if len(b) == 0 {
 		return nil, corrupt("empty input")
 	}
@@ -52,7 +63,7 @@ func Deserialize(rt *goja.Runtime, b []byte) (v goja.Value, err error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{decoder: decoder{rt: rt, ci: ci, b: b}, version: 13}
+	r := &reader{decoder: decoder{rt: rt, ci: ci, b: b}, version: 13, rpc: rpc}
 	if b[0] == v8Version {
 		x, n := binary.Uvarint(b[1:])
 		if n <= 0 || x > v8WriteVersion || x < 13 {

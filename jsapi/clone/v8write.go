@@ -116,6 +116,11 @@ type writer struct {
 	ids   map[*goja.Object]uint32
 	next  uint32
 	depth int
+	// rpc: the value goes to another runtime of this process in an RPC
+	// message (SerializeRPC); refs are the process-local references host
+	// codecs wrote (HostWriter.Ref).
+	rpc  bool
+	refs []uint64
 }
 
 func (w *writer) fail(name, msg string) {
@@ -153,25 +158,38 @@ func (w *writer) uncloneable(v goja.Value) {
 // workerd's messages) or *goja.Exception (a getter threw). Call it on the
 // runtime's goroutine only.
 func Serialize(rt *goja.Runtime, v goja.Value) (out []byte, err error) {
+	out, _, err = serialize(rt, v, false)
+	return out, err
+}
+
+// SerializeRPC is Serialize for an RPC message, which stays in this
+// process: host codecs may write what only RPC carries (a Request's or
+// Response's body stream, as a reference); refs are those references, for
+// the caller to release if the message is dropped.
+func SerializeRPC(rt *goja.Runtime, v goja.Value) (out []byte, refs []uint64, err error) {
+	return serialize(rt, v, true)
+}
+
+func serialize(rt *goja.Runtime, v goja.Value, rpc bool) (out []byte, refs []uint64, err error) {
 	ci, err := intrinsicsOf(rt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	w := &writer{rt: rt, ci: ci, buf: make([]byte, 0, 64), ids: map[*goja.Object]uint32{}}
+	w := &writer{rt: rt, ci: ci, buf: make([]byte, 0, 64), ids: map[*goja.Object]uint32{}, rpc: rpc}
 	w.buf = append(w.buf, v8Version, v8WriteVersion)
 	defer func() {
 		if r := recover(); r != nil {
 			if a, ok := r.(abort); ok {
-				out, err = nil, a.err
+				out, refs, err = nil, w.refs, a.err
 				return
 			}
 			panic(r)
 		}
 	}()
 	if ex := rt.Try(func() { w.value(v) }); ex != nil {
-		return nil, ex
+		return nil, w.refs, ex
 	}
-	return w.buf, nil
+	return w.buf, w.refs, nil
 }
 
 // isOneByte reports whether every UTF-16 unit of s is at most 0xFF, and

@@ -45,7 +45,7 @@ type HTTPResponse struct {
 	// receiver reads it to the end or closes it (which cancels the JS
 	// stream).
 	BodyStream io.ReadCloser
-	WebSocket  goja.Value // the webSocket init field, or nil
+	WebSocket  goja.Value // the webSocket init field when it is no Socket, or nil
 	// Socket is the WebSocket behind WebSocket (nil when it is not one):
 	// unlike the JS value it may cross to another runtime, where
 	// NewResponse gives it a JS object of that runtime.
@@ -239,9 +239,13 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 		}
 		out.Body, out.BodyStream = exportBody(c.Argument(4))
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
-			out.WebSocket = ws
 			if st.socketOf != nil {
 				out.Socket = st.socketOf(ws)
+			}
+			if out.Socket == nil {
+				// Only a Socket may leave the runtime: the JS value
+				// stays here.
+				out.WebSocket = ws
 			}
 		}
 		st.outRes = out

@@ -198,7 +198,7 @@ var equivWant = map[string]string{
 	"attempt(() => new URLSearchParams({ a: 1, b: [2, 3], c: null }).toString() + \"|\" + new URLSearchParams([[\"a\", \"1\"], new Set([\"b\", \"2\"])]).toString())": "a=1&b=2%2C3&c=null|a=1&b=2",
 	"attempt(() => reqFrom(\"/rel\", undefined))":                "threw string reqFrom error: *goja.Exception TypeError: Invalid URL: /rel",
 	"attempt(() => structuredClone(new Headers()))":              "[object Headers]", // Headers clone, as on workerd (headers_clone.go)
-	"attempt(() => structuredClone(new Request(\"http://x/\")))": "DataCloneError: Could not serialize object of type \"Request\". This type does not support serialization.",
+	"attempt(() => structuredClone(new Request(\"http://x/\")))": "[object Request]",
 	"attempt(() => { class H extends Headers { constructor() { super({ q: \"1\" }); } } const h = new H(); return h.get(\"q\") + (h instanceof Headers) + [...h].length; })":                                                                                               "1true1",
 	"attempt(() => { class R extends Request { #p = 1; getP() { return this.#p; } } const r = new R(\"http://x/\"); return r.getP() + r.url + (r instanceof R) + (r.clone() instanceof R); })":                                                                             "1http://x/truefalse",
 	"attempt(() => { class R extends Request { constructor(u) { super(u, { method: \"PUT\" }); } } const r = new R(\"http://x/\"); return r.method + (r instanceof Request) + r.url; })":                                                                                   "PUTtruehttp://x/",

@@ -212,6 +212,9 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	if err := installBlobClone(rt, internals); err != nil {
 		return err
 	}
+	if err := installHTTPClone(rt, internals); err != nil {
+		return err
+	}
 	return stateKey.Set(rt, st)
 }
 

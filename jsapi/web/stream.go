@@ -165,7 +165,18 @@ func (s *goSink) finish(err error) {
 }
 
 // StreamError is how a JS stream body that errored ends for Go's reader.
-type StreamError struct{ Message string }
+type StreamError struct {
+	Message string
+	Name    string // the JS error's name; "" is TypeError
+}
+
+// jsError is the JS error a read failing with e rejects with.
+func (e *StreamError) jsError() *jserr.Error {
+	if e.Name != "" {
+		return jserr.New(e.Name, e.Message)
+	}
+	return jserr.TypeError(e.Message)
+}
 
 func (e *StreamError) Error() string { return e.Message }
 
@@ -252,6 +263,15 @@ func sinkOf(v goja.Value) (*goSink, error) {
 }
 
 // readErrorText is the message a failed read of a streamed body rejects with.
+// readError is the JS error of a failed read of a Go stream.
+func readError(err error) *jserr.Error {
+	var se *StreamError
+	if errors.As(err, &se) {
+		return se.jsError()
+	}
+	return jserr.TypeError(readErrorText(err))
+}
+
 func readErrorText(err error) string {
 	var se *StreamError
 	if errors.As(err, &se) {
@@ -292,7 +312,7 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 				case err == io.EOF:
 					_ = resolve(goja.Null())
 				default:
-					_ = reject(jserr.ToJS(rt, jserr.TypeError(readErrorText(err))))
+					_ = reject(jserr.ToJS(rt, readError(err)))
 				}
 			})
 		}
@@ -316,7 +336,7 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 			_ = s.r.Close()
 			post(func() {
 				if err != nil {
-					_ = reject(jserr.ToJS(rt, jserr.TypeError(readErrorText(err))))
+					_ = reject(jserr.ToJS(rt, readError(err)))
 					return
 				}
 				_ = resolve(rt.NewArrayBuffer(b))

@@ -1,10 +1,8 @@
 package d1
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
-	"time"
 
 	"github.com/dop251/goja"
 )
@@ -14,10 +12,16 @@ var d1JS string
 
 var d1Program = goja.MustCompile("cellhost:d1", d1JS, true)
 
-// Bind sets env[name] to a D1Database object of rt backed by d. Call it on
-// rt's goroutine (host.Config.Bind). Queries run synchronously on that
-// goroutine; the methods return promises, as D1's do.
-func Bind(rt *goja.Runtime, env *goja.Object, name string, d *Database) error {
+// Send carries one encoded Request to the database's cell and calls done
+// with its encoded Response (or the error that kept it from an answer) on
+// the runtime's goroutine, exactly once. host.CellCaller.CallCell with
+// Class and the database id is one.
+type Send func(req []byte, done func(resp []byte, err error))
+
+// Bind sets env[name] to a D1Database object of rt whose queries send
+// goes to its database. Call it on rt's goroutine (host.Config.BindInternal).
+// Every query's promise settles when the database's answer arrives.
+func Bind(rt *goja.Runtime, env *goja.Object, name string, send Send) error {
 	fv, err := rt.RunProgram(d1Program)
 	if err != nil {
 		return fmt.Errorf("bind d1 %s: %w", name, err)
@@ -84,30 +88,45 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, d *Database) error {
 		_ = o.Set("meta", meta)
 		return o
 	}
-	_ = native.Set("query", func(v goja.Value) goja.Value {
-		sts := statements(v)
-		start := time.Now()
-		res, err := d.Batch(context.Background(), sts)
+	// ask sends r and returns a promise of answer(the response).
+	ask := func(r *Request, answer func(*Response) goja.Value) goja.Value {
+		req, err := EncodeRequest(r)
 		if err != nil {
 			fail(err)
 		}
-		ms := float64(time.Since(start).Microseconds()) / 1000
-		out := make([]any, len(res))
-		for i, r := range res {
-			out[i] = toJS(r, ms)
-		}
-		return rt.NewArray(out...)
+		p, resolve, reject := rt.NewPromise()
+		send(req, func(b []byte, err error) {
+			var res *Response
+			if err == nil {
+				res, err = DecodeResponse(b)
+			}
+			if err == nil {
+				err = res.Err()
+			}
+			if err != nil {
+				_ = reject(rt.NewGoError(err))
+				return
+			}
+			_ = resolve(answer(res))
+		})
+		return rt.ToValue(p)
+	}
+	_ = native.Set("query", func(v goja.Value) goja.Value {
+		return ask(&Request{Batch: statements(v)}, func(res *Response) goja.Value {
+			out := make([]any, len(res.Results))
+			for i, r := range res.Results {
+				out[i] = toJS(r, res.Duration)
+			}
+			return rt.NewArray(out...)
+		})
 	})
 	_ = native.Set("exec", func(script string) goja.Value {
-		start := time.Now()
-		n, err := d.Exec(context.Background(), script)
-		if err != nil {
-			fail(err)
-		}
-		o := rt.NewObject()
-		_ = o.Set("count", n)
-		_ = o.Set("duration", float64(time.Since(start).Microseconds())/1000)
-		return o
+		return ask(&Request{Exec: &script}, func(res *Response) goja.Value {
+			o := rt.NewObject()
+			_ = o.Set("count", *res.Count)
+			_ = o.Set("duration", res.Duration)
+			return o
+		})
 	})
 	v, err := fn(goja.Undefined(), native)
 	if err != nil {

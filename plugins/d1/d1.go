@@ -1,46 +1,33 @@
-// Package d1 is the D1 database binding (wrangler's d1_databases) as
-// `wrangler dev` simulates it locally: each database is one SQLite file,
-// and env.<BINDING> is a D1Database object (prepare with bind, first, all,
-// raw and run; batch; exec; withSession).
+// Package d1 is the D1 database binding (wrangler's d1_databases):
+// env.<BINDING> is a D1Database object (prepare with bind, first, all, raw
+// and run; batch; exec; withSession).
 //
-// A database runs on storage.DB, the machinery of a Durable Object's SQL,
-// as workerd's local D1 runs on a Durable Object's ctx.storage.sql: the same
-// authorizer, the same error texts (with " at offset N"), and rows_read and
-// rows_written counted the same way.
+// As miniflare runs each D1 database as a Durable Object of a class of its
+// own, each database is an internal cell of the host (class Class,
+// host.InternalClass): a cell's SQLite database, logged to the bucket,
+// owned by one node of a fleet and reached from the others by forwarding,
+// restored on any node. The binding (Bind) sends each query to that cell as
+// bytes (wire.go) and resolves its promise when the answer comes back;
+// Serve answers on the cell, with storage.DB, the machinery of a Durable
+// Object's SQL, as workerd's local D1 runs on a Durable Object's
+// ctx.storage.sql: the same authorizer, the same error texts (with " at
+// offset N"), and rows_read and rows_written counted the same way. An
+// answer that wrote leaves once its commit is durable.
 package d1
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/cellhost/cellhost/storage"
 )
 
-// Database is one D1 database. Its methods are safe for concurrent use.
-type Database struct {
-	Path string
-	mu   sync.Mutex
-	db   *storage.DB
-}
-
-// Open opens (creating) the database stored at path.
-func Open(path string) (*Database, error) {
-	db, err := storage.Open(path, storage.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open d1 database: %w", err)
-	}
-	return &Database{Path: path, db: db}, nil
-}
-
-// Close closes the database.
-func (d *Database) Close() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.db.Close()
-}
+// Class is the internal class of D1 databases (host.InternalClass): each
+// database is one cell "cellhost.D1:<id>", whose id is
+// host.InternalID(Class, <database_id>). The '.' keeps every exported
+// JavaScript class (and so every durable_objects binding) from naming it.
+const Class = "cellhost.D1"
 
 // Statement is one SQL statement with its parameters.
 type Statement struct {
@@ -58,6 +45,8 @@ type Result struct {
 	RowsWritten int64
 	ChangedDB   bool
 	SizeAfter   int64
+
+	wrote bool // the statement was not read-only
 }
 
 // Error is a D1 error: its text is D1's ("D1_ERROR: ...").
@@ -103,11 +92,11 @@ func params(ps []any) []any {
 }
 
 // run executes one statement in the open transaction.
-func (d *Database) run(st Statement) (*Result, error) {
+func run(db *storage.DB, st Statement) (*Result, error) {
 	if strings.TrimSpace(st.SQL) == "" {
 		return nil, &Error{Msg: "D1_ERROR: " + noStatements}
 	}
-	c, err := d.db.Exec(st.SQL, params(st.Params)...)
+	c, err := db.Exec(st.SQL, params(st.Params)...)
 	if err != nil {
 		return nil, d1Error(err)
 	}
@@ -124,11 +113,12 @@ func (d *Database) run(st Statement) (*Result, error) {
 		r.Rows = append(r.Rows, row)
 	}
 	r.RowsRead, r.RowsWritten = int64(c.RowsRead()), int64(c.RowsWritten())
+	r.wrote = !c.ReadOnly()
 	r.ChangedDB = r.RowsWritten > 0
 	// changes() and last_insert_rowid() of the connection: D1 reports
 	// last_insert_rowid() after every statement, reads included, and
 	// changes only after writes.
-	q, err := d.db.Exec("SELECT changes(), last_insert_rowid()")
+	q, err := db.Exec("SELECT changes(), last_insert_rowid()")
 	if err != nil {
 		return nil, d1Error(err)
 	}
@@ -152,46 +142,77 @@ func (d *Database) run(st Statement) (*Result, error) {
 	return r, nil
 }
 
-// Query runs one statement.
-func (d *Database) Query(ctx context.Context, st Statement) (*Result, error) {
-	rs, err := d.Batch(ctx, []Statement{st})
-	if err != nil {
-		return nil, err
+// Serve answers one request (a Request, encoded) on db, the database's
+// cell: the host.InternalClass Serve of Class. A batch runs in an explicit
+// transaction (a savepoint): all of it applies, or none. wrote reports
+// whether it may have written. On the cell's loop.
+func Serve(db *storage.DB, req []byte) (resp []byte, wrote bool) {
+	start := time.Now()
+	r, err := DecodeRequest(req)
+	var out Response
+	switch {
+	case err != nil:
+		out.Error = "D1_ERROR: " + err.Error()
+	case r.Exec != nil:
+		var n int
+		n, wrote, err = exec(db, *r.Exec)
+		out.Count = &n
+	default:
+		out.Results, wrote, err = batch(db, r.Batch)
 	}
-	return rs[0], nil
+	if err != nil {
+		out = Response{Error: d1Error(err).Error()}
+	}
+	out.Duration = float64(time.Since(start).Microseconds()) / 1000
+	b, err := EncodeResponse(&out)
+	if err != nil {
+		b, _ = EncodeResponse(&Response{Error: "D1_ERROR: " + err.Error()})
+	}
+	return b, wrote
 }
 
-// Batch runs statements in one transaction: all apply, or none.
-func (d *Database) Batch(_ context.Context, sts []Statement) ([]*Result, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
+// batch runs statements in one explicit transaction: all apply, or none.
+func batch(db *storage.DB, sts []Statement) (_ []*Result, wrote bool, _ error) {
+	depth, err := db.BeginTransaction()
+	if err != nil {
+		return nil, false, d1Error(err)
+	}
 	out := make([]*Result, 0, len(sts))
 	for _, st := range sts {
-		r, err := d.run(st)
+		r, ro, err := runRO(db, st)
+		wrote = wrote || !ro
 		if err != nil {
-			_ = d.db.Rollback()
-			return nil, err
+			_ = db.RollbackTransaction(depth)
+			return nil, wrote, err
 		}
 		out = append(out, r)
 	}
-	if err := d.db.Commit(); err != nil {
-		return nil, d1Error(err)
+	if err := db.CommitTransaction(depth); err != nil {
+		return nil, true, d1Error(err)
 	}
-	size, _ := d.db.Size()
+	size, _ := db.Size()
 	for _, r := range out {
 		r.SizeAfter = size
 	}
-	return out, nil
+	return out, wrote, nil
 }
 
-// Exec runs the statements of a script, one per line as D1's exec does,
-// and returns how many lines ran. Each line commits on its own. A failure
-// is reported as workerd's local D1 reports it, whichever line failed:
+// runRO is run that also reports whether the statement was read-only
+// (false when it failed: it may have written before it did).
+func runRO(db *storage.DB, st Statement) (*Result, bool, error) {
+	r, err := run(db, st)
+	if err != nil {
+		return nil, false, err
+	}
+	return r, !r.wrote, nil
+}
+
+// exec runs the statements of a script, one per line as D1's exec does,
+// and returns how many lines ran. Each line applies on its own (a
+// savepoint each), so the lines before a failing one stay. A failure is
+// reported as workerd's local D1 reports it, whichever line failed:
 // "Error in line 1: <first line>: <the failing statement's error>".
-func (d *Database) Exec(_ context.Context, script string) (int, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	n := 0
+func exec(db *storage.DB, script string) (n int, wrote bool, _ error) {
 	first := ""
 	for _, line := range strings.Split(script, "\n") {
 		if strings.TrimSpace(line) == "" {
@@ -200,32 +221,43 @@ func (d *Database) Exec(_ context.Context, script string) (int, error) {
 		if n == 0 {
 			first = line
 		}
-		err := d.execLine(line)
-		if err != nil {
-			_ = d.db.Rollback()
-			return n, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: " + first + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
+		depth, err := db.BeginTransaction()
+		if err == nil {
+			var ro bool
+			ro, err = execLine(db, line)
+			wrote = wrote || !ro
+			if err != nil {
+				_ = db.RollbackTransaction(depth)
+			} else {
+				err = db.CommitTransaction(depth)
+			}
 		}
-		if err := d.db.Commit(); err != nil {
-			return n, d1Error(err)
+		if err != nil {
+			return n, wrote, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: " + first + ": " + strings.TrimPrefix(d1Error(err).Error(), "D1_ERROR: ")}
 		}
 		n++
 	}
 	if n == 0 {
-		return 0, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: : " + noStatements}
+		return 0, wrote, &Error{Msg: "D1_EXEC_ERROR: Error in line 1: : " + noStatements}
 	}
-	return n, nil
+	return n, wrote, nil
 }
 
-func (d *Database) execLine(line string) error {
-	c, err := d.db.Exec(line)
+// execLine runs one line of an exec script to its end and reports whether
+// it was read-only.
+func execLine(db *storage.DB, line string) (bool, error) {
+	c, err := db.Exec(line)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer c.Close()
 	for {
 		_, ok, err := c.Next()
-		if err != nil || !ok {
-			return err
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			return c.ReadOnly(), nil
 		}
 	}
 }

@@ -1,4 +1,5 @@
-// The D1Database object of one binding. native runs the SQL (d1/bind.go).
+// The D1Database object of one binding. native sends the SQL to the
+// database's cell and returns a promise of its answer (d1/bind.go).
 (function (native) {
   "use strict";
   function param(v) {
@@ -20,12 +21,16 @@
       return o;
     });
   }
-  function wrap(fn) {
-    try { return fn(); } catch (e) {
-      const msg = e && e.message !== undefined ? String(e.message) : String(e);
-      const err = new Error(msg);
-      throw err;
-    }
+  function d1Error(e) {
+    const msg = e && e.message !== undefined ? String(e.message) : String(e);
+    return new Error(msg);
+  }
+  // ask runs native's call and awaits its answer; a failure becomes an
+  // Error with D1's text.
+  async function ask(fn) {
+    let p;
+    try { p = fn(); } catch (e) { throw d1Error(e); }
+    try { return await p; } catch (e) { throw d1Error(e); }
   }
   // A bookmark names a point in the database's history, as workerd's local
   // D1 words it: "<12 hex digits of the time in ms>-<8 hex digits of a
@@ -40,14 +45,14 @@
     // ran (optional) is told after each query: a session's bookmark moves.
     constructor(sql, params, ran) { this.#sql = sql; this.#params = params; this.#ran = ran; }
     bind(...values) { return new D1PreparedStatement(this.#sql, values.map(param), this.#ran); }
-    #query() {
-      const r = wrap(() => native.query([this.statement]));
+    async #query() {
+      const r = await ask(() => native.query([this.statement]));
       if (this.#ran) this.#ran();
       return r;
     }
     get statement() { return { sql: this.#sql, params: this.#params }; }
     async first(column) {
-      const [r] = this.#query();
+      const [r] = await this.#query();
       const rows = objects(r);
       if (rows.length === 0) return null;
       if (column === undefined) return rows[0];
@@ -55,12 +60,12 @@
       return rows[0][column];
     }
     async all() {
-      const [r] = this.#query();
+      const [r] = await this.#query();
       return { success: true, meta: r.meta, results: objects(r) };
     }
     async run() { return this.all(); }
     async raw(options) {
-      const [r] = this.#query();
+      const [r] = await this.#query();
       const rows = r.rows.map((row) => Array.from(row));
       if (options && options.columnNames) return [Array.from(r.columns), ...rows];
       return rows;
@@ -92,10 +97,10 @@
         if (!(s instanceof D1PreparedStatement)) throw new TypeError("D1_TYPE_ERROR: batch() takes an array of prepared statements");
         return s.statement;
       });
-      const rs = wrap(() => native.query(sts));
+      const rs = await ask(() => native.query(sts));
       return rs.map((r) => ({ success: true, meta: r.meta, results: objects(r) }));
     }
-    async exec(script) { return wrap(() => native.exec(String(script))); }
+    async exec(script) { return ask(() => native.exec(String(script))); }
     withSession(constraint) { return new D1DatabaseSession(this, constraint); }
     async dump() { throw new Error("D1_DUMP_ERROR: dump() is not supported by cellhost"); }
   }

@@ -90,6 +90,28 @@ func BenchmarkPut64(b *testing.B) {
 	})
 }
 
+// BenchmarkPut1 measures one writer that waits for each Put before the
+// next (one object's uploads at one connection): ns/op is the latency of a
+// durable 4200-byte LTX upload, its fsync included.
+func BenchmarkPut1(b *testing.B) {
+	body := make([]byte, benchBodyLen)
+	rand.Read(body)
+	s, err := New(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	b.SetBytes(benchBodyLen)
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := range b.N {
+		if _, err := s.Put(ctx, benchKey(i*benchScopes), body, plugins.PutOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // v1Writer is format v1's unconditional write path, the baseline: a
 // temporary file, a syncfs round shared by the concurrent writers, a
 // rename, another shared round.

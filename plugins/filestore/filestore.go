@@ -28,9 +28,12 @@
 //
 // # Group commit
 //
-// Puts and Deletes are queued to one writer goroutine. The first operation
-// to arrive while the writer is idle starts a round; the ones that arrive
-// while a round runs are gathered into the next. A round is one transaction
+// Group commit is adaptive: a Put or Delete that arrives while the writer
+// is idle (no round running, nothing queued, and the last round served only
+// one writer) commits at once on its caller's goroutine, so a lone writer
+// neither waits nor hands off to another goroutine. The ones that arrive
+// while a round runs, or while several writers are at work, are queued to
+// one writer goroutine and gathered into its next round. A round is one transaction
 // (BEGIN IMMEDIATE ... COMMIT), so the 64 concurrent LTX uploads of 64 cells
 // cost one fsync of the WAL, not 64. Each operation is one statement whose
 // precondition (If-None-Match, If-Match) is part of it, checked against

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -53,8 +54,14 @@ type writer struct {
 		put, create, replace, del, delIf, exists *sql.Stmt
 	}
 
-	pending *queue.Queue[*op] // the next round
+	pending *queue.Queue[*op] // the next round of the loop
 	done    chan struct{}     // closed when the loop has returned
+
+	// roundMu is held for a round: the loop's, or a lone writer's, which
+	// commits on its own goroutine (do). Fields below it are guarded by it.
+	roundMu sync.Mutex
+	lingerP queue.Linger // the loop's group-commit policy, fed by every round
+	stopped bool         // close has run: no more rounds
 
 	// linger is how long a round waits for more operations (see
 	// lingerAfter; defaultLinger, tests set 0).
@@ -64,6 +71,12 @@ type writer struct {
 	// hook, when set (by tests), runs before each operation in a round;
 	// an error it returns is that operation's statement error.
 	hook func(*op) error
+	// hookLone, when set (by tests), runs when a lone writer starts its
+	// own round, before it.
+	hookLone func(*op)
+	// hookQueued, when set (by tests), runs when a writer has queued o
+	// for the loop.
+	hookQueued func(*op)
 }
 
 func newWriter(path string) (*writer, error) {
@@ -77,6 +90,7 @@ func newWriter(path string) (*writer, error) {
 	}
 	db.SetMaxOpenConns(1)
 	w := &writer{path: path, db: db, pending: queue.New[*op](), done: make(chan struct{}), linger: defaultLinger}
+	w.lingerP.Wait = w.lingerAfter
 	if err := w.prepare(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -115,11 +129,42 @@ func (w *writer) prepare() error {
 	return nil
 }
 
-// do queues o for the next round and waits for its result.
+// do runs o and waits for its result. Group commit is adaptive, as a good
+// one is: a lone writer (nothing queued, no round running, and the last
+// round served only one) commits at once on its own goroutine, with no
+// hand-off to the loop and back; writers that arrive while a round runs, or
+// while several are at work, queue for the loop's next round, which they
+// share (and which may linger for more, see lingerAfter).
 func (w *writer) do(o *op) error {
 	o.done = make(chan struct{})
+	if w.pending.Len() == 0 && w.roundMu.TryLock() {
+		switch {
+		case w.stopped:
+			w.roundMu.Unlock()
+			return plugins.ErrClosed
+		case w.lingerP.Busy(time.Now()):
+			// Several writers are at work: join the loop's round.
+			w.roundMu.Unlock()
+			return w.queue(o)
+		}
+		if w.hookLone != nil {
+			w.hookLone(o)
+		}
+		backlog := w.round([]*op{o})
+		w.lingerP.After(time.Now(), 1, backlog)
+		w.roundMu.Unlock()
+		return o.err
+	}
+	return w.queue(o)
+}
+
+// queue hands o to the loop's next round and waits for its result.
+func (w *writer) queue(o *op) error {
 	if !w.pending.Push(o) {
 		return plugins.ErrClosed
+	}
+	if w.hookQueued != nil {
+		w.hookQueued(o)
 	}
 	<-o.done
 	return o.err
@@ -129,11 +174,17 @@ func (w *writer) do(o *op) error {
 // close; it runs the operations queued before close first.
 func (w *writer) loop() {
 	defer close(w.done)
-	// Under load: let the writers that are about to arrive join the round,
-	// so that they share its fsync (see defaultLinger).
-	l := &queue.Linger{Wait: w.lingerAfter}
-	queue.Run(w.pending, l, func(batch []*op) (int, int) {
-		w.round(batch)
+	queue.Run(w.pending, nil, func(batch []*op) (int, int) {
+		w.roundMu.Lock()
+		defer w.roundMu.Unlock()
+		// Under load: let the writers that are about to arrive join the
+		// round, so that they share its fsync (see defaultLinger).
+		if w.lingerP.Before(time.Now()) {
+			more, _ := w.pending.Drain(nil)
+			batch = append(batch, more...)
+		}
+		backlog := w.round(batch)
+		w.lingerP.After(time.Now(), len(batch), len(batch) > 1 || backlog)
 		return len(batch), len(batch)
 	})
 }
@@ -150,10 +201,13 @@ func (w *writer) lingerAfter(prev int) time.Duration {
 // round commits batch as one transaction and delivers each operation's
 // result. An operation whose statement fails (not a precondition: an error
 // of SQLite) gets that error, and the others are committed without it in a
-// new transaction.
-func (w *writer) round(batch []*op) {
+// new transaction. It reports whether more operations were queued before
+// the results were released: those come from other writers, whereas a lone
+// writer's next one comes only after its result (see queue.Run).
+func (w *writer) round(batch []*op) (backlog bool) {
 	for len(batch) > 0 {
 		failed, err := w.try(batch)
+		backlog = backlog || w.pending.Len() > 0
 		if failed < 0 {
 			for _, o := range batch {
 				if err != nil {
@@ -168,6 +222,7 @@ func (w *writer) round(batch []*op) {
 		close(o.done)
 		batch = append(batch[:failed:failed], batch[failed+1:]...)
 	}
+	return backlog
 }
 
 // try runs batch in one transaction. It returns the index of the operation
@@ -239,10 +294,14 @@ func (w *writer) apply(o *op) error {
 	return plugins.ErrPreconditionFailed
 }
 
-// close runs the operations already queued, then closes the connection.
+// close runs the operations already queued, waits for a lone writer's
+// round, then closes the connection.
 func (w *writer) close() error {
 	w.pending.Close()
 	<-w.done
+	w.roundMu.Lock()
+	w.stopped = true
+	w.roundMu.Unlock()
 	w.conn.Close()
 	return w.db.Close()
 }

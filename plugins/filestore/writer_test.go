@@ -199,3 +199,82 @@ func TestWriter_lingers(t *testing.T) {
 		}
 	}
 }
+
+// TestWriter_LoneWriterCommitsAtOnce: a Put that finds no round running and
+// nothing queued commits on its own goroutine, without lingering; one that
+// arrives while a round runs queues for the loop's next round.
+func TestWriter_LoneWriterCommitsAtOnce(t *testing.T) {
+	ctx := context.Background()
+	s := newTestStore(t)
+	var lone []string // under roundMu
+	s.w.hookLone = func(o *op) { lone = append(lone, o.key) }
+	s.w.lingerP.Sleep = func(d time.Duration) { t.Errorf("a round lingered %v", d) }
+	for _, k := range []string{"k1", "k2", "k3"} {
+		if _, err := s.Put(ctx, k, []byte(k), plugins.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"k1", "k2", "k3"}; fmt.Sprint(lone) != fmt.Sprint(want) {
+		t.Errorf("rounds of their own: %v, want %v", lone, want)
+	}
+
+	// A round in progress (held in its statement by the hook): the next
+	// writer queues.
+	started, release := make(chan struct{}), make(chan struct{})
+	s.w.hook = func(o *op) error {
+		if o.key == "a" {
+			close(started)
+			<-release
+		}
+		return nil
+	}
+	errs := make(chan error, 2)
+	go func() { _, err := s.Put(ctx, "a", []byte("a"), plugins.PutOptions{}); errs <- err }()
+	<-started
+	queued := make(chan string, 1)
+	s.w.hookQueued = func(o *op) { queued <- o.key }
+	go func() { _, err := s.Put(ctx, "b", []byte("b"), plugins.PutOptions{}); errs <- err }()
+	if k := <-queued; k != "b" {
+		t.Errorf("queued %q, want b", k)
+	}
+	close(release)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"k1", "k2", "k3", "a"}; fmt.Sprint(lone) != fmt.Sprint(want) {
+		t.Errorf("rounds of their own: %v, want %v (b queued behind a)", lone, want)
+	}
+	for _, k := range []string{"a", "b"} {
+		if body, _, err := s.Get(ctx, k); err != nil || string(body) != k {
+			t.Errorf("Get(%q) = %q, %v", k, body, err)
+		}
+	}
+}
+
+// TestWriter_BusyWritersQueue: after a round that several writers shared,
+// a writer that finds no round running still queues for the loop's next
+// round (which lingers for more), so that the rounds under load form.
+func TestWriter_BusyWritersQueue(t *testing.T) {
+	s := newTestStore(t)
+	var lingered []time.Duration
+	s.w.roundMu.Lock()
+	s.w.lingerP.Sleep = func(d time.Duration) { lingered = append(lingered, d) }
+	s.w.lingerP.After(time.Now(), 5, true) // a shared round just ended
+	s.w.hookLone = func(o *op) { t.Errorf("%s committed alone after a shared round", o.key) }
+	queued := make(chan string, 1)
+	s.w.hookQueued = func(o *op) { queued <- o.key }
+	s.w.roundMu.Unlock()
+	if _, err := s.Put(context.Background(), "k", []byte("v"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if k := <-queued; k != "k" {
+		t.Errorf("queued %q, want k", k)
+	}
+	s.w.roundMu.Lock()
+	defer s.w.roundMu.Unlock()
+	if len(lingered) != 1 || lingered[0] != defaultLinger {
+		t.Errorf("the loop's round lingered %v, want [%v]", lingered, defaultLinger)
+	}
+}

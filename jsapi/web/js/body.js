@@ -156,7 +156,9 @@
   const isPromise = (x) => x instanceof Promise;
   // pumpToSink hands a JS stream to Go (native.newSink): one chunk at a
   // time, each after Go took the last.
-  function pumpToSink(rs) {
+  // pumpToSink pumps rs into a new Go sink; with strings, a string chunk
+  // goes as its UTF-8 bytes (a ReadableStream sent over RPC, as workerd).
+  function pumpToSink(rs, strings) {
     const length = fixedLengths.get(rs);
     const reader = rs.getReader();
     const h = native.newSink((reason) => {
@@ -167,8 +169,9 @@
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          if (toU8(value) === undefined) throw new TypeError(NOT_BYTES_BODY);
-          await native.sinkWrite(h, value);
+          const chunk = strings === true && typeof value === "string" ? new G.TextEncoder().encode(value) : value;
+          if (toU8(chunk) === undefined) throw new TypeError(NOT_BYTES_BODY);
+          await native.sinkWrite(h, chunk);
         }
         native.sinkEnd(h, null);
       } catch (e) {

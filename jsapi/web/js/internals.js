@@ -21,6 +21,21 @@
       exportRequestInternal(init === undefined && isRequest(input) ? input : new Request(input, init));
     },
     makeResponse: goMakeResponse, // (status, statusText|null, list, goBody|null, webSocket) → Response
+    // Request and Response as RPC and structured clone carry them (http_clone.go)
+    rpcRequestMeta,
+    rpcRequestInit,
+    rpcMakeRequest,
+    rpcResponseMeta,
+    rpcResponseInit,
+    rpcMakeResponse,
+    takeBody: (r) => takeForExport(r),
+    // a ReadableStream sent over RPC pumped into a Go sink, and one
+    // received (a Go stream) as a ReadableStream (http_clone.go)
+    rpcStreamTake: (rs) => {
+      if (rs.locked) throw new TypeError("The ReadableStream has been locked to a reader.");
+      return pumpToSink(rs, true);
+    },
+    rpcStreamMake: (g) => goMakeResponse(200, null, null, g, null).body,
     exportResponse: exportResponseInternal, // (res)
     // fn.call(self, request, ...rest) with the request built from Go's
     // parts, in one call from Go instead of two (each call from Go makes

@@ -14,6 +14,7 @@
   let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
   let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
   let goMakeRequest; // internals.makeRequest
+  let rpcRequestMeta, rpcRequestInit, rpcMakeRequest; // http_clone.go
   let Request; // the public class (made in RequestImpl's static block)
   const setPrototypeOf = Object.setPrototypeOf;
   // RequestImpl holds a Request's slots and methods; the Request class
@@ -28,6 +29,7 @@
     #ctype;
     #redirect;
     #signal;
+    #signalGiven; // a signal came with the init or the input (not the default one)
     #cf;
     #cache;
     // internal construction: the caller sets the fields
@@ -159,6 +161,7 @@
           r.#ctype = ctype;
           r.#redirect = redirect;
           r.#signal = signal;
+          r.#signalGiven = signal !== null;
           r.#cf = cf;
           r.#cache = cache;
           return r;
@@ -187,10 +190,38 @@
         r.#headers = null;
         r.#hl = hl;
         r.#ctype = null;
-        r.#redirect = "follow";
+        r.#redirect = "manual"; // as workerd's incoming requests have it
         r.#signal = null;
         r.#cf = undefined;
         r.#cache = undefined;
+        return r;
+      };
+      // A Request as workerd serializes it (Request::serialize): the URL,
+      // then its initializer dict (bodyUsed: the body was read or locked).
+      rpcRequestMeta = (r) => {
+        if (!(isObject(r) && #method in r)) throw new TypeError("Illegal invocation");
+        const st = bodyStateOf(r);
+        return [r.#url, r.#signalGiven === true, st !== null, st !== null && (st[2] || (st[3] !== null && st[3].locked))];
+      };
+      rpcRequestInit = (r, body) => {
+        const d = {};
+        if (r.#method !== "GET") d.method = r.#method;
+        d.headers = r.headers;
+        if (body !== undefined) d.body = body;
+        if (r.#redirect !== "manual") d.redirect = r.#redirect;
+        if (r.#cf !== undefined) d.cf = r.#cf;
+        if (r.#cache !== undefined) d.cache = r.#cache;
+        return d;
+      };
+      rpcMakeRequest = (url, d, body) => {
+        const method = d.method === undefined ? "GET" : normalizeMethod(String(d.method));
+        const redirect = d.redirect === undefined ? "manual" : String(d.redirect);
+        if (redirect !== "follow" && redirect !== "manual" && redirect !== "error") throw new TypeError("bad redirect");
+        const hl = headersList(d.headers);
+        const r = goMakeRequest(method, String(url), hl === undefined ? null : hl, body);
+        r.#redirect = redirect;
+        if (d.cf !== undefined) r.#cf = d.cf;
+        if (d.cache !== undefined) r.#cache = d.cache;
         return r;
       };
       exportRequestInternal = (r) => {

@@ -17,6 +17,7 @@
   let makeResponseInternal; // (status, statusText|null, list|null, ctype|null, state, webSocket) → Response
   let exportResponseInternal; // (res) → undefined, after native.outResponse(...)
   let goMakeResponse; // internals.makeResponse
+  let rpcResponseMeta, rpcResponseInit, rpcMakeResponse; // http_clone.go
   let Response; // the public class (made in ResponseImpl's static block)
   const fetchedInfo = new WeakMap(); // a fetch's Response → [url, redirected]
   // ResponseImpl holds a Response's slots and methods, as RequestImpl does
@@ -140,6 +141,31 @@
         r.#webSocket = webSocket;
         r.#type = "default";
         r.#cf = undefined;
+        return r;
+      };
+      // A Response as workerd serializes it (Response::serialize): its
+      // body, then its initializer dict.
+      rpcResponseMeta = (r) => {
+        if (!(isObject(r) && #status in r)) throw new TypeError("Illegal invocation");
+        const st = bodyStateOf(r);
+        return [r.#webSocket !== null && r.#webSocket !== undefined, st !== null, st !== null && (st[2] || (st[3] !== null && st[3].locked))];
+      };
+      rpcResponseInit = (r) => {
+        const d = {};
+        if (r.#status !== 200) d.status = r.#status;
+        if (r.#statusText !== null) d.statusText = r.#statusText;
+        d.headers = r.headers;
+        if (r.#cf !== undefined) d.cf = r.#cf;
+        return d;
+      };
+      rpcMakeResponse = (d, body) => {
+        const status = d.status === undefined ? 200 : d.status;
+        if (status === 0) return Response.error();
+        if (!Number.isInteger(status) || status < 200 || status > 599) throw new RangeError("bad status");
+        const hl = headersList(d.headers);
+        const text = d.statusText === undefined || d.statusText === null ? "" : String(d.statusText);
+        const r = goMakeResponse(status, text, hl === undefined ? null : hl, body, null);
+        if (d.cf !== undefined) r.#cf = d.cf;
         return r;
       };
       exportResponseInternal = (r) => {

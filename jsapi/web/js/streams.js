@@ -9,6 +9,7 @@
   const ReadableStream = WS.ReadableStream;
   const TransformStream = WS.TransformStream;
   for (const k of Object.keys(WS)) defineGlobal(k, WS[k]);
+  hostType(ReadableStream, "ReadableStream"); // only RPC carries it (http_clone.go)
   // fixedLengths maps a FixedLengthStream's readable side to its length: a
   // body made of it is sent with that Content-Length.
   const fixedLengths = new WeakMap();
