@@ -224,3 +224,43 @@ func BenchmarkHost_DevObjects(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHost_Activation measures the first request to a new object,
+// one after another: acquiring the cell (own.json and the node's marker on
+// a file bucket, as `cellhost dev` has), starting its database, building
+// the instance, one durable write (its LTX upload and the ownership
+// check). Compare builds with it; a ratio, never a timed test.
+func BenchmarkHost_Activation(b *testing.B) {
+	bucket, err := filestore.New(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bucket.Close()
+	node, err := ownership.New(ownership.Config{Store: bucket})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := node.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer node.Close(context.Background())
+	h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+		c.Durability = host.DurabilityLog
+	})
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	ctx := context.Background()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := range b.N {
+		name := "new-" + strconv.Itoa(i)
+		resp, err := h.FetchObject(ctx, "Counter", host.IDFromName("counter", "Counter", name), name, &jsapi.HTTPRequest{Method: "GET", URL: "http://bench/"})
+		if err != nil || resp.Status != 200 {
+			b.Fatalf("fetch: %v", err)
+		}
+	}
+}

@@ -435,52 +435,67 @@ func finalCheckError(err error) bool {
 	return errors.As(err, &lost) || errors.As(err, &fenced) || errors.Is(err, ownership.ErrFenced) || errors.Is(err, ownership.ErrReleased)
 }
 
-// acquire takes the cell for this node and brings its database up to date
-// from the bucket: off the loop, before the database opens. Without a
-// bucket it does nothing.
-func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, error) {
+// acquire takes the cell for this node, brings its database up to date
+// from the bucket and calls open to open it: off the loop. Without a
+// bucket it only calls open (with a nil log).
+func (h *Host) acquire(ctx context.Context, c *cell, path string, open func(*cellLog) error) (*cellLog, error) {
 	if h.cfg.Bucket == nil {
-		return nil, nil
+		return nil, open(nil)
 	}
 	l := &cellLog{scope: c.scope, done: make(chan struct{})}
-	if h.cfg.Node != nil {
-		lease, err := h.cfg.Node.TryAcquire(ctx, c.scope)
-		if err != nil {
-			return nil, err
-		}
-		l.lease = lease
-	}
 	// The bucket wins over the local file (bucket-protocol.md section 5),
 	// except for the backup mode's newer local database (localwins.go).
-	local, err := h.localWins(ctx, c.scope, path)
-	if err != nil {
-		l.release(h)
-		return nil, fmt.Errorf("restore %s: %w", c.scope, err)
+	prepare := func(lease *ownership.Lease) error {
+		local, err := h.localWins(ctx, c.scope, path)
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", c.scope, err)
+		}
+		l.local = local
+		if !local {
+			if err := h.restore(ctx, c.scope, path, lease != nil && lease.Created); err != nil {
+				return err
+			}
+		}
+		if h.cfg.Durability == DurabilityBackup {
+			if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
+				return fmt.Errorf("activate %s: %w", c.scope, err)
+			}
+		}
+		return open(l)
 	}
-	l.local = local
-	if !local {
-		if err := h.restore(ctx, c.scope, path); err != nil {
-			l.release(h)
+	if h.cfg.Node == nil {
+		if err := prepare(nil); err != nil {
 			return nil, err
 		}
+		return l, nil
 	}
-	if h.cfg.Durability == DurabilityBackup {
-		if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
-			l.release(h)
-			return nil, fmt.Errorf("activate %s: %w", c.scope, err)
-		}
+	// The restore and the open run while the lease's marker is written
+	// (TryAcquireThen releases the lease if either fails).
+	lease, err := h.cfg.Node.TryAcquireThen(ctx, c.scope, func(lease *ownership.Lease) error {
+		l.lease = lease
+		return prepare(lease)
+	})
+	if err != nil {
+		return nil, err
 	}
+	l.lease = lease
 	return l, nil
 }
 
 // restore replaces the local database at path with the bucket's newest
-// generation of scope, or removes it when the bucket has none.
-func (h *Host) restore(ctx context.Context, scope, path string) error {
-	res, err := storage.Restore(ctx, h.cfg.Bucket, scope, path)
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", scope, err)
+// generation of scope, or removes it when the bucket has none. created:
+// the lease created the cell's ownership record, so the bucket holds
+// nothing for it (ownership.Lease.Created) and is not asked again.
+func (h *Host) restore(ctx context.Context, scope, path string, created bool) error {
+	found := false
+	if !created {
+		res, err := storage.Restore(ctx, h.cfg.Bucket, scope, path)
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", scope, err)
+		}
+		found = res.Found
 	}
-	if !res.Found {
+	if !found {
 		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("start %s empty: %w", scope, err)
@@ -554,8 +569,10 @@ func (c *cell) closeDB(wait bool) error {
 		c.log = nil
 		l.retired.Store(true) // a backup or upload in progress gives up
 		close(l.done)
-		if err := l.capture.Close(); err != nil {
-			c.logger().Error("close WAL capture: " + err.Error())
+		if l.capture != nil { // nil while parked
+			if err := l.capture.Close(); err != nil {
+				c.logger().Error("close WAL capture: " + err.Error())
+			}
 		}
 		if wait {
 			l.release(c.s.h)
@@ -570,6 +587,8 @@ func (c *cell) closeDB(wait bool) error {
 		}
 		c.db = nil
 	}
+	c.parked = false
+	c.setOpen(false)
 	c.setResident(false)
 	c.commitsSinceCheckpoint = 0
 	return err
