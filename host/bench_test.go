@@ -2,6 +2,9 @@ package host_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -9,6 +12,8 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/memstore"
 	"github.com/cellhost/cellhost/storage"
 )
@@ -94,6 +99,26 @@ func reportCPU(b *testing.B) func() {
 	}
 }
 
+// profileRun writes a CPU profile of the measured part of a benchmark (not
+// its set-up) to the file named by BENCH_CPUPROFILE, when set and b.N > 1.
+func profileRun(b *testing.B) func() {
+	path := os.Getenv("BENCH_CPUPROFILE")
+	if path == "" || b.N <= 1 {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
 func cpuTime() int64 {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -143,4 +168,99 @@ func BenchmarkHost_WorkerToObject(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkHost_DevObjects is what `cellhost dev` serves in the 1000-object
+// row of bench/vs-workerd.sh, without the HTTP front: the worker's fetch
+// forwards to one of `objects` counters (stub.fetch), in the log mode on a
+// file bucket with a node lease, as dev runs. cpu-us/op is the host's CPU
+// per request, the number to compare before and after a change.
+func BenchmarkHost_DevObjects(b *testing.B) {
+	for _, objects := range []int{1, 1000} {
+		b.Run("objects="+strconv.Itoa(objects), func(b *testing.B) {
+			bucket, err := filestore.New(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bucket.Close()
+			node, err := ownership.New(ownership.Config{Store: bucket})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := node.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			defer node.Close(context.Background())
+			h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) {
+				c.Bucket, c.Node, c.Durability = bucket, node, host.DurabilityLog
+				c.Shards = 0 // one per CPU, as dev
+			})
+			if err := h.Open(); err != nil {
+				b.Fatal(err)
+			}
+			defer h.Close(context.Background())
+			urls := make([]string, objects)
+			for i := range urls {
+				urls[i] = "http://bench/?name=o" + strconv.Itoa(i)
+				if _, err := h.Fetch(context.Background(), &jsapi.HTTPRequest{Method: "GET", URL: urls[i]}); err != nil {
+					b.Fatalf("warm-up of object %d: %v", i, err)
+				}
+			}
+			var next atomic.Int64
+			b.SetParallelism(32) // 64 clients on 2 CPUs
+			b.ResetTimer()
+			defer reportCPU(b)()
+			defer profileRun(b)()
+			b.RunParallel(func(pb *testing.PB) {
+				ctx := context.Background()
+				r := rand.New(rand.NewPCG(uint64(next.Add(1)), 7919))
+				for pb.Next() {
+					resp, err := h.Fetch(ctx, &jsapi.HTTPRequest{Method: "GET", URL: urls[r.IntN(objects)]})
+					if err != nil || resp.Status != 200 {
+						b.Fatalf("fetch: %v %v", resp, err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkHost_Activation measures the first request to a new object,
+// one after another: acquiring the cell (own.json and the node's marker on
+// a file bucket, as `cellhost dev` has), starting its database, building
+// the instance, one durable write (its LTX upload and the ownership
+// check). Compare builds with it; a ratio, never a timed test.
+func BenchmarkHost_Activation(b *testing.B) {
+	bucket, err := filestore.New(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bucket.Close()
+	node, err := ownership.New(ownership.Config{Store: bucket})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := node.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	defer node.Close(context.Background())
+	h := newHostB(b, counterJS, b.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+		c.Durability = host.DurabilityLog
+	})
+	if err := h.Open(); err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	ctx := context.Background()
+	b.ResetTimer()
+	defer reportCPU(b)()
+	for i := range b.N {
+		name := "new-" + strconv.Itoa(i)
+		resp, err := h.FetchObject(ctx, "Counter", host.IDFromName("counter", "Counter", name), name, &jsapi.HTTPRequest{Method: "GET", URL: "http://bench/"})
+		if err != nil || resp.Status != 200 {
+			b.Fatalf("fetch: %v", err)
+		}
+	}
 }

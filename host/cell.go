@@ -58,10 +58,16 @@ type cell struct {
 	broken    error       // set while reset fails the events it held
 	sockets   cellSockets // WebSocket connections and hibernatable sockets
 
-	// The shard's list of cells by last use (resident.go).
-	prev, next *cell
-	listed     bool
-	resident   bool // holds or is opening its database (counted in s.nResident)
+	// The shard's lists of cells and of open databases by last use
+	// (resident.go, park.go).
+	byUse, byOpen cellLinks
+	resident      bool // holds its lease and log, or is acquiring them (counted in s.nResident)
+	// parked: resident with its database closed (park.go); the next event
+	// reopens it. closing, if not nil, is closed once the database park
+	// closed off the loop is closed: nothing opens the file before.
+	parked  bool
+	closing chan struct{}
+	dbName  string // the name the database was opened with (storage.Options.ActorName)
 	// refs counts jobs posted for the cell by cellFor's callers that have
 	// not run yet: the record must not be dropped under them. Incremented
 	// under h.mu.
@@ -102,60 +108,72 @@ func (c *cell) open(name string) {
 	if c.opening {
 		return
 	}
+	if c.parked {
+		c.reopen()
+		return
+	}
 	c.opening = true
 	s := c.s
 	s.makeRoom()
 	c.setResident(true)
+	s.makeOpenRoom()
+	c.setOpen(true)
+	c.dbName = name
 	path := s.h.dbPath(c.class, c.id)
+	closing := c.closing // a database of the last activation that park is closing
+	c.closing = nil
 	s.h.goFunc(func(ctx context.Context) {
 		ctx, cancel := context.WithTimeout(ctx, activateTimeout)
 		defer cancel()
-		l, err := s.h.acquire(ctx, c, path)
+		if closing != nil {
+			<-closing
+		}
+		// The database opens inside the activation (acquire), while the
+		// lease's marker is written.
+		var db *storage.DB
+		openDB := func(l *cellLog) error {
+			opts := c.dbOptions(name, l != nil)
+			var err error
+			db, err = storage.Open(path, opts)
+			if err != nil && l != nil && l.local {
+				// The kept local database does not open: the bucket wins.
+				c.logger().Warn("the local database does not open; restoring it from the bucket", "err", err)
+				l.local = false
+				if err = s.h.restore(ctx, c.scope, path, false); err == nil {
+					db, err = storage.Open(path, opts)
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("activate %s: %w", c.scope, err)
+			}
+			return nil
+		}
+		l, err := s.h.acquire(ctx, c, path, openDB)
 		if err != nil {
+			if db != nil { // opened, but the activation failed after (its lease is released)
+				_ = db.Close()
+			}
 			s.post(func() {
 				c.opening = false
+				c.setOpen(false)
 				c.setResident(false)
 				c.failWaiting(err)
 			})
 			return
 		}
-		opts := storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: l != nil, OnAlarm: c.onAlarm, SQLTimeout: s.h.cfg.CPULimit,
-			// The log mode with no local Syncer keeps nothing durable
-			// locally: every activation restores from the bucket, so a
-			// checkpoint (every checkpointEvery commits, on the loop)
-			// needs no fsync either.
-			NoSync: s.h.cfg.Durability == DurabilityLog && s.h.cfg.Syncer == nil}
-		db, err := storage.Open(path, opts)
-		if err != nil && l != nil && l.local {
-			// The kept local database does not open: the bucket wins.
-			c.logger().Warn("the local database does not open; restoring it from the bucket", "err", err)
-			l.local = false
-			if err = s.h.restore(ctx, c.scope, path); err == nil {
-				db, err = storage.Open(path, opts)
-			}
-		}
-		if err != nil && l != nil {
-			l.release(s.h)
-		}
 		// Once the shard is closed nobody takes the database: close it
 		// here, before Host.Close (which waits for this goroutine)
 		// returns.
 		abandon := func() {
-			if err == nil {
-				_ = db.Close()
-				if l != nil {
-					l.release(s.h)
-				}
+			_ = db.Close()
+			if l != nil {
+				l.release(s.h)
 			}
 		}
 		posted := s.post(func() {
 			c.opening = false
-			if err != nil {
-				c.setResident(false)
-				c.failWaiting(fmt.Errorf("activate %s: %w", c.scope, err))
-				return
-			}
 			if s.h.closing.Load() {
+				c.setOpen(false)
 				c.setResident(false)
 				abandon()
 				c.failWaiting(ErrClosed)
@@ -177,6 +195,18 @@ func (c *cell) open(name string) {
 			abandon()
 		}
 	})
+}
+
+// dbOptions are the options the cell's database opens with; logged: it
+// has an LTX log (log and backup modes).
+func (c *cell) dbOptions(name string, logged bool) storage.Options {
+	h := c.s.h
+	return storage.Options{ActorName: name, DeferSync: true, CacheKV: true, LogPages: logged, OnAlarm: c.onAlarm, SQLTimeout: h.cfg.CPULimit,
+		// The log mode with no local Syncer keeps nothing durable
+		// locally: every activation restores from the bucket, so
+		// SQLite's own fsyncs (a new WAL's header and its directory, a
+		// checkpoint) protect nothing.
+		NoSync: h.cfg.Durability == DurabilityLog && h.cfg.Syncer == nil}
 }
 
 // construct builds the JS instance: new Class(ctx, env). name is the name

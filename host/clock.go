@@ -41,6 +41,7 @@ func (h *Host) sweepInstances() {
 			return
 		default:
 		}
+		h.releaseMemory() // what the last ticks' passes freed
 		for _, s := range h.shards {
 			s.post(s.evictIdleInstances)
 		}
@@ -49,18 +50,21 @@ func (h *Host) sweepInstances() {
 	h.clock.AfterFunc(period, tick)
 }
 
-// evictIdleInstances drops the instances idle for InstanceIdleTimeout. On
+// evictIdleInstances drops the instances idle for InstanceIdleTimeout,
+// and closes the databases of the cells left without one (park.go). On
 // the loop.
 func (s *shard) evictIdleInstances() {
 	cutoff := s.h.now().Add(-s.h.cfg.InstanceIdleTimeout)
-	for c := s.cells.tail; c != nil; c = c.prev {
+	for c := s.cells.tail; c != nil; c = c.byUse.prev {
 		if !c.lastActive.Before(cutoff) {
 			break // the rest are more recent
 		}
 		if c.instanceEvictable() {
 			c.evictInstance()
 		}
+		c.parkIdle()
 	}
+	s.trimOpen(0)
 }
 
 // instanceEvictable reports whether the cell's instance may go while the

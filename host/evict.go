@@ -35,7 +35,7 @@ func everyShard[T any](h *Host, interval time.Duration, job func(*shard) T) {
 // activity since cutoff. On the loop.
 func (c *cell) evictable(cutoff time.Time) bool {
 	switch {
-	case c.db == nil, c.opening, c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
+	case c.db == nil && !c.parked, c.opening, c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
 		return false
 	case c.synced != c.committed, c.backingUp, c.alarmRunning:
 		return false

@@ -119,3 +119,23 @@ func SweepSocketRows(h *Host, class, name string) (int, []string, error) {
 	r := <-done
 	return r.n, r.left, r.err
 }
+
+// OpenDatabases reports how many cells have their database open (or
+// opening), and how many are resident (park.go), asking every loop.
+func OpenDatabases(h *Host) (open, resident int) {
+	for _, s := range h.shards {
+		ch := make(chan [2]int, 1)
+		if s.post(func() { ch <- [2]int{s.open.n, s.nResident} }) {
+			r := <-ch
+			open += r[0]
+			resident += r[1]
+		}
+	}
+	return open, resident
+}
+
+// Parked reports how many databases were closed with their cell staying
+// resident, and how many of those were opened again.
+func Parked(h *Host) (parked, reopened int64) {
+	return h.counted.parked.Load(), h.counted.reopened.Load()
+}

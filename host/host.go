@@ -127,6 +127,12 @@ type Config struct {
 	// once (0: no bound); past it the least recently used idle cells are
 	// evicted (resident.go).
 	MaxResidentCells int
+	// MaxOpenDatabases bounds the resident cells whose database is open
+	// at once, each holding 4 file descriptors and its page cache
+	// (DefaultMaxOpenDatabases when zero; negative: no bound); past it the
+	// least recently used idle ones close theirs and stay resident
+	// (park.go).
+	MaxOpenDatabases int
 	// MemoryLimit bounds how much the live heap may grow while one event
 	// of an object runs (DefaultMemoryLimit, 128 MiB as workerd's isolate
 	// limit, when zero; negative: no limit). Past it the object is reset
@@ -180,6 +186,9 @@ type Host struct {
 	sockets  wsRegistry // upgraded WebSocket connections
 	owners   ownerCache // where remote objects were last served (remote.go)
 	counted  counters   // stats.go
+	// releasedAt is counted.parked when memory was last returned to the
+	// operating system (park.go).
+	releasedAt atomic.Int64
 
 	// ctx is the root of every goroutine's context; cancel ends it (Close).
 	ctx    context.Context
@@ -228,6 +237,9 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxOpenDatabases == 0 {
+		cfg.MaxOpenDatabases = DefaultMaxOpenDatabases
 	}
 	if cfg.InstanceIdleTimeout == 0 {
 		cfg.InstanceIdleTimeout = DefaultInstanceIdleTimeout

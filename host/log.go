@@ -198,13 +198,18 @@ var errLogRetired = errors.New("the cell was deactivated before its commit was u
 
 // uploadLogs is the log mode's part of a sync round: for every cell's log
 // whose database the Syncer made durable (errs nil, or errs[i] nil), it
-// reads the commits from the WAL, uploads them as one LTX file, and checks
-// ownership; cells upload in parallel, each cell's files in order. The
-// last cell uploads on the calling goroutine: a round of one cell (a lone
-// writer's) hands nothing to another goroutine. It returns nil when all are
+// reads the commits from the WAL and uploads them as one LTX file; cells
+// upload in parallel, each cell's files in order. The last cell uploads on
+// the calling goroutine: a round of one cell (a lone writer's) hands
+// nothing to another goroutine. Then it checks the ownership of every cell
+// of the round at once (ownership.CheckAll: one read of all their
+// own.json on a file bucket), the bucket protocol's acknowledgement check,
+// shared by every commit of the round. It returns nil when all are
 // durable, else one error per log.
 func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 	out := make([]error, len(logs))
+	done := make([]*uploadedLTX, len(logs))
+	held := make([]bool, len(logs)) // l.mu held, from the capture to the record
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, uploadParallel)
 	for i, l := range logs {
@@ -216,36 +221,73 @@ func (h *Host) uploadLogs(logs []*cellLog, errs []error) []error {
 			out[i] = errLogRetired
 			continue
 		case i == len(logs)-1:
-			out[i] = h.upload(l)
+			done[i], held[i], out[i] = h.upload(l)
 			continue
 		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = h.upload(l)
+			done[i], held[i], out[i] = h.upload(l)
 		}()
 	}
 	wg.Wait()
-	for _, err := range out {
-		if err != nil {
-			return out
+	defer func() {
+		for i, l := range logs {
+			if held[i] {
+				l.mu.Unlock()
+			}
 		}
+	}()
+	var (
+		leases []*ownership.Lease
+		which  []int
+	)
+	for i, l := range logs {
+		if out[i] == nil && l.lease != nil {
+			leases = append(leases, l.lease)
+			which = append(which, i)
+		}
+	}
+	if len(leases) > 0 {
+		ctx, cancel := context.WithTimeout(h.ctx, uploadDeadline)
+		for j, err := range checkAllWithRetry(ctx, leases) {
+			out[which[j]] = err
+		}
+		cancel()
+	}
+	failed := false
+	for i, l := range logs {
+		if out[i] != nil {
+			failed = true
+		} else if done[i] != nil {
+			h.recordLTX(l, done[i])
+		}
+	}
+	if failed {
+		return out
 	}
 	return nil
 }
 
 // upload makes the cell's committed transactions durable in the bucket:
 // one LTX file holding every page changed since the last upload (the first
-// of an epoch is a snapshot at TXID 1), then the ownership check.
-func (h *Host) upload(l *cellLog) error {
+// of an epoch is a snapshot at TXID 1). It returns the file uploaded (nil
+// when there was nothing to upload), which the caller records (recordLTX)
+// once ownership is checked. held reports that l.mu is still locked: the
+// caller unlocks it after recording.
+func (h *Host) upload(l *cellLog) (done *uploadedLTX, held bool, err error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
+	defer func() {
+		if err != nil {
+			l.mu.Unlock()
+			held = false
+		}
+	}()
 	if l.retired.Load() {
-		return errLogRetired
+		return nil, true, errLogRetired
 	}
 	var ps *storage.PageSet
-	var err error
 	first, compact := l.txid == 0, l.compactDue()
 	if first || compact {
 		ps, err = l.capture.Snapshot()
@@ -253,26 +295,47 @@ func (h *Host) upload(l *cellLog) error {
 		ps, err = l.capture.Read()
 	}
 	if err != nil {
-		return fmt.Errorf("capture pages of %s: %w", l.scope, err)
+		return nil, true, fmt.Errorf("capture pages of %s: %w", l.scope, err)
+	}
+	if ps == nil || len(ps.Pages) == 0 {
+		return nil, true, nil
 	}
 	ctx, cancel := l.uploadContext(h.ctx)
 	defer cancel()
-	if ps != nil && len(ps.Pages) > 0 {
-		return h.putLTX(ctx, l, ps, first || compact)
+	done, err = h.putLTXFile(ctx, l, ps, first || compact)
+	return done, true, err
+}
+
+// uploadedLTX is a file of the log that is in the bucket, not yet recorded
+// (see recordLTX).
+type uploadedLTX struct {
+	key      string
+	size     int
+	snapshot bool
+	first    bool // the epoch's first file
+}
+
+// putLTX uploads ps as the next file of the log, checks ownership and
+// records the file (see putLTXFile and recordLTX), under l.mu. The backup
+// mode's saves upload through it.
+func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snapshot bool) error {
+	done, err := h.putLTXFile(ctx, l, ps, snapshot)
+	if err != nil {
+		return err
 	}
 	if l.lease != nil {
-		return checkWithRetry(ctx, l.lease)
+		if err := checkWithRetry(ctx, l.lease); err != nil {
+			return err
+		}
 	}
+	h.recordLTX(l, done)
 	return nil
 }
 
-// put uploads ps as the next file of the log, under l.mu: the L0 file of
-// TXID l.txid+1, or, when ps is a snapshot other than the epoch's first
-// file, a snapshot at compactLevel covering TXIDs 1 to that one. Once the
-// file is durable and ownership confirmed, it records the file and
-// deletes, in the background, what the file made obsolete (see
-// compactMinFiles). The log and backup modes both upload through it.
-func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snapshot bool) error {
+// putLTXFile uploads ps as the next file of the log, under l.mu: the L0
+// file of TXID l.txid+1, or, when ps is a snapshot other than the epoch's
+// first file, a snapshot at compactLevel covering TXIDs 1 to that one.
+func (h *Host) putLTXFile(ctx context.Context, l *cellLog, ps *storage.PageSet, snapshot bool) (*uploadedLTX, error) {
 	first := l.txid == 0
 	txid := l.txid + 1
 	level, minTXID := 0, txid
@@ -282,25 +345,26 @@ func (h *Host) putLTX(ctx context.Context, l *cellLog, ps *storage.PageSet, snap
 	key := bucketkey.LTXKey(l.scope, l.epoch(), level, minTXID, txid)
 	buf, err := storage.EncodeLTXBuffer(ps, minTXID, txid, time.Now())
 	if err != nil {
-		return fmt.Errorf("encode LTX of %s: %w", l.scope, err)
+		return nil, fmt.Errorf("encode LTX of %s: %w", l.scope, err)
 	}
 	size := len(buf.Bytes())
 	err = putWithRetry(ctx, h.cfg.Bucket, key, buf.Bytes()) // Put does not retain the body
 	buf.Release()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	l.txid = txid
-	if l.lease != nil {
-		if err := checkWithRetry(ctx, l.lease); err != nil {
-			return err
-		}
-	}
-	h.deleteKeys(l.uploaded(key, size, snapshot))
-	if first && l.lease != nil && l.lease.Epoch > 1 {
+	return &uploadedLTX{key: key, size: size, snapshot: snapshot, first: first}, nil
+}
+
+// recordLTX records a file of the log once it is durable and ownership is
+// confirmed, and deletes, in the background, what the file made obsolete
+// (see compactMinFiles). Under l.mu.
+func (h *Host) recordLTX(l *cellLog, f *uploadedLTX) {
+	h.deleteKeys(l.uploaded(f.key, f.size, f.snapshot))
+	if f.first && l.lease != nil && l.lease.Epoch > 1 {
 		h.deleteOlderEpochs(l.scope, l.lease.Epoch)
 	}
-	return nil
 }
 
 // putWithRetry uploads body (a plain PUT: the epoch in the key fences it),
@@ -324,72 +388,114 @@ func putWithRetry(ctx context.Context, store plugins.ObjectStore, key string, bo
 // checkWithRetry is the acknowledgement check: own.json still names this
 // node at the lease's epoch. A store error is retried; a lost lease is not.
 func checkWithRetry(ctx context.Context, lease *ownership.Lease) error {
+	return checkAllWithRetry(ctx, []*ownership.Lease{lease})[0]
+}
+
+// checkAllWithRetry is checkWithRetry for the leases of an upload round,
+// checked together (ownership.CheckAll); the ones that failed with a store
+// error are checked again, together, after a back-off.
+func checkAllWithRetry(ctx context.Context, leases []*ownership.Lease) []error {
+	errs := ownership.CheckAll(ctx, leases)
 	delay := uploadRetryFirst
 	for {
-		err := lease.Check(ctx)
-		if err == nil {
-			return nil
+		var again []int
+		for i, err := range errs {
+			if err != nil && !finalCheckError(err) {
+				again = append(again, i)
+			}
 		}
-		var lost *ownership.LeaseLostError
-		var fenced *ownership.FencedError
-		if errors.As(err, &lost) || errors.As(err, &fenced) || errors.Is(err, ownership.ErrFenced) || errors.Is(err, ownership.ErrReleased) {
-			return err
+		if len(again) == 0 {
+			return errs
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("check ownership of %s: %w", lease.Scope, err)
+			for _, i := range again {
+				errs[i] = fmt.Errorf("check ownership of %s: %w", leases[i].Scope, errs[i])
+			}
+			return errs
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, uploadRetryMax)
+		sub := make([]*ownership.Lease, len(again))
+		for j, i := range again {
+			sub[j] = leases[i]
+		}
+		for j, err := range ownership.CheckAll(ctx, sub) {
+			errs[again[j]] = err
+		}
 	}
 }
 
-// acquire takes the cell for this node and brings its database up to date
-// from the bucket: off the loop, before the database opens. Without a
-// bucket it does nothing.
-func (h *Host) acquire(ctx context.Context, c *cell, path string) (*cellLog, error) {
+// finalCheckError reports whether a failed check decided something (the
+// lease is lost, the node fenced, the cell released), so that checking
+// again is pointless; a store error decides nothing.
+func finalCheckError(err error) bool {
+	var lost *ownership.LeaseLostError
+	var fenced *ownership.FencedError
+	return errors.As(err, &lost) || errors.As(err, &fenced) || errors.Is(err, ownership.ErrFenced) || errors.Is(err, ownership.ErrReleased)
+}
+
+// acquire takes the cell for this node, brings its database up to date
+// from the bucket and calls open to open it: off the loop. Without a
+// bucket it only calls open (with a nil log).
+func (h *Host) acquire(ctx context.Context, c *cell, path string, open func(*cellLog) error) (*cellLog, error) {
 	if h.cfg.Bucket == nil {
-		return nil, nil
+		return nil, open(nil)
 	}
 	l := &cellLog{scope: c.scope, done: make(chan struct{})}
-	if h.cfg.Node != nil {
-		lease, err := h.cfg.Node.TryAcquire(ctx, c.scope)
-		if err != nil {
-			return nil, err
-		}
-		l.lease = lease
-	}
 	// The bucket wins over the local file (bucket-protocol.md section 5),
 	// except for the backup mode's newer local database (localwins.go).
-	local, err := h.localWins(ctx, c.scope, path)
-	if err != nil {
-		l.release(h)
-		return nil, fmt.Errorf("restore %s: %w", c.scope, err)
+	prepare := func(lease *ownership.Lease) error {
+		local, err := h.localWins(ctx, c.scope, path)
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", c.scope, err)
+		}
+		l.local = local
+		if !local {
+			if err := h.restore(ctx, c.scope, path, lease != nil && lease.Created); err != nil {
+				return err
+			}
+		}
+		if h.cfg.Durability == DurabilityBackup {
+			if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
+				return fmt.Errorf("activate %s: %w", c.scope, err)
+			}
+		}
+		return open(l)
 	}
-	l.local = local
-	if !local {
-		if err := h.restore(ctx, c.scope, path); err != nil {
-			l.release(h)
+	if h.cfg.Node == nil {
+		if err := prepare(nil); err != nil {
 			return nil, err
 		}
+		return l, nil
 	}
-	if h.cfg.Durability == DurabilityBackup {
-		if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
-			l.release(h)
-			return nil, fmt.Errorf("activate %s: %w", c.scope, err)
-		}
+	// The restore and the open run while the lease's marker is written
+	// (TryAcquireThen releases the lease if either fails).
+	lease, err := h.cfg.Node.TryAcquireThen(ctx, c.scope, func(lease *ownership.Lease) error {
+		l.lease = lease
+		return prepare(lease)
+	})
+	if err != nil {
+		return nil, err
 	}
+	l.lease = lease
 	return l, nil
 }
 
 // restore replaces the local database at path with the bucket's newest
-// generation of scope, or removes it when the bucket has none.
-func (h *Host) restore(ctx context.Context, scope, path string) error {
-	res, err := storage.Restore(ctx, h.cfg.Bucket, scope, path)
-	if err != nil {
-		return fmt.Errorf("restore %s: %w", scope, err)
+// generation of scope, or removes it when the bucket has none. created:
+// the lease created the cell's ownership record, so the bucket holds
+// nothing for it (ownership.Lease.Created) and is not asked again.
+func (h *Host) restore(ctx context.Context, scope, path string, created bool) error {
+	found := false
+	if !created {
+		res, err := storage.Restore(ctx, h.cfg.Bucket, scope, path)
+		if err != nil {
+			return fmt.Errorf("restore %s: %w", scope, err)
+		}
+		found = res.Found
 	}
-	if !res.Found {
+	if !found {
 		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return fmt.Errorf("start %s empty: %w", scope, err)
@@ -463,8 +569,10 @@ func (c *cell) closeDB(wait bool) error {
 		c.log = nil
 		l.retired.Store(true) // a backup or upload in progress gives up
 		close(l.done)
-		if err := l.capture.Close(); err != nil {
-			c.logger().Error("close WAL capture: " + err.Error())
+		if l.capture != nil { // nil while parked
+			if err := l.capture.Close(); err != nil {
+				c.logger().Error("close WAL capture: " + err.Error())
+			}
 		}
 		if wait {
 			l.release(c.s.h)
@@ -479,6 +587,8 @@ func (c *cell) closeDB(wait bool) error {
 		}
 		c.db = nil
 	}
+	c.parked = false
+	c.setOpen(false)
 	c.setResident(false)
 	c.commitsSinceCheckpoint = 0
 	return err

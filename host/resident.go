@@ -3,8 +3,9 @@ package host
 import "time"
 
 // Resident cells are bounded (Config.MaxResidentCells, as celld's
-// CELLD_MAX_RESIDENT_CELLS): each holds a database (3-4 descriptors) and
-// about 250 KB. Each shard keeps the cells it knows in a list ordered by
+// CELLD_MAX_RESIDENT_CELLS): each holds its lease and log, and, while
+// active, its instance and database (the open databases have a bound of
+// their own, park.go). Each shard keeps the cells it knows in a list ordered by
 // last use (an intrusive doubly linked list, owned by its loop): a cell
 // joins it at its first event and moves to the front on each run. Idle
 // eviction and pressure eviction walk it from the back, so they cost what
@@ -18,40 +19,55 @@ import "time"
 // evicts only its own cells. It is soft: when every resident cell is busy
 // the activation goes ahead, over the bound, rather than fail a request.
 
-// cellList is a shard's cells in order of last use, most recent first.
+// cellList is a list of a shard's cells in order of last use, most recent
+// first, linked through the cellLinks that links picks in each cell (a
+// cell is in the shard's list of cells, and, while its database is open,
+// in the list of open databases: park.go).
 type cellList struct {
 	head, tail *cell
 	n          int
+	links      func(*cell) *cellLinks
 }
 
+// cellLinks are a cell's links in one cellList.
+type cellLinks struct {
+	prev, next *cell
+	listed     bool
+}
+
+func byUse(c *cell) *cellLinks  { return &c.byUse }
+func byOpen(c *cell) *cellLinks { return &c.byOpen }
+
 func (l *cellList) remove(c *cell) {
-	if !c.listed {
+	k := l.links(c)
+	if !k.listed {
 		return
 	}
-	if c.prev != nil {
-		c.prev.next = c.next
+	if k.prev != nil {
+		l.links(k.prev).next = k.next
 	} else {
-		l.head = c.next
+		l.head = k.next
 	}
-	if c.next != nil {
-		c.next.prev = c.prev
+	if k.next != nil {
+		l.links(k.next).prev = k.prev
 	} else {
-		l.tail = c.prev
+		l.tail = k.prev
 	}
-	c.prev, c.next, c.listed = nil, nil, false
+	k.prev, k.next, k.listed = nil, nil, false
 	l.n--
 }
 
 func (l *cellList) pushFront(c *cell) {
 	l.remove(c)
-	c.next = l.head
+	k := l.links(c)
+	k.next = l.head
 	if l.head != nil {
-		l.head.prev = c
+		l.links(l.head).prev = c
 	} else {
 		l.tail = c
 	}
 	l.head = c
-	c.listed = true
+	k.listed = true
 	l.n++
 }
 
@@ -59,7 +75,7 @@ func (l *cellList) pushFront(c *cell) {
 // cell it is given.
 func (l *cellList) each(f func(*cell)) {
 	for c := l.head; c != nil; {
-		next := c.next
+		next := l.links(c).next
 		f(c)
 		c = next
 	}
@@ -79,6 +95,9 @@ func (s *shard) maxResident() int {
 func (c *cell) used() {
 	c.lastActive = c.s.h.now()
 	c.s.cells.pushFront(c)
+	if c.byOpen.listed {
+		c.s.open.pushFront(c)
+	}
 }
 
 // setResident records whether the cell holds (or is opening) its database.
@@ -103,7 +122,7 @@ func (s *shard) makeRoom() {
 	}
 	always := s.h.now().Add(time.Hour) // any idle cell, however recent
 	for c := s.cells.tail; c != nil && s.nResident >= max; {
-		prev := c.prev
+		prev := c.byUse.prev
 		if c.resident && c.evictable(always) {
 			c.evict()
 		}
@@ -120,7 +139,7 @@ func (s *shard) evictIdle() int { return s.evictIdleBefore(s.h.now().Add(-s.h.cf
 // evictIdleBefore evicts the cells idle since before cutoff. On the loop.
 func (s *shard) evictIdleBefore(cutoff time.Time) (n int) {
 	for c := s.cells.tail; c != nil; {
-		prev := c.prev
+		prev := c.byUse.prev
 		if !c.lastActive.Before(cutoff) {
 			break // the rest are more recent
 		}
@@ -139,7 +158,7 @@ func (s *shard) evictIdleBefore(cutoff time.Time) (n int) {
 // registry and from the shard's list. On the loop.
 func (c *cell) maybeDrop() {
 	if c.resident || c.db != nil || c.opening || c.inflight > 0 || len(c.waiting) > 0 || c.blocked > 0 ||
-		c.alarmCancel != nil || c.alarmRunning || c.dirty || c.backingUp || c.hasSockets() {
+		c.alarmCancel != nil || c.alarmRunning || c.dirty || c.backingUp || c.hasSockets() || c.stillClosing() {
 		return
 	}
 	h := c.s.h
@@ -166,7 +185,7 @@ func (h *Host) cellsOf(s *shard) []*cell {
 	return out
 }
 
-// ResidentCells returns how many cells hold their database, and how many
+// ResidentCells returns how many cells are resident (hold their lease), and how many
 // records the registry keeps. Safe from any goroutine (it asks the loops).
 func (h *Host) ResidentCells() (resident, records int) {
 	for _, s := range h.shards {

@@ -47,6 +47,7 @@ type shard struct {
 	dirty     []*cell               // cells whose implicit transaction is open
 	cells     cellList              // the cells the shard knows, by last use (resident.go)
 	nResident int                   // cells holding or opening their database
+	open      cellList              // the cells whose database is open or opening, by last use (park.go)
 	replies   []pendingReply        // released after this turn's commits
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
@@ -64,7 +65,8 @@ type pendingReply struct {
 }
 
 func newShard(h *Host, idx int) *shard {
-	return &shard{h: h, idx: idx, log: h.log.With("shard", idx), jobs: queue.New[func()](), done: make(chan struct{}), ns: map[string]*namespace{}}
+	return &shard{h: h, idx: idx, log: h.log.With("shard", idx), jobs: queue.New[func()](), done: make(chan struct{}), ns: map[string]*namespace{},
+		cells: cellList{links: byUse}, open: cellList{links: byOpen}}
 }
 
 // load builds the runtime and evaluates the bundle. Called before run, on the

@@ -7,12 +7,14 @@ type counters struct {
 	requests    atomic.Int64 // HTTP requests the front received
 	events      atomic.Int64 // events delivered to objects (fetch, RPC, alarm, WebSocket)
 	alarmsFired atomic.Int64 // alarm() invocations (retries included)
+	parked      atomic.Int64 // databases closed with their cell staying resident (park.go)
+	reopened    atomic.Int64 // parked databases opened again
 }
 
 // Stats is a running node's load and counters (cellhost diagnose asks
 // serve nodes for them over the signed peer protocol).
 type Stats struct {
-	ResidentCells int   // cells holding their database
+	ResidentCells int   // cells holding their lease (their database open, or closed while idle: park.go)
 	WebSockets    int   // client connections held here: objects' own and relayed for objects elsewhere (edge)
 	Requests      int64 // HTTP requests received
 	Events        int64 // events delivered to objects

@@ -306,7 +306,11 @@ func (w *Worker) ExtendsDurableObject(cls *goja.Object) bool { return w.extends(
 func (w *Worker) nativeNamespace(ns Namespace) *goja.Object {
 	rt := w.rt
 	obj := rt.NewObject()
-	_ = obj.Set("idFromName", func(name string) string { return ns.IDFromName(name) })
+	// A goja.FunctionCall, not a func(string) string: goja calls that
+	// through reflection, and getByName runs on most requests.
+	_ = obj.Set("idFromName", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(ns.IDFromName(c.Argument(0).String()))
+	})
 	_ = obj.Set("idFromString", func(s string) string {
 		id, err := ns.IDFromString(s)
 		if err != nil {

@@ -31,6 +31,10 @@ type Lease struct {
 	// Epoch is the ownership epoch: the cell's LTX goes under
 	// cells/<scope>/ltx/e<Epoch>/.
 	Epoch uint64
+	// Created reports that TryAcquire created own.json (section 5 step 2):
+	// the record was absent and the bucket held no LTX for the cell, so it
+	// starts empty and there is nothing to restore.
+	Created bool
 	// Lost is closed when the lease is lost without Release: Check found
 	// another owner, the node fenced itself (its lease lapsed or could
 	// have), a later TryAcquire of the same scope superseded it, or Close
@@ -66,6 +70,18 @@ func (l *Lease) lose() { l.lostOnce.Do(func() { close(l.lost) }) }
 // old Lost closes); concurrent calls for one scope are the caller's bug
 // (the highest epoch is kept, the others fail with *LeaseLostError).
 func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
+	return n.TryAcquireThen(ctx, scope, nil)
+}
+
+// TryAcquireThen is TryAcquire that runs then, if not nil, as soon as
+// own.json names this node (after step 5), while the marker of step 6 is
+// being written: the caller restores the cell meanwhile, so an activation
+// waits for one of the two, not for both in a row. It returns once both
+// are done, so nothing is served before the marker is durable (step 6's
+// order: marker, restore, serve). If then fails, or the marker write does,
+// the lease is released and the error returned. then must not call
+// Lease.Check or Release.
+func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Lease) error) (*Lease, error) {
 	if err := bucketkey.CheckScope(scope); err != nil {
 		return nil, fmt.Errorf("acquire cell: %w", err)
 	}
@@ -85,7 +101,7 @@ func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 	n.mu.Unlock()
 	defer n.ops.Done()
 
-	epoch, err := n.acquire(ctx, scope)
+	epoch, created, err := n.acquire(ctx, scope)
 	if err != nil {
 		var lost *LostRecordError
 		if errors.As(err, &lost) {
@@ -97,10 +113,24 @@ func (n *Node) TryAcquire(ctx context.Context, scope string) (*Lease, error) {
 		return nil, err
 	}
 	lostC := make(chan struct{})
-	l := &Lease{Scope: scope, Epoch: epoch, Lost: lostC, n: n, lost: lostC, gen: n.Generation()}
+	l := &Lease{Scope: scope, Epoch: epoch, Created: created, Lost: lostC, n: n, lost: lostC, gen: n.Generation()}
 
-	if _, err := n.store.Put(ctx, bucketkey.MarkerKey(n.id, l.gen, scope), nil, plugins.PutOptions{}); err != nil {
-		err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
+	marked := make(chan error, 1)
+	go func() {
+		_, err := n.store.Put(ctx, bucketkey.MarkerKey(n.id, l.gen, scope), nil, plugins.PutOptions{})
+		marked <- err
+	}()
+	var thenErr error
+	if then != nil {
+		thenErr = then(l)
+	}
+	if err := <-marked; err != nil || thenErr != nil {
+		if err != nil {
+			err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
+		}
+		if err == nil {
+			err = thenErr
+		}
 		if rerr := l.Release(ctx); rerr != nil {
 			err = fmt.Errorf("%w (release: %v)", err, rerr)
 		}
@@ -139,8 +169,9 @@ func (n *Node) acquireErrorLocked(scope string) error {
 	return n.ackErrorLocked(scope)
 }
 
-// acquire runs steps 1-5 and returns my epoch.
-func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
+// acquire runs steps 1-5 and returns my epoch, and whether my write
+// created own.json (step 2: the cell starts empty).
+func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) {
 	key := bucketkey.OwnKey(scope)
 	reconciles := 0
 	for range maxAcquireRounds {
@@ -153,7 +184,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 			// 2. Absent: lost if the bucket holds LTX, else create {me,1}.
 			newest, ok, lerr := NewestLTXEpoch(ctx, n.store, scope)
 			if lerr != nil {
-				return 0, fmt.Errorf("acquire cell %s: %w", scope, lerr)
+				return 0, false, fmt.Errorf("acquire cell %s: %w", scope, lerr)
 			}
 			if ok {
 				// Another node may have created own.json and uploaded
@@ -162,38 +193,38 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 				if _, _, rerr := n.store.Get(ctx, key); rerr == nil {
 					continue // back to step 1
 				} else if !errors.Is(rerr, plugins.ErrNotFound) {
-					return 0, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, rerr)
+					return 0, false, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, rerr)
 				}
-				return 0, &LostRecordError{Scope: scope, NewestEpoch: newest}
+				return 0, false, &LostRecordError{Scope: scope, NewestEpoch: newest}
 			}
 			want, opts = OwnRecord{Node: n.id, Epoch: 1}, plugins.PutOptions{IfNoneMatch: true}
 		case err != nil:
-			return 0, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, err)
+			return 0, false, fmt.Errorf("acquire cell %s: read %s: %w", scope, key, err)
 		default:
 			cur, derr := DecodeOwnRecord(key, body)
 			if derr != nil {
-				return 0, fmt.Errorf("acquire cell %s: %w", scope, derr)
+				return 0, false, fmt.Errorf("acquire cell %s: %w", scope, derr)
 			}
 			if cur.Node != "" && cur.Node != n.id {
 				// 3/4. Another node: take over only when its lease is not live.
 				rec, live, lerr := n.nodeLease(ctx, cur.Node)
 				if lerr != nil {
-					return 0, fmt.Errorf("acquire cell %s: owner %s: %w", scope, cur.Node, lerr)
+					return 0, false, fmt.Errorf("acquire cell %s: owner %s: %w", scope, cur.Node, lerr)
 				}
 				if live {
-					return 0, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch}
+					return 0, false, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch}
 				}
 				n.logf("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
 			}
 			if cur.Epoch == math.MaxUint64 {
-				return 0, fmt.Errorf("acquire cell %s: epoch %d cannot grow", scope, cur.Epoch)
+				return 0, false, fmt.Errorf("acquire cell %s: epoch %d cannot grow", scope, cur.Epoch)
 			}
 			want, opts = OwnRecord{Node: n.id, Epoch: cur.Epoch + 1}, plugins.PutOptions{IfMatch: etag}
 		}
 		_, err = n.store.Put(ctx, key, want.Encode(), opts)
 		switch {
 		case err == nil:
-			return want.Epoch, nil
+			return want.Epoch, opts.IfNoneMatch, nil
 		case rejected(err):
 			continue // 5. Another node won: back to step 1.
 		}
@@ -201,16 +232,16 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, error) {
 		got, _, gerr := n.store.Get(ctx, key)
 		if gerr == nil {
 			if cur, derr := DecodeOwnRecord(key, got); derr == nil && cur == want {
-				return want.Epoch, nil
+				return want.Epoch, opts.IfNoneMatch, nil
 			}
 		}
 		reconciles++
 		n.logf("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
 		if reconciles >= maxReconciles {
-			return 0, fmt.Errorf("acquire cell %s: write %s: %w after %d reconciles: %v", scope, key, ErrUnresolved, reconciles, err)
+			return 0, false, fmt.Errorf("acquire cell %s: write %s: %w after %d reconciles: %v", scope, key, ErrUnresolved, reconciles, err)
 		}
 	}
-	return 0, fmt.Errorf("acquire cell %s: %d writes of %s rejected in a row", scope, maxAcquireRounds, key)
+	return 0, false, fmt.Errorf("acquire cell %s: %d writes of %s rejected in a row", scope, maxAcquireRounds, key)
 }
 
 // nodeLease reads node's lease and reports whether it is live now. A
@@ -243,17 +274,78 @@ func (n *Node) nodeLease(ctx context.Context, node string) (NodeRecord, bool, er
 // or a store error (transient: nothing is decided; do not acknowledge, the
 // host may retry within its durability deadline).
 func (l *Lease) Check(ctx context.Context) error {
+	if err := l.beforeCheck(); err != nil {
+		return err
+	}
+	key := bucketkey.OwnKey(l.Scope)
+	body, _, err := l.n.store.Get(ctx, key)
+	return l.afterCheck(key, body, err)
+}
+
+// CheckAll is Check for several leases (of an upload round) with the reads
+// of their own.json made together: one GetMany when the store is a
+// plugins.MultiGetter (the file store reads them in one transaction),
+// else one Get each, concurrently. errs[i] is what Check would return for
+// leases[i]; the same rules apply to every one of them.
+func CheckAll(ctx context.Context, leases []*Lease) (errs []error) {
+	errs = make([]error, len(leases))
+	if len(leases) == 0 {
+		return errs
+	}
+	mg, _ := leases[0].n.store.(plugins.MultiGetter)
+	for _, l := range leases[1:] {
+		if l.n != leases[0].n {
+			mg = nil // leases of two nodes: one Check each
+			break
+		}
+	}
+	if mg == nil || len(leases) == 1 {
+		// The last on this goroutine: a lone writer's check hands nothing
+		// to another one.
+		last := len(leases) - 1
+		var wg sync.WaitGroup
+		for i, l := range leases[:last] {
+			wg.Go(func() { errs[i] = l.Check(ctx) })
+		}
+		errs[last] = leases[last].Check(ctx)
+		wg.Wait()
+		return errs
+	}
+	var (
+		keys  []string
+		which []int // keys[j] is own.json of leases[which[j]]
+	)
+	for i, l := range leases {
+		if errs[i] = l.beforeCheck(); errs[i] == nil {
+			keys = append(keys, bucketkey.OwnKey(l.Scope))
+			which = append(which, i)
+		}
+	}
+	if len(keys) == 0 {
+		return errs
+	}
+	for j, r := range mg.GetMany(ctx, keys) {
+		i := which[j]
+		errs[i] = leases[i].afterCheck(keys[j], r.Body, r.Err)
+	}
+	return errs
+}
+
+// beforeCheck is Check's first part: whether this lease and its node may
+// acknowledge at all.
+func (l *Lease) beforeCheck() error {
 	l.mu.Lock()
 	released := l.released
 	l.mu.Unlock()
 	if released {
 		return fmt.Errorf("check cell %s: %w", l.Scope, ErrReleased)
 	}
-	if err := l.n.ackError(l.Scope); err != nil {
-		return err
-	}
-	key := bucketkey.OwnKey(l.Scope)
-	body, _, err := l.n.store.Get(ctx, key)
+	return l.n.ackError(l.Scope)
+}
+
+// afterCheck is Check's verdict on own.json as read (at key: body, or the
+// read's error).
+func (l *Lease) afterCheck(key string, body []byte, err error) error {
 	if errors.Is(err, plugins.ErrNotFound) {
 		l.lose()
 		return &LeaseLostError{Scope: l.Scope, Epoch: l.Epoch, Missing: true}

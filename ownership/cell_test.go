@@ -3,6 +3,10 @@ package ownership_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -689,5 +693,78 @@ func TestNode_TryAcquire_SameNodeConcurrent(t *testing.T) {
 	}
 	if open != 1 {
 		t.Errorf("%d open leases, want 1", open)
+	}
+}
+
+// multiStore is a mockStore that is a plugins.MultiGetter: GetMany
+// answers from the memory store and is recorded as "getmany <n keys>".
+type multiStore struct{ *mockStore }
+
+func (m multiStore) GetMany(ctx context.Context, keys []string) []plugins.GetResult {
+	m.record("getmany", strconv.Itoa(len(keys)))
+	out := make([]plugins.GetResult, len(keys))
+	for i, k := range keys {
+		out[i].Body, out[i].ETag, out[i].Err = m.mem.Get(ctx, k)
+	}
+	return out
+}
+
+// TestCheckAll checks that CheckAll gives each lease what Check gives it
+// (held, taken over, released, own.json deleted), reading own.json of the
+// leases that may still acknowledge in one GetMany when the store has it,
+// and with one Get each otherwise.
+func TestCheckAll(t *testing.T) {
+	ctx := context.Background()
+	for _, multi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("multi=%v", multi), func(t *testing.T) {
+			ms := newMockStore()
+			var s ownership.Store = ms
+			if multi {
+				s = multiStore{ms}
+			}
+			n := newNode(t, s, nil, nodeA)
+			var leases []*ownership.Lease
+			var keys []string
+			for i := range 5 {
+				sc := fmt.Sprintf("Counter:%064x", i+1)
+				l, err := n.TryAcquire(ctx, sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				leases = append(leases, l)
+				keys = append(keys, bucketkey.OwnKey(sc))
+			}
+			put(t, ms.mem, keys[2], `{"node":"`+nodeB+`","epoch":2}`) // taken over
+			if err := leases[3].Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := ms.mem.Delete(ctx, keys[4], ""); err != nil {
+				t.Fatal(err)
+			}
+			before := len(ms.Calls())
+			errs := ownership.CheckAll(ctx, leases)
+			var lost *ownership.LeaseLostError
+			if errs[0] != nil || errs[1] != nil {
+				t.Errorf("CheckAll() of held leases = %v, %v, want nil", errs[0], errs[1])
+			}
+			if !errors.As(errs[2], &lost) || lost.Missing || lost.Found.Node != nodeB || !closed(leases[2].Lost) {
+				t.Errorf("CheckAll() of a lease taken over = %v, want *LeaseLostError naming %s, Lost closed", errs[2], nodeB)
+			}
+			if !errors.Is(errs[3], ownership.ErrReleased) {
+				t.Errorf("CheckAll() of a released lease = %v, want ErrReleased", errs[3])
+			}
+			if !errors.As(errs[4], &lost) || !lost.Missing {
+				t.Errorf("CheckAll() of a deleted own.json = %v, want *LeaseLostError{Missing}", errs[4])
+			}
+			calls := ms.Calls()[before:]
+			sort.Strings(calls)
+			want := []string{"get " + keys[0], "get " + keys[1], "get " + keys[2], "get " + keys[4]}
+			if multi {
+				want = []string{"getmany 4"}
+			}
+			if !reflect.DeepEqual(calls, want) {
+				t.Errorf("CheckAll() read %q, want %q", calls, want)
+			}
+		})
 	}
 }

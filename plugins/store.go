@@ -89,6 +89,24 @@ type ObjectStore interface {
 	Close() error
 }
 
+// MultiGetter is an ObjectStore that reads several objects in one call
+// more cheaply than with one Get each (the file store: one read
+// transaction). ownership's CheckAll uses it for the acknowledgement
+// checks of one upload round; with any other store it calls Get per key.
+// GetMany is safe for concurrent use, like Get.
+type MultiGetter interface {
+	// GetMany returns, for each key, what Get would return for it, at one
+	// moment: every result reflects the same state of the store.
+	GetMany(ctx context.Context, keys []string) []GetResult
+}
+
+// GetResult is one key's answer of MultiGetter.GetMany.
+type GetResult struct {
+	Body []byte
+	ETag string
+	Err  error
+}
+
 // MaxKeyLen is the longest key in bytes that CheckKey accepts (as S3).
 const MaxKeyLen = 1024
 

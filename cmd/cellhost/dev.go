@@ -44,6 +44,7 @@ type devOptions struct {
 	onReady     func(addr string)
 	onReload    func(error)
 	maxResident int
+	maxOpen     int
 	wake        wakeOptions
 }
 
@@ -96,7 +97,8 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
-	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept in memory with their database open; past it the least recently used idle ones are evicted (default: from the descriptor limit and memory; env CELLHOST_MAX_RESIDENT_CELLS)")
+	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (default: from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
+	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (default: from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
 	o.wake.addFlags(cmd)
 	return cmd
 }
@@ -177,7 +179,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	keep.StateLock = lock
-	keep.MaxResidentCells = o.maxResident
+	keep.MaxResidentCells, keep.MaxOpenDatabases = o.maxResident, o.maxOpen
 	// Ownership's lines are internal (behind --verbose), except the two a
 	// user must see without asking: the node fenced itself (it answers 503
 	// until the bucket is back) and it rejoined.

@@ -8,24 +8,36 @@ import (
 )
 
 // defaultMaxResidentCells bounds resident objects from the machine's
-// limits, as celld's CELLD_MAX_RESIDENT_CELLS does: a resident cell holds
-// 3-4 descriptors (its database, WAL, shared memory) and about 250 KB of
-// memory. CELLHOST_MAX_RESIDENT_CELLS overrides it. Half the descriptors
-// (the rest serve connections) at 4 each, and at most a quarter of the
-// memory at 1 MB each (room for the objects' own data).
+// memory, as celld's CELLD_MAX_RESIDENT_CELLS does. An idle resident cell
+// holds no descriptor (its database closes with its instance, host/park.go)
+// and little memory; an active one holds its instance. At most a quarter of
+// the memory at 128 KB each. CELLHOST_MAX_RESIDENT_CELLS overrides it.
 func defaultMaxResidentCells() int {
 	if v, err := strconv.Atoi(os.Getenv("CELLHOST_MAX_RESIDENT_CELLS")); err == nil && v >= 0 {
 		return v
 	}
-	n := 10000
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
-		n = min(n, int(rl.Cur)/2/4)
-	}
+	n := 100000
 	var si unix.Sysinfo_t
 	if unix.Sysinfo(&si) == nil && si.Totalram > 0 {
 		mem := uint64(si.Totalram) * uint64(si.Unit)
-		n = min(n, int(mem/4/(1<<20)))
+		n = min(n, int(mem/4/(128<<10)))
+	}
+	return max(n, 64)
+}
+
+// defaultMaxOpenDatabases bounds the cell databases open at once from the
+// descriptor limit: each holds 4 (database, WAL, shared memory, the WAL
+// reader's), and half the descriptors are left to connections and the
+// rest. At most 4096 (about 700 MB of SQLite's memory at most); at least
+// 64. CELLHOST_MAX_OPEN_DATABASES overrides it.
+func defaultMaxOpenDatabases() int {
+	if v, err := strconv.Atoi(os.Getenv("CELLHOST_MAX_OPEN_DATABASES")); err == nil && v > 0 {
+		return v
+	}
+	n := 4096
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
+		n = min(n, int(rl.Cur)/2/4)
 	}
 	return max(n, 64)
 }

@@ -173,7 +173,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
 	hc.ErrorPage, hc.Logger, hc.Console = k.ErrorPage, k.Logger, k.Console
-	hc.AlarmSink, hc.MaxResidentCells = k.AlarmSink, k.MaxResidentCells
+	hc.AlarmSink, hc.MaxResidentCells, hc.MaxOpenDatabases = k.AlarmSink, k.MaxResidentCells, k.MaxOpenDatabases
 	h, err := host.New(hc)
 	if err != nil {
 		return nil, err

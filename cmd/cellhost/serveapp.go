@@ -105,6 +105,7 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 		Script: d.Script, Vars: d.Vars,
 		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
 		StateDir: a.state, Log: a.log,
+		MaxOpenDatabases: defaultMaxOpenDatabases(),
 	}
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})

@@ -32,6 +32,10 @@ type HTTPRequest struct {
 	// JS pulls it chunk by chunk (stream.go). Whoever ends up with the
 	// request reads or closes it.
 	BodyStream io.ReadCloser
+	// hrefURL: URL is a Request's url as exported (an href already, or a
+	// string that does not parse), so that the runtime it reaches next
+	// need not canonicalise it again.
+	hrefURL bool
 }
 
 // HTTPResponse is a response as Go sees it.
@@ -218,9 +222,10 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 	// outRequest(method, url, list|null, ctype|null, body)
 	n.set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
-			Method: c.Argument(0).String(),
-			URL:    c.Argument(1).String(),
-			Header: exportHeaders(c.Argument(2), c.Argument(3)),
+			Method:  c.Argument(0).String(),
+			URL:     c.Argument(1).String(),
+			Header:  exportHeaders(c.Argument(2), c.Argument(3)),
+			hrefURL: true,
 		}
 		st.outReq.Body, st.outReq.BodyStream = exportBody(c.Argument(4))
 		return goja.Undefined()
@@ -284,7 +289,10 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error
 	if err != nil {
 		return nil, [4]goja.Value{}, err
 	}
-	url := st.canonicalURL(r.URL)
+	url := r.URL
+	if !r.hrefURL {
+		url = st.canonicalURL(url) // href(href(s)) = href(s): once is enough
+	}
 	method := r.Method
 	if method == "" {
 		method = "GET"

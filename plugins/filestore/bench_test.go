@@ -260,3 +260,72 @@ func reportCPU(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkCheckRound measures the acknowledgement checks of one upload
+// round as the log mode makes them: 32 objects each upload an LTX file
+// (the round's writes), then own.json of each is read, by 32 concurrent
+// Gets (one per upload, as before) or by one GetMany. Only the reads are
+// measured: cpu-µs/op is the process's CPU per check.
+func BenchmarkCheckRound(b *testing.B) {
+	ctx := context.Background()
+	const round = 32
+	own := []byte(`{"node":"n1","epoch":7}`)
+	body := make([]byte, benchBodyLen)
+	rand.Read(body)
+	for _, mode := range []string{"Get", "GetMany"} {
+		b.Run(mode, func(b *testing.B) {
+			s, err := New(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			for i := range benchScopes {
+				if _, err := s.Put(ctx, fmt.Sprintf("cells/%016x/own.json", i), own, plugins.PutOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var cpu time.Duration
+			keys := make([]string, round)
+			seq := 0
+			for n := 0; n < b.N; n += round {
+				var wg sync.WaitGroup
+				for j := range keys {
+					i := seq*round + j
+					keys[j] = fmt.Sprintf("cells/%016x/own.json", i%benchScopes)
+					wg.Go(func() {
+						if _, err := s.Put(ctx, benchKey(i), body, plugins.PutOptions{}); err != nil {
+							b.Error(err)
+						}
+					})
+				}
+				wg.Wait()
+				seq++
+				start := cpuNow()
+				if mode == "Get" {
+					for _, k := range keys {
+						wg.Go(func() {
+							if _, _, err := s.Get(ctx, k); err != nil {
+								b.Error(err)
+							}
+						})
+					}
+					wg.Wait()
+				} else {
+					for _, r := range s.GetMany(ctx, keys) {
+						if r.Err != nil {
+							b.Error(r.Err)
+						}
+					}
+				}
+				cpu += cpuNow() - start
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/float64(seq*round), "cpu-µs/op")
+		})
+	}
+}
+
+func cpuNow() time.Duration {
+	var ru unix.Rusage
+	unix.Getrusage(unix.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

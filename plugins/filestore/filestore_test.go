@@ -322,3 +322,66 @@ func TestOpenStore_File(t *testing.T) {
 		t.Errorf("marker file .cellhost-locks = %q, %v; want the format note", got, err)
 	}
 }
+
+// TestStore_GetMany checks that each key gets what Get answers for it:
+// bodies and ETags, ErrNotFound, ErrInvalidKey and ErrCorrupt, each error
+// naming its key, also when the same key comes twice; and that the
+// reader is usable afterwards (its read transaction ended).
+func TestStore_GetMany(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	etags := map[string]string{}
+	for _, k := range []string{"a/own.json", "b/own.json", "bad", "empty"} {
+		body := []byte("body of " + k)
+		if k == "empty" {
+			body = nil
+		}
+		etag, err := s.Put(ctx, k, body, plugins.PutOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		etags[k] = etag
+	}
+	db, err := sql.Open("sqlite", filepath.Join(s.Root(), ".cellhost-store.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE objects SET body = CAST('damaged' AS BLOB) WHERE key = 'bad'`); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"a/own.json", "missing", "b/own.json", "/invalid", "bad", "empty", "a/own.json"}
+	for round := range 2 {
+		got := s.GetMany(ctx, keys)
+		if len(got) != len(keys) {
+			t.Fatalf("GetMany() returned %d results for %d keys", len(got), len(keys))
+		}
+		for i, k := range keys {
+			body, etag, err := s.Get(ctx, k)
+			r := got[i]
+			switch {
+			case (err == nil) != (r.Err == nil):
+				t.Errorf("round %d: GetMany %q error = %v, Get's = %v", round, k, r.Err, err)
+			case err != nil:
+				if !strings.Contains(r.Err.Error(), fmt.Sprintf("%q", k)) ||
+					!errors.Is(r.Err, plugins.ErrNotFound) && k == "missing" ||
+					!errors.Is(r.Err, plugins.ErrInvalidKey) && k == "/invalid" ||
+					!errors.Is(r.Err, filestore.ErrCorrupt) && k == "bad" {
+					t.Errorf("round %d: GetMany %q error = %v, want one naming the key, like Get's %v", round, k, r.Err, err)
+				}
+			case string(r.Body) != string(body) || r.ETag != etag || r.ETag != etags[k] || r.Body == nil:
+				t.Errorf("round %d: GetMany %q = %q %s, want %q %s (non-nil)", round, k, r.Body, r.ETag, body, etag)
+			}
+		}
+		// The reader's transaction ended: a write is seen by the next round.
+		if etags["missing"], err = s.Put(ctx, "missing", []byte("now here"), plugins.PutOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	for _, r := range s.GetMany(ctx, []string{"a/own.json"}) {
+		if !errors.Is(r.Err, plugins.ErrClosed) {
+			t.Errorf("GetMany() after Close error = %v, want ErrClosed", r.Err)
+		}
+	}
+}

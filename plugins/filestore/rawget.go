@@ -25,6 +25,9 @@ type getter struct {
 	db   uintptr // sqlite3*
 	stmt uintptr // sqlGet, prepared
 	key  uintptr // C buffer of plugins.MaxKeyLen bytes for the bound key
+	// begin and commit (BEGIN, COMMIT) hold one read transaction over the
+	// Gets of getMany.
+	begin, commit uintptr
 }
 
 // newGetter takes a connection from rdb and prepares sqlGet on its raw
@@ -45,24 +48,15 @@ func newGetter(rdb *sql.DB) (*getter, error) {
 		conn.Close()
 		return nil, err
 	}
-	text, err := libc.CString(sqlGet)
-	if err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("prepare get: %w", err)
+	for _, p := range []struct {
+		stmt *uintptr
+		sql  string
+	}{{&g.stmt, sqlGet}, {&g.begin, "BEGIN"}, {&g.commit, "COMMIT"}} {
+		if *p.stmt, err = g.prepare(p.sql); err != nil {
+			g.close()
+			return nil, err
+		}
 	}
-	defer libc.Xfree(g.tls, text)
-	out := libc.Xmalloc(g.tls, uint64(ptrSize)) // the out-parameter *sqlite3_stmt
-	if out == 0 {
-		conn.Close()
-		return nil, errors.New("prepare get: out of memory")
-	}
-	defer libc.Xfree(g.tls, out)
-	if rc := sqlite3.Xsqlite3_prepare_v2(g.tls, g.db, text, int32(len(sqlGet)), out, 0); rc != sqlite3.SQLITE_OK {
-		err := g.errorf("prepare get", rc)
-		conn.Close()
-		return nil, err
-	}
-	g.stmt = sqlitex.PeekPtr(out)
 	g.key = libc.Xmalloc(g.tls, plugins.MaxKeyLen+1)
 	if g.key == 0 {
 		g.close()
@@ -99,6 +93,65 @@ func (g *getter) get(key string) (etag string, body []byte, err error) {
 	return etag, body, nil
 }
 
+// prepare compiles text on the getter's connection.
+func (g *getter) prepare(text string) (uintptr, error) {
+	ctext, err := libc.CString(text)
+	if err != nil {
+		return 0, fmt.Errorf("prepare %s: %w", text, err)
+	}
+	defer libc.Xfree(g.tls, ctext)
+	out := libc.Xmalloc(g.tls, uint64(ptrSize)) // the out-parameter *sqlite3_stmt
+	if out == 0 {
+		return 0, fmt.Errorf("prepare %s: out of memory", text)
+	}
+	defer libc.Xfree(g.tls, out)
+	if rc := sqlite3.Xsqlite3_prepare_v2(g.tls, g.db, ctext, int32(len(text)), out, 0); rc != sqlite3.SQLITE_OK {
+		return 0, g.errorf("prepare "+text, rc)
+	}
+	return sqlitex.PeekPtr(out), nil
+}
+
+// run steps a statement without results (BEGIN, COMMIT) and resets it.
+func (g *getter) run(stmt uintptr, what string) error {
+	defer sqlite3.Xsqlite3_reset(g.tls, stmt)
+	if rc := sqlite3.Xsqlite3_step(g.tls, stmt); rc != sqlite3.SQLITE_DONE {
+		return g.errorf(what, rc)
+	}
+	return nil
+}
+
+// getMany reads every key as get does, all in one read transaction: one
+// look at the WAL index and one page cache for them all, where separate
+// Gets each start a transaction and, after any write, reread every page
+// they need. out[i] gets key i's answer; err is a failure of the
+// transaction itself (then out holds nothing).
+func (g *getter) getMany(keys []string, out []plugins.GetResult) error {
+	if err := g.run(g.begin, "begin read"); err != nil {
+		return err
+	}
+	for i, k := range keys {
+		if out[i].Err != nil {
+			continue // refused before (an invalid key)
+		}
+		out[i].ETag, out[i].Body, out[i].Err = g.get(k)
+	}
+	// A read transaction has nothing to commit: this only ends it.
+	if err := g.run(g.commit, "end read"); err != nil {
+		sqlite3.Xsqlite3_exec(g.tls, g.db, rollbackText, 0, 0, 0) // leave no transaction open
+		return err
+	}
+	return nil
+}
+
+// rollbackText is "ROLLBACK" in C memory, for getMany's last resort.
+var rollbackText = func() uintptr {
+	p, err := libc.CString("ROLLBACK")
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
+
 func (g *getter) errorf(what string, rc int32) error {
 	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(g.tls, g.db))
 	return fmt.Errorf("%s: %s (%d)", what, msg, rc)
@@ -106,9 +159,11 @@ func (g *getter) errorf(what string, rc int32) error {
 
 // close finalizes the statement and returns the connection to rdb's pool.
 func (g *getter) close() error {
-	if g.stmt != 0 {
-		sqlite3.Xsqlite3_finalize(g.tls, g.stmt)
-		g.stmt = 0
+	for _, p := range []*uintptr{&g.stmt, &g.begin, &g.commit} {
+		if *p != 0 {
+			sqlite3.Xsqlite3_finalize(g.tls, *p)
+			*p = 0
+		}
 	}
 	if g.key != 0 {
 		libc.Xfree(g.tls, g.key)
