@@ -12,7 +12,6 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,24 +131,16 @@ func lowGC(t *testing.T) {
 	t.Cleanup(func() { debug.SetGCPercent(old) })
 }
 
-// heapInUse is MemStats.HeapInuse read through runtime/metrics, which,
-// unlike runtime.ReadMemStats, does not stop the world: a sampler spinning
-// on ReadMemStats stopped every other goroutine thousands of times per
-// second and made a 100 MiB upload take a minute.
-func heapInUse() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64() + s[1].Value.Uint64()
-}
-
 // heapPeak samples the Go heap in use until stop is closed; the result
 // is the highest sample.
 func heapPeak(stop <-chan struct{}) <-chan uint64 {
 	out := make(chan uint64, 1)
 	go func() {
 		var peak uint64
+		var ms runtime.MemStats
 		for {
-			peak = max(peak, heapInUse())
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
 			select {
 			case <-stop:
 				out <- peak
@@ -171,7 +162,9 @@ func TestStream_BigUpload(t *testing.T) {
 	const size = 100 << 20
 	for path, want := range map[string]string{"/count": strconv.Itoa(size) + " true", "/via-do": "counted " + strconv.Itoa(size)} {
 		runtime.GC()
-		base := heapInUse()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		base := ms.HeapInuse
 		stop := make(chan struct{})
 		peak := heapPeak(stop)
 		body := io.LimitReader(zeros{}, size) // chunked: no length
@@ -272,7 +265,9 @@ func TestStream_ConcurrentUploads(t *testing.T) {
 	var wg sync.WaitGroup
 	var ok atomic.Int32
 	runtime.GC()
-	base := heapInUse()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapInuse
 	stop := make(chan struct{})
 	peak := heapPeak(stop)
 	for range 8 {
