@@ -35,20 +35,32 @@ func everyShard[T any](h *Host, interval time.Duration, job func(*shard) T) {
 // activity since cutoff. On the loop.
 func (c *cell) evictable(cutoff time.Time) bool {
 	switch {
-	case c.db == nil && !c.parked, c.opening, c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
-		return false
-	case c.synced != c.committed, c.backingUp, c.alarmRunning:
+	case c.db == nil && !c.parked, c.opening, !c.settled():
 		return false
 	case c.alarmCancel != nil && !c.alarmPublished():
 		return false // nobody would wake it
 	case c.alarmCancel != nil && c.alarmDue < c.s.h.now().Add(c.s.h.cfg.IdleTimeout).UnixMilli():
 		return false // due soon: its own timer fires it on time
+	}
+	return c.lastActive.Before(cutoff)
+}
+
+// settled reports whether nothing is in flight for the cell: no event
+// running or waiting, no gate blocked, no uncommitted or undurable write,
+// no backup pending (the next backup saves it first), no running alarm,
+// nothing keeping it alive. Both eviction and parking need it. On the loop.
+func (c *cell) settled() bool {
+	switch {
+	case c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty:
+		return false
+	case c.synced != c.committed, c.backingUp, c.alarmRunning:
+		return false
 	case c.s.h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp:
-		return false // the next backup saves it first
+		return false
 	case c.keepAlive != nil && c.keepAlive():
 		return false
 	}
-	return c.lastActive.Before(cutoff)
+	return true
 }
 
 // evict drops the instance and releases the cell. On the loop.

@@ -64,14 +64,8 @@ func (c *cell) parkable() bool {
 		return false
 	case c.inst != nil && !c.instanceEvictable():
 		return false
-	case c.inflight > 0, len(c.waiting) > 0, c.blocked > 0, c.dirty, c.db.InTx():
+	case !c.settled(), c.db.InTx():
 		return false
-	case c.synced != c.committed, c.backingUp, c.alarmRunning:
-		return false
-	case c.keepAlive != nil && c.keepAlive():
-		return false
-	case c.s.h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp:
-		return false // the next backup reads it first
 	}
 	return true
 }
