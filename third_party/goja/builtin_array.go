@@ -214,11 +214,18 @@ func (r *Runtime) arrayproto_join(call FunctionCall) Value {
 		buf.WriteString(element0.toString())
 	}
 
+	// cellhost patch: the hook approves the builder's growth each time it
+	// doubles past 1 MiB (alloc_hook.go).
+	nextCheck := 1 << 20
 	for i := 1; i < l; i++ {
 		buf.WriteString(sep)
 		element := o.self.getIdx(valueInt(int64(i)), nil)
 		if element != nil && element != _undefined && element != _null {
 			buf.WriteString(element.toString())
+		}
+		if n := buf.length(); n >= nextCheck {
+			r.checkStringAlloc(2*int64(n), buf.ascii())
+			nextCheck = 2 * n
 		}
 	}
 

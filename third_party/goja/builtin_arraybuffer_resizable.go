@@ -63,7 +63,7 @@ func (r *Runtime) newArrayBufferWithOptions(args []Value, newTarget *Object) *Ob
 	}
 	proto := r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype())
 	b := r._newArrayBuffer(proto, nil)
-	b.data = allocByteSlice(length)
+	b.data = r.allocBytes(length) // cellhost patch: alloc_hook.go
 	b.resizable, b.maxByteLength = resizable, maxLen
 	return b.val
 }
@@ -112,7 +112,7 @@ func (b *arrayBufferObject) resize(n int) {
 		clear(b.data[old:])
 	default:
 		c := max(n, min(2*cap(b.data), b.maxByteLength))
-		d := allocByteSlice(c)[:n]
+		d := b.val.runtime.allocBytes(c)[:n] // cellhost patch: alloc_hook.go
 		copy(d, b.data)
 		b.data = d
 	}

@@ -49,7 +49,7 @@ func (r *Runtime) arrayBufferCopyAndDetach(call FunctionCall, method string) Val
 			ret.data = []byte{}
 		}
 	} else {
-		ret.data = allocByteSlice(newLen)
+		ret.data = r.allocBytes(newLen) // cellhost patch: alloc_hook.go
 		copy(ret.data, b.data)
 	}
 	b.detach()

@@ -504,6 +504,7 @@ func (r *Runtime) _stringPad(call FunctionCall, start bool) Value {
 	if maxLength > int64(maxStringLength) {
 		panic(r.newError(r.getRangeError(), "Invalid string length"))
 	}
+	r.checkStringAlloc(maxLength, fillerUnicode == nil && strUnicode == nil) // cellhost patch: alloc_hook.go
 	remaining := toIntStrict(maxLength - stringLength)
 	if fillerUnicode == nil && strUnicode == nil {
 		fl := fillerAscii.Length()
@@ -571,6 +572,7 @@ func (r *Runtime) stringproto_repeat(call FunctionCall) Value {
 	}
 	num := toIntStrict(numInt)
 	a, u := devirtualizeString(s)
+	r.checkStringAlloc(int64(s.Length())*numInt, u == nil) // cellhost patch: alloc_hook.go
 	if u == nil {
 		var sb strings.Builder
 		sb.Grow(len(a) * num)

@@ -6,6 +6,7 @@ package goja
 import (
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -371,5 +372,73 @@ func TestCellhostPatch_ResizableForSerializers(t *testing.T) {
 	}
 	if got.String() != "true|6|1,2,0,0" {
 		t.Fatalf("got %s", got)
+	}
+}
+
+// Patch 14: every allocation whose size the script chose is approved by the
+// embedder's hook first; a refused ArrayBuffer is V8's catchable RangeError,
+// a refused string V8's RangeError for a string it cannot make, and the
+// runtime goes on.
+func TestCellhostPatch_AllocationHook(t *testing.T) {
+	r := New()
+	type ask struct {
+		bytes int64
+		kind  AllocationKind
+	}
+	var asked []ask
+	const limit = 1 << 20
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		asked = append(asked, ask{bytes, kind})
+		return bytes <= limit
+	})
+	const SCRIPT = `
+	const out = [];
+	const small = new ArrayBuffer(16, { maxByteLength: 1 << 30 });
+	const ta = new Uint8Array(1 << 19);
+	for (const f of [
+		() => new Uint8Array(4 * 1024 ** 3),
+		() => new ArrayBuffer(2 ** 32),
+		() => new Float64Array(1 << 18),
+		() => new ArrayBuffer(8, { maxByteLength: 1 << 30 }).resize(1 << 29),
+		() => ta.buffer.slice(0).transfer(2 << 20),
+		() => new Float64Array(ta),
+		() => ta.slice(0).buffer.slice(0, 1 << 19) && new BigInt64Array(1 << 18),
+		() => "ab".repeat(1 << 20),
+		() => "\u00e9".padStart(1 << 20),
+		() => "x".padEnd(2 << 20, "y"),
+		() => new Array(1 << 20).join("ab"),
+	]) {
+		try { f(); out.push("allocated") } catch (e) { out.push(e.constructor.name + ": " + e.message) }
+	}
+	out.push(new Uint8Array(1024).length, "x".repeat(1000).length, new Array(10).join("a").length, small.byteLength);
+	out.join("|");
+	`
+	v, err := r.RunString(SCRIPT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ab := "RangeError: Array buffer allocation failed"
+	str := "RangeError: Invalid string length"
+	want := strings.Join([]string{ab, ab, ab, ab, ab, ab, ab, str, str, str, str, "1024", "1000", "9", "16"}, "|")
+	if v.String() != want {
+		t.Fatalf("got  %s\nwant %s", v, want)
+	}
+	seen := map[ask]bool{}
+	for _, a := range asked {
+		seen[a] = true
+	}
+	for _, a := range []ask{{4 << 30, AllocArrayBuffer}, {1 << 32, AllocArrayBuffer}, {2 << 20, AllocArrayBuffer},
+		{1 << 29, AllocArrayBuffer}, {2 << 20, AllocString}, {2 << 20, AllocString}} {
+		if !seen[a] {
+			t.Errorf("the hook was not asked for %+v; asked %v", a, asked)
+		}
+	}
+	if !r.AllowAllocation(limit, AllocArrayBuffer) || r.AllowAllocation(limit+1, AllocArrayBuffer) {
+		t.Error("AllowAllocation does not ask the hook")
+	}
+	// Without a hook everything is allowed, as upstream.
+	r.SetAllocationHook(nil)
+	if v, err := r.RunString(`new Uint8Array(2 << 20).length + "x".repeat(3 << 20).length`); err != nil || v.ToInteger() != 5<<20 {
+		t.Fatalf("without a hook: %v, %v", v, err)
 	}
 }

@@ -202,6 +202,8 @@ type Runtime struct {
 
 	weakRefState *weakRefState // cellhost patch: WeakRef, FinalizationRegistry
 
+	allocHook AllocationHook // cellhost patch: see alloc_hook.go
+
 	promiseRejectionTracker PromiseRejectionTracker
 	asyncContextTracker     AsyncContextTracker
 
