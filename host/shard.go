@@ -55,6 +55,8 @@ type shard struct {
 	// currentGen is current's generation (cell.gen) when the code running
 	// was started: an older one means the instance it belongs to is gone.
 	currentGen int
+	// alloc: the allocation check's view of the heap (memalloc.go).
+	alloc allocBase
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
@@ -74,6 +76,8 @@ func newShard(h *Host, idx int) *shard {
 func (s *shard) load() error {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxCallStackSize)
+	s.alloc.valid = false // module scope is measured from here
+	rt.SetAllocationHook(s.allowAlloc)
 	wo := jsapi.WebOptions{Console: s.h.cfg.Log}
 	if f := s.h.cfg.Console; f != nil {
 		wo.ConsoleFunc = func(level, line string) {

@@ -1,0 +1,87 @@
+package host
+
+import (
+	"runtime"
+	"runtime/metrics"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// The memory watchdog (memwatch.go) sees an allocation only after it was
+// made, and Go cannot survive one it cannot satisfy: `new
+// Uint8Array(4 * 1024 ** 3)` ended in "fatal error: out of memory" and took
+// every object of the process with it. So every allocation a script sizes
+// (the goja fork's allocation hook: ArrayBuffer stores, strings made in one
+// step; and Go code that allocates for a script: Buffer, structuredClone,
+// WebAssembly memories, through goja.Runtime.AllowAllocation) is checked
+// before it is made against the same limit: the object's memory limit
+// (raised as the watchdog's by the request bodies in memory) minus how much
+// the live heap grew since the job started. Refused, the script gets V8's
+// `RangeError: Array buffer allocation failed`, as workerd's isolate
+// does, and carries on.
+//
+// Go code that allocates on a script's behalf calls
+// rt.AllowAllocation(bytes, goja.AllocArrayBuffer) first and throws its own
+// RangeError when it returns false.
+
+// allocCheckMin: smaller allocations are left to the watchdog (no one of
+// them can exhaust memory, and they are most allocations).
+const allocCheckMin = 1 << 20
+
+// allocBase is the heap when the allocation check first looked at the job
+// that runs, and at its last forced collection. Owned by the loop.
+type allocBase struct {
+	valid    bool
+	job      time.Time // the job's start (zero: outside a job, e.g. module scope)
+	liveBase uint64    // live heap before the job's first checked allocation
+	// lastLive and lastAllocs: the live heap and the bytes allocated so far
+	// (a monotonic count) after the last collection (or when first seen);
+	// what was allocated since then is counted as live until the next
+	// collection.
+	lastLive, lastAllocs uint64
+}
+
+// allowAlloc is the shard runtime's allocation hook. On the loop.
+func (s *shard) allowAlloc(bytes int64, _ goja.AllocationKind) bool {
+	limit := s.h.cfg.MemoryLimit
+	if limit <= 0 || bytes < allocCheckMin {
+		return true
+	}
+	allowed := limit + bodySlack*max(s.h.bodyBytes.Load(), 0)
+	if bytes > allowed {
+		return false
+	}
+	allocs := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	b := &s.alloc
+	if job := s.jobStartOnLoop(); !b.valid || b.job != job {
+		metrics.Read(live)
+		metrics.Read(allocs)
+		l := live[0].Value.Uint64()
+		*b = allocBase{valid: true, job: job, liveBase: l, lastLive: l, lastAllocs: allocs[0].Value.Uint64()}
+	} else {
+		metrics.Read(allocs)
+	}
+	grown := func(extra uint64) int64 { return int64(b.lastLive) - int64(b.liveBase) + int64(extra) }
+	if a := allocs[0].Value.Uint64(); grown(a-b.lastAllocs)+bytes <= allowed {
+		return true
+	}
+	// Past the limit counting garbage: collect and look at what lives.
+	gcMu.Lock()
+	runtime.GC()
+	gcMu.Unlock()
+	metrics.Read(live)
+	metrics.Read(allocs)
+	b.lastLive, b.lastAllocs = live[0].Value.Uint64(), allocs[0].Value.Uint64()
+	return grown(0)+bytes <= allowed
+}
+
+// jobStartOnLoop is the running job's start, zero outside a job. On the
+// loop (the only writer of jobStart and jobRunning).
+func (s *shard) jobStartOnLoop() time.Time {
+	if !s.jobRunning {
+		return time.Time{}
+	}
+	return s.jobStart
+}
