@@ -21,6 +21,11 @@ import (
 // `RangeError: Array buffer allocation failed`, as workerd's isolate
 // does, and carries on.
 //
+// The job's growth is measured from the live heap of the last collection
+// before its first checked allocation (Go has no fresher figure without a
+// collection of its own, too costly for every job): garbage that was live
+// then is counted in the base, so a job may get up to that much more.
+//
 // Go code that allocates on a script's behalf calls
 // rt.AllowAllocation(bytes, goja.AllocArrayBuffer) first and throws its own
 // RangeError when it returns false.

@@ -144,7 +144,10 @@ func Install(rt *goja.Runtime, o Options) error {
 			panic(err)
 		}
 	})
-	reg.RegisterNativeModule("_buffer", buffer.Require)
+	reg.RegisterNativeModule("_buffer", func(rt *goja.Runtime, module *goja.Object) {
+		buffer.Require(rt, module)
+		boundBufferAllocations(rt, module.Get("exports").ToObject(rt).Get("Buffer").ToObject(rt))
+	})
 	reg.RegisterNativeModule("_url", url.Require)
 	reg.RegisterNativeModule("crypto", func(rt *goja.Runtime, module *goja.Object) {
 		_ = module.Set("exports", cryptoModule(rt))
