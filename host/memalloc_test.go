@@ -86,7 +86,7 @@ func TestMemoryLimit_AllocationRefusedBeforeItIsMade(t *testing.T) {
 	const failed = "RangeError: Array buffer allocation failed"
 	var big struct {
 		TA, AB, Resize, Clone, CloneBig string
-		Hits                  int
+		Hits                            int
 	}
 	get("/big", &big)
 	if big.TA != failed || big.AB != failed || big.Resize != failed || big.Clone != "allocated" ||
