@@ -139,3 +139,13 @@ func OpenDatabases(h *Host) (open, resident int) {
 func Parked(h *Host) (parked, reopened int64) {
 	return h.counted.parked.Load(), h.counted.reopened.Load()
 }
+
+// BodyBytesHeld is how much of the host-wide body budget requests hold.
+func BodyBytesHeld(h *Host) int64 { return h.bodyBytes.Load() }
+
+// SetBufferedBodyTimeout sets how long a buffered request body may take to
+// arrive, until restore.
+func SetBufferedBodyTimeout(d time.Duration) (restore func()) {
+	old := bufferedBodyTimeout.Swap(int64(d))
+	return func() { bufferedBodyTimeout.Store(old) }
+}

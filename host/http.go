@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -163,7 +164,7 @@ func (h *Host) serveObject(c echo.Context) error {
 	case err != nil:
 		return plain(c, http.StatusBadRequest, err.Error())
 	}
-	req, release, err := h.fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Response(), c.Request())
 	if err != nil {
 		return err
 	}
@@ -186,7 +187,7 @@ func isUpgrade(r *http.Request) bool {
 }
 
 func (h *Host) serveWorker(c echo.Context) error {
-	req, release, err := h.fromHTTP(c.Request())
+	req, release, err := h.fromHTTP(c.Response(), c.Request())
 	if err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (h *Host) serveWorker(c echo.Context) error {
 // and the raw request URI, header names lowercased in order, the body read
 // within the host's body budget. release gives the body's reservation back
 // (after the response).
-func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), err error) {
+func (h *Host) fromHTTP(w http.ResponseWriter, r *http.Request) (_ *jsapi.HTTPRequest, release func(), err error) {
 	method := r.Method
 	if m, ok := r.Context().Value(customMethodKey{}).(string); ok {
 		method = m
@@ -228,7 +229,7 @@ func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), 
 			return nil, nil, errBodyTooLarge
 		}
 		if r.ContentLength >= 0 && r.ContentLength <= bufferedBodyMax {
-			b, held, err := h.readBody(r)
+			b, held, err := h.readBody(w, r)
 			release = func() {
 				h.bodies.Release(held)
 				h.bodyBytes.Add(-held)
@@ -264,14 +265,23 @@ type requestBody struct {
 	mu       sync.Mutex
 	r        io.ReadCloser
 	tooLarge atomic.Bool // a read hit the limit
+	// failed is the answer a read error calls for (classifyBodyError)
+	// when the body itself was at fault (malformed, stalled), not the
+	// client going away.
+	failed atomic.Pointer[error]
 }
 
 // bodyError is err, or errBodyTooLarge when req's streamed body went past
 // the limit: the program failed because of it, and the edge's answer to
 // an oversized body is 413 (Cloudflare's, before the worker runs).
 func bodyError(req *jsapi.HTTPRequest, err error) error {
-	if rb, ok := req.BodyStream.(*requestBody); ok && err != nil && rb.tooLarge.Load() {
-		return errBodyTooLarge
+	if rb, ok := req.BodyStream.(*requestBody); ok && err != nil {
+		if rb.tooLarge.Load() {
+			return errBodyTooLarge
+		}
+		if f := rb.failed.Load(); f != nil {
+			return *f
+		}
 	}
 	return err
 }
@@ -284,6 +294,11 @@ func (b *requestBody) Read(p []byte) (int, error) {
 	if errors.As(err, &tooLarge) {
 		b.tooLarge.Store(true)
 		err = &jsapi.BodyLimitError{Limit: maxBodyBytes}
+	} else if err != nil && err != io.EOF && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
+		// A malformed chunked body (400) or one that stopped arriving
+		// (408), as the edge answers them, not the program's 500.
+		f := classifyBodyError(err)
+		b.failed.CompareAndSwap(nil, &f)
 	}
 	return n, err
 }
@@ -294,24 +309,70 @@ func (b *requestBody) Close() error { return nil }
 // errBodyTooLarge is the body limit's answer (413, see httpError).
 var errBodyTooLarge = echo.NewHTTPError(http.StatusRequestEntityTooLarge)
 
-// readBody reads r's body of known length (at most bufferedBodyMax),
-// reserving its bytes in the body budget first. It returns the bytes held.
-// Its errors are errBodyTooLarge, errBadRequest, or the request context's.
-func (h *Host) readBody(r *http.Request) ([]byte, int64, error) {
+// bufferedBodyTimeout: a body read before the worker runs (at most
+// bufferedBodyMax) arrives within it, or the answer is 408.
+var bufferedBodyTimeout atomic.Int64 // a time.Duration; tests shorten it
+
+func init() { bufferedBodyTimeout.Store(int64(30 * time.Second)) }
+
+// errBodyTimeout is the answer to a body that stopped arriving (408).
+var errBodyTimeout = echo.NewHTTPError(http.StatusRequestTimeout)
+
+// readBody reads r's body of known length (at most bufferedBodyMax) within
+// bufferedBodyTimeout, reserving its bytes in the body budget as they
+// arrive: a client that announces a body and sends none holds nothing of
+// the budget, and only for that long (issue 23.2: 4 200 such connections
+// starved every small POST for minutes). It returns the bytes held. Its
+// errors are errBodyTooLarge, errBodyTimeout, errBadRequest, or the
+// request context's.
+func (h *Host) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int64, error) {
 	n := r.ContentLength
-	if err := h.bodies.Acquire(r.Context(), n); err != nil {
-		return nil, 0, err // the client went away, or the request timed out
-	}
-	h.bodyBytes.Add(n)
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r.Body, buf); err != nil {
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			return nil, n, errBodyTooLarge
+	rc := http.NewResponseController(w)
+	// A timer rather than a deadline set once: a progress deadline of the
+	// server's (internal/httpguard) is set again before every read.
+	timer := time.AfterFunc(time.Duration(bufferedBodyTimeout.Load()), func() { _ = rc.SetReadDeadline(time.Now()) })
+	defer timer.Stop()
+	buf := make([]byte, 0, min(n, 4<<10))
+	var tmp [4 << 10]byte
+	var held int64
+	for int64(len(buf)) < n {
+		k, err := r.Body.Read(tmp[:min(int64(len(tmp)), n-int64(len(buf)))])
+		if k > 0 {
+			if err := h.bodies.Acquire(r.Context(), int64(k)); err != nil {
+				return nil, held, err // the client went away, or the request timed out
+			}
+			held += int64(k)
+			h.bodyBytes.Add(int64(k))
+			buf = append(buf, tmp[:k]...)
 		}
-		return nil, n, errBadRequest{fmt.Errorf("read request body: %w", err)}
+		if err == io.EOF && int64(len(buf)) == n {
+			break
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, held, classifyBodyError(err)
+		}
 	}
-	return buf, n, nil
+	return buf, held, nil
+}
+
+// classifyBodyError maps an error reading a request body to its answer:
+// 413 past the limit, 408 when the body stopped arriving, 400 for a body
+// that is not what its headers announced (a malformed chunked encoding, a
+// short body).
+func classifyBodyError(err error) error {
+	var he *echo.HTTPError
+	var tooLarge *http.MaxBytesError
+	var timeout interface{ Timeout() bool }
+	switch {
+	case errors.As(err, &he), errors.As(err, &tooLarge):
+		return errBodyTooLarge
+	case errors.As(err, &timeout) && timeout.Timeout():
+		return errBodyTimeout
+	}
+	return errBadRequest{fmt.Errorf("read request body: %w", err)}
 }
 
 // write sends resp (a WebSocket's 101 completes the upgrade).

@@ -245,7 +245,7 @@ func isElsewhere(err error) bool {
 // owns it. Safe from any goroutine. (fleet.Local)
 func (h *Host) ServeObjectHTTP(w http.ResponseWriter, r *http.Request, class, id, name string) {
 	c := echo.New().NewContext(r, w)
-	req, release, err := h.fromHTTP(r)
+	req, release, err := h.fromHTTP(w, r)
 	if err == nil {
 		defer release()
 		var resp *jsapi.HTTPResponse

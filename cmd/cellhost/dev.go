@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -23,6 +22,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/httpguard"
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
@@ -209,7 +209,10 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := fleet.startWake(ctx, d); err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
+	// Timeouts, a header limit, and a connection cap that answers 503
+	// (internal/httpguard).
+	maxConns, _ := defaultMaxConns()
+	srv := httpguard.Server(d, httpguard.Config{})
 	srv.RegisterOnShutdown(hub.close) // live log streams end, so Shutdown need not wait for them
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
 	printBindings(stdout, cfg, hc, ln.Addr().String())
@@ -237,7 +240,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(httpguard.Listen(ln, maxConns)) }()
 	if o.onReady != nil {
 		o.onReady(ln.Addr().String())
 	}

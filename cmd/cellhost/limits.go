@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cellhost/cellhost/internal/httpguard"
 )
 
 // defaultMaxResidentCells bounds resident objects from the machine's
@@ -40,4 +42,24 @@ func defaultMaxOpenDatabases() int {
 		n = min(n, int(rl.Cur)/2/4)
 	}
 	return max(n, 64)
+}
+
+// defaultMaxConns bounds the connections a server holds at once (past it a
+// new one is answered 503 and closed, internal/httpguard), so that the
+// accept loop never meets a full descriptor table: half the descriptors
+// are left to connections (defaultMaxOpenDatabases), three quarters of
+// them to the public server, a quarter to the internal one, at most
+// httpguard's 4096 and 1024. CELLHOST_MAX_CONNECTIONS overrides the
+// public one.
+func defaultMaxConns() (public, internal int) {
+	public, internal = httpguard.Defaults.MaxConns, 1024
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
+		conns := max(int(rl.Cur)/2-32, 64)
+		public, internal = min(public, conns*3/4), min(internal, max(conns/4, 16))
+	}
+	if v, err := strconv.Atoi(os.Getenv("CELLHOST_MAX_CONNECTIONS")); err == nil && v > 0 {
+		public = v
+	}
+	return public, internal
 }

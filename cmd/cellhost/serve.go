@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/httpguard"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -286,16 +286,16 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	go status.sample(sampleCtx)
-	peerSrv := &http.Server{
-		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
-			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	pubSrv := &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}
+	// Both servers: timeouts, a header limit, and a connection cap that
+	// answers 503 (internal/httpguard).
+	maxPub, maxInternal := defaultMaxConns()
+	peerSrv := httpguard.Server(fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}), httpguard.Config{})
+	pubSrv := httpguard.Server(app, httpguard.Config{})
 	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
 	errc := make(chan error, 2)
-	go func() { errc <- pubSrv.Serve(pub) }()
-	go func() { errc <- peerSrv.Serve(internal) }()
+	go func() { errc <- pubSrv.Serve(httpguard.Listen(pub, maxPub)) }()
+	go func() { errc <- peerSrv.Serve(httpguard.Listen(internal, maxInternal)) }()
 
 	var runErr error
 	for runErr == nil {
