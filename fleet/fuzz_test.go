@@ -86,7 +86,7 @@ func FuzzDecodeDeployment(f *testing.F) {
 // FuzzServer sends arbitrary bodies and headers to a Server: it never
 // panics, and nothing unsigned reaches the object.
 func FuzzServer(f *testing.F) {
-	f.Add([]byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`), "1.1", "node_a", "1000000000", "abababababababababababababababab", "00")
+	f.Add([]byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`), "2.1", "node_a", "1000000000", "abababababababababababababababab", "00")
 	f.Fuzz(func(t *testing.T, body []byte, version, node, ts, nonce, sig string) {
 		local := &fakeLocal{fetch: func(string, string, string, *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 			return &jsapi.HTTPResponse{Status: 200}, nil

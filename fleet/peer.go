@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -208,6 +210,7 @@ func (c *Client) send(ctx context.Context, addr, path string, body []byte) ([]by
 	h.Set(hdrTime, ts)
 	h.Set(hdrNonce, nonce)
 	h.Set(hdrSignature, c.secret.sign(requestSigningString(path, c.node, ts, nonce, body)))
+	h.Set(hdrHead, c.secret.sign(headSigningString(path, c.node, ts, nonce, int64(len(body)))))
 
 	var mu sync.Mutex
 	wrote := false
@@ -260,11 +263,25 @@ type Server struct {
 	now    func() time.Time
 	logf   func(format string, args ...any)
 	status func() *NodeStatus
+	refuse func(string) bool
+
+	// inflight bounds the peer requests with a body being served at once,
+	// bodies the bytes of their bodies in memory.
+	inflight chan struct{}
+	bodies   *semaphore.Weighted
 
 	mu     sync.Mutex
 	nonces map[string]int64 // nonce -> the Unix ms after which it is forgotten; guarded by mu
 	adds   int              // inserts since the last prune; guarded by mu
 }
+
+// maxPeerInFlight bounds the peer requests with a body served at once
+// (past it: 503), peerBodyBudget the bytes of their bodies in memory
+// (past it a request waits for others to end): three of the largest.
+const (
+	maxPeerInFlight = 1024
+	peerBodyBudget  = 3 * maxEnvelope
+)
 
 // maxNonces bounds the replay cache; past it (after pruning) requests are
 // refused until old nonces expire.
@@ -280,6 +297,10 @@ type ServerConfig struct {
 	Logf   func(string, ...any) // nil discards
 	// Status, if set, is the node's status a ping answers with.
 	Status func() *NodeStatus
+	// RefuseFrom, if set, reports whether a request from this remote
+	// address must be refused before anything else (403): cmd refuses the
+	// connections a script's fetch() opened (jsapi/web.IsSubrequest).
+	RefuseFrom func(remoteAddr string) bool
 }
 
 // NewServer returns a Server.
@@ -293,7 +314,8 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.Logf == nil {
 		cfg.Logf = func(string, ...any) {}
 	}
-	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, status: cfg.Status, nonces: map[string]int64{}}
+	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, status: cfg.Status, refuse: cfg.RefuseFrom, nonces: map[string]int64{},
+		inflight: make(chan struct{}, maxPeerInFlight), bodies: semaphore.NewWeighted(peerBodyBudget)}
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -304,6 +326,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
+	}
+	if s.refuse != nil && s.refuse(r.RemoteAddr) {
+		http.Error(w, "a script cannot reach this node's internal listener", http.StatusForbidden)
+		return
 	}
 	call, ping := false, false
 	switch r.URL.Path {
@@ -326,12 +352,31 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusMethodNotAllowed)
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxEnvelope+1))
-	if err != nil {
+	// The headers are authenticated before a byte of the body is read, and
+	// the body is read within the bound on peer bodies in memory.
+	if r.ContentLength > maxEnvelope {
+		refuse(http.StatusRequestEntityTooLarge, "peer request too large")
 		return
 	}
-	if len(body) > maxEnvelope {
-		refuse(http.StatusRequestEntityTooLarge, "peer request too large")
+	if err := s.authenticateHead(r); err != nil {
+		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		refuse(http.StatusUnauthorized, err.Error())
+		return
+	}
+	select {
+	case s.inflight <- struct{}{}:
+		defer func() { <-s.inflight }()
+	default:
+		refuse(http.StatusServiceUnavailable, "too many peer requests in flight")
+		return
+	}
+	if err := s.bodies.Acquire(r.Context(), r.ContentLength); err != nil {
+		return // the sender went away
+	}
+	defer s.bodies.Release(r.ContentLength)
+	body := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(r.Body, body); err != nil {
+		refuse(http.StatusBadRequest, "short peer request body")
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
@@ -384,6 +429,42 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out)
+}
+
+// authenticateHead checks, from the headers alone, a peer request's
+// version, its head signature (over the path, sender, time, nonce and
+// Content-Length), its clock and that its nonce is fresh: nothing is read
+// of the body of a request that fails it.
+func (s *Server) authenticateHead(r *http.Request) error {
+	h := r.Header
+	if got, want := h.Get(hdrPeer), peerHeader(s.secret); got != want {
+		return fmt.Errorf("peer protocol %q, this node speaks %q", got, want)
+	}
+	node, ts, nonce := h.Get(hdrNode), h.Get(hdrTime), h.Get(hdrNonce)
+	if len(nonce) != 32 || !isLowerHex(nonce) {
+		return errors.New("bad nonce")
+	}
+	if r.ContentLength < 0 {
+		return errors.New("a peer request needs a Content-Length")
+	}
+	if !s.secret.verify(headSigningString(r.URL.Path, node, ts, nonce, r.ContentLength), h.Get(hdrHead)) {
+		return errors.New("bad signature (is the node on the same bucket?)")
+	}
+	sent, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return errors.New("bad time")
+	}
+	now := s.now().UnixMilli()
+	if !ClockOK(sent, now, s.skew) {
+		return fmt.Errorf("clock skew: sent at %d, now %d (more than %v apart)", sent, now, s.skew)
+	}
+	s.mu.Lock()
+	exp, seen := s.nonces[nonce]
+	s.mu.Unlock()
+	if seen && exp >= now {
+		return errors.New("replayed request")
+	}
+	return nil
 }
 
 // authenticate checks a peer request's version, signature, clock and

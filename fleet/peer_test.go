@@ -131,6 +131,7 @@ func TestServer_Refuses(t *testing.T) {
 		r.Header.Set(hdrTime, ts)
 		r.Header.Set(hdrNonce, nonce)
 		r.Header.Set(hdrSignature, s.sign(requestSigningString(path, "node_a", ts, nonce, body)))
+		r.Header.Set(hdrHead, s.sign(headSigningString(path, "node_a", ts, nonce, int64(len(body)))))
 		return r
 	}
 	body := []byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`)
@@ -164,7 +165,7 @@ func TestServer_Refuses(t *testing.T) {
 		}()},
 		{"OtherVersion", func() *http.Request {
 			r := sign(testSecret(1), PathFetch, ts, strings.Repeat("06", 16), body)
-			r.Header.Set(hdrPeer, "2.1")
+			r.Header.Set(hdrPeer, "9.1")
 			return r
 		}()},
 		{"BadNonce", sign(testSecret(1), PathFetch, ts, "short", body)},
@@ -324,5 +325,110 @@ func TestClient_ProxyHTTP(t *testing.T) {
 	}
 	if local.got != nil {
 		t.Error("a refused request reached the object")
+	}
+}
+
+// countingReader counts the bytes read from it.
+type countingReader struct {
+	n    atomic.Int64
+	left int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	if c.left == 0 {
+		return 0, io.EOF
+	}
+	k := int64(min(len(p), 1<<16))
+	k = min(k, c.left)
+	c.left -= k
+	c.n.Add(k)
+	return int(k), nil
+}
+
+// TestServer_AuthenticatesBeforeReadingTheBody: a peer request whose
+// headers are not signed with the fleet secret (or announce a body past
+// the limit) is refused before a byte of its body is read (before, the
+// server read up to 140 MiB first: issue 23.3); one past the bound on
+// requests in flight gets 503 without being read either.
+func TestServer_AuthenticatesBeforeReadingTheBody(t *testing.T) {
+	now := time.UnixMilli(1_000_000_000)
+	local := echoLocal()
+	srv := NewServer(ServerConfig{Secret: testSecret(1), Local: local, Now: func() time.Time { return now }})
+	ts, nonce := "1000000000", strings.Repeat("cd", 16)
+	for _, tt := range []struct {
+		name   string
+		length int64
+		head   func(h http.Header)
+		status int
+	}{
+		{"Unsigned", 130 << 20, func(h http.Header) {}, http.StatusUnauthorized},
+		{"WrongSecret", 130 << 20, func(h http.Header) {
+			h.Set(hdrHead, testSecret(2).sign(headSigningString(PathFetch, "node_a", ts, nonce, 130<<20)))
+		}, http.StatusUnauthorized},
+		{"OtherLength", 130 << 20, func(h http.Header) {
+			h.Set(hdrHead, testSecret(1).sign(headSigningString(PathFetch, "node_a", ts, nonce, 10)))
+		}, http.StatusUnauthorized},
+		{"TooLarge", maxEnvelope + 1, func(h http.Header) {
+			h.Set(hdrHead, testSecret(1).sign(headSigningString(PathFetch, "node_a", ts, nonce, maxEnvelope+1)))
+		}, http.StatusRequestEntityTooLarge},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			body := &countingReader{left: tt.length}
+			r := httptest.NewRequest(http.MethodPost, PathFetch, body)
+			r.ContentLength = tt.length
+			r.Header.Set(hdrPeer, peerHeader(testSecret(1)))
+			r.Header.Set(hdrNode, "node_a")
+			r.Header.Set(hdrTime, ts)
+			r.Header.Set(hdrNonce, nonce)
+			r.Header.Set(hdrSignature, "00")
+			tt.head(r.Header)
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, r)
+			if w.Code != tt.status || body.n.Load() != 0 {
+				t.Fatalf("status %d after reading %d bytes, want %d and nothing read", w.Code, body.n.Load(), tt.status)
+			}
+		})
+	}
+	// Every slot in flight taken: a signed request is refused unread.
+	for i := 0; i < cap(srv.inflight); i++ {
+		srv.inflight <- struct{}{}
+	}
+	b := []byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`)
+	body := &countingReader{left: int64(len(b))}
+	r := httptest.NewRequest(http.MethodPost, PathFetch, body)
+	r.ContentLength = int64(len(b))
+	r.Header.Set(hdrPeer, peerHeader(testSecret(1)))
+	r.Header.Set(hdrNode, "node_a")
+	r.Header.Set(hdrTime, ts)
+	r.Header.Set(hdrNonce, nonce)
+	r.Header.Set(hdrHead, testSecret(1).sign(headSigningString(PathFetch, "node_a", ts, nonce, int64(len(b)))))
+	w := httptest.NewRecorder()
+	srv.ServeHTTP(w, r)
+	if w.Code != http.StatusServiceUnavailable || body.n.Load() != 0 || local.ran.Load() != 0 {
+		t.Fatalf("past the bound in flight: %d, %d bytes read, %d ran", w.Code, body.n.Load(), local.ran.Load())
+	}
+}
+
+// TestServer_RefuseFrom: a request from an address RefuseFrom names (cmd:
+// a connection a script's fetch() opened) is refused with 403 before
+// anything else, even signed.
+func TestServer_RefuseFrom(t *testing.T) {
+	local := echoLocal()
+	srv := httptest.NewServer(NewServer(ServerConfig{Secret: testSecret(1), Local: local,
+		RefuseFrom: func(remote string) bool { return strings.HasPrefix(remote, "127.0.0.1:") }}))
+	defer srv.Close()
+	c := NewClient(testSecret(1), "node_a")
+	defer c.Close()
+	_, err := c.Fetch(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "C", "abc", "", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+	if err == nil || local.ran.Load() != 0 {
+		t.Fatalf("a refused address: %v, %d ran", err, local.ran.Load())
+	}
+	resp, err := http.Get(srv.URL + PathPing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("status %d, want 403", resp.StatusCode)
 	}
 }

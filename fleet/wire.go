@@ -17,11 +17,18 @@ import (
 // listener, at PathFetch or PathCall, whose body is a JSON Envelope. It
 // carries these headers:
 //
-//	Cellhost-Peer:           "<protocol version>.<secret version>", "1.1"
+//	Cellhost-Peer:           "<protocol version>.<secret version>", "2.1"
 //	Cellhost-Peer-Node:      the sender's node id
 //	Cellhost-Peer-Time:      the sender's wall clock, Unix ms
 //	Cellhost-Peer-Nonce:     32 lowercase hex digits, fresh per request
 //	Cellhost-Peer-Signature: hex HMAC-SHA256(secret, requestSigningString)
+//	Cellhost-Peer-Head:      hex HMAC-SHA256(secret, headSigningString)
+//
+// The head signature covers what the headers say (the path, the sender,
+// the time, the nonce and the body's Content-Length): the receiver checks
+// it, the clock and the nonce before it reads a byte of the body, so an
+// unsigned sender makes it read nothing (protocol 2; issue 23.3: 8
+// unsigned 130 MB POSTs took a node from 79 MB to 2.24 GB).
 //
 // The signature covers the path, the sender, the time, the nonce and the
 // SHA-256 of the body. The receiver refuses a request whose time is more
@@ -31,7 +38,7 @@ import (
 // request's nonce, the status and the answer's body, so that the sender
 // accepts only an answer to its own request.
 const (
-	protocolVersion = 1
+	protocolVersion = 2
 
 	PathFetch = "/cellhost-peer/v1/fetch"
 	PathCall  = "/cellhost-peer/v1/call"
@@ -49,6 +56,7 @@ const (
 	hdrNonce     = "Cellhost-Peer-Nonce"
 	hdrSignature = "Cellhost-Peer-Signature"
 	hdrEnvelope  = "Cellhost-Peer-Envelope"
+	hdrHead      = "Cellhost-Peer-Head"
 
 	// maxEnvelope bounds a peer body: a 100 MiB request or response body
 	// in base64, and the rest of the envelope.
@@ -63,6 +71,10 @@ func peerHeader(s Secret) string {
 func requestSigningString(path, node, timeMS, nonce string, body []byte) []byte {
 	sum := sha256.Sum256(body)
 	return []byte("cellhost-peer request\n" + path + "\n" + node + "\n" + timeMS + "\n" + nonce + "\n" + hex.EncodeToString(sum[:]))
+}
+
+func headSigningString(path, node, timeMS, nonce string, length int64) []byte {
+	return []byte("cellhost-peer head\n" + path + "\n" + node + "\n" + timeMS + "\n" + nonce + "\n" + strconv.FormatInt(length, 10))
 }
 
 func replySigningString(nonce string, status int, body []byte) []byte {

@@ -36,6 +36,7 @@ type devOptions struct {
 	noWatch        bool     // --no-watch: no reload on change
 	verbose        bool     // --verbose: internal lines (ownership, ...) too
 	noInspector    bool     // --no-inspector: no /_cellhost pages
+	inspectorHost  string   // --inspector-host: a name besides the loopback ones the inspector answers
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
 
@@ -93,6 +94,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
 	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
 	cmd.Flags().BoolVar(&o.noInspector, "no-inspector", false, "do not serve the inspector at /_cellhost")
+	cmd.Flags().StringVar(&o.inspectorHost, "inspector-host", "", "a host name the inspector answers besides localhost, 127.0.0.1 and [::1] (it refuses any other Host, and pages of another origin)")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")

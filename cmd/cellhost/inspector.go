@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"html/template"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -16,10 +18,12 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"modernc.org/sqlite"
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/web"
 )
 
 // inspectorPrefix is where `cellhost dev` serves its inspector.
@@ -79,13 +83,80 @@ func (in *inspector) dbPath(class, id string) (string, bool) {
 	return p, err == nil
 }
 
+// openRO opens an object's database read-only (query_only) on one
+// connection whose authorizer refuses ATTACH and DETACH: the SQL console
+// runs what the page sends, and ATTACH would open any file of the machine
+// (issue 23.8).
 func openRO(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=query_only(1)&_pragma=busy_timeout(2000)")
 	if err != nil {
 		return nil, err
 	}
+	// One connection, kept: the authorizer is installed on it once.
 	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	c, err := db.Conn(context.Background())
+	if err == nil {
+		err = c.Raw(func(dc any) error {
+			reg, ok := dc.(sqlite.AuthorizerRegisterer)
+			if !ok {
+				return errors.New("modernc.org/sqlite connection without an authorizer")
+			}
+			return reg.RegisterAuthorizer(inspectorAuthorizer)
+		})
+		c.Close()
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
+}
+
+// inspectorAuthorizer refuses ATTACH, DETACH and a PRAGMA that sets a
+// value (PRAGMA query_only = 0 would lift the read-only guard); writes to
+// the database fail as it is opened read-only.
+func inspectorAuthorizer(action sqlite.AuthorizerActionCode, _, value, _, _ string) sqlite.AuthorizerReturnCode {
+	switch {
+	case action == sqlite.AuthAttach, action == sqlite.AuthDetach, action == sqlite.AuthPragma && value != "":
+		return sqlite.AuthorizerDeny
+	}
+	return sqlite.AuthorizerOK
+}
+
+// inspectorAllowed reports whether r may reach the inspector: not from a
+// script's fetch() (jsapi/web.IsSubrequest), addressed by a loopback name
+// or address (or the --inspector-host one), and, from a page, from that
+// same origin. A DNS-rebinding page (Host: attacker.example resolving to
+// 127.0.0.1) and any other site's page are refused (issue 23.8).
+func inspectorAllowed(r *http.Request, extraHost string) (bool, string) {
+	if web.IsSubrequest(r.RemoteAddr) {
+		return false, "a script cannot reach the inspector"
+	}
+	hostname := func(hostport string) string {
+		if h, _, err := net.SplitHostPort(hostport); err == nil {
+			return h
+		}
+		return strings.Trim(hostport, "[]")
+	}
+	allowedName := func(h string) bool {
+		h = strings.ToLower(strings.TrimSuffix(h, "."))
+		if h == "localhost" || strings.HasSuffix(h, ".localhost") || (extraHost != "" && h == strings.ToLower(extraHost)) {
+			return true
+		}
+		ip := net.ParseIP(h)
+		return ip != nil && ip.IsLoopback()
+	}
+	if !allowedName(hostname(r.Host)) {
+		return false, "the inspector answers only on a loopback address (localhost, 127.0.0.1, [::1]); pass --inspector-host " + hostname(r.Host) + " to allow this name"
+	}
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) || (u.Scheme != "http" && u.Scheme != "https") {
+			return false, "the inspector answers only pages of its own origin"
+		}
+	}
+	return true, ""
 }
 
 // objects lists the objects of class that have a database.

@@ -71,6 +71,10 @@ func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.inspector != nil && (r.URL.Path == inspectorPrefix || strings.HasPrefix(r.URL.Path, inspectorPrefix+"/")) {
+		if ok, why := inspectorAllowed(r, d.o.inspectorHost); !ok {
+			http.Error(w, why, http.StatusForbidden)
+			return
+		}
 		d.inspector.ServeHTTP(w, r)
 		return
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/httpguard"
+	"github.com/cellhost/cellhost/jsapi/web"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -290,7 +291,8 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	// answers 503 (internal/httpguard).
 	maxPub, maxInternal := defaultMaxConns()
 	peerSrv := httpguard.Server(fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
-		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}), httpguard.Config{})
+		RefuseFrom: web.IsSubrequest, // a script's fetch() never reaches the internal listener
+		Logf:       func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}), httpguard.Config{})
 	pubSrv := httpguard.Server(app, httpguard.Config{})
 	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
 	errc := make(chan error, 2)

@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/dop251/goja"
 
@@ -22,7 +25,51 @@ import (
 
 // FetchClient is the client the global fetch uses. Its CheckRedirect is
 // replaced per call (the request's redirect mode).
-var FetchClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+var FetchClient = &http.Client{Transport: trackedTransport()}
+
+// subrequestConns holds the local address ("ip:port") of every connection
+// the global fetch has open. A server of this process that must not answer
+// a script (the node's internal listener, the dev inspector) looks up its
+// request's RemoteAddr with IsSubrequest: the connection is known by the
+// kernel's own addresses, so neither a Host header, a DNS name that
+// resolves to the loopback, a redirect nor a pooled connection hides a
+// script's request.
+var subrequestConns sync.Map
+
+// IsSubrequest reports whether remoteAddr (an http.Request's RemoteAddr on
+// a server of this process) is the other end of a connection the global
+// fetch opened: the request comes from a script.
+func IsSubrequest(remoteAddr string) bool {
+	_, ok := subrequestConns.Load(remoteAddr)
+	return ok
+}
+
+func trackedTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		key := c.LocalAddr().String()
+		subrequestConns.Store(key, struct{}{})
+		return &trackedConn{Conn: c, key: key}, nil
+	}
+	return t
+}
+
+// trackedConn forgets its address in subrequestConns when closed.
+type trackedConn struct {
+	net.Conn
+	key  string
+	once sync.Once
+}
+
+func (c *trackedConn) Close() error {
+	c.once.Do(func() { subrequestConns.Delete(c.key) })
+	return c.Conn.Close()
+}
 
 // maxRedirects is the Fetch standard's redirect limit.
 const maxRedirects = 20
