@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/language/display"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web/cldr"
 )
 
 // Intl for goja, which has none. Tags, plural rules and collation come
@@ -733,15 +734,10 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.ToValue(s), nil
 	})
-	// intlSupported(tag, dates) → whether number (or, with dates, date)
-	// formatting knows the language
-	n.set("intlSupported", func(c goja.FunctionCall) goja.Value {
-		base, _, _ := strings.Cut(c.Argument(0).String(), "-")
-		_, ok := numberLocales[base]
-		if c.Argument(1).ToBoolean() {
-			_, ok = localeNames[base]
-		}
-		return rt.ToValue(ok)
+	// intlLookup(tag) → the longest supported prefix of tag (without
+	// extensions) as ICU's available locales give it, or ""
+	n.set("intlLookup", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(cldr.Lookup(c.Argument(0).String()))
 	})
 	// intlNumber(x, opts) → flat [type, value, ...]
 	n.setE("intlNumber", func(c goja.FunctionCall) (goja.Value, error) {
@@ -796,7 +792,7 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.NewArray(canon, name), nil
 	})
-	dateNatives(rt, n)
+	dtfNatives(rt, n)
 }
 
 var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",

@@ -25,17 +25,34 @@
       }
       return out;
     }
-    // resolveLocale: the first requested tag whose language intl.go knows
-    // (without Unicode extensions), else en-US.
-    // With anyLanguage (plural rules, collation: x/text knows every CLDR
-    // language), the first requested tag.
-    // With dates, only languages whose date names intl.go has.
-    function resolveLocale(locales, anyLanguage, dates) {
+    // lookupLocale: ECMA-402's LookupMatcher over ICU's available locales
+    // (CLDR's, with default-content and script-implied ones): the first
+    // requested tag with a supported prefix, else en-US; ext holds the
+    // tag's -u- keywords.
+    function lookupLocale(locales) {
       for (const tag of canonicalLocales(locales)) {
-        const base = tag.split("-u-")[0].split("-x-")[0];
-        if (anyLanguage || native.intlSupported(base, dates === true)) return base;
+        const base = native.intlLookup(tag);
+        if (base !== "") return { base, ext: unicodeExtension(tag) };
       }
-      return DEFAULT_LOCALE;
+      return { base: DEFAULT_LOCALE, ext: {} };
+    }
+    function unicodeExtension(tag) {
+      const ext = {};
+      const i = tag.indexOf("-u-");
+      if (i < 0) return ext;
+      const parts = tag.slice(i + 3).split("-");
+      let key;
+      for (const p of parts) {
+        if (p.length === 1) break;
+        if (p.length === 2) {
+          key = p;
+          ext[key] = "true";
+        } else if (key !== undefined) ext[key] = ext[key] === "true" ? p : ext[key] + "-" + p;
+      }
+      return ext;
+    }
+    function resolveLocale(locales) {
+      return lookupLocale(locales).base;
     }
     function intlOptions(options) {
       if (options === undefined) return Object.create(null);
@@ -93,7 +110,7 @@
       Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: "Intl." + name, configurable: true });
       Object.defineProperty(ctor, "supportedLocalesOf", {
         value: function supportedLocalesOf(locales) {
-          return canonicalLocales(locales).filter((t) => native.intlSupported(t.split("-u-")[0]));
+          return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
         },
         writable: true,
         configurable: true,
@@ -212,65 +229,76 @@
     function initDateTimeFormat(self, locales, options, required = "any", defaults = "date") {
       const opts = intlOptions(options);
       const C = "Intl.DateTimeFormat";
-      const locale = resolveLocale(locales, false, true);
+      const { base, ext } = lookupLocale(locales);
       getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
-      getOption(opts, "calendar", undefined, undefined, C);
-      getOption(opts, "numberingSystem", undefined, undefined, C);
-      let hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
-      const hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      const calendar = getOption(opts, "calendar", undefined, undefined, C);
+      if (calendar !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(calendar)) throw new RangeError("Invalid calendar : " + calendar);
+      const numberingSystem = getOption(opts, "numberingSystem", undefined, undefined, C);
+      if (numberingSystem !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(numberingSystem)) throw new RangeError("Invalid numberingSystem : " + numberingSystem);
+      const hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
+      let hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      if (hour12 !== undefined) hourCycle = undefined;
       let timeZone = opts.timeZone;
-      timeZone = timeZone === undefined ? "UTC" : native.intlZone(String(timeZone));
+      timeZone = timeZone === undefined ? "UTC" : native.intlZoneId(String(timeZone));
       const o = {
-        Locale: locale, TimeZone: timeZone,
+        Locale: base, NU: "", HC: "", Hour12: hour12 === undefined ? "" : String(hour12),
         Weekday: getOption(opts, "weekday", ["narrow", "short", "long"], "", C),
         Era: getOption(opts, "era", ["narrow", "short", "long"], "", C),
         Year: getOption(opts, "year", ["2-digit", "numeric"], "", C),
         Month: getOption(opts, "month", ["2-digit", "numeric", "narrow", "short", "long"], "", C),
         Day: getOption(opts, "day", ["2-digit", "numeric"], "", C),
-        Hour: "", Minute: "", Second: "", FracDigits: 0, TimeZoneName: "", Hour12: false, DateStyle: "", TimeStyle: "",
+        DayPeriod: getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C),
+        Hour: getOption(opts, "hour", ["2-digit", "numeric"], "", C),
+        Minute: getOption(opts, "minute", ["2-digit", "numeric"], "", C),
+        Second: getOption(opts, "second", ["2-digit", "numeric"], "", C),
+        FracDigits: getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0),
+        TimeZoneName: getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C),
+        DateStyle: "", TimeStyle: "",
       };
-      getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C);
-      o.Hour = getOption(opts, "hour", ["2-digit", "numeric"], "", C);
-      o.Minute = getOption(opts, "minute", ["2-digit", "numeric"], "", C);
-      o.Second = getOption(opts, "second", ["2-digit", "numeric"], "", C);
-      o.FracDigits = getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0);
-      o.TimeZoneName = getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C);
       getOption(opts, "formatMatcher", ["basic", "best fit"], "best fit", C);
       o.DateStyle = getOption(opts, "dateStyle", ["full", "long", "medium", "short"], "", C);
       o.TimeStyle = getOption(opts, "timeStyle", ["full", "long", "medium", "short"], "", C);
-      const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
+      const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.DayPeriod || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
       if ((o.DateStyle || o.TimeStyle) && anyComponent) throw new TypeError("Invalid option : option");
+      if (required === "date" && o.TimeStyle !== "" && o.DateStyle === "") throw new TypeError("Invalid option : timeStyle");
+      if (required === "time" && o.DateStyle !== "" && o.TimeStyle === "") throw new TypeError("Invalid option : dateStyle");
       if (o.DateStyle === "" && o.TimeStyle === "") {
         let needDefaults = true;
         if ((required === "date" || required === "any") && (o.Weekday || o.Year || o.Month || o.Day)) needDefaults = false;
-        if ((required === "time" || required === "any") && (o.Hour || o.Minute || o.Second || o.FracDigits)) needDefaults = false;
+        if ((required === "time" || required === "any") && (o.DayPeriod || o.Hour || o.Minute || o.Second || o.FracDigits)) needDefaults = false;
         if (needDefaults && (defaults === "date" || defaults === "all")) o.Year = o.Month = o.Day = "numeric";
         if (needDefaults && (defaults === "time" || defaults === "all")) o.Hour = o.Minute = o.Second = "numeric";
       }
-      const hasHour = o.Hour !== "" || o.TimeStyle !== "";
-      let hc;
-      if (hasHour) {
-        if (hour12 === undefined) hour12 = hourCycle !== undefined ? hourCycle === "h11" || hourCycle === "h12" : native.intlHour12(locale);
-        hc = hour12 ? (locale.startsWith("ja") ? "h11" : "h12") : "h23";
-        o.Hour12 = hour12;
+      let locale = base;
+      const extKeys = [];
+      if (hourCycle === undefined && hour12 === undefined && ["h11", "h12", "h23", "h24"].includes(ext.hc)) {
+        hourCycle = ext.hc;
+        extKeys.push("hc-" + ext.hc);
       }
-      const resolved = { locale, calendar: "gregory", numberingSystem: "latn", timeZone };
-      if (hasHour) {
-        resolved.hourCycle = hc;
-        resolved.hour12 = hour12;
+      o.HC = hourCycle || "";
+      if (numberingSystem !== undefined && native.intlNumberingSystem(numberingSystem)) o.NU = numberingSystem;
+      else if (ext.nu !== undefined && native.intlNumberingSystem(ext.nu)) {
+        o.NU = ext.nu;
+        if (numberingSystem === undefined) extKeys.push("nu-" + ext.nu);
       }
-      // ICU's h23 patterns pad the hour when the minute was asked numeric
-      if (o.Minute === "numeric" && o.Hour !== "" && !o.Hour12) o.Hour = "2-digit";
-      if (o.Minute !== "" && o.Hour !== "") o.Minute = "2-digit";
-      if (o.Second !== "" && (o.Minute !== "" || o.Hour !== "")) o.Second = "2-digit";
-      for (const [k, v] of [["weekday", o.Weekday], ["era", o.Era], ["year", o.Year], ["month", o.Month], ["day", o.Day], ["hour", o.Hour], ["minute", o.Minute], ["second", o.Second]]) {
-        if (v !== "") resolved[k] = v;
+      if (ext.ca === "gregory" && calendar === undefined) extKeys.unshift("ca-gregory");
+      if (extKeys.length) locale += "-u-" + extKeys.join("-");
+      const r = native.intlDateResolve(o);
+      const resolved = { locale, calendar: "gregory", numberingSystem: r.numberingSystem, timeZone };
+      if (o.Hour !== "" || o.TimeStyle !== "") {
+        if (r.hourCycle !== undefined) {
+          resolved.hourCycle = r.hourCycle;
+          resolved.hour12 = r.hour12;
+        }
       }
-      if (o.FracDigits) resolved.fractionalSecondDigits = o.FracDigits;
-      if (o.TimeZoneName) resolved.timeZoneName = o.TimeZoneName;
+      if (o.DateStyle === "" && o.TimeStyle === "") {
+        for (const k of ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"]) {
+          if (r[k] !== undefined) resolved[k] = r[k];
+        }
+      }
       if (o.DateStyle) resolved.dateStyle = o.DateStyle;
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
-      dateFormats.set(self, { o, resolved, bound: undefined });
+      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined });
     }
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
@@ -280,7 +308,7 @@
     const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
       formatToParts(date) {
         const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
-        return partsOf(native.intlDate(dateValue(date), st.o));
+        return partsOf(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
       },
       resolvedOptions() {
         return Object.assign({}, intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
@@ -288,7 +316,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDate(dateValue(date), st.o));
+        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
         return st.bound;
       },
     });
