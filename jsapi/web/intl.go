@@ -10,7 +10,6 @@ import (
 	"github.com/dop251/goja"
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/collate"
-	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 
@@ -642,47 +641,6 @@ func collator(locale, sensitivity string, numeric, ignorePunctuation bool) *coll
 	return c
 }
 
-// pluralCategory selects the CLDR plural category of n in locale.
-func pluralCategory(locale string, ordinal bool, n float64, minFrac, maxFrac int) string {
-	if math.IsNaN(n) || math.IsInf(n, 0) {
-		return "other"
-	}
-	n = math.Abs(n)
-	tag, err := language.Parse(locale)
-	if err != nil {
-		tag = language.English
-	}
-	rules := plural.Cardinal
-	if ordinal {
-		rules = plural.Ordinal
-	}
-	ip, fp := fixed(n, numOpts{MinFrac: minFrac, MaxFrac: maxFrac, MinInt: 1})
-	digits := []byte(strings.TrimLeft(ip, "0") + fp)
-	for i := range digits {
-		digits[i] -= '0'
-	}
-	exp := len(strings.TrimLeft(ip, "0"))
-	f := plural.Other
-	if len(digits) == 0 {
-		f = rules.MatchDigits(tag, []byte{0}, 1, len(fp))
-	} else {
-		f = rules.MatchDigits(tag, digits, exp, len(fp))
-	}
-	switch f {
-	case plural.Zero:
-		return "zero"
-	case plural.One:
-		return "one"
-	case plural.Two:
-		return "two"
-	case plural.Few:
-		return "few"
-	case plural.Many:
-		return "many"
-	}
-	return "other"
-}
-
 // segments splits s by granularity (grapheme, word, sentence); for words
 // it reports which segments are word-like.
 func segments(s, granularity string) (segs []string, wordLike []bool) {
@@ -757,6 +715,19 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		col := collator(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).ToBoolean(), c.Argument(3).ToBoolean())
 		return rt.ToValue(col.CompareString(c.Argument(4).String(), c.Argument(5).String()))
 	})
+	// intlPluralCategories(locale, ordinal) → categories in CLDR order
+	n.set("intlPluralCategories", func(c goja.FunctionCall) goja.Value {
+		cats := pluralCategories(c.Argument(0).String(), c.Argument(1).ToBoolean())
+		out := make([]interface{}, len(cats))
+		for i, s := range cats {
+			out[i] = s
+		}
+		return rt.NewArray(out...)
+	})
+	// intlPluralRange(locale, start, end) → category
+	n.set("intlPluralRange", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(pluralRange(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String()))
+	})
 	// intlPlural(locale, ordinal, n, minFrac, maxFrac) → category
 	n.set("intlPlural", func(c goja.FunctionCall) goja.Value {
 		return rt.ToValue(pluralCategory(c.Argument(0).String(), c.Argument(1).ToBoolean(), c.Argument(2).ToFloat(), int(c.Argument(3).ToInteger()), int(c.Argument(4).ToInteger())))
@@ -793,6 +764,7 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		return rt.NewArray(canon, name), nil
 	})
 	dtfNatives(rt, n)
+	dataNatives(rt, n)
 }
 
 var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",

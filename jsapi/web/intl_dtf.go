@@ -199,7 +199,10 @@ func metazone(cldrID string, t time.Time) string {
 		m, _ := u.(map[string]any)["usesMetazone"].(map[string]any)
 		from, _ := m["_from"].(string)
 		to, _ := m["_to"].(string)
-		if (from == "" || stamp >= from) && (to == "" || stamp < to) {
+		if from == "" {
+			from = "1970-01-01 00:00" // ICU's metaZones.txt starts there
+		}
+		if stamp >= from && (to == "" || stamp < to) {
 			s, _ := m["_mzone"].(string)
 			return s
 		}
@@ -236,7 +239,13 @@ func (l *dtfLocale) zoneName(cldrID string, keys ...string) string {
 
 // gmt is the localized GMT format of an offset in seconds.
 func (l *dtfLocale) gmt(off int, long bool) string {
-	if off == 0 {
+	return l.gmtZero(off, long, true)
+}
+
+// gmtZero is gmt; without zero, offset 0 is written "+0" (as V8 shows
+// the UTC zone's offset and generic names).
+func (l *dtfLocale) gmtZero(off int, long, zero bool) string {
+	if off == 0 && zero {
 		return l.tzn("gmtZeroFormat")
 	}
 	hf := l.tzn("hourFormat")
@@ -379,11 +388,11 @@ func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 			}
 		}
 		if z.cldr == "Etc/UTC" {
-			return l.gmt(off, long)
+			return l.gmtZero(off, long, false)
 		}
 		return l.locationName(z.cldr)
 	case 'O':
-		return l.gmt(off, long)
+		return l.gmtZero(off, long, z.cldr != "Etc/UTC")
 	}
 	return l.gmt(off, true)
 }

@@ -144,7 +144,6 @@ func dtfPattern(s dtfSpec) string {
 	add(s.Year, map[string]string{"2-digit": "yy", "numeric": "y"})
 	add(s.Month, map[string]string{"narrow": "MMMMM", "long": "MMMM", "short": "MMM", "2-digit": "MM", "numeric": "M"})
 	add(s.Day, map[string]string{"2-digit": "dd", "numeric": "d"})
-	add(s.DayPeriod, map[string]string{"narrow": "BBBBB", "long": "BBBB", "short": "B"})
 	if s.Hour != "" {
 		c := "j"
 		if hc != "" {
@@ -155,6 +154,8 @@ func dtfPattern(s dtfSpec) string {
 		}
 		sk.WriteString(c)
 	}
+	// after the hour: 'j' maps to "ah" and the later B must win
+	add(s.DayPeriod, map[string]string{"narrow": "BBBBB", "long": "BBBB", "short": "B"})
 	add(s.Minute, map[string]string{"2-digit": "mm", "numeric": "m"})
 	add(s.Second, map[string]string{"2-digit": "ss", "numeric": "s"})
 	if s.FracDigits > 0 {

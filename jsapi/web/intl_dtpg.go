@@ -81,7 +81,7 @@ var dtTypes = []dtType{
 	{'v', fZone, dtShort - 2*dtDelta, 1}, {'v', fZone, dtLong - 2*dtDelta, 4},
 	{'z', fZone, dtShort, 1}, {'z', fZone, dtLong, 4},
 	{'Z', fZone, dtNarrow - dtDelta, 1}, {'Z', fZone, dtLong - dtDelta, 4}, {'Z', fZone, dtShort - dtDelta, 5},
-	{'O', fZone, dtShort - 2*dtDelta, 1}, {'O', fZone, dtLong - 2*dtDelta, 4},
+	{'O', fZone, dtShort - dtDelta, 1}, {'O', fZone, dtLong - dtDelta, 4},
 	{'V', fZone, dtShort - dtDelta, 1}, {'V', fZone, dtLong - dtDelta, 2}, {'V', fZone, dtLong - 1 - dtDelta, 3}, {'V', fZone, dtLong - 2 - dtDelta, 4},
 	{'X', fZone, dtNarrow - dtDelta, 1}, {'X', fZone, dtShort - dtDelta, 2}, {'X', fZone, dtLong - dtDelta, 4},
 	{'x', fZone, dtNarrow - dtDelta, 1}, {'x', fZone, dtShort - dtDelta, 2}, {'x', fZone, dtLong - dtDelta, 4},
@@ -235,9 +235,6 @@ func newSkeleton(p string) *skeleton {
 			continue
 		}
 		row := dtTypes[r]
-		if s.orig[row.field] != "" {
-			continue
-		}
 		s.orig[row.field] = strings.Repeat(string(it.ch), it.n)
 		s.base[row.field] = strings.Repeat(string(row.ch), row.minLen)
 		t := row.typ
@@ -245,6 +242,9 @@ func newSkeleton(p string) *skeleton {
 			t += it.n
 		}
 		s.typ[row.field] = t
+	}
+	if s.orig[fMinute] != "" && s.orig[fFraction] != "" && s.orig[fSecond] == "" {
+		s.orig[fSecond], s.base[fSecond], s.typ[fSecond] = "s", "s", dtNumeric+1
 	}
 	if h := s.orig[fHour]; h != "" {
 		if h[0] == 'h' || h[0] == 'K' {
@@ -495,8 +495,8 @@ func (g *dtpg) adjust(pattern string, spec *skeleton, req *skeleton, flags int) 
 		} else if spec != nil && reqCh != 'c' && reqCh != 'e' {
 			skelLen := len(spec.orig[f])
 			patNum := row.typ > 0
-			skelNum := spec.typ[f] > 0
-			if skelLen == reqLen || patNum != skelNum {
+			reqNum := req.typ[f] > 0
+			if skelLen == reqLen || patNum != reqNum {
 				adj = it.n
 			}
 		}
@@ -594,45 +594,55 @@ func (g *dtpg) bestPattern(sk string) string {
 }
 
 func topBit(m int) int {
+	if m == 0 {
+		return 0
+	}
 	n := -1
 	for m != 0 {
 		m >>= 1
 		n++
 	}
+	if n > fZone {
+		return fZone
+	}
 	return n
 }
 
+// bestAppending is ICU's getBestAppending.
 func (g *dtpg) bestAppending(req *skeleton, fields, flags int) string {
 	if fields == 0 {
 		return ""
 	}
-	best, missing, _ := g.getBestRaw(req, fields)
 	spec := func(e *ptnEntry) *skeleton {
 		if e != nil && e.specified {
 			return e.skel
 		}
 		return nil
 	}
-	result := g.adjust(best.pattern, spec(best), req, flags)
+	best, missing, _ := g.getBestRaw(req, fields)
+	specified := spec(best)
+	result := g.adjust(best.pattern, specified, req, flags)
+	last := 0
 	for missing != 0 {
+		if last == missing {
+			break
+		}
 		if missing&secFracMask == fractionMask && fields&secFracMask == secFracMask {
-			result = g.adjust(result, spec(best), req, flags|flagFixFrac)
+			result = g.adjust(result, specified, req, flags|flagFixFrac)
 			missing &^= fractionMask
 			continue
 		}
 		start := missing
 		e, m2, _ := g.getBestRaw(req, missing)
-		temp := g.adjust(e.pattern, spec(e), req, flags)
-		found := start &^ m2
-		top := topBit(found)
-		if top >= 0 && g.appendItems[top] != "" {
-			name := g.fieldNames[top]
-			result = strings.NewReplacer("{0}", result, "{1}", temp, "{2}", quoteLit(name)).Replace(g.appendItems[top])
+		specified = spec(e)
+		temp := g.adjust(e.pattern, specified, req, flags)
+		top := topBit(start &^ m2)
+		if g.appendItems[top] != "" {
+			name := "'" + strings.ReplaceAll(g.fieldNames[top], "'", "''") + "'"
+			result = strings.NewReplacer("{0}", result, "{1}", temp, "{2}", name).Replace(g.appendItems[top])
 		}
 		missing = m2
-		if found == 0 {
-			break
-		}
+		last = missing
 	}
 	return result
 }

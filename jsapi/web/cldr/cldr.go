@@ -125,6 +125,10 @@ func clone(m map[string]any) map[string]any {
 
 func merge(dst, src map[string]any) map[string]any {
 	for k, v := range src {
+		if v == nil {
+			delete(dst, k)
+			continue
+		}
 		if sm, ok := v.(map[string]any); ok {
 			if dm, ok := dst[k].(map[string]any); ok {
 				dst[k] = merge(dm, sm)

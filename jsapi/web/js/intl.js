@@ -361,13 +361,21 @@
       const locale = resolveLocale(locales, true);
       const minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, 0);
       const maxFrac = getNumberOption(opts, "maximumFractionDigits", minFrac, 100, Math.max(minFrac, 3));
-      const cats = new Set();
-      for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 21, 22, 23, 100, 101, 102, 103, 1000000, 0.5, 1.5, 2.5]) cats.add(native.intlPlural(locale, type === "ordinal", n, 0, 3));
-      pluralRules.set(self, { locale, type, minFrac, maxFrac, categories: pluralOrder.filter((c) => cats.has(c)) });
+      pluralRules.set(self, { locale, type, minFrac, maxFrac, categories: native.intlPluralCategories(locale, type === "ordinal") });
     }, false, {
       select(n) {
         const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.select");
         return native.intlPlural(st.locale, st.type === "ordinal", Number(n), st.minFrac, st.maxFrac);
+      },
+      selectRange(start, end) {
+        const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.selectRange");
+        if (start === undefined || end === undefined) throw new TypeError("start or end is undefined");
+        const x = Number(start);
+        const y = Number(end);
+        if (Number.isNaN(x) || Number.isNaN(y)) throw new RangeError("Invalid start or end : NaN");
+        const a = native.intlPlural(st.locale, st.type === "ordinal", x, st.minFrac, st.maxFrac);
+        const b = native.intlPlural(st.locale, st.type === "ordinal", y, st.minFrac, st.maxFrac);
+        return native.intlPluralRange(st.locale, a, b);
       },
       resolvedOptions() {
         const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.resolvedOptions");
@@ -439,91 +447,113 @@
       },
     };
 
-    // ---- RelativeTimeFormat (English words; other locales format as en)
+    // ---- RelativeTimeFormat (CLDR's relative fields; numbers through
+    // NumberFormat, the plural category through PluralRules)
     const relativeFormats = new WeakMap();
     const rtfUnits = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
-    const rtfAuto = {
-      day: ["yesterday", "today", "tomorrow"], week: ["last week", "this week", "next week"], month: ["last month", "this month", "next month"],
-      quarter: ["last quarter", "this quarter", "next quarter"], year: ["last year", "this year", "next year"],
-      hour: [undefined, "this hour", undefined], minute: [undefined, "this minute", undefined], second: [undefined, "now", undefined],
-    };
-    const rtfShort = { second: "sec.", minute: "min.", hour: "hr.", day: ["day", "days"], week: "wk.", month: "mo.", quarter: ["qtr.", "qtrs."], year: "yr." };
-    const rtfNarrow = { second: "s", minute: "m", hour: "h", day: "d", week: "w", month: "mo", quarter: "q", year: "y" };
-    function rtfParts(st, v, u) {
-      if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
-        const w = rtfAuto[u][v + 1];
+    function rtfUnit(unit, method) {
+      let u = String(unit);
+      if (u.endsWith("s")) u = u.slice(0, -1);
+      if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for ${method}() '${String(unit)}'`);
+      return u;
+    }
+    function rtfParts(st, value, unit, method) {
+      const u = rtfUnit(unit, method);
+      const v = Number(value);
+      if (!Number.isFinite(v)) throw new RangeError("Invalid number value");
+      let data = st.data[u];
+      if (data === undefined) data = st.data[u] = native.intlRelativeData(st.locale, u, st.style);
+      if (st.numeric === "auto" && Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) <= 2) {
+        const w = data.rel[String(v)];
         if (w !== undefined) return [{ type: "literal", value: w }];
       }
-      const one = Math.abs(v) === 1;
-      let label;
-      let sep = " ";
-      if (st.style === "narrow") {
-        label = rtfNarrow[u];
-        sep = "";
-      } else if (st.style === "short") {
-        const l = rtfShort[u];
-        label = Array.isArray(l) ? l[one ? 0 : 1] : l;
-      } else label = one ? u : u + "s";
-      const nparts = st.nf.formatToParts(Math.abs(v)).map((p) => Object.assign(p, { unit: u }));
       const past = v < 0 || Object.is(v, -0);
-      return past
-        ? [...nparts, { type: "literal", value: `${sep}${label} ago` }]
-        : [{ type: "literal", value: "in " }, ...nparts, { type: "literal", value: `${sep}${label}` }];
+      const pats = past ? data.past : data.future;
+      const nparts = st.nf.formatToParts(Math.abs(v));
+      const cat = st.pr.select(Math.abs(v));
+      const pat = pats[cat] !== undefined ? pats[cat] : pats.other;
+      const i = pat.indexOf("{0}");
+      if (i < 0) return [{ type: "literal", value: pat }];
+      const out = [];
+      if (i > 0) out.push({ type: "literal", value: pat.slice(0, i) });
+      for (const p of nparts) out.push({ type: p.type, value: p.value, unit: u });
+      if (i + 3 < pat.length) out.push({ type: "literal", value: pat.slice(i + 3) });
+      return out;
     }
     const RelativeTimeFormat = intlClass("RelativeTimeFormat", (self, locales, options) => {
       const opts = intlOptions(options);
-      const locale = resolveLocale(locales);
-      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.RelativeTimeFormat");
-      const numeric = getOption(opts, "numeric", ["always", "auto"], "always", "Intl.RelativeTimeFormat");
-      relativeFormats.set(self, { locale, style, numeric, nf: new NumberFormat(locale) });
+      const C = "Intl.RelativeTimeFormat";
+      const { base, ext } = lookupLocale(locales);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const nu = getOption(opts, "numberingSystem", undefined, undefined, C);
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", C);
+      const numeric = getOption(opts, "numeric", ["always", "auto"], "always", C);
+      const nf = new NumberFormat(base);
+      relativeFormats.set(self, { locale: base, style, numeric, nf, pr: new PluralRules(base), data: {}, numberingSystem: nf.resolvedOptions().numberingSystem });
     }, false, {
       format(value, unit) {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.format");
-        const v = Number(value);
-        let u = String(unit);
-        if (u.endsWith("s")) u = u.slice(0, -1);
-        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '${String(unit)}'`);
-        if (!Number.isFinite(v)) throw new RangeError("Invalid number value");
-        if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
-          const w = rtfAuto[u][v + 1];
-          if (w !== undefined) return w;
-        }
-        return rtfParts(st, v, u).map((p) => p.value).join("");
+        return rtfParts(st, value, unit, "Intl.RelativeTimeFormat.prototype.format").map((p) => p.value).join("");
       },
       formatToParts(value, unit) {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.formatToParts");
-        const v = Number(value);
-        let u = String(unit);
-        if (u.endsWith("s")) u = u.slice(0, -1);
-        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.formatToParts() '${String(unit)}'`);
-        return rtfParts(st, v, u);
+        return rtfParts(st, value, unit, "Intl.RelativeTimeFormat.prototype.formatToParts");
       },
       resolvedOptions() {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.resolvedOptions");
-        return { locale: st.locale, style: st.style, numeric: st.numeric, numberingSystem: "latn" };
+        return { locale: st.locale, style: st.style, numeric: st.numeric, numberingSystem: st.numberingSystem };
       },
     });
 
-    // ---- ListFormat (English)
+    // ---- ListFormat (CLDR's list patterns)
     const listFormats = new WeakMap();
+    function listParts(st, list) {
+      const items = [];
+      if (list !== undefined) {
+        for (const x of list) {
+          if (typeof x !== "string") throw new TypeError("Iterable yielded " + (typeof x === "symbol" ? "Symbol()" : String(x)) + " which is not a string");
+          items.push(x);
+        }
+      }
+      if (items.length === 0) return [];
+      if (items.length === 1) return [{ type: "element", value: items[0] }];
+      if (st.data === undefined) st.data = native.intlListData(st.locale, st.type, st.style);
+      const d = st.data;
+      // fill(pattern, a, b): a and b are part arrays
+      const fill = (pat, a, b) => {
+        const out = [];
+        const i0 = pat.indexOf("{0}");
+        const i1 = pat.indexOf("{1}");
+        const lit = (s) => { if (s) out.push({ type: "literal", value: s }); };
+        lit(pat.slice(0, i0));
+        out.push(...a);
+        lit(pat.slice(i0 + 3, i1));
+        out.push(...b);
+        lit(pat.slice(i1 + 3));
+        return out;
+      };
+      const el = (s) => [{ type: "element", value: s }];
+      if (items.length === 2) return fill(d["2"], el(items[0]), el(items[1]));
+      let acc = fill(d.end, el(items[items.length - 2]), el(items[items.length - 1]));
+      for (let i = items.length - 3; i >= 0; i--) acc = fill(i === 0 ? d.start : d.middle, el(items[i]), acc);
+      return acc;
+    }
     const ListFormat = intlClass("ListFormat", (self, locales, options) => {
       const opts = intlOptions(options);
+      const C = "Intl.ListFormat";
       const locale = resolveLocale(locales);
-      const type = getOption(opts, "type", ["conjunction", "disjunction", "unit"], "conjunction", "Intl.ListFormat");
-      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.ListFormat");
-      listFormats.set(self, { locale, type, style });
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const type = getOption(opts, "type", ["conjunction", "disjunction", "unit"], "conjunction", C);
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", C);
+      listFormats.set(self, { locale, type, style, data: undefined });
     }, false, {
       format(list) {
         const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.format");
-        const items = list === undefined ? [] : Array.from(list, (x) => {
-          if (typeof x !== "string") throw new TypeError("Iterable yielded " + String(x) + " which is not a string");
-          return x;
-        });
-        if (items.length < 2) return items.join("");
-        const word = st.type === "disjunction" ? "or" : st.type === "unit" ? "" : st.style === "long" ? "and" : st.style === "short" ? "&" : "";
-        if (word === "") return items.join(st.type === "unit" && st.style === "narrow" ? " " : ", ");
-        if (items.length === 2) return `${items[0]} ${word} ${items[1]}`;
-        return `${items.slice(0, -1).join(", ")}, ${word} ${items[items.length - 1]}`;
+        return listParts(st, list).map((p) => p.value).join("");
+      },
+      formatToParts(list) {
+        const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.formatToParts");
+        return listParts(st, list);
       },
       resolvedOptions() {
         const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.resolvedOptions");

@@ -13,7 +13,8 @@
 //   - <locale>.json.gz for every locale of availableLocales "full": the
 //     locale's resolved CLDR data minus what its parent (CLDR's
 //     parentLocales, else truncation, ending at "und") already has, so a
-//     reader merges the chain und → … → locale.
+//     reader merges the chain und → … → locale (a null deletes what a
+//     parent has).
 package main
 
 import (
@@ -146,6 +147,14 @@ func diff(child, parent any) any {
 		for k, v := range cm {
 			if d := diff(v, pm[k]); d != nil {
 				out[k] = d
+			}
+		}
+		// what the parent has and the child has not: null, which the
+		// reader deletes (cldr-json's resolved data drops inheritance
+		// markers such as en-001's "∅∅∅" short American zone names)
+		for k := range pm {
+			if _, ok := cm[k]; !ok {
+				out[k] = nil
 			}
 		}
 		if len(out) == 0 {
