@@ -121,12 +121,32 @@
 
     // ---- NumberFormat
     const numberFormats = new WeakMap();
-    const currencyDigitsOf = (c) => (["JPY", "KRW", "VND", "CLP", "ISK", "UGX", "XAF", "XOF", "PYG"].includes(c) ? 0 : ["BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD"].includes(c) ? 3 : 2);
+    const sanctionedUnits = ["acre", "bit", "byte", "celsius", "centimeter", "day", "degree", "fahrenheit", "fluid-ounce", "foot", "gallon", "gigabit", "gigabyte", "gram", "hectare", "hour", "inch", "kilobit", "kilobyte", "kilogram", "kilometer", "liter", "megabit", "megabyte", "meter", "microsecond", "mile", "mile-scandinavian", "milliliter", "millimeter", "millisecond", "minute", "month", "nanosecond", "ounce", "percent", "petabyte", "pound", "second", "stone", "terabit", "terabyte", "week", "yard", "year"];
+    function isSanctionedUnit(u) {
+      if (sanctionedUnits.includes(u)) return true;
+      const i = u.indexOf("-per-");
+      return i > 0 && sanctionedUnits.includes(u.slice(0, i)) && sanctionedUnits.includes(u.slice(i + 5));
+    }
+    function defaultNumberOption(v, min, max, fallback, prop) {
+      if (v === undefined) return fallback;
+      v = Number(v);
+      if (Number.isNaN(v) || v < min || v > max) throw new RangeError(`${prop} value is out of range.`);
+      return Math.floor(v);
+    }
     function initNumberFormat(self, locales, options) {
       const opts = intlOptions(options);
       const C = "Intl.NumberFormat";
-      const locale = resolveLocale(locales);
       getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const nuOpt = getOption(opts, "numberingSystem", undefined, undefined, C);
+      if (nuOpt !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(nuOpt)) throw new RangeError("Invalid numberingSystem : " + nuOpt);
+      const { base, ext } = lookupLocale(locales);
+      let locale = base;
+      let nu = "";
+      if (nuOpt !== undefined && native.intlNumberingSystem(nuOpt)) nu = nuOpt;
+      else if (ext.nu !== undefined && native.intlNumberingSystem(ext.nu)) {
+        nu = ext.nu;
+        if (nuOpt === undefined) locale += "-u-nu-" + ext.nu;
+      }
       const style = getOption(opts, "style", ["decimal", "percent", "currency", "unit"], "decimal", C);
       let currency = getOption(opts, "currency", undefined, undefined, C);
       if (currency !== undefined) {
@@ -136,44 +156,79 @@
       const currencyDisplay = getOption(opts, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", C);
       const currencySign = getOption(opts, "currencySign", ["standard", "accounting"], "standard", C);
       const unit = getOption(opts, "unit", undefined, undefined, C);
+      if (unit !== undefined && !isSanctionedUnit(unit)) throw new RangeError("Invalid unit argument for Intl.NumberFormat() '" + unit + "'");
       const unitDisplay = getOption(opts, "unitDisplay", ["short", "narrow", "long"], "short", C);
       if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
       if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
       const notation = getOption(opts, "notation", ["standard", "scientific", "engineering", "compact"], "standard", C);
-      const cd = style === "currency" ? currencyDigitsOf(currency) : 0;
-      const mnfdDefault = style === "currency" && notation !== "compact" ? cd : 0;
-      const mxfdDefault = style === "currency" && notation !== "compact" ? cd : style === "percent" ? 0 : notation === "compact" ? 0 : 3;
+      const cd = style === "currency" ? native.intlCurrencyDigits(currency) : 0;
+      let mnfdDefault = style === "currency" && notation === "standard" ? cd : 0;
+      let mxfdDefault = style === "currency" && notation === "standard" ? cd : style === "percent" ? 0 : 3;
+      // SetNumberFormatDigitOptions
       const minInt = getNumberOption(opts, "minimumIntegerDigits", 1, 21, 1);
-      let minFrac = opts.minimumFractionDigits;
-      let maxFrac = opts.maximumFractionDigits;
-      const minSig = opts.minimumSignificantDigits;
-      const maxSig = opts.maximumSignificantDigits;
-      const o = { Locale: locale, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0 };
-      const resolved = { locale, numberingSystem: "latn", style };
+      const mnfd = opts.minimumFractionDigits;
+      const mxfd = opts.maximumFractionDigits;
+      const mnsd = opts.minimumSignificantDigits;
+      const mxsd = opts.maximumSignificantDigits;
+      const roundingIncrement = getNumberOption(opts, "roundingIncrement", 1, 5000, 1);
+      if (![1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000].includes(roundingIncrement)) throw new RangeError("roundingIncrement value is out of range.");
+      const roundingMode = getOption(opts, "roundingMode", ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"], "halfExpand", C);
+      const roundingPriority = getOption(opts, "roundingPriority", ["auto", "morePrecision", "lessPrecision"], "auto", C);
+      const trailingZeroDisplay = getOption(opts, "trailingZeroDisplay", ["auto", "stripIfInteger"], "auto", C);
+      if (roundingIncrement !== 1) mxfdDefault = mnfdDefault;
+      const hasSd = mnsd !== undefined || mxsd !== undefined;
+      const hasFd = mnfd !== undefined || mxfd !== undefined;
+      let needSd = true;
+      let needFd = true;
+      if (roundingPriority === "auto") {
+        needSd = hasSd;
+        if (needSd || (!hasFd && notation === "compact")) needFd = false;
+      }
+      const o = { Locale: base, NU: nu, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0, RoundingMode: roundingMode, Priority: "", TrailingZero: trailingZeroDisplay };
+      let sd, fd;
+      if (needSd) {
+        if (hasSd) {
+          const a = defaultNumberOption(mnsd, 1, 21, 1, "minimumSignificantDigits");
+          sd = [a, defaultNumberOption(mxsd, a, 21, 21, "maximumSignificantDigits")];
+        } else sd = [1, 21];
+      }
+      if (needFd) {
+        if (hasFd) {
+          let a = defaultNumberOption(mnfd, 0, 100, undefined, "minimumFractionDigits");
+          let b = defaultNumberOption(mxfd, 0, 100, undefined, "maximumFractionDigits");
+          if (a === undefined) a = Math.min(mnfdDefault, b);
+          else if (b === undefined) b = Math.max(mxfdDefault, a);
+          else if (a > b) throw new RangeError("maximumFractionDigits value is out of range.");
+          fd = [a, b];
+        } else fd = [mnfdDefault, mxfdDefault];
+      }
+      let priority = roundingPriority;
+      if (!needSd && !needFd) {
+        fd = [0, 0];
+        sd = [1, 2];
+        priority = "morePrecision";
+      }
+      if (fd) [o.MinFrac, o.MaxFrac] = fd;
+      if (sd) [o.MinSig, o.MaxSig] = sd;
+      if (sd && fd) o.Priority = priority;
+      else if (!sd) o.MaxSig = 0;
+      if (roundingIncrement !== 1) {
+        if (sd) throw new TypeError("roundingIncrement is only supported with fraction digits");
+        if (o.MaxFrac !== o.MinFrac) throw new RangeError("maximumFractionDigits and minimumFractionDigits must be equal with a rounding increment");
+      }
+      const resolved = { locale, numberingSystem: native.intlNumberingSystemOf(base, nu), style };
       if (style === "currency") Object.assign(resolved, { currency, currencyDisplay, currencySign });
       if (style === "unit") Object.assign(resolved, { unit, unitDisplay });
       resolved.minimumIntegerDigits = minInt;
-      if (minSig !== undefined || maxSig !== undefined) {
-        o.MinSig = getNumberOption(opts, "minimumSignificantDigits", 1, 21, 1);
-        o.MaxSig = getNumberOption(opts, "maximumSignificantDigits", o.MinSig, 21, 21);
+      if (fd) {
+        resolved.minimumFractionDigits = o.MinFrac;
+        resolved.maximumFractionDigits = o.MaxFrac;
+      }
+      if (sd) {
         resolved.minimumSignificantDigits = o.MinSig;
         resolved.maximumSignificantDigits = o.MaxSig;
-      } else if (minFrac !== undefined || maxFrac !== undefined || notation !== "compact") {
-        minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, undefined);
-        maxFrac = getNumberOption(opts, "maximumFractionDigits", 0, 100, undefined);
-        if (minFrac === undefined) minFrac = Math.min(mnfdDefault, maxFrac === undefined ? mnfdDefault : maxFrac);
-        else if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
-        else if (minFrac > maxFrac) throw new RangeError("maximumFractionDigits value is out of range.");
-        if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
-        o.MinFrac = minFrac;
-        o.MaxFrac = maxFrac;
-        resolved.minimumFractionDigits = minFrac;
-        resolved.maximumFractionDigits = maxFrac;
-      } else {
-        resolved.minimumFractionDigits = 0;
-        resolved.maximumFractionDigits = 0;
-        resolved.maximumSignificantDigits = 2;
       }
+      const compactDisplay = getOption(opts, "compactDisplay", ["short", "long"], "short", C);
       let useGrouping = opts.useGrouping;
       if (useGrouping === undefined) useGrouping = notation === "compact" ? "min2" : "auto";
       else if (useGrouping === true || useGrouping === "true") useGrouping = "always";
@@ -184,14 +239,28 @@
       }
       o.UseGrouping = String(useGrouping);
       o.Notation = notation;
-      const compactDisplay = getOption(opts, "compactDisplay", ["short", "long"], "short", C);
       o.CompactDisplay = compactDisplay;
       const signDisplay = getOption(opts, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", C);
       o.SignDisplay = signDisplay;
       Object.assign(resolved, { useGrouping, notation });
       if (notation === "compact") resolved.compactDisplay = compactDisplay;
-      Object.assign(resolved, { signDisplay, roundingIncrement: 1, roundingMode: "halfExpand", roundingPriority: "auto", trailingZeroDisplay: "auto" });
+      Object.assign(resolved, { signDisplay, roundingIncrement, roundingMode, roundingPriority: sd && fd ? priority : "auto", trailingZeroDisplay });
       numberFormats.set(self, { o, resolved, bound: undefined });
+    }
+    function numberValue(x) {
+      if (typeof x === "bigint") return x;
+      if (typeof x === "string") {
+        const t = x.trim();
+        if (/^[+-]?\d+$/.test(t) && t.replace(/^[+-]?0*/, "").length > 15) return BigInt(t);
+      }
+      return Number(x);
+    }
+    function rangeParts(st, x, y, method) {
+      if (x === undefined || y === undefined) throw new TypeError("start or end is undefined");
+      const a = numberValue(x);
+      const b = numberValue(y);
+      if (typeof a === "number" && Number.isNaN(a) || typeof b === "number" && Number.isNaN(b)) throw new RangeError("Invalid start or end : NaN");
+      return native.intlNumberRange(numberParts(st, a), numberParts(st, b), st.o.Locale, st.o.NU);
     }
     function numberParts(st, x) {
       let v = x;
@@ -206,6 +275,20 @@
       return native.intlNumber(Number(v), st.o);
     }
     const NumberFormat = intlClass("NumberFormat", initNumberFormat, true, {
+      formatRange(x, y) {
+        const st = intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatRange");
+        const f = rangeParts(st, x, y);
+        let s = "";
+        for (let i = 1; i < f.length; i += 3) s += f[i];
+        return s;
+      },
+      formatRangeToParts(x, y) {
+        const st = intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatRangeToParts");
+        const f = rangeParts(st, x, y);
+        const out = [];
+        for (let i = 0; i < f.length; i += 3) out.push({ type: f[i], value: f[i + 1], source: f[i + 2] });
+        return out;
+      },
       formatToParts(x) {
         return partsOf(numberParts(intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatToParts"), x));
       },
