@@ -10,129 +10,19 @@ import (
 	"github.com/dop251/goja"
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/collate"
-	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web/cldr"
 )
 
-// Intl for goja, which has none. Tags, plural rules and collation come
-// from golang.org/x/text (CLDR); segmentation from rivo/uniseg (UAX #29);
-// number and date formatting are written here for the locales of
-// intlLocales, with the outputs ICU (workerd) gives for them. A locale
-// outside the table formats as en-US does (its tag is still reported).
-
-// numberLocale holds what number formatting needs of a locale.
-type numberLocale struct {
-	decimal, group string
-	minGrouping    int    // 2: no separator in 4-digit integers (es, pl)
-	indian         bool   // 12,34,567
-	minus          string // "-" or U+2212
-	percent        string // the pattern's suffix: "%", "\u00a0%", "\u202f%"
-	currencyAfter  bool   // "1.234,57 €" rather than "€1,234.57"
-	currencySpace  string // between symbol and number ("" for en)
-}
-
-var numberLocales = map[string]numberLocale{
-	"en": {decimal: ".", group: ",", minus: "-", percent: "%"},
-	"de": {decimal: ",", group: ".", minus: "-", percent: "\u00a0%", currencyAfter: true, currencySpace: "\u00a0"},
-	"fr": {decimal: ",", group: "\u202f", minus: "-", percent: "\u00a0%", currencyAfter: true, currencySpace: "\u00a0"},
-	"es": {decimal: ",", group: ".", minGrouping: 2, minus: "-", percent: "\u00a0%", currencyAfter: true, currencySpace: "\u00a0"},
-	"it": {decimal: ",", group: ".", minGrouping: 2, minus: "-", percent: "%", currencyAfter: true, currencySpace: "\u00a0"},
-	"pt": {decimal: ",", group: ".", minus: "-", percent: "%", currencySpace: "\u00a0"},
-	"nl": {decimal: ",", group: ".", minus: "-", percent: "%", currencySpace: "\u00a0"},
-	"ru": {decimal: ",", group: "\u00a0", minus: "-", percent: "\u00a0%", currencyAfter: true, currencySpace: "\u00a0"},
-	"sv": {decimal: ",", group: "\u00a0", minus: "\u2212", percent: "\u00a0%", currencyAfter: true, currencySpace: "\u00a0"},
-	"pl": {decimal: ",", group: "\u00a0", minGrouping: 2, minus: "-", percent: "%", currencyAfter: true, currencySpace: "\u00a0"},
-	"ja": {decimal: ".", group: ",", minus: "-", percent: "%"},
-	"zh": {decimal: ".", group: ",", minus: "-", percent: "%"},
-	"ko": {decimal: ".", group: ",", minus: "-", percent: "%"},
-	"hi": {decimal: ".", group: ",", minus: "-", percent: "%", indian: true},
-}
-
-// intlLocales lists the languages formatted as ICU does; other tags are
-// accepted and format as en.
-func localeData(tag string) (numberLocale, string) {
-	base, _, _ := strings.Cut(tag, "-")
-	nl, ok := numberLocales[base]
-	if !ok {
-		return numberLocales["en"], "en"
-	}
-	if tag == "en-IN" || base == "hi" {
-		nl.indian = true
-	}
-	return nl, base
-}
-
-// currencySymbol is the symbol ICU shows for code in locale tag.
-func currencySymbol(tag, code string, narrow bool) string {
-	base, region, _ := strings.Cut(tag, "-")
-	switch code {
-	case "EUR":
-		return "€"
-	case "GBP":
-		return "£"
-	case "INR":
-		return "₹"
-	case "KRW":
-		return "₩"
-	case "USD":
-		if base == "it" {
-			return "USD"
-		}
-		if narrow || base == "en" && (region == "" || region == "US" || region == "IN") || base == "ja" || base == "de" || base == "nl" || base == "es" && region == "US" {
-			return "$"
-		}
-		switch base {
-		case "fr":
-			return "$US"
-		case "ru", "sv", "pl", "es":
-			if base == "es" {
-				return "US$"
-			}
-			return "$"
-		}
-		return "US$"
-	case "JPY":
-		if base == "ja" {
-			return "￥"
-		}
-		if narrow || base == "en" || base == "de" || base == "nl" || base == "it" {
-			return "¥"
-		}
-		return "JPY"
-	case "CNY":
-		if base == "zh" || narrow {
-			return "¥"
-		}
-		return "CN¥"
-	case "CAD":
-		if narrow || tag == "en-CA" {
-			return "$"
-		}
-		return "CA$"
-	case "AUD":
-		if narrow || tag == "en-AU" {
-			return "$"
-		}
-		return "A$"
-	case "BRL":
-		return "R$"
-	}
-	return code
-}
-
-// currencyDigits is ISO 4217's number of minor units.
-func currencyDigits(code string) int {
-	switch code {
-	case "JPY", "KRW", "VND", "CLP", "ISK", "UGX", "XAF", "XOF", "PYG", "HUF__":
-		return 0
-	case "BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD":
-		return 3
-	}
-	return 2
-}
+// Intl for goja, which has none. Locale data is CLDR 48's (package cldr,
+// generated from the npm cldr-json packages at the CLDR of workerd's ICU
+// 78): numbers (intl_number.go), dates (intl_dtf*.go, intl_dtpg.go),
+// plural rules (intl_plural.go), relative times, lists and names
+// (intl_data.go). Tags and collation come from golang.org/x/text;
+// segmentation from rivo/uniseg (UAX #29).
 
 // numOpts are a NumberFormat's resolved options that formatting reads.
 type numOpts struct {
@@ -151,6 +41,11 @@ type numOpts struct {
 	SignDisplay      string
 	CurrencySign     string
 	Exact            string // |x| as decimal digits (a BigInt), or ""
+	NU               string // numbering system ("" for the locale's)
+	RoundingMode     string
+	Priority         string // roundingPriority
+	TrailingZero     string // trailingZeroDisplay
+	neg              bool
 }
 
 // decimalDigits returns the decimal digits of |x| (no leading zeros) and
@@ -246,245 +141,11 @@ func fixed(x float64, o numOpts) (string, string) {
 	return ip, fp
 }
 
-// group inserts separators into integer digits per locale and option.
-func group(ip string, nl numberLocale, useGrouping string) []string {
-	if useGrouping == "false" {
-		return []string{ip}
-	}
-	min := nl.minGrouping
-	if useGrouping == "min2" {
-		min = 2
-	}
-	if useGrouping == "always" {
-		min = 1
-	}
-	if min < 1 {
-		min = 1
-	}
-	if len(ip) < 4+min-1 {
-		return []string{ip}
-	}
-	var groups []string
-	s := ip
-	first := true
-	for {
-		size := 3
-		if nl.indian && !first {
-			size = 2
-		}
-		if len(s) <= size {
-			break
-		}
-		groups = append([]string{s[len(s)-size:]}, groups...)
-		s = s[:len(s)-size]
-		first = false
-	}
-	return append([]string{s}, groups...)
-}
-
 // part is one piece of formatToParts.
 type part struct{ typ, val string }
 
-type compactUnit struct {
-	exp  int
-	unit string // "" for no abbreviation at this size
-}
-
-// compactUnits are CLDR's short compact suffixes; the space before the
-// suffix is compactSpace's (a no-break space outside en).
-var compactUnits = map[string][]compactUnit{
-	"en": {{12, "T"}, {9, "B"}, {6, "M"}, {3, "K"}},
-	"de": {{12, "Bio."}, {9, "Mrd."}, {6, "Mio."}, {3, ""}},
-	"fr": {{12, "Bn"}, {9, "Md"}, {6, "M"}, {3, "k"}},
-	"es": {{12, "B"}, {9, "mil M"}, {6, "M"}, {3, "mil"}},
-	"it": {{12, "Bln"}, {9, "Mrd"}, {6, "Mln"}, {3, "K"}},
-	"pt": {{12, "tri"}, {9, "bi"}, {6, "mi"}, {3, "mil"}},
-}
-
-// formatNumber formats x as Intl.NumberFormat does with o.
-func formatNumber(x float64, o numOpts) []part {
-	nl, lang := localeData(o.Locale)
-	accounting := false
-	var parts []part
-	neg := x < 0 || (x == 0 && math.Signbit(x))
-	if o.Style == "percent" && !math.IsNaN(x) && !math.IsInf(x, 0) {
-		x *= 100
-	}
-	var body []part
-	var compactSuffix string
-	switch {
-	case math.IsNaN(x):
-		body = []part{{"nan", "NaN"}}
-		neg = false
-	case math.IsInf(x, 0):
-		body = []part{{"infinity", "∞"}}
-	default:
-		ox := o
-		if o.Notation == "compact" {
-			ax := math.Abs(x)
-			units, ok := compactUnits[lang]
-			if !ok {
-				units = compactUnits["en"]
-			}
-			for _, c := range units {
-				if ax >= math.Pow10(c.exp) {
-					if c.unit != "" {
-						x /= math.Pow10(c.exp)
-						compactSuffix = c.unit
-						if o.CompactDisplay == "long" && lang == "en" {
-							compactSuffix = map[int]string{3: " thousand", 6: " million", 9: " billion", 12: " trillion"}[c.exp]
-						}
-					}
-					break
-				}
-			}
-			if o.MaxSig == 0 && o.MinFrac == 0 && o.MaxFrac == 0 && x != 0 {
-				ip, _ := fixed(x, numOpts{MaxFrac: 0, MinInt: 1})
-				if len(ip) < 2 {
-					ox.MaxSig, ox.MinSig = 2, 1
-				}
-			}
-			if compactSuffix == "" && math.Abs(x) >= 1000 {
-				compactSuffix = ""
-			}
-		}
-		exp10 := 0
-		if o.Notation == "scientific" || o.Notation == "engineering" {
-			if x != 0 {
-				digits, e := decimalDigits(x)
-				if o.MaxSig > 0 {
-					digits, e = roundDigits(digits, e, o.MaxSig)
-				} else {
-					digits, e = roundDigits(digits, e, 1+o.MaxFrac)
-				}
-				exp10 = e - 1
-				if o.Notation == "engineering" {
-					exp10 -= ((exp10 % 3) + 3) % 3
-				}
-				x = math.Copysign(mustFloat("0."+digits+"e"+strconv.Itoa(e-exp10)), x)
-			}
-		}
-		ip, fp := fixed(x, ox)
-		if ip == "0" && strings.Trim(fp, "0") == "" && o.SignDisplay != "negative" {
-			// -0 shows a sign only with signDisplay always/exceptZero rules below
-		}
-		for i, g := range group(ip, nl, o.UseGrouping) {
-			if i > 0 {
-				body = append(body, part{"group", nl.group})
-			}
-			body = append(body, part{"integer", g})
-		}
-		if fp != "" {
-			body = append(body, part{"decimal", nl.decimal}, part{"fraction", fp})
-		}
-		if compactSuffix != "" {
-			if _, ok := compactUnits[lang]; ok && lang != "en" && compactSuffix != "K" {
-				body = append(body, part{"literal", "\u00a0"})
-			}
-			body = append(body, part{"compact", compactSuffix})
-		}
-		if o.Notation == "scientific" || o.Notation == "engineering" {
-			body = append(body, part{"exponentSeparator", "E"})
-			if exp10 < 0 {
-				body = append(body, part{"exponentMinusSign", nl.minus})
-			}
-			body = append(body, part{"exponentInteger", strconv.Itoa(abs(exp10))})
-		}
-		if strings.Trim(ip+fp, "0") == "" {
-			// rounded to zero: the sign follows the value's sign for auto
-			if o.SignDisplay == "exceptZero" || o.SignDisplay == "negative" {
-				neg = false
-			}
-		}
-	}
-	zero := x == 0
-	sign := ""
-	switch o.SignDisplay {
-	case "auto", "":
-		if neg {
-			sign = nl.minus
-		}
-	case "always":
-		if neg {
-			sign = nl.minus
-		} else {
-			sign = "+"
-		}
-	case "exceptZero":
-		if neg && !zero {
-			sign = nl.minus
-		} else if !zero && !math.IsNaN(x) {
-			sign = "+"
-		}
-	case "negative":
-		if neg && !zero {
-			sign = nl.minus
-		}
-	}
-	if sign != "" {
-		t := "minusSign"
-		if sign == "+" {
-			t = "plusSign"
-		}
-		parts = append(parts, part{t, sign})
-	}
-	switch o.Style {
-	case "percent":
-		parts = append(parts, body...)
-		if nl.percent != "%" {
-			parts = append(parts, part{"literal", strings.TrimSuffix(nl.percent, "%")})
-		}
-		parts = append(parts, part{"percentSign", "%"})
-	case "currency":
-		if o.CurrencyDisplay == "name" {
-			parts = append(parts, body...)
-			num := ""
-			for _, p := range body {
-				num += p.val
-			}
-			parts = append(parts, part{"literal", " "}, part{"currency", currencyName(o.Currency, num == "1")})
-			break
-		}
-		if o.CurrencySign == "accounting" && len(parts) > 0 && parts[0].typ == "minusSign" && !nl.currencyAfter {
-			parts = []part{{"literal", "("}}
-			accounting = true
-		}
-		sym := o.Currency
-		switch o.CurrencyDisplay {
-		case "symbol", "":
-			sym = currencySymbol(o.Locale, o.Currency, false)
-		case "narrowSymbol":
-			sym = currencySymbol(o.Locale, o.Currency, true)
-		}
-		space := nl.currencySpace
-		if o.CurrencyDisplay == "code" && space == "" {
-			space = "\u00a0"
-		}
-		if nl.currencyAfter {
-			parts = append(parts, body...)
-			parts = append(parts, part{"literal", "\u00a0"}, part{"currency", sym})
-		} else {
-			parts = append(parts, part{"currency", sym})
-			if space != "" {
-				parts = append(parts, part{"literal", space})
-			}
-			parts = append(parts, body...)
-		}
-	case "unit":
-		parts = append(parts, body...)
-		label := unitLabel(o.Unit, o.UnitDisplay, x)
-		if label != "%" && !(o.UnitDisplay == "narrow" && narrowUnit[o.Unit] != "") {
-			parts = append(parts, part{"literal", " "})
-		}
-		parts = append(parts, part{"unit", label})
-	default:
-		parts = append(parts, body...)
-	}
-	if accounting {
-		parts = append(parts, part{"literal", ")"})
-	}
-	return parts
-}
+// rpart is a part of a range, with its source (startRange, endRange, shared).
+type rpart struct{ typ, val, src string }
 
 func mustFloat(s string) float64 {
 	f, _ := strconv.ParseFloat(s, 64)
@@ -496,71 +157,6 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-// currencyName is en's name of a currency (ICU's long display).
-func currencyName(code string, one bool) string {
-	names := map[string][2]string{
-		"USD": {"US dollar", "US dollars"}, "EUR": {"euro", "euros"}, "GBP": {"British pound", "British pounds"},
-		"JPY": {"Japanese yen", "Japanese yen"}, "INR": {"Indian rupee", "Indian rupees"}, "CAD": {"Canadian dollar", "Canadian dollars"},
-		"AUD": {"Australian dollar", "Australian dollars"}, "CNY": {"Chinese yuan", "Chinese yuan"}, "CHF": {"Swiss franc", "Swiss francs"},
-		"BRL": {"Brazilian real", "Brazilian reals"}, "MXN": {"Mexican peso", "Mexican pesos"}, "KRW": {"South Korean won", "South Korean won"},
-	}
-	n, ok := names[code]
-	if !ok {
-		return code
-	}
-	if one {
-		return n[0]
-	}
-	return n[1]
-}
-
-var narrowUnit = map[string]string{"day": "d", "hour": "h", "minute": "m", "second": "s", "millisecond": "ms", "week": "w", "year": "y", "percent": "%"}
-
-// unitLabel is en's label of a unit (ICU's short, narrow and long forms;
-// a compound "a-per-b" is a/b).
-func unitLabel(unit, display string, x float64) string {
-	if a, b, ok := strings.Cut(unit, "-per-"); ok {
-		if unit == "mile-per-hour" && display != "long" {
-			return "mph"
-		}
-		if display == "long" {
-			return unitLabel(a, display, x) + " per " + unitLabel(b, display, 1)
-		}
-		return unitLabel(a, "short", x) + "/" + strings.TrimSuffix(unitLabel(b, "short", 1), "r")
-	}
-	if unit == "percent" {
-		if display == "long" {
-			return "percent"
-		}
-		return "%"
-	}
-	if display == "narrow" {
-		if n, ok := narrowUnit[unit]; ok {
-			return n
-		}
-	}
-	short := map[string]string{
-		"byte": "byte", "kilobyte": "kB", "megabyte": "MB", "gigabyte": "GB", "terabyte": "TB", "bit": "bit",
-		"millisecond": "ms", "second": "sec", "minute": "min", "hour": "hr", "day": "day", "week": "wk", "month": "mth", "year": "yr",
-		"meter": "m", "kilometer": "km", "centimeter": "cm", "millimeter": "mm", "mile": "mi", "foot": "ft", "inch": "in",
-		"kilogram": "kg", "gram": "g", "pound": "lb", "liter": "L", "milliliter": "mL", "percent": "%", "celsius": "°C", "fahrenheit": "°F",
-	}
-	if display == "long" || (display != "narrow" && (unit == "day" || unit == "byte" || unit == "bit")) {
-		l := unit
-		if math.Abs(x) != 1 {
-			l += "s"
-		}
-		return l
-	}
-	if s, ok := short[unit]; ok {
-		if (unit == "week" || unit == "month" || unit == "year" || unit == "hour") && math.Abs(x) != 1 && display != "narrow" {
-			return s + "s"
-		}
-		return s
-	}
-	return unit
 }
 
 // canonicalLocale parses and canonicalizes one BCP 47 tag as
@@ -641,47 +237,6 @@ func collator(locale, sensitivity string, numeric, ignorePunctuation bool) *coll
 	return c
 }
 
-// pluralCategory selects the CLDR plural category of n in locale.
-func pluralCategory(locale string, ordinal bool, n float64, minFrac, maxFrac int) string {
-	if math.IsNaN(n) || math.IsInf(n, 0) {
-		return "other"
-	}
-	n = math.Abs(n)
-	tag, err := language.Parse(locale)
-	if err != nil {
-		tag = language.English
-	}
-	rules := plural.Cardinal
-	if ordinal {
-		rules = plural.Ordinal
-	}
-	ip, fp := fixed(n, numOpts{MinFrac: minFrac, MaxFrac: maxFrac, MinInt: 1})
-	digits := []byte(strings.TrimLeft(ip, "0") + fp)
-	for i := range digits {
-		digits[i] -= '0'
-	}
-	exp := len(strings.TrimLeft(ip, "0"))
-	f := plural.Other
-	if len(digits) == 0 {
-		f = rules.MatchDigits(tag, []byte{0}, 1, len(fp))
-	} else {
-		f = rules.MatchDigits(tag, digits, exp, len(fp))
-	}
-	switch f {
-	case plural.Zero:
-		return "zero"
-	case plural.One:
-		return "one"
-	case plural.Two:
-		return "two"
-	case plural.Few:
-		return "few"
-	case plural.Many:
-		return "many"
-	}
-	return "other"
-}
-
 // segments splits s by granularity (grapheme, word, sentence); for words
 // it reports which segments are word-like.
 func segments(s, granularity string) (segs []string, wordLike []bool) {
@@ -733,15 +288,10 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.ToValue(s), nil
 	})
-	// intlSupported(tag, dates) → whether number (or, with dates, date)
-	// formatting knows the language
-	n.set("intlSupported", func(c goja.FunctionCall) goja.Value {
-		base, _, _ := strings.Cut(c.Argument(0).String(), "-")
-		_, ok := numberLocales[base]
-		if c.Argument(1).ToBoolean() {
-			_, ok = localeNames[base]
-		}
-		return rt.ToValue(ok)
+	// intlLookup(tag) → the longest supported prefix of tag (without
+	// extensions) as ICU's available locales give it, or ""
+	n.set("intlLookup", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(cldr.Lookup(c.Argument(0).String()))
 	})
 	// intlNumber(x, opts) → flat [type, value, ...]
 	n.setE("intlNumber", func(c goja.FunctionCall) (goja.Value, error) {
@@ -756,10 +306,50 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.NewArray(out...), nil
 	})
+	// intlNumberRange(flatA, flatB, locale, nu) → flat [type, value, source, ...]
+	n.set("intlNumberRange", func(c goja.FunctionCall) goja.Value {
+		read := func(v goja.Value) []part {
+			var flat []string
+			rt.ExportTo(v, &flat)
+			var ps []part
+			for i := 0; i+1 < len(flat); i += 2 {
+				ps = append(ps, part{typ: flat[i], val: flat[i+1]})
+			}
+			return ps
+		}
+		ps := numberRange(read(c.Argument(0)), read(c.Argument(1)), c.Argument(2).String(), c.Argument(3).String())
+		out := make([]interface{}, 0, 3*len(ps))
+		for _, p := range ps {
+			out = append(out, p.typ, p.val, p.src)
+		}
+		_ = rpart{}
+		return rt.NewArray(out...)
+	})
+	// intlCurrencyDigits(code) → ISO 4217 minor units (CLDR currencyData)
+	n.set("intlCurrencyDigits", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(currencyDigitsData(c.Argument(0).String()))
+	})
+	// intlNumberingSystemOf(locale, nu) → the numbering system used
+	n.set("intlNumberingSystemOf", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(numberingSystemOf(c.Argument(0).String(), c.Argument(1).String()))
+	})
 	// intlCompare(locale, sensitivity, numeric, ignorePunctuation, a, b) → -1|0|1
 	n.set("intlCompare", func(c goja.FunctionCall) goja.Value {
 		col := collator(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).ToBoolean(), c.Argument(3).ToBoolean())
 		return rt.ToValue(col.CompareString(c.Argument(4).String(), c.Argument(5).String()))
+	})
+	// intlPluralCategories(locale, ordinal) → categories in CLDR order
+	n.set("intlPluralCategories", func(c goja.FunctionCall) goja.Value {
+		cats := pluralCategories(c.Argument(0).String(), c.Argument(1).ToBoolean())
+		out := make([]interface{}, len(cats))
+		for i, s := range cats {
+			out[i] = s
+		}
+		return rt.NewArray(out...)
+	})
+	// intlPluralRange(locale, start, end) → category
+	n.set("intlPluralRange", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(pluralRange(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String()))
 	})
 	// intlPlural(locale, ordinal, n, minFrac, maxFrac) → category
 	n.set("intlPlural", func(c goja.FunctionCall) goja.Value {
@@ -796,7 +386,8 @@ func intlNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.NewArray(canon, name), nil
 	})
-	dateNatives(rt, n)
+	dtfNatives(rt, n)
+	dataNatives(rt, n)
 }
 
 var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",

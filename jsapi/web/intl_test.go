@@ -72,3 +72,20 @@ func TestCanonicalLocale(t *testing.T) {
 		}
 	}
 }
+
+func TestPluralRulesCLDR48(t *testing.T) {
+	for _, c := range []struct {
+		locale  string
+		ordinal bool
+		ip, fp  string
+		want    string
+	}{
+		{"fr", false, "1000000", "", "many"}, {"fr", false, "1", "5", "one"}, {"es", false, "1000000", "", "many"},
+		{"ru", false, "11", "", "many"}, {"ru", false, "1", "5", "other"}, {"cy", true, "3", "", "few"},
+		{"en", true, "113", "", "other"}, {"en", true, "23", "", "few"}, {"pt-PT", false, "0", "", "other"}, {"pt", false, "0", "", "one"},
+	} {
+		if got := pluralSelect(c.locale, c.ordinal, c.ip, c.fp); got != c.want {
+			t.Errorf("pluralSelect(%s, %v, %s.%s) = %q, want %q", c.locale, c.ordinal, c.ip, c.fp, got, c.want)
+		}
+	}
+}

@@ -25,17 +25,34 @@
       }
       return out;
     }
-    // resolveLocale: the first requested tag whose language intl.go knows
-    // (without Unicode extensions), else en-US.
-    // With anyLanguage (plural rules, collation: x/text knows every CLDR
-    // language), the first requested tag.
-    // With dates, only languages whose date names intl.go has.
-    function resolveLocale(locales, anyLanguage, dates) {
+    // lookupLocale: ECMA-402's LookupMatcher over ICU's available locales
+    // (CLDR's, with default-content and script-implied ones): the first
+    // requested tag with a supported prefix, else en-US; ext holds the
+    // tag's -u- keywords.
+    function lookupLocale(locales) {
       for (const tag of canonicalLocales(locales)) {
-        const base = tag.split("-u-")[0].split("-x-")[0];
-        if (anyLanguage || native.intlSupported(base, dates === true)) return base;
+        const base = native.intlLookup(tag);
+        if (base !== "") return { base, ext: unicodeExtension(tag) };
       }
-      return DEFAULT_LOCALE;
+      return { base: DEFAULT_LOCALE, ext: {} };
+    }
+    function unicodeExtension(tag) {
+      const ext = {};
+      const i = tag.indexOf("-u-");
+      if (i < 0) return ext;
+      const parts = tag.slice(i + 3).split("-");
+      let key;
+      for (const p of parts) {
+        if (p.length === 1) break;
+        if (p.length === 2) {
+          key = p;
+          ext[key] = "true";
+        } else if (key !== undefined) ext[key] = ext[key] === "true" ? p : ext[key] + "-" + p;
+      }
+      return ext;
+    }
+    function resolveLocale(locales) {
+      return lookupLocale(locales).base;
     }
     function intlOptions(options) {
       if (options === undefined) return Object.create(null);
@@ -93,7 +110,7 @@
       Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: "Intl." + name, configurable: true });
       Object.defineProperty(ctor, "supportedLocalesOf", {
         value: function supportedLocalesOf(locales) {
-          return canonicalLocales(locales).filter((t) => native.intlSupported(t.split("-u-")[0]));
+          return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
         },
         writable: true,
         configurable: true,
@@ -104,12 +121,32 @@
 
     // ---- NumberFormat
     const numberFormats = new WeakMap();
-    const currencyDigitsOf = (c) => (["JPY", "KRW", "VND", "CLP", "ISK", "UGX", "XAF", "XOF", "PYG"].includes(c) ? 0 : ["BHD", "KWD", "OMR", "JOD", "TND", "IQD", "LYD"].includes(c) ? 3 : 2);
+    const sanctionedUnits = ["acre", "bit", "byte", "celsius", "centimeter", "day", "degree", "fahrenheit", "fluid-ounce", "foot", "gallon", "gigabit", "gigabyte", "gram", "hectare", "hour", "inch", "kilobit", "kilobyte", "kilogram", "kilometer", "liter", "megabit", "megabyte", "meter", "microsecond", "mile", "mile-scandinavian", "milliliter", "millimeter", "millisecond", "minute", "month", "nanosecond", "ounce", "percent", "petabyte", "pound", "second", "stone", "terabit", "terabyte", "week", "yard", "year"];
+    function isSanctionedUnit(u) {
+      if (sanctionedUnits.includes(u)) return true;
+      const i = u.indexOf("-per-");
+      return i > 0 && sanctionedUnits.includes(u.slice(0, i)) && sanctionedUnits.includes(u.slice(i + 5));
+    }
+    function defaultNumberOption(v, min, max, fallback, prop) {
+      if (v === undefined) return fallback;
+      v = Number(v);
+      if (Number.isNaN(v) || v < min || v > max) throw new RangeError(`${prop} value is out of range.`);
+      return Math.floor(v);
+    }
     function initNumberFormat(self, locales, options) {
       const opts = intlOptions(options);
       const C = "Intl.NumberFormat";
-      const locale = resolveLocale(locales);
       getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const nuOpt = getOption(opts, "numberingSystem", undefined, undefined, C);
+      if (nuOpt !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(nuOpt)) throw new RangeError("Invalid numberingSystem : " + nuOpt);
+      const { base, ext } = lookupLocale(locales);
+      let locale = base;
+      let nu = "";
+      if (nuOpt !== undefined && native.intlNumberingSystem(nuOpt)) nu = nuOpt;
+      else if (ext.nu !== undefined && native.intlNumberingSystem(ext.nu)) {
+        nu = ext.nu;
+        if (nuOpt === undefined) locale += "-u-nu-" + ext.nu;
+      }
       const style = getOption(opts, "style", ["decimal", "percent", "currency", "unit"], "decimal", C);
       let currency = getOption(opts, "currency", undefined, undefined, C);
       if (currency !== undefined) {
@@ -119,44 +156,79 @@
       const currencyDisplay = getOption(opts, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol", C);
       const currencySign = getOption(opts, "currencySign", ["standard", "accounting"], "standard", C);
       const unit = getOption(opts, "unit", undefined, undefined, C);
+      if (unit !== undefined && !isSanctionedUnit(unit)) throw new RangeError("Invalid unit argument for Intl.NumberFormat() '" + unit + "'");
       const unitDisplay = getOption(opts, "unitDisplay", ["short", "narrow", "long"], "short", C);
       if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
       if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
       const notation = getOption(opts, "notation", ["standard", "scientific", "engineering", "compact"], "standard", C);
-      const cd = style === "currency" ? currencyDigitsOf(currency) : 0;
-      const mnfdDefault = style === "currency" && notation !== "compact" ? cd : 0;
-      const mxfdDefault = style === "currency" && notation !== "compact" ? cd : style === "percent" ? 0 : notation === "compact" ? 0 : 3;
+      const cd = style === "currency" ? native.intlCurrencyDigits(currency) : 0;
+      let mnfdDefault = style === "currency" && notation === "standard" ? cd : 0;
+      let mxfdDefault = style === "currency" && notation === "standard" ? cd : style === "percent" ? 0 : 3;
+      // SetNumberFormatDigitOptions
       const minInt = getNumberOption(opts, "minimumIntegerDigits", 1, 21, 1);
-      let minFrac = opts.minimumFractionDigits;
-      let maxFrac = opts.maximumFractionDigits;
-      const minSig = opts.minimumSignificantDigits;
-      const maxSig = opts.maximumSignificantDigits;
-      const o = { Locale: locale, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0 };
-      const resolved = { locale, numberingSystem: "latn", style };
+      const mnfd = opts.minimumFractionDigits;
+      const mxfd = opts.maximumFractionDigits;
+      const mnsd = opts.minimumSignificantDigits;
+      const mxsd = opts.maximumSignificantDigits;
+      const roundingIncrement = getNumberOption(opts, "roundingIncrement", 1, 5000, 1);
+      if (![1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000].includes(roundingIncrement)) throw new RangeError("roundingIncrement value is out of range.");
+      const roundingMode = getOption(opts, "roundingMode", ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"], "halfExpand", C);
+      const roundingPriority = getOption(opts, "roundingPriority", ["auto", "morePrecision", "lessPrecision"], "auto", C);
+      const trailingZeroDisplay = getOption(opts, "trailingZeroDisplay", ["auto", "stripIfInteger"], "auto", C);
+      if (roundingIncrement !== 1) mxfdDefault = mnfdDefault;
+      const hasSd = mnsd !== undefined || mxsd !== undefined;
+      const hasFd = mnfd !== undefined || mxfd !== undefined;
+      let needSd = true;
+      let needFd = true;
+      if (roundingPriority === "auto") {
+        needSd = hasSd;
+        if (needSd || (!hasFd && notation === "compact")) needFd = false;
+      }
+      const o = { Locale: base, NU: nu, Style: style, Currency: currency || "", CurrencyDisplay: currencyDisplay, CurrencySign: currencySign, Unit: unit || "", UnitDisplay: unitDisplay, MinInt: minInt, MinFrac: 0, MaxFrac: 0, MinSig: 0, MaxSig: 0, RoundingMode: roundingMode, Priority: "", TrailingZero: trailingZeroDisplay };
+      let sd, fd;
+      if (needSd) {
+        if (hasSd) {
+          const a = defaultNumberOption(mnsd, 1, 21, 1, "minimumSignificantDigits");
+          sd = [a, defaultNumberOption(mxsd, a, 21, 21, "maximumSignificantDigits")];
+        } else sd = [1, 21];
+      }
+      if (needFd) {
+        if (hasFd) {
+          let a = defaultNumberOption(mnfd, 0, 100, undefined, "minimumFractionDigits");
+          let b = defaultNumberOption(mxfd, 0, 100, undefined, "maximumFractionDigits");
+          if (a === undefined) a = Math.min(mnfdDefault, b);
+          else if (b === undefined) b = Math.max(mxfdDefault, a);
+          else if (a > b) throw new RangeError("maximumFractionDigits value is out of range.");
+          fd = [a, b];
+        } else fd = [mnfdDefault, mxfdDefault];
+      }
+      let priority = roundingPriority;
+      if (!needSd && !needFd) {
+        fd = [0, 0];
+        sd = [1, 2];
+        priority = "morePrecision";
+      }
+      if (fd) [o.MinFrac, o.MaxFrac] = fd;
+      if (sd) [o.MinSig, o.MaxSig] = sd;
+      if (sd && fd) o.Priority = priority;
+      else if (!sd) o.MaxSig = 0;
+      if (roundingIncrement !== 1) {
+        if (sd) throw new TypeError("roundingIncrement is only supported with fraction digits");
+        if (o.MaxFrac !== o.MinFrac) throw new RangeError("maximumFractionDigits and minimumFractionDigits must be equal with a rounding increment");
+      }
+      const resolved = { locale, numberingSystem: native.intlNumberingSystemOf(base, nu), style };
       if (style === "currency") Object.assign(resolved, { currency, currencyDisplay, currencySign });
       if (style === "unit") Object.assign(resolved, { unit, unitDisplay });
       resolved.minimumIntegerDigits = minInt;
-      if (minSig !== undefined || maxSig !== undefined) {
-        o.MinSig = getNumberOption(opts, "minimumSignificantDigits", 1, 21, 1);
-        o.MaxSig = getNumberOption(opts, "maximumSignificantDigits", o.MinSig, 21, 21);
+      if (fd) {
+        resolved.minimumFractionDigits = o.MinFrac;
+        resolved.maximumFractionDigits = o.MaxFrac;
+      }
+      if (sd) {
         resolved.minimumSignificantDigits = o.MinSig;
         resolved.maximumSignificantDigits = o.MaxSig;
-      } else if (minFrac !== undefined || maxFrac !== undefined || notation !== "compact") {
-        minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, undefined);
-        maxFrac = getNumberOption(opts, "maximumFractionDigits", 0, 100, undefined);
-        if (minFrac === undefined) minFrac = Math.min(mnfdDefault, maxFrac === undefined ? mnfdDefault : maxFrac);
-        else if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
-        else if (minFrac > maxFrac) throw new RangeError("maximumFractionDigits value is out of range.");
-        if (maxFrac === undefined) maxFrac = Math.max(mxfdDefault, minFrac);
-        o.MinFrac = minFrac;
-        o.MaxFrac = maxFrac;
-        resolved.minimumFractionDigits = minFrac;
-        resolved.maximumFractionDigits = maxFrac;
-      } else {
-        resolved.minimumFractionDigits = 0;
-        resolved.maximumFractionDigits = 0;
-        resolved.maximumSignificantDigits = 2;
       }
+      const compactDisplay = getOption(opts, "compactDisplay", ["short", "long"], "short", C);
       let useGrouping = opts.useGrouping;
       if (useGrouping === undefined) useGrouping = notation === "compact" ? "min2" : "auto";
       else if (useGrouping === true || useGrouping === "true") useGrouping = "always";
@@ -167,14 +239,28 @@
       }
       o.UseGrouping = String(useGrouping);
       o.Notation = notation;
-      const compactDisplay = getOption(opts, "compactDisplay", ["short", "long"], "short", C);
       o.CompactDisplay = compactDisplay;
       const signDisplay = getOption(opts, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto", C);
       o.SignDisplay = signDisplay;
       Object.assign(resolved, { useGrouping, notation });
       if (notation === "compact") resolved.compactDisplay = compactDisplay;
-      Object.assign(resolved, { signDisplay, roundingIncrement: 1, roundingMode: "halfExpand", roundingPriority: "auto", trailingZeroDisplay: "auto" });
+      Object.assign(resolved, { signDisplay, roundingIncrement, roundingMode, roundingPriority: sd && fd ? priority : "auto", trailingZeroDisplay });
       numberFormats.set(self, { o, resolved, bound: undefined });
+    }
+    function numberValue(x) {
+      if (typeof x === "bigint") return x;
+      if (typeof x === "string") {
+        const t = x.trim();
+        if (/^[+-]?\d+$/.test(t) && t.replace(/^[+-]?0*/, "").length > 15) return BigInt(t);
+      }
+      return Number(x);
+    }
+    function rangeParts(st, x, y, method) {
+      if (x === undefined || y === undefined) throw new TypeError("start or end is undefined");
+      const a = numberValue(x);
+      const b = numberValue(y);
+      if (typeof a === "number" && Number.isNaN(a) || typeof b === "number" && Number.isNaN(b)) throw new RangeError("Invalid start or end : NaN");
+      return native.intlNumberRange(numberParts(st, a), numberParts(st, b), st.o.Locale, st.o.NU);
     }
     function numberParts(st, x) {
       let v = x;
@@ -189,6 +275,20 @@
       return native.intlNumber(Number(v), st.o);
     }
     const NumberFormat = intlClass("NumberFormat", initNumberFormat, true, {
+      formatRange(x, y) {
+        const st = intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatRange");
+        const f = rangeParts(st, x, y);
+        let s = "";
+        for (let i = 1; i < f.length; i += 3) s += f[i];
+        return s;
+      },
+      formatRangeToParts(x, y) {
+        const st = intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatRangeToParts");
+        const f = rangeParts(st, x, y);
+        const out = [];
+        for (let i = 0; i < f.length; i += 3) out.push({ type: f[i], value: f[i + 1], source: f[i + 2] });
+        return out;
+      },
       formatToParts(x) {
         return partsOf(numberParts(intlBrand(numberFormats, this, "Intl.NumberFormat.prototype.formatToParts"), x));
       },
@@ -212,65 +312,76 @@
     function initDateTimeFormat(self, locales, options, required = "any", defaults = "date") {
       const opts = intlOptions(options);
       const C = "Intl.DateTimeFormat";
-      const locale = resolveLocale(locales, false, true);
+      const { base, ext } = lookupLocale(locales);
       getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
-      getOption(opts, "calendar", undefined, undefined, C);
-      getOption(opts, "numberingSystem", undefined, undefined, C);
-      let hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
-      const hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      const calendar = getOption(opts, "calendar", undefined, undefined, C);
+      if (calendar !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(calendar)) throw new RangeError("Invalid calendar : " + calendar);
+      const numberingSystem = getOption(opts, "numberingSystem", undefined, undefined, C);
+      if (numberingSystem !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(numberingSystem)) throw new RangeError("Invalid numberingSystem : " + numberingSystem);
+      const hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
+      let hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      if (hour12 !== undefined) hourCycle = undefined;
       let timeZone = opts.timeZone;
-      timeZone = timeZone === undefined ? "UTC" : native.intlZone(String(timeZone));
+      timeZone = timeZone === undefined ? "UTC" : native.intlZoneId(String(timeZone));
       const o = {
-        Locale: locale, TimeZone: timeZone,
+        Locale: base, NU: "", HC: "", Hour12: hour12 === undefined ? "" : String(hour12),
         Weekday: getOption(opts, "weekday", ["narrow", "short", "long"], "", C),
         Era: getOption(opts, "era", ["narrow", "short", "long"], "", C),
         Year: getOption(opts, "year", ["2-digit", "numeric"], "", C),
         Month: getOption(opts, "month", ["2-digit", "numeric", "narrow", "short", "long"], "", C),
         Day: getOption(opts, "day", ["2-digit", "numeric"], "", C),
-        Hour: "", Minute: "", Second: "", FracDigits: 0, TimeZoneName: "", Hour12: false, DateStyle: "", TimeStyle: "",
+        DayPeriod: getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C),
+        Hour: getOption(opts, "hour", ["2-digit", "numeric"], "", C),
+        Minute: getOption(opts, "minute", ["2-digit", "numeric"], "", C),
+        Second: getOption(opts, "second", ["2-digit", "numeric"], "", C),
+        FracDigits: getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0),
+        TimeZoneName: getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C),
+        DateStyle: "", TimeStyle: "",
       };
-      getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C);
-      o.Hour = getOption(opts, "hour", ["2-digit", "numeric"], "", C);
-      o.Minute = getOption(opts, "minute", ["2-digit", "numeric"], "", C);
-      o.Second = getOption(opts, "second", ["2-digit", "numeric"], "", C);
-      o.FracDigits = getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0);
-      o.TimeZoneName = getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C);
       getOption(opts, "formatMatcher", ["basic", "best fit"], "best fit", C);
       o.DateStyle = getOption(opts, "dateStyle", ["full", "long", "medium", "short"], "", C);
       o.TimeStyle = getOption(opts, "timeStyle", ["full", "long", "medium", "short"], "", C);
-      const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
+      const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.DayPeriod || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
       if ((o.DateStyle || o.TimeStyle) && anyComponent) throw new TypeError("Invalid option : option");
+      if (required === "date" && o.TimeStyle !== "" && o.DateStyle === "") throw new TypeError("Invalid option : timeStyle");
+      if (required === "time" && o.DateStyle !== "" && o.TimeStyle === "") throw new TypeError("Invalid option : dateStyle");
       if (o.DateStyle === "" && o.TimeStyle === "") {
         let needDefaults = true;
         if ((required === "date" || required === "any") && (o.Weekday || o.Year || o.Month || o.Day)) needDefaults = false;
-        if ((required === "time" || required === "any") && (o.Hour || o.Minute || o.Second || o.FracDigits)) needDefaults = false;
+        if ((required === "time" || required === "any") && (o.DayPeriod || o.Hour || o.Minute || o.Second || o.FracDigits)) needDefaults = false;
         if (needDefaults && (defaults === "date" || defaults === "all")) o.Year = o.Month = o.Day = "numeric";
         if (needDefaults && (defaults === "time" || defaults === "all")) o.Hour = o.Minute = o.Second = "numeric";
       }
-      const hasHour = o.Hour !== "" || o.TimeStyle !== "";
-      let hc;
-      if (hasHour) {
-        if (hour12 === undefined) hour12 = hourCycle !== undefined ? hourCycle === "h11" || hourCycle === "h12" : native.intlHour12(locale);
-        hc = hour12 ? (locale.startsWith("ja") ? "h11" : "h12") : "h23";
-        o.Hour12 = hour12;
+      let locale = base;
+      const extKeys = [];
+      if (hourCycle === undefined && hour12 === undefined && ["h11", "h12", "h23", "h24"].includes(ext.hc)) {
+        hourCycle = ext.hc;
+        extKeys.push("hc-" + ext.hc);
       }
-      const resolved = { locale, calendar: "gregory", numberingSystem: "latn", timeZone };
-      if (hasHour) {
-        resolved.hourCycle = hc;
-        resolved.hour12 = hour12;
+      o.HC = hourCycle || "";
+      if (numberingSystem !== undefined && native.intlNumberingSystem(numberingSystem)) o.NU = numberingSystem;
+      else if (ext.nu !== undefined && native.intlNumberingSystem(ext.nu)) {
+        o.NU = ext.nu;
+        if (numberingSystem === undefined) extKeys.push("nu-" + ext.nu);
       }
-      // ICU's h23 patterns pad the hour when the minute was asked numeric
-      if (o.Minute === "numeric" && o.Hour !== "" && !o.Hour12) o.Hour = "2-digit";
-      if (o.Minute !== "" && o.Hour !== "") o.Minute = "2-digit";
-      if (o.Second !== "" && (o.Minute !== "" || o.Hour !== "")) o.Second = "2-digit";
-      for (const [k, v] of [["weekday", o.Weekday], ["era", o.Era], ["year", o.Year], ["month", o.Month], ["day", o.Day], ["hour", o.Hour], ["minute", o.Minute], ["second", o.Second]]) {
-        if (v !== "") resolved[k] = v;
+      if (ext.ca === "gregory" && calendar === undefined) extKeys.unshift("ca-gregory");
+      if (extKeys.length) locale += "-u-" + extKeys.join("-");
+      const r = native.intlDateResolve(o);
+      const resolved = { locale, calendar: "gregory", numberingSystem: r.numberingSystem, timeZone };
+      if (o.Hour !== "" || o.TimeStyle !== "") {
+        if (r.hourCycle !== undefined) {
+          resolved.hourCycle = r.hourCycle;
+          resolved.hour12 = r.hour12;
+        }
       }
-      if (o.FracDigits) resolved.fractionalSecondDigits = o.FracDigits;
-      if (o.TimeZoneName) resolved.timeZoneName = o.TimeZoneName;
+      if (o.DateStyle === "" && o.TimeStyle === "") {
+        for (const k of ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"]) {
+          if (r[k] !== undefined) resolved[k] = r[k];
+        }
+      }
       if (o.DateStyle) resolved.dateStyle = o.DateStyle;
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
-      dateFormats.set(self, { o, resolved, bound: undefined });
+      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined });
     }
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
@@ -280,7 +391,7 @@
     const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
       formatToParts(date) {
         const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
-        return partsOf(native.intlDate(dateValue(date), st.o));
+        return partsOf(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
       },
       resolvedOptions() {
         return Object.assign({}, intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
@@ -288,7 +399,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDate(dateValue(date), st.o));
+        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
         return st.bound;
       },
     });
@@ -333,13 +444,21 @@
       const locale = resolveLocale(locales, true);
       const minFrac = getNumberOption(opts, "minimumFractionDigits", 0, 100, 0);
       const maxFrac = getNumberOption(opts, "maximumFractionDigits", minFrac, 100, Math.max(minFrac, 3));
-      const cats = new Set();
-      for (const n of [0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 21, 22, 23, 100, 101, 102, 103, 1000000, 0.5, 1.5, 2.5]) cats.add(native.intlPlural(locale, type === "ordinal", n, 0, 3));
-      pluralRules.set(self, { locale, type, minFrac, maxFrac, categories: pluralOrder.filter((c) => cats.has(c)) });
+      pluralRules.set(self, { locale, type, minFrac, maxFrac, categories: native.intlPluralCategories(locale, type === "ordinal") });
     }, false, {
       select(n) {
         const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.select");
         return native.intlPlural(st.locale, st.type === "ordinal", Number(n), st.minFrac, st.maxFrac);
+      },
+      selectRange(start, end) {
+        const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.selectRange");
+        if (start === undefined || end === undefined) throw new TypeError("start or end is undefined");
+        const x = Number(start);
+        const y = Number(end);
+        if (Number.isNaN(x) || Number.isNaN(y)) throw new RangeError("Invalid start or end : NaN");
+        const a = native.intlPlural(st.locale, st.type === "ordinal", x, st.minFrac, st.maxFrac);
+        const b = native.intlPlural(st.locale, st.type === "ordinal", y, st.minFrac, st.maxFrac);
+        return native.intlPluralRange(st.locale, a, b);
       },
       resolvedOptions() {
         const st = intlBrand(pluralRules, this, "Intl.PluralRules.prototype.resolvedOptions");
@@ -411,91 +530,113 @@
       },
     };
 
-    // ---- RelativeTimeFormat (English words; other locales format as en)
+    // ---- RelativeTimeFormat (CLDR's relative fields; numbers through
+    // NumberFormat, the plural category through PluralRules)
     const relativeFormats = new WeakMap();
     const rtfUnits = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
-    const rtfAuto = {
-      day: ["yesterday", "today", "tomorrow"], week: ["last week", "this week", "next week"], month: ["last month", "this month", "next month"],
-      quarter: ["last quarter", "this quarter", "next quarter"], year: ["last year", "this year", "next year"],
-      hour: [undefined, "this hour", undefined], minute: [undefined, "this minute", undefined], second: [undefined, "now", undefined],
-    };
-    const rtfShort = { second: "sec.", minute: "min.", hour: "hr.", day: ["day", "days"], week: "wk.", month: "mo.", quarter: ["qtr.", "qtrs."], year: "yr." };
-    const rtfNarrow = { second: "s", minute: "m", hour: "h", day: "d", week: "w", month: "mo", quarter: "q", year: "y" };
-    function rtfParts(st, v, u) {
-      if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
-        const w = rtfAuto[u][v + 1];
+    function rtfUnit(unit, method) {
+      let u = String(unit);
+      if (u.endsWith("s")) u = u.slice(0, -1);
+      if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for ${method}() '${String(unit)}'`);
+      return u;
+    }
+    function rtfParts(st, value, unit, method) {
+      const u = rtfUnit(unit, method);
+      const v = Number(value);
+      if (!Number.isFinite(v)) throw new RangeError("Invalid number value");
+      let data = st.data[u];
+      if (data === undefined) data = st.data[u] = native.intlRelativeData(st.locale, u, st.style);
+      if (st.numeric === "auto" && Number.isInteger(v) && !Object.is(v, -0) && Math.abs(v) <= 2) {
+        const w = data.rel[String(v)];
         if (w !== undefined) return [{ type: "literal", value: w }];
       }
-      const one = Math.abs(v) === 1;
-      let label;
-      let sep = " ";
-      if (st.style === "narrow") {
-        label = rtfNarrow[u];
-        sep = "";
-      } else if (st.style === "short") {
-        const l = rtfShort[u];
-        label = Array.isArray(l) ? l[one ? 0 : 1] : l;
-      } else label = one ? u : u + "s";
-      const nparts = st.nf.formatToParts(Math.abs(v)).map((p) => Object.assign(p, { unit: u }));
       const past = v < 0 || Object.is(v, -0);
-      return past
-        ? [...nparts, { type: "literal", value: `${sep}${label} ago` }]
-        : [{ type: "literal", value: "in " }, ...nparts, { type: "literal", value: `${sep}${label}` }];
+      const pats = past ? data.past : data.future;
+      const nparts = st.nf.formatToParts(Math.abs(v));
+      const cat = st.pr.select(Math.abs(v));
+      const pat = pats[cat] !== undefined ? pats[cat] : pats.other;
+      const i = pat.indexOf("{0}");
+      if (i < 0) return [{ type: "literal", value: pat }];
+      const out = [];
+      if (i > 0) out.push({ type: "literal", value: pat.slice(0, i) });
+      for (const p of nparts) out.push({ type: p.type, value: p.value, unit: u });
+      if (i + 3 < pat.length) out.push({ type: "literal", value: pat.slice(i + 3) });
+      return out;
     }
     const RelativeTimeFormat = intlClass("RelativeTimeFormat", (self, locales, options) => {
       const opts = intlOptions(options);
-      const locale = resolveLocale(locales);
-      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.RelativeTimeFormat");
-      const numeric = getOption(opts, "numeric", ["always", "auto"], "always", "Intl.RelativeTimeFormat");
-      relativeFormats.set(self, { locale, style, numeric, nf: new NumberFormat(locale) });
+      const C = "Intl.RelativeTimeFormat";
+      const { base, ext } = lookupLocale(locales);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const nu = getOption(opts, "numberingSystem", undefined, undefined, C);
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", C);
+      const numeric = getOption(opts, "numeric", ["always", "auto"], "always", C);
+      const nf = new NumberFormat(base);
+      relativeFormats.set(self, { locale: base, style, numeric, nf, pr: new PluralRules(base), data: {}, numberingSystem: nf.resolvedOptions().numberingSystem });
     }, false, {
       format(value, unit) {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.format");
-        const v = Number(value);
-        let u = String(unit);
-        if (u.endsWith("s")) u = u.slice(0, -1);
-        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.format() '${String(unit)}'`);
-        if (!Number.isFinite(v)) throw new RangeError("Invalid number value");
-        if (st.numeric === "auto" && (v === -1 || v === 0 || v === 1) && !Object.is(v, -0)) {
-          const w = rtfAuto[u][v + 1];
-          if (w !== undefined) return w;
-        }
-        return rtfParts(st, v, u).map((p) => p.value).join("");
+        return rtfParts(st, value, unit, "Intl.RelativeTimeFormat.prototype.format").map((p) => p.value).join("");
       },
       formatToParts(value, unit) {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.formatToParts");
-        const v = Number(value);
-        let u = String(unit);
-        if (u.endsWith("s")) u = u.slice(0, -1);
-        if (!rtfUnits.includes(u)) throw new RangeError(`Invalid unit argument for Intl.RelativeTimeFormat.prototype.formatToParts() '${String(unit)}'`);
-        return rtfParts(st, v, u);
+        return rtfParts(st, value, unit, "Intl.RelativeTimeFormat.prototype.formatToParts");
       },
       resolvedOptions() {
         const st = intlBrand(relativeFormats, this, "Intl.RelativeTimeFormat.prototype.resolvedOptions");
-        return { locale: st.locale, style: st.style, numeric: st.numeric, numberingSystem: "latn" };
+        return { locale: st.locale, style: st.style, numeric: st.numeric, numberingSystem: st.numberingSystem };
       },
     });
 
-    // ---- ListFormat (English)
+    // ---- ListFormat (CLDR's list patterns)
     const listFormats = new WeakMap();
+    function listParts(st, list) {
+      const items = [];
+      if (list !== undefined) {
+        for (const x of list) {
+          if (typeof x !== "string") throw new TypeError("Iterable yielded " + (typeof x === "symbol" ? "Symbol()" : String(x)) + " which is not a string");
+          items.push(x);
+        }
+      }
+      if (items.length === 0) return [];
+      if (items.length === 1) return [{ type: "element", value: items[0] }];
+      if (st.data === undefined) st.data = native.intlListData(st.locale, st.type, st.style);
+      const d = st.data;
+      // fill(pattern, a, b): a and b are part arrays
+      const fill = (pat, a, b) => {
+        const out = [];
+        const i0 = pat.indexOf("{0}");
+        const i1 = pat.indexOf("{1}");
+        const lit = (s) => { if (s) out.push({ type: "literal", value: s }); };
+        lit(pat.slice(0, i0));
+        out.push(...a);
+        lit(pat.slice(i0 + 3, i1));
+        out.push(...b);
+        lit(pat.slice(i1 + 3));
+        return out;
+      };
+      const el = (s) => [{ type: "element", value: s }];
+      if (items.length === 2) return fill(d["2"], el(items[0]), el(items[1]));
+      let acc = fill(d.end, el(items[items.length - 2]), el(items[items.length - 1]));
+      for (let i = items.length - 3; i >= 0; i--) acc = fill(i === 0 ? d.start : d.middle, el(items[i]), acc);
+      return acc;
+    }
     const ListFormat = intlClass("ListFormat", (self, locales, options) => {
       const opts = intlOptions(options);
+      const C = "Intl.ListFormat";
       const locale = resolveLocale(locales);
-      const type = getOption(opts, "type", ["conjunction", "disjunction", "unit"], "conjunction", "Intl.ListFormat");
-      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", "Intl.ListFormat");
-      listFormats.set(self, { locale, type, style });
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const type = getOption(opts, "type", ["conjunction", "disjunction", "unit"], "conjunction", C);
+      const style = getOption(opts, "style", ["long", "short", "narrow"], "long", C);
+      listFormats.set(self, { locale, type, style, data: undefined });
     }, false, {
       format(list) {
         const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.format");
-        const items = list === undefined ? [] : Array.from(list, (x) => {
-          if (typeof x !== "string") throw new TypeError("Iterable yielded " + String(x) + " which is not a string");
-          return x;
-        });
-        if (items.length < 2) return items.join("");
-        const word = st.type === "disjunction" ? "or" : st.type === "unit" ? "" : st.style === "long" ? "and" : st.style === "short" ? "&" : "";
-        if (word === "") return items.join(st.type === "unit" && st.style === "narrow" ? " " : ", ");
-        if (items.length === 2) return `${items[0]} ${word} ${items[1]}`;
-        return `${items.slice(0, -1).join(", ")}, ${word} ${items[items.length - 1]}`;
+        return listParts(st, list).map((p) => p.value).join("");
+      },
+      formatToParts(list) {
+        const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.formatToParts");
+        return listParts(st, list);
       },
       resolvedOptions() {
         const st = intlBrand(listFormats, this, "Intl.ListFormat.prototype.resolvedOptions");

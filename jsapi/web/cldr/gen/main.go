@@ -1,0 +1,312 @@
+// Command gen writes cellhost's Intl locale data from the CLDR JSON of the
+// npm cldr-json packages (cldr-core, cldr-dates-full, cldr-numbers-full,
+// cldr-units-full, cldr-misc-full, cldr-localenames-full) at the CLDR
+// version of workerd's ICU (ICU 78 = CLDR 48). Run it through `go generate
+// ./jsapi/web/cldr` after `jsapi/web/cldr/fetch-cldr.sh` has installed the
+// packages into ~/.cache/cellhost/cldr48 (or set CLDR_JSON to a
+// node_modules holding them). Nothing here is typed by hand: each file is a
+// selection of CLDR's own JSON.
+//
+// Output, in the data directory:
+//   - supplemental.json.gz: likely subtags, parent locales, time/week data,
+//     metazones, plural rules, currency digits, numbering systems...
+//   - <locale>.json.gz for every locale of availableLocales "full": the
+//     locale's resolved CLDR data minus what its parent (CLDR's
+//     parentLocales, else truncation, ending at "und") already has, so a
+//     reader merges the chain und → … → locale (a null deletes what a
+//     parent has).
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+var src string
+
+func load(pkg, rel string) map[string]any {
+	b, err := os.ReadFile(filepath.Join(src, pkg, rel))
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		fail(err)
+	}
+	return m
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "cldr gen:", err)
+	os.Exit(1)
+}
+
+// at walks m along keys; nil when missing.
+func at(m any, keys ...string) any {
+	for _, k := range keys {
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return nil
+		}
+		m = mm[k]
+	}
+	return m
+}
+
+// sanctioned are ECMA-402's simple units (IsSanctionedSingleUnitIdentifier).
+var sanctioned = map[string]bool{}
+
+func init() {
+	for _, u := range strings.Fields(`acre bit byte celsius centimeter day degree fahrenheit fluid-ounce foot gallon gigabit gigabyte gram hectare hour inch kilobit kilobyte kilogram kilometer liter megabit megabyte meter microsecond mile mile-scandinavian milliliter millimeter millisecond minute month nanosecond ounce percent petabyte pound second stone terabit terabyte week yard year`) {
+		sanctioned[u] = true
+	}
+}
+
+// localeData is the subset of CLDR a locale's Intl needs, keyed as CLDR's JSON.
+func localeData(loc string) map[string]any {
+	out := map[string]any{}
+	put := func(k string, v any) {
+		if v != nil {
+			out[k] = v
+		}
+	}
+	g := at(load("cldr-dates-full", "main/"+loc+"/ca-gregorian.json"), "main", loc, "dates", "calendars", "gregorian")
+	if gm, ok := g.(map[string]any); ok {
+		delete(gm, "dateSkeletons")
+		delete(gm, "timeSkeletons")
+		delete(gm, "dateTimeFormats-relative")
+		put("gregorian", gm)
+	}
+	put("timeZoneNames", at(load("cldr-dates-full", "main/"+loc+"/timeZoneNames.json"), "main", loc, "dates", "timeZoneNames"))
+	if f, ok := at(load("cldr-dates-full", "main/"+loc+"/dateFields.json"), "main", loc, "dates", "fields").(map[string]any); ok {
+		keep := map[string]any{}
+		for k, v := range f {
+			base, _, _ := strings.Cut(k, "-")
+			switch base {
+			case "era", "year", "quarter", "month", "week", "day", "hour", "minute", "second", "weekday", "dayperiod", "zone":
+				keep[k] = v
+			}
+		}
+		put("fields", keep)
+	}
+	if n, ok := at(load("cldr-numbers-full", "main/"+loc+"/numbers.json"), "main", loc, "numbers").(map[string]any); ok {
+		delete(n, "minimalPairs")
+		for k := range n {
+			if strings.HasPrefix(k, "rationalFormats") {
+				delete(n, k)
+			}
+		}
+		put("numbers", n)
+	}
+	put("currencies", at(load("cldr-numbers-full", "main/"+loc+"/currencies.json"), "main", loc, "numbers", "currencies"))
+	if u, ok := at(load("cldr-units-full", "main/"+loc+"/units.json"), "main", loc, "units").(map[string]any); ok {
+		keep := map[string]any{}
+		for _, w := range []string{"long", "short", "narrow"} {
+			wm, _ := u[w].(map[string]any)
+			km := map[string]any{}
+			for k, v := range wm {
+				_, name, _ := strings.Cut(k, "-")
+				if k == "per" || sanctioned[name] {
+					km[k] = v
+				}
+			}
+			keep[w] = km
+		}
+		put("units", keep)
+	}
+	put("listPatterns", at(load("cldr-misc-full", "main/"+loc+"/listPatterns.json"), "main", loc, "listPatterns"))
+	ln := map[string]any{}
+	for _, f := range []string{"languages", "scripts", "territories"} {
+		if v := at(load("cldr-localenames-full", "main/"+loc+"/"+f+".json"), "main", loc, "localeDisplayNames", f); v != nil {
+			ln[f] = v
+		}
+	}
+	if v, ok := at(load("cldr-localenames-full", "main/"+loc+"/localeDisplayNames.json"), "main", loc, "localeDisplayNames").(map[string]any); ok {
+		for k, x := range v {
+			ln[k] = x
+		}
+	}
+	put("localeDisplayNames", ln)
+	return out
+}
+
+// diff returns what child has that parent has not (nil when nothing).
+func diff(child, parent any) any {
+	cm, cok := child.(map[string]any)
+	pm, pok := parent.(map[string]any)
+	if cok && pok {
+		out := map[string]any{}
+		for k, v := range cm {
+			if d := diff(v, pm[k]); d != nil {
+				out[k] = d
+			}
+		}
+		// what the parent has and the child has not: null, which the
+		// reader deletes (cldr-json's resolved data drops inheritance
+		// markers such as en-001's "∅∅∅" short American zone names)
+		for k := range pm {
+			if _, ok := cm[k]; !ok {
+				out[k] = nil
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	}
+	if reflect.DeepEqual(child, parent) {
+		return nil
+	}
+	return child
+}
+
+func parentOf(loc string, parents map[string]any) string {
+	if p, ok := parents[loc].(string); ok {
+		return p
+	}
+	if i := strings.LastIndexByte(loc, '-'); i > 0 {
+		return loc[:i]
+	}
+	if loc == "und" {
+		return ""
+	}
+	return "und"
+}
+
+func write(dir, name string, v any) int {
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		fail(err)
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(raw.Bytes())
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+		fail(err)
+	}
+	return buf.Len()
+}
+
+func main() {
+	home, _ := os.UserHomeDir()
+	def := os.Getenv("CLDR_JSON")
+	if def == "" {
+		def = filepath.Join(home, ".cache/cellhost/cldr48/node_modules")
+	}
+	flag.StringVar(&src, "src", def, "node_modules directory holding the cldr-json packages")
+	out := flag.String("o", "data", "output directory")
+	flag.Parse()
+	core := load("cldr-core", "package.json")
+	if core == nil {
+		fail(fmt.Errorf("no cldr-core in %s: run jsapi/web/cldr/fetch-cldr.sh or set CLDR_JSON", src))
+	}
+	if v := core["version"]; v != "48.0.0" {
+		fail(fmt.Errorf("cldr-core %v in %s; workerd's ICU 78 is CLDR 48.0.0", v, src))
+	}
+	os.RemoveAll(*out)
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fail(err)
+	}
+	sup := map[string]any{}
+	for k, f := range map[string]string{
+		"likelySubtags": "likelySubtags", "parentLocales": "parentLocales", "timeData": "timeData", "weekData": "weekData",
+		"metaZones": "metaZones", "primaryZones": "primaryZones", "plurals": "plurals", "ordinals": "ordinals",
+		"pluralRanges": "pluralRanges", "currencyData": "currencyData", "numberingSystems": "numberingSystems",
+		"calendarPreferenceData": "calendarPreferenceData", "dayPeriods": "dayPeriods", "aliases": "aliases",
+	} {
+		m := load("cldr-core", "supplemental/"+k+".json")
+		v := at(m, "supplemental", k)
+		switch k {
+		case "aliases":
+			v = at(m, "supplemental", "metadata", "alias")
+		case "pluralRanges":
+			v = at(m, "supplemental", "plurals")
+		case "dayPeriods":
+			v = at(m, "supplemental", "dayPeriodRuleSet")
+		}
+		if k == "plurals" {
+			v = at(m, "supplemental", "plurals-type-cardinal")
+		}
+		if k == "ordinals" {
+			v = at(m, "supplemental", "plurals-type-ordinal")
+		}
+		if k == "currencyData" {
+			v = at(m, "supplemental", "currencyData", "fractions")
+		}
+		if v == nil {
+			fail(fmt.Errorf("supplemental %s (%s) missing", k, f))
+		}
+		sup[k] = v
+	}
+	parents := at(sup, "parentLocales", "parentLocale").(map[string]any)
+	avail := at(load("cldr-core", "availableLocales.json"), "availableLocales", "full").([]any)
+	var locales []string
+	for _, l := range avail {
+		locales = append(locales, l.(string))
+	}
+	sort.Strings(locales)
+	sup["locales"] = locales
+	sup["defaultContent"] = at(load("cldr-core", "defaultContent.json"), "defaultContent")
+	// time zones: every alias → CLDR's canonical id (the first alias), and
+	// that id → the IANA name ECMA-402 reports
+	zoneCanon, zoneIANA := map[string]any{}, map[string]any{}
+	tz, _ := at(load("cldr-bcp47", "bcp47/timezone.json"), "keyword", "u", "tz").(map[string]any)
+	if tz == nil {
+		fail(fmt.Errorf("no cldr-bcp47 in %s", src))
+	}
+	for key, v := range tz {
+		e, ok := v.(map[string]any)
+		if !ok || strings.HasPrefix(key, "_") {
+			continue
+		}
+		al, _ := e["_alias"].(string)
+		ids := strings.Fields(al)
+		if len(ids) == 0 {
+			continue
+		}
+		for _, id := range ids {
+			zoneCanon[id] = ids[0]
+		}
+		iana, _ := e["_iana"].(string)
+		if iana == "" {
+			iana = ids[0]
+		}
+		zoneIANA[ids[0]] = iana
+	}
+	sup["zoneCanonical"] = zoneCanon
+	sup["zoneIANA"] = zoneIANA
+	total := write(*out, "supplemental.json.gz", sup)
+	full := map[string]map[string]any{}
+	get := func(l string) map[string]any {
+		if d, ok := full[l]; ok {
+			return d
+		}
+		d := localeData(l)
+		full[l] = d
+		return d
+	}
+	for _, l := range locales {
+		d := get(l)
+		var p map[string]any
+		if pl := parentOf(l, parents); pl != "" {
+			p = get(pl)
+		}
+		dd, _ := diff(d, p).(map[string]any)
+		if dd == nil {
+			dd = map[string]any{}
+		}
+		total += write(*out, l+".json.gz", dd)
+	}
+	fmt.Printf("cldr gen: %d locales, %d bytes compressed\n", len(locales), total)
+}

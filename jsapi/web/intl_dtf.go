@@ -1,0 +1,606 @@
+package web
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/web/cldr"
+)
+
+// DateTimeFormat on CLDR data: patterns from the generator of
+// intl_dtpg.go, fields formatted as ICU's SimpleDateFormat does, time
+// zone names through CLDR's metazones over Go's tz database.
+
+// dtfLocale is a data locale's date formatting state.
+type dtfLocale struct {
+	tag      string // the requested tag (language-script-region)
+	d        cldr.Data
+	lang     string
+	region   string // the tag's region, else its likely one
+	digits   []rune // nil for latn
+	numSys   string
+	hourChar byte
+	mu       sync.Mutex
+	gens     map[byte]*dtpg
+}
+
+var (
+	dtfLocalesMu sync.Mutex
+	dtfLocales   = map[string]*dtfLocale{}
+)
+
+// getDTFLocale returns the date state of a tag (language, script and
+// region; extensions are read by the caller) with numbering system nu
+// ("" for the locale's default).
+func getDTFLocale(tag, nu string) *dtfLocale {
+	key := tag + "|" + nu
+	dtfLocalesMu.Lock()
+	defer dtfLocalesMu.Unlock()
+	if l, ok := dtfLocales[key]; ok {
+		return l
+	}
+	id := cldr.DataLocale(tag)
+	d := cldr.Locale(id)
+	t := cldr.ParseTag(tag)
+	max, _ := cldr.Maximize(t)
+	l := &dtfLocale{tag: tag, d: d, lang: max.Lang, region: max.Region, gens: map[byte]*dtpg{}}
+	if nu == "" {
+		nu = d.Str("numbers", "defaultNumberingSystem")
+	}
+	l.numSys = nu
+	l.digits = numberingDigits(nu)
+	l.hourChar = preferredHour(max)
+	dtfLocales[key] = l
+	return l
+}
+
+// numberingDigits are the ten digits of a numeric numbering system (nil
+// for latn or an unknown one).
+func numberingDigits(nu string) []rune {
+	if nu == "" || nu == "latn" {
+		return nil
+	}
+	s := cldr.Supplemental().Str("numberingSystems", nu, "_digits")
+	if r := []rune(s); len(r) == 10 {
+		return r
+	}
+	return nil
+}
+
+// preferredHour is CLDR timeData's preferred hour char for a maximized tag.
+func preferredHour(t cldr.Tag) byte {
+	td := cldr.Supplemental().Map("timeData")
+	for _, k := range []string{t.Lang + "_" + t.Region, t.Region, "001"} {
+		if e, ok := td[k].(map[string]any); ok {
+			if p, _ := e["_preferred"].(string); p != "" {
+				return p[0]
+			}
+		}
+	}
+	return 'H'
+}
+
+func (l *dtfLocale) gen(hourChar byte) *dtpg {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if g, ok := l.gens[hourChar]; ok {
+		return g
+	}
+	g := newDTPG(l.d, hourChar)
+	l.gens[hourChar] = g
+	return g
+}
+
+// num writes n with at least width digits in the locale's digits.
+func (l *dtfLocale) num(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return l.localDigits(s)
+}
+
+func (l *dtfLocale) localDigits(s string) string {
+	if l.digits == nil {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			sb.WriteRune(l.digits[r-'0'])
+		} else {
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+func (l *dtfLocale) greg(keys ...string) string {
+	return l.d.Str(append([]string{"gregorian"}, keys...)...)
+}
+
+func widthOf(n int) string {
+	switch {
+	case n <= 3:
+		return "abbreviated"
+	case n == 4:
+		return "wide"
+	case n == 5:
+		return "narrow"
+	}
+	return "short"
+}
+
+// zoneInfo is a resolved time zone.
+type zoneInfo struct {
+	id   string // as resolvedOptions reports it
+	cldr string // CLDR's canonical id
+	loc  *time.Location
+}
+
+var (
+	zonesMu sync.Mutex
+	zones   = map[string]*zoneInfo{}
+)
+
+// resolveZone canonicalizes a time zone name as V8 does (case-insensitive
+// IANA names, UTC and its aliases as "UTC").
+func resolveZone(name string) (*zoneInfo, error) {
+	zonesMu.Lock()
+	defer zonesMu.Unlock()
+	if z, ok := zones[name]; ok {
+		return z, nil
+	}
+	up := strings.ToUpper(name)
+	switch up {
+	case "UTC", "ETC/UTC", "ETC/GMT", "GMT", "ETC/UCT", "UCT", "ETC/UNIVERSAL", "UNIVERSAL", "ETC/ZULU", "ZULU", "ETC/GREENWICH", "GREENWICH", "GMT0", "ETC/GMT0", "GMT+0", "GMT-0", "ETC/GMT+0", "ETC/GMT-0":
+		z := &zoneInfo{id: "UTC", cldr: "Etc/UTC", loc: time.UTC}
+		zones[name] = z
+		return z, nil
+	}
+	if strings.HasPrefix(name, "/") || strings.Contains(name, "..") || name == "" || strings.EqualFold(name, "local") {
+		return nil, jserr.RangeError("Invalid time zone specified: " + name)
+	}
+	canon := cldr.Supplemental().Map("zoneCanonical")
+	id := ""
+	for k := range canon {
+		if strings.EqualFold(k, name) {
+			id = k
+			break
+		}
+	}
+	if id == "" {
+		return nil, jserr.RangeError("Invalid time zone specified: " + name)
+	}
+	c, _ := canon[id].(string)
+	loc, err := time.LoadLocation(id)
+	if err != nil {
+		if iana := cldr.Supplemental().Str("zoneIANA", c); iana != "" {
+			loc, err = time.LoadLocation(iana)
+		}
+		if err != nil {
+			return nil, jserr.RangeError("Invalid time zone specified: " + name)
+		}
+	}
+	z := &zoneInfo{id: id, cldr: c, loc: loc}
+	zones[name] = z
+	return z, nil
+}
+
+// metazone is the CLDR metazone of a zone at t ("" when none).
+func metazone(cldrID string, t time.Time) string {
+	path := append([]string{"metaZones", "metazoneInfo", "timezone"}, strings.Split(cldrID, "/")...)
+	uses := cldr.Supplemental().List(path...)
+	stamp := t.UTC().Format("2006-01-02 15:04")
+	for _, u := range uses {
+		m, _ := u.(map[string]any)["usesMetazone"].(map[string]any)
+		from, _ := m["_from"].(string)
+		to, _ := m["_to"].(string)
+		if from == "" {
+			from = "1970-01-01 00:00" // ICU's metaZones.txt starts there
+		}
+		if stamp >= from && (to == "" || stamp < to) {
+			s, _ := m["_mzone"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// goldenZone is the reference zone of a metazone for a region.
+func goldenZone(mz, region string) string {
+	var world string
+	for _, e := range cldr.Supplemental().List("metaZones", "metazones") {
+		m, _ := e.(map[string]any)["mapZone"].(map[string]any)
+		if m["_other"] != mz {
+			continue
+		}
+		typ, _ := m["_type"].(string)
+		switch m["_territory"] {
+		case region:
+			return typ
+		case "001":
+			world = typ
+		}
+	}
+	return world
+}
+
+func (l *dtfLocale) tzn(keys ...string) string {
+	return l.d.Str(append([]string{"timeZoneNames"}, keys...)...)
+}
+
+func (l *dtfLocale) zoneName(cldrID string, keys ...string) string {
+	return l.tzn(append(append([]string{"zone"}, strings.Split(cldrID, "/")...), keys...)...)
+}
+
+// gmt is the localized GMT format of an offset in seconds.
+func (l *dtfLocale) gmt(off int, long bool) string {
+	return l.gmtZero(off, long, true)
+}
+
+// gmtZero is gmt; without zero, offset 0 is written "+0" (as V8 shows
+// the UTC zone's offset and generic names).
+func (l *dtfLocale) gmtZero(off int, long, zero bool) string {
+	if off == 0 && zero {
+		return l.tzn("gmtZeroFormat")
+	}
+	hf := l.tzn("hourFormat")
+	pos, neg, _ := strings.Cut(hf, ";")
+	p := pos
+	if off < 0 {
+		p, off = neg, -off
+	}
+	h, m, s := off/3600, off%3600/60, off%60
+	if !long {
+		p = strings.Replace(p, "HH", "H", 1)
+		if m == 0 && s == 0 {
+			if i := strings.Index(p, "mm"); i > 0 {
+				j := i - 1
+				for j > 0 && !strings.ContainsRune("Hh", rune(p[j])) {
+					j--
+				}
+				p = p[:j+1] + p[i+2:]
+			}
+		}
+	}
+	var sb strings.Builder
+	for _, it := range parsePattern(p) {
+		switch {
+		case !it.field:
+			sb.WriteString(it.lit)
+		case it.ch == 'H':
+			sb.WriteString(l.num(h, it.n))
+		case it.ch == 'm':
+			sb.WriteString(l.num(m, 2))
+			if s != 0 {
+				sb.WriteString(":" + l.num(s, 2))
+			}
+		}
+	}
+	return strings.Replace(l.tzn("gmtFormat"), "{0}", sb.String(), 1)
+}
+
+// observesDST reports whether the zone has DST within 184 days of t (as
+// ICU's generic names check).
+func observesDST(loc *time.Location, t time.Time) bool {
+	for _, d := range []int{-184, -92, 0, 92, 184} {
+		if t.AddDate(0, 0, d).In(loc).IsDST() {
+			return true
+		}
+	}
+	return false
+}
+
+// exemplar is the exemplar city of a zone.
+func (l *dtfLocale) exemplar(cldrID string) string {
+	if s := l.zoneName(cldrID, "exemplarCity"); s != "" {
+		return s
+	}
+	i := strings.LastIndexByte(cldrID, '/')
+	return strings.ReplaceAll(cldrID[i+1:], "_", " ")
+}
+
+// zoneCountry is the region of a zone as CLDR's metazone map and primary
+// zones give it ("" when they do not).
+func zoneCountry(cldrID string) string {
+	for r, z := range cldr.Supplemental().Map("primaryZones", "primaryZones") {
+		if z == cldrID {
+			return r
+		}
+	}
+	for _, e := range cldr.Supplemental().List("metaZones", "metazones") {
+		m, _ := e.(map[string]any)["mapZone"].(map[string]any)
+		if m["_type"] == cldrID && m["_territory"] != "001" {
+			r, _ := m["_territory"].(string)
+			return r
+		}
+	}
+	return ""
+}
+
+// locationName is ICU's generic location name ("{0} Time").
+func (l *dtfLocale) locationName(cldrID string) string {
+	loc := ""
+	if c := zoneCountry(cldrID); c != "" {
+		loc = l.d.Str("localeDisplayNames", "territories", c)
+	}
+	if loc == "" {
+		loc = l.exemplar(cldrID)
+	}
+	return strings.Replace(l.tzn("regionFormat"), "{0}", loc, 1)
+}
+
+// zoneText formats a zone field (z, v, O, ...) at t.
+func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
+	lt := t.In(z.loc)
+	_, off := lt.Zone()
+	dst := lt.IsDST()
+	long := n >= 4
+	lenKey := "short"
+	if long {
+		lenKey = "long"
+	}
+	kind := "standard"
+	if dst {
+		kind = "daylight"
+	}
+	switch ch {
+	case 'z':
+		if s := l.zoneName(z.cldr, lenKey, kind); s != "" {
+			return s
+		}
+		if mz := metazone(z.cldr, t); mz != "" {
+			if s := l.tzn("metazone", mz, lenKey, kind); s != "" {
+				return s
+			}
+		}
+		return l.gmt(off, long)
+	case 'v':
+		if s := l.zoneName(z.cldr, lenKey, "generic"); s != "" {
+			return s
+		}
+		if mz := metazone(z.cldr, t); mz != "" {
+			if !dst && !observesDST(z.loc, t) {
+				if s := l.tzn("metazone", mz, lenKey, "standard"); s != "" && !strings.EqualFold(s, l.tzn("metazone", mz, lenKey, "generic")) {
+					return s
+				}
+			}
+			if g := l.tzn("metazone", mz, lenKey, "generic"); g != "" {
+				golden := goldenZone(mz, l.region)
+				if golden != "" && golden != z.cldr {
+					if gl, err := time.LoadLocation(cldr.Supplemental().Str("zoneIANA", golden)); err == nil {
+						gt := t.In(gl)
+						_, goff := gt.Zone()
+						if goff != off || gt.IsDST() != dst {
+							loc := l.exemplar(z.cldr)
+							if c := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
+								loc = l.d.Str("localeDisplayNames", "territories", c)
+							}
+							return strings.NewReplacer("{0}", loc, "{1}", g).Replace(l.tzn("fallbackFormat"))
+						}
+					}
+				}
+				return g
+			}
+		}
+		if z.cldr == "Etc/UTC" {
+			return l.gmtZero(off, long, false)
+		}
+		return l.locationName(z.cldr)
+	case 'O':
+		return l.gmtZero(off, long, z.cldr != "Etc/UTC")
+	}
+	return l.gmt(off, true)
+}
+
+// dayPeriodText formats a (a, b or B).
+func (l *dtfLocale) dayPeriodText(ch byte, n int, t time.Time, hasMin, hasSec bool) string {
+	w := widthOf(n)
+	if n > 5 {
+		w = "wide"
+	}
+	h := t.Hour()
+	ap := "am"
+	if h >= 12 {
+		ap = "pm"
+	}
+	if ch == 'a' {
+		return l.greg("dayPeriods", "format", w, ap)
+	}
+	min, sec := 0, 0
+	if hasMin {
+		min = t.Minute()
+	}
+	if hasSec {
+		sec = t.Second()
+	}
+	rules := cldr.Supplemental().Map("dayPeriods", l.lang)
+	if rules == nil {
+		return l.greg("dayPeriods", "format", w, ap)
+	}
+	if min == 0 && sec == 0 {
+		if h == 12 && rules["noon"] != nil {
+			if s := l.greg("dayPeriods", "format", w, "noon"); s != "" {
+				return s
+			}
+		}
+	}
+	if ch == 'b' {
+		return l.greg("dayPeriods", "format", w, ap)
+	}
+	for name, r := range rules {
+		m, _ := r.(map[string]any)
+		from, _ := m["_from"].(string)
+		before, _ := m["_before"].(string)
+		if from == "" || before == "" {
+			continue
+		}
+		fh, _ := strconv.Atoi(strings.Split(from, ":")[0])
+		bh, _ := strconv.Atoi(strings.Split(before, ":")[0])
+		in := fh <= bh && h >= fh && h < bh || fh > bh && (h >= fh || h < bh)
+		if in {
+			if s := l.greg("dayPeriods", "format", w, name); s != "" {
+				return s
+			}
+		}
+	}
+	return l.greg("dayPeriods", "format", w, ap)
+}
+
+// partType is formatToParts' type of a pattern field.
+func partType(ch byte) string {
+	switch ch {
+	case 'G':
+		return "era"
+	case 'y', 'Y', 'u':
+		return "year"
+	case 'U':
+		return "yearName"
+	case 'r':
+		return "relatedYear"
+	case 'M', 'L':
+		return "month"
+	case 'd':
+		return "day"
+	case 'E', 'c', 'e':
+		return "weekday"
+	case 'a', 'b', 'B':
+		return "dayPeriod"
+	case 'h', 'H', 'k', 'K':
+		return "hour"
+	case 'm':
+		return "minute"
+	case 's':
+		return "second"
+	case 'S':
+		return "fractionalSecond"
+	case 'z', 'Z', 'v', 'V', 'O', 'X', 'x':
+		return "timeZoneName"
+	case 'Q', 'q':
+		return "quarter"
+	}
+	return "literal"
+}
+
+// formatPattern formats ms (epoch milliseconds) in zone z with pattern.
+func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part {
+	t := time.UnixMilli(ms).In(z.loc)
+	hasMin, hasSec := false, false
+	for _, it := range items {
+		if it.field && it.ch == 'm' {
+			hasMin = true
+		}
+		if it.field && it.ch == 's' {
+			hasSec = true
+		}
+	}
+	var out []part
+	for _, it := range items {
+		if !it.field {
+			if len(out) > 0 && out[len(out)-1].typ == "literal" {
+				out[len(out)-1].val += it.lit
+			} else {
+				out = append(out, part{"literal", it.lit})
+			}
+			continue
+		}
+		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec)})
+	}
+	// V8 writes U+202F (CLDR 42's space before AM/PM) as a plain space,
+	// for the web's sake (crbug.com/1414292)
+	for i := range out {
+		out[i].val = strings.ReplaceAll(out[i].val, "\u202f", " ")
+	}
+	return out
+}
+
+func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, hasMin, hasSec bool) string {
+	n := it.n
+	y := t.Year()
+	switch it.ch {
+	case 'G':
+		era := "1"
+		if y <= 0 {
+			era = "0"
+		}
+		key := "eraAbbr"
+		if n == 4 {
+			key = "eraNames"
+		} else if n == 5 {
+			key = "eraNarrow"
+		}
+		return l.greg("eras", key, era)
+	case 'y', 'Y', 'u':
+		if y <= 0 && it.ch == 'y' {
+			y = 1 - y
+		}
+		if n == 2 {
+			return l.num(((y%100)+100)%100, 2)
+		}
+		return l.num(y, n)
+	case 'M', 'L':
+		m := int(t.Month())
+		if n <= 2 {
+			return l.num(m, n)
+		}
+		ctx := "format"
+		if it.ch == 'L' {
+			ctx = "stand-alone"
+		}
+		return l.greg("months", ctx, widthOf(n), strconv.Itoa(m))
+	case 'd':
+		return l.num(t.Day(), n)
+	case 'E', 'c', 'e':
+		ctx := "format"
+		if it.ch == 'c' {
+			ctx = "stand-alone"
+		}
+		if it.ch != 'E' && n <= 2 {
+			return l.num(int(t.Weekday())+1, n)
+		}
+		w := widthOf(n)
+		return l.greg("days", ctx, w, [...]string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}[t.Weekday()])
+	case 'a', 'b', 'B':
+		return l.dayPeriodText(it.ch, n, t, hasMin, hasSec)
+	case 'h':
+		h := t.Hour() % 12
+		if h == 0 {
+			h = 12
+		}
+		return l.num(h, n)
+	case 'H':
+		return l.num(t.Hour(), n)
+	case 'K':
+		return l.num(t.Hour()%12, n)
+	case 'k':
+		h := t.Hour()
+		if h == 0 {
+			h = 24
+		}
+		return l.num(h, n)
+	case 'm':
+		return l.num(t.Minute(), n)
+	case 's':
+		return l.num(t.Second(), n)
+	case 'S':
+		f := strconv.Itoa(1000 + int(((ms%1000)+1000)%1000))[1:] + "000000"
+		return l.localDigits(f[:n])
+	case 'Q', 'q':
+		q := (int(t.Month())-1)/3 + 1
+		if n <= 2 {
+			return l.num(q, n)
+		}
+		ctx := "format"
+		if it.ch == 'q' {
+			ctx = "stand-alone"
+		}
+		return l.greg("quarters", ctx, widthOf(n), strconv.Itoa(q))
+	case 'z', 'v', 'O', 'Z', 'V', 'X', 'x':
+		return l.zoneText(it.ch, n, z, t)
+	}
+	return ""
+}

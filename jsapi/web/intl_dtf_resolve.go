@@ -1,0 +1,314 @@
+package web
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// dtfSpec is what DateTimeFormat's constructor read, as V8 passes it to
+// ICU: the hour cycle and the components (or styles).
+type dtfSpec struct {
+	Locale       string // language-script-region
+	NU           string
+	HC           string // h11, h12, h23, h24 or "" (option or -u-hc)
+	Hour12       string // "", "true", "false"
+	Weekday      string
+	Era          string
+	Year         string
+	Month        string
+	Day          string
+	DayPeriod    string
+	Hour         string
+	Minute       string
+	Second       string
+	FracDigits   int
+	TimeZoneName string
+	DateStyle    string
+	TimeStyle    string
+}
+
+var hcChar = map[string]byte{"h11": 'K', "h12": 'h', "h23": 'H', "h24": 'k'}
+
+func hcOfChar(c byte) string {
+	switch c {
+	case 'K':
+		return "h11"
+	case 'h':
+		return "h12"
+	case 'H':
+		return "h23"
+	case 'k':
+		return "h24"
+	}
+	return ""
+}
+
+// replaceHourCycle is V8's ReplaceHourCycleInPattern.
+func replaceHourCycle(p, hc string) string {
+	r, ok := hcChar[hc]
+	if !ok {
+		return p
+	}
+	var sb strings.Builder
+	replace := true
+	var last byte
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch c {
+		case '\'':
+			replace = !replace
+			sb.WriteByte(c)
+		case 'H', 'h', 'K', 'k':
+			if replace && last == 'd' {
+				sb.WriteByte(' ')
+			}
+			if replace {
+				sb.WriteByte(r)
+			} else {
+				sb.WriteByte(c)
+			}
+		default:
+			sb.WriteByte(c)
+		}
+		last = c
+	}
+	return sb.String()
+}
+
+func patternHourCycle(p string) string {
+	for _, it := range parsePattern(p) {
+		if it.field {
+			if hc := hcOfChar(it.ch); hc != "" {
+				return hc
+			}
+		}
+	}
+	return ""
+}
+
+// dtfPattern is the ICU pattern V8 would use for spec.
+func dtfPattern(s dtfSpec) string {
+	l := getDTFLocale(s.Locale, s.NU)
+	defChar := l.hourChar
+	if c, ok := hcChar[s.HC]; ok && s.Hour12 == "" {
+		defChar = c
+	}
+	g := l.gen(defChar)
+	hc := ""
+	if s.Hour12 == "" {
+		hc = s.HC
+	} else {
+		def := hcOfChar(defChar)
+		if s.Hour12 == "true" {
+			hc = "h12"
+			if def == "h11" || def == "h12" {
+				hc = def
+			} else if l.lang == "ja" {
+				hc = "h11"
+			}
+		} else {
+			hc = "h23"
+			if def == "h23" || def == "h24" {
+				hc = def
+			}
+		}
+	}
+	if s.DateStyle != "" || s.TimeStyle != "" {
+		p := stylePattern(l, s.DateStyle, s.TimeStyle)
+		if hc == "" || hc == patternHourCycle(p) || s.TimeStyle == "" {
+			return p
+		}
+		var sk strings.Builder
+		for _, it := range parsePattern(p) {
+			if !it.field || it.ch == 'a' || it.ch == 'b' || it.ch == 'B' {
+				continue
+			}
+			c := it.ch
+			if c == 'h' || c == 'H' || c == 'k' || c == 'K' {
+				c = hcChar[hc]
+			}
+			sk.WriteString(strings.Repeat(string(c), it.n))
+		}
+		return replaceHourCycle(g.bestPattern(sk.String()), hc)
+	}
+	var sk strings.Builder
+	add := func(v string, m map[string]string) {
+		if v != "" {
+			sk.WriteString(m[v])
+		}
+	}
+	add(s.Weekday, map[string]string{"narrow": "EEEEE", "long": "EEEE", "short": "EEE"})
+	add(s.Era, map[string]string{"narrow": "GGGGG", "long": "GGGG", "short": "GGG"})
+	add(s.Year, map[string]string{"2-digit": "yy", "numeric": "y"})
+	add(s.Month, map[string]string{"narrow": "MMMMM", "long": "MMMM", "short": "MMM", "2-digit": "MM", "numeric": "M"})
+	add(s.Day, map[string]string{"2-digit": "dd", "numeric": "d"})
+	if s.Hour != "" {
+		c := "j"
+		if hc != "" {
+			c = string(hcChar[hc])
+		}
+		if s.Hour == "2-digit" {
+			c += c
+		}
+		sk.WriteString(c)
+	}
+	// after the hour: 'j' maps to "ah" and the later B must win
+	add(s.DayPeriod, map[string]string{"narrow": "BBBBB", "long": "BBBB", "short": "B"})
+	add(s.Minute, map[string]string{"2-digit": "mm", "numeric": "m"})
+	add(s.Second, map[string]string{"2-digit": "ss", "numeric": "s"})
+	if s.FracDigits > 0 {
+		sk.WriteString(strings.Repeat("S", s.FracDigits))
+	}
+	add(s.TimeZoneName, map[string]string{"long": "zzzz", "short": "z", "longOffset": "OOOO", "shortOffset": "O", "longGeneric": "vvvv", "shortGeneric": "v"})
+	return replaceHourCycle(g.bestPattern(sk.String()), hc)
+}
+
+// stylePattern is ICU's DateFormat pattern for dateStyle/timeStyle.
+func stylePattern(l *dtfLocale, ds, ts string) string {
+	d := patternValue(l.d.At("gregorian", "dateFormats", ds))
+	t := patternValue(l.d.At("gregorian", "timeFormats", ts))
+	switch {
+	case ds == "":
+		return t
+	case ts == "":
+		return d
+	}
+	glue := l.greg("dateTimeFormats-atTime", "standard", ds)
+	if glue == "" {
+		glue = patternValue(l.d.At("gregorian", "dateTimeFormats", ds))
+	}
+	return strings.Replace(strings.Replace(glue, "{1}", d, 1), "{0}", t, 1)
+}
+
+// resolvedFromPattern is resolvedOptions' components as V8 reads them
+// back from the pattern.
+func resolvedFromPattern(p string) map[string]any {
+	out := map[string]any{}
+	text := func(n int) string {
+		switch {
+		case n == 4:
+			return "long"
+		case n == 5:
+			return "narrow"
+		}
+		return "short"
+	}
+	num := func(n int) string {
+		if n == 2 {
+			return "2-digit"
+		}
+		return "numeric"
+	}
+	for _, it := range parsePattern(p) {
+		if !it.field {
+			continue
+		}
+		n := it.n
+		switch it.ch {
+		case 'E', 'c', 'e':
+			out["weekday"] = text(n)
+		case 'G':
+			out["era"] = text(n)
+		case 'y':
+			out["year"] = num(n)
+		case 'M', 'L':
+			if n <= 2 {
+				out["month"] = num(n)
+			} else {
+				out["month"] = text(n)
+			}
+		case 'd':
+			out["day"] = num(n)
+		case 'B', 'b':
+			out["dayPeriod"] = text(n)
+		case 'h', 'H', 'k', 'K':
+			out["hourCycle"] = hcOfChar(it.ch)
+			out["hour12"] = it.ch == 'h' || it.ch == 'K'
+			out["hour"] = num(n)
+		case 'm':
+			out["minute"] = num(n)
+		case 's':
+			out["second"] = num(n)
+		case 'S':
+			out["fractionalSecondDigits"] = n
+		case 'z':
+			if n == 4 {
+				out["timeZoneName"] = "long"
+			} else {
+				out["timeZoneName"] = "short"
+			}
+		case 'O':
+			if n == 4 {
+				out["timeZoneName"] = "longOffset"
+			} else {
+				out["timeZoneName"] = "shortOffset"
+			}
+		case 'v':
+			if n == 4 {
+				out["timeZoneName"] = "longGeneric"
+			} else {
+				out["timeZoneName"] = "shortGeneric"
+			}
+		}
+	}
+	return out
+}
+
+var patternCache sync.Map // pattern → []patItem
+
+func cachedItems(p string) []patItem {
+	if v, ok := patternCache.Load(p); ok {
+		return v.([]patItem)
+	}
+	it := parsePattern(p)
+	patternCache.Store(p, it)
+	return it
+}
+
+func dtfNatives(rt *goja.Runtime, n natives) {
+	// intlDateResolve(spec) → {pattern, resolved components}
+	n.setE("intlDateResolve", func(c goja.FunctionCall) (goja.Value, error) {
+		var s dtfSpec
+		if err := rt.ExportTo(c.Argument(0), &s); err != nil {
+			return nil, err
+		}
+		p := dtfPattern(s)
+		r := resolvedFromPattern(p)
+		r["pattern"] = p
+		r["numberingSystem"] = getDTFLocale(s.Locale, s.NU).numSys
+		return rt.ToValue(r), nil
+	})
+	// intlDateFormat(ms, locale, nu, pattern, timeZone) → flat [type, value, ...]
+	n.setE("intlDateFormat", func(c goja.FunctionCall) (goja.Value, error) {
+		z, err := resolveZone(c.Argument(4).String())
+		if err != nil {
+			return nil, err
+		}
+		l := getDTFLocale(c.Argument(1).String(), c.Argument(2).String())
+		ps := l.formatPattern(cachedItems(c.Argument(3).String()), int64(c.Argument(0).ToFloat()), z)
+		out := make([]interface{}, 0, 2*len(ps))
+		for _, p := range ps {
+			out = append(out, p.typ, p.val)
+		}
+		return rt.NewArray(out...), nil
+	})
+	// intlZoneId(name) → the id resolvedOptions reports (RangeError if unknown)
+	n.setE("intlZoneId", func(c goja.FunctionCall) (goja.Value, error) {
+		z, err := resolveZone(c.Argument(0).String())
+		if err != nil {
+			return nil, err
+		}
+		return rt.ToValue(z.id), nil
+	})
+	// intlNumberingSystem(name) → whether it is a numeric numbering system
+	n.set("intlNumberingSystem", func(c goja.FunctionCall) goja.Value {
+		nu := c.Argument(0).String()
+		return rt.ToValue(nu == "latn" || numberingDigits(nu) != nil)
+	})
+	// intlDefaultHourCycle(locale) → h11|h12|h23|h24
+	n.set("intlDefaultHourCycle", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(hcOfChar(getDTFLocale(c.Argument(0).String(), "").hourChar))
+	})
+}

@@ -1,0 +1,128 @@
+package web
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestIntlProbe runs testdata/intl-probe/probe.js (≈40 000 Intl outputs
+// over the 40 most used locales) and compares them with workerd's,
+// recorded by record.sh. Every difference must match a line of
+// known-differences.txt (a label prefix and its reason); the test logs the
+// count per family, and fails on a difference not listed and on a listed
+// prefix that no longer differs (so the list only shrinks). Until the
+// unexplained count reaches 0, probeRatchet bounds it: the test fails
+// when more values differ than it allows, and asks for it to be lowered
+// when fewer do.
+const probeRatchet = 2361
+
+func TestIntlProbe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long probe")
+	}
+	src, err := os.ReadFile("testdata/intl-probe/probe.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/intl-probe/expected.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want [][2]string
+	if err := json.NewDecoder(zr).Decode(&want); err != nil {
+		t.Fatal(err)
+	}
+	rt, _ := newWebRuntime(t)
+	v, err := rt.RunString(string(src) + "\nJSON.stringify(probe())")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]string
+	if err := json.Unmarshal([]byte(v.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("probe gave %d values, workerd %d", len(got), len(want))
+	}
+	known := readKnown(t, "testdata/intl-probe/known-differences.txt")
+	used := map[string]int{}
+	family := map[string]int{}
+	total, unexplained := 0, 0
+	var dump strings.Builder // INTL_PROBE_DUMP=file writes every difference there
+	for i, w := range want {
+		g := got[i]
+		if g[0] != w[0] {
+			t.Fatalf("value %d: label %q, workerd's %q", i, g[0], w[0])
+		}
+		if g[1] == w[1] {
+			continue
+		}
+		total++
+		dump.WriteString(w[0] + "\n\tworkerd:  " + strconv.Quote(w[1]) + "\n\tcellhost: " + strconv.Quote(g[1]) + "\n")
+		fam, _, _ := strings.Cut(w[0], " ")
+		family[fam]++
+		matched := false
+		for _, k := range known {
+			if strings.HasPrefix(w[0], k) {
+				used[k]++
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			unexplained++
+		}
+	}
+	if p := os.Getenv("INTL_PROBE_DUMP"); p != "" {
+		if err := os.WriteFile(p, []byte(dump.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var fams []string
+	for k, n := range family {
+		fams = append(fams, k+"="+itoa(n))
+	}
+	sort.Strings(fams)
+	t.Logf("%d values, %d differ from workerd (%s), %d not in known-differences.txt", len(want), total, strings.Join(fams, " "), unexplained)
+	switch {
+	case unexplained > probeRatchet:
+		t.Errorf("%d unexplained differences, more than probeRatchet (%d): run with INTL_PROBE_DUMP=/tmp/diffs.txt to see them", unexplained, probeRatchet)
+	case unexplained < probeRatchet:
+		t.Errorf("%d unexplained differences, fewer than probeRatchet (%d): lower it", unexplained, probeRatchet)
+	}
+	for _, k := range known {
+		if used[k] == 0 {
+			t.Errorf("known-differences.txt: %q no longer differs; remove it", k)
+		}
+	}
+}
+
+func readKnown(t *testing.T, path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		prefix, _, _ := strings.Cut(line, "\t")
+		out = append(out, prefix)
+	}
+	return out
+}
