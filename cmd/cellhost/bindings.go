@@ -1,266 +1,124 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
-	"github.com/cellhost/cellhost/jsapi"
-	"github.com/cellhost/cellhost/jsapi/web"
 	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/assets"
+	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/plugins/filestore"
 	"github.com/cellhost/cellhost/plugins/kv"
 	"github.com/cellhost/cellhost/plugins/r2"
+	"github.com/cellhost/cellhost/plugins/service"
 )
 
-// bindingSet holds the resources of the bindings beyond Durable Objects
-// (KV namespaces, R2 buckets) across reloads, and makes host.Config.Bind
-// (and BindInternal for D1 databases, which are cells of the host).
-type bindingSet struct {
-	stateDir string
-	mu       sync.Mutex
-	kv       map[string]*kv.Namespace // by namespace id
-	// bucket holds the R2 buckets (r2/<bucket>/<key>) and the KV
-	// namespaces (cellhost/kv/<namespace>/...): the host's bucket; without
-	// one (--durability local), <stateDir>/bucket, opened on first use and
-	// closed by close (ownR2Store).
-	bucket     plugins.ObjectStore
-	ownR2Store bool
+// bindingSet holds what the binding plugins (plugins/binding) keep across
+// reloads and deployments (KV namespaces, the bucket), and fills a
+// host.Config's Internal and BindInternal from a project's bindings.
+type bindingSet struct{ res *binding.Resources }
+
+// newBindingSet keeps the plugins' resources in bucket (the host's); with
+// none (--durability local), in <stateDir>/bucket, opened on first use
+// and closed by close.
+func newBindingSet(stateDir string, bucket plugins.ObjectStore) *bindingSet {
+	return &bindingSet{res: binding.NewResources(stateDir, bucket, func() (plugins.ObjectStore, error) {
+		return filestore.New(filepath.Join(stateDir, "bucket"))
+	})}
 }
 
-// store returns the host's bucket, or <stateDir>/bucket without one.
-// b.mu is held.
-func (b *bindingSet) store() (plugins.ObjectStore, error) {
-	if b.bucket == nil {
-		st, err := filestore.New(filepath.Join(b.stateDir, "bucket"))
-		if err != nil {
-			return nil, err
+// bind sets hc.Internal to every registered plugin's internal classes
+// (known even without a binding, so that a node answers a peer's
+// forwarded call) and hc.BindInternal to the project's bindings.
+func (b *bindingSet) bind(cfg *wrangler.Config, hc *host.Config) error {
+	for _, c := range binding.Classes() {
+		hc.Internal = append(hc.Internal, host.InternalClass{Name: c.Name, Serve: c.Serve})
+	}
+	bind, err := binding.Prepare(b.res, cfg.Plugins)
+	if err != nil {
+		return err
+	}
+	if bind != nil {
+		hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error {
+			return bind(rt, env, cells)
 		}
-		b.bucket, b.ownR2Store = st, true
 	}
-	return b.bucket, nil
+	return nil
 }
 
-// r2Bucket returns the R2 bucket name in the host's bucket.
-func (b *bindingSet) r2Bucket(name string) (*r2.Bucket, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	st, err := b.store()
-	if err != nil {
-		return nil, err
-	}
-	return r2.New(st, name)
-}
+func (b *bindingSet) close() { b.res.Close() }
 
-// namespace opens (once) the KV namespace id.
-func (b *bindingSet) namespace(id string) (*kv.Namespace, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if n, ok := b.kv[id]; ok {
-		return n, nil
-	}
-	st, err := b.store()
-	if err != nil {
-		return nil, err
-	}
-	// The namespace lives in the bucket (a fleet shares it); one kept in
-	// <state>/kv by an older cellhost moves there on first use.
-	n, err := kv.OpenStore(st, safeFileName(id), filepath.Join(b.stateDir, "kv", safeFileName(id)+".sqlite"))
-	if err != nil {
-		return nil, err
-	}
-	if b.kv == nil {
-		b.kv = map[string]*kv.Namespace{}
-	}
-	b.kv[id] = n
-	return n, nil
-}
+// assetServer is the assets the project serves before the worker.
+type assetServer = assets.Server
 
-func (b *bindingSet) close() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for id, n := range b.kv {
-		_ = n.Close()
-		delete(b.kv, id)
-	}
-	if b.ownR2Store {
-		_ = b.bucket.Close()
-		b.bucket, b.ownR2Store = nil, false
-	}
+func newAssetServer(cfg *wrangler.Config) *assetServer {
+	return assets.NewServer(assets.Of(cfg.Entries(assets.ConfigKey)))
 }
 
 // safeFileName keeps letters, digits, '-', '_' and '.' of an id.
-func safeFileName(id string) string {
-	var sb strings.Builder
-	for _, r := range id {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			sb.WriteRune(r)
-		default:
-			sb.WriteByte('_')
-		}
-	}
-	if s := sb.String(); s != "" && s != "." && s != ".." {
-		return s
-	}
-	return "_"
-}
+func safeFileName(id string) string { return binding.SafeFileName(id) }
 
-// bindD1 sets hc.Internal and hc.BindInternal for a project's D1 databases:
-// each is an internal cell of the host (plugins/d1), so that it is logged
-// to the bucket and a fleet shares it. The class is known even without a
-// binding, so that a node answers a peer's forwarded query.
-func bindD1(cfg *wrangler.Config, hc *host.Config) {
-	hc.Internal = append(hc.Internal, host.InternalClass{Name: d1.Class, Serve: d1.Serve})
-	if len(cfg.D1) == 0 {
-		return
+// deployedBindings records the bindings a deployment carries (KV, D1, R2
+// and service bindings to the worker's own entrypoints; nil for none),
+// in the deployment format of fleet.
+func deployedBindings(cfg *wrangler.Config) *fleet.DeployedBindings {
+	x := &fleet.DeployedBindings{}
+	for _, e := range cfg.Entries(kv.ConfigKey) {
+		x.KV = append(x.KV, fleet.DeployedResource{Name: e.Name, ID: e.Config.(kv.Config).ID})
 	}
-	dbs := append([]wrangler.D1Binding(nil), cfg.D1...)
-	hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error {
-		for _, x := range dbs {
-			id := x.ID
-			if err := d1.Bind(rt, env, x.Name, func(req []byte, done func([]byte, error)) { cells.CallCell(d1.Class, id, req, done) }); err != nil {
-				return err
-			}
+	for _, e := range cfg.Entries(d1.ConfigKey) {
+		x.D1 = append(x.D1, fleet.DeployedResource{Name: e.Name, ID: e.Config.(d1.Config).ID})
+	}
+	for _, e := range cfg.Entries(r2.ConfigKey) {
+		x.R2 = append(x.R2, fleet.DeployedBucket{Name: e.Name, Bucket: e.Config.(r2.Config).Bucket})
+	}
+	for _, e := range cfg.Entries(service.ConfigKey) {
+		if c, ok := e.Config.(service.Config); ok {
+			x.Services = append(x.Services, fleet.DeployedService{Name: e.Name, Entrypoint: c.Entrypoint})
 		}
+	}
+	if len(x.KV)+len(x.D1)+len(x.R2)+len(x.Services) == 0 {
 		return nil
 	}
+	return x
 }
 
-// binder returns the host.Config.Bind of a project: KV namespaces, service
-// bindings to the worker's own entrypoints, the assets binding and the stubs
-// of binding kinds cellhost lacks. nil when there are none.
-func (b *bindingSet) binder(cfg *wrangler.Config, assets *assetServer) (func(rt *goja.Runtime, env *goja.Object) error, error) {
-	if len(cfg.KV) == 0 && len(cfg.R2) == 0 && len(cfg.Services) == 0 && len(cfg.Stubs) == 0 && (assets == nil || cfg.Assets.Binding == "") {
-		return nil, nil
-	}
-	nss := make([]*kv.Namespace, len(cfg.KV))
-	for i, k := range cfg.KV {
-		n, err := b.namespace(k.ID)
-		if err != nil {
-			return nil, fmt.Errorf("kv_namespaces %s: %w", k.Name, err)
-		}
-		nss[i] = n
-	}
-	r2s := make([]*r2.Bucket, len(cfg.R2))
-	for i, x := range cfg.R2 {
-		rb, err := b.r2Bucket(x.Bucket)
-		if err != nil {
-			return nil, fmt.Errorf("r2_buckets %s: %w", x.Name, err)
-		}
-		r2s[i] = rb
-	}
-	return func(rt *goja.Runtime, env *goja.Object) error {
-		for i, x := range cfg.R2 {
-			if err := r2.Bind(rt, env, x.Name, r2s[i]); err != nil {
-				return err
-			}
-		}
-		for i, k := range cfg.KV {
-			if err := kv.Bind(rt, env, k.Name, nss[i]); err != nil {
-				return err
-			}
-		}
-		glue, err := bindingGlue(rt)
-		if err != nil {
-			return err
-		}
-		for _, s := range cfg.Services {
-			v, err := jsapi.ServiceStub(rt, "env."+s.Name, s.Entrypoint)
-			if err != nil {
-				return fmt.Errorf("bind service %s: %w", s.Name, err)
-			}
-			_ = env.Set(s.Name, v)
-		}
-		for _, s := range cfg.Stubs {
-			v, err := glue.stub(goja.Undefined(), rt.ToValue(s.Name), rt.ToValue(s.Why))
-			if err != nil {
-				return fmt.Errorf("bind %s: %w", s.Name, err)
-			}
-			_ = env.Set(s.Name, v)
-		}
-		if assets != nil && cfg.Assets.Binding != "" {
-			fetch := func(c goja.FunctionCall) goja.Value {
-				req, err := web.RequestFromArgs(rt, c.Argument(0), c.Argument(1))
-				if err != nil {
-					panic(err)
-				}
-				res, err := web.NewResponse(rt, assets.fetch(req))
-				if err != nil {
-					panic(err)
-				}
-				return res
-			}
-			v, err := glue.assets(goja.Undefined(), rt.ToValue(fetch))
-			if err != nil {
-				return fmt.Errorf("bind %s: %w", cfg.Assets.Binding, err)
-			}
-			_ = env.Set(cfg.Assets.Binding, v)
-		}
+// deployedPlugins is the bindings of deployment d as the plugins' entries.
+func deployedPlugins(d *fleet.Deployment) []binding.Use {
+	x := d.Extra
+	if x == nil {
 		return nil
-	}, nil
-}
-
-// glueFuncs are bindings.js's constructors in one runtime.
-type glueFuncs struct{ stub, assets goja.Callable }
-
-var glueProgram = goja.MustCompile("cellhost:bindings", bindingsJS, true)
-
-func bindingGlue(rt *goja.Runtime) (*glueFuncs, error) {
-	v, err := rt.RunProgram(glueProgram)
-	if err != nil {
-		return nil, fmt.Errorf("bindings: %w", err)
 	}
-	o := v.ToObject(rt)
-	g := &glueFuncs{}
-	g.stub, _ = goja.AssertFunction(o.Get("stub"))
-	g.assets, _ = goja.AssertFunction(o.Get("assets"))
-	return g, nil
-}
-
-// assetFetch serves one request from the assets directory as a Go response
-// (for env.ASSETS.fetch).
-func (a *assetServer) fetch(req *jsapi.HTTPRequest) *jsapi.HTTPResponse {
-	if req.BodyStream != nil {
-		_ = req.BodyStream.Close() // assets read no body (a JS stream body is canceled)
-	}
-	r, err := http.NewRequest(req.Method, req.URL, bytes.NewReader(req.Body))
-	if err != nil {
-		return &jsapi.HTTPResponse{Status: http.StatusBadRequest, Body: []byte(err.Error())}
-	}
-	rec := httptest.NewRecorder()
-	if !a.serve(rec, r, true) {
-		rec.WriteHeader(http.StatusNotFound)
-	}
-	res := &jsapi.HTTPResponse{Status: rec.Code, Body: rec.Body.Bytes()}
-	for k, vs := range rec.Header() {
-		for _, v := range vs {
-			res.Header = append(res.Header, [2]string{strings.ToLower(k), v})
+	var uses []binding.Use
+	add := func(key string, entries []binding.Entry) {
+		if len(entries) > 0 {
+			uses = append(uses, binding.Use{Plugin: binding.Lookup(key), Entries: entries})
 		}
 	}
-	return res
+	var es []binding.Entry
+	for _, k := range x.D1 {
+		es = append(es, d1.BindingEntry(k.Name, k.ID))
+	}
+	add(d1.ConfigKey, es)
+	es = nil
+	for _, k := range x.KV {
+		es = append(es, kv.BindingEntry(k.Name, k.ID))
+	}
+	add(kv.ConfigKey, es)
+	es = nil
+	for _, k := range x.R2 {
+		es = append(es, r2.BindingEntry(k.Name, k.Bucket))
+	}
+	add(r2.ConfigKey, es)
+	es = nil
+	for _, k := range x.Services {
+		es = append(es, service.BindingEntry(d.Script, k.Name, k.Entrypoint))
+	}
+	add(service.ConfigKey, es)
+	return uses
 }
-
-const bindingsJS = `({
-  // A binding of a kind cellhost does not have: using it throws.
-  stub(binding, why) {
-    return new Proxy({}, {
-      get(_, prop) {
-        if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
-        throw new Error(why + " (used: env." + binding + "." + String(prop) + ")");
-      },
-    });
-  },
-  assets(fetch) {
-    return { fetch: async (input, init) => fetch(input, init) };
-  },
-})`

@@ -327,35 +327,6 @@ func TestDev_D1(t *testing.T) {
 	}
 }
 
-func TestAssets_HTMLHandling(t *testing.T) {
-	dir := writeProject(t, map[string]string{"index.html": "i", "about.html": "a", "docs/index.html": "d", "app.js": "j"})
-	type res struct{ file, redirect string }
-	cases := map[string]map[string]res{
-		"force-trailing-slash": {
-			"/": {"/index.html", ""}, "/about": {"", "/about/"}, "/about/": {"/about.html", ""}, "/about.html": {"", "/about/"},
-			"/docs": {"", "/docs/"}, "/docs/": {"/docs/index.html", ""}, "/docs/index.html": {"", "/docs/"}, "/app.js": {"/app.js", ""}, "/nope": {"", ""},
-		},
-		"drop-trailing-slash": {
-			"/": {"/index.html", ""}, "/about": {"/about.html", ""}, "/about/": {"", "/about"}, "/about.html": {"", "/about"},
-			"/docs": {"/docs/index.html", ""}, "/docs/": {"", "/docs"}, "/docs/index.html": {"", "/docs"}, "/app.js": {"/app.js", ""},
-		},
-		"auto-trailing-slash": {
-			"/": {"/index.html", ""}, "/about": {"/about.html", ""}, "/about/": {"", "/about"}, "/about.html": {"", "/about"},
-			"/docs": {"", "/docs/"}, "/docs/": {"/docs/index.html", ""}, "/index.html": {"", "/"},
-		},
-		"none": {"/about": {"", ""}, "/about.html": {"/about.html", ""}, "/app.js": {"/app.js", ""}},
-	}
-	for mode, paths := range cases {
-		a := &assetServer{dir: dir, html: mode, notFound: "none"}
-		for p, want := range paths {
-			f, r := a.resolve(p)
-			if f != want.file || r != want.redirect {
-				t.Errorf("%s: resolve(%q) = %q, %q; want %q, %q", mode, p, f, r, want.file, want.redirect)
-			}
-		}
-	}
-}
-
 // A D1 database an older cellhost kept in <state>/d1/<id>.sqlite moves into
 // its cell once, at start, and the file is renamed.
 func TestDev_D1MovesLegacyDatabase(t *testing.T) {

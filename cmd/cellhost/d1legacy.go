@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/cellhost/cellhost/host"
-	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/storage"
 )
@@ -24,8 +24,9 @@ func legacyD1Path(stateDir, id string) string {
 // <state>/d1 into its cell, as one commit logged to the bucket, and renames
 // the file <id>.sqlite.moved. A cell that has tables already is left as it
 // is, and the file too, with a warning.
-func moveLegacyD1(ctx context.Context, h *host.Host, stateDir string, dbs []wrangler.D1Binding, w io.Writer) error {
-	for _, x := range dbs {
+func moveLegacyD1(ctx context.Context, h *host.Host, stateDir string, dbs []binding.Entry, w io.Writer) error {
+	for _, e := range dbs {
+		x := struct{ Name, ID string }{e.Name, e.Config.(d1.Config).ID}
 		path := legacyD1Path(stateDir, x.ID)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			continue

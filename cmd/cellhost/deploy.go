@@ -62,22 +62,7 @@ func runDeploy(ctx context.Context, target, bucket string, stdout, stderr io.Wri
 	for _, b := range hc.Bindings {
 		d.Bindings = append(d.Bindings, fleet.DeployedClass{Name: b.Name, Class: b.Class})
 	}
-	if len(cfg.KV)+len(cfg.D1)+len(cfg.R2)+len(cfg.Services) > 0 {
-		x := &fleet.DeployedBindings{}
-		for _, k := range cfg.KV {
-			x.KV = append(x.KV, fleet.DeployedResource{Name: k.Name, ID: k.ID})
-		}
-		for _, k := range cfg.D1 {
-			x.D1 = append(x.D1, fleet.DeployedResource{Name: k.Name, ID: k.ID})
-		}
-		for _, k := range cfg.R2 {
-			x.R2 = append(x.R2, fleet.DeployedBucket{Name: k.Name, Bucket: k.Bucket})
-		}
-		for _, k := range cfg.Services {
-			x.Services = append(x.Services, fleet.DeployedService{Name: k.Name, Entrypoint: k.Entrypoint})
-		}
-		d.Extra = x
-	}
+	d.Extra = deployedBindings(cfg)
 	store, err := plugins.OpenStore(ctx, bucket)
 	if err != nil {
 		return fmt.Errorf("bucket %s: %w", bucket, err)

@@ -199,7 +199,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := fleet.prepareWake(ctx, &keep, o.wake, slog.New(&devHandler{l: log, verbose: o.verbose, internal: true})); err != nil {
 		return err
 	}
-	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: &bindingSet{stateDir: keep.StateDir, bucket: keep.Bucket},
+	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: newBindingSet(keep.StateDir, keep.Bucket),
 		reqLog: hub.tee(stdout), color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
 		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject, name: d.objectName}
@@ -268,28 +268,22 @@ func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr strin
 	for _, b := range hc.Bindings {
 		rows = append(rows, row{b.Name, "Durable Object", fmt.Sprintf("%s  (http://%s/do/%s/<id-or-name>)", b.Class, addr, b.Class)})
 	}
-	for _, b := range cfg.KV {
-		rows = append(rows, row{b.Name, "KV namespace", b.ID + " (local)"})
-	}
-	for _, b := range cfg.D1 {
-		rows = append(rows, row{b.Name, "D1 database", b.ID + " (local)"})
-	}
-	for _, b := range cfg.R2 {
-		rows = append(rows, row{b.Name, "R2 bucket", b.Bucket + " (r2/" + b.Bucket + "/ in the bucket)"})
-	}
-	for _, b := range cfg.Services {
-		ep := b.Entrypoint
-		if ep == "" {
-			ep = "default"
+	var throwing []row
+	for _, u := range cfg.Plugins {
+		for _, e := range u.Entries {
+			name, kind := e.Name, e.Kind
+			if name == "" {
+				name = "(" + u.Plugin.Key + ")"
+			}
+			if kind == "" {
+				kind = u.Plugin.Kind
+			}
+			if e.Throws != "" {
+				throwing = append(throwing, row{name, kind, "not supported yet: throws when used"})
+				continue
+			}
+			rows = append(rows, row{name, kind, e.Show})
 		}
-		rows = append(rows, row{b.Name, "Service", cfg.Name + "#" + ep})
-	}
-	if a := cfg.Assets; a != nil {
-		name := a.Binding
-		if name == "" {
-			name = "(assets)"
-		}
-		rows = append(rows, row{name, "Assets", relOrAbs(a.Directory)})
 	}
 	secret, cli := map[string]bool{}, map[string]bool{}
 	for _, k := range cfg.Secrets {
@@ -313,9 +307,7 @@ func printBindings(w io.Writer, cfg *wrangler.Config, hc host.Config, addr strin
 			rows = append(rows, row{k, "Var", jsonOf(cfg.Vars[k])})
 		}
 	}
-	for _, b := range cfg.Stubs {
-		rows = append(rows, row{b.Name, b.Kind, "not supported yet: throws when used"})
-	}
+	rows = append(rows, throwing...)
 	if len(rows) == 0 {
 		return
 	}

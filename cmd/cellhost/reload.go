@@ -81,7 +81,7 @@ func (d *devServer) serve(w http.ResponseWriter, r *http.Request) {
 	d.mu.Lock()
 	web, hold, assets := d.web, d.hold, d.assets
 	d.mu.Unlock()
-	if assets != nil && !assets.first && assets.serve(w, r, false) {
+	if assets != nil && !assets.First() && assets.Serve(w, r, false) {
 		return
 	}
 	if hold != nil {
@@ -132,7 +132,7 @@ func (d *devServer) classes() []string {
 		}
 	}
 	sort.Strings(out)
-	if d.cfg != nil && len(d.cfg.D1) > 0 {
+	if d.cfg != nil && len(d.cfg.Entries(d1.ConfigKey)) > 0 {
 		out = append(out, d1.Class) // the D1 databases, after the classes
 	}
 	return out
@@ -149,9 +149,9 @@ func (d *devServer) objectName(class, id string) string {
 	if d.cfg == nil {
 		return ""
 	}
-	for _, x := range d.cfg.D1 {
-		if host.InternalID(d1.Class, x.ID) == id {
-			return "env." + x.Name + " (" + x.ID + ")"
+	for _, x := range d.cfg.Entries(d1.ConfigKey) {
+		if dbID := x.Config.(d1.Config).ID; host.InternalID(d1.Class, dbID) == id {
+			return "env." + x.Name + " (" + dbID + ")"
 		}
 	}
 	return ""
@@ -160,14 +160,10 @@ func (d *devServer) objectName(class, id string) string {
 // bind sets hc.Bind for the project's bindings beyond Durable Objects and
 // returns its assets server (nil without assets).
 func (d *devServer) bind(cfg *wrangler.Config, hc *host.Config) (*assetServer, error) {
-	assets := newAssetServer(cfg.Assets)
-	bind, err := d.bindings.binder(cfg, assets)
-	if err != nil {
+	if err := d.bindings.bind(cfg, hc); err != nil {
 		return nil, err
 	}
-	hc.Bind = bind
-	bindD1(cfg, hc)
-	return assets, nil
+	return newAssetServer(cfg), nil
 }
 
 // open builds and opens a Host from a project configuration plus the fields
@@ -200,7 +196,7 @@ func (d *devServer) start(cfg *wrangler.Config, hc host.Config) error {
 		d.bindings.close()
 		return err
 	}
-	if err := moveLegacyD1(context.Background(), h, d.keep.StateDir, cfg.D1, d.stderr); err != nil {
+	if err := moveLegacyD1(context.Background(), h, d.keep.StateDir, cfg.Entries(d1.ConfigKey), d.stderr); err != nil {
 		closeHost(h, d.stderr)
 		d.bindings.close()
 		return err

@@ -17,6 +17,7 @@ import (
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/plugins/d1"
 )
 
 // servedApp is the application a serve node runs: one Host at a time. With
@@ -52,23 +53,22 @@ type servedApp struct {
 
 func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer) (*servedApp, error) {
 	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{}),
-		bindings: &bindingSet{stateDir: state, bucket: fl.store}}
+		bindings: newBindingSet(state, fl.store)}
 	if target != "" {
 		cfg, hc, err := loadProject(target, devOptions{env: o.env, vars: o.vars}, stderr)
 		if err != nil {
 			return nil, err
 		}
 		hc.StateDir, hc.Log = state, stderr
-		if hc.Bind, err = a.bindings.binder(cfg, newAssetServer(cfg.Assets)); err != nil {
+		if err = a.bindings.bind(cfg, &hc); err != nil {
 			a.bindings.close()
 			return nil, err
 		}
-		bindD1(cfg, &hc)
 		if err := a.start(hc, ""); err != nil {
 			a.bindings.close()
 			return nil, err
 		}
-		if err := moveLegacyD1(ctx, a.gen.h, state, cfg.D1, stderr); err != nil {
+		if err := moveLegacyD1(ctx, a.gen.h, state, cfg.Entries(d1.ConfigKey), stderr); err != nil {
 			a.close()
 			return nil, err
 		}
@@ -110,25 +110,10 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
 	}
-	cfg := &wrangler.Config{}
-	if x := d.Extra; x != nil {
-		for _, k := range x.KV {
-			cfg.KV = append(cfg.KV, wrangler.KVBinding{Name: k.Name, ID: k.ID})
-		}
-		for _, k := range x.D1 {
-			cfg.D1 = append(cfg.D1, wrangler.D1Binding{Name: k.Name, ID: k.ID})
-		}
-		for _, k := range x.R2 {
-			cfg.R2 = append(cfg.R2, wrangler.R2Binding{Name: k.Name, Bucket: k.Bucket})
-		}
-		for _, k := range x.Services {
-			cfg.Services = append(cfg.Services, wrangler.ServiceBinding{Name: k.Name, Entrypoint: k.Entrypoint})
-		}
-		if hc.Bind, err = a.bindings.binder(cfg, nil); err != nil {
-			return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
-		}
+	cfg := &wrangler.Config{Plugins: deployedPlugins(d)}
+	if err = a.bindings.bind(cfg, &hc); err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
 	}
-	bindD1(cfg, &hc)
 	if _, err := jsapi.CheckWorker(hc.Bundle, nil); err != nil {
 		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/plugins/binding"
 )
 
 // configNames are the wrangler configuration files, in the order wrangler
@@ -49,16 +50,10 @@ type Config struct {
 	SecretsFile string
 	// CLIVars are the names of the vars set with --var.
 	CLIVars []string
-	// KV are the kv_namespaces bindings.
-	KV []KVBinding
-	// D1 are the d1_databases bindings.
-	D1 []D1Binding
-	// R2 are the r2_buckets bindings.
-	R2 []R2Binding
-	// Services are the service bindings to this worker's own entrypoints.
-	Services []ServiceBinding
-	// Assets is the assets configuration, nil without one.
-	Assets *Assets
+	// Plugins are the bindings of the binding plugins (plugins/binding:
+	// kv_namespaces, d1_databases, r2_buckets, services, assets, queues,
+	// ...), one Use per configuration key present, in key order.
+	Plugins []binding.Use
 	// Crons are the cron triggers (triggers.crons).
 	Crons []string
 	// Rules are the module rules (`rules`), before wrangler's defaults.
@@ -66,55 +61,12 @@ type Config struct {
 	// Define and Alias are the configuration's `define` and `alias`.
 	Define map[string]string
 	Alias  map[string]string
-	// Stubs are the bindings of kinds cellhost does not have yet: each is
-	// bound to an object that throws a clear error when used.
-	Stubs []StubBinding
 }
 
 // Options are the command-line settings that shape a configuration.
 type Options struct {
 	Env  string   // --env: apply the env.<name> section
 	Vars []string // --var KEY:VALUE, in order; they override every other var
-}
-
-// KVBinding is a KV namespace bound on env.
-type KVBinding struct {
-	Name string // env.<Name>
-	ID   string // the namespace's id (the binding name when the config has none)
-}
-
-// D1Binding is a D1 database bound on env.
-type D1Binding struct {
-	Name string // env.<Name>
-	ID   string // database_id, else database_name, else the binding name
-}
-
-// R2Binding is an R2 bucket bound on env.
-type R2Binding struct {
-	Name   string // env.<Name>
-	Bucket string // bucket_name, else the binding name: objects live at r2/<Bucket>/<key>
-}
-
-// ServiceBinding binds one of this worker's entrypoints on env.
-type ServiceBinding struct {
-	Name       string // env.<Name>
-	Entrypoint string // the exported WorkerEntrypoint class; "" for the default export
-}
-
-// Assets is wrangler's "assets" key.
-type Assets struct {
-	Directory        string // absolute
-	Binding          string // env.<Binding> has fetch(); "" for none
-	NotFoundHandling string // "none" (default), "404-page" or "single-page-application"
-	HTMLHandling     string // "auto-trailing-slash" (default), "force-trailing-slash", "drop-trailing-slash" or "none"
-	RunWorkerFirst   bool
-}
-
-// StubBinding is a binding of a kind cellhost does not support yet.
-type StubBinding struct {
-	Name string // env.<Name>
-	Kind string // e.g. "D1 database (d1_databases)"
-	Why  string // the error its use throws
 }
 
 // wranglerFile is the strict shape of a wrangler config.
@@ -132,41 +84,9 @@ type wranglerFile struct {
 	DurableObjects        *durableObjects   `json:"durable_objects"`
 	Migrations            []migration       `json:"migrations"`
 	Vars                  map[string]any    `json:"vars"`
-	KVNamespaces          []struct {
-		Binding   string `json:"binding"`
-		ID        string `json:"id"`
-		PreviewID string `json:"preview_id"`
-	} `json:"kv_namespaces"`
-	Services []struct {
-		Binding     string `json:"binding"`
-		Service     string `json:"service"`
-		Entrypoint  string `json:"entrypoint"`
-		Environment string `json:"environment"`
-	} `json:"services"`
-	D1Databases []struct {
-		Binding         string `json:"binding"`
-		DatabaseName    string `json:"database_name"`
-		DatabaseID      string `json:"database_id"`
-		PreviewID       string `json:"preview_database_id"`
-		MigrationsDir   string `json:"migrations_dir"`
-		MigrationsTable string `json:"migrations_table"`
-	} `json:"d1_databases"`
-	R2Buckets []struct {
-		Binding           string `json:"binding"`
-		BucketName        string `json:"bucket_name"`
-		PreviewBucketName string `json:"preview_bucket_name"`
-		Jurisdiction      string `json:"jurisdiction"`
-	} `json:"r2_buckets"`
-	Triggers *struct {
+	Triggers              *struct {
 		Crons []string `json:"crons"`
 	} `json:"triggers"`
-	Assets *struct {
-		Directory        string          `json:"directory"`
-		Binding          string          `json:"binding"`
-		NotFoundHandling string          `json:"not_found_handling"`
-		HTMLHandling     string          `json:"html_handling"`
-		RunWorkerFirst   json.RawMessage `json:"run_worker_first"`
-	} `json:"assets"`
 	Limits *limits `json:"limits"`
 }
 
@@ -199,8 +119,9 @@ type migration struct {
 	TransferedClasses json.RawMessage `json:"transferred_classes"`
 }
 
-// knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias"}
+// knownKeys are the keys cellhost reads itself; the binding plugins read
+// theirs (binding.Keys).
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -219,17 +140,6 @@ var nonInheritable = map[string]bool{
 	"ai": true, "vectorize": true, "hyperdrive": true, "browser": true, "send_email": true,
 	"version_metadata": true, "workflows": true, "dispatch_namespaces": true, "mtls_certificates": true,
 	"images": true, "secrets_store_secrets": true, "pipelines": true, "unsafe": true, "tail_consumers": true,
-}
-
-// stubKinds are wrangler's binding kinds cellhost does not have yet: the
-// project starts, and each binding is an object whose use throws.
-var stubKinds = map[string]string{
-	"queues": "Queue producer",
-	"ai":     "Workers AI", "analytics_engine_datasets": "Analytics Engine dataset", "vectorize": "Vectorize index",
-	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
-	"version_metadata": "version metadata", "workflows": "Workflow", "dispatch_namespaces": "dispatch namespace",
-	"mtls_certificates": "mTLS certificate", "images": "Images", "secrets_store_secrets": "Secrets Store secret",
-	"pipelines": "Pipeline",
 }
 
 // unsupportedKeys are non-binding features cellhost does not have yet.
@@ -292,21 +202,16 @@ func LoadWith(path string, opt Options) (*Config, error) {
 	for _, k := range knownKeys {
 		known[k] = true
 	}
-	var unknown []string
+	var unknown, pluginKeys []string
+	pluginRaw := map[string]json.RawMessage{}
 	for _, k := range sortedKeys(top) {
 		switch {
 		case known[k]:
 			continue
 		case deployKeys[k]:
-		case stubKinds[k] != "":
-			stubs, err := stubBindings(k, top[k])
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			cfg.Stubs = append(cfg.Stubs, stubs...)
-			if len(stubs) > 0 {
-				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %s bindings (%q) are not supported by cellhost yet: %s will throw when used", base, stubKinds[k], k, envList(stubs)))
-			}
+		case binding.Lookup(k) != nil:
+			pluginKeys = append(pluginKeys, k)
+			pluginRaw[k] = top[k]
 		case unsupportedKeys[k] != "":
 			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: %q: %s; ignored", base, k, unsupportedKeys[k]))
 		default:
@@ -315,7 +220,7 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		delete(top, k)
 	}
 	if len(unknown) > 0 {
-		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: unknown configuration key %s; ignored (cellhost reads: %s)", base, quoteAll(unknown), strings.Join(knownKeys, ", ")))
+		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: unknown configuration key %s; ignored (cellhost reads: %s)", base, quoteAll(unknown), strings.Join(append(append([]string(nil), knownKeys...), binding.Keys()...), ", ")))
 	}
 	filtered, _ := json.Marshal(top)
 	dec := json.NewDecoder(bytes.NewReader(filtered))
@@ -376,105 +281,67 @@ func LoadWith(path string, opt Options) (*Config, error) {
 			cfg.Bindings = append(cfg.Bindings, host.Binding{Name: b.Name, Class: b.ClassName})
 		}
 	}
-	for i, kv := range f.KVNamespaces {
-		if kv.Binding == "" {
-			return nil, fmt.Errorf("%s: kv_namespaces[%d] needs a \"binding\"", path, i)
-		}
-		if err := claim(kv.Binding, "a KV namespace"); err != nil {
-			return nil, err
-		}
-		id := kv.ID
-		if id == "" {
-			id = kv.Binding
-		}
-		cfg.KV = append(cfg.KV, KVBinding{Name: kv.Binding, ID: id})
-	}
-	for i, db := range f.D1Databases {
-		if db.Binding == "" {
-			return nil, fmt.Errorf("%s: d1_databases[%d] needs a \"binding\"", path, i)
-		}
-		if err := claim(db.Binding, "a D1 database"); err != nil {
-			return nil, err
-		}
-		id := db.DatabaseID
-		if id == "" {
-			id = db.DatabaseName
-		}
-		if id == "" {
-			id = db.Binding
-		}
-		cfg.D1 = append(cfg.D1, D1Binding{Name: db.Binding, ID: id})
-	}
-	for i, r := range f.R2Buckets {
-		if r.Binding == "" {
-			return nil, fmt.Errorf("%s: r2_buckets[%d] needs a \"binding\"", path, i)
-		}
-		if err := claim(r.Binding, "an R2 bucket"); err != nil {
-			return nil, err
-		}
-		b := r.BucketName
-		if b == "" {
-			b = r.Binding
-		}
-		cfg.R2 = append(cfg.R2, R2Binding{Name: r.Binding, Bucket: b})
-	}
-	for i, sv := range f.Services {
-		if sv.Binding == "" || sv.Service == "" {
-			return nil, fmt.Errorf("%s: services[%d] needs both \"binding\" and \"service\"", path, i)
-		}
-		if err := claim(sv.Binding, "a service binding"); err != nil {
-			return nil, err
-		}
-		if sv.Service != cfg.Name {
-			stub := StubBinding{Name: sv.Binding, Kind: "service binding (services)",
-				Why: fmt.Sprintf("env.%s is a service binding to the worker %q, which cellhost does not run: cellhost runs one worker (%q), and service bindings reach its own entrypoints only", sv.Binding, sv.Service, cfg.Name)}
-			cfg.Stubs = append(cfg.Stubs, stub)
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: service binding env.%s names the worker %q; cellhost runs only %q, so it will throw when used", base, sv.Binding, sv.Service, cfg.Name))
-			continue
-		}
-		cfg.Services = append(cfg.Services, ServiceBinding{Name: sv.Binding, Entrypoint: sv.Entrypoint})
-	}
-	if a := f.Assets; a != nil {
-		if a.Directory == "" {
-			return nil, fmt.Errorf("%s: assets needs a \"directory\"", path)
-		}
-		as := &Assets{Directory: filepath.Join(cfg.Dir, a.Directory), Binding: a.Binding,
-			NotFoundHandling: a.NotFoundHandling, HTMLHandling: a.HTMLHandling}
-		switch as.NotFoundHandling {
-		case "":
-			as.NotFoundHandling = "none"
-		case "none", "404-page", "single-page-application":
-		default:
-			return nil, fmt.Errorf("%s: assets.not_found_handling %q: want none, 404-page or single-page-application", path, a.NotFoundHandling)
-		}
-		switch as.HTMLHandling {
-		case "":
-			as.HTMLHandling = "auto-trailing-slash"
-		case "auto-trailing-slash", "force-trailing-slash", "drop-trailing-slash", "none":
-		default:
-			return nil, fmt.Errorf("%s: assets.html_handling %q: want auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none", path, a.HTMLHandling)
-		}
-		as.RunWorkerFirst = string(a.RunWorkerFirst) == "true"
-		if len(a.RunWorkerFirst) > 0 && string(a.RunWorkerFirst) != "true" && string(a.RunWorkerFirst) != "false" {
-			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: assets.run_worker_first as a list of patterns is not supported; the assets are served first", base))
-		}
-		if as.Binding != "" {
-			if err := claim(as.Binding, "the assets binding"); err != nil {
-				return nil, err
-			}
-		}
-		cfg.Assets = as
-	}
-	for _, st := range cfg.Stubs {
-		if prev, dup := names[st.Name]; dup && !strings.HasPrefix(st.Kind, "service") {
-			return nil, fmt.Errorf("%s: env.%s is bound twice: as %s and as a %s", path, st.Name, prev, st.Kind)
-		}
+	if err := cfg.decodePlugins(pluginKeys, pluginRaw, claim); err != nil {
+		return nil, err
 	}
 	if err := cfg.applyVars(opt, names); err != nil {
 		return nil, err
 	}
 	sort.Strings(cfg.Warnings)
 	return cfg, nil
+}
+
+// decodePlugins hands each binding plugin's key to its Decode, in key
+// order, and claims the env names of its entries.
+func (cfg *Config) decodePlugins(keys []string, raw map[string]json.RawMessage, claim func(name, what string) error) error {
+	d := &binding.Decoder{Path: cfg.Path, Dir: cfg.Dir, Worker: cfg.Name,
+		Warn: func(msg string) { cfg.Warnings = append(cfg.Warnings, msg) }}
+	for _, k := range keys {
+		p := binding.Lookup(k)
+		entries, err := p.Decode(d, raw[k])
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.Path, err)
+		}
+		for _, e := range entries {
+			if e.Name == "" {
+				continue
+			}
+			kind := e.Kind
+			if kind == "" {
+				kind = p.Kind
+			}
+			if err := claim(e.Name, article(kind)); err != nil {
+				return err
+			}
+		}
+		if len(entries) > 0 {
+			cfg.Plugins = append(cfg.Plugins, binding.Use{Plugin: p, Entries: entries})
+		}
+	}
+	return nil
+}
+
+// article puts "a" or "an" before kind ("an R2 bucket", "a KV
+// namespace", "an Email sender").
+func article(kind string) string {
+	vowels := "AEIOUaeiou"
+	if len(kind) > 1 && (kind[1] >= 'A' && kind[1] <= 'Z' || kind[1] >= '0' && kind[1] <= '9') {
+		vowels = "AEFHILMNORSX" // an acronym, read letter by letter
+	}
+	if kind != "" && strings.ContainsRune(vowels, rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// Entries returns the entries of the binding plugin of key.
+func (cfg *Config) Entries(key string) []binding.Entry {
+	for _, u := range cfg.Plugins {
+		if u.Plugin.Key == key {
+			return u.Entries
+		}
+	}
+	return nil
 }
 
 // applyVars reads the secrets file, then the --var settings. names maps
@@ -535,52 +402,6 @@ func applyEnv(top map[string]json.RawMessage, env, base string, cfg *Config) err
 	}
 	delete(top, "env")
 	return nil
-}
-
-// stubBindings lists the bindings of an unsupported kind: each entry's
-// "binding" (send_email: "name"), or the object's own "binding".
-func stubBindings(key string, raw json.RawMessage) ([]StubBinding, error) {
-	kind := stubKinds[key]
-	var entries []map[string]any
-	switch key {
-	case "queues":
-		var q struct {
-			Producers []map[string]any `json:"producers"`
-		}
-		if err := json.Unmarshal(raw, &q); err != nil {
-			return nil, fmt.Errorf("%q: %w", key, err)
-		}
-		entries = q.Producers
-	default:
-		if err := json.Unmarshal(raw, &entries); err != nil {
-			var one map[string]any
-			if err2 := json.Unmarshal(raw, &one); err2 != nil {
-				return nil, fmt.Errorf("%q: want a list or an object: %w", key, err)
-			}
-			entries = []map[string]any{one}
-		}
-	}
-	var out []StubBinding
-	for _, e := range entries {
-		name, _ := e["binding"].(string)
-		if key == "send_email" {
-			name, _ = e["name"].(string)
-		}
-		if name == "" {
-			continue
-		}
-		out = append(out, StubBinding{Name: name, Kind: fmt.Sprintf("%s (%s)", kind, key),
-			Why: fmt.Sprintf("env.%s is a %s binding (%s), which cellhost does not support yet", name, kind, key)})
-	}
-	return out, nil
-}
-
-func envList(stubs []StubBinding) string {
-	names := make([]string, len(stubs))
-	for i, s := range stubs {
-		names[i] = "env." + s.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // loadSecrets reads the dev secrets as wrangler dev does: .dev.vars.<env>

@@ -9,6 +9,13 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/plugins/assets"
+	"github.com/cellhost/cellhost/plugins/binding"
+	"github.com/cellhost/cellhost/plugins/d1"
+	"github.com/cellhost/cellhost/plugins/kv"
+	"github.com/cellhost/cellhost/plugins/r2"
+	"github.com/cellhost/cellhost/plugins/service"
+	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
 // write puts the files (name → content) into a fresh directory.
@@ -328,7 +335,7 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
 	}
 	w := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
@@ -339,29 +346,36 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		}
 	}
 	var stubs []string
-	for _, s := range c.Stubs {
-		stubs = append(stubs, s.Name)
+	for _, u := range c.Plugins {
+		for _, e := range u.Entries {
+			if e.Throws != "" {
+				stubs = append(stubs, e.Name)
+			}
+		}
 	}
-	if len(c.R2) != 1 || c.R2[0] != (wrangler.R2Binding{Name: "BUCKET", Bucket: "b"}) {
-		t.Errorf("R2 = %+v, want BUCKET on bucket b", c.R2)
+	if r := c.Entries("r2_buckets"); len(r) != 1 || r[0].Name != "BUCKET" || r[0].Config != (r2.Config{Bucket: "b"}) {
+		t.Errorf("R2 = %+v, want BUCKET on bucket b", r)
 	}
-	if want := []string{"AI", "Q", "OTHER"}; !sameSet(stubs, want) {
+	if q := c.Entries("queues"); len(q) != 2 || q[0].Name != "Q" || q[1].Kind != "Queue consumer" {
+		t.Errorf("queues = %+v, want the producer env.Q and a consumer", q)
+	}
+	if want := []string{"AI", "OTHER"}; !sameSet(stubs, want) {
 		t.Errorf("stubs = %v, want %v", stubs, want)
 	}
-	if want := []wrangler.KVBinding{{Name: "CACHE", ID: "abc"}, {Name: "NOID", ID: "NOID"}}; !reflect.DeepEqual(c.KV, want) {
-		t.Errorf("KV = %v, want %v", c.KV, want)
+	if want := []binding.Entry{kv.BindingEntry("CACHE", "abc"), kv.BindingEntry("NOID", "NOID")}; !reflect.DeepEqual(c.Entries("kv_namespaces"), want) {
+		t.Errorf("KV = %v, want %v", c.Entries("kv_namespaces"), want)
 	}
-	if want := []wrangler.D1Binding{{Name: "DB", ID: "1"}}; !reflect.DeepEqual(c.D1, want) {
-		t.Errorf("D1 = %v, want %v", c.D1, want)
+	if want := []binding.Entry{d1.BindingEntry("DB", "1")}; !reflect.DeepEqual(c.Entries("d1_databases"), want) {
+		t.Errorf("D1 = %v, want %v", c.Entries("d1_databases"), want)
 	}
 	if want := []string{"* * * * *"}; !reflect.DeepEqual(c.Crons, want) {
 		t.Errorf("crons = %v, want %v", c.Crons, want)
 	}
-	if want := []wrangler.ServiceBinding{{Name: "SELF", Entrypoint: "Api"}}; !reflect.DeepEqual(c.Services, want) {
-		t.Errorf("services = %v, want %v", c.Services, want)
+	if sv := c.Entries("services"); len(sv) != 2 || sv[1].Name != "SELF" || sv[1].Config != (service.Config{Entrypoint: "Api"}) {
+		t.Errorf("services = %v, want OTHER (throwing) and SELF on Api", sv)
 	}
-	if a := c.Assets; a == nil || a.Directory != filepath.Join(dir, "public") || a.Binding != "ASSETS" || a.NotFoundHandling != "single-page-application" || a.HTMLHandling != "auto-trailing-slash" {
-		t.Errorf("assets = %+v", c.Assets)
+	if a := assets.Of(c.Entries("assets")); a == nil || a.Directory != filepath.Join(dir, "public") || a.Binding != "ASSETS" || a.NotFoundHandling != "single-page-application" || a.HTMLHandling != "auto-trailing-slash" {
+		t.Errorf("assets = %+v", a)
 	}
 }
 

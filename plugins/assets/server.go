@@ -1,4 +1,7 @@
-package main
+// Package assets is the "assets" binding plugin: the static assets server
+// of a project (served before the worker, as wrangler dev does) and the
+// env.<binding> object whose fetch() serves them.
+package assets
 
 import (
 	"net/http"
@@ -7,37 +10,40 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-
-	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
-// assetServer serves the "assets" directory the way wrangler dev does:
+// Server serves the "assets" directory the way wrangler dev does:
 // a request for a file gets it, before the worker (unless
 // run_worker_first), with html_handling's rules for .html files and
 // not_found_handling's answer when nothing matches.
-type assetServer struct {
+type Server struct {
 	dir      string
 	notFound string // none, 404-page, single-page-application
 	html     string // auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none
 	first    bool   // run_worker_first: the worker answers, env.ASSETS serves
 }
 
-func newAssetServer(a *wrangler.Assets) *assetServer {
+// NewServer returns the server of a configuration (nil for nil).
+func NewServer(a *Config) *Server {
 	if a == nil {
 		return nil
 	}
-	return &assetServer{dir: a.Directory, notFound: a.NotFoundHandling, html: a.HTMLHandling, first: a.RunWorkerFirst}
+	return &Server{dir: a.Directory, notFound: a.NotFoundHandling, html: a.HTMLHandling, first: a.RunWorkerFirst}
 }
+
+// First reports run_worker_first: the worker answers every request, and
+// env.ASSETS serves the assets.
+func (a *Server) First() bool { return a.first }
 
 // isFile reports whether the URL path p names a regular file of the
 // directory.
-func (a *assetServer) isFile(p string) bool {
+func (a *Server) isFile(p string) bool {
 	st, err := os.Stat(filepath.Join(a.dir, filepath.FromSlash(p)))
 	return err == nil && st.Mode().IsRegular()
 }
 
 // resolve maps a clean URL path to the file to serve, or to a redirect.
-func (a *assetServer) resolve(p string) (file, redirect string) {
+func (a *Server) resolve(p string) (file, redirect string) {
 	if a.html == "none" {
 		if a.isFile(p) {
 			return p, ""
@@ -79,7 +85,7 @@ func (a *assetServer) resolve(p string) (file, redirect string) {
 // resolveSlash is html_handling force-trailing-slash (slash true) or
 // drop-trailing-slash: an HTML page has one URL, with or without the
 // trailing slash, and the other forms redirect to it.
-func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string) {
+func (a *Server) resolveSlash(p string, slash bool) (file, redirect string) {
 	if p == "/" || p == "/index.html" {
 		if p == "/index.html" && a.isFile(p) {
 			return "", "/"
@@ -118,7 +124,7 @@ func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string)
 	return page, ""
 }
 
-// serve answers r from the assets and reports true, or writes nothing and
+// Serve answers r from the assets and reports true, or writes nothing and
 // reports false when no asset answers it. As on Cloudflare, where a worker
 // script exists (always, here) not_found_handling applies to
 // env.ASSETS.fetch (binding true) and, for single-page-application, to
@@ -128,7 +134,7 @@ func (a *assetServer) resolveSlash(p string, slash bool) (file, redirect string)
 // As workerd's asset server: a redirect has no body; env.ASSETS.fetch
 // follows html_handling's redirects itself and answers with the page; any
 // method but GET and HEAD on an asset is 405 Method Not Allowed.
-func (a *assetServer) serve(w http.ResponseWriter, r *http.Request, binding bool) bool {
+func (a *Server) Serve(w http.ResponseWriter, r *http.Request, binding bool) bool {
 	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
@@ -178,7 +184,7 @@ func (a *assetServer) serve(w http.ResponseWriter, r *http.Request, binding bool
 	return false
 }
 
-func (a *assetServer) serveFile(w http.ResponseWriter, r *http.Request, file string, status int) bool {
+func (a *Server) serveFile(w http.ResponseWriter, r *http.Request, file string, status int) bool {
 	f, err := os.Open(filepath.Join(a.dir, filepath.FromSlash(file)))
 	if err != nil {
 		return false
