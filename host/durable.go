@@ -264,12 +264,16 @@ func (s *shard) synced(b *syncBatch, errs []error) {
 	for i, c := range b.cells {
 		if errs != nil && errs[i] != nil {
 			c.logger().Error(errs[i].Error())
+			// The replies that waited for the commit are told that it
+			// may or may not have been applied (an upload can land and
+			// still report a failure), with 503, never a bare 500.
+			cause := &MaybeAppliedError{Reason: "a commit failed to become durable (" + errs[i].Error() + ")"}
 			if c.log != nil && c.db == b.dbs[i] {
 				// The log has a hole: let the cell go, so that the next
 				// event restores the last durable state from the bucket.
-				c.deactivate("a commit failed to become durable")
+				c.deactivate("a commit failed to become durable", cause)
 			} else {
-				c.reset("a commit failed to become durable")
+				c.resetWith("a commit failed to become durable", cause)
 			}
 			continue
 		}
