@@ -173,7 +173,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	f.client = fleet.NewClient(secret, nodeID)
 	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
-		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, FailoverSweep: o.failoverSweep,
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, LeaseTTL: o.leaseTTL, FailoverSweep: o.failoverSweep,
 		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	if err != nil {
