@@ -24,6 +24,9 @@ type GCStats struct {
 	Deletes int64 `json:"deletes"` // markers deleted
 	Skipped int64 `json:"skipped"` // undecodable node records left alone
 	Taken   int64 `json:"taken"`   // dead nodes' cells taken over by the failover sweep
+	// StaleMarkers counts markers of generations that are over (a node
+	// that rejoined, or whose record is gone), deleted.
+	StaleMarkers int64 `json:"stale_markers"`
 }
 
 // SweepFunc is the failover sweep (SetSweep): it takes over the cells a
@@ -46,6 +49,7 @@ type DeadNodeGc struct {
 	nextTry map[string]int64 // Unix ms of the next attempt after a failure
 	stats   GCStats
 	sweep   SweepFunc // nil: no failover sweep
+	passes  int64     // passes run; every staleMarkerEvery-th collects stale markers
 }
 
 // SetSweep makes every pass run sweep on a dead node's cells before it
@@ -154,7 +158,99 @@ func (g *DeadNodeGc) RunElectedPass(ctx context.Context, renew func(context.Cont
 		g.mu.Unlock()
 		g.log.Info("dead-node gc: node record retired", "node", node)
 	}
+	g.mu.Lock()
+	g.passes++
+	stalePass := g.passes%staleMarkerEvery == 1
+	g.mu.Unlock()
+	if stalePass {
+		if err := g.gcStaleMarkers(ctx, renew, now().UnixMilli()); err != nil {
+			if errors.Is(err, ErrWakerLost) {
+				return err
+			}
+			g.log.Warn("dead-node gc: stale markers: next time", "err", err)
+		}
+	}
 	return nil
+}
+
+// staleMarkerEvery is how often (in passes) a pass also collects the
+// markers of generations that are over (gcStaleMarkers): it lists every
+// marker, which costs more than the pass over nodes/.
+const staleMarkerEvery = 4
+
+// gcStaleMarkers deletes the markers of generations that are over
+// (StaleMarkers): of nodes that rejoined with a new generation, or whose
+// record is gone (a graceful stop, a retired record). It lists node-cells/
+// first and reads the records after, as StaleMarkers requires. A dead
+// node's markers, every generation, are left to the dead-node path (the
+// failover sweep reads them first).
+func (g *DeadNodeGc) gcStaleMarkers(ctx context.Context, renew func(context.Context) error, nowMS int64) error {
+	var keys []string
+	after := ""
+	for {
+		page, err := g.store.List(ctx, bucketkey.MarkersPrefix, after, 0)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", bucketkey.MarkersPrefix, err)
+		}
+		for _, o := range page.Objects {
+			keys = append(keys, o.Key)
+		}
+		if page.NextStartAfter == "" || page.NextStartAfter <= after {
+			break
+		}
+		after = page.NextStartAfter
+	}
+	current := map[string]string{}
+	for _, k := range keys {
+		m, err := bucketkey.ParseMarkerKey(k)
+		if err != nil {
+			continue
+		}
+		if _, seen := current[m.Node]; seen {
+			continue
+		}
+		key := bucketkey.NodeKey(m.Node)
+		body, _, err := g.store.Get(ctx, key)
+		switch {
+		case errors.Is(err, plugins.ErrNotFound):
+			current[m.Node] = ""
+		case err != nil:
+			return fmt.Errorf("read %s: %w", key, err)
+		default:
+			rec, derr := ownership.DecodeNodeRecord(key, body)
+			if derr != nil || NodeRecordIsDead(key, rec, nowMS) {
+				// Never judged on what cannot be read; a dead node's
+				// markers are the dead-node path's.
+				current[m.Node] = "-"
+				continue
+			}
+			current[m.Node] = rec.OwnershipIndexGeneration
+		}
+	}
+	for node, gen := range current {
+		if gen == "-" {
+			delete(current, node)
+		}
+	}
+	stale := StaleMarkers(keys, current)
+	if len(stale) == 0 {
+		return nil
+	}
+	var deleted atomic.Int64
+	err := forEachRenewing(ctx, stale, MaxGCDeletesInFlight, renew, func(ctx context.Context, key string) error {
+		err := g.store.Delete(ctx, key, "")
+		if err == nil || errors.Is(err, plugins.ErrNotFound) {
+			deleted.Add(1)
+			return nil
+		}
+		return fmt.Errorf("delete %s: %w", key, err)
+	})
+	g.mu.Lock()
+	g.stats.Deletes += deleted.Load()
+	g.stats.StaleMarkers += deleted.Load()
+	g.mu.Unlock()
+	g.log.Info("dead-node gc: markers of old generations deleted", "deleted", deleted.Load(), "stale", len(stale))
+	return err
 }
 
 // deadNodes is dead_nodes: the nodes whose records under nodes/ are dead at

@@ -38,7 +38,7 @@ type WakeConfig struct {
 	// swept, about as soon after a death as its cells can be taken over.
 	LeaseTTL time.Duration
 	Clock    ownership.Clock // SystemClock when nil
-	Log   *slog.Logger    // discards when nil
+	Log      *slog.Logger    // discards when nil
 	// FailoverSweep makes the elected waker take over every cell a dead
 	// node owned (its node-cells markers) before GC deletes the markers
 	// (sweep.go), so that no cell of a dead owner waits for a request.
