@@ -73,7 +73,7 @@ func (e *ForwardError) Error() string {
 	if e.Stage == StageNotSent {
 		return fmt.Sprintf("The Durable Object owner is currently unreachable (%s: %v)", e.Addr, e.Err)
 	}
-	return fmt.Sprintf("the request to the Durable Object's owner at %s failed after it was sent; it may or may not have been applied (%v)", e.Addr, e.Err)
+	return fmt.Sprintf("the request may or may not have been applied: the Durable Object's owner at %s failed after the request was sent to it (%v)", e.Addr, e.Err)
 }
 
 func (e *ForwardError) Unwrap() error { return e.Err }

@@ -159,6 +159,24 @@ func (l *chaosLog) matching(sub string) []chaosLine {
 	return out
 }
 
+// around returns the lines logged between from - 1 s and to + 1 s that
+// contain one of subs (all with none).
+func (l *chaosLog) around(from, to time.Time, subs ...string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b strings.Builder
+	for _, ln := range l.lines {
+		match := len(subs) == 0
+		for _, sub := range subs {
+			match = match || strings.Contains(ln.text, sub)
+		}
+		if match && ln.at.After(from.Add(-time.Second)) && ln.at.Before(to.Add(time.Second)) {
+			fmt.Fprintf(&b, "%s %s\n", ln.at.Format("15:04:05.000"), ln.text)
+		}
+	}
+	return b.String()
+}
+
 func (l *chaosLog) tail(n int) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -486,6 +504,43 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 		}
 	})
 
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	store, err := plugins.OpenStore(context.Background(), bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	// busiest is the node that owns the most objects now (own.json), the
+	// target of a node fault: "the owner" of the targets.
+	busiest := func(rng *rand.Rand) *chaosNode {
+		count := map[string]int{}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for obj := range cfg.objects {
+			scope := "Counter:" + counterID(chaosObject(obj))
+			if body, _, err := store.Get(ctx, bucketkey.OwnKey(scope)); err == nil {
+				if rec, err := ownership.DecodeOwnRecord(bucketkey.OwnKey(scope), body); err == nil {
+					count[rec.Node]++
+				}
+			}
+		}
+		best := nodes[rng.IntN(len(nodes))]
+		for _, n := range nodes {
+			n.mu.Lock()
+			id := n.id
+			n.mu.Unlock()
+			best.mu.Lock()
+			bid := best.id
+			best.mu.Unlock()
+			if count[id] > count[bid] {
+				best = n
+			}
+		}
+		return best
+	}
 	rep := &chaosReport{bucket: strings.SplitN(bucket, ":", 2)[0], cfg: cfg, recovery: map[string][]time.Duration{}, unrecovered: map[string]int{}}
 	var (
 		opsMu sync.Mutex
@@ -555,7 +610,7 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 	// 2-5 s and at least TTL + 3 s, so that recoveries do not overlap.
 	kinds := []string{"kill", "stop", "term"}
 	if s3srv != nil {
-		kinds = append(kinds, "s3kill", "s3stop")
+		kinds = []string{"kill", "s3kill", "stop", "s3stop", "term"}
 	}
 	rng := rand.New(rand.NewPCG(1, uint64(start.UnixNano())))
 	end := time.Now().Add(cfg.faults)
@@ -566,7 +621,7 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 		ev := chaosEvent{kind: kind, node: -1}
 		switch kind {
 		case "kill", "stop", "term":
-			n := nodes[rng.IntN(len(nodes))]
+			n := busiest(rng)
 			ev.node = n.i
 			n.setAlive(false)
 			ev.at = time.Now()
@@ -650,7 +705,7 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 	}
 	rep.ops = ops
 	checkChaos(t, rep, nodes)
-	checkMarkers(t, rep, nodes, bucket, env)
+	checkMarkers(t, rep, nodes, store)
 	t.Log("\n" + renderChaosReport(rep))
 	for _, p := range rep.problems {
 		t.Error(p)
@@ -763,7 +818,19 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 		}
 	}
 	if rep.bare500 > 0 {
-		rep.problems = append(rep.problems, fmt.Sprintf("%d answers were a bare 500", rep.bare500))
+		var ex []string
+		for _, op := range rep.ops {
+			if op.bare500 && len(ex) < 3 {
+				ex = append(ex, fmt.Sprintf("%s via node %d at %s: %s", chaosObject(op.obj), op.via, op.call.Format("15:04:05.000"), op.detail))
+			}
+		}
+		rep.problems = append(rep.problems, fmt.Sprintf("%d answers were a bare 500, e.g. %s", rep.bare500, strings.Join(ex, "; ")))
+		for _, op := range rep.ops {
+			if op.bare500 {
+				t.Logf("node %d's errors around the first bare 500:\n%s", op.via, nodes[op.via].logs.around(op.call, op.ret, "Uncaught", "internal error"))
+				break
+			}
+		}
 	}
 	// Linearizability, one object at a time (so that a slow one is
 	// reported as such and not the whole history).
@@ -772,7 +839,8 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 		switch res {
 		case porcupine.Illegal:
 			rep.linIllegal++
-			rep.problems = append(rep.problems, fmt.Sprintf("%s: history not linearizable (%d operations)", chaosObject(part[0].Metadata.(int)), len(part)))
+			obj := part[0].Metadata.(int)
+			rep.problems = append(rep.problems, fmt.Sprintf("%s: history not linearizable (%d operations)%s", chaosObject(obj), len(part), explainIllegal(rep.ops, obj, t0)))
 		case porcupine.Unknown:
 			rep.linUnknown++
 		}
@@ -834,16 +902,7 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 // checkMarkers: with every node up, the markers of generations that are
 // over are collected (waiting up to 60 s for the waker's passes); after a
 // graceful stop of every node, no marker is left at all.
-func checkMarkers(t *testing.T, rep *chaosReport, nodes []*chaosNode, bucket string, env []string) {
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	store, err := plugins.OpenStore(context.Background(), bucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+func checkMarkers(t *testing.T, rep *chaosReport, nodes []*chaosNode, store plugins.ObjectStore) {
 	stale := func() (int, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -906,6 +965,42 @@ func checkMarkers(t *testing.T, rep *chaosReport, nodes []*chaosNode, bucket str
 	if len(keys) > 0 {
 		rep.problems = append(rep.problems, fmt.Sprintf("%d markers left after every node stopped, e.g. %s", len(keys), keys[0]))
 	}
+}
+
+// explainIllegal lists what makes obj's history suspicious: reads older
+// than an increment acknowledged before they were sent, increments
+// acknowledged out of order, and the refused or undecided operations in
+// between.
+func explainIllegal(ops []chaosOp, obj int, t0 time.Time) string {
+	var mine []chaosOp
+	for _, op := range ops {
+		if op.obj == obj {
+			mine = append(mine, op)
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].call.Before(mine[j].call) })
+	var b strings.Builder
+	best, bestAt := 0, time.Time{}
+	lines := 0
+	for _, op := range mine {
+		if op.out == opOK && !op.call.Before(bestAt) && op.n < best && lines < 12 {
+			kind := "read"
+			if op.inc {
+				kind = "inc"
+			}
+			fmt.Fprintf(&b, "\n    %s via %d [%s, %s] -> %d, but %d was acknowledged at %s",
+				kind, op.via, op.call.Format("15:04:05.000"), op.ret.Format("15:04:05.000"), op.n, best, bestAt.Format("15:04:05.000"))
+			lines++
+		}
+		if op.out != opOK && lines < 12 {
+			fmt.Fprintf(&b, "\n    %s inc=%v via %d [%s, %s]: %s", [...]string{"ok", "refused", "undecided"}[op.out], op.inc, op.via, op.call.Format("15:04:05.000"), op.ret.Format("15:04:05.000"), op.detail)
+			lines++
+		}
+		if op.out == opOK && op.n > best {
+			best, bestAt = op.n, op.ret
+		}
+	}
+	return b.String()
 }
 
 func listAll(ctx context.Context, store plugins.ObjectStore, prefix string) ([]string, error) {
@@ -994,4 +1089,3 @@ func loadAvg() string {
 	}
 	return strings.Join(strings.Fields(string(raw))[:3], " ")
 }
-
