@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/internal/queue"
+	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/storage"
 )
 
@@ -222,8 +223,23 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	}
 	var errs []error
 	if len(dbs) > 0 {
+		// The backup mode acknowledges a write once it is on the local
+		// disk: only while the node can still acknowledge (its lease
+		// cannot have lapsed), tested before and after the sync as
+		// Lease.Check does (seed 004, self-fencing). A node that cannot
+		// renew acknowledges nothing, even before its deadline timer
+		// fenced it (a paused process wakes up past it).
+		node := y.h.cfg.Node
+		fence := y.h.cfg.Durability == DurabilityBackup && node != nil
+		canAck := !fence || node.CanAck()
 		if y.sync != nil {
 			errs = y.sync.Sync(dbs)
+		}
+		if fence && (!canAck || !node.CanAck()) {
+			errs = make([]error, len(dbs))
+			for i := range errs {
+				errs[i] = &ownership.FencedError{Reason: "the node's lease could have lapsed before the write was acknowledged"}
+			}
 		}
 		if y.upload {
 			errs = y.h.uploadLogs(logs, errs)
