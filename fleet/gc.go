@@ -24,13 +24,24 @@ type GCStats struct {
 	Deletes int64 `json:"deletes"` // markers deleted
 	Skipped int64 `json:"skipped"` // undecodable node records left alone
 	Taken   int64 `json:"taken"`   // dead nodes' cells taken over by the failover sweep
+	// StaleMarkers counts markers of generations that are over (a node
+	// that rejoined, or whose record is gone), deleted.
+	StaleMarkers int64 `json:"stale_markers"`
 }
 
 // SweepFunc is the failover sweep (SetSweep): it takes over the cells a
-// dead node owned (scopes, from its markers) before GC deletes the
+// dead node owned (scopes, from its markers) before GC deletes their
 // markers, renewing the waker lease as it goes. It returns how many it
-// took and an error when some must be tried again (the markers stay).
-type SweepFunc func(ctx context.Context, node string, scopes []string, renew func(context.Context) error) (taken int, err error)
+// took, the cells that must be tried again (their markers stay, each
+// backing off on its own), and an error that stops the pass (a lost
+// waker lease, ctx).
+type SweepFunc func(ctx context.Context, node string, scopes []string, renew func(context.Context) error) (taken int, failed map[string]error, err error)
+
+// MaxSweepPerPass bounds the cells of one dead node the failover sweep
+// activates in one pass: a node that dies with 100 000 cells is taken
+// over a slice per waker tick, not all at once on the waker (its restores
+// and the evictions they force), and its GC goes on cell by cell.
+const MaxSweepPerPass = 256
 
 // DeadNodeGc is dead-node garbage collection (bucket protocol, section 8;
 // seed 003), run by the holder of wake/waker.json once per waker tick. Its
@@ -46,6 +57,11 @@ type DeadNodeGc struct {
 	nextTry map[string]int64 // Unix ms of the next attempt after a failure
 	stats   GCStats
 	sweep   SweepFunc // nil: no failover sweep
+	// cellRetries and cellNextTry are the failover sweep's per-cell
+	// back-off (by scope): one cell that fails to activate waits alone.
+	cellRetries map[string]int
+	cellNextTry map[string]int64
+	passes      int64 // passes run; every staleMarkerEvery-th collects stale markers
 }
 
 // SetSweep makes every pass run sweep on a dead node's cells before it
@@ -57,7 +73,8 @@ func NewDeadNodeGc(store ownership.Store, log *slog.Logger) *DeadNodeGc {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &DeadNodeGc{store: store, log: log, swept: map[string]bool{}, retries: map[string]int{}, nextTry: map[string]int64{}}
+	return &DeadNodeGc{store: store, log: log, swept: map[string]bool{}, retries: map[string]int{}, nextTry: map[string]int64{},
+		cellRetries: map[string]int{}, cellNextTry: map[string]int64{}}
 }
 
 // Stats returns the counters.
@@ -112,9 +129,15 @@ func (g *DeadNodeGc) RunElectedPass(ctx context.Context, renew func(context.Cont
 			if err := renew(ctx); err != nil {
 				return err
 			}
-			n, err := g.gcMarkers(ctx, node, renew)
+			n, err := g.gcMarkers(ctx, node, renew, now, tickMS)
 			g.mu.Lock()
 			g.stats.Deletes += int64(n)
+			if errors.Is(err, errSweepPending) {
+				// Some cells are left for later passes (the per-pass
+				// bound, or their own back-off): no back-off of the node.
+				g.mu.Unlock()
+				continue
+			}
 			if err != nil {
 				if errors.Is(err, ErrWakerLost) {
 					g.mu.Unlock()
@@ -154,7 +177,99 @@ func (g *DeadNodeGc) RunElectedPass(ctx context.Context, renew func(context.Cont
 		g.mu.Unlock()
 		g.log.Info("dead-node gc: node record retired", "node", node)
 	}
+	g.mu.Lock()
+	g.passes++
+	stalePass := g.passes%staleMarkerEvery == 1
+	g.mu.Unlock()
+	if stalePass {
+		if err := g.gcStaleMarkers(ctx, renew, now().UnixMilli()); err != nil {
+			if errors.Is(err, ErrWakerLost) {
+				return err
+			}
+			g.log.Warn("dead-node gc: stale markers: next time", "err", err)
+		}
+	}
 	return nil
+}
+
+// staleMarkerEvery is how often (in passes) a pass also collects the
+// markers of generations that are over (gcStaleMarkers): it lists every
+// marker, which costs more than the pass over nodes/.
+const staleMarkerEvery = 4
+
+// gcStaleMarkers deletes the markers of generations that are over
+// (StaleMarkers): of nodes that rejoined with a new generation, or whose
+// record is gone (a graceful stop, a retired record). It lists node-cells/
+// first and reads the records after, as StaleMarkers requires. A dead
+// node's markers, every generation, are left to the dead-node path (the
+// failover sweep reads them first).
+func (g *DeadNodeGc) gcStaleMarkers(ctx context.Context, renew func(context.Context) error, nowMS int64) error {
+	var keys []string
+	after := ""
+	for {
+		page, err := g.store.List(ctx, bucketkey.MarkersPrefix, after, 0)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", bucketkey.MarkersPrefix, err)
+		}
+		for _, o := range page.Objects {
+			keys = append(keys, o.Key)
+		}
+		if page.NextStartAfter == "" || page.NextStartAfter <= after {
+			break
+		}
+		after = page.NextStartAfter
+	}
+	current := map[string]string{}
+	for _, k := range keys {
+		m, err := bucketkey.ParseMarkerKey(k)
+		if err != nil {
+			continue
+		}
+		if _, seen := current[m.Node]; seen {
+			continue
+		}
+		key := bucketkey.NodeKey(m.Node)
+		body, _, err := g.store.Get(ctx, key)
+		switch {
+		case errors.Is(err, plugins.ErrNotFound):
+			current[m.Node] = ""
+		case err != nil:
+			return fmt.Errorf("read %s: %w", key, err)
+		default:
+			rec, derr := ownership.DecodeNodeRecord(key, body)
+			if derr != nil || NodeRecordIsDead(key, rec, nowMS) {
+				// Never judged on what cannot be read; a dead node's
+				// markers are the dead-node path's.
+				current[m.Node] = "-"
+				continue
+			}
+			current[m.Node] = rec.OwnershipIndexGeneration
+		}
+	}
+	for node, gen := range current {
+		if gen == "-" {
+			delete(current, node)
+		}
+	}
+	stale := StaleMarkers(keys, current)
+	if len(stale) == 0 {
+		return nil
+	}
+	var deleted atomic.Int64
+	err := forEachRenewing(ctx, stale, MaxGCDeletesInFlight, renew, func(ctx context.Context, key string) error {
+		err := g.store.Delete(ctx, key, "")
+		if err == nil || errors.Is(err, plugins.ErrNotFound) {
+			deleted.Add(1)
+			return nil
+		}
+		return fmt.Errorf("delete %s: %w", key, err)
+	})
+	g.mu.Lock()
+	g.stats.Deletes += deleted.Load()
+	g.stats.StaleMarkers += deleted.Load()
+	g.mu.Unlock()
+	g.log.Info("dead-node gc: markers of old generations deleted", "deleted", deleted.Load(), "stale", len(stale))
+	return err
 }
 
 // deadNodes is dead_nodes: the nodes whose records under nodes/ are dead at
@@ -209,7 +324,12 @@ func (g *DeadNodeGc) deadNodes(ctx context.Context, nowMS int64) ([]string, erro
 // with at most MaxGCDeletesInFlight deletes at once, renewing the waker
 // lease between batches. It returns how many it deleted and the first
 // error (ErrWakerLost-wrapped when a renewal failed).
-func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(context.Context) error) (int, error) {
+//
+// With a failover sweep, the cells are taken over first, at most
+// MaxSweepPerPass per pass and each out of its own back-off; the markers
+// of the cells done are deleted at once, and errSweepPending says that
+// some are left for later passes.
+func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(context.Context) error, now func() time.Time, tickMS int64) (int, error) {
 	prefix := bucketkey.NodeMarkersPrefix(node)
 	var keys []string
 	after := ""
@@ -227,22 +347,56 @@ func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(cont
 		after = page.NextStartAfter
 	}
 	keys = CellsIndexedByNodes(keys, map[string]bool{node: true})[node]
+	pending := 0
 	if g.sweep != nil && len(keys) > 0 {
-		scopes := make([]string, 0, len(keys))
+		var scopes []string
 		seen := map[string]bool{}
+		nowMS := now().UnixMilli()
+		g.mu.Lock()
 		for _, k := range keys {
-			if _, scope, ok := ParseMarkerKey(k); ok && !seen[scope] {
-				seen[scope] = true
+			_, scope, ok := ParseMarkerKey(k)
+			if !ok || seen[scope] {
+				continue
+			}
+			seen[scope] = true
+			if len(scopes) < MaxSweepPerPass && nowMS >= g.cellNextTry[scope] {
 				scopes = append(scopes, scope)
 			}
 		}
-		taken, err := g.sweep(ctx, node, scopes, renew)
+		g.mu.Unlock()
+		taken, failed, err := g.sweep(ctx, node, scopes, renew)
 		g.mu.Lock()
 		g.stats.Taken += int64(taken)
+		done := map[string]bool{}
+		for _, scope := range scopes {
+			if ferr, bad := failed[scope]; bad {
+				g.cellRetries[scope]++
+				delay := RetryDelayMS(tickMS, g.cellRetries[scope])
+				g.cellNextTry[scope] = now().UnixMilli() + delay
+				g.stats.Retries++
+				g.log.Warn("failover sweep: cell backs off", "scope", scope, "dead_node", node, "failures", g.cellRetries[scope], "retry_delay_ms", delay, "err", ferr)
+				continue
+			}
+			if err == nil {
+				done[scope] = true
+				delete(g.cellRetries, scope)
+				delete(g.cellNextTry, scope)
+			}
+		}
 		g.mu.Unlock()
 		if err != nil {
 			return 0, fmt.Errorf("failover sweep: %w", err)
 		}
+		// Only the markers of the cells done are deleted now.
+		kept := keys[:0]
+		for _, k := range keys {
+			if _, scope, ok := ParseMarkerKey(k); ok && !done[scope] {
+				pending++
+				continue
+			}
+			kept = append(kept, k)
+		}
+		keys = kept
 	}
 
 	var deleted atomic.Int64
@@ -254,8 +408,15 @@ func (g *DeadNodeGc) gcMarkers(ctx context.Context, node string, renew func(cont
 		}
 		return fmt.Errorf("delete %s: %w", key, err)
 	})
+	if err == nil && pending > 0 {
+		err = fmt.Errorf("%w: %d markers of %s wait for their cells", errSweepPending, pending, node)
+	}
 	return int(deleted.Load()), err
 }
+
+// errSweepPending: a dead node's sweep took some of its cells over in this
+// pass and left the others for later passes.
+var errSweepPending = errors.New("failover sweep not finished")
 
 // forEachRenewing runs do for every item, at most limit at once, renewing
 // the waker lease (renew) before each run of 4*limit items; a failed

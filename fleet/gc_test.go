@@ -20,8 +20,8 @@ const (
 	deadA  = "node_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 	liveB  = "node_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 	celldC = "node-1234" // seed 003's node id
-	genX   = "gen-x"
-	genY   = "gen-y"
+	genX   = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	genY   = "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 )
 
 var t0 = time.UnixMilli(1787000000000)
@@ -115,7 +115,7 @@ func gcFixture(t *testing.T) (*faultStore, *fakeNow) {
 	clock := &fakeNow{t: t0}
 	now := uint64(t0.UnixMilli())
 	mustPut(s, bucketkey.NodeKey(deadA), nodeRecord(deadA, now-1))
-	mustPut(s, bucketkey.NodeKey(liveB), nodeRecord(liveB, now+60000))
+	mustPut(s, bucketkey.NodeKey(liveB), nodeRecordGen(liveB, now+60000, genX))
 	celld := strings.Replace(string(nodeRecord(celldC, now)), `"addr"`, `"log":{"state":"open"},"addr"`, 1)
 	mustPut(s, bucketkey.NodeKey(celldC), []byte(celld))
 	mustPut(s, "nodes/broken.json", []byte(`{"node":`))
@@ -399,4 +399,57 @@ func FuzzTombstone(f *testing.F) {
 			t.Fatalf("Tombstone is not idempotent: %s -> %s, %v", tomb, again, err)
 		}
 	})
+}
+
+// TestStaleMarkers: markers of a generation that is over (the node's
+// record names another, or the node has no record) are garbage; the
+// current generation's, and those of nodes not judged (dead: the dead-node
+// path's; unreadable), are kept.
+func TestStaleMarkers(t *testing.T) {
+	keys := []string{
+		bucketkey.MarkerKey(liveB, genX, "C:1"),  // B's current generation
+		bucketkey.MarkerKey(liveB, genY, "C:2"),  // B rejoined since
+		bucketkey.MarkerKey(deadA, genY, "C:3"),  // A: not judged
+		bucketkey.MarkerKey(celldC, genX, "C:4"), // C: no record
+		"node-cells/not-a-marker",
+	}
+	current := map[string]string{liveB: genX, celldC: ""}
+	got := StaleMarkers(keys, current)
+	want := []string{bucketkey.MarkerKey(liveB, genY, "C:2"), bucketkey.MarkerKey(celldC, genX, "C:4")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("StaleMarkers = %v, want %v", got, want)
+	}
+}
+
+// TestDeadNodeGc_StaleGenerations: the markers a live node left from a
+// generation before its last rejoin, and those of a node whose record is
+// gone, are deleted by the pass (every staleMarkerEvery passes, the
+// first included), where the dead-node path (which starts from nodes/)
+// never reaches them; the live node's current markers stay.
+func TestDeadNodeGc_StaleGenerations(t *testing.T) {
+	s, clock := gcFixture(t)
+	gone := "node_" + strings.Repeat("e", 32)
+	for i := range 5 {
+		mustPut(s, bucketkey.MarkerKey(liveB, genY, fmt.Sprintf("C:old%d", i)), nil)
+		mustPut(s, bucketkey.MarkerKey(gone, genX, fmt.Sprintf("C:%d", i)), nil)
+	}
+	g := NewDeadNodeGc(s, nil)
+	if err := g.RunElectedPass(context.Background(), noRenew, clock.Now, tickMS); err != nil {
+		t.Fatal(err)
+	}
+	got := listKeys(t, s, bucketkey.NodeMarkersPrefix(liveB))
+	if len(got) != 3 {
+		t.Errorf("live node B keeps %v, want its 3 markers of generation %s", got, genX)
+	}
+	for _, k := range got {
+		if !strings.Contains(k, "/"+genX+"/") {
+			t.Errorf("marker of an old generation kept: %s", k)
+		}
+	}
+	if got := listKeys(t, s, bucketkey.NodeMarkersPrefix(gone)); len(got) != 0 {
+		t.Errorf("a node with no record keeps %d markers", len(got))
+	}
+	if st := g.Stats(); st.StaleMarkers != 10 {
+		t.Errorf("Stats = %+v, want 10 stale markers deleted", st)
+	}
 }

@@ -123,3 +123,31 @@ func Tombstone(data []byte) ([]byte, error) {
 	}
 	return append(out, '}'), nil
 }
+
+// StaleMarkers returns the markers among keys (node-cells/ keys listed
+// before current was read) whose generation is over: current maps a node
+// to the ownership_index_generation of its record as read after the
+// listing, "" when it has no record. A node's generation changes only
+// forward (a rejoin or a restart takes a new one) and its record is
+// written before any marker of a generation, so a marker listed earlier
+// whose generation is not the record's current one, or whose node has no
+// record any more, can never be written again: it is garbage that
+// dead-node GC, which starts from nodes/, never reaches (each fence and
+// rejoin leaves one generation of them). Markers of nodes missing from
+// current (records not read, undecodable) and of current generations are
+// kept.
+func StaleMarkers(keys []string, current map[string]string) []string {
+	var stale []string
+	for _, k := range keys {
+		m, err := bucketkey.ParseMarkerKey(k)
+		if err != nil {
+			continue // not ours to judge
+		}
+		gen, ok := current[m.Node]
+		if !ok || (gen != "" && gen == m.Generation) {
+			continue
+		}
+		stale = append(stale, k)
+	}
+	return stale
+}

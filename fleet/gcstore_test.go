@@ -148,13 +148,18 @@ func (stoppedTimer) Stop() bool { return false }
 
 // nodeRecord is a node lease record as cellhost writes it.
 func nodeRecord(node string, expiresMS uint64) []byte {
+	return nodeRecordGen(node, expiresMS, strings.Repeat("1", 64))
+}
+
+// nodeRecordGen is nodeRecord with the generation gen.
+func nodeRecordGen(node string, expiresMS uint64, gen string) []byte {
 	return ownership.NodeRecord{
 		Node:                     node,
 		ExpiresMS:                expiresMS,
 		Addr:                     node + ".cellhost.invalid:9",
 		ProbePublicKey:           strings.Repeat("0", 64),
 		PeerProtocol:             2,
-		OwnershipIndexGeneration: strings.Repeat("1", 64),
+		OwnershipIndexGeneration: gen,
 		Load:                     ownership.UnattractiveLoad(),
 	}.Encode()
 }

@@ -75,7 +75,7 @@ func (e *ForwardError) Error() string {
 	if e.Stage == StageNotSent {
 		return fmt.Sprintf("The Durable Object owner is currently unreachable (%s: %v)", e.Addr, e.Err)
 	}
-	return fmt.Sprintf("the request to the Durable Object's owner at %s failed after it was sent; it may or may not have been applied (%v)", e.Addr, e.Err)
+	return fmt.Sprintf("the request may or may not have been applied: the Durable Object's owner at %s failed after the request was sent to it (%v)", e.Addr, e.Err)
 }
 
 func (e *ForwardError) Unwrap() error { return e.Err }
@@ -92,6 +92,19 @@ type RemoteError struct {
 }
 
 func (e *RemoteError) Error() string { return e.Message }
+
+// UnavailableError is the owner's answer that it could not serve the
+// request (ErrKindUnavailable): the client gets 503 with Message, which
+// says whether the request may have been applied.
+type UnavailableError struct {
+	Addr    string
+	Message string
+}
+
+func (e *UnavailableError) Error() string { return e.Message }
+
+// Unavailable marks the error as a 503 (host's httpError).
+func (e *UnavailableError) Unavailable() bool { return true }
 
 // Fetch forwards req for the object class/id to the node at addr. Errors:
 // *ownership.CellOwnedElsewhereError (that node does not own it and did
@@ -182,11 +195,13 @@ func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Rep
 	if e := r.Error; e != nil {
 		switch e.Kind {
 		case ErrKindNotOwner:
-			return nil, &ownership.CellOwnedElsewhereError{Scope: e.Scope, Owner: e.Owner, Addr: e.Addr, Epoch: e.Epoch}
+			return nil, &ownership.CellOwnedElsewhereError{Scope: e.Scope, Owner: e.Owner, Addr: e.Addr, Epoch: e.Epoch, ExpiresMS: e.ExpiresMS}
 		case ErrKindLostRecord:
 			return nil, &ownership.LostRecordError{Scope: e.Scope, NewestEpoch: e.Epoch}
 		case ErrKindScript:
 			return nil, &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
+		case ErrKindUnavailable:
+			return nil, &UnavailableError{Addr: addr, Message: e.Message}
 		default:
 			return nil, &RemoteError{Addr: addr, Message: e.Message}
 		}
@@ -535,9 +550,12 @@ func wireError(err error) *WireError {
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lost *ownership.LostRecordError
 	var se *jsapi.ScriptError
+	var unavailable interface{ Unavailable() bool }
 	switch {
 	case errors.As(err, &elsewhere):
-		return &WireError{Kind: ErrKindNotOwner, Message: elsewhere.Error(), Scope: elsewhere.Scope, Owner: elsewhere.Owner, Addr: elsewhere.Addr, Epoch: elsewhere.Epoch}
+		return &WireError{Kind: ErrKindNotOwner, Message: elsewhere.Error(), Scope: elsewhere.Scope, Owner: elsewhere.Owner, Addr: elsewhere.Addr, Epoch: elsewhere.Epoch, ExpiresMS: elsewhere.ExpiresMS}
+	case errors.As(err, &unavailable) && unavailable.Unavailable(), errors.Is(err, ownership.ErrFenced):
+		return &WireError{Kind: ErrKindUnavailable, Message: err.Error()}
 	case errors.As(err, &lost):
 		return &WireError{Kind: ErrKindLostRecord, Message: lost.Error(), Scope: lost.Scope, Epoch: lost.NewestEpoch}
 	case errors.As(err, &se):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cellhost/cellhost/ownership"
@@ -18,19 +19,25 @@ import (
 // stored alarm and tells the wake index about it. A cell that needs
 // nothing more is evicted when idle, like any cell. So neither a cell with
 // an alarm whose wake entry never landed nor one whose hibernated
-// WebSockets an edge node is re-attaching waits for a request. A cell that
-// fails to activate keeps the node's markers, and the sweep is retried
-// with GC's back-off.
+// WebSockets an edge node is re-attaching waits for a request.
+//
+// The sweep is rate-limited with back-off per cell (issue 31): at most
+// MaxSweepPerPass cells of a dead node per waker tick, MaxSweepInFlight at
+// once; each cell taken has its markers deleted at once; a cell that fails
+// to activate keeps its markers and backs off alone (GC's RetryDelayMS,
+// per cell), while the others, and the node's GC, go on.
 
 // MaxSweepInFlight bounds the activations of one sweep at once.
 const MaxSweepInFlight = 8
 
 // sweepCells is the Wake's SweepFunc.
-func (w *Wake) sweepCells(ctx context.Context, node string, scopes []string, renew func(context.Context) error) (int, error) {
+func (w *Wake) sweepCells(ctx context.Context, node string, scopes []string, renew func(context.Context) error) (int, map[string]error, error) {
 	if w.local == nil {
-		return 0, errors.New("no local node to take cells over")
+		return 0, nil, errors.New("no local node to take cells over")
 	}
-	var taken, failed atomic.Int64
+	var taken atomic.Int64
+	var mu sync.Mutex
+	failed := map[string]error{}
 	err := forEachRenewing(ctx, scopes, MaxSweepInFlight, renew, func(ctx context.Context, scope string) error {
 		err := w.local.Wake(ctx, scope)
 		var elsewhere *ownership.CellOwnedElsewhereError
@@ -43,11 +50,10 @@ func (w *Wake) sweepCells(ctx context.Context, node string, scopes []string, ren
 		case errors.As(err, &elsewhere), errors.As(err, &nac) && nac.NotACell():
 			return nil // a live node has it, or it is no cell of this application
 		}
-		failed.Add(1)
-		return fmt.Errorf("take %s: %w", scope, err)
+		mu.Lock()
+		failed[scope] = fmt.Errorf("take %s: %w", scope, err)
+		mu.Unlock()
+		return nil // this cell backs off alone; the others go on
 	})
-	if n := failed.Load(); err != nil && n > 1 {
-		err = fmt.Errorf("%w (and %d more)", err, n-1)
-	}
-	return int(taken.Load()), err
+	return int(taken.Load()), failed, err
 }

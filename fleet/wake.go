@@ -31,9 +31,14 @@ type WakeConfig struct {
 	Poll time.Duration
 	// Tick is the waker tick (DefaultWakerTick when zero); the waker
 	// lease's TTL is WakerTTLTicks ticks.
-	Tick  time.Duration
-	Clock ownership.Clock // SystemClock when nil
-	Log   *slog.Logger    // discards when nil
+	Tick time.Duration
+	// LeaseTTL is the fleet's node lease TTL (--lease-ttl; 0: none): the
+	// waker lease honours it, the tick being at most LeaseTTL /
+	// WakerTTLTicks, so that the role moves, and a dead node's cells are
+	// swept, about as soon after a death as its cells can be taken over.
+	LeaseTTL time.Duration
+	Clock    ownership.Clock // SystemClock when nil
+	Log      *slog.Logger    // discards when nil
 	// FailoverSweep makes the elected waker take over every cell a dead
 	// node owned (its node-cells markers) before GC deletes the markers
 	// (sweep.go), so that no cell of a dead owner waits for a request.
@@ -102,6 +107,9 @@ func NewWake(cfg WakeConfig) (*Wake, error) {
 	}
 	if cfg.Tick <= 0 {
 		cfg.Tick = DefaultWakerTick
+	}
+	if cfg.LeaseTTL > 0 {
+		cfg.Tick = max(min(cfg.Tick, cfg.LeaseTTL/WakerTTLTicks), time.Millisecond)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = ownership.SystemClock

@@ -417,3 +417,25 @@ func TestWake_PublishAlarm(t *testing.T) {
 		t.Errorf("after the retry: old entry %v, new %v", exists(s, e.Key()), exists(s, e2.Key()))
 	}
 }
+
+// TestWake_WakerLeaseHonoursLeaseTTL: with a 2 s node lease the waker
+// lease is 2 s too (its tick a third of it), not WakerTTLTicks of the
+// default 5 s tick; a longer node lease keeps the default tick.
+func TestWake_WakerLeaseHonoursLeaseTTL(t *testing.T) {
+	for _, tt := range []struct {
+		lease, tick, wantTick time.Duration
+	}{
+		{2 * time.Second, 0, 2 * time.Second / WakerTTLTicks},
+		{0, 0, DefaultWakerTick},
+		{time.Minute, 0, DefaultWakerTick},
+		{2 * time.Second, 300 * time.Millisecond, 300 * time.Millisecond},
+	} {
+		w, err := NewWake(WakeConfig{Store: newFaultStore(), Node: "node_" + strings.Repeat("a", 32), Tick: tt.tick, LeaseTTL: tt.lease})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.cfg.Tick != tt.wantTick || w.waker.ttl != WakerTTLTicks*tt.wantTick {
+			t.Errorf("lease %v tick %v: waker tick %v ttl %v, want tick %v", tt.lease, tt.tick, w.cfg.Tick, w.waker.ttl, tt.wantTick)
+		}
+	}
+}

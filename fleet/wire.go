@@ -141,6 +141,11 @@ const (
 	ErrKindLostRecord = "lost_record"
 	// ErrKindScript: the object threw (Name, Message, Stack).
 	ErrKindScript = "script"
+	// ErrKindUnavailable: the owner could not serve the request, and the
+	// client is to be answered 503 with Message: its lease lapsed (it
+	// did not run the request), or the request ran but may or may not
+	// have been applied (a commit that could not be made durable).
+	ErrKindUnavailable = "unavailable"
 	// ErrKindOther: any other failure, described by Message.
 	ErrKindOther = "other"
 )
@@ -155,6 +160,8 @@ type WireError struct {
 	Owner   string `json:"owner,omitempty"`
 	Addr    string `json:"addr,omitempty"`
 	Epoch   uint64 `json:"epoch,omitempty"`
+	// ExpiresMS (not_owner) is the owner's lease expiry as the node read it.
+	ExpiresMS uint64 `json:"expires_ms,omitempty"`
 }
 
 // DecodeEnvelope decodes and checks a forwarded request's body.
@@ -182,7 +189,7 @@ func DecodeReply(body []byte) (*Reply, error) {
 	}
 	if r.Error != nil {
 		switch r.Error.Kind {
-		case ErrKindNotOwner, ErrKindLostRecord, ErrKindScript, ErrKindOther:
+		case ErrKindNotOwner, ErrKindLostRecord, ErrKindScript, ErrKindUnavailable, ErrKindOther:
 		default:
 			return nil, fmt.Errorf("decode peer reply: unknown error kind %q", r.Error.Kind)
 		}

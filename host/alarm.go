@@ -12,7 +12,11 @@ import (
 // committed alarm; it fires through the input gate like any other event.
 // Everything here runs on the cell's loop.
 
-// alarmMaxCountedRetries is how many failed attempts drop an alarm.
+// alarmMaxCountedRetries is how many counted retries an alarm gets: a
+// failure with that many behind it drops the alarm, so that alarm() runs
+// at most seven times (the first attempt and six retries, as Cloudflare
+// documents and celld does; seed 004 l.55), the last retry 64 s after
+// the failure before it.
 const alarmMaxCountedRetries = 6
 
 // onAlarm is storage.Options.OnAlarm: the committed alarm changed.
@@ -113,9 +117,9 @@ func (c *cell) fireAlarm() {
 }
 
 // alarmDone ends an alarm() call: success deletes the alarm unless the
-// handler re-armed it; failure reschedules it with back-off, and drops it
-// after alarmMaxCountedRetries counted failures. Writes made by a failed
-// attempt are kept.
+// handler re-armed it; failure reschedules it with back-off (2, 4 ... 64
+// s), and drops it when it failed after alarmMaxCountedRetries counted
+// retries (seven attempts). Writes made by a failed attempt are kept.
 func (c *cell) alarmDone(gen int, a storage.Alarm, failure goja.Value) {
 	if c.gen != gen { // the object was reset meanwhile: its reset retries
 		return
@@ -142,7 +146,7 @@ func (c *cell) alarmFailed(a storage.Alarm, err error) {
 	if err != nil {
 		c.logger().Error("alarm: " + err.Error())
 	}
-	if a.CountedRetry+1 >= alarmMaxCountedRetries {
+	if a.CountedRetry >= alarmMaxCountedRetries {
 		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
 			c.logger().Error("delete alarm: " + err.Error())
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/internal/queue"
+	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/storage"
 )
 
@@ -222,8 +223,23 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	}
 	var errs []error
 	if len(dbs) > 0 {
+		// The backup mode acknowledges a write once it is on the local
+		// disk: only while the node can still acknowledge (its lease
+		// cannot have lapsed), tested before and after the sync as
+		// Lease.Check does (seed 004, self-fencing). A node that cannot
+		// renew acknowledges nothing, even before its deadline timer
+		// fenced it (a paused process wakes up past it).
+		node := y.h.cfg.Node
+		fence := y.h.cfg.Durability == DurabilityBackup && node != nil
+		canAck := !fence || node.CanAck()
 		if y.sync != nil {
 			errs = y.sync.Sync(dbs)
+		}
+		if fence && (!canAck || !node.CanAck()) {
+			errs = make([]error, len(dbs))
+			for i := range errs {
+				errs[i] = &ownership.FencedError{Reason: "the node's lease could have lapsed before the write was acknowledged"}
+			}
 		}
 		if y.upload {
 			errs = y.h.uploadLogs(logs, errs)
@@ -264,12 +280,16 @@ func (s *shard) synced(b *syncBatch, errs []error) {
 	for i, c := range b.cells {
 		if errs != nil && errs[i] != nil {
 			c.logger().Error(errs[i].Error())
+			// The replies that waited for the commit are told that it
+			// may or may not have been applied (an upload can land and
+			// still report a failure), with 503, never a bare 500.
+			cause := &MaybeAppliedError{Reason: "a commit failed to become durable (" + errs[i].Error() + ")"}
 			if c.log != nil && c.db == b.dbs[i] {
 				// The log has a hole: let the cell go, so that the next
 				// event restores the last durable state from the bucket.
-				c.deactivate("a commit failed to become durable")
+				c.deactivate("a commit failed to become durable", cause)
 			} else {
-				c.reset("a commit failed to become durable")
+				c.resetWith("a commit failed to become durable", cause)
 			}
 			continue
 		}

@@ -185,6 +185,9 @@ type Host struct {
 	closing  atomic.Bool
 	sockets  wsRegistry // upgraded WebSocket connections
 	owners   ownerCache // where remote objects were last served (remote.go)
+	// ownerLease reads another node's lease (tests; nil:
+	// cfg.Node.NodeLease).
+	ownerLease func(ctx context.Context, node string) (ownership.NodeRecord, bool, error)
 	counted  counters   // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).

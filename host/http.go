@@ -109,6 +109,7 @@ func (h *Host) httpError(err error, c echo.Context) {
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
 	var forward interface{ Unsent() bool }
+	var unavailable interface{ Unavailable() bool }
 	switch {
 	case errors.As(err, &he):
 		if he.Code == http.StatusRequestEntityTooLarge {
@@ -123,15 +124,13 @@ func (h *Host) httpError(err error, c echo.Context) {
 		// cells again once it rejoins.
 		h.log.Error(err.Error())
 		_ = plain(c, http.StatusServiceUnavailable, err.Error())
-	case errors.As(err, &forward):
-		// A forward to the owner failed (remote.go): 503 when it never
-		// reached it (try again), 502 when it may have run.
+	case errors.As(err, &unavailable) && unavailable.Unavailable(), errors.As(err, &forward):
+		// A forward to the owner failed (remote.go: it never reached
+		// it, or it may have run: the text says which), a commit could
+		// not be made durable (MaybeAppliedError), or the owner
+		// answered one of these: 503 with the reason.
 		h.log.Error(err.Error())
-		status := http.StatusBadGateway
-		if forward.Unsent() {
-			status = http.StatusServiceUnavailable
-		}
-		_ = plain(c, status, err.Error())
+		_ = plain(c, http.StatusServiceUnavailable, err.Error())
 	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
 		// The client went away before the answer: nobody to answer, and
 		// nothing the application threw. The event itself runs on.

@@ -130,10 +130,10 @@ func (h *Host) CallCell(ctx context.Context, class, key string, req []byte) ([]b
 
 // internalRouted is internalHere, forwarded to the owner. Off the loop.
 func (h *Host) internalRouted(ctx context.Context, class, id string, req []byte) ([]byte, error) {
-	return routed(h, &h.owners, class+":"+id,
+	return routed(ctx, h, &h.owners, class+":"+id,
 		func() ([]byte, error) { return h.internalHere(ctx, class, id, req) },
-		func(addr string) ([]byte, error) {
-			return h.cfg.Remote.Call(ctx, addr, class, id, "", internalMethod, req, false)
+		func(fctx context.Context, addr string) ([]byte, error) {
+			return h.cfg.Remote.Call(fctx, addr, class, id, "", internalMethod, req, false)
 		})
 }
 

@@ -539,7 +539,10 @@ func (c *cell) attachLog(l *cellLog) {
 			case <-l.lease.Lost:
 				c.s.post(func() {
 					if c.log == l {
-						c.deactivate("the node's lease lapsed")
+						// What it was running, or had committed but not
+						// yet acknowledged, may or may not be in the
+						// bucket the next owner restores.
+						c.deactivate("the node's lease lapsed", &MaybeAppliedError{Reason: "this node lost the Durable Object's lease (its lease lapsed or another node took the object over) before the write was acknowledged"})
 					}
 				})
 			case <-l.done:
@@ -552,8 +555,9 @@ func (c *cell) attachLog(l *cellLog) {
 // deactivate resets the object and lets go of its database and lease, so
 // that the next event acquires and restores the cell again (the last
 // durable state is what the bucket holds). On the loop.
-func (c *cell) deactivate(reason string) {
-	c.reset(reason)
+// cause is what the events it held fail with (nil: BrokenObjectError).
+func (c *cell) deactivate(reason string, cause error) {
+	c.resetWith(reason, cause)
 	_ = c.closeDB(false)
 }
 

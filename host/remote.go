@@ -109,15 +109,23 @@ func (h *Host) callHere(ctx context.Context, class, id, name, method string, arg
 // that never reached it, at most maxForwardRounds times. owners remembers
 // where scope was last served remotely, so that the next request goes
 // there at once (no local look-up); a stale entry costs one round.
-func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, error), there func(addr string) (T, error)) (T, error) {
+//
+// Every forward is bounded by the owner's lease (forwardTo): a paused or
+// dead owner holds a request no longer than its lease. A forward that never
+// reached the owner (refused, not yet written) waits for the lease the
+// look-up read to expire, then looks up again, which takes the object over
+// here once the lease is no longer live; one that may have reached it is
+// answered MaybeAppliedError, never sent again (requests are not
+// idempotent; the epoch fence decides what survives).
+func routed[T any](ctx context.Context, h *Host, owners *ownerCache, scope string, here func() (T, error), there func(ctx context.Context, addr string) (T, error)) (T, error) {
 	var v T
 	var err error
-	if addr, ok := owners.get(scope, time.Now()); ok && h.cfg.Remote != nil {
-		v, err = there(addr)
+	if o, ok := owners.get(scope, time.Now()); ok && h.cfg.Remote != nil {
+		v, err = forwardTo(ctx, h, o, there)
 		if !isElsewhere(err) && !forwardFailed(err) {
 			return v, err
 		}
-		owners.forget(scope, addr)
+		owners.forget(scope, o.addr)
 		if !isElsewhere(err) && !unsent(err) {
 			return v, err // sent, no answer: reported, never re-sent
 		}
@@ -128,24 +136,126 @@ func routed[T any](h *Host, owners *ownerCache, scope string, here func() (T, er
 		if !errors.As(err, &elsewhere) || round >= maxForwardRounds {
 			return v, err
 		}
-		addr := elsewhere.Addr
-		v, err = there(addr)
+		o := ownerRef{addr: elsewhere.Addr, node: elsewhere.Owner, expiresMS: elsewhere.ExpiresMS}
+		v, err = forwardTo(ctx, h, o, there)
 		if isElsewhere(err) || unsent(err) {
-			owners.forget(scope, addr)
+			owners.forget(scope, o.addr)
 			if round+1 >= maxForwardRounds {
+				return v, err
+			}
+			if unsent(err) && !waitLeaseExpiry(ctx, o) {
 				return v, err
 			}
 			v, err = here() // look the owner up again
 			continue
 		}
 		if forwardFailed(err) {
-			owners.forget(scope, addr) // no answer: look up afresh next time
+			owners.forget(scope, o.addr) // no answer: look up afresh next time
 		} else {
-			owners.put(scope, addr, time.Now())
+			owners.put(scope, o, time.Now())
 		}
 		return v, err
 	}
 	return v, err
+}
+
+// ownerRef is where a look-up found an object: the owner's address, node
+// id and lease expiry (Unix ms; 0 when unknown).
+type ownerRef struct {
+	addr      string
+	node      string
+	expiresMS uint64
+}
+
+// errOwnerLeaseExpired is the cause of a forward's context cancelled by
+// forwardTo: the owner's lease expired with the forward in flight.
+var errOwnerLeaseExpired = errors.New("the owner's lease expired")
+
+// leaseReadRetry is how soon forwardTo reads an owner's lease again after
+// a failed read.
+const leaseReadRetry = 100 * time.Millisecond
+
+// forwardTo runs there(addr) with a context that ends when the owner's
+// lease has expired: at the expiry the look-up read, the lease is read
+// again; while the owner renews it the forward goes on (a slow object
+// is not cut short), and once it is no longer live the forward is
+// cancelled. Then a forward that never reached the owner comes back
+// unsent (the caller looks up again), and one that may have reached it
+// becomes MaybeAppliedError.
+func forwardTo[T any](ctx context.Context, h *Host, o ownerRef, there func(context.Context, string) (T, error)) (T, error) {
+	read := h.ownerLease
+	if read == nil && h.cfg.Node != nil {
+		read = h.cfg.Node.NodeLease
+	}
+	if read == nil || o.node == "" || o.expiresMS == 0 {
+		return there(ctx, o.addr)
+	}
+	fctx, cancel := context.WithCancelCause(ctx)
+	stop := make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Add(1)
+	go func() {
+		defer watching.Done()
+		expires := o.expiresMS
+		for {
+			t := time.NewTimer(time.Until(time.UnixMilli(int64(expires))) + time.Millisecond)
+			select {
+			case <-stop:
+				t.Stop()
+				return
+			case <-fctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			rec, live, err := read(fctx, o.node)
+			switch {
+			case fctx.Err() != nil:
+				return
+			case err != nil:
+				// The bucket does not answer: nobody can renew or take
+				// over now; read again shortly (the request's own
+				// deadline bounds the wait).
+				expires = uint64(time.Now().Add(leaseReadRetry).UnixMilli())
+			case live && rec.ExpiresMS > expires:
+				expires = rec.ExpiresMS // renewed: the owner is alive
+			default:
+				cancel(errOwnerLeaseExpired)
+				return
+			}
+		}
+	}()
+	v, err := there(fctx, o.addr)
+	close(stop)
+	watching.Wait()
+	expired := errors.Is(context.Cause(fctx), errOwnerLeaseExpired)
+	cancel(nil)
+	if err != nil && expired && ctx.Err() == nil && !unsent(err) && !isElsewhere(err) {
+		return v, &MaybeAppliedError{Reason: fmt.Sprintf("the Durable Object's owner (%s at %s) stopped answering and its lease expired after the request was sent to it", o.node, o.addr)}
+	}
+	return v, err
+}
+
+// waitLeaseExpiry waits, after a forward that never reached the owner
+// (refused: the owner may be dead), until the owner's lease the look-up
+// read has expired, so that the next look-up can take the object over. It
+// reports false when ctx ended first.
+func waitLeaseExpiry(ctx context.Context, o ownerRef) bool {
+	if o.expiresMS == 0 {
+		return ctx.Err() == nil
+	}
+	d := time.Until(time.UnixMilli(int64(o.expiresMS))) + time.Millisecond
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // forwardFailed reports whether err is a forward that got no answer
@@ -156,17 +266,17 @@ func forwardFailed(err error) bool {
 }
 
 // ownerCache remembers the address of the node that last served a scope
-// remotely, for ownerCacheTTL: after that the owner is looked up again, so
-// that a node paused or dead with its connections still accepted is
-// noticed once its lease expired. Safe for concurrent use; bounded (it
-// starts over when full).
+// remotely, for ownerCacheTTL and never past the owner's lease expiry as
+// last read: after that the owner is looked up again, so that a node paused
+// or dead with its connections still accepted is noticed once its lease
+// expired. Safe for concurrent use; bounded (it starts over when full).
 type ownerCache struct {
 	mu sync.Mutex
 	m  map[string]cachedOwner // by scope; guarded by mu
 }
 
 type cachedOwner struct {
-	addr  string
+	ownerRef
 	until time.Time
 }
 
@@ -175,23 +285,23 @@ const (
 	ownerCacheTTL   = time.Second
 )
 
-func (c *ownerCache) get(scope string, now time.Time) (string, bool) {
+func (c *ownerCache) get(scope string, now time.Time) (ownerRef, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	o, ok := c.m[scope]
-	if !ok || !now.Before(o.until) {
-		return "", false
+	if !ok || !now.Before(o.until) || o.expiresMS != 0 && now.UnixMilli() >= int64(o.expiresMS) {
+		return ownerRef{}, false
 	}
-	return o.addr, true
+	return o.ownerRef, true
 }
 
-func (c *ownerCache) put(scope, addr string, now time.Time) {
+func (c *ownerCache) put(scope string, o ownerRef, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil || len(c.m) >= maxCachedOwners {
 		c.m = map[string]cachedOwner{}
 	}
-	c.m[scope] = cachedOwner{addr: addr, until: now.Add(ownerCacheTTL)}
+	c.m[scope] = cachedOwner{ownerRef: o, until: now.Add(ownerCacheTTL)}
 }
 
 // forget drops scope's entry if it still is addr.
@@ -206,30 +316,32 @@ func (c *ownerCache) forget(scope, addr string) {
 // fetchRouted is FetchHere, forwarded to the owner when another node owns
 // the object. Off the loop.
 func (h *Host) fetchRouted(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	return routed(h, &h.owners, class+":"+id,
+	return routed(ctx, h, &h.owners, class+":"+id,
 		func() (*jsapi.HTTPResponse, error) { return h.FetchHere(ctx, class, id, name, req) },
-		func(addr string) (*jsapi.HTTPResponse, error) {
+		func(fctx context.Context, addr string) (*jsapi.HTTPResponse, error) {
 			if sr, ok := h.cfg.Remote.(SocketRemote); ok && isUpgradeRequest(req) {
+				// The relay outlives this call: the request's context,
+				// not the forward's.
 				return h.remoteSocketResponse(ctx, sr, addr, class, id, name, req)
 			}
 			// The peer protocol carries bodies as bytes.
 			if err := req.BufferBody(maxBodyBytes); err != nil {
 				return nil, errBadRequest{err}
 			}
-			return h.cfg.Remote.Fetch(ctx, addr, class, id, name, req)
+			return h.cfg.Remote.Fetch(fctx, addr, class, id, name, req)
 		})
 }
 
 // callRouted is CallHere, forwarded to the owner. Off the loop.
 func (h *Host) callRouted(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
-	return routed(h, &h.owners, class+":"+id,
+	return routed(ctx, h, &h.owners, class+":"+id,
 		func() ([]byte, error) { return h.callHere(ctx, class, id, name, method, args, get) },
-		func(addr string) ([]byte, error) {
+		func(fctx context.Context, addr string) ([]byte, error) {
 			if hasTargetRefs(args) {
 				jsapi.ReleaseEnvelopeTargets(args) // the message is dropped
 				return nil, jsapi.ErrCapabilityAcrossNodes
 			}
-			return h.cfg.Remote.Call(ctx, addr, class, id, name, method, args, get)
+			return h.cfg.Remote.Call(fctx, addr, class, id, name, method, args, get)
 		})
 }
 

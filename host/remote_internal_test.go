@@ -64,7 +64,7 @@ func TestRouted(t *testing.T) {
 			h := &Host{cfg: Config{Remote: stubRemote{}}}
 			var owners ownerCache
 			if tt.cached != "" {
-				owners.put("C:x", tt.cached, time.Now())
+				owners.put("C:x", ownerRef{addr: tt.cached}, time.Now())
 			}
 			var calls []string
 			here := func() (string, error) {
@@ -76,7 +76,7 @@ func TestRouted(t *testing.T) {
 				tt.here = tt.here[1:]
 				return "local", err
 			}
-			there := func(addr string) (string, error) {
+			there := func(_ context.Context, addr string) (string, error) {
 				calls = append(calls, "t"+addr)
 				if len(tt.there) == 0 {
 					t.Fatal("unexpected forward")
@@ -85,7 +85,7 @@ func TestRouted(t *testing.T) {
 				tt.there = tt.there[1:]
 				return "remote", err
 			}
-			_, err := routed(h, &owners, "C:x", here, there)
+			_, err := routed(context.Background(), h, &owners, "C:x", here, there)
 			if got := strings.Join(calls, " "); got != tt.want {
 				t.Errorf("calls = %q, want %q", got, tt.want)
 			}
@@ -102,7 +102,7 @@ func TestRouted(t *testing.T) {
 func TestRouted_NoRemote(t *testing.T) {
 	h := &Host{}
 	var owners ownerCache
-	_, err := routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) {
+	_, err := routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) {
 		t.Fatal("forwarded without a Remote")
 		return 0, nil
 	})
@@ -114,9 +114,9 @@ func TestRouted_NoRemote(t *testing.T) {
 func TestOwnerCache_Expires(t *testing.T) {
 	var c ownerCache
 	now := time.Unix(1000, 0)
-	c.put("s", "a:1", now)
-	if addr, ok := c.get("s", now.Add(ownerCacheTTL-time.Nanosecond)); !ok || addr != "a:1" {
-		t.Errorf("get before the TTL = %q, %v", addr, ok)
+	c.put("s", ownerRef{addr: "a:1"}, now)
+	if o, ok := c.get("s", now.Add(ownerCacheTTL-time.Nanosecond)); !ok || o.addr != "a:1" {
+		t.Errorf("get before the TTL = %q, %v", o.addr, ok)
 	}
 	if _, ok := c.get("s", now.Add(ownerCacheTTL)); ok {
 		t.Error("get at the TTL found the entry")
@@ -136,12 +136,110 @@ func TestOwnerCache_Expires(t *testing.T) {
 func TestRouted_CacheOnlyAnswers(t *testing.T) {
 	h := &Host{cfg: Config{Remote: stubRemote{}}}
 	var owners ownerCache
-	_, _ = routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) { return 0, unsentErr{false} })
+	_, _ = routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, unsentErr{false} })
 	if _, ok := owners.get("C:x", time.Now()); ok {
 		t.Error("a failed forward was cached")
 	}
-	_, _ = routed(h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(string) (int, error) { return 0, nil })
-	if addr, ok := owners.get("C:x", time.Now()); !ok || addr != "b" {
-		t.Errorf("an answered forward was not cached: %q %v", addr, ok)
+	_, _ = routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, nil })
+	if o, ok := owners.get("C:x", time.Now()); !ok || o.addr != "b" {
+		t.Errorf("an answered forward was not cached: %q %v", o.addr, ok)
+	}
+}
+
+// TestOwnerCache_LeaseExpiry: a cached owner is not used past the lease
+// expiry the look-up read, even within ownerCacheTTL.
+func TestOwnerCache_LeaseExpiry(t *testing.T) {
+	var c ownerCache
+	now := time.Unix(1000, 0)
+	c.put("s", ownerRef{addr: "a:1", node: "n", expiresMS: uint64(now.Add(100 * time.Millisecond).UnixMilli())}, now)
+	if _, ok := c.get("s", now.Add(99*time.Millisecond)); !ok {
+		t.Error("entry missing before the lease expiry")
+	}
+	if _, ok := c.get("s", now.Add(100*time.Millisecond)); ok {
+		t.Error("entry used at the owner's lease expiry")
+	}
+}
+
+// fakeLeases answers Host.ownerLease with a scripted lease per read.
+type fakeLeases struct {
+	reads chan struct{} // one send per read (buffered)
+	recs  []ownership.NodeRecord
+	live  []bool
+}
+
+func (f *fakeLeases) read(_ context.Context, node string) (ownership.NodeRecord, bool, error) {
+	i := len(f.reads)
+	f.reads <- struct{}{}
+	if i >= len(f.recs) {
+		i = len(f.recs) - 1
+	}
+	return f.recs[i], f.live[i], nil
+}
+
+// elsewhereUntil is an owner b whose lease, as read, expires at expiresMS.
+func elsewhereUntil(expiresMS uint64) error {
+	return &ownership.CellOwnedElsewhereError{Scope: "C:x", Owner: "node_b", Addr: "b", ExpiresMS: expiresMS}
+}
+
+// TestRouted_OwnerLease: a forward is bounded by the owner's lease. The
+// lease in the look-up has already expired (an owner paused or dead), so
+// the lease is read again at once: not live, the forward is cancelled.
+// Sent: answered MaybeAppliedError, never re-sent. Not yet written: looked
+// up again, and taken here. A lease renewed meanwhile lets the forward
+// go on to its answer.
+func TestRouted_OwnerLease(t *testing.T) {
+	past := uint64(time.Now().Add(-time.Second).UnixMilli())
+	for _, tt := range []struct {
+		name    string
+		written bool
+		renewed bool
+		want    string
+		result  string
+	}{
+		{"SentMayHaveApplied", true, false, "h tb", MsgMaybeApplied},
+		{"NotWrittenTakenHere", false, false, "h tb h", "ok"},
+		{"RenewedAnswers", true, true, "h tb", "ok"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			leases := &fakeLeases{reads: make(chan struct{}, 16),
+				recs: []ownership.NodeRecord{{Node: "node_b", ExpiresMS: past}}, live: []bool{false}}
+			if tt.renewed {
+				leases.recs = []ownership.NodeRecord{{Node: "node_b", ExpiresMS: uint64(time.Now().Add(time.Hour).UnixMilli())}}
+				leases.live = []bool{true}
+			}
+			h := &Host{cfg: Config{Remote: stubRemote{}}, ownerLease: leases.read}
+			var owners ownerCache
+			heres := []error{elsewhereUntil(past), nil}
+			var calls []string
+			here := func() (int, error) {
+				calls = append(calls, "h")
+				err := heres[0]
+				heres = heres[1:]
+				return 0, err
+			}
+			there := func(ctx context.Context, addr string) (int, error) {
+				calls = append(calls, "t"+addr)
+				if tt.renewed {
+					<-leases.reads // the watcher read the renewed lease: answer
+					return 1, nil
+				}
+				<-ctx.Done() // the owner never answers
+				return 0, unsentErr{!tt.written}
+			}
+			_, err := routed(context.Background(), h, &owners, "C:x", here, there)
+			if got := strings.Join(calls, " "); got != tt.want {
+				t.Errorf("calls = %q, want %q", got, tt.want)
+			}
+			switch {
+			case tt.result == "ok" && err != nil:
+				t.Errorf("err = %v, want nil", err)
+			case tt.result != "ok" && (err == nil || !strings.Contains(err.Error(), tt.result)):
+				t.Errorf("err = %v, want %q", err, tt.result)
+			}
+			var ma *MaybeAppliedError
+			if tt.result == MsgMaybeApplied && !errors.As(err, &ma) {
+				t.Errorf("err = %T, want *MaybeAppliedError", err)
+			}
+		})
 	}
 }

@@ -212,7 +212,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 					return 0, false, fmt.Errorf("acquire cell %s: owner %s: %w", scope, cur.Node, lerr)
 				}
 				if live {
-					return 0, false, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch}
+					return 0, false, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch, ExpiresMS: rec.ExpiresMS}
 				}
 				n.logf("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
 			}
@@ -242,6 +242,13 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 		}
 	}
 	return 0, false, fmt.Errorf("acquire cell %s: %d writes of %s rejected in a row", scope, maxAcquireRounds, key)
+}
+
+// NodeLease reads node's lease (nodes/<node>.json) and reports whether it
+// is live now by this node's clock. A missing record is not live; an
+// undecodable one is an error. Safe from any goroutine.
+func (n *Node) NodeLease(ctx context.Context, node string) (NodeRecord, bool, error) {
+	return n.nodeLease(ctx, node)
 }
 
 // nodeLease reads node's lease and reports whether it is live now. A

@@ -89,6 +89,12 @@ type Node struct {
 	state    nodeState             // guarded by mu
 	etag     string                // guarded by mu; ETag of my last lease write
 	pending  *pendingWrite         // guarded by mu; an ambiguous lease write not yet resolved
+	// late are ambiguous lease writes that a read-back found not (yet)
+	// landed: a conditional write the store still held (a file store's
+	// queue, an S3 request the server applies after the client gave up)
+	// can land afterwards, and the next renewal's If-Match then fails on
+	// my own write. Cleared when a write lands. Guarded by mu.
+	late []pendingWrite
 	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
 	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
 	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
@@ -320,6 +326,7 @@ func (n *Node) landed(etag string, st stamp) {
 		return // a fenced node never extends its lease (but by rejoining)
 	}
 	n.etag = etag
+	n.late = nil // none of them can land on the new etag
 	if fa := st.mono + n.ttl - n.margin; fa > n.fenceAt {
 		n.fenceAt = fa
 		n.anchor = st.mono
@@ -432,8 +439,13 @@ func (n *Node) renew(ctx context.Context) bool {
 	n.mu.Lock()
 	pending := n.pending != nil
 	n.mu.Unlock()
-	if pending && !n.resolvePending(ctx) {
-		return false
+	if pending {
+		rctx, rcancel := context.WithTimeout(ctx, n.ttl/3)
+		resolved := n.resolvePending(rctx)
+		rcancel()
+		if !resolved {
+			return false
+		}
 	}
 	if n.Fenced() {
 		return false
@@ -450,6 +462,9 @@ func (n *Node) renew(ctx context.Context) bool {
 		n.landed(newEtag, mono)
 		return true
 	case rejected(err):
+		if n.adoptLate(ctx) {
+			return false // my own late write, or unreadable: try again soon
+		}
 		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, err))
 		return false
 	}
@@ -460,7 +475,12 @@ func (n *Node) renew(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		return false // Close resolves it
 	}
-	if !n.resolvePending(ctx) {
+	// The read-back is bounded like the write: a hung read would hold
+	// every later renewal until the deadline fenced the node.
+	rctx, rcancel := context.WithTimeout(ctx, n.ttl/3)
+	resolved := n.resolvePending(rctx)
+	rcancel()
+	if !resolved {
 		return false
 	}
 	n.mu.Lock()
@@ -486,7 +506,13 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 		n.logf("ownership: read back %s: %v", n.key, err)
 		return false
 	case gotEtag == etag:
-		// The write did not land.
+		// The write did not land (yet: it may still, see late).
+		n.mu.Lock()
+		n.late = append(n.late, *p)
+		if len(n.late) > maxLate {
+			n.late = n.late[len(n.late)-maxLate:]
+		}
+		n.mu.Unlock()
 	case bytes.Equal(body, p.body):
 		n.landed(gotEtag, p.stamp)
 	default:
@@ -496,6 +522,42 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	n.pending = nil
 	n.mu.Unlock()
 	return true
+}
+
+// maxLate bounds Node.late.
+const maxLate = 4
+
+// adoptLate is called when a renewal's If-Match was rejected after
+// ambiguous writes that did not seem to land (late): if the record now
+// holds one of them, it landed late, and is adopted (its etag, its
+// stamp). It reports true when the node must not fence for the
+// rejection: the write was mine, or the record cannot be read now (the
+// deadline timer fences if nothing lands). False: another writer.
+func (n *Node) adoptLate(ctx context.Context) bool {
+	n.mu.Lock()
+	late := append([]pendingWrite(nil), n.late...)
+	n.mu.Unlock()
+	if len(late) == 0 {
+		return false
+	}
+	rctx, cancel := context.WithTimeout(ctx, n.ttl/3)
+	defer cancel()
+	body, etag, err := n.store.Get(rctx, n.key)
+	switch {
+	case errors.Is(err, plugins.ErrNotFound):
+		return false
+	case err != nil:
+		n.logf("ownership: read back %s after a rejected renewal: %v", n.key, err)
+		return true
+	}
+	for _, p := range late {
+		if bytes.Equal(body, p.body) {
+			n.logf("ownership: an earlier renewal of %s landed late; adopting it", n.key)
+			n.landed(etag, p.stamp)
+			return true
+		}
+	}
+	return false
 }
 
 // rejected reports whether a conditional write was cleanly rejected: 412 or

@@ -282,6 +282,45 @@ func TestNode_Renew_Ambiguous(t *testing.T) {
 			t.Errorf("fenced: %v", n.Err())
 		}
 	})
+	t.Run("LandedLate", func(t *testing.T) {
+		// The write times out, the read-back finds the old record, and
+		// the store applies the write afterwards (a queued write, an S3
+		// request applied after the client gave up): the retry's
+		// If-Match is rejected by my own write. The node adopts it
+		// instead of fencing.
+		m := newMockStore()
+		clock := newFakeClock()
+		n := newNode(t, m, clock, nodeA)
+		var puts atomic.Int32
+		var held struct {
+			body []byte
+			opts plugins.PutOptions
+		}
+		m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
+			if k != key {
+				return m.mem.Put(ctx, k, body, opts)
+			}
+			switch puts.Add(1) {
+			case 1:
+				held.body, held.opts = body, opts
+				return "", errNetwork // not applied yet
+			case 2:
+				if _, err := m.mem.Put(ctx, k, held.body, held.opts); err != nil { // it lands now
+					t.Errorf("the late write: %v", err)
+				}
+			}
+			return m.mem.Put(ctx, k, body, opts)
+		}
+		clock.Advance(ttl / 3)
+		waitFor(t, "the ambiguous write", func() bool { return puts.Load() >= 1 })
+		clock.Advance(ttl / 10) // the retry: rejected by the late write, adopted
+		waitFor(t, "the late write adopted", func() bool { return n.ExpiresMS() == uint64(t0.UnixMilli()+(ttl/3+ttl).Milliseconds()) })
+		clock.Advance(ttl / 10) // the next retry lands on the adopted etag
+		waitFor(t, "the next renewal", func() bool { return n.ExpiresMS() == uint64(t0.UnixMilli()+(ttl/3+2*ttl/10+ttl).Milliseconds()) })
+		if n.Fenced() {
+			t.Errorf("fenced by its own late write: %v", n.Err())
+		}
+	})
 	t.Run("OtherWriter", func(t *testing.T) {
 		m := newMockStore()
 		clock := newFakeClock()

@@ -115,6 +115,10 @@ type CellOwnedElsewhereError struct {
 	Owner string // the owning node id
 	Addr  string // the owner's addr from its lease
 	Epoch uint64 // the owner's epoch
+	// ExpiresMS is the owner's lease's expires_ms as it was read (0:
+	// unknown). A forward to the owner is bounded by it: past it, the
+	// forwarding node reads the lease again (host/remote.go).
+	ExpiresMS uint64
 }
 
 func (e *CellOwnedElsewhereError) Error() string {

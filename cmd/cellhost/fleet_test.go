@@ -321,8 +321,8 @@ func hostIDFromName(script, class, name string) string { return host.IDFromName(
 
 // TestFleet_KillOwner kills the owner of an object with SIGKILL in the
 // middle of a stream of concurrent writes sent through the other nodes:
-// the writes fail (503 while the dead owner's lease is live, 502 for those
-// in flight, which may or may not have applied) until a survivor takes the
+// the writes fail (503 while the dead owner's lease is live, 503 saying so
+// for those in flight, which may or may not have applied) until a survivor takes the
 // object over, then go on. Every acknowledged increment is in the final
 // count, no value is acknowledged twice (one writer per epoch), and the
 // count exceeds the acknowledged writes by at most the ambiguous ones.
@@ -349,7 +349,7 @@ func TestFleet_KillOwner(t *testing.T) {
 			mu        sync.Mutex
 			acked     = []int{1}
 			failed    = map[int]int{} // status -> count
-			ambiguous int             // 502s and broken connections: may have applied
+			ambiguous int             // 503 "may or may not" and broken connections
 			killedAt  time.Time
 			after     time.Time
 			fatal     error
@@ -378,7 +378,7 @@ func TestFleet_KillOwner(t *testing.T) {
 						if !killedAt.IsZero() && after.IsZero() {
 							after = time.Now()
 						}
-					case status == 502:
+					case status == 503 && strings.Contains(raw, host.MsgMaybeApplied):
 						ambiguous++
 						failed[status]++
 					case status == 503:

@@ -174,7 +174,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	f.client = fleet.NewClient(secret, nodeID)
 	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
-		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, FailoverSweep: o.failoverSweep,
+		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, LeaseTTL: o.leaseTTL, FailoverSweep: o.failoverSweep,
 		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
 	})
 	if err != nil {
@@ -187,7 +187,9 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 // rejoin closes the fenced node and starts a new one with the same id (a
 // new generation), retrying with back-off until ctx ends.
 func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log io.Writer) error {
-	closeCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	// The fenced node's cells are lost already; releasing them is a
+	// courtesy bounded like an attempt (a paused bucket would hold it).
+	closeCtx, cancel := context.WithTimeout(ctx, rejoinAttemptTimeout(o.leaseTTL))
 	_ = f.node.Close(closeCtx)
 	cancel()
 	for failures := 1; ; failures++ {
@@ -198,7 +200,13 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 		if err != nil {
 			return err
 		}
-		startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		// Each attempt is bounded by the lease TTL and the back-off
+		// capped at a quarter of it: a bucket that comes back (a
+		// restarted or resumed S3 server) is noticed within about
+		// TTL/4, and an attempt stuck on a paused server is given up
+		// after TTL (was 30 s, and a back-off of up to 19 s: recovery
+		// took up to 16 TTLs).
+		startCtx, cancel := context.WithTimeout(ctx, rejoinAttemptTimeout(o.leaseTTL))
 		err = node.Start(startCtx)
 		cancel()
 		if err == nil {
@@ -206,7 +214,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 			return nil
 		}
 		fmt.Fprintf(log, "cellhost serve: rejoin: %v\n", err)
-		wait := fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64())
+		wait := min(fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64()), o.leaseTTL/4)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -214,6 +222,10 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 		}
 	}
 }
+
+// rejoinAttemptTimeout bounds one attempt to rejoin (storage probe and
+// lease write): the lease TTL, at least 1 s.
+func rejoinAttemptTimeout(ttl time.Duration) time.Duration { return max(ttl, time.Second) }
 
 func listenTCP(addr, flag string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
@@ -313,7 +325,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 			// more was acknowledged. Take a new lease (a new generation)
 			// and serve again, without a restart.
 			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
-			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+			if err := app.rejoin(rejoinAttemptTimeout(o.leaseTTL), func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
 				if ctx.Err() != nil {
 					break // stopped (SIGTERM) while rejoining
 				}

@@ -197,21 +197,30 @@ func (a *servedApp) switchIfNewer(ctx context.Context) error {
 // suspend holds new requests, lets running ones finish (drainTimeout) and
 // closes the Host (its objects' logs become durable and are released).
 // The caller holds a.switching and calls start next.
-func (a *servedApp) suspend() {
+func (a *servedApp) suspend() { a.suspendWithin(drainTimeout, hostCloseTimeout) }
+
+// suspendWithin is suspend with bounds on the wait for the old Host's
+// requests and on its close.
+func (a *servedApp) suspendWithin(drain, close time.Duration) {
 	a.mu.Lock()
 	old := a.gen
 	a.ready = make(chan struct{})
 	a.mu.Unlock()
-	old.drainAndClose(a.log)
+	old.drainAndClose(a.log, drain, close)
 }
 
 // rejoin replaces the Host after the node's lease lapsed: the old Host
 // (whose cells are all lost) is closed, join takes a new node lease (a new
 // generation), and the same application starts again on it.
-func (a *servedApp) rejoin(join func() error) error {
+//
+// within bounds the wait for the old Host (its requests, its close): every
+// cell it had is lost already and nothing it still holds can be
+// acknowledged, so the node waits at most that long (the lease TTL) before
+// it rejoins, even while the bucket is unreachable (a paused S3 server).
+func (a *servedApp) rejoin(within time.Duration, join func() error) error {
 	a.switching.Lock()
 	defer a.switching.Unlock()
-	a.suspend()
+	a.suspendWithin(within, within)
 	if err := join(); err != nil {
 		return err
 	}
@@ -238,15 +247,15 @@ const drainTimeout = 30 * time.Second
 
 // drainAndClose waits (up to drainTimeout) for the requests running in g,
 // then closes its Host: its objects' logs become durable and are released.
-func (g *appGen) drainAndClose(log io.Writer) {
+func (g *appGen) drainAndClose(log io.Writer, drain, closeWithin time.Duration) {
 	drained := make(chan struct{})
 	go func() { g.running.Wait(); close(drained) }()
 	select {
 	case <-drained:
-	case <-time.After(drainTimeout):
-		fmt.Fprintf(log, "cellhost serve: requests still running after %v; closing the old application anyway\n", drainTimeout)
+	case <-time.After(drain):
+		fmt.Fprintf(log, "cellhost serve: requests still running after %v; closing the old application anyway\n", drain)
 	}
-	closeHost(g.h, log)
+	closeHostWithin(g.h, log, closeWithin)
 }
 
 // enter waits until a Host serves and returns its generation with the

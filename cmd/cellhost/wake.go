@@ -22,7 +22,7 @@ type wakeOptions struct {
 
 func (o *wakeOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().DurationVar(&o.poll, "wake-poll", fleet.DefaultWakePoll*time.Millisecond, "how often the wake index is read (wakePollMs)")
-	cmd.Flags().DurationVar(&o.tick, "waker-tick", fleet.DefaultWakerTick, "the elected waker's tick (its lease lasts 3 ticks; dead-node GC runs once per tick)")
+	cmd.Flags().DurationVar(&o.tick, "waker-tick", fleet.DefaultWakerTick, "the elected waker's tick (its lease lasts 3 ticks; dead-node GC runs once per tick); at most --lease-ttl/3 in serve")
 	_ = cmd.Flags().MarkHidden("wake-poll")
 	_ = cmd.Flags().MarkHidden("waker-tick")
 }

@@ -65,8 +65,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -260,6 +263,18 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		awsCfg.Region = DefaultRegion
 	}
 	client := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
+		// The SDK's standard retryer, without its client-side retry
+		// quota and with a short back-off: during an outage of the
+		// server the quota empties (retries then fail at once, "retry
+		// quota exceeded", until successes refill it), and its back-off
+		// of up to 20 s delays the first request after the server
+		// returns by as much; both held a fleet's recovery after an S3
+		// outage far past a lease TTL (issue 31). The callers retry
+		// with their own deadlines (uploads, lease renewals).
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.RateLimiter = ratelimit.None
+			so.MaxBackoff = sdkMaxBackoff
+		})
 		// o.BaseEndpoint already holds an endpoint from the environment.
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
@@ -275,6 +290,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	})
 	return New(client, cfg.Bucket, cfg.Prefix)
 }
+
+// sdkMaxBackoff caps the SDK retryer's back-off between attempts.
+const sdkMaxBackoff = 200 * time.Millisecond
 
 // Store is an object store on one bucket and key prefix. Its methods are
 // safe for concurrent use.
