@@ -281,11 +281,11 @@ type StateLock struct{ f *os.File }
 
 // LockState takes the state directory's lock, creating the directory.
 func LockState(dir string) (*StateLock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // holds every object's data
 		return nil, fmt.Errorf("lock state: %w", err)
 	}
 	lockPath := filepath.Join(dir, "LOCK")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock state: %w", err)
 	}
