@@ -188,7 +188,7 @@ type Host struct {
 	// ownerLease reads another node's lease (tests; nil:
 	// cfg.Node.NodeLease).
 	ownerLease func(ctx context.Context, node string) (ownership.NodeRecord, bool, error)
-	counted  counters   // stats.go
+	counted    counters // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).
 	releasedAt atomic.Int64
