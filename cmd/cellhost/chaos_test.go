@@ -476,6 +476,7 @@ type chaosReport struct {
 	recovery          map[string][]time.Duration // per fault kind: max over objects, per event
 	unrecovered       map[string]int
 	healthyFences     []string
+	stalledFences     int // file bucket: fences while another node, paused, held the bucket's lock
 	markersLeft       int
 	markersAfterStop  int
 	problems          []string
@@ -872,25 +873,44 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 			}
 		}
 		rep.recovery[ev.kind] = append(rep.recovery[ev.kind], worst)
-		if ev.kind != "term" && worst > allowance {
+		// The file bucket's SIGSTOP is reported, not asserted: a node
+		// paused inside a bucket transaction stalls every node's writes.
+		asserted := ev.kind != "term" && !(rep.bucket == "file" && ev.kind == "stop")
+		if asserted && worst > allowance {
 			rep.problems = append(rep.problems, fmt.Sprintf("after %s of node %d at %s every object answered again only after %v (target TTL + 2 s + warm-up p99 = %v)",
 				ev.kind, ev.node, ev.at.Format("15:04:05.000"), worst.Round(time.Millisecond), allowance.Round(time.Millisecond)))
 		}
 	}
 
 	// Healthy fences: a node fenced for lack of renewals while it was not
-	// paused and the bucket was up (for the lease TTL before).
+	// paused and the bucket was up (for the lease TTL before). On the
+	// file bucket a node paused inside a bucket transaction holds the
+	// bucket's SQLite write lock, and every node's writes wait for it:
+	// fences of other nodes during such a pause are counted apart
+	// (stalledFences; docs/architecture.md, "The file bucket and a paused
+	// process").
 	for _, n := range nodes {
-		for _, ln := range n.logs.matching("no lease renewal landed in time") {
+		for _, ln := range n.logs.matching("ownership: node ") {
+			if !strings.Contains(ln.text, "fenced: no lease renewal landed in time") {
+				continue
+			}
 			healthy := true
 			for _, ev := range rep.events {
 				from, to := ev.at.Add(-time.Second), ev.healed.Add(cfg.ttl+time.Second)
-				if (ev.node == n.i || ev.node < 0) && ln.at.After(from) && ln.at.Before(to) {
+				if !ln.at.After(from) || !ln.at.Before(to) {
+					continue
+				}
+				switch {
+				case ev.node == n.i || ev.node < 0:
 					healthy = false
+				case rep.bucket == "file" && ev.kind == "stop":
+					healthy = false
+					rep.stalledFences++
 				}
 			}
 			if healthy {
-				rep.healthyFences = append(rep.healthyFences, fmt.Sprintf("node %d at %s: %s", n.i, ln.at.Format("15:04:05.000"), ln.text))
+				rep.healthyFences = append(rep.healthyFences, fmt.Sprintf("node %d at %s: %s; its lease lines before:\n%s", n.i, ln.at.Format("15:04:05.000"), ln.text,
+					n.logs.around(ln.at.Add(-2*cfg.ttl), ln.at, "ownership:", "lease", "rejoin")))
 			}
 		}
 	}
@@ -1040,6 +1060,9 @@ func renderChaosReport(r *chaosReport) string {
 	fmt.Fprintf(&b, "| acknowledged writes lost | %d |\n| values acknowledged twice | %d |\n", r.lost, r.dup)
 	fmt.Fprintf(&b, "| objects not linearizable (porcupine) | %d (%d undecided within 60 s) |\n", r.linIllegal, r.linUnknown)
 	fmt.Fprintf(&b, "| bare 500 answers | %d |\n| healthy nodes fenced | %d |\n", r.bare500, len(r.healthyFences))
+	if r.bucket == "file" {
+		fmt.Fprintf(&b, "| fences while another node was paused holding the file bucket's lock (reported, see docs/architecture.md) | %d |\n", r.stalledFences)
+	}
 	fmt.Fprintf(&b, "| stale markers left (nodes up, after 60 s) | %d |\n| markers left after every node stopped | %d |\n\n", r.markersLeft, r.markersAfterStop)
 	fmt.Fprintf(&b, "| fault | count | every object answers again within (max over faults; median) | target |\n|---|---|---|---|\n")
 	kinds := []string{"kill", "stop", "term", "s3kill", "s3stop"}
@@ -1053,8 +1076,11 @@ func renderChaosReport(r *chaosReport) string {
 		sorted := append([]time.Duration(nil), ds...)
 		sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 		target := fmt.Sprintf("TTL + 2 s = %v", r.cfg.ttl+2*time.Second)
-		if k == "term" {
+		switch {
+		case k == "term":
 			target = "(not a target)"
+		case k == "stop" && r.bucket == "file":
+			target += " (reported, not asserted: a paused node can hold the file bucket's lock)"
 		}
 		un := ""
 		if r.unrecovered[k] > 0 {
