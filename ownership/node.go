@@ -95,6 +95,9 @@ type Node struct {
 	// can land afterwards, and the next renewal's If-Match then fails on
 	// my own write. Cleared when a write lands. Guarded by mu.
 	late []pendingWrite
+	// attemptAt is when the renewal in flight started (monotonic; 0:
+	// none), for the fence's reason. Guarded by mu.
+	attemptAt time.Duration
 	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
 	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
 	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
@@ -351,11 +354,18 @@ func (n *Node) onDeadline() {
 	if n.fenced != nil || n.stopped || n.state == stateClosed {
 		return
 	}
-	if now := n.clock.Monotonic(); now < n.fenceAt {
+	now := n.clock.Monotonic()
+	if now < n.fenceAt {
 		n.armDeadlineLocked()
 		return
 	}
-	n.fenceLocked("no lease renewal landed in time: the lease could have lapsed")
+	reason := fmt.Sprintf("no lease renewal landed in time: the lease could have lapsed (the last landed %v ago", (now - n.anchor).Round(time.Millisecond))
+	if n.attemptAt > 0 {
+		reason += fmt.Sprintf("; a renewal has been in flight for %v", (now - n.attemptAt).Round(time.Millisecond))
+	} else {
+		reason += "; no renewal in flight"
+	}
+	n.fenceLocked(reason + ")")
 	n.lapsed = true
 }
 
@@ -455,8 +465,18 @@ func (n *Node) renew(ctx context.Context) bool {
 	n.mu.Unlock()
 	mono, body := n.stamp()
 	pctx, cancel := context.WithTimeout(ctx, n.ttl/3)
+	n.mu.Lock()
+	n.attemptAt = mono.mono
+	n.mu.Unlock()
 	newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
 	cancel()
+	took := n.clock.Monotonic() - mono.mono
+	n.mu.Lock()
+	n.attemptAt = 0
+	n.mu.Unlock()
+	if took > n.ttl/4 {
+		n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+	}
 	switch {
 	case err == nil:
 		n.landed(newEtag, mono)

@@ -705,6 +705,23 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 		ops = append(ops, op)
 	}
 	rep.ops = ops
+	if dir := os.Getenv("CELLHOST_CHAOS_LOGS"); dir != "" { // every node's log, timestamped, for a post-mortem
+		_ = os.MkdirAll(dir, 0o755)
+		for _, n := range nodes {
+			n.logs.mu.Lock()
+			var b strings.Builder
+			for _, ln := range n.logs.lines {
+				fmt.Fprintf(&b, "%s %s\n", ln.at.Format("15:04:05.000"), ln.text)
+			}
+			n.logs.mu.Unlock()
+			_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-node%d.log", rep.bucket, n.i)), []byte(b.String()), 0o644)
+		}
+		var b strings.Builder
+		for _, ev := range rep.events {
+			fmt.Fprintf(&b, "%s %s node %d healed %s\n", ev.at.Format("15:04:05.000"), ev.kind, ev.node, ev.healed.Format("15:04:05.000"))
+		}
+		_ = os.WriteFile(filepath.Join(dir, rep.bucket+"-events.log"), []byte(b.String()), 0o644)
+	}
 	checkChaos(t, rep, nodes)
 	checkMarkers(t, rep, nodes, store)
 	t.Log("\n" + renderChaosReport(rep))
