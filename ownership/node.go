@@ -30,8 +30,15 @@ type Config struct {
 	// DefaultAddr(NodeID), which never resolves.
 	Addr string
 	// TTL is the lease's time to live (DefaultTTL when zero); the lease is
-	// renewed every TTL/3.
+	// renewed every RenewEvery.
 	TTL time.Duration
+	// RenewEvery is how long after a landed renewal the next one starts
+	// (TTL/3 when zero; at most TTL/3). A shorter period leaves more of
+	// the TTL - FenceMargin window for retries when a write is slow:
+	// with TTL/3 a renewal that times out (after TTL/3) leaves no time
+	// for its read-back and a retry before the node must fence, which a
+	// loaded machine's slow bucket write was enough to cause (issue 31).
+	RenewEvery time.Duration
 	// FenceMargin is how long before its expires_ms the node stops
 	// acknowledging writes (TTL/5 when zero): the clock skew between nodes
 	// it tolerates. It must be less than TTL*2/3.
@@ -74,6 +81,7 @@ type Node struct {
 	addr       string
 	probeKey   string
 	ttl        time.Duration
+	every      time.Duration // renewal period (Config.RenewEvery)
 	margin     time.Duration
 	clock      Clock
 	logf       func(format string, args ...any)
@@ -159,6 +167,9 @@ func New(cfg Config) (*Node, error) {
 	if cfg.FenceMargin < 0 || cfg.FenceMargin >= cfg.TTL*2/3 {
 		return nil, fmt.Errorf("new ownership node: fence margin %v must be positive and less than 2/3 of the ttl %v", cfg.FenceMargin, cfg.TTL)
 	}
+	if cfg.RenewEvery <= 0 || cfg.RenewEvery > cfg.TTL/3 {
+		cfg.RenewEvery = cfg.TTL / 3
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
 	}
@@ -176,6 +187,7 @@ func New(cfg Config) (*Node, error) {
 		addr:       cfg.Addr,
 		probeKey:   hex.EncodeToString(pub),
 		ttl:        cfg.TTL,
+		every:      cfg.RenewEvery,
 		margin:     cfg.FenceMargin,
 		clock:      cfg.Clock,
 		logf:       cfg.Logf,
@@ -400,7 +412,7 @@ func (n *Node) fence(reason string) {
 	n.fenceLocked(reason)
 }
 
-// run renews the lease every ttl/3 until ctx ends or the node fences.
+// run renews the lease every n.every until ctx ends or the node fences.
 // Wake-ups are absolute monotonic times, so a clock that moved on before a
 // timer was set only makes the timer fire sooner.
 func (n *Node) run(ctx context.Context) {
@@ -408,7 +420,7 @@ func (n *Node) run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	retry := max(n.ttl/10, time.Millisecond)
 	n.mu.Lock()
-	next := n.anchor + n.ttl/3
+	next := n.anchor + n.every
 	n.mu.Unlock()
 	for {
 		t := n.clock.AfterFunc(next-n.clock.Monotonic(), func() {
@@ -428,14 +440,14 @@ func (n *Node) run(ctx context.Context) {
 				return
 			}
 			n.mu.Lock()
-			next = n.anchor + n.ttl/3
+			next = n.anchor + n.every
 			n.mu.Unlock()
 			continue
 		}
 		woke := n.clock.Monotonic()
 		if n.renew(ctx) {
 			n.mu.Lock()
-			next = n.anchor + n.ttl/3
+			next = n.anchor + n.every
 			n.mu.Unlock()
 		} else {
 			next = woke + retry
