@@ -8,8 +8,8 @@ package main
 // value acknowledged twice, every object's history linearizable
 // (porcupine), no bare 500, no healthy node fenced, no node-cells marker
 // left behind; and the availability targets, measured: after a kill -9
-// or a SIGSTOP of a node, and after the S3 server returns, every object
-// answers again within TTL + 2 s.
+// or a SIGSTOP of a node, and after the S3 server returns, no request
+// waits more than TTL + 2 s for its object to answer.
 //
 // Short form (go test, CI): about 25 s of faults per bucket. Long form,
 // with its report written where CELLHOST_CHAOS_REPORT says:
@@ -864,29 +864,45 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 		}
 	}
 
-	// Availability: per event, per object, the first acknowledged operation
-	// called at or after the measuring point; its return is when the object
-	// answered again.
+	// Availability: after each fault (from the fault for a node, from its
+	// return for the S3 server), every operation sent waits for its
+	// object to answer: from its call to the return of the first
+	// acknowledged operation on that object called at or after it. The
+	// worst wait is the fault's recovery time. (Measured per request, not
+	// from the fault to an object's next answer, which would count the
+	// time no client happened to ask for it: closed-loop clients are busy
+	// with other objects.)
 	allowance := cfg.ttl + 2*time.Second + rep.baseP99
-	for _, ev := range rep.events {
-		first := map[int]time.Time{}
-		tried := map[int]bool{}
-		for _, op := range rep.ops {
-			if op.client == cfg.clients || op.call.Before(ev.measureAt) || !op.call.Before(ev.until) {
-				continue
-			}
-			tried[op.obj] = true
-			if op.out == opOK && (first[op.obj].IsZero() || op.ret.Before(first[op.obj])) {
-				first[op.obj] = op.ret
-			}
+	byObj := map[int][]chaosOp{}
+	for _, op := range rep.ops {
+		if op.client != cfg.clients {
+			byObj[op.obj] = append(byObj[op.obj], op)
 		}
+	}
+	for _, list := range byObj {
+		sort.Slice(list, func(i, j int) bool { return list[i].call.Before(list[j].call) })
+	}
+	for _, ev := range rep.events {
 		worst := time.Duration(0)
-		for obj := range tried {
-			if f, ok := first[obj]; ok {
-				worst = max(worst, f.Sub(ev.measureAt))
-			} else {
-				rep.unrecovered[ev.kind]++
-				worst = max(worst, ev.until.Sub(ev.measureAt))
+		for _, list := range byObj {
+			for i, op := range list {
+				if op.call.Before(ev.measureAt) || !op.call.Before(ev.until) {
+					continue
+				}
+				var answered time.Time
+				for _, later := range list[i:] {
+					if later.out == opOK && (answered.IsZero() || later.ret.Before(answered)) {
+						answered = later.ret
+					}
+					if !answered.IsZero() && later.call.After(answered) {
+						break
+					}
+				}
+				if answered.IsZero() {
+					rep.unrecovered[ev.kind]++
+					answered = ev.until
+				}
+				worst = max(worst, answered.Sub(op.call))
 			}
 		}
 		rep.recovery[ev.kind] = append(rep.recovery[ev.kind], worst)
@@ -894,7 +910,7 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 		// paused inside a bucket transaction stalls every node's writes.
 		asserted := ev.kind != "term" && !(rep.bucket == "file" && ev.kind == "stop")
 		if asserted && worst > allowance {
-			rep.problems = append(rep.problems, fmt.Sprintf("after %s of node %d at %s every object answered again only after %v (target TTL + 2 s + warm-up p99 = %v)",
+			rep.problems = append(rep.problems, fmt.Sprintf("after %s of node %d at %s a request waited %v for its object to answer (target TTL + 2 s + warm-up p99 = %v)",
 				ev.kind, ev.node, ev.at.Format("15:04:05.000"), worst.Round(time.Millisecond), allowance.Round(time.Millisecond)))
 		}
 	}
@@ -1081,7 +1097,7 @@ func renderChaosReport(r *chaosReport) string {
 		fmt.Fprintf(&b, "| fences while another node was paused holding the file bucket's lock (reported, see docs/architecture.md) | %d |\n", r.stalledFences)
 	}
 	fmt.Fprintf(&b, "| stale markers left (nodes up, after 60 s) | %d |\n| markers left after every node stopped | %d |\n\n", r.markersLeft, r.markersAfterStop)
-	fmt.Fprintf(&b, "| fault | count | every object answers again within (max over faults; median) | target |\n|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| fault | count | longest wait of a request for its object to answer (max over faults; median) | target |\n|---|---|---|---|\n")
 	kinds := []string{"kill", "stop", "term", "s3kill", "s3stop"}
 	names := map[string]string{"kill": "kill -9 of a node (restarted after 0.5-4 s)", "stop": "SIGSTOP of a node for 2-4 TTLs", "term": "SIGTERM of a node (restarted)",
 		"s3kill": "S3 server kill -9, back after 1-3 s (from its return)", "s3stop": "S3 server SIGSTOP for 1-2 TTLs (from SIGCONT)"}
@@ -1101,9 +1117,9 @@ func renderChaosReport(r *chaosReport) string {
 		}
 		un := ""
 		if r.unrecovered[k] > 0 {
-			un = fmt.Sprintf(" (%d object-windows without a success)", r.unrecovered[k])
+			un = fmt.Sprintf(" (%d requests whose object never answered before the next fault)", r.unrecovered[k])
 		}
-		fmt.Fprintf(&b, "| %s | %d | %v; %v%s | %s |\n", names[k], len(ds), sorted[len(sorted)-1].Round(time.Millisecond), sorted[len(sorted)/2].Round(time.Millisecond), un, target)
+		fmt.Fprintf(&b, "| %s | %d | %v; %v%s | %s |\n", names[k], len(ds), sorted[len(sorted)-1].Round(time.Millisecond), sorted[(len(sorted)-1)/2].Round(time.Millisecond), un, target)
 	}
 	if len(r.problems) > 0 {
 		fmt.Fprintf(&b, "\nProblems:\n\n")
