@@ -440,7 +440,10 @@ func classify(op *chaosOp, status int, body string, err error) {
 			return
 		}
 		op.out, op.n = opOK, r.N
-	case status == 503 && strings.Contains(body, host.MsgMaybeApplied):
+	case status == 503 && strings.Contains(body, host.MsgMaybeApplied),
+		strings.Contains(body, "may or may not have been applied"), status == 502:
+		// (The last two: earlier builds' wording and status, for a
+		// comparison run with CELLHOST_CHAOS_BIN.)
 		op.out, op.detail = opUnknown, body
 	case status == 503:
 		op.out, op.detail = opFail, body
