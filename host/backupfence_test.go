@@ -3,13 +3,17 @@ package host_test
 import (
 	"context"
 	"errors"
+	"net"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/ownership"
+	"github.com/cellhost/cellhost/plugins/faultstore"
 	"github.com/cellhost/cellhost/plugins/memstore"
 )
 
@@ -86,5 +90,33 @@ func TestBackup_NoAckWithoutLease(t *testing.T) {
 	var ma *host.MaybeAppliedError
 	if !errors.As(err, &ma) || !errors.Is(err, ownership.ErrFenced) && !strings.Contains(err.Error(), "lease could have lapsed") {
 		t.Fatalf("write after the lease could have lapsed: %q, %v; want MaybeAppliedError (not acknowledged)", body, err)
+	}
+}
+
+// TestActivation_BucketUnreachable: an object whose activation fails
+// because the bucket does not answer (a refused connection) is answered
+// 503 with a sentence saying the request was not run, never a bare 500.
+func TestActivation_BucketUnreachable(t *testing.T) {
+	bucket := faultstore.Wrap(memstore.New())
+	node := startNode(t, bucket)
+	h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+		c.Bucket = bucket
+		c.Node = node
+	})
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	srv := httptest.NewServer(h.Handler())
+	defer srv.Close()
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	bucket.Inject(faultstore.Fault{Fail: true, Err: refused, Prefix: "cells/"})
+	code, body := get(t, srv, "/do/Counter/x")
+	if code != 503 || !strings.Contains(body, "could not be activated: the bucket did not answer; the request was not run") {
+		t.Fatalf("request while the bucket refuses connections: %d %q, want 503 saying the request was not run", code, body)
+	}
+	bucket.Clear()
+	if code, body := get(t, srv, "/do/Counter/x"); code != 200 || !strings.Contains(body, `"n":1`) {
+		t.Fatalf("after the bucket answers again: %d %q", code, body)
 	}
 }

@@ -188,7 +188,7 @@ type Host struct {
 	// ownerLease reads another node's lease (tests; nil:
 	// cfg.Node.NodeLease).
 	ownerLease func(ctx context.Context, node string) (ownership.NodeRecord, bool, error)
-	counted  counters   // stats.go
+	counted    counters // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).
 	releasedAt atomic.Int64
@@ -284,11 +284,11 @@ type StateLock struct{ f *os.File }
 
 // LockState takes the state directory's lock, creating the directory.
 func LockState(dir string) (*StateLock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // holds every object's data
 		return nil, fmt.Errorf("lock state: %w", err)
 	}
 	lockPath := filepath.Join(dir, "LOCK")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock state: %w", err)
 	}

@@ -58,7 +58,7 @@ func readOwnerMark(dbPath string) (m ownerMark, ok bool) {
 func writeOwnerMark(dbPath string, m ownerMark) error {
 	b, _ := json.Marshal(m)
 	dir := filepath.Dir(dbPath)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(dbPath)+".owner-*")

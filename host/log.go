@@ -476,6 +476,9 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string, open func(*cel
 		return prepare(lease)
 	})
 	if err != nil {
+		if bucketUnreachable(err) && ctx.Err() == nil {
+			return nil, &BucketUnavailableError{Scope: c.scope, Err: err}
+		}
 		return nil, err
 	}
 	l.lease = lease

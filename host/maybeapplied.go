@@ -1,5 +1,11 @@
 package host
 
+import (
+	"context"
+	"errors"
+	"net"
+)
+
 // MaybeAppliedError is the answer to a request whose outcome the node
 // cannot know: it ran, or may have, but its writes could not be made
 // durable (a commit whose upload or fsync failed), or the owner it was
@@ -17,3 +23,31 @@ func (e *MaybeAppliedError) Error() string { return MsgMaybeApplied + ": " + e.R
 
 // Unavailable marks the error as a 503 (see httpError).
 func (e *MaybeAppliedError) Unavailable() bool { return true }
+
+// BucketUnavailableError is the answer to a request for an object that
+// could not be activated because the bucket did not answer (a network
+// error, a timeout, a 5xx): the request did not run; 503 with this text,
+// as for a fenced node, never a bare 500 (the client may try again).
+type BucketUnavailableError struct {
+	Scope string
+	Err   error
+}
+
+func (e *BucketUnavailableError) Error() string {
+	return "the Durable Object " + e.Scope + " could not be activated: the bucket did not answer; the request was not run (" + e.Err.Error() + ")"
+}
+
+func (e *BucketUnavailableError) Unwrap() error { return e.Err }
+
+// Unavailable marks the error as a 503 (see httpError).
+func (e *BucketUnavailableError) Unavailable() bool { return true }
+
+// bucketUnreachable reports whether err is the bucket not answering (a
+// network error, a timeout, a server error), as opposed to an answer
+// (a corrupt object, a refusal) or a local failure.
+func bucketUnreachable(err error) bool {
+	var ne net.Error
+	var status interface{ HTTPStatusCode() int }
+	return errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &status) && status.HTTPStatusCode() >= 500
+}

@@ -30,8 +30,15 @@ type Config struct {
 	// DefaultAddr(NodeID), which never resolves.
 	Addr string
 	// TTL is the lease's time to live (DefaultTTL when zero); the lease is
-	// renewed every TTL/3.
+	// renewed every RenewEvery.
 	TTL time.Duration
+	// RenewEvery is how long after a landed renewal the next one starts
+	// (TTL/3 when zero; at most TTL/3). A shorter period leaves more of
+	// the TTL - FenceMargin window for retries when a write is slow:
+	// with TTL/3 a renewal that times out (after TTL/3) leaves no time
+	// for its read-back and a retry before the node must fence, which a
+	// loaded machine's slow bucket write was enough to cause (issue 31).
+	RenewEvery time.Duration
 	// FenceMargin is how long before its expires_ms the node stops
 	// acknowledging writes (TTL/5 when zero): the clock skew between nodes
 	// it tolerates. It must be less than TTL*2/3.
@@ -74,6 +81,7 @@ type Node struct {
 	addr       string
 	probeKey   string
 	ttl        time.Duration
+	every      time.Duration // renewal period (Config.RenewEvery)
 	margin     time.Duration
 	clock      Clock
 	logf       func(format string, args ...any)
@@ -95,6 +103,9 @@ type Node struct {
 	// can land afterwards, and the next renewal's If-Match then fails on
 	// my own write. Cleared when a write lands. Guarded by mu.
 	late []pendingWrite
+	// attemptAt is when the renewal in flight started (monotonic; 0:
+	// none), for the fence's reason. Guarded by mu.
+	attemptAt time.Duration
 	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
 	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
 	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
@@ -156,6 +167,9 @@ func New(cfg Config) (*Node, error) {
 	if cfg.FenceMargin < 0 || cfg.FenceMargin >= cfg.TTL*2/3 {
 		return nil, fmt.Errorf("new ownership node: fence margin %v must be positive and less than 2/3 of the ttl %v", cfg.FenceMargin, cfg.TTL)
 	}
+	if cfg.RenewEvery <= 0 || cfg.RenewEvery > cfg.TTL/3 {
+		cfg.RenewEvery = cfg.TTL / 3
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
 	}
@@ -173,6 +187,7 @@ func New(cfg Config) (*Node, error) {
 		addr:       cfg.Addr,
 		probeKey:   hex.EncodeToString(pub),
 		ttl:        cfg.TTL,
+		every:      cfg.RenewEvery,
 		margin:     cfg.FenceMargin,
 		clock:      cfg.Clock,
 		logf:       cfg.Logf,
@@ -351,11 +366,18 @@ func (n *Node) onDeadline() {
 	if n.fenced != nil || n.stopped || n.state == stateClosed {
 		return
 	}
-	if now := n.clock.Monotonic(); now < n.fenceAt {
+	now := n.clock.Monotonic()
+	if now < n.fenceAt {
 		n.armDeadlineLocked()
 		return
 	}
-	n.fenceLocked("no lease renewal landed in time: the lease could have lapsed")
+	reason := fmt.Sprintf("no lease renewal landed in time: the lease could have lapsed (the last landed %v ago", (now - n.anchor).Round(time.Millisecond))
+	if n.attemptAt > 0 {
+		reason += fmt.Sprintf("; a renewal has been in flight for %v", (now - n.attemptAt).Round(time.Millisecond))
+	} else {
+		reason += "; no renewal in flight"
+	}
+	n.fenceLocked(reason + ")")
 	n.lapsed = true
 }
 
@@ -390,7 +412,7 @@ func (n *Node) fence(reason string) {
 	n.fenceLocked(reason)
 }
 
-// run renews the lease every ttl/3 until ctx ends or the node fences.
+// run renews the lease every n.every until ctx ends or the node fences.
 // Wake-ups are absolute monotonic times, so a clock that moved on before a
 // timer was set only makes the timer fire sooner.
 func (n *Node) run(ctx context.Context) {
@@ -398,7 +420,7 @@ func (n *Node) run(ctx context.Context) {
 	wake := make(chan struct{}, 1)
 	retry := max(n.ttl/10, time.Millisecond)
 	n.mu.Lock()
-	next := n.anchor + n.ttl/3
+	next := n.anchor + n.every
 	n.mu.Unlock()
 	for {
 		t := n.clock.AfterFunc(next-n.clock.Monotonic(), func() {
@@ -418,14 +440,14 @@ func (n *Node) run(ctx context.Context) {
 				return
 			}
 			n.mu.Lock()
-			next = n.anchor + n.ttl/3
+			next = n.anchor + n.every
 			n.mu.Unlock()
 			continue
 		}
 		woke := n.clock.Monotonic()
 		if n.renew(ctx) {
 			n.mu.Lock()
-			next = n.anchor + n.ttl/3
+			next = n.anchor + n.every
 			n.mu.Unlock()
 		} else {
 			next = woke + retry
@@ -455,8 +477,18 @@ func (n *Node) renew(ctx context.Context) bool {
 	n.mu.Unlock()
 	mono, body := n.stamp()
 	pctx, cancel := context.WithTimeout(ctx, n.ttl/3)
+	n.mu.Lock()
+	n.attemptAt = mono.mono
+	n.mu.Unlock()
 	newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
 	cancel()
+	took := n.clock.Monotonic() - mono.mono
+	n.mu.Lock()
+	n.attemptAt = 0
+	n.mu.Unlock()
+	if took > n.ttl/4 {
+		n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+	}
 	switch {
 	case err == nil:
 		n.landed(newEtag, mono)

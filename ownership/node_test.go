@@ -561,3 +561,31 @@ func listKeys(t *testing.T, s ownership.Store, prefix string) []string {
 		after = page.NextStartAfter
 	}
 }
+
+// TestNode_RenewEvery: with RenewEvery set, the first renewal comes that
+// long after the last landed write, not TTL/3; a value above TTL/3 is
+// capped at TTL/3.
+func TestNode_RenewEvery(t *testing.T) {
+	for _, tt := range []struct{ every, want time.Duration }{
+		{ttl / 5, ttl / 5},
+		{ttl, ttl / 3},
+	} {
+		s := memstore.New()
+		clock := newFakeClock()
+		n, err := ownership.New(ownership.Config{Store: s, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, SkipProbe: true, RenewEvery: tt.every})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(tt.want - time.Millisecond)
+		if got := n.ExpiresMS(); got != uint64(t0.Add(ttl).UnixMilli()) {
+			t.Errorf("RenewEvery %v: renewed before %v (expires %d)", tt.every, tt.want, got)
+		}
+		clock.Advance(time.Millisecond)
+		want := uint64(t0.Add(tt.want + ttl).UnixMilli())
+		waitFor(t, "the renewal", func() bool { return n.ExpiresMS() == want })
+		n.Close(context.Background())
+	}
+}

@@ -292,7 +292,7 @@ func newRestoreTarget(dst string) (*restoreTarget, error) {
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
 	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".restore-*")

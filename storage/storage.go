@@ -183,8 +183,13 @@ func Open(path string, opts Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
+	}
+	// An object's data: a database SQLite would create 0644 is created
+	// 0600 here first (its WAL and shared memory copy the mode).
+	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		f.Close()
 	}
 	sync := syncFull
 	switch {

@@ -44,7 +44,7 @@ func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability stri
 	default:
 		return nil, fmt.Errorf("unknown --durability %q: want log, backup or local", durability)
 	}
-	if err := os.MkdirAll(hc.StateDir, 0o755); err != nil {
+	if err := os.MkdirAll(hc.StateDir, 0o700); err != nil {
 		return nil, err
 	}
 	if bucketURL == "" {
@@ -118,13 +118,14 @@ func persistentNodeID(stateDir string) (string, error) {
 		if err := ownership.ValidateNodeID(id); err != nil {
 			return "", fmt.Errorf("%s: %w; delete the file to get a new node id", p, err)
 		}
+		_ = os.Chmod(p, 0o600) // an older cellhost wrote it 0644
 		return id, nil
 	}
 	if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	id := ownership.NewNodeID()
-	if err := os.WriteFile(p, []byte(id+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(id+"\n"), 0o600); err != nil {
 		return "", err
 	}
 	return id, nil

@@ -147,7 +147,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 		}
 	}
 	node, err := ownership.New(ownership.Config{
-		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL,
+		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
 		Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
 	})
 	if err != nil {
@@ -194,7 +194,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 	cancel()
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
-			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL,
+			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
 			Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
 		})
 		if err != nil {
@@ -222,6 +222,12 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 		}
 	}
 }
+
+// renewEvery is a serve node's lease renewal period: TTL/5, so that a
+// renewal slowed past its TTL/3 timeout by a loaded machine or bucket still
+// leaves time for its read-back and a retry before the fence point at
+// TTL - TTL/5 (with TTL/3, a healthy node fenced at load 15: issue 31).
+func renewEvery(ttl time.Duration) time.Duration { return ttl / 5 }
 
 // rejoinAttemptTimeout bounds one attempt to rejoin (storage probe and
 // lease write): the lease TTL, at least 1 s.

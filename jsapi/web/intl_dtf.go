@@ -73,7 +73,7 @@ func numberingDigits(nu string) []rune {
 // preferredHour is CLDR timeData's preferred hour char for a maximized tag.
 func preferredHour(t cldr.Tag) byte {
 	td := cldr.Supplemental().Map("timeData")
-	for _, k := range []string{t.Lang + "_" + t.Region, t.Region, "001"} {
+	for _, k := range []string{t.Lang + "-" + t.Region, t.Region, "001"} {
 		if e, ok := td[k].(map[string]any); ok {
 			if p, _ := e["_preferred"].(string); p != "" {
 				return p[0]
@@ -409,6 +409,10 @@ func (l *dtfLocale) dayPeriodText(ch byte, n int, t time.Time, hasMin, hasSec bo
 		ap = "pm"
 	}
 	if ch == 'a' {
+		// ICU's AmPmMarkers are the wide names (narrow for aaaaa)
+		if n < 5 {
+			w = "wide"
+		}
 		return l.greg("dayPeriods", "format", w, ap)
 	}
 	min, sec := 0, 0
@@ -486,6 +490,8 @@ func partType(ch byte) string {
 	return "literal"
 }
 
+var spaceFix = strings.NewReplacer("\u202f", " ", "\u2009", " ")
+
 // formatPattern formats ms (epoch milliseconds) in zone z with pattern.
 func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part {
 	t := time.UnixMilli(ms).In(z.loc)
@@ -510,10 +516,11 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 		}
 		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec)})
 	}
-	// V8 writes U+202F (CLDR 42's space before AM/PM) as a plain space,
-	// for the web's sake (crbug.com/1414292)
+	// V8 writes U+202F (CLDR 42's space before AM/PM) and U+2009 (the
+	// thin spaces of interval formats) as plain spaces, for the web's
+	// sake (crbug.com/1414292)
 	for i := range out {
-		out[i].val = strings.ReplaceAll(out[i].val, "\u202f", " ")
+		out[i].val = spaceFix.Replace(out[i].val)
 	}
 	return out
 }

@@ -294,6 +294,20 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 		}
 		return rt.NewArray(out...), nil
 	})
+	// intlDateRange(a, b, locale, nu, pattern, timeZone) → flat [type, value, source, ...]
+	n.setE("intlDateRange", func(c goja.FunctionCall) (goja.Value, error) {
+		z, err := resolveZone(c.Argument(5).String())
+		if err != nil {
+			return nil, err
+		}
+		l := getDTFLocale(c.Argument(2).String(), c.Argument(3).String())
+		ps := l.formatRange(c.Argument(4).String(), int64(c.Argument(0).ToFloat()), int64(c.Argument(1).ToFloat()), z)
+		out := make([]interface{}, 0, 3*len(ps))
+		for _, p := range ps {
+			out = append(out, p.typ, p.val, p.src)
+		}
+		return rt.NewArray(out...), nil
+	})
 	// intlZoneId(name) → the id resolvedOptions reports (RangeError if unknown)
 	n.setE("intlZoneId", func(c goja.FunctionCall) (goja.Value, error) {
 		z, err := resolveZone(c.Argument(0).String())

@@ -487,7 +487,9 @@ func (l *numLocale) compactPatterns(style, display string) map[string]any {
 	return m
 }
 
-func compactFor(m map[string]any, mag int, cat string) string {
+// compactFor picks the compact pattern for magnitude mag and the
+// exponent of its key (-1 when none).
+func compactFor(m map[string]any, mag int, cat string) (string, int) {
 	best := -1
 	for k := range m {
 		num, _, _ := strings.Cut(k, "-")
@@ -497,14 +499,17 @@ func compactFor(m map[string]any, mag int, cat string) string {
 		}
 	}
 	if best < 0 {
-		return ""
+		return "", -1
 	}
 	key := "1" + strings.Repeat("0", best)
 	if s, ok := m[key+"-count-"+cat].(string); ok {
-		return s
+		return s, best
+	}
+	if cat == "1" {
+		return "", best
 	}
 	s, _ := m[key+"-count-other"].(string)
-	return s
+	return s, best
 }
 
 // formatNumber formats x as Intl.NumberFormat does with o.
@@ -542,7 +547,8 @@ func formatNumber(x float64, o numOpts) []part {
 		base := l.pattern(p)
 		// a symbol ending (or starting) with a letter next to the number
 		// takes the alphaNextToNumber pattern
-		if alt := curPattern(kind + "-alphaNextToNumber"); alt != "" && sym != "" {
+		alt, _ := l.d.At("numbers", "currencyFormats-numberSystem-"+l.ns, kind+"-alphaNextToNumber").(string)
+		if alt != "" && sym != "" && !math.IsNaN(x) && !math.IsInf(x, 0) {
 			rs := []rune(sym)
 			edge := rs[len(rs)-1]
 			if len(base.pos) > 0 && base.pos[len(base.pos)-1].typ == "currency" {
@@ -603,11 +609,11 @@ func formatNumber(x float64, o numOpts) []part {
 				mag = e - 1
 			}
 			for tries := 0; tries < 2; tries++ {
-				pat := compactFor(pats, mag, "other")
+				pat, keyExp := compactFor(pats, mag, "other")
 				mult := 0
-				if pat != "" && strings.Contains(pat, "0") {
+				if pat != "" && pat != "0" {
 					_, num, _ := parseSub(pat)
-					mult = mag - (strings.Count(num, "0") - 1)
+					mult = keyExp - (strings.Count(num, "0") - 1)
 				}
 				v := ax / math.Pow10(mult)
 				r := compactRound(v)
@@ -621,11 +627,20 @@ func formatNumber(x float64, o numOpts) []part {
 				}
 				ro = r
 				ax = v
-				if pat != "" && strings.Contains(pat, "0") {
+				if pat != "" && pat != "0" {
 					cat := pluralSelect(o.Locale, false, ip, fp)
-					pat = compactFor(pats, mag, cat)
-					pre, _, suf := parseSub(pat)
-					compactAffix = pre + "\x00" + suf
+					pat, _ = compactFor(pats, mag, cat)
+					if ip == "1" && fp == "" {
+						if p1, _ := compactFor(pats, mag, "1"); p1 != "" {
+							pat = p1 // CLDR's explicit "1" form (fr "mille")
+						}
+					}
+					if !strings.Contains(pat, "0") {
+						compactAffix = "\x01" + pat
+					} else {
+						pre, _, suf := parseSub(pat)
+						compactAffix = pre + "\x00" + suf
+					}
 				}
 				break
 			}
@@ -635,7 +650,19 @@ func formatNumber(x float64, o numOpts) []part {
 			roundedZero = true
 		}
 		body = l.numberBody(ip, fp, np, o.UseGrouping)
-		if compactAffix != "" {
+		if o.Style == "currency" {
+			for i := range body {
+				if g := l.sym["currencyGroup"]; body[i].typ == "group" && g != "" {
+					body[i].val = g
+				}
+				if d := l.sym["currencyDecimal"]; body[i].typ == "decimal" && d != "" {
+					body[i].val = d
+				}
+			}
+		}
+		if lit, ok := strings.CutPrefix(compactAffix, "\x01"); ok {
+			body = []part{{"compact", lit}}
+		} else if compactAffix != "" {
 			pre, suf, _ := strings.Cut(compactAffix, "\x00")
 			var cb []part
 			for _, p := range affixParts(pre) {
@@ -716,10 +743,8 @@ func formatNumber(x float64, o numOpts) []part {
 		switch p.typ {
 		case "number":
 			out = append(out, body...)
-		case "minusSign":
-			out = append(out, part{"minusSign", l.sym["minusSign"]})
-		case "plusSign":
-			out = append(out, part{"plusSign", l.sym["plusSign"]})
+		case "minusSign", "plusSign":
+			out = append(out, signParts(p.typ, l.sym[p.typ])...)
 		case "percentSign":
 			out = append(out, part{"percentSign", l.sym["percentSign"]})
 		case "currency":
@@ -783,7 +808,9 @@ func formatNumber(x float64, o numOpts) []part {
 		if width == "" {
 			width = "short"
 		}
-		if up := l.unitPattern(o.Unit, width, cat); up != "" {
+		if up := l.unitPattern(o.Unit, width, cat); up != "" && !strings.Contains(up, "{0}") {
+			out = labelParts(up, "unit")
+		} else if up != "" {
 			pre, suf := splitPattern(up)
 			out = append(append(labelParts(pre, "unit"), out...), labelParts(suf, "unit")...)
 		} else if a, b, ok := strings.Cut(o.Unit, "-per-"); ok {
@@ -939,7 +966,7 @@ func numberRange(a, b []part, tag, nu string) []rpart {
 	}
 	i0, i1 := strings.Index(rng, "{0}"), strings.Index(rng, "{1}")
 	sep := rng[i0+3 : i1]
-	affix := strings.TrimSpace(join(pa) + join(sa))
+	affix := join(pa) + join(sa)
 	collapse := join(pa) == join(pb) && join(sa) == join(sb) && len([]rune(affix)) > 1
 	repeat := !collapse && (affix != "" || len(ma) > 0 && (ma[0].typ == "minusSign" || ma[0].typ == "plusSign"))
 	if repeat {
@@ -970,4 +997,22 @@ func numberRange(a, b []part, tag, nu string) []rpart {
 	out = append(out, rpart{"literal", sep, "shared"})
 	out = append(out, tag2(b, "endRange")...)
 	return out
+}
+
+// signParts splits a sign symbol's bidi marks (ar's U+061C) into literals
+// as ICU's field positions do.
+func signParts(typ, sym string) []part {
+	var out []part
+	var lit, sign strings.Builder
+	for _, r := range sym {
+		if unicode.Is(unicode.Cf, r) && sign.Len() == 0 {
+			lit.WriteRune(r)
+		} else {
+			sign.WriteRune(r)
+		}
+	}
+	if lit.Len() > 0 {
+		out = append(out, part{"literal", lit.String()})
+	}
+	return append(out, part{typ, sign.String()})
 }

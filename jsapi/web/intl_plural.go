@@ -23,10 +23,10 @@ type pluralOperands struct {
 
 func operandsOf(ip, fp string) pluralOperands {
 	var o pluralOperands
-	o.i, _ = strconv.ParseInt(ip, 10, 64)
 	if len(ip) > 18 {
-		o.i = 1e18 // beyond int64: only its residues matter and they do not here
+		ip = ip[len(ip)-18:] // ICU keeps the low 18 digits of i
 	}
+	o.i, _ = strconv.ParseInt(ip, 10, 64)
 	o.v = len(fp)
 	tf := strings.TrimRight(fp, "0")
 	o.w = len(tf)
@@ -172,6 +172,14 @@ func pluralCategories(tag string, ordinal bool) []string {
 
 // pluralSelect is the category of the number written ip.fp.
 func pluralSelect(tag string, ordinal bool, ip, fp string) string {
+	if ip == "" {
+		return "other"
+	}
+	for _, r := range ip + fp {
+		if r < '0' || r > '9' {
+			return "other" // NaN, ∞
+		}
+	}
 	o := operandsOf(ip, fp)
 	for _, r := range rulesFor(tag, ordinal) {
 		for _, and := range r.ors {

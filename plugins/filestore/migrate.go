@@ -46,7 +46,11 @@ const (
 // format v1 objects into it) if needed, under an exclusive flock so that
 // processes opening one fresh directory do not race.
 func prepare(root string) error {
-	if err := os.MkdirAll(root, 0o777); err != nil {
+	// The store holds every object's log and the fleet secret: the
+	// directory is 0700 and the database (so its WAL and shared memory,
+	// which SQLite creates with the database's mode) 0600, whatever the
+	// umask; a store an older cellhost made 0644 is tightened here.
+	if err := os.MkdirAll(root, 0o700); err != nil {
 		return err
 	}
 	unlock, err := flock(filepath.Join(root, lockName))
@@ -64,13 +68,18 @@ func prepare(root string) error {
 		return err
 	}
 	finishV1(root)
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Chmod(path+suffix, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
 	return nil
 }
 
 // flock opens (creating) the file at path and takes an exclusive flock(2)
 // on it, waiting for other processes.
 func flock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o666)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
@@ -104,6 +113,12 @@ func create(root string) error {
 		if err := os.Remove(tmp + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove the leftover of an interrupted creation: %w", err)
 		}
+	}
+	// Created 0600 before SQLite opens it (its default is 0644).
+	if f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
+		return fmt.Errorf("create database %s: %w", tmp, err)
+	} else {
+		f.Close()
 	}
 	// Durability comes from the fsync below: the build needs no journal
 	// syncs.
@@ -210,7 +225,7 @@ func finishV1(root string) {
 	marker := filepath.Join(root, markerName)
 	if !isV1(root) {
 		if _, err := os.Lstat(marker); errors.Is(err, fs.ErrNotExist) {
-			os.WriteFile(marker, []byte(markerText), 0o666)
+			os.WriteFile(marker, []byte(markerText), 0o600)
 		}
 		return
 	}
@@ -245,7 +260,7 @@ func finishV1(root string) {
 		return // the next New tries again
 	}
 	if os.RemoveAll(marker) == nil {
-		os.WriteFile(marker, []byte(markerText), 0o666)
+		os.WriteFile(marker, []byte(markerText), 0o600)
 	}
 }
 

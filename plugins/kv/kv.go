@@ -58,8 +58,13 @@ func (n *Namespace) open(ctx context.Context) error {
 	if n.Path == "" {
 		return errors.New("kv: no path")
 	}
-	if err := os.MkdirAll(filepath.Dir(n.Path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(n.Path), 0o700); err != nil {
 		return fmt.Errorf("open kv namespace: %w", err)
+	}
+	// Created 0600 before SQLite opens it (SQLite's default is 0644, and
+	// its WAL and shared memory files copy the database's mode).
+	if f, err := os.OpenFile(n.Path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		f.Close()
 	}
 	db, err := sql.Open("sqlite", "file:"+n.Path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)")
 	if err != nil {

@@ -166,13 +166,14 @@ func (r *Runtime) arrayproto_pop(call FunctionCall) Value {
 // Returns true if the object is already in the stack (circular reference detected), false otherwise.
 // If false is returned, the caller must ensure the object is popped from the stack when done.
 func (r *Runtime) pushToStringStack(o *Object) bool {
-	// Check for circular reference in the toString stack
-	for _, obj := range r.toStringStack {
-		if o == obj {
-			// Circular reference detected
-			return true
-		}
+	// cellhost patch: the cycle check is a set lookup and the nesting is
+	// bounded (native_nesting.go); upstream scanned the stack.
+	if r.toStringSet.has(o) {
+		// Circular reference detected
+		return true
 	}
+	r.checkNativeNesting(len(r.toStringStack) + 1)
+	r.toStringSet.add(o)
 
 	// Push this object onto the stack
 	r.toStringStack = append(r.toStringStack, o)
@@ -182,6 +183,7 @@ func (r *Runtime) pushToStringStack(o *Object) bool {
 // popFromStringStack removes an object from the toString stack.
 func (r *Runtime) popFromStringStack() {
 	// Set the last element to nil to allow GC to collect it
+	r.toStringSet.remove(r.toStringStack[len(r.toStringStack)-1]) // cellhost patch
 	r.toStringStack[len(r.toStringStack)-1] = nil
 	r.toStringStack = r.toStringStack[:len(r.toStringStack)-1]
 }

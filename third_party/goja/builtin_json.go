@@ -172,6 +172,7 @@ func (r *Runtime) builtinJSON_reviveWalk(reviver func(FunctionCall) Value, holde
 type _builtinJSON_stringifyContext struct {
 	r                *Runtime
 	stack            []*Object
+	onStack          nestingSet // cellhost patch: stack's members (native_nesting.go)
 	propertyList     []Value
 	replacerFunction func(FunctionCall) Value
 	gap, indent      string
@@ -368,13 +369,18 @@ func (ctx *_builtinJSON_stringifyContext) str(key Value, holder *Object) bool {
 			ctx.buf.WriteString(value1.self.getStr("rawJSON", nil).String())
 			return true
 		}
-		for _, object := range ctx.stack {
-			if value1.SameAs(object) {
-				ctx.r.typeErrorResult(true, "Converting circular structure to JSON")
-			}
+		// cellhost patch: a set lookup, not a scan of the stack, and a
+		// bounded nesting (native_nesting.go).
+		if ctx.onStack.has(value1) {
+			ctx.r.typeErrorResult(true, "Converting circular structure to JSON")
 		}
+		ctx.r.checkNativeNesting(len(ctx.stack) + 1)
+		ctx.onStack.add(value1)
 		ctx.stack = append(ctx.stack, value1)
-		defer func() { ctx.stack = ctx.stack[:len(ctx.stack)-1] }()
+		defer func() {
+			ctx.onStack.remove(value1)
+			ctx.stack = ctx.stack[:len(ctx.stack)-1]
+		}()
 		if _, ok := value1.self.assertCallable(); !ok {
 			if isArray(value1) {
 				ctx.ja(value1)

@@ -442,3 +442,36 @@ func TestCellhostPatch_AllocationHook(t *testing.T) {
 		t.Fatalf("without a hook: %v, %v", v, err)
 	}
 }
+
+// Patch 15: JSON.stringify and Array.prototype.join/toString of deeply
+// nested values throw V8's RangeError at the call stack limit instead of
+// running for minutes (the cycle check scanned the whole stack: depth
+// squared) uninterruptibly; cycles are still found, and values nested
+// within the limit still convert.
+func TestCellhostPatch_NativeNesting(t *testing.T) {
+	r := New()
+	r.SetMaxCallStackSize(8192)
+	const SCRIPT = `
+	const out = [];
+	const deep = (n, obj) => { let a = obj ? {} : []; for (let i = 0; i < n; i++) a = obj ? { a } : [a]; return a; };
+	for (const f of [
+		() => JSON.stringify(deep(200000)).length,
+		() => JSON.stringify(deep(150000, true)).length,
+		() => String(deep(200000)).length,
+		() => deep(150000).join().length,
+		() => JSON.stringify(deep(1000)).length,
+		() => JSON.stringify(deep(1000, true)).length,
+		() => String(deep(1000)).length,
+		() => { const o = { x: [1] }; o.x.push({ y: o }); return JSON.stringify(o) },
+		() => { const a = [1, 2]; a.push(a); return String(a) },
+		() => { const s = [1]; return JSON.stringify([s, s, [s]]) },
+	]) {
+		try { out.push(f()) } catch (e) { out.push(e.constructor.name + ": " + e.message) }
+	}
+	out.join("|");
+	`
+	const rangeErr = "RangeError: Maximum call stack size exceeded"
+	want := strings.Join([]string{rangeErr, rangeErr, rangeErr, rangeErr, "2002", "6002", "0",
+		"TypeError: Converting circular structure to JSON", "1,2,", "[[1],[1],[[1]]]"}, "|")
+	testScript(SCRIPT, asciiString(want), t)
+}

@@ -210,6 +210,7 @@ type Runtime struct {
 	// Stack for tracking objects currently being converted to string
 	// to detect and handle circular references
 	toStringStack []*Object
+	toStringSet   nestingSet // cellhost patch: toStringStack's members (native_nesting.go)
 }
 
 type StackFrame struct {

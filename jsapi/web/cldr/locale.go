@@ -154,11 +154,14 @@ func Supported(tag string) bool {
 	}
 	t := ParseTag(tag)
 	if t.Script == "" && t.Region != "" {
-		if max, ok := Maximize(t); ok {
-			if Available(max.String()) || Available(Tag{Lang: max.Lang, Script: max.Script}.String()) && max.Lang != "und" {
-				def, _ := Maximize(Tag{Lang: t.Lang})
-				return def.Script != max.Script
-			}
+		// a language-region that ICU aliases to its likely script ("zh-TW"
+		// to zh-Hant-TW, "zh-CN" to zh-Hans-CN)
+		if max, ok := Maximize(t); ok && max.Lang == t.Lang && max.Region == t.Region {
+			full := max.String()
+			mu.Lock()
+			dc := defaultContent[full]
+			mu.Unlock()
+			return Available(full) || dc
 		}
 	}
 	return false

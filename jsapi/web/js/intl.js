@@ -388,7 +388,25 @@
       if (!Number.isFinite(x) || Math.abs(x) > 8.64e15) throw new RangeError("Invalid time value");
       return x;
     }
+    function dateRange(st, a, b) {
+      if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
+      const x = dateValue(a);
+      const y = dateValue(b);
+      return native.intlDateRange(x, y, st.locale, st.nu, st.pattern, st.timeZone);
+    }
     const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
+      formatRange(a, b) {
+        const f = dateRange(intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatRange"), a, b);
+        let s = "";
+        for (let i = 1; i < f.length; i += 3) s += f[i];
+        return s;
+      },
+      formatRangeToParts(a, b) {
+        const f = dateRange(intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatRangeToParts"), a, b);
+        const out = [];
+        for (let i = 0; i < f.length; i += 3) out.push({ type: f[i], value: f[i + 1], source: f[i + 2] });
+        return out;
+      },
       formatToParts(date) {
         const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
         return partsOf(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));

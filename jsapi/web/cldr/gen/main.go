@@ -114,7 +114,8 @@ func localeData(loc string) map[string]any {
 			km := map[string]any{}
 			for k, v := range wm {
 				_, name, _ := strings.Cut(k, "-")
-				if k == "per" || sanctioned[name] {
+				a, b, isPer := strings.Cut(name, "-per-")
+				if k == "per" || sanctioned[name] || isPer && sanctioned[a] && sanctioned[b] {
 					km[k] = v
 				}
 			}
