@@ -212,9 +212,9 @@ func Listen(ln net.Listener, max int) *Listener {
 func (l *Listener) Open() int64 { return l.open.Load() }
 
 // Accept returns the next connection within the cap. One past it is
-// answered 503 and closed by a goroutine of its own (at most a fifth of the
-// cap of them at once, each for at most a second; past that it is closed
-// unanswered), and Accept waits for the next.
+// answered 503 and closed by a goroutine of its own (at most a quarter of
+// the cap of them at once, at least 64, each for at most 250 ms; past that
+// it is closed unanswered), and Accept waits for the next.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
@@ -226,14 +226,14 @@ func (l *Listener) Accept() (net.Conn, error) {
 		}
 		l.open.Add(-1)
 		l.Served.Add(1)
-		if l.busy.Add(1) > l.max/5+1 {
+		if l.busy.Add(1) > max(l.max/4, 64) {
 			l.busy.Add(-1)
 			_ = c.Close()
 			continue
 		}
 		go func() {
 			defer l.busy.Add(-1)
-			_ = c.SetDeadline(time.Now().Add(time.Second))
+			_ = c.SetDeadline(time.Now().Add(250 * time.Millisecond))
 			_, _ = io.WriteString(c, busyResponse)
 			if tc, ok := c.(*net.TCPConn); ok {
 				_ = tc.CloseWrite()
