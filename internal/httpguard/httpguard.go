@@ -108,6 +108,12 @@ func Handler(h http.Handler, c Config) http.Handler {
 			r.Body = &body{r: r.Body, rc: rc, d: c.BodyProgress}
 		}
 		h.ServeHTTP(gw, r)
+		// net/http flushes what is left of the response after the
+		// handler returns: give that its own deadline too (a handler
+		// whose last write was long ago must not see it fail).
+		if !gw.hijacked {
+			_ = rc.SetWriteDeadline(time.Now().Add(c.WriteProgress))
+		}
 	})
 }
 
@@ -150,9 +156,10 @@ func (e *BodyTimeoutError) Error() string {
 
 // writer gives each write of the response a deadline d away.
 type writer struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	d        time.Duration
+	hijacked bool
 }
 
 func (g *writer) Header() http.Header { return g.w.Header() }
@@ -174,6 +181,7 @@ func (g *writer) Flush() {
 func (g *writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, rw, err := g.rc.Hijack()
 	if err == nil {
+		g.hijacked = true
 		_ = c.SetDeadline(time.Time{})
 	}
 	return c, rw, err
