@@ -388,6 +388,7 @@ func intlNatives(rt *goja.Runtime, n natives) {
 	})
 	dtfNatives(rt, n)
 	dataNatives(rt, n)
+	localeNatives(rt, n)
 }
 
 var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",

@@ -20,7 +20,7 @@ import (
 // unexplained count reaches 0, probeRatchet bounds it: the test fails
 // when more values differ than it allows, and asks for it to be lowered
 // when fewer do.
-const probeRatchet = 1092
+const probeRatchet = 969
 
 func TestIntlProbe(t *testing.T) {
 	if testing.Short() {
