@@ -678,7 +678,7 @@
     }, false, {
       of(code) {
         const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.of");
-        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay);
+        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay, st.style);
         if (name !== "") return name;
         return st.fallback === "code" ? canon : undefined;
       },
