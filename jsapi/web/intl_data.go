@@ -1,6 +1,7 @@
 package web
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -163,7 +164,48 @@ func timeZonesOf(tag string) []any {
 	return out
 }
 
+// supportedValues is Intl.supportedValuesOf for currency (the codes CLDR
+// names, historic ones included, where V8 lists the 159 current ones),
+// numberingSystem (numeric systems) and timeZone (CLDR's zone ids),
+// sorted.
+func supportedValues(key string) []any {
+	set := map[string]bool{}
+	sup := cldr.Supplemental()
+	switch key {
+	case "currency":
+		for c := range cldr.Locale("en").Map("currencies") {
+			if len(c) == 3 {
+				set[c] = true
+			}
+		}
+	case "numberingSystem":
+		for nu, v := range sup.Map("numberingSystems") {
+			if m, ok := v.(map[string]any); ok && m["_type"] == "numeric" {
+				set[nu] = true
+			}
+		}
+	case "timeZone":
+		// CLDR's canonical ids, as V8 lists them ("Africa/Asmera")
+		for id := range sup.Map("zoneIANA") {
+			if !strings.HasPrefix(id, "Etc/") {
+				set[id] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(set))
+	for k := range set {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i] = k
+	}
+	return out
+}
+
 func localeNatives(rt *goja.Runtime, n natives) {
+	n.set("intlSupportedValues", func(c goja.FunctionCall) goja.Value { return rt.NewArray(supportedValues(c.Argument(0).String())...) })
 	n.set("intlWeekInfo", func(c goja.FunctionCall) goja.Value {
 		w := weekInfo(c.Argument(0).String())
 		o := rt.NewObject()

@@ -22,7 +22,6 @@ import (
 // when fewer do.
 const probeRatchet = 834
 
-//
 // By default every 10th value is computed (a few seconds); set
 // INTL_PROBE_FULL=1 for all of them (the count reported in docs).
 func TestIntlProbe(t *testing.T) {

@@ -776,6 +776,18 @@
       firstDayOfWeek() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.firstDayOfWeek")).fw; },
     });
 
+    Object.defineProperty(Intl, "supportedValuesOf", {
+      value: function supportedValuesOf(key) {
+        const k = String(key);
+        if (k === "unit") return sanctionedUnits.slice();
+        if (k === "calendar") return ["gregory"];
+        if (k === "collation") return ["default"].filter(() => false).concat(["emoji", "eor"]);
+        if (["currency", "numberingSystem", "timeZone"].includes(k)) return native.intlSupportedValues(k);
+        throw new RangeError("Invalid key : " + k);
+      },
+      writable: true,
+      configurable: true,
+    });
     Object.defineProperty(Intl, "getCanonicalLocales", { value: function getCanonicalLocales(locales) { return canonicalLocales(locales); }, writable: true, configurable: true });
     Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
     return { Intl, NumberFormat, DateTimeFormat, Collator, initDateTimeFormat, initCollator, collators, collatorCompare };
