@@ -1127,7 +1127,8 @@ func renderChaosReport(r *chaosReport) string {
 	if len(r.problems) > 0 {
 		fmt.Fprintf(&b, "\nProblems:\n\n")
 		for _, p := range r.problems {
-			fmt.Fprintf(&b, "* %s\n", p)
+			first, _, _ := strings.Cut(p, "\n") // the log excerpts stay in the test's log
+			fmt.Fprintf(&b, "* %s\n", first)
 		}
 	}
 	return b.String()
