@@ -112,7 +112,7 @@ func TestActivation_BucketUnreachable(t *testing.T) {
 	refused := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 	bucket.Inject(faultstore.Fault{Fail: true, Err: refused, Prefix: "cells/"})
 	code, body := get(t, srv, "/do/Counter/x")
-	if code != 503 || !strings.Contains(body, "could not be activated: the bucket did not answer; the request was not run") {
+	if code != 503 || !strings.Contains(body, "could not be activated: the bucket did not answer, or changed under the restore; the request was not run") {
 		t.Fatalf("request while the bucket refuses connections: %d %q, want 503 saying the request was not run", code, body)
 	}
 	bucket.Clear()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+
+	"github.com/cellhost/cellhost/plugins"
 )
 
 // MaybeAppliedError is the answer to a request whose outcome the node
@@ -34,7 +36,7 @@ type BucketUnavailableError struct {
 }
 
 func (e *BucketUnavailableError) Error() string {
-	return "the Durable Object " + e.Scope + " could not be activated: the bucket did not answer; the request was not run (" + e.Err.Error() + ")"
+	return "the Durable Object " + e.Scope + " could not be activated: the bucket did not answer, or changed under the restore; the request was not run (" + e.Err.Error() + ")"
 }
 
 func (e *BucketUnavailableError) Unwrap() error { return e.Err }
@@ -43,11 +45,14 @@ func (e *BucketUnavailableError) Unwrap() error { return e.Err }
 func (e *BucketUnavailableError) Unavailable() bool { return true }
 
 // bucketUnreachable reports whether err is the bucket not answering (a
-// network error, a timeout, a server error), as opposed to an answer
-// (a corrupt object, a refusal) or a local failure.
+// network error, a timeout, a server error), or an object the restore
+// listed that was gone when it was read (another node took the cell over
+// and deleted the older epochs meanwhile), as opposed to an answer (a
+// corrupt object, a refusal) or a local failure.
 func bucketUnreachable(err error) bool {
 	var ne net.Error
 	var status interface{ HTTPStatusCode() int }
 	return errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.As(err, &status) && status.HTTPStatusCode() >= 500
+		errors.As(err, &status) && status.HTTPStatusCode() >= 500 ||
+		errors.Is(err, plugins.ErrNotFound)
 }

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"fmt"
 	"runtime"
 	"runtime/metrics"
 	"time"
@@ -94,77 +93,6 @@ func (s *shard) jobStartOnLoop() time.Time {
 
 // Module scope (the bundle's top-level code, evaluated when a shard loads
 // its runtime: at start, on a reload, after a deploy) runs under the same
-// limits as an event: a top-level `while (true) {}` hung `cellhost dev` at
-// start with no message, and a top-level memory bomb grew without bound
-// (issue 23.6). The allocation hook is on from the start (load); guardLoad
-// adds the CPU limit and the memory watchdog, which look at jobs only.
-
-// errStartupCPU and errStartupMemory interrupt module scope; their texts
-// are workerd's.
-type errStartupCPU struct{ limit time.Duration }
-
-func (e errStartupCPU) String() string {
-	return fmt.Sprintf("Script startup exceeded CPU time limit (%s): the worker's top-level code did not finish", e.limit)
-}
-
-type errStartupMemory struct{ limit int64 }
-
-func (e errStartupMemory) String() string {
-	return fmt.Sprintf("Script startup exceeded memory limits (%d MiB)", e.limit>>20)
-}
-
-// guardLoad watches rt while it evaluates module scope, interrupting it
-// past the CPU limit or when the live heap grows past the memory limit.
-// stop ends the watch and returns the interrupt's value, if there was one.
-func (s *shard) guardLoad(rt *goja.Runtime) (stop func() any) {
-	cpu, limit := s.h.cfg.CPULimit, s.h.cfg.MemoryLimit
-	done := make(chan struct{})
-	result := make(chan any, 1)
-	start := time.Now()
-	go func() {
-		var why any
-		defer func() { result <- why }()
-		t := time.NewTicker(memWatchEvery)
-		defer t.Stop()
-		objects := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		metrics.Read(objects)
-		metrics.Read(live)
-		allocBase, liveBase := objects[0].Value.Uint64(), live[0].Value.Uint64()
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				if cpu > 0 && now.Sub(start) >= cpu {
-					why = errStartupCPU{cpu}
-					rt.Interrupt(why)
-					return
-				}
-			}
-			if limit <= 0 {
-				continue
-			}
-			metrics.Read(objects)
-			if objects[0].Value.Uint64() < allocBase+uint64(limit) {
-				continue
-			}
-			gcMu.Lock()
-			runtime.GC()
-			gcMu.Unlock()
-			metrics.Read(live)
-			metrics.Read(objects)
-			if live[0].Value.Uint64() < liveBase+uint64(limit) {
-				allocBase = objects[0].Value.Uint64()
-				continue
-			}
-			why = errStartupMemory{limit}
-			rt.Interrupt(why)
-			return
-		}
-	}()
-	return func() any {
-		close(done)
-		return <-result
-	}
-}
+// limits as an event (issue 23.6): the allocation hook is on from the
+// start (load), and jsapi.GuardModuleScope adds the CPU limit and a memory
+// watchdog (the shard's watchdogs look at jobs only).

@@ -116,7 +116,7 @@ func (s *shard) load() error {
 			return bi(rt, env, shardCells{s})
 		}
 	}
-	stop := s.guardLoad(rt) // module scope's CPU and memory limits (memalloc.go)
+	stop := jsapi.GuardModuleScope(rt, s.h.cfg.CPULimit, s.h.cfg.MemoryLimit) // module scope's limits (memalloc.go)
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
 		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket})
 	if why := stop(); why != nil {

@@ -753,13 +753,27 @@ func ObjectClasses(b *Bundle) ([]string, error) { return CheckWorker(b, nil) }
 // and returns its Durable Object classes as ObjectClasses does. It finds
 // bad input before anything else starts.
 func CheckWorker(b *Bundle, classes []string) ([]string, error) {
+	return CheckWorkerLimits(b, classes, DefaultModuleCPULimit, DefaultModuleMemoryLimit)
+}
+
+// CheckWorkerLimits is CheckWorker with module scope bounded by cpu (wall
+// time) and mem (heap growth; no single allocation larger either): past
+// them the check fails with workerd's startup error.
+func CheckWorkerLimits(b *Bundle, classes []string, cpu time.Duration, mem int64) ([]string, error) {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(8192)
+	if mem > 0 {
+		rt.SetAllocationHook(func(n int64, _ goja.AllocationKind) bool { return n <= mem })
+	}
 	if err := InstallWeb(rt, WebOptions{Console: io.Discard}); err != nil {
 		return nil, err
 	}
 	InstallTimers(rt, idleScheduler{})
+	stop := GuardModuleScope(rt, cpu, mem)
 	w, err := NewWorker(rt, WorkerOptions{Bundle: b, Classes: classes})
+	if why := stop(); why != nil {
+		return nil, fmt.Errorf("%v", why)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -476,7 +476,7 @@ func (n *Node) renew(ctx context.Context) bool {
 	etag := n.etag
 	n.mu.Unlock()
 	mono, body := n.stamp()
-	pctx, cancel := context.WithTimeout(ctx, n.ttl/3)
+	pctx, cancel := context.WithTimeout(ctx, n.attemptTimeout())
 	n.mu.Lock()
 	n.attemptAt = mono.mono
 	n.mu.Unlock()
@@ -554,6 +554,19 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	n.pending = nil
 	n.mu.Unlock()
 	return true
+}
+
+// attemptTimeout bounds one renewal write: at least TTL/3, and otherwise
+// until shortly before the fence point. A slow bucket (an S3 server whose
+// p99 is near TTL/3 on a loaded machine) lands a write after 700 ms that
+// a TTL/3 timeout would have cancelled, leaving too little time for the
+// read-back and a retry; a write that has not landed by the fence point
+// is useless anyway.
+func (n *Node) attemptTimeout() time.Duration {
+	n.mu.Lock()
+	left := n.fenceAt - n.clock.Monotonic() - n.ttl/20
+	n.mu.Unlock()
+	return max(n.ttl/3, left)
 }
 
 // maxLate bounds Node.late.

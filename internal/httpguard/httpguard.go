@@ -108,6 +108,12 @@ func Handler(h http.Handler, c Config) http.Handler {
 			r.Body = &body{r: r.Body, rc: rc, d: c.BodyProgress}
 		}
 		h.ServeHTTP(gw, r)
+		// net/http flushes what is left of the response after the
+		// handler returns: give that its own deadline too (a handler
+		// whose last write was long ago must not see it fail).
+		if !gw.hijacked {
+			_ = rc.SetWriteDeadline(time.Now().Add(c.WriteProgress))
+		}
 	})
 }
 
@@ -150,9 +156,10 @@ func (e *BodyTimeoutError) Error() string {
 
 // writer gives each write of the response a deadline d away.
 type writer struct {
-	w  http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	d        time.Duration
+	hijacked bool
 }
 
 func (g *writer) Header() http.Header { return g.w.Header() }
@@ -174,6 +181,7 @@ func (g *writer) Flush() {
 func (g *writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, rw, err := g.rc.Hijack()
 	if err == nil {
+		g.hijacked = true
 		_ = c.SetDeadline(time.Time{})
 	}
 	return c, rw, err
@@ -212,9 +220,9 @@ func Listen(ln net.Listener, max int) *Listener {
 func (l *Listener) Open() int64 { return l.open.Load() }
 
 // Accept returns the next connection within the cap. One past it is
-// answered 503 and closed by a goroutine of its own (at most a fifth of the
-// cap of them at once, each for at most a second; past that it is closed
-// unanswered), and Accept waits for the next.
+// answered 503 and closed by a goroutine of its own (at most a quarter of
+// the cap of them at once, at least 64, each for at most 250 ms; past that
+// it is closed unanswered), and Accept waits for the next.
 func (l *Listener) Accept() (net.Conn, error) {
 	for {
 		c, err := l.Listener.Accept()
@@ -226,14 +234,14 @@ func (l *Listener) Accept() (net.Conn, error) {
 		}
 		l.open.Add(-1)
 		l.Served.Add(1)
-		if l.busy.Add(1) > l.max/5+1 {
+		if l.busy.Add(1) > max(l.max/4, 64) {
 			l.busy.Add(-1)
 			_ = c.Close()
 			continue
 		}
 		go func() {
 			defer l.busy.Add(-1)
-			_ = c.SetDeadline(time.Now().Add(time.Second))
+			_ = c.SetDeadline(time.Now().Add(250 * time.Millisecond))
 			_, _ = io.WriteString(c, busyResponse)
 			if tc, ok := c.(*net.TCPConn); ok {
 				_ = tc.CloseWrite()

@@ -185,3 +185,20 @@ func TestServer_HijackClearsDeadlines(t *testing.T) {
 		t.Fatalf("echo after the deadlines would have passed: %q %v", buf, err)
 	}
 }
+
+// TestServer_LastFlushAfterAPause: a handler whose last write was longer
+// ago than WriteProgress still gets its response out (net/http's flush
+// after the handler returns has a deadline of its own).
+func TestServer_LastFlushAfterAPause(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "first ") // buffered by net/http
+		time.Sleep(150 * time.Millisecond) // past the write deadline that write set
+	})
+	_, addr := serve(t, h, Config{WriteProgress: 50 * time.Millisecond}, 10)
+	c := dial(t, addr)
+	r := get(t, c, bufio.NewReader(c))
+	b, _ := io.ReadAll(r.Body)
+	if r.StatusCode != 200 || string(b) != "first " {
+		t.Fatalf("%d %q", r.StatusCode, b)
+	}
+}

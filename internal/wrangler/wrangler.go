@@ -527,7 +527,11 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 	for _, b := range bindings {
 		required = append(required, b.Class)
 	}
-	classes, err := jsapi.CheckWorker(bundle, required)
+	cpu := cfg.CPULimit
+	if cpu <= 0 {
+		cpu = jsapi.DefaultModuleCPULimit
+	}
+	classes, err := jsapi.CheckWorkerLimits(bundle, required, cpu, jsapi.DefaultModuleMemoryLimit)
 	if err != nil {
 		return host.Config{}, err
 	}

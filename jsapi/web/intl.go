@@ -11,7 +11,6 @@ import (
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
-	"golang.org/x/text/language/display"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/jsapi/web/cldr"
@@ -380,7 +379,7 @@ func intlNatives(rt *goja.Runtime, n natives) {
 	// intlDisplayName(locale, type, code, languageDisplay) → [canonical code, name or ""]
 	// (RangeError "invalid_argument" when code is not one of type's)
 	n.setE("intlDisplayName", func(c goja.FunctionCall) (goja.Value, error) {
-		canon, name, err := displayName(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String(), c.Argument(3).String())
+		canon, name, err := displayName(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String(), c.Argument(3).String(), c.Argument(4).String())
 		if err != nil {
 			return nil, err
 		}
@@ -388,18 +387,22 @@ func intlNatives(rt *goja.Runtime, n natives) {
 	})
 	dtfNatives(rt, n)
 	dataNatives(rt, n)
+	localeNatives(rt, n)
 }
 
-var displayCurrencies = map[string]string{"USD": "US Dollar", "EUR": "Euro", "JPY": "Japanese Yen", "GBP": "British Pound", "INR": "Indian Rupee",
-	"CAD": "Canadian Dollar", "AUD": "Australian Dollar", "CNY": "Chinese Yuan", "CHF": "Swiss Franc", "BRL": "Brazilian Real", "MXN": "Mexican Peso", "KRW": "South Korean Won"}
-
-// displayName is Intl.DisplayNames.prototype.of for x/text's CLDR names;
-// name is "" when the code is valid but has none.
-func displayName(locale, typ, code, languageDisplay string) (canon, name string, err error) {
+func displayName(locale, typ, code, languageDisplay, style string) (canon, name string, err error) {
 	invalid := jserr.RangeError("invalid_argument")
-	tag, perr := language.Parse(locale)
-	if perr != nil {
-		tag = language.English
+	d := cldrData(locale)
+	names := func(kind, key string) string {
+		if style != "long" {
+			if s := d.Str("localeDisplayNames", kind, key+"-alt-"+style); s != "" {
+				return s
+			}
+			if s := d.Str("localeDisplayNames", kind, key+"-alt-short"); s != "" && style == "narrow" {
+				return s
+			}
+		}
+		return d.Str("localeDisplayNames", kind, key)
 	}
 	switch typ {
 	case "region":
@@ -407,47 +410,81 @@ func displayName(locale, typ, code, languageDisplay string) (canon, name string,
 		if err != nil {
 			return "", "", invalid
 		}
-		return r.String(), display.Regions(tag).Name(r), nil
+		return r.String(), names("territories", r.String()), nil
 	case "script":
 		sc, err := language.ParseScript(code)
 		if err != nil {
 			return "", "", invalid
 		}
-		if base, _ := tag.Base(); base.String() == "en" {
-			switch sc.String() {
-			case "Hans":
-				return "Hans", "Simplified", nil
-			case "Hant":
-				return "Hant", "Traditional", nil
-			}
-		}
-		return sc.String(), display.Scripts(tag).Name(sc), nil
+		return sc.String(), names("scripts", sc.String()), nil
 	case "language":
-		t, err := language.Parse(code)
-		if err != nil {
-			if c, ok := wellFormedTag(code); ok {
-				return c, "", nil
-			}
+		c, err := canonicalLocale(code)
+		if err != nil || strings.Contains(c, "-u-") || strings.Contains(c, "-x-") {
 			return "", "", invalid
 		}
-		if languageDisplay == "standard" {
-			base, _ := t.Base()
-			n := display.Languages(tag).Name(base)
-			if r, conf := t.Region(); conf == language.Exact {
-				n += " (" + display.Regions(tag).Name(r) + ")"
+		t := cldr.ParseTag(c)
+		if languageDisplay == "dialect" {
+			for _, k := range []string{c, t.Lang + "-" + t.Script + "-" + t.Region, t.Lang + "-" + t.Region, t.Lang + "-" + t.Script} {
+				if n := names("languages", k); n != "" && k != t.Lang {
+					rest := strings.TrimPrefix(c, k)
+					if rest == "" {
+						return c, n, nil
+					}
+				}
 			}
-			return t.String(), n, nil
 		}
-		return t.String(), display.Tags(tag).Name(t), nil
+		base := names("languages", t.Lang)
+		if base == "" {
+			return c, "", nil
+		}
+		var extra []string
+		if t.Script != "" {
+			if s := names("scripts", t.Script); s != "" {
+				extra = append(extra, s)
+			} else {
+				extra = append(extra, t.Script)
+			}
+		}
+		if t.Region != "" {
+			if s := names("territories", t.Region); s != "" {
+				extra = append(extra, s)
+			} else {
+				extra = append(extra, t.Region)
+			}
+		}
+		if len(extra) == 0 {
+			return c, base, nil
+		}
+		sep := d.Str("localeDisplayNames", "localeDisplayPattern", "localeSeparator")
+		joined := extra[0]
+		for _, x := range extra[1:] {
+			joined = strings.Replace(strings.Replace(sep, "{0}", joined, 1), "{1}", x, 1)
+		}
+		pat := d.Str("localeDisplayNames", "localeDisplayPattern", "localePattern")
+		return c, strings.Replace(strings.Replace(pat, "{0}", base, 1), "{1}", joined, 1), nil
 	case "currency":
 		if len(code) != 3 || !isASCIILetter(code[0]) || !isASCIILetter(code[1]) || !isASCIILetter(code[2]) {
 			return "", "", invalid
 		}
 		u := strings.ToUpper(code)
-		if base, _ := tag.Base(); base.String() != "en" {
-			return u, "", nil
+		return u, d.Str("currencies", u, "displayName"), nil
+	case "calendar":
+		k := strings.ToLower(code)
+		if k == "gregory" {
+			k = "gregorian"
 		}
-		return u, displayCurrencies[u], nil
+		return strings.ToLower(code), d.Str("localeDisplayNames", "types", "calendar", k), nil
+	case "dateTimeField":
+		key := map[string]string{"era": "era", "year": "year", "quarter": "quarter", "month": "month", "weekOfYear": "week", "weekday": "weekday", "day": "day", "dayPeriod": "dayperiod", "hour": "hour", "minute": "minute", "second": "second", "timeZoneName": "zone"}[code]
+		if key == "" {
+			return "", "", invalid
+		}
+		if style != "long" {
+			if s := d.Str("fields", key+"-"+style, "displayName"); s != "" {
+				return code, s, nil
+			}
+		}
+		return code, d.Str("fields", key, "displayName"), nil
 	}
 	return "", "", invalid
 }

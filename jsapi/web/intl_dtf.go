@@ -1,6 +1,7 @@
 package web
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -304,28 +305,45 @@ func (l *dtfLocale) exemplar(cldrID string) string {
 	return strings.ReplaceAll(cldrID[i+1:], "_", " ")
 }
 
-// zoneCountry is the region of a zone as CLDR's metazone map and primary
-// zones give it ("" when they do not).
-func zoneCountry(cldrID string) string {
-	for r, z := range cldr.Supplemental().Map("primaryZones", "primaryZones") {
-		if z == cldrID {
-			return r
-		}
+// zoneCountry is the region of a zone (CLDR's bcp47 time zone keys) and
+// whether it is the region's primary zone (its only one, or CLDR's
+// primaryZones entry).
+func zoneCountry(cldrID string) (string, bool) {
+	sup := cldr.Supplemental()
+	r := sup.Str("zoneRegion", cldrID)
+	if r == "" {
+		return "", false
 	}
-	for _, e := range cldr.Supplemental().List("metaZones", "metazones") {
-		m, _ := e.(map[string]any)["mapZone"].(map[string]any)
-		if m["_type"] == cldrID && m["_territory"] != "001" {
-			r, _ := m["_territory"].(string)
-			return r
-		}
+	if p := sup.Str("primaryZones", r); p != "" {
+		return r, p == cldrID
 	}
-	return ""
+	return r, len(regionZones(r)) == 1
+}
+
+var (
+	regionZonesOnce sync.Once
+	regionZonesMap  map[string][]string
+)
+
+// regionZones lists a region's zones (CLDR ids, sorted).
+func regionZones(region string) []string {
+	regionZonesOnce.Do(func() {
+		regionZonesMap = map[string][]string{}
+		for id, r := range cldr.Supplemental().Map("zoneRegion") {
+			rs := r.(string)
+			regionZonesMap[rs] = append(regionZonesMap[rs], id)
+		}
+		for _, l := range regionZonesMap {
+			sort.Strings(l)
+		}
+	})
+	return regionZonesMap[region]
 }
 
 // locationName is ICU's generic location name ("{0} Time").
 func (l *dtfLocale) locationName(cldrID string) string {
 	loc := ""
-	if c := zoneCountry(cldrID); c != "" {
+	if c, primary := zoneCountry(cldrID); c != "" && primary {
 		loc = l.d.Str("localeDisplayNames", "territories", c)
 	}
 	if loc == "" {
@@ -377,7 +395,7 @@ func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 						_, goff := gt.Zone()
 						if goff != off || gt.IsDST() != dst {
 							loc := l.exemplar(z.cldr)
-							if c := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
+							if c, _ := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
 								loc = l.d.Str("localeDisplayNames", "territories", c)
 							}
 							return strings.NewReplacer("{0}", loc, "{1}", g).Replace(l.tzn("fallbackFormat"))

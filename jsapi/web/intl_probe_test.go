@@ -20,11 +20,14 @@ import (
 // unexplained count reaches 0, probeRatchet bounds it: the test fails
 // when more values differ than it allows, and asks for it to be lowered
 // when fewer do.
-const probeRatchet = 1092
+const probeRatchet = 834
 
+// By default every 10th value is computed (a few seconds); set
+// INTL_PROBE_FULL=1 for all of them (the count reported in docs).
 func TestIntlProbe(t *testing.T) {
-	if testing.Short() {
-		t.Skip("long probe")
+	stride := 10
+	if os.Getenv("INTL_PROBE_FULL") != "" {
+		stride = 1
 	}
 	src, err := os.ReadFile("testdata/intl-probe/probe.js")
 	if err != nil {
@@ -44,11 +47,11 @@ func TestIntlProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	rt, _ := newWebRuntime(t)
-	v, err := rt.RunString(string(src) + "\nJSON.stringify(probe())")
+	v, err := rt.RunString(string(src) + "\nJSON.stringify(probe(" + strconv.Itoa(stride) + "))")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got [][2]string
+	var got [][2]*string
 	if err := json.Unmarshal([]byte(v.String()), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -60,16 +63,21 @@ func TestIntlProbe(t *testing.T) {
 	family := map[string]int{}
 	total, unexplained := 0, 0
 	var dump strings.Builder // INTL_PROBE_DUMP=file writes every difference there
+	compared := 0
 	for i, w := range want {
 		g := got[i]
-		if g[0] != w[0] {
-			t.Fatalf("value %d: label %q, workerd's %q", i, g[0], w[0])
+		if *g[0] != w[0] {
+			t.Fatalf("value %d: label %q, workerd's %q", i, *g[0], w[0])
 		}
-		if g[1] == w[1] {
+		if g[1] == nil {
+			continue
+		}
+		compared++
+		if *g[1] == w[1] {
 			continue
 		}
 		total++
-		dump.WriteString(w[0] + "\n\tworkerd:  " + strconv.Quote(w[1]) + "\n\tcellhost: " + strconv.Quote(g[1]) + "\n")
+		dump.WriteString(w[0] + "\n\tworkerd:  " + strconv.Quote(w[1]) + "\n\tcellhost: " + strconv.Quote(*g[1]) + "\n")
 		fam, _, _ := strings.Cut(w[0], " ")
 		family[fam]++
 		matched := false
@@ -94,7 +102,14 @@ func TestIntlProbe(t *testing.T) {
 		fams = append(fams, k+"="+itoa(n))
 	}
 	sort.Strings(fams)
-	t.Logf("%d values, %d differ from workerd (%s), %d not in known-differences.txt", len(want), total, strings.Join(fams, " "), unexplained)
+	t.Logf("%d of %d values compared, %d differ from workerd (%s), %d not in known-differences.txt", compared, len(want), total, strings.Join(fams, " "), unexplained)
+	if stride != 1 {
+		// a sample: its differences are bounded by the full run's
+		if unexplained > probeRatchet/stride*2+10 {
+			t.Errorf("%d unexplained differences in a 1/%d sample, more than probeRatchet (%d) suggests: run INTL_PROBE_FULL=1 INTL_PROBE_DUMP=/tmp/diffs.txt", unexplained, stride, probeRatchet)
+		}
+		return
+	}
 	switch {
 	case unexplained > probeRatchet:
 		t.Errorf("%d unexplained differences, more than probeRatchet (%d): run with INTL_PROBE_DUMP=/tmp/diffs.txt to see them", unexplained, probeRatchet)

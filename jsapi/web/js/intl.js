@@ -678,7 +678,7 @@
     }, false, {
       of(code) {
         const st = intlBrand(displayNames, this, "Intl.DisplayNames.prototype.of");
-        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay);
+        const [canon, name] = native.intlDisplayName(st.locale, st.type, String(code), st.languageDisplay, st.style);
         if (name !== "") return name;
         return st.fallback === "code" ? canon : undefined;
       },
@@ -690,22 +690,104 @@
       },
     });
 
-    // ---- Locale (tag parts only)
+    // ---- Locale (likely subtags, week data, hour cycles, calendars and
+    // time zones from CLDR)
     const intlLocaleTags = new WeakMap();
-    const Locale = intlClass("Locale", (self, tag) => {
+    const localeKeys = [["calendar", "ca"], ["collation", "co"], ["hourCycle", "hc"], ["caseFirst", "kf"], ["numeric", "kn"], ["numberingSystem", "nu"], ["firstDayOfWeek", "fw"]];
+    function localeTag(self, method) {
+      return intlBrand(intlLocaleTags, self, method);
+    }
+    const Locale = intlClass("Locale", function (self, tag, options) {
+      if (new.target === undefined && !(self instanceof Object)) throw new TypeError("Constructor Intl.Locale requires 'new'");
       if (typeof tag !== "string" && !isObject(tag)) throw new TypeError("First argument to Intl.Locale constructor can't be empty or missing");
-      intlLocaleTags.set(self, native.intlCanonical(isObject(tag) && intlLocaleTags.has(tag) ? intlLocaleTags.get(tag) : String(tag)));
+      let t = native.intlCanonical(isObject(tag) && intlLocaleTags.has(tag) ? intlLocaleTags.get(tag) : String(tag));
+      const opts = intlOptions(options);
+      const C = "Intl.Locale";
+      const parts = native.intlLocaleParts(t);
+      const lang = getOption(opts, "language", undefined, undefined, C);
+      const script = getOption(opts, "script", undefined, undefined, C);
+      const region = getOption(opts, "region", undefined, undefined, C);
+      if (lang !== undefined || script !== undefined || region !== undefined) {
+        if (lang !== undefined && !/^([a-zA-Z]{2,3}|[a-zA-Z]{5,8})$/.test(lang)) throw new RangeError("Incorrect locale information provided");
+        if (script !== undefined && !/^[a-zA-Z]{4}$/.test(script)) throw new RangeError("Incorrect locale information provided");
+        if (region !== undefined && !/^([a-zA-Z]{2}|[0-9]{3})$/.test(region)) throw new RangeError("Incorrect locale information provided");
+        t = native.intlCanonical([lang || parts[0], script || parts[1], region || parts[2]].filter((x) => x).join("-") + t.slice(parts[3].length));
+      }
+      const ext = unicodeExtension(t);
+      let changed = false;
+      for (const [prop, key] of localeKeys) {
+        let v = key === "kn" ? (opts[prop] === undefined ? undefined : String(opts[prop])) : getOption(opts, prop, undefined, undefined, C);
+        if (v === undefined) continue;
+        if (key === "hc" && !["h11", "h12", "h23", "h24"].includes(v)) throw new RangeError(`Value ${v} out of range for Intl.Locale options property hourCycle`);
+        if (key === "kf" && !["upper", "lower", "false"].includes(v)) throw new RangeError(`Value ${v} out of range for Intl.Locale options property caseFirst`);
+        ext[key] = v;
+        changed = true;
+      }
+      if (changed) {
+        const base = t.split("-u-")[0];
+        const kw = Object.keys(ext).sort().map((k) => (ext[k] === "true" ? k : k + "-" + ext[k])).join("-");
+        t = native.intlCanonical(base + (kw ? "-u-" + kw : ""));
+      }
+      intlLocaleTags.set(self, t);
     }, false, {
-      toString() {
-        return intlBrand(intlLocaleTags, this, "Intl.Locale.prototype.toString");
+      toString() { return localeTag(this, "Intl.Locale.prototype.toString"); },
+      toJSON() { return localeTag(this, "Intl.Locale.prototype.toJSON"); },
+      maximize() {
+        const t = localeTag(this, "Intl.Locale.prototype.maximize");
+        return new Locale(native.intlLikely(t, true));
+      },
+      minimize() {
+        const t = localeTag(this, "Intl.Locale.prototype.minimize");
+        return new Locale(native.intlLikely(t, false));
+      },
+      getWeekInfo() { return native.intlWeekInfo(localeTag(this, "Intl.Locale.prototype.getWeekInfo")); },
+      getHourCycles() {
+        const t = localeTag(this, "Intl.Locale.prototype.getHourCycles");
+        const hc = unicodeExtension(t).hc;
+        return hc !== undefined ? [hc] : [native.intlDefaultHourCycle(t.split("-u-")[0])];
+      },
+      getCalendars() {
+        const t = localeTag(this, "Intl.Locale.prototype.getCalendars");
+        const ca = unicodeExtension(t).ca;
+        return ca !== undefined ? [ca] : native.intlCalendars(t);
+      },
+      getTimeZones() { return native.intlTimeZones(localeTag(this, "Intl.Locale.prototype.getTimeZones")); },
+      getCollations() { return ["default"].concat([]).filter((c) => c !== "default").concat(["emoji", "eor"]); },
+      getNumberingSystems() {
+        const t = localeTag(this, "Intl.Locale.prototype.getNumberingSystems");
+        const nu = unicodeExtension(t).nu;
+        return nu !== undefined ? [nu] : [native.intlNumberingSystemOf(t.split("-u-")[0], "")];
+      },
+      getTextInfo() {
+        const t = localeTag(this, "Intl.Locale.prototype.getTextInfo");
+        return { direction: native.intlDirection(t) };
       },
     }, {
-      baseName() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.baseName").split("-u-")[0]; },
-      language() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.language").split("-")[0]; },
-      script() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.script").split("-u-")[0].split("-").find((p, i) => i > 0 && p.length === 4); },
-      region() { return intlBrand(intlLocaleTags, this, "get Intl.Locale.prototype.region").split("-u-")[0].split("-").find((p, i) => i > 0 && (p.length === 2 || /^\d{3}$/.test(p))); },
+      baseName() { return localeTag(this, "get Intl.Locale.prototype.baseName").split("-u-")[0]; },
+      language() { return native.intlLocaleParts(localeTag(this, "get Intl.Locale.prototype.language"))[0]; },
+      script() { return native.intlLocaleParts(localeTag(this, "get Intl.Locale.prototype.script"))[1] || undefined; },
+      region() { return native.intlLocaleParts(localeTag(this, "get Intl.Locale.prototype.region"))[2] || undefined; },
+      calendar() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.calendar")).ca; },
+      collation() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.collation")).co; },
+      hourCycle() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.hourCycle")).hc; },
+      caseFirst() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.caseFirst")).kf; },
+      numeric() { const kn = unicodeExtension(localeTag(this, "get Intl.Locale.prototype.numeric")).kn; return kn === "true" || kn === ""; },
+      numberingSystem() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.numberingSystem")).nu; },
+      firstDayOfWeek() { return unicodeExtension(localeTag(this, "get Intl.Locale.prototype.firstDayOfWeek")).fw; },
     });
 
+    Object.defineProperty(Intl, "supportedValuesOf", {
+      value: function supportedValuesOf(key) {
+        const k = String(key);
+        if (k === "unit") return sanctionedUnits.slice();
+        if (k === "calendar") return ["gregory"];
+        if (k === "collation") return ["default"].filter(() => false).concat(["emoji", "eor"]);
+        if (["currency", "numberingSystem", "timeZone"].includes(k)) return native.intlSupportedValues(k);
+        throw new RangeError("Invalid key : " + k);
+      },
+      writable: true,
+      configurable: true,
+    });
     Object.defineProperty(Intl, "getCanonicalLocales", { value: function getCanonicalLocales(locales) { return canonicalLocales(locales); }, writable: true, configurable: true });
     Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
     return { Intl, NumberFormat, DateTimeFormat, Collator, initDateTimeFormat, initCollator, collators, collatorCompare };

@@ -261,7 +261,17 @@ func main() {
 	sup["defaultContent"] = at(load("cldr-core", "defaultContent.json"), "defaultContent")
 	// time zones: every alias → CLDR's canonical id (the first alias), and
 	// that id → the IANA name ECMA-402 reports
-	zoneCanon, zoneIANA := map[string]any{}, map[string]any{}
+	zoneCanon, zoneIANA, zoneRegion := map[string]any{}, map[string]any{}, map[string]any{}
+	// English region names, to read the region in a zone's description
+	// ("Jerusalem, Israel": the key "jeruslm" does not start with IL)
+	regionByName := map[string]string{}
+	if en, ok := at(load("cldr-localenames-full", "main/en/territories.json"), "main", "en", "localeDisplayNames", "territories").(map[string]any); ok {
+		for code, name := range en {
+			if len(code) == 2 {
+				regionByName[name.(string)] = code
+			}
+		}
+	}
 	tz, _ := at(load("cldr-bcp47", "bcp47/timezone.json"), "keyword", "u", "tz").(map[string]any)
 	if tz == nil {
 		fail(fmt.Errorf("no cldr-bcp47 in %s", src))
@@ -284,7 +294,21 @@ func main() {
 			iana = ids[0]
 		}
 		zoneIANA[ids[0]] = iana
+		// a key of five or more letters starts with the zone's ISO 3166
+		// region ("usnyc", "debsngn"); utc* and three-letter keys are in
+		// none
+		if dep, _ := e["_deprecated"].(string); len(key) >= 5 && !strings.HasPrefix(key, "utc") && dep != "true" {
+			r := strings.ToUpper(key[:2])
+			desc, _ := e["_description"].(string)
+			if i := strings.LastIndex(desc, ", "); i >= 0 {
+				if code, ok := regionByName[desc[i+2:]]; ok {
+					r = code
+				}
+			}
+			zoneRegion[ids[0]] = r
+		}
 	}
+	sup["zoneRegion"] = zoneRegion
 	sup["zoneCanonical"] = zoneCanon
 	sup["zoneIANA"] = zoneIANA
 	total := write(*out, "supplemental.json.gz", sup)

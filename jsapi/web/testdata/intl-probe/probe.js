@@ -2,11 +2,17 @@
 // dates across DST changes and numbers across magnitudes. The same script
 // runs on workerd (record.sh writes expected.json) and on cellhost
 // (TestIntlProbe compares). Each value is [label, output]; an exception is
-// recorded as "!Name: message".
-function probe() {
+// recorded as "!Name: message". With stride n > 1 only every nth value is
+// computed (the others are null), for a quick run.
+function probe(stride = 1) {
   const locales = ["en-US", "en-GB", "en-IN", "en-AU", "en-CA", "zh-CN", "zh-TW", "zh-HK", "es-ES", "es-MX", "es-419", "fr-FR", "fr-CA", "de-DE", "de-CH", "de-AT", "ja-JP", "pt-BR", "pt-PT", "ru-RU", "ar-EG", "ar-SA", "hi-IN", "bn-BD", "ko-KR", "it-IT", "tr-TR", "pl-PL", "nl-NL", "id-ID", "th-TH", "vi-VN", "uk-UA", "sv-SE", "fa-IR", "he-IL", "ms-MY", "cs-CZ", "ro-RO", "el-GR"];
   const out = [];
+  let index = 0;
   const rec = (label, f) => {
+    if (index++ % stride !== 0) {
+      out.push([label, null]);
+      return;
+    }
     let v;
     try {
       v = f();

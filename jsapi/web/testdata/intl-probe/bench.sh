@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench.sh: times DateTimeFormat construction and format on workerd, as
+# BenchmarkIntlDateTimeFormat does in cellhost (same calls). workerd freezes
+# the clock inside a request, so each op is timed from outside: a request
+# doing N ops minus one doing none, per op. Prints ns/op.
+set -euo pipefail
+WORKERD=${WORKERD:-$HOME/.cache/cellhost/intl-anchor/node_modules/.bin/workerd}
+N=${N:-20000}
+TMP=$(mktemp -d)
+PID=
+trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT
+cat > "$TMP/w.js" <<'JS'
+const d = Date.UTC(2026, 2, 8, 12, 0, 0);
+const f = new Intl.DateTimeFormat("de-DE", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" });
+const ops = {
+  construct: () => new Intl.DateTimeFormat("de-DE", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" }),
+  format: () => f.format(d),
+  "construct-components": () => new Intl.DateTimeFormat("en-US", { weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: "America/New_York" }),
+};
+export default {
+  async fetch(req) {
+    const u = new URL(req.url);
+    const op = ops[u.searchParams.get("op")];
+    const n = Number(u.searchParams.get("n"));
+    let x;
+    for (let i = 0; i < n; i++) x = op();
+    return new Response(String(x !== undefined));
+  },
+};
+JS
+PORT=$((20000 + RANDOM % 20000))
+cat > "$TMP/c.capnp" <<C
+using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = (modules = [(name = "w.js", esModule = embed "w.js")], compatibilityDate = "2026-01-01"))],
+  sockets = [(name = "http", address = "127.0.0.1:$PORT", http = (), service = "main")]
+);
+C
+"$WORKERD" serve "$TMP/c.capnp" >"$TMP/log" 2>&1 &
+PID=$!
+for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/?op=format&n=1" && break; sleep 0.2; done
+t() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT/?op=$1&n=$2"; }
+for op in construct format construct-components; do
+  t "$op" 2000 >/dev/null # warm up
+  best=
+  for _ in 1 2 3; do
+    a=$(t "$op" 0); b=$(t "$op" "$N")
+    ns=$(python3 -c "print(int(($b - $a) * 1e9 / $N))")
+    if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
+  done
+  echo "workerd $op: $best ns/op (best of 3, N=$N)"
+done
