@@ -373,3 +373,33 @@ func TestCellhostPatch_ResizableForSerializers(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+func TestCellhostPatch_AwaitInArrowBodyInParameters(t *testing.T) {
+	// V8 accepts an await in the concise body of an async arrow function
+	// that is a default value of a parameter; an await directly in the
+	// parameters stays a SyntaxError.
+	const SCRIPT = `
+	async function f(g = async () => await 1) { return g() }
+	async function h(a, g = async (x) => (await x) + a) { return g(2) }
+	function k(g = async () => await 3) { return g() }
+	const arrow = async (g = async () => await 4) => g();
+	let out;
+	Promise.all([f(), h(40), k(), arrow()]).then(v => { out = v.join() });
+	`
+	vm := New()
+	if _, err := vm.RunString(SCRIPT); err != nil {
+		t.Fatal(err)
+	}
+	if got := vm.Get("out").String(); got != "1,42,3,4" {
+		t.Fatalf("got %q", got)
+	}
+	for _, src := range []string{
+		"async function f(a = await 1) {}",
+		"async function f(g = async () => 1, a = await 2) {}",
+		"async (a = await 1) => a",
+	} {
+		if _, err := Compile("", src, true); err == nil {
+			t.Errorf("%s: no SyntaxError", src)
+		}
+	}
+}
