@@ -403,3 +403,39 @@ func TestCellhostPatch_AwaitInArrowBodyInParameters(t *testing.T) {
 		}
 	}
 }
+
+// cellhostErrorTexts runs each program and returns its error's
+// "Name: message", for the V8 error-text patches.
+func cellhostErrorTexts(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for src, want := range cases {
+		vm := New()
+		_, err := vm.RunString(`"use strict";` + src)
+		ex, ok := err.(*Exception)
+		if !ok {
+			t.Errorf("%s: got %v, want %s", src, err, want)
+			continue
+		}
+		obj := ex.Value().ToObject(vm)
+		got := obj.Get("name").String() + ": " + obj.Get("message").String()
+		if got != want {
+			t.Errorf("%s:\n got  %s\n want %s", src, got, want)
+		}
+	}
+}
+
+func TestCellhostPatch_V8PropertyReadWriteTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"const o = {}; o.b.c":                          "TypeError: Cannot read properties of undefined (reading 'c')",
+		"let n = null; n.z":                            "TypeError: Cannot read properties of null (reading 'z')",
+		"let u; u[1]":                                  "TypeError: Cannot read properties of undefined (reading '1')",
+		"let u; u[Symbol('q')]":                        "TypeError: Cannot read properties of undefined (reading 'Symbol(q)')",
+		"const o = {}; o.a.b.c()":                      "TypeError: Cannot read properties of undefined (reading 'b')",
+		"const o = { f() { return {} } }; o.f().g.h()": "TypeError: Cannot read properties of undefined (reading 'h')",
+		"let n = null; n.f()":                          "TypeError: Cannot read properties of null (reading 'f')",
+		"let u; u.z = 1":                               "TypeError: Cannot set properties of undefined (setting 'z')",
+		"let n = null; n['k'] = 1":                     "TypeError: Cannot set properties of null (setting 'k')",
+		"let u; u[2] = 1":                              "TypeError: Cannot set properties of undefined (setting '2')",
+	})
+}

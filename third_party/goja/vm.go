@@ -1915,6 +1915,7 @@ type _setElem struct{}
 var setElem _setElem
 
 func (_setElem) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	obj := vm.stack[vm.sp-3].ToObject(vm.r)
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
@@ -1988,6 +1989,7 @@ type _setElemP struct{}
 var setElemP _setElemP
 
 func (_setElemP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	obj := vm.stack[vm.sp-3].ToObject(vm.r)
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
@@ -2003,6 +2005,7 @@ type _setElemStrict struct{}
 var setElemStrict _setElemStrict
 
 func (_setElemStrict) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	receiver := vm.stack[vm.sp-3]
 	val := vm.stack[vm.sp-1]
@@ -2065,6 +2068,7 @@ type _setElemStrictP struct{}
 var setElemStrictP _setElemStrictP
 
 func (_setElemStrictP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	receiver := vm.stack[vm.sp-3]
 	val := vm.stack[vm.sp-1]
@@ -2220,6 +2224,7 @@ func (p getPropRefRecvStrict) exec(vm *vm) {
 type setProp unistring.String
 
 func (p setProp) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	val := vm.stack[vm.sp-1]
 	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
 	vm.stack[vm.sp-2] = val
@@ -2230,6 +2235,7 @@ func (p setProp) exec(vm *vm) {
 type setPropP unistring.String
 
 func (p setPropP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	val := vm.stack[vm.sp-1]
 	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
 	vm.sp -= 2
@@ -2239,6 +2245,7 @@ func (p setPropP) exec(vm *vm) {
 type setPropStrict unistring.String
 
 func (p setPropStrict) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	receiver := vm.stack[vm.sp-2]
 	val := vm.stack[vm.sp-1]
 	propName := unistring.String(p)
@@ -2331,6 +2338,7 @@ func (p setPropRecvStrictP) exec(vm *vm) {
 type setPropStrictP unistring.String
 
 func (p setPropStrictP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	receiver := vm.stack[vm.sp-2]
 	val := vm.stack[vm.sp-1]
 	propName := unistring.String(p)
@@ -2524,7 +2532,7 @@ func (g getProp) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 	vm.stack[vm.sp-1] = nilSafe(obj.self.getStr(unistring.String(g), v))
@@ -2539,7 +2547,7 @@ func (g getPropRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 	vm.stack[vm.sp-2] = nilSafe(obj.self.getStr(unistring.String(g), recv))
@@ -2554,7 +2562,7 @@ func (g getPropRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 
@@ -2575,7 +2583,7 @@ func (g getPropCallee) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	n := unistring.String(g)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined or null", n))
+		vm.throw(vm.r.cannotRead(v, n))
 		return
 	}
 	prop := obj.self.getStr(n, v)
@@ -2595,7 +2603,7 @@ func (_getElem) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-1])
@@ -2615,7 +2623,7 @@ func (_getElemRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-2]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-2]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-2])
@@ -2635,7 +2643,7 @@ func (_getKey) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	propName := vm.stack[vm.sp-1]
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", propName.String()))
+		vm.throw(vm.r.cannotRead(v, propName))
 		return
 	}
 
@@ -2653,7 +2661,7 @@ func (_getElemCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 
@@ -2676,7 +2684,7 @@ func (_getElemRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 
