@@ -439,3 +439,25 @@ func TestCellhostPatch_V8PropertyReadWriteTexts(t *testing.T) {
 		"let u; u[2] = 1":                              "TypeError: Cannot set properties of undefined (setting '2')",
 	})
 }
+
+func TestCellhostPatch_V8NotAFunctionTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"const o = { a: {} }; o.a.toArray()":  "TypeError: o.a.toArray is not a function",
+		"const o = {}; o['x']()":              "TypeError: o.x is not a function",
+		"const o = {}; const k = 'x'; o[k]()": "TypeError: o[k] is not a function",
+		"const a = []; a[0]()":                "TypeError: a[0] is not a function",
+		"function f() { return {} }; f().g()": "TypeError: f(...).g is not a function",
+		"let u; u()":                          "TypeError: u is not a function",
+		"const o = {}; o.x = 1; o.x()":        "TypeError: o.x is not a function",
+		"const o = { x: {} }; o.x(1, ...[2])": "TypeError: o.x is not a function",
+		"const o = {}; new o.X()":             "TypeError: o.X is not a constructor",
+		"const f = () => 1; new f()":          "TypeError: f is not a constructor",
+		"1()":                                 "TypeError: 1 is not a function",
+		"'s'.foo()":                           "TypeError: \"s\".foo is not a function",
+		"undefinedFn()":                       "ReferenceError: undefinedFn is not defined",
+		"class A { m() { return this.sql.exec('x').columnNames.toArray() } }; new A().m.call({ sql: { exec() { return { columnNames: {} } } } })": "TypeError: this.sql.exec(...).columnNames.toArray is not a function",
+		// Inside a function whose code the compiler trims (a stash for a closure).
+		"function g(p) { const h = () => p; if (h()) return p.q.r(); } g({ q: {} })": "TypeError: p.q.r is not a function",
+	})
+}

@@ -28,6 +28,8 @@ type compiledCallExpr struct {
 	baseCompiledExpr
 	args   []compiledExpr
 	callee compiledExpr
+	// calleeAST names the callee in "... is not a function" (cellhost patch).
+	calleeAST ast.Expression
 
 	isVariadic bool
 }
@@ -2317,6 +2319,7 @@ func (e *compiledNewExpr) emitGetter(putOnStack bool) {
 		expr.emitGetter(true)
 	}
 	e.addSrcMap()
+	e.c.recordCallName(e.calleeAST) // cellhost patch
 	if e.isVariadic {
 		e.c.emit(newVariadic, endVariadic)
 	} else {
@@ -2345,6 +2348,7 @@ func (c *compiler) compileNewExpression(v *ast.NewExpression) compiledExpr {
 	r := &compiledNewExpr{
 		compiledCallExpr: compiledCallExpr{
 			callee:     c.compileExpression(v.Callee),
+			calleeAST:  v.Callee,
 			args:       args,
 			isVariadic: isVariadic,
 		},
@@ -3095,6 +3099,7 @@ func (e *compiledCallExpr) emitGetter(putOnStack bool) {
 			}
 		}
 	} else {
+		e.c.recordCallName(e.calleeAST) // cellhost patch
 		if e.isVariadic {
 			e.c.emit(callVariadic)
 		} else {
@@ -3154,6 +3159,7 @@ func (c *compiler) compileCallExpression(v *ast.CallExpression) compiledExpr {
 	r := &compiledCallExpr{
 		args:       args,
 		callee:     c.compileCallee(v.Callee),
+		calleeAST:  v.Callee,
 		isVariadic: isVariadic,
 	}
 	r.init(c, v.LeftParenthesis)

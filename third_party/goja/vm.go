@@ -946,10 +946,9 @@ func (vm *vm) toCallee(v Value) *Object {
 	case valueUnresolved:
 		unresolved.throw()
 		panic("Unreachable")
-	case memberUnresolved:
-		panic(vm.r.NewTypeError("Object has no member '%s'", unresolved.ref))
 	}
-	panic(vm.r.NewTypeError("Value is not an object: %s", v.toString()))
+	vm.notCallable(v, "function") // cellhost patch
+	panic("Unreachable")
 }
 
 type loadVal struct {
@@ -4866,6 +4865,9 @@ type _new uint32
 func (n _new) exec(vm *vm) {
 	sp := vm.sp - int(n)
 	obj := vm.stack[sp-1]
+	if o, ok := obj.(*Object); !ok || o.self.assertConstructor() == nil { // cellhost patch
+		vm.notCallable(obj, "constructor")
+	}
 	ctor := vm.r.toConstructor(obj)
 	vm.stack[sp-1] = ctor(vm.stack[sp:vm.sp], nil)
 	vm.sp = sp
