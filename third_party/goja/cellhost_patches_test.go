@@ -461,3 +461,23 @@ func TestCellhostPatch_V8NotAFunctionTexts(t *testing.T) {
 		"function g(p) { const h = () => p; if (h()) return p.q.r(); } g({ q: {} })": "TypeError: p.q.r is not a function",
 	})
 }
+
+func TestCellhostPatch_V8NotIterableTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"let u; for (const x of u) {}":                 "TypeError: u is not iterable",
+		"const o = { x: {} }; for (const y of o.x) {}": "TypeError: o.x is not iterable",
+		"const o = { x: {} }; [...o.x]":                "TypeError: o.x is not iterable",
+		"function g() { return 1 }; [...g()]":          "TypeError: g is not a function or its return value is not iterable",
+		"function f() {}; f(...5)":                     "TypeError: Spread syntax requires ...iterable[Symbol.iterator] to be a function",
+		"function f() {}; f(...undefined)":             "TypeError: undefined is not iterable (cannot read property undefined)",
+		"new Map({})":                                  "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Map(5)":                                   "TypeError: number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Set(true)":                                "TypeError: boolean true is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Map(() => 1)":                             "TypeError: function is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"let x; [x] = 5":                               "TypeError: number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"function q([a]) {}; q(null)":                  "TypeError: object null is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"const c = 1; c = 2":                           "TypeError: Assignment to constant variable.",
+		"notDefinedAnywhere":                           "ReferenceError: notDefinedAnywhere is not defined",
+	})
+}

@@ -2955,6 +2955,7 @@ func (e *compiledArrayLiteral) emitGetter(putOnStack bool) {
 		if spread, ok := v.(*ast.SpreadElement); ok {
 			hasSpread = true
 			e.c.compileExpression(spread.Expression).emitGetter(true)
+			e.c.recordIterName(spread.Expression) // cellhost patch
 			e.c.emit(pushArraySpread)
 		} else {
 			if v != nil {

@@ -2775,7 +2775,7 @@ var pushArraySpread _pushArraySpread
 
 func (_pushArraySpread) exec(vm *vm) {
 	arr := vm.stack[vm.sp-2].(*Object).self.(*arrayObject)
-	vm.r.getIterator(vm.stack[vm.sp-1], nil).iterate(func(val Value) {
+	vm.iteratorOf(vm.stack[vm.sp-1], iterSiteNamed).iterate(func(val Value) {
 		if arr.length < math.MaxUint32 {
 			arr.length++
 		} else {
@@ -2796,7 +2796,7 @@ var pushSpread _pushSpread
 func (_pushSpread) exec(vm *vm) {
 	vm.sp--
 	obj := vm.stack[vm.sp]
-	vm.r.getIterator(obj, nil).iterate(func(val Value) {
+	vm.iteratorOf(obj, iterSiteSpreadCall).iterate(func(val Value) {
 		vm.push(val)
 	})
 	vm.pc++
@@ -5114,7 +5114,7 @@ type _iterateP struct{}
 var iterateP _iterateP
 
 func (_iterateP) exec(vm *vm) {
-	iter := vm.r.getIterator(vm.stack[vm.sp-1], nil)
+	iter := vm.iteratorOf(vm.stack[vm.sp-1], iterSiteNamed)
 	vm.iterStack = append(vm.iterStack, iterStackItem{iter: iter})
 	vm.sp--
 	vm.pc++
