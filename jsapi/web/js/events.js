@@ -27,7 +27,9 @@
     get currentTarget() { return eventState.get(this).currentTarget; }
     get eventPhase() { return eventState.get(this).phase; }
     get timeStamp() { return eventState.get(this).timeStamp; }
-    get isTrusted() { return false; }
+    // Events the platform dispatches (an AbortSignal's abort) are trusted;
+    // those a program constructs are not.
+    get isTrusted() { return eventState.get(this).trusted === true; }
     get returnValue() { return !eventState.get(this).defaultPrevented; }
     get cancelBubble() { return eventState.get(this).stop; }
     set cancelBubble(v) { if (v) eventState.get(this).stop = true; }
