@@ -45,7 +45,9 @@ func TestTest262(t *testing.T) {
 		t.Skip("CELLHOST_TEST262 is not set: no test262 checkout to run")
 	}
 	dirs := defaultDirs
-	if d := os.Getenv("CELLHOST_TEST262_DIRS"); d != "" {
+	if d := os.Getenv("CELLHOST_TEST262_DIRS"); d == "all" {
+		dirs = FullDirs
+	} else if d != "" {
 		dirs = strings.Split(d, ",")
 	}
 	every := 1
@@ -66,6 +68,11 @@ func TestTest262(t *testing.T) {
 	t.Log("\n" + report)
 	if out := os.Getenv("CELLHOST_TEST262_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := os.Getenv("CELLHOST_TEST262_RESULTS"); out != "" {
+		if err := os.WriteFile(out, []byte(ResultsFile(results, commitOf(root))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -106,6 +113,10 @@ func commitOf(root string) string {
 func Report(s Summary, results []Result, commit string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "test262 commit: %s\n\n", commit)
+	b.WriteString(TopTable(results))
+	b.WriteString("\n## Skipped, by reason\n\n")
+	b.WriteString(SkipTable(results))
+	b.WriteString("\n## Per area\n\n")
 	fmt.Fprintf(&b, "| area | pass | fail | skip | pass rate |\n|---|---:|---:|---:|---:|\n")
 	areas := make([]string, 0, len(s.Areas))
 	var tot Count

@@ -24,9 +24,11 @@ const harnessVersion = "7.0.0"
 // workerd's src/wpt configs for these directories that are vendored in
 // testdata/wpt (testdata/README.md lists what is not, and why).
 var suites = map[string][]string{
-	"dom/abort":  {"AbortSignal.any.js", "event.any.js"},
-	"dom/events": {"AddEventListenerOptions-once.any.js", "EventTarget-constructible.any.js"},
-	"url":        {"url-constructor.any.js", "url-origin.any.js", "url-setters.any.js"},
+	"dom/abort": {"AbortSignal.any.js", "event.any.js"},
+	"dom/events": {"AddEventListenerOptions-once.any.js", "Event-constructors.any.js", "EventTarget-constructible.any.js",
+		"EventTarget-removeEventListener.any.js"},
+	"url": {"url-constructor.any.js", "url-origin.any.js", "url-setters.any.js", "url-statics-canparse.any.js",
+		"urlsearchparams-append.any.js", "urlsearchparams-delete.any.js", "urlsearchparams-sort.any.js"},
 }
 
 // resources are files a test fetches (fetch("resources/x.json")), by path
