@@ -28,4 +28,4 @@ fi
 CELLHOST_TEST262="$dir" CELLHOST_TEST262_DIRS=all \
 	CELLHOST_TEST262_OUT=docs/test262-full.md \
 	CELLHOST_TEST262_RESULTS=internal/test262/testdata/full-results.tsv \
-	nice -n 19 go test ./internal/test262/ -run 'TestTest262$' -count=1 -timeout 0
+	nice -n 19 go test ./internal/test262/ -run 'TestTest262$' -count=1 -timeout 0 -v

@@ -177,3 +177,32 @@ func TestArea(t *testing.T) {
 		}
 	}
 }
+
+// The full run's tables count every test under its top-level directory and
+// every skip under its reason; the results file lists what did not pass.
+func TestFullRunTables(t *testing.T) {
+	results := []Result{
+		{Path: "built-ins/Array/a.js", Outcome: Pass},
+		{Path: "built-ins/Array/b.js", Outcome: Fail, Reason: "Test262Error: x"},
+		{Path: "language/expressions/c.js", Outcome: Skip, Reason: "noStrict: sloppy"},
+		{Path: "annexB/d.js", Outcome: Skip, Reason: "noStrict: sloppy"},
+		{Path: "intl402/e.js", Outcome: Skip, Reason: "Temporal: no"},
+	}
+	top := TopTable(results)
+	for _, want := range []string{
+		"| annexB | 0 | 0 | 1 | 0.0% |",
+		"| built-ins | 1 | 1 | 0 | 50.0% |",
+		"| **total** | 1 | 1 | 3 | 50.0% |",
+	} {
+		if !strings.Contains(top, want) {
+			t.Errorf("TopTable lacks %q:\n%s", want, top)
+		}
+	}
+	if skip := SkipTable(results); !strings.Contains(skip, "| noStrict: sloppy | 2 |\n| Temporal: no | 1 |") {
+		t.Errorf("SkipTable:\n%s", skip)
+	}
+	rf := ResultsFile(results, "abc")
+	if want := "fail\tbuilt-ins/Array/b.js\tTest262Error: x\n"; !strings.Contains(rf, want) || strings.Contains(rf, "a.js") {
+		t.Errorf("ResultsFile:\n%s", rf)
+	}
+}
