@@ -25,6 +25,8 @@ const harnessVersion = "7.0.0"
 // testdata/wpt (testdata/README.md lists what is not, and why).
 var suites = map[string][]string{
 	"dom/abort": {"AbortSignal.any.js", "event.any.js"},
+	"encoding": {"api-replacement-encodings.any.js", "textdecoder-eof.any.js", "textencoder-constructor-non-utf.any.js",
+		"streams/decode-utf8.any.js", "streams/encode-utf8.any.js"},
 	"dom/events": {"AddEventListenerOptions-once.any.js", "Event-constructors.any.js", "EventTarget-constructible.any.js",
 		"EventTarget-removeEventListener.any.js"},
 	"url": {"url-constructor.any.js", "url-origin.any.js", "url-setters.any.js", "url-statics-canparse.any.js",
