@@ -30,7 +30,9 @@ var suites = map[string][]string{
 	"dom/events": {"AddEventListenerOptions-once.any.js", "Event-constructors.any.js", "EventTarget-constructible.any.js",
 		"EventTarget-removeEventListener.any.js"},
 	"url": {"url-constructor.any.js", "url-origin.any.js", "url-setters.any.js", "url-statics-canparse.any.js",
-		"urlsearchparams-append.any.js", "urlsearchparams-delete.any.js", "urlsearchparams-sort.any.js"},
+		"url-tojson.any.js", "urlsearchparams-append.any.js", "urlsearchparams-delete.any.js",
+		"urlsearchparams-get.any.js", "urlsearchparams-has.any.js", "urlsearchparams-set.any.js", "urlsearchparams-size.any.js",
+		"urlsearchparams-sort.any.js"},
 }
 
 // resources are files a test fetches (fetch("resources/x.json")), by path
