@@ -57,6 +57,10 @@ type shard struct {
 	currentGen int
 	// alloc: the allocation check's view of the heap (memalloc.go).
 	alloc allocBase
+	// Pending timers by deadline, and those due, in order (timers.go).
+	timers      timerHeap
+	readyTimers []*shardTimer
+	timerSeq    uint64
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
@@ -167,23 +171,6 @@ func (s *shard) postOrRun(f func()) {
 	if !s.post(f) {
 		<-s.done
 		f()
-	}
-}
-
-// AfterFunc implements jsapi.Scheduler: f runs on the loop after d.
-func (s *shard) AfterFunc(d time.Duration, f func()) (cancel func()) {
-	canceled := false // read and written on the loop only
-	epoch := s.epoch
-	stop := s.h.clock.AfterFunc(d, func() {
-		s.post(func() {
-			if !canceled && s.epoch == epoch {
-				f()
-			}
-		})
-	})
-	return func() {
-		canceled = true
-		stop()
 	}
 }
 

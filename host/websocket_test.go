@@ -38,8 +38,14 @@ export class Echo extends DurableObject {
       }, 100);
     } else if (url.searchParams.has("plain")) {
       server.accept();
-      server.addEventListener("message", (e) => server.send(typeof e.data === "string" ? "plain:" + e.data + ":" + constructed : e.data));
-      server.addEventListener("close", (e) => server.close(e.code, "plain saw " + e.reason));
+      server.addEventListener("message", (e) => {
+        if (e.data === "close") server.close(4001, "plain bye");
+        else server.send(typeof e.data === "string" ? "plain:" + e.data + ":" + constructed : e.data);
+      });
+      server.addEventListener("close", (e) => {
+        if (e.code === 4001) return;
+        server.close(e.code, "plain saw " + e.reason);
+      });
     } else {
       this.ctx.acceptWebSocket(server, ["t"]);
       server.serializeAttachment({ since: constructed });
@@ -85,7 +91,7 @@ export default {
     if (url.pathname === "/local" || url.pathname === "/bad") {
       const [client, server] = new WebSocketPair();
       server.accept();
-      server.addEventListener("message", (e) => server.send("worker:" + e.data));
+      server.addEventListener("message", (e) => e.data === "close" ? server.close(4002, "worker bye") : server.send("worker:" + e.data));
       return new Response(null, { status: 101, webSocket: client });
     }
     return env.ECHO.getByName(url.pathname.slice(1).split("/")[0]).fetch(request);
@@ -463,5 +469,28 @@ func TestWebSocket_TooLargeMessageIsAnError(t *testing.T) {
 	s := waitStats(t, srv, "m", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
 	if want := []any{"error: WebSocket message is too large"}; !reflect.DeepEqual(s.Closes, want) {
 		t.Errorf("after a message over the limit: %+v, want closes %v", s, want)
+	}
+}
+
+// A close code and reason the program sets reach the client in a Close
+// frame (not a 1006), for a socket accepted with accept() in an object and
+// in the worker, as for a hibernatable one (TestWebSocket_ServerCloseThroughTheWorker).
+func TestWebSocket_ServerCloseCodeAndReason(t *testing.T) {
+	_, srv := startWSHost(t)
+	for _, c := range []struct {
+		path, reason string
+		code         int
+	}{
+		{"/do/Echo/p1?plain", "plain bye", 4001},
+		{"/p2?plain", "plain bye", 4001},
+		{"/local", "worker bye", 4002},
+		{"/do/Echo/h1", "bye from server", 4000},
+	} {
+		w := dialWS(t, srv, c.path)
+		if !strings.Contains(c.path, "plain") && c.path != "/local" {
+			w.expect(t, "welcome")
+		}
+		w.send(t, "close")
+		w.expectEnd(t, c.code, c.reason)
 	}
 }

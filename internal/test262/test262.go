@@ -454,3 +454,93 @@ func Summarize(results []Result) Summary {
 	}
 	return s
 }
+
+// FullDirs are the directories of a full run (CELLHOST_TEST262_DIRS=all):
+// everything under test/ but staging/ (proposals not yet in the
+// specification, most of them in no V8 release either).
+var FullDirs = []string{"annexB", "built-ins", "intl402", "language"}
+
+// TopTable is passed / failed / skipped per top-level directory
+// (built-ins, language, ...), as the README shows them.
+func TopTable(results []Result) string {
+	top := map[string]*Count{}
+	var tot Count
+	for _, r := range results {
+		d, _, _ := strings.Cut(r.Path, "/")
+		c := top[d]
+		if c == nil {
+			c = &Count{}
+			top[d] = c
+		}
+		for _, x := range []*Count{c, &tot} {
+			switch r.Outcome {
+			case Pass:
+				x.Pass++
+			case Fail:
+				x.Fail++
+			default:
+				x.Skip++
+			}
+		}
+	}
+	names := make([]string, 0, len(top))
+	for d := range top {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("| directory | passed | failed | skipped | pass rate (of run) |\n|---|---:|---:|---:|---:|\n")
+	for _, d := range names {
+		c := top[d]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f%% |\n", d, c.Pass, c.Fail, c.Skip, c.Rate())
+	}
+	fmt.Fprintf(&b, "| **total** | %d | %d | %d | %.1f%% |\n", tot.Pass, tot.Fail, tot.Skip, tot.Rate())
+	return b.String()
+}
+
+// SkipTable counts the skipped tests by reason (the feature, or the flag),
+// so that what is not run is counted, not hidden.
+func SkipTable(results []Result) string {
+	by := map[string]int{}
+	for _, r := range results {
+		if r.Outcome == Skip {
+			by[r.Reason]++
+		}
+	}
+	reasons := make([]string, 0, len(by))
+	for k := range by {
+		reasons = append(reasons, k)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		if by[reasons[i]] != by[reasons[j]] {
+			return by[reasons[i]] > by[reasons[j]]
+		}
+		return reasons[i] < reasons[j]
+	})
+	var b strings.Builder
+	b.WriteString("| reason | tests |\n|---|---:|\n")
+	for _, k := range reasons {
+		fmt.Fprintf(&b, "| %s | %d |\n", k, by[k])
+	}
+	return b.String()
+}
+
+// ResultsFile is one line per test that did not pass, "fail" or "skip",
+// its path and its reason (cut to 200 bytes), sorted by path: the file a
+// full run leaves in the repository, so that a later run's diff shows what
+// changed.
+func ResultsFile(results []Result, commit string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# test262 %s: every test that did not pass (tests not listed passed)\n", commit)
+	for _, r := range results {
+		if r.Outcome == Pass {
+			continue
+		}
+		reason := r.Reason
+		if len(reason) > 200 {
+			reason = reason[:200] + "..."
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\n", r.Outcome, r.Path, reason)
+	}
+	return b.String()
+}

@@ -45,7 +45,9 @@ func TestTest262(t *testing.T) {
 		t.Skip("CELLHOST_TEST262 is not set: no test262 checkout to run")
 	}
 	dirs := defaultDirs
-	if d := os.Getenv("CELLHOST_TEST262_DIRS"); d != "" {
+	if d := os.Getenv("CELLHOST_TEST262_DIRS"); d == "all" {
+		dirs = FullDirs
+	} else if d != "" {
 		dirs = strings.Split(d, ",")
 	}
 	every := 1
@@ -66,6 +68,11 @@ func TestTest262(t *testing.T) {
 	t.Log("\n" + report)
 	if out := os.Getenv("CELLHOST_TEST262_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out := os.Getenv("CELLHOST_TEST262_RESULTS"); out != "" {
+		if err := os.WriteFile(out, []byte(ResultsFile(results, commitOf(root))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -106,6 +113,10 @@ func commitOf(root string) string {
 func Report(s Summary, results []Result, commit string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "test262 commit: %s\n\n", commit)
+	b.WriteString(TopTable(results))
+	b.WriteString("\n## Skipped, by reason\n\n")
+	b.WriteString(SkipTable(results))
+	b.WriteString("\n## Per area\n\n")
 	fmt.Fprintf(&b, "| area | pass | fail | skip | pass rate |\n|---|---:|---:|---:|---:|\n")
 	areas := make([]string, 0, len(s.Areas))
 	var tot Count
@@ -164,5 +175,34 @@ func TestArea(t *testing.T) {
 		if got := Area(path); got != want {
 			t.Errorf("Area(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// The full run's tables count every test under its top-level directory and
+// every skip under its reason; the results file lists what did not pass.
+func TestFullRunTables(t *testing.T) {
+	results := []Result{
+		{Path: "built-ins/Array/a.js", Outcome: Pass},
+		{Path: "built-ins/Array/b.js", Outcome: Fail, Reason: "Test262Error: x"},
+		{Path: "language/expressions/c.js", Outcome: Skip, Reason: "noStrict: sloppy"},
+		{Path: "annexB/d.js", Outcome: Skip, Reason: "noStrict: sloppy"},
+		{Path: "intl402/e.js", Outcome: Skip, Reason: "Temporal: no"},
+	}
+	top := TopTable(results)
+	for _, want := range []string{
+		"| annexB | 0 | 0 | 1 | 0.0% |",
+		"| built-ins | 1 | 1 | 0 | 50.0% |",
+		"| **total** | 1 | 1 | 3 | 50.0% |",
+	} {
+		if !strings.Contains(top, want) {
+			t.Errorf("TopTable lacks %q:\n%s", want, top)
+		}
+	}
+	if skip := SkipTable(results); !strings.Contains(skip, "| noStrict: sloppy | 2 |\n| Temporal: no | 1 |") {
+		t.Errorf("SkipTable:\n%s", skip)
+	}
+	rf := ResultsFile(results, "abc")
+	if want := "fail\tbuilt-ins/Array/b.js\tTest262Error: x\n"; !strings.Contains(rf, want) || strings.Contains(rf, "a.js") {
+		t.Errorf("ResultsFile:\n%s", rf)
 	}
 }

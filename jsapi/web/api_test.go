@@ -161,6 +161,15 @@ func TestWeb_TextCodec(t *testing.T) {
 		{`new TextDecoder("utf-16le").decode(new Uint8Array([0x41, 0, 0x3d, 0xd8, 0, 0xde]))`, "A😀"},
 		{`new TextDecoder("latin1").encoding + new TextDecoder("latin1").decode(new Uint8Array([0xe9]))`, "windows-1252é"},
 		{`attempt(() => new TextDecoder("klingon"))`, `RangeError: "klingon" is not a valid encoding.`},
+		// Legacy encodings (x/text's htmlindex), as node's ICU decodes them.
+		{`new TextDecoder("shift_jis").decode(new Uint8Array([0x82, 0xa0])) + new TextDecoder("koi8-r").decode(new Uint8Array([0xc1]))`, "あа"},
+		{`new TextDecoder("GBK").encoding + " " + new TextDecoder(" Shift-JIS\n").encoding`, "gbk shift_jis"},
+		{`(() => { const d = new TextDecoder("shift_jis"); return d.decode(new Uint8Array([0x82]), { stream: true }) + "|" + d.decode(new Uint8Array([0xa0])); })()`, "|あ"},
+		{`attempt(() => new TextDecoder("\u00a0utf-8"))`, "RangeError: \"\u00a0utf-8\" is not a valid encoding."},
+		{`attempt(() => new TextDecoder("iso-2022-kr"))`, `RangeError: "iso-2022-kr" is not a valid encoding.`},
+		{`attempt(() => new TextDecoder("shift_jis", { fatal: true }).decode(new Uint8Array([0xa0, 0xa0])))`, "TypeError: Failed to decode input."},
+		// A lead byte and a second byte that cannot continue it are errors at once.
+		{`(() => { const d = new TextDecoder(); return JSON.stringify([d.decode(new Uint8Array([0xf0]), { stream: true }), d.decode(new Uint8Array([0x8f]), { stream: true }), d.decode()]); })()`, "[\"\",\"\ufffd\ufffd\",\"\"]"},
 		{`new TextEncoder().encode("a\ud800b").join()`, "97,239,191,189,98"},
 		{`JSON.stringify(new TextEncoder().encodeInto("😀x", new Uint8Array(3)))`, `{"read":0,"written":0}`},
 		{`attempt(() => atob("YQ=a"))`, "InvalidCharacterError: atob() called with invalid base64-encoded data. (Only whitespace, '+', '/', alphanumeric ASCII, and up to two terminal '=' signs when the input data length is divisible by 4 are allowed.)"},

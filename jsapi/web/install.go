@@ -258,6 +258,7 @@ func newNatives(rt *goja.Runtime, st *state, console func(level, line string), c
 	fetchNatives(rt, st, n)
 	compressNatives(rt, n)
 	encodingNatives(rt, n)
+	legacyEncodingNatives(rt, n)
 	cryptoNatives(rt, n)
 	subtleNatives(rt, n)
 	urlNatives(rt, st, n)

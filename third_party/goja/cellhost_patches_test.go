@@ -474,4 +474,110 @@ func TestCellhostPatch_NativeNesting(t *testing.T) {
 	want := strings.Join([]string{rangeErr, rangeErr, rangeErr, rangeErr, "2002", "6002", "0",
 		"TypeError: Converting circular structure to JSON", "1,2,", "[[1],[1],[[1]]]"}, "|")
 	testScript(SCRIPT, asciiString(want), t)
+func TestCellhostPatch_AwaitInArrowBodyInParameters(t *testing.T) {
+	// V8 accepts an await in the concise body of an async arrow function
+	// that is a default value of a parameter; an await directly in the
+	// parameters stays a SyntaxError.
+	const SCRIPT = `
+	async function f(g = async () => await 1) { return g() }
+	async function h(a, g = async (x) => (await x) + a) { return g(2) }
+	function k(g = async () => await 3) { return g() }
+	const arrow = async (g = async () => await 4) => g();
+	let out;
+	Promise.all([f(), h(40), k(), arrow()]).then(v => { out = v.join() });
+	`
+	vm := New()
+	if _, err := vm.RunString(SCRIPT); err != nil {
+		t.Fatal(err)
+	}
+	if got := vm.Get("out").String(); got != "1,42,3,4" {
+		t.Fatalf("got %q", got)
+	}
+	for _, src := range []string{
+		"async function f(a = await 1) {}",
+		"async function f(g = async () => 1, a = await 2) {}",
+		"async (a = await 1) => a",
+	} {
+		if _, err := Compile("", src, true); err == nil {
+			t.Errorf("%s: no SyntaxError", src)
+		}
+	}
+}
+
+// cellhostErrorTexts runs each program and returns its error's
+// "Name: message", for the V8 error-text patches.
+func cellhostErrorTexts(t *testing.T, cases map[string]string) {
+	t.Helper()
+	for src, want := range cases {
+		vm := New()
+		_, err := vm.RunString(`"use strict";` + src)
+		ex, ok := err.(*Exception)
+		if !ok {
+			t.Errorf("%s: got %v, want %s", src, err, want)
+			continue
+		}
+		obj := ex.Value().ToObject(vm)
+		got := obj.Get("name").String() + ": " + obj.Get("message").String()
+		if got != want {
+			t.Errorf("%s:\n got  %s\n want %s", src, got, want)
+		}
+	}
+}
+
+func TestCellhostPatch_V8PropertyReadWriteTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"const o = {}; o.b.c":                          "TypeError: Cannot read properties of undefined (reading 'c')",
+		"let n = null; n.z":                            "TypeError: Cannot read properties of null (reading 'z')",
+		"let u; u[1]":                                  "TypeError: Cannot read properties of undefined (reading '1')",
+		"let u; u[Symbol('q')]":                        "TypeError: Cannot read properties of undefined (reading 'Symbol(q)')",
+		"const o = {}; o.a.b.c()":                      "TypeError: Cannot read properties of undefined (reading 'b')",
+		"const o = { f() { return {} } }; o.f().g.h()": "TypeError: Cannot read properties of undefined (reading 'h')",
+		"let n = null; n.f()":                          "TypeError: Cannot read properties of null (reading 'f')",
+		"let u; u.z = 1":                               "TypeError: Cannot set properties of undefined (setting 'z')",
+		"let n = null; n['k'] = 1":                     "TypeError: Cannot set properties of null (setting 'k')",
+		"let u; u[2] = 1":                              "TypeError: Cannot set properties of undefined (setting '2')",
+	})
+}
+
+func TestCellhostPatch_V8NotAFunctionTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"const o = { a: {} }; o.a.toArray()":  "TypeError: o.a.toArray is not a function",
+		"const o = {}; o['x']()":              "TypeError: o.x is not a function",
+		"const o = {}; const k = 'x'; o[k]()": "TypeError: o[k] is not a function",
+		"const a = []; a[0]()":                "TypeError: a[0] is not a function",
+		"function f() { return {} }; f().g()": "TypeError: f(...).g is not a function",
+		"let u; u()":                          "TypeError: u is not a function",
+		"const o = {}; o.x = 1; o.x()":        "TypeError: o.x is not a function",
+		"const o = { x: {} }; o.x(1, ...[2])": "TypeError: o.x is not a function",
+		"const o = {}; new o.X()":             "TypeError: o.X is not a constructor",
+		"const f = () => 1; new f()":          "TypeError: f is not a constructor",
+		"1()":                                 "TypeError: 1 is not a function",
+		"'s'.foo()":                           "TypeError: \"s\".foo is not a function",
+		"undefinedFn()":                       "ReferenceError: undefinedFn is not defined",
+		"class A { m() { return this.sql.exec('x').columnNames.toArray() } }; new A().m.call({ sql: { exec() { return { columnNames: {} } } } })": "TypeError: this.sql.exec(...).columnNames.toArray is not a function",
+		// Inside a function whose code the compiler trims (a stash for a closure).
+		"function g(p) { const h = () => p; if (h()) return p.q.r(); } g({ q: {} })": "TypeError: p.q.r is not a function",
+	})
+}
+
+func TestCellhostPatch_V8NotIterableTexts(t *testing.T) {
+	// Each text is node 20's (V8 11.3), as workerd's V8 writes it.
+	cellhostErrorTexts(t, map[string]string{
+		"let u; for (const x of u) {}":                 "TypeError: u is not iterable",
+		"const o = { x: {} }; for (const y of o.x) {}": "TypeError: o.x is not iterable",
+		"const o = { x: {} }; [...o.x]":                "TypeError: o.x is not iterable",
+		"function g() { return 1 }; [...g()]":          "TypeError: g is not a function or its return value is not iterable",
+		"function f() {}; f(...5)":                     "TypeError: Spread syntax requires ...iterable[Symbol.iterator] to be a function",
+		"function f() {}; f(...undefined)":             "TypeError: undefined is not iterable (cannot read property undefined)",
+		"new Map({})":                                  "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Map(5)":                                   "TypeError: number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Set(true)":                                "TypeError: boolean true is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"new Map(() => 1)":                             "TypeError: function is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"let x; [x] = 5":                               "TypeError: number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"function q([a]) {}; q(null)":                  "TypeError: object null is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"const c = 1; c = 2":                           "TypeError: Assignment to constant variable.",
+		"notDefinedAnywhere":                           "ReferenceError: notDefinedAnywhere is not defined",
+	})
 }

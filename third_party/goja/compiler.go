@@ -73,6 +73,9 @@ type Program struct {
 	funcName unistring.String
 	src      *file.File
 	srcMap   []srcMapItem
+	// callNames: each call's callee text, by pc (cellhost patch,
+	// error_callee.go).
+	callNames []callName
 }
 
 type compiler struct {
@@ -849,6 +852,9 @@ func (s *scope) trimCode(delta int) {
 		srcMap := s.c.p.srcMap
 		for i := range srcMap {
 			srcMap[i].pc -= delta
+		}
+		for i := range s.c.p.callNames { // cellhost patch
+			s.c.p.callNames[i].pc -= delta
 		}
 		s.adjustBase(-delta)
 	}

@@ -28,6 +28,8 @@ type compiledCallExpr struct {
 	baseCompiledExpr
 	args   []compiledExpr
 	callee compiledExpr
+	// calleeAST names the callee in "... is not a function" (cellhost patch).
+	calleeAST ast.Expression
 
 	isVariadic bool
 }
@@ -2317,6 +2319,7 @@ func (e *compiledNewExpr) emitGetter(putOnStack bool) {
 		expr.emitGetter(true)
 	}
 	e.addSrcMap()
+	e.c.recordCallName(e.calleeAST) // cellhost patch
 	if e.isVariadic {
 		e.c.emit(newVariadic, endVariadic)
 	} else {
@@ -2345,6 +2348,7 @@ func (c *compiler) compileNewExpression(v *ast.NewExpression) compiledExpr {
 	r := &compiledNewExpr{
 		compiledCallExpr: compiledCallExpr{
 			callee:     c.compileExpression(v.Callee),
+			calleeAST:  v.Callee,
 			args:       args,
 			isVariadic: isVariadic,
 		},
@@ -2951,6 +2955,7 @@ func (e *compiledArrayLiteral) emitGetter(putOnStack bool) {
 		if spread, ok := v.(*ast.SpreadElement); ok {
 			hasSpread = true
 			e.c.compileExpression(spread.Expression).emitGetter(true)
+			e.c.recordIterName(spread.Expression) // cellhost patch
 			e.c.emit(pushArraySpread)
 		} else {
 			if v != nil {
@@ -3095,6 +3100,7 @@ func (e *compiledCallExpr) emitGetter(putOnStack bool) {
 			}
 		}
 	} else {
+		e.c.recordCallName(e.calleeAST) // cellhost patch
 		if e.isVariadic {
 			e.c.emit(callVariadic)
 		} else {
@@ -3154,6 +3160,7 @@ func (c *compiler) compileCallExpression(v *ast.CallExpression) compiledExpr {
 	r := &compiledCallExpr{
 		args:       args,
 		callee:     c.compileCallee(v.Callee),
+		calleeAST:  v.Callee,
 		isVariadic: isVariadic,
 	}
 	r.init(c, v.LeftParenthesis)

@@ -450,6 +450,7 @@ func (c *compiler) compileLabeledForInOfStatement(into ast.ForInto, source ast.E
 		c.popScope()
 	}
 	if iter {
+		c.recordIterName(source) // cellhost patch
 		c.emit(iterateP)
 	} else {
 		c.emit(enumerate)

@@ -923,7 +923,7 @@ func (o *baseObject) assertCallable() (func(FunctionCall) Value, bool) {
 }
 
 func (o *baseObject) vmCall(vm *vm, _ int) {
-	panic(vm.r.NewTypeError("Not a function: %s", o.val.toString()))
+	vm.notCallable(o.val, "function") // cellhost patch: V8's text
 }
 
 func (o *baseObject) assertConstructor() func(args []Value, newTarget *Object) *Object {

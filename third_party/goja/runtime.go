@@ -2726,9 +2726,12 @@ type iteratorRecord struct {
 
 func (r *Runtime) getIterator(obj Value, method func(FunctionCall) Value) *iteratorRecord {
 	if method == nil {
+		if obj == _undefined || obj == _null { // cellhost patch: V8's text
+			panic(r.notIterableBuiltin(obj))
+		}
 		method = toMethod(r.getV(obj, SymIterator))
 		if method == nil {
-			panic(r.NewTypeError("object is not iterable"))
+			panic(r.notIterableBuiltin(obj)) // cellhost patch: V8's text
 		}
 	}
 

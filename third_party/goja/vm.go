@@ -946,10 +946,9 @@ func (vm *vm) toCallee(v Value) *Object {
 	case valueUnresolved:
 		unresolved.throw()
 		panic("Unreachable")
-	case memberUnresolved:
-		panic(vm.r.NewTypeError("Object has no member '%s'", unresolved.ref))
 	}
-	panic(vm.r.NewTypeError("Value is not an object: %s", v.toString()))
+	vm.notCallable(v, "function") // cellhost patch
+	panic("Unreachable")
 }
 
 type loadVal struct {
@@ -1915,6 +1914,7 @@ type _setElem struct{}
 var setElem _setElem
 
 func (_setElem) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	obj := vm.stack[vm.sp-3].ToObject(vm.r)
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
@@ -1988,6 +1988,7 @@ type _setElemP struct{}
 var setElemP _setElemP
 
 func (_setElemP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	obj := vm.stack[vm.sp-3].ToObject(vm.r)
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	val := vm.stack[vm.sp-1]
@@ -2003,6 +2004,7 @@ type _setElemStrict struct{}
 var setElemStrict _setElemStrict
 
 func (_setElemStrict) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	receiver := vm.stack[vm.sp-3]
 	val := vm.stack[vm.sp-1]
@@ -2065,6 +2067,7 @@ type _setElemStrictP struct{}
 var setElemStrictP _setElemStrictP
 
 func (_setElemStrictP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-3], vm.stack[vm.sp-2]) // cellhost patch
 	propName := toPropertyKey(vm.stack[vm.sp-2])
 	receiver := vm.stack[vm.sp-3]
 	val := vm.stack[vm.sp-1]
@@ -2220,6 +2223,7 @@ func (p getPropRefRecvStrict) exec(vm *vm) {
 type setProp unistring.String
 
 func (p setProp) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	val := vm.stack[vm.sp-1]
 	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
 	vm.stack[vm.sp-2] = val
@@ -2230,6 +2234,7 @@ func (p setProp) exec(vm *vm) {
 type setPropP unistring.String
 
 func (p setPropP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	val := vm.stack[vm.sp-1]
 	vm.stack[vm.sp-2].ToObject(vm.r).self.setOwnStr(unistring.String(p), val, false)
 	vm.sp -= 2
@@ -2239,6 +2244,7 @@ func (p setPropP) exec(vm *vm) {
 type setPropStrict unistring.String
 
 func (p setPropStrict) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	receiver := vm.stack[vm.sp-2]
 	val := vm.stack[vm.sp-1]
 	propName := unistring.String(p)
@@ -2331,6 +2337,7 @@ func (p setPropRecvStrictP) exec(vm *vm) {
 type setPropStrictP unistring.String
 
 func (p setPropStrictP) exec(vm *vm) {
+	vm.r.checkSetBase(vm.stack[vm.sp-2], unistring.String(p)) // cellhost patch
 	receiver := vm.stack[vm.sp-2]
 	val := vm.stack[vm.sp-1]
 	propName := unistring.String(p)
@@ -2524,7 +2531,7 @@ func (g getProp) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 	vm.stack[vm.sp-1] = nilSafe(obj.self.getStr(unistring.String(g), v))
@@ -2539,7 +2546,7 @@ func (g getPropRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 	vm.stack[vm.sp-2] = nilSafe(obj.self.getStr(unistring.String(g), recv))
@@ -2554,7 +2561,7 @@ func (g getPropRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", g))
+		vm.throw(vm.r.cannotRead(v, g))
 		return
 	}
 
@@ -2575,7 +2582,7 @@ func (g getPropCallee) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	n := unistring.String(g)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined or null", n))
+		vm.throw(vm.r.cannotRead(v, n))
 		return
 	}
 	prop := obj.self.getStr(n, v)
@@ -2595,7 +2602,7 @@ func (_getElem) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-1])
@@ -2615,7 +2622,7 @@ func (_getElemRecv) exec(vm *vm) {
 	v := vm.stack[vm.sp-1]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-2]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-2]))
 		return
 	}
 	propName := toPropertyKey(vm.stack[vm.sp-2])
@@ -2635,7 +2642,7 @@ func (_getKey) exec(vm *vm) {
 	obj := v.baseObject(vm.r)
 	propName := vm.stack[vm.sp-1]
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", propName.String()))
+		vm.throw(vm.r.cannotRead(v, propName))
 		return
 	}
 
@@ -2653,7 +2660,7 @@ func (_getElemCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 
@@ -2676,7 +2683,7 @@ func (_getElemRecvCallee) exec(vm *vm) {
 	v := vm.stack[vm.sp-2]
 	obj := v.baseObject(vm.r)
 	if obj == nil {
-		vm.throw(vm.r.NewTypeError("Cannot read property '%s' of undefined", vm.stack[vm.sp-1]))
+		vm.throw(vm.r.cannotRead(v, vm.stack[vm.sp-1]))
 		return
 	}
 
@@ -2768,7 +2775,7 @@ var pushArraySpread _pushArraySpread
 
 func (_pushArraySpread) exec(vm *vm) {
 	arr := vm.stack[vm.sp-2].(*Object).self.(*arrayObject)
-	vm.r.getIterator(vm.stack[vm.sp-1], nil).iterate(func(val Value) {
+	vm.iteratorOf(vm.stack[vm.sp-1], iterSiteNamed).iterate(func(val Value) {
 		if arr.length < math.MaxUint32 {
 			arr.length++
 		} else {
@@ -2789,7 +2796,7 @@ var pushSpread _pushSpread
 func (_pushSpread) exec(vm *vm) {
 	vm.sp--
 	obj := vm.stack[vm.sp]
-	vm.r.getIterator(obj, nil).iterate(func(val Value) {
+	vm.iteratorOf(obj, iterSiteSpreadCall).iterate(func(val Value) {
 		vm.push(val)
 	})
 	vm.pc++
@@ -4858,6 +4865,9 @@ type _new uint32
 func (n _new) exec(vm *vm) {
 	sp := vm.sp - int(n)
 	obj := vm.stack[sp-1]
+	if o, ok := obj.(*Object); !ok || o.self.assertConstructor() == nil { // cellhost patch
+		vm.notCallable(obj, "constructor")
+	}
 	ctor := vm.r.toConstructor(obj)
 	vm.stack[sp-1] = ctor(vm.stack[sp:vm.sp], nil)
 	vm.sp = sp
@@ -5104,7 +5114,7 @@ type _iterateP struct{}
 var iterateP _iterateP
 
 func (_iterateP) exec(vm *vm) {
-	iter := vm.r.getIterator(vm.stack[vm.sp-1], nil)
+	iter := vm.iteratorOf(vm.stack[vm.sp-1], iterSiteNamed)
 	vm.iterStack = append(vm.iterStack, iterStackItem{iter: iter})
 	vm.sp--
 	vm.pc++

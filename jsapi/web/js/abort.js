@@ -48,7 +48,9 @@
     if (s.aborted) return;
     s.aborted = true;
     s.reason = reason === undefined ? new DOMException("The operation was aborted.", "AbortError") : reason;
-    sig.dispatchEvent(new Event("abort"));
+    const ev = new Event("abort");
+    eventState.get(ev).trusted = true;
+    sig.dispatchEvent(ev);
   }
   class AbortController {
     #signal = new AbortSignal(INTERNAL);

@@ -12,15 +12,10 @@
   }
   Object.defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: "TextEncoder", configurable: true });
 
-  const encodingLabels = {
-    "unicode-1-1-utf-8": "utf-8", unicode11utf8: "utf-8", unicode20utf8: "utf-8", "utf-8": "utf-8", utf8: "utf-8", "x-unicode20utf8": "utf-8",
-    "utf-16": "utf-16le", "utf-16le": "utf-16le", "csunicode": "utf-16le", "iso-10646-ucs-2": "utf-16le", "ucs-2": "utf-16le", unicode: "utf-16le", unicodefeff: "utf-16le",
-    "utf-16be": "utf-16be", unicodefffe: "utf-16be",
-    "ansi_x3.4-1968": "windows-1252", ascii: "windows-1252", cp1252: "windows-1252", cp819: "windows-1252", csisolatin1: "windows-1252",
-    ibm819: "windows-1252", "iso-8859-1": "windows-1252", "iso-ir-100": "windows-1252", "iso8859-1": "windows-1252", iso88591: "windows-1252",
-    "iso_8859-1": "windows-1252", "iso_8859-1:1987": "windows-1252", l1: "windows-1252", latin1: "windows-1252", "us-ascii": "windows-1252",
-    "windows-1252": "windows-1252", "x-cp1252": "windows-1252",
-  };
+  // Labels and names are the Encoding Standard's (native.encodingName:
+  // golang.org/x/text's htmlindex). UTF-8, UTF-16 and windows-1252 have
+  // their own decoders; the other legacy encodings go through decodeLegacy.
+  const ownDecoders = new Set(["utf-8", "utf-16le", "utf-16be", "windows-1252"]);
   class TextDecoder {
     #encoding;
     #fatal;
@@ -28,9 +23,8 @@
     #pending = null;
     #bomSeen = false;
     constructor(label = "utf-8", options = {}) {
-      const key = String(label).trim().toLowerCase();
-      const enc = Object.prototype.hasOwnProperty.call(encodingLabels, key) ? encodingLabels[key] : undefined;
-      if (enc === undefined) throw new RangeError(`"${label}" is not a valid encoding.`);
+      const enc = native.encodingName(String(label));
+      if (enc === undefined || enc === "replacement") throw new RangeError(`"${label}" is not a valid encoding.`);
       options = options ?? {};
       this.#encoding = enc;
       this.#fatal = !!options.fatal;
@@ -61,6 +55,11 @@
           bytes = bytes.subarray(0, bytes.length - keep);
         }
       }
+      if (!ownDecoders.has(this.#encoding)) {
+        const [text, used] = native.decodeLegacy(bytes, this.#encoding, this.#fatal, !stream);
+        if (used < bytes.length) this.#pending = bytes.slice(used);
+        return text;
+      }
       const out = native.decode(bytes, this.#encoding, this.#fatal, this.#ignoreBOM || this.#bomSeen);
       if (stream) {
         if (out.length > 0) this.#bomSeen = true;
@@ -77,8 +76,18 @@
     for (let k = 1; k <= 3 && k <= b.length; k++) {
       const c = b[b.length - k];
       if ((c & 0xc0) === 0x80) continue;
-      const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-      return need > k ? k : 0;
+      // Only a valid prefix of a sequence waits for more bytes (the
+      // Encoding Standard's UTF-8 decoder): a lead byte that cannot start
+      // one, or a second byte outside its lead's range, is an error now.
+      const need = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 1;
+      if (need <= k) return 0;
+      if (k >= 2) {
+        const d = b[b.length - k + 1];
+        const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+        const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+        if (d < lo || d > hi) return 0;
+      }
+      return k;
     }
     return 0;
   }

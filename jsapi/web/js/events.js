@@ -27,7 +27,9 @@
     get currentTarget() { return eventState.get(this).currentTarget; }
     get eventPhase() { return eventState.get(this).phase; }
     get timeStamp() { return eventState.get(this).timeStamp; }
-    get isTrusted() { return false; }
+    // Events the platform dispatches (an AbortSignal's abort) are trusted;
+    // those a program constructs are not.
+    get isTrusted() { return eventState.get(this).trusted === true; }
     get returnValue() { return !eventState.get(this).defaultPrevented; }
     get cancelBubble() { return eventState.get(this).stop; }
     set cancelBubble(v) { if (v) eventState.get(this).stop = true; }
@@ -38,6 +40,20 @@
     preventDefault() {
       const s = eventState.get(this);
       if (s.cancelable) s.defaultPrevented = true;
+    }
+    // The legacy initializer (DOM 2.10): ignored while the event is being
+    // dispatched; otherwise it resets the flags, as workerd's Event does.
+    initEvent(type, bubbles = false, cancelable = false) {
+      if (arguments.length === 0) throw new TypeError("Failed to execute 'initEvent' on 'Event': 1 argument required, but only 0 present.");
+      const s = eventState.get(this);
+      if (s.phase !== 0) return;
+      s.type = String(type);
+      s.bubbles = !!bubbles;
+      s.cancelable = !!cancelable;
+      s.defaultPrevented = false;
+      s.stop = false;
+      s.stopImmediate = false;
+      s.target = null;
     }
     stopPropagation() { eventState.get(this).stop = true; }
     stopImmediatePropagation() {
@@ -121,6 +137,24 @@
   }
   hostType(Event, "Event"); // not serializable, as on workerd
   defineGlobal("Event", Event);
+  // CustomEvent (DOM 2.4): an Event carrying init.detail.
+  class CustomEvent extends Event {
+    #detail;
+    constructor(type, init = {}) {
+      if (arguments.length === 0) throw new TypeError("Failed to construct 'CustomEvent': 1 argument required, but only 0 present.");
+      super(type, init);
+      this.#detail = init?.detail ?? null;
+    }
+    get detail() { return this.#detail; }
+    initCustomEvent(type, bubbles = false, cancelable = false, detail = null) {
+      if (eventState.get(this).phase !== 0) return;
+      this.initEvent(type, bubbles, cancelable);
+      this.#detail = detail;
+    }
+  }
+  Object.defineProperty(CustomEvent.prototype, Symbol.toStringTag, { value: "CustomEvent", configurable: true });
+  hostType(CustomEvent, "CustomEvent"); // not serializable, as on workerd
+  defineGlobal("CustomEvent", CustomEvent);
   hostType(EventTarget, "EventTarget"); // not serializable, as on workerd
   defineGlobal("EventTarget", EventTarget);
 

@@ -240,7 +240,10 @@
     set search(v) { this.#set("search", v); }
     get searchParams() {
       if (!this.#params) {
-        this.#params = new URLSearchParams(this.#rec[11] ?? "");
+        // The URL's query as it is: the constructor's string path would
+        // strip a leading "?" of the query itself ("??a=b").
+        this.#params = new URLSearchParams();
+        paramsReset(this.#params, this.#rec[11] ?? null);
         paramsAttach(this.#params, this);
       }
       return this.#params;

@@ -279,6 +279,15 @@ func (self *_parser) parseArrowFunctionBody(async bool) (ast.ConciseBody, []*ast
 	if self.token == token.LEFT_BRACE {
 		return self.parseFunctionBlock(async, async, false)
 	}
+	// cellhost patch: an arrow function's concise body is not part of the
+	// enclosing function's formal parameters, though it shares its scope
+	// (`async function f(g = async () => await 1) {}` is valid).
+	if self.scope.inFuncParams {
+		self.scope.inFuncParams = false
+		defer func() {
+			self.scope.inFuncParams = true
+		}()
+	}
 	if async != self.scope.inAsync || async != self.scope.allowAwait {
 		inAsync := self.scope.inAsync
 		allowAwait := self.scope.allowAwait
