@@ -113,7 +113,8 @@ func (s *shard) load() error {
 		}
 	}
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket})
+		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket,
+		WasmMemoryLimit: s.h.cfg.MemoryLimit})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,765 @@
+package wasm
+
+import (
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+//go:embed wasm.js
+var wasmJS string
+
+var wasmProgram = goja.MustCompile("cellhost:wasm", wasmJS, true)
+
+// BundleGlobal is the function a bundle calls for each CompiledWasm module
+// it carries (jsapi's module rules): it takes the module's bytes (base64)
+// and returns its WebAssembly.Module, compiled once per process (Compile).
+// Code cannot compile other bytes: WebAssembly.compile and new
+// WebAssembly.Module refuse, as workerd's do.
+const BundleGlobal = "__cellhost_wasm_module"
+
+// Options configures Install.
+type Options struct {
+	// MemoryLimit bounds the wasm memory of one object (its memories'
+	// bytes; 0: no bound). A memory.grow past it fails (returns -1 in
+	// wasm, a RangeError from Memory.grow), as an allocation fails in V8;
+	// wasm memory is Go heap, so it also counts in the host's memory
+	// watchdog like any allocation of the object.
+	MemoryLimit int64
+	// CurrentScope names the object whose code runs ("" at module scope):
+	// the memory a module instance makes counts against that object.
+	CurrentScope func() string
+}
+
+type state struct {
+	rt *goja.Runtime
+	o  Options
+
+	compileErr, linkErr, runtimeErr *goja.Object
+	mkModule, mkMemory, mkGlobal, mkTable goja.Callable
+	handleOf, isMemory, isGlobal, isTable  goja.Callable
+	asIntN, freeze                         goja.Callable
+
+	budgets map[string]*budget
+	mems    map[api.Memory]*memory
+	live    []*memory // memories whose buffer JS holds
+	externs []goja.Value
+}
+
+var seq atomic.Uint64
+
+func uniqueName(prefix string) string {
+	return prefix + strconv.FormatUint(seq.Add(1), 10)
+}
+
+// Install defines the WebAssembly namespace and BundleGlobal on rt.
+func Install(rt *goja.Runtime, o Options) error {
+	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]*memory{}}
+	fv, err := rt.RunProgram(wasmProgram)
+	if err != nil {
+		return err
+	}
+	f, _ := goja.AssertFunction(fv)
+	n := rt.NewObject()
+	set := func(k string, v any) { _ = n.Set(k, v) }
+	set("setup", func(m *goja.Object) {
+		s.compileErr = m.Get("CompileError").ToObject(rt)
+		s.linkErr = m.Get("LinkError").ToObject(rt)
+		s.runtimeErr = m.Get("RuntimeError").ToObject(rt)
+		fn := func(k string) goja.Callable { c, _ := goja.AssertFunction(m.Get(k)); return c }
+		s.mkModule, s.mkMemory, s.mkGlobal, s.mkTable = fn("module"), fn("memory"), fn("global"), fn("table")
+		s.handleOf, s.isMemory, s.isGlobal, s.isTable = fn("handleOf"), fn("isMemory"), fn("isGlobal"), fn("isTable")
+		s.asIntN, s.freeze = fn("asIntN"), fn("freeze")
+	})
+	set("validate", func(b goja.Value) bool { return Validate(s.bytes(b)) })
+	set("moduleExports", s.moduleExports)
+	set("moduleImports", s.moduleImports)
+	set("moduleCustomSections", s.moduleCustomSections)
+	set("instantiate", s.instantiate)
+	set("newMemory", s.newMemory)
+	set("memoryBuffer", func(h *memory) goja.Value { return s.buffer(h) })
+	set("memoryGrow", s.memoryGrow)
+	set("bind", func(h goja.Value, obj goja.Value) {
+		switch x := h.Export().(type) {
+		case *memory:
+			x.obj = obj
+		case *global:
+			x.obj = obj
+		}
+	})
+	set("newGlobal", s.newGlobal)
+	set("globalGet", func(g *global) goja.Value { return s.fromWasm(g.vt, g.g.Get()) })
+	set("globalSet", s.globalSet)
+	unsupported := func(goja.FunctionCall) goja.Value {
+		panic(rt.NewTypeError("cellhost cannot read or change a WebAssembly.Table that a module exports yet (wazero has no table API)"))
+	}
+	for _, k := range []string{"tableLength", "tableGet", "tableSet", "tableGrow"} {
+		set(k, unsupported)
+	}
+	if _, err := f(goja.Undefined(), n); err != nil {
+		return err
+	}
+	bundled := rt.ToValue(func(b64 string) goja.Value {
+		b, err := base64.StdEncoding.DecodeString(b64)
+		if err != nil {
+			panic(rt.NewTypeError("%s: %v", BundleGlobal, err))
+		}
+		c, err := Compile(b)
+		if err != nil {
+			panic(s.newError(s.compileErr, "WebAssembly.Module(): "+err.Error()))
+		}
+		v, _ := s.mkModule(goja.Undefined(), rt.ToValue(c))
+		return v
+	})
+	return rt.GlobalObject().DefineDataProperty(BundleGlobal, bundled, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+func (s *state) newError(c *goja.Object, msg string) *goja.Object {
+	o, err := s.rt.New(c, s.rt.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+func (s *state) bytes(v goja.Value) []byte {
+	switch x := v.Export().(type) {
+	case goja.ArrayBuffer:
+		return x.Bytes()
+	case []byte:
+		return x
+	}
+	if b, ok := v.Export().([]byte); ok {
+		return b
+	}
+	panic(s.rt.NewTypeError("Argument 0 must be a buffer source"))
+}
+
+func (s *state) budgetFor() *budget {
+	scope := ""
+	if s.o.CurrentScope != nil {
+		scope = s.o.CurrentScope()
+	}
+	b := s.budgets[scope]
+	if b == nil {
+		b = &budget{}
+		if s.o.MemoryLimit > 0 {
+			b.limit = uint64(s.o.MemoryLimit)
+		}
+		s.budgets[scope] = b
+	}
+	return b
+}
+
+// interruptCtx is done when the goja runtime is interrupted (cpu_ms, the
+// memory watchdog): wazero then stops the call at the next function entry
+// or loop head (WithCloseOnContextDone).
+type interruptCtx struct {
+	context.Context
+	done <-chan struct{}
+}
+
+func (c interruptCtx) Done() <-chan struct{} { return c.done }
+func (c interruptCtx) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+func (s *state) ctx(base context.Context) context.Context {
+	return interruptCtx{Context: base, done: s.rt.InterruptDone()}
+}
+
+func kindName(k api.ExternType) string { return api.ExternTypeName(k) }
+
+func (s *state) moduleExports(c *Compiled) goja.Value {
+	out := make([]any, len(c.exports))
+	for i, e := range c.exports {
+		out[i] = map[string]any{"name": e.Name, "kind": e.Kind}
+	}
+	return s.rt.ToValue(s.rt.NewArray(out...))
+}
+
+func (s *state) moduleImports(c *Compiled) goja.Value {
+	out := make([]any, len(c.imports))
+	for i, e := range c.imports {
+		out[i] = map[string]any{"module": e.Module, "name": e.Name, "kind": e.Kind}
+	}
+	return s.rt.NewArray(out...)
+}
+
+func (s *state) moduleCustomSections(c *Compiled, name string) goja.Value {
+	var out []any
+	for _, cs := range c.custom {
+		if cs.Name() == name {
+			out = append(out, s.rt.NewArrayBuffer(append([]byte(nil), cs.Data()...)))
+		}
+	}
+	return s.rt.NewArray(out...)
+}
+
+// memory is a WebAssembly.Memory: an exported memory of a module instance
+// (one made by new WebAssembly.Memory is the only export of a module made
+// for it).
+type memory struct {
+	mod    api.Module
+	export string
+	mem    api.Memory
+	obj    goja.Value
+	ab     goja.ArrayBuffer
+	abObj  goja.Value
+	size   uint32
+	min    uint32
+	max    uint32
+	hasMax bool
+}
+
+type global struct {
+	mod     api.Module
+	export  string
+	g       api.Global
+	vt      api.ValueType
+	mutable bool
+	obj     goja.Value
+}
+
+// buffer is the memory's ArrayBuffer: the wasm memory's own bytes, not a
+// copy. A new one after the memory grew; the old one is detached then, as
+// in V8, so that code that caches views (wasm-bindgen's getUint8Memory)
+// sees byteLength 0 and makes new ones.
+func (s *state) buffer(m *memory) goja.Value {
+	size := m.mem.Size()
+	if m.abObj != nil && size == m.size && !m.ab.Detached() {
+		return m.abObj
+	}
+	m.detach()
+	b, _ := m.mem.Read(0, size)
+	m.ab = s.rt.NewArrayBuffer(b)
+	m.abObj = s.rt.ToValue(m.ab)
+	m.size = size
+	s.live = append(s.live, m)
+	return m.abObj
+}
+
+func (m *memory) detach() {
+	if m.abObj != nil {
+		m.ab.Detach()
+		m.abObj = nil
+	}
+}
+
+// refresh detaches the buffers of memories that grew, after any run of wasm
+// code (a call returned, or wasm calls out to JS).
+func (s *state) refresh() {
+	if len(s.live) == 0 {
+		return
+	}
+	kept := s.live[:0]
+	for _, m := range s.live {
+		if m.abObj == nil {
+			continue
+		}
+		if m.mem.Size() != m.size {
+			m.detach()
+			continue
+		}
+		kept = append(kept, m)
+	}
+	clear(s.live[len(kept):])
+	s.live = kept
+}
+
+func (s *state) memoryGrow(m *memory, delta uint32) uint32 {
+	old, ok := m.mem.Grow(delta)
+	if !ok {
+		s.throwRange("WebAssembly.Memory.grow(): Maximum memory size exceeded")
+	}
+	m.detach()
+	s.refresh()
+	return old
+}
+
+func (s *state) throwRange(msg string) {
+	ctor := s.rt.GlobalObject().Get("RangeError").ToObject(s.rt)
+	panic(s.newError(ctor, msg))
+}
+
+func (s *state) memoryOf(mod api.Module, export string, mem api.Memory, min, max uint32, hasMax bool) *memory {
+	if m := s.mems[mem]; m != nil {
+		return m
+	}
+	m := &memory{mod: mod, export: export, mem: mem, min: min, max: max, hasMax: hasMax}
+	m.obj, _ = s.mkMemory(goja.Undefined(), s.rt.ToValue(m))
+	s.mems[mem] = m
+	return m
+}
+
+func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
+	max, hasMax := uint32(65536), false
+	if maximum != nil && !goja.IsUndefined(maximum) {
+		max, hasMax = uint32(maximum.ToInteger()), true
+	}
+	c, err := Compile(memoryModule(initial, max, hasMax))
+	if err != nil {
+		panic(s.rt.NewGoError(err))
+	}
+	ctx := experimental.WithMemoryAllocator(context.Background(), allocator{s.budgetFor()})
+	mod, err := theEngine().InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		s.throwRange("WebAssembly.Memory(): could not allocate memory")
+	}
+	mem := mod.ExportedMemory("m")
+	m := &memory{mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
+	m.obj = nil
+	s.mems[mem] = m
+	return s.rt.ToValue(m)
+}
+
+func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Value {
+	var bits uint64
+	if v != nil && !goja.IsUndefined(v) {
+		bits = s.toWasm(vt, v)
+	}
+	c, err := Compile(globalModule(vt, mutable, bits))
+	if err != nil {
+		panic(s.rt.NewGoError(err))
+	}
+	mod, err := theEngine().InstantiateModule(context.Background(), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		panic(s.rt.NewGoError(err))
+	}
+	return s.rt.ToValue(&global{mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
+}
+
+func (s *state) globalSet(g *global, v goja.Value) {
+	mg, ok := g.g.(api.MutableGlobal)
+	if !g.mutable || !ok {
+		panic(s.rt.NewTypeError("set WebAssembly.Global.value): Can't set the value of an immutable global."))
+	}
+	mg.Set(s.toWasm(g.vt, v))
+}
+
+// toWasm is ToWebAssemblyValue.
+func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
+	switch t {
+	case api.ValueTypeI32:
+		return uint64(toUint32(v.ToFloat()))
+	case api.ValueTypeI64:
+		b, err := s.asIntN(goja.Undefined(), v)
+		if err != nil {
+			panic(err)
+		}
+		bi, _ := b.Export().(*big.Int)
+		if bi == nil {
+			return 0
+		}
+		return uint64(bi.Int64())
+	case api.ValueTypeF32:
+		return api.EncodeF32(float32(v.ToFloat()))
+	case api.ValueTypeF64:
+		return api.EncodeF64(v.ToFloat())
+	case api.ValueTypeExternref:
+		if goja.IsNull(v) {
+			return 0
+		}
+		s.externs = append(s.externs, v)
+		return uint64(len(s.externs))
+	}
+	return 0
+}
+
+func toUint32(f float64) uint32 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	f = math.Mod(math.Trunc(f), 4294967296)
+	if f < 0 {
+		f += 4294967296
+	}
+	return uint32(f)
+}
+
+func (s *state) fromWasm(t api.ValueType, v uint64) goja.Value {
+	switch t {
+	case api.ValueTypeI32:
+		return s.rt.ToValue(int32(uint32(v)))
+	case api.ValueTypeI64:
+		return s.rt.ToValue(big.NewInt(int64(v)))
+	case api.ValueTypeF32:
+		return s.rt.ToValue(float64(api.DecodeF32(v)))
+	case api.ValueTypeF64:
+		return s.rt.ToValue(api.DecodeF64(v))
+	case api.ValueTypeExternref:
+		if v == 0 || v > uint64(len(s.externs)) {
+			return goja.Null()
+		}
+		return s.externs[v-1]
+	}
+	return goja.Null()
+}
+
+// throwCallError turns what a wasm call returned into the JS exception V8
+// throws: a JS exception of an import passes through unchanged, a trap is a
+// RuntimeError with V8's message, a stack overflow a RangeError.
+func (s *state) throwCallError(err error) goja.Value {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		panic(ex)
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		panic(ie)
+	}
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
+		select {
+		case <-s.rt.InterruptDone():
+			// Stopped by the interrupt (cpu_ms, memory): the VM throws it
+			// at its next instruction.
+			return goja.Undefined()
+		default:
+		}
+		panic(s.newError(s.runtimeErr, "the WebAssembly instance was stopped by a limit (cpu_ms or memory) and cannot run again"))
+	}
+	var ge goja.Value
+	if errors.As(err, &ge) {
+		panic(ge)
+	}
+	msg, isRange := trapMessage(err)
+	if isRange {
+		s.throwRange(msg)
+	}
+	panic(s.newError(s.runtimeErr, msg))
+}
+
+// jsThrow carries a value a JS import threw through wazero.
+type jsThrow struct{ v goja.Value }
+
+func (j jsThrow) Error() string { return j.v.String() }
+
+// instantiate links c with importObject and instantiates it; fn names the
+// API for messages ("WebAssembly.Instance()").
+func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goja.Value {
+	rt := s.rt
+	var imp *goja.Object
+	if importObject != nil && !goja.IsUndefined(importObject) && !goja.IsNull(importObject) {
+		imp, _ = importObject.(*goja.Object)
+	}
+	if len(c.imports) > 0 && imp == nil {
+		panic(rt.NewTypeError("%s: Imports argument must be present and must be an object", fn))
+	}
+	type group struct {
+		name  string
+		funcs []hostFunc
+		items []glueItem
+		mixed bool
+	}
+	var order []*group
+	groups := map[string]*group{}
+	sources := map[string]api.Module{} // resolver names of memories/globals given
+	for i, im := range c.imports {
+		g := groups[im.Module]
+		if g == nil {
+			g = &group{name: im.Module}
+			groups[im.Module] = g
+			order = append(order, g)
+		}
+		mv, ok := imp.Get(im.Module).(*goja.Object)
+		if !ok {
+			panic(rt.NewTypeError("%s: Import #%d \"%s\": module is not an object or function", fn, i, im.Module))
+		}
+		v := mv.Get(im.Name)
+		if v == nil {
+			v = goja.Undefined()
+		}
+		prefix := fmt.Sprintf("%s: Import #%d \"%s\" \"%s\"", fn, i, im.Module, im.Name)
+		switch im.Kind {
+		case "function":
+			f, ok := goja.AssertFunction(v)
+			if !ok {
+				panic(s.newError(s.linkErr, prefix+": function import requires a callable"))
+			}
+			def := c.funcImports[im.Index]
+			g.funcs = append(g.funcs, hostFunc{name: im.Name, fn: f, params: def.ParamTypes(), results: def.ResultTypes()})
+			g.items = append(g.items, glueItem{Name: im.Name, Field: im.Name, Kind: 0, Params: def.ParamTypes(), Results: def.ResultTypes()})
+		case "memory":
+			m, _ := s.handle(v).(*memory)
+			if m == nil {
+				panic(s.newError(s.linkErr, prefix+": memory import must be a WebAssembly.Memory object"))
+			}
+			src := uniqueName("m")
+			sources[src] = m.mod
+			size := m.mem.Size() / 65536
+			if size < im.Min {
+				panic(s.newError(s.linkErr, fmt.Sprintf("%s: memory import has %d pages which is smaller than the declared initial of %d", prefix, size, im.Min)))
+			}
+			g.items = append(g.items, glueItem{Name: im.Name, From: src, Field: m.export, Kind: 2, Min: im.Min, Max: im.Max, HasMax: im.HasMax})
+			g.mixed = true
+		case "global":
+			gl, _ := s.handle(v).(*global)
+			if gl == nil {
+				if im.Mutable {
+					panic(s.newError(s.linkErr, prefix+": imported mutable global must be a WebAssembly.Global object"))
+				}
+				_, isNum := v.Export().(int64)
+				if f, ok := v.Export().(float64); ok {
+					_, isNum = f, true
+				}
+				_, isBig := v.Export().(*big.Int)
+				switch {
+				case im.ValType == api.ValueTypeI64 && !isBig:
+					panic(s.newError(s.linkErr, prefix+": global import must be a BigInt value"))
+				case im.ValType != api.ValueTypeI64 && im.ValType != api.ValueTypeExternref && !isNum:
+					panic(s.newError(s.linkErr, prefix+": global import must be a number, valid Wasm reference, or WebAssembly.Global object"))
+				}
+				gl = s.newGlobal(im.ValType, false, v).Export().(*global)
+			}
+			src := uniqueName("g")
+			sources[src] = gl.mod
+			g.items = append(g.items, glueItem{Name: im.Name, From: src, Field: gl.export, Kind: 3, ValType: im.ValType, Mutable: im.Mutable})
+			g.mixed = true
+		case "table":
+			panic(s.newError(s.linkErr, prefix+": cellhost cannot give a module a table from JavaScript (wazero has no host-made tables)"))
+		default:
+			panic(s.newError(s.linkErr, prefix+": tag imports are not supported"))
+		}
+	}
+	eng := theEngine()
+	base := experimental.WithMemoryAllocator(context.Background(), allocator{s.budgetFor()})
+	resolve := map[string]api.Module{}
+	base = experimental.WithImportResolver(base, func(name string) api.Module {
+		if m := resolve[name]; m != nil {
+			return m
+		}
+		return sources[name]
+	})
+	var deps []api.Module
+	fail := func(err error) {
+		for _, d := range deps {
+			_ = d.Close(context.Background())
+		}
+		panic(s.newError(s.linkErr, fn+": "+err.Error()))
+	}
+	for _, g := range order {
+		var host api.Module
+		if len(g.funcs) > 0 {
+			hb := eng.NewHostModuleBuilder(uniqueName("cellhost.js"))
+			for _, f := range g.funcs {
+				hb.NewFunctionBuilder().WithGoModuleFunction(s.hostFunction(f), f.params, f.results).Export(f.name)
+			}
+			hc, err := hb.Compile(base)
+			if err != nil {
+				fail(err)
+			}
+			host, err = eng.InstantiateModule(base, hc, wazero.NewModuleConfig().WithName(""))
+			if err != nil {
+				fail(err)
+			}
+			deps = append(deps, host)
+		}
+		if !g.mixed {
+			resolve[g.name] = host
+			continue
+		}
+		hostName := uniqueName("h")
+		sources[hostName] = host
+		for i := range g.items {
+			if g.items[i].Kind == 0 {
+				g.items[i].From = hostName
+			}
+		}
+		gc, err := Compile(glueModule(g.items))
+		if err != nil {
+			fail(err)
+		}
+		glue, err := eng.InstantiateModule(base, gc.cm, wazero.NewModuleConfig().WithName(""))
+		if err != nil {
+			fail(err)
+		}
+		deps = append(deps, glue)
+		resolve[g.name] = glue
+	}
+	mod, err := eng.InstantiateModule(s.ctx(base), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	s.refresh()
+	if err != nil {
+		for _, d := range deps {
+			_ = d.Close(context.Background())
+		}
+		if isTrap(err) {
+			s.throwCallError(err)
+		}
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			panic(ex)
+		}
+		panic(s.newError(s.linkErr, fn+": "+err.Error()))
+	}
+	return s.exportsObject(c, mod)
+}
+
+func isTrap(err error) bool {
+	var ex *goja.Exception
+	var ie *goja.InterruptedError
+	return errors.As(err, &ex) || errors.As(err, &ie) || len(err.Error()) > 11 && err.Error()[:11] == "wasm error:" ||
+		errors.As(err, new(*sys.ExitError))
+}
+
+func (s *state) handle(v goja.Value) any {
+	h, err := s.handleOf(goja.Undefined(), v)
+	if err != nil || h == nil {
+		return nil
+	}
+	return h.Export()
+}
+
+type hostFunc struct {
+	name            string
+	fn              goja.Callable
+	params, results []api.ValueType
+}
+
+// hostFunction is a JS function as a wasm import: arguments converted by
+// ToJSValue, the result by ToWebAssemblyValue; an exception passes through
+// wasm to the JS that called it.
+func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
+	return func(ctx context.Context, _ api.Module, stack []uint64) {
+		s.refresh()
+		args := make([]goja.Value, len(f.params))
+		for i, t := range f.params {
+			args[i] = s.fromWasm(t, stack[i])
+		}
+		v, err := f.fn(goja.Undefined(), args...)
+		if err != nil {
+			panic(err)
+		}
+		if ex := s.rt.Try(func() { s.results(f.results, v, stack) }); ex != nil {
+			panic(ex)
+		}
+	}
+}
+
+func (s *state) results(types []api.ValueType, v goja.Value, stack []uint64) {
+	switch len(types) {
+	case 0:
+	case 1:
+		stack[0] = s.toWasm(types[0], v)
+	default:
+		o, ok := v.(*goja.Object)
+		if !ok {
+			panic(s.rt.NewTypeError("multi-return value must be iterable"))
+		}
+		arr := s.rt.Get("Array").ToObject(s.rt).Get("from")
+		from, _ := goja.AssertFunction(arr)
+		av, err := from(goja.Undefined(), o)
+		if err != nil {
+			panic(err)
+		}
+		var vals []goja.Value
+		_ = s.rt.ExportTo(av, &vals)
+		if len(vals) != len(types) {
+			panic(s.rt.NewTypeError("multi-return length mismatch"))
+		}
+		for i, t := range types {
+			stack[i] = s.toWasm(t, vals[i])
+		}
+	}
+}
+
+func (s *state) exportsObject(c *Compiled, mod api.Module) goja.Value {
+	rt := s.rt
+	obj := rt.NewObject()
+	_ = obj.SetPrototype(nil)
+	memDefs := c.cm.ExportedMemories()
+	for _, e := range c.exports {
+		var v goja.Value
+		switch e.Kind {
+		case "function":
+			v = s.exportFunction(mod, e.Name, c.exportedFuncs[e.Name], e.Index)
+		case "memory":
+			mem := mod.ExportedMemory(e.Name)
+			var min, max uint32
+			var hasMax bool
+			if d, ok := memDefs[e.Name]; ok {
+				min = d.Min()
+				max, hasMax = d.Max()
+			}
+			v = s.memoryOf(mod, e.Name, mem, min, max, hasMax).obj
+		case "global":
+			g := mod.ExportedGlobal(e.Name)
+			gl := &global{mod: mod, export: e.Name, g: g, vt: g.Type()}
+			_, gl.mutable = g.(api.MutableGlobal)
+			v, _ = s.mkGlobal(goja.Undefined(), rt.ToValue(gl))
+		case "table":
+			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&struct{ mod api.Module }{mod}))
+		default:
+			v = goja.Undefined()
+		}
+		_ = obj.DefineDataProperty(e.Name, v, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	if _, err := s.freeze(goja.Undefined(), obj); err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// exportFunction is an exported function as JS sees it: name is its index,
+// length its parameter count.
+func (s *state) exportFunction(mod api.Module, name string, def api.FunctionDefinition, index uint32) goja.Value {
+	rt := s.rt
+	f := mod.ExportedFunction(name)
+	params, results := def.ParamTypes(), def.ResultTypes()
+	buf := make([]uint64, max(len(params), len(results)))
+	busy := false
+	native := func(call goja.FunctionCall) goja.Value {
+		var stack []uint64
+		fn := f
+		if busy {
+			// Re-entered (wasm -> JS -> the same export): a call engine
+			// serves one call at a time.
+			fn = mod.ExportedFunction(name)
+			stack = make([]uint64, len(buf))
+		} else {
+			busy = true
+			defer func() { busy = false }()
+			stack = buf
+		}
+		for i, t := range params {
+			stack[i] = s.toWasm(t, call.Argument(i))
+		}
+		err := fn.CallWithStack(s.ctx(context.Background()), stack)
+		s.refresh()
+		if err != nil {
+			return s.throwCallError(err)
+		}
+		switch len(results) {
+		case 0:
+			return goja.Undefined()
+		case 1:
+			return s.fromWasm(results[0], stack[0])
+		}
+		out := make([]any, len(results))
+		for i, t := range results {
+			out[i] = s.fromWasm(t, stack[i])
+		}
+		return rt.NewArray(out...)
+	}
+	o := rt.ToValue(native).(*goja.Object)
+	_ = o.DefineDataProperty("name", rt.ToValue(strconv.FormatUint(uint64(index), 10)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	return o
+}
