@@ -73,6 +73,10 @@ type WorkerOptions struct {
 	// WasmMemoryLimit bounds the WebAssembly memory of one object (the
 	// object's memory limit; 0: none). See jsapi/wasm.
 	WasmMemoryLimit int64
+	// WasmMemoryExceeded is called, on the runtime's goroutine, when the
+	// running object's WebAssembly memory would pass WasmMemoryLimit: the
+	// host interrupts and resets the object (nil: the growth just fails).
+	WasmMemoryExceeded func()
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -222,7 +226,8 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := installNode(rt, o.Bundle, o.Vars, w.fsScope(o.CurrentScope)); err != nil {
 		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
 	}
-	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope}); err != nil {
+	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
+		OnLostModuleScope: func() { w.Poisoned = true }}); err != nil {
 		return nil, fmt.Errorf("load worker: install WebAssembly: %w", err)
 	}
 

@@ -12,7 +12,6 @@ package wasm
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -278,16 +277,23 @@ type budget struct {
 	mu    sync.Mutex
 	limit uint64 // 0: none
 	used  uint64
+	// exceeded is called (on the runtime's goroutine, outside mu) when a
+	// growth is refused: the host resets the object, as workerd resets an
+	// isolate past its memory limit.
+	exceeded func()
 }
 
 func (b *budget) take(n uint64) bool {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.limit > 0 && b.used+n > b.limit {
-		return false
+	ok := b.limit == 0 || b.used+n <= b.limit
+	if ok {
+		b.used += n
 	}
-	b.used += n
-	return true
+	b.mu.Unlock()
+	if !ok && b.exceeded != nil {
+		b.exceeded()
+	}
+	return ok
 }
 
 func (b *budget) give(n uint64) {
@@ -319,9 +325,14 @@ func (m *limitedMemory) Reallocate(size uint64) []byte {
 	return nb
 }
 
+// Free returns the memory to the budget. wazero calls it when the module
+// that owns the memory closes, and also when a module that imported it
+// closes: only the first call counts.
 func (m *limitedMemory) Free() {
-	m.budget.give(uint64(len(m.buf)))
-	m.buf = nil
+	if m.buf != nil {
+		m.budget.give(uint64(len(m.buf)))
+		m.buf = nil
+	}
 }
 
 type allocator struct{ b *budget }
@@ -329,8 +340,6 @@ type allocator struct{ b *budget }
 func (a allocator) Allocate(capacity, max uint64) experimental.LinearMemory {
 	return &limitedMemory{max: max, budget: a.b}
 }
-
-var errClosed = errors.New("closed")
 
 func trapMessage(err error) (msg string, rangeErr bool) {
 	s := strings.TrimPrefix(err.Error(), "wasm error: ")

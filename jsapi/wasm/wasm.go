@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"runtime"
 	"strconv"
 	"sync/atomic"
+	"weak"
 
 	"github.com/dop251/goja"
 	"github.com/tetratelabs/wazero"
@@ -41,6 +43,16 @@ type Options struct {
 	// CurrentScope names the object whose code runs ("" at module scope):
 	// the memory a module instance makes counts against that object.
 	CurrentScope func() string
+	// OnMemoryLimit is called when an object's wasm memory would pass
+	// MemoryLimit (the growth is refused): the host interrupts and resets
+	// the object, as the memory watchdog does.
+	OnMemoryLimit func()
+	// OnLostModuleScope is called when a module instance made at module
+	// scope (shared by the objects of the runtime) was stopped by an
+	// interrupt: wazero closes a module it stops, so the runtime's module
+	// scope is broken and must be evaluated again (the host replaces the
+	// runtime, as after any uncatchable error).
+	OnLostModuleScope func()
 }
 
 type state struct {
@@ -53,8 +65,11 @@ type state struct {
 	asIntN, freeze                         goja.Callable
 
 	budgets map[string]*budget
-	mems    map[api.Memory]*memory
-	live    []*memory // memories whose buffer JS holds
+	// mems finds the wrapper of a memory (its identity in JS) while JS
+	// holds it; live are the memories whose ArrayBuffer JS may hold. Weak:
+	// a wrapper JS dropped lets its instance be closed (instance.cleanup).
+	mems    map[api.Memory]weak.Pointer[memory]
+	live    []weak.Pointer[memory]
 	externs []goja.Value
 }
 
@@ -66,7 +81,7 @@ func uniqueName(prefix string) string {
 
 // Install defines the WebAssembly namespace and BundleGlobal on rt.
 func Install(rt *goja.Runtime, o Options) error {
-	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]*memory{}}
+	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}}
 	fv, err := rt.RunProgram(wasmProgram)
 	if err != nil {
 		return err
@@ -147,14 +162,18 @@ func (s *state) bytes(v goja.Value) []byte {
 	panic(s.rt.NewTypeError("Argument 0 must be a buffer source"))
 }
 
-func (s *state) budgetFor() *budget {
-	scope := ""
+func (s *state) scope() string {
 	if s.o.CurrentScope != nil {
-		scope = s.o.CurrentScope()
+		return s.o.CurrentScope()
 	}
+	return ""
+}
+
+func (s *state) budgetFor() *budget {
+	scope := s.scope()
 	b := s.budgets[scope]
 	if b == nil {
-		b = &budget{}
+		b = &budget{exceeded: s.o.OnMemoryLimit}
 		if s.o.MemoryLimit > 0 {
 			b.limit = uint64(s.o.MemoryLimit)
 		}
@@ -217,6 +236,7 @@ func (s *state) moduleCustomSections(c *Compiled, name string) goja.Value {
 // (one made by new WebAssembly.Memory is the only export of a module made
 // for it).
 type memory struct {
+	inst   *instance // keeps the instance open while JS holds the memory
 	mod    api.Module
 	export string
 	mem    api.Memory
@@ -230,6 +250,7 @@ type memory struct {
 }
 
 type global struct {
+	inst    *instance
 	mod     api.Module
 	export  string
 	g       api.Global
@@ -252,7 +273,7 @@ func (s *state) buffer(m *memory) goja.Value {
 	m.ab = s.rt.NewArrayBuffer(b)
 	m.abObj = s.rt.ToValue(m.ab)
 	m.size = size
-	s.live = append(s.live, m)
+	s.live = append(s.live, weak.Make(m))
 	return m.abObj
 }
 
@@ -270,15 +291,16 @@ func (s *state) refresh() {
 		return
 	}
 	kept := s.live[:0]
-	for _, m := range s.live {
-		if m.abObj == nil {
+	for _, w := range s.live {
+		m := w.Value()
+		if m == nil || m.abObj == nil {
 			continue
 		}
 		if m.mem.Size() != m.size {
 			m.detach()
 			continue
 		}
-		kept = append(kept, m)
+		kept = append(kept, w)
 	}
 	clear(s.live[len(kept):])
 	s.live = kept
@@ -299,14 +321,48 @@ func (s *state) throwRange(msg string) {
 	panic(s.newError(ctor, msg))
 }
 
-func (s *state) memoryOf(mod api.Module, export string, mem api.Memory, min, max uint32, hasMax bool) *memory {
-	if m := s.mems[mem]; m != nil {
+func (s *state) memoryOf(inst *instance, mod api.Module, export string, mem api.Memory, min, max uint32, hasMax bool) *memory {
+	if m := s.mems[mem].Value(); m != nil && m.obj != nil {
 		return m
 	}
-	m := &memory{mod: mod, export: export, mem: mem, min: min, max: max, hasMax: hasMax}
+	m := &memory{inst: inst, mod: mod, export: export, mem: mem, min: min, max: max, hasMax: hasMax}
 	m.obj, _ = s.mkMemory(goja.Undefined(), s.rt.ToValue(m))
-	s.mems[mem] = m
+	s.remember(mem, m)
 	return m
+}
+
+func (s *state) remember(mem api.Memory, m *memory) {
+	if len(s.mems) >= 64 && len(s.mems)&(len(s.mems)-1) == 0 {
+		for k, w := range s.mems {
+			if w.Value() == nil {
+				delete(s.mems, k)
+			}
+		}
+	}
+	s.mems[mem] = weak.Make(m)
+}
+
+// instance is the wazero modules behind a WebAssembly.Instance (its module
+// and the ones made to link it): closed once JS can no longer reach the
+// instance, its exports or its memories, which returns their memory to the
+// object's budget. (A module whose JS imports reach back to its exports,
+// as most libraries' glue does, lives as long as the runtime.)
+type instance struct {
+	mods  []api.Module
+	keep  []any // the memories and globals from JS it imported
+	scope string
+}
+
+func newInstance(mods []api.Module, keep []any, scope string) *instance {
+	inst := &instance{mods: mods, keep: keep, scope: scope}
+	runtime.AddCleanup(inst, closeModules, mods)
+	return inst
+}
+
+func closeModules(mods []api.Module) {
+	for _, m := range mods {
+		_ = m.Close(context.Background())
+	}
 }
 
 func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
@@ -324,9 +380,8 @@ func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
 		s.throwRange("WebAssembly.Memory(): could not allocate memory")
 	}
 	mem := mod.ExportedMemory("m")
-	m := &memory{mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
-	m.obj = nil
-	s.mems[mem] = m
+	m := &memory{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
+	s.remember(mem, m)
 	return s.rt.ToValue(m)
 }
 
@@ -343,7 +398,7 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 	if err != nil {
 		panic(s.rt.NewGoError(err))
 	}
-	return s.rt.ToValue(&global{mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
+	return s.rt.ToValue(&global{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
 }
 
 func (s *state) globalSet(g *global, v goja.Value) {
@@ -416,7 +471,7 @@ func (s *state) fromWasm(t api.ValueType, v uint64) goja.Value {
 // throwCallError turns what a wasm call returned into the JS exception V8
 // throws: a JS exception of an import passes through unchanged, a trap is a
 // RuntimeError with V8's message, a stack overflow a RangeError.
-func (s *state) throwCallError(err error) goja.Value {
+func (s *state) throwCallError(err error, inst *instance) goja.Value {
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
 		panic(ex)
@@ -430,7 +485,11 @@ func (s *state) throwCallError(err error) goja.Value {
 		select {
 		case <-s.rt.InterruptDone():
 			// Stopped by the interrupt (cpu_ms, memory): the VM throws it
-			// at its next instruction.
+			// at its next instruction. The module is closed now; one that
+			// the whole runtime shares is lost with it.
+			if inst != nil && inst.scope == "" && s.o.OnLostModuleScope != nil {
+				s.o.OnLostModuleScope()
+			}
 			return goja.Undefined()
 		default:
 		}
@@ -472,6 +531,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 	var order []*group
 	groups := map[string]*group{}
 	sources := map[string]api.Module{} // resolver names of memories/globals given
+	var keep []any
 	for i, im := range c.imports {
 		g := groups[im.Module]
 		if g == nil {
@@ -504,6 +564,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 			}
 			src := uniqueName("m")
 			sources[src] = m.mod
+			keep = append(keep, m)
 			size := m.mem.Size() / 65536
 			if size < im.Min {
 				panic(s.newError(s.linkErr, fmt.Sprintf("%s: memory import has %d pages which is smaller than the declared initial of %d", prefix, size, im.Min)))
@@ -531,6 +592,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 			}
 			src := uniqueName("g")
 			sources[src] = gl.mod
+			keep = append(keep, gl)
 			g.items = append(g.items, glueItem{Name: im.Name, From: src, Field: gl.export, Kind: 3, ValType: im.ValType, Mutable: im.Mutable})
 			g.mixed = true
 		case "table":
@@ -601,7 +663,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 			_ = d.Close(context.Background())
 		}
 		if isTrap(err) {
-			s.throwCallError(err)
+			s.throwCallError(err, nil)
 		}
 		var ex *goja.Exception
 		if errors.As(err, &ex) {
@@ -609,7 +671,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 		}
 		panic(s.newError(s.linkErr, fn+": "+err.Error()))
 	}
-	return s.exportsObject(c, mod)
+	return s.exportsObject(c, newInstance(append(deps, mod), keep, s.scope()), mod)
 }
 
 func isTrap(err error) bool {
@@ -680,7 +742,7 @@ func (s *state) results(types []api.ValueType, v goja.Value, stack []uint64) {
 	}
 }
 
-func (s *state) exportsObject(c *Compiled, mod api.Module) goja.Value {
+func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.Value {
 	rt := s.rt
 	obj := rt.NewObject()
 	_ = obj.SetPrototype(nil)
@@ -689,7 +751,7 @@ func (s *state) exportsObject(c *Compiled, mod api.Module) goja.Value {
 		var v goja.Value
 		switch e.Kind {
 		case "function":
-			v = s.exportFunction(mod, e.Name, c.exportedFuncs[e.Name], e.Index)
+			v = s.exportFunction(inst, mod, e.Name, c.exportedFuncs[e.Name], e.Index)
 		case "memory":
 			mem := mod.ExportedMemory(e.Name)
 			var min, max uint32
@@ -698,14 +760,14 @@ func (s *state) exportsObject(c *Compiled, mod api.Module) goja.Value {
 				min = d.Min()
 				max, hasMax = d.Max()
 			}
-			v = s.memoryOf(mod, e.Name, mem, min, max, hasMax).obj
+			v = s.memoryOf(inst, mod, e.Name, mem, min, max, hasMax).obj
 		case "global":
 			g := mod.ExportedGlobal(e.Name)
-			gl := &global{mod: mod, export: e.Name, g: g, vt: g.Type()}
+			gl := &global{inst: inst, mod: mod, export: e.Name, g: g, vt: g.Type()}
 			_, gl.mutable = g.(api.MutableGlobal)
 			v, _ = s.mkGlobal(goja.Undefined(), rt.ToValue(gl))
 		case "table":
-			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&struct{ mod api.Module }{mod}))
+			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&struct{ inst *instance }{inst}))
 		default:
 			v = goja.Undefined()
 		}
@@ -719,7 +781,7 @@ func (s *state) exportsObject(c *Compiled, mod api.Module) goja.Value {
 
 // exportFunction is an exported function as JS sees it: name is its index,
 // length its parameter count.
-func (s *state) exportFunction(mod api.Module, name string, def api.FunctionDefinition, index uint32) goja.Value {
+func (s *state) exportFunction(inst *instance, mod api.Module, name string, def api.FunctionDefinition, index uint32) goja.Value {
 	rt := s.rt
 	f := mod.ExportedFunction(name)
 	params, results := def.ParamTypes(), def.ResultTypes()
@@ -744,7 +806,7 @@ func (s *state) exportFunction(mod api.Module, name string, def api.FunctionDefi
 		err := fn.CallWithStack(s.ctx(context.Background()), stack)
 		s.refresh()
 		if err != nil {
-			return s.throwCallError(err)
+			return s.throwCallError(err, inst)
 		}
 		switch len(results) {
 		case 0:
