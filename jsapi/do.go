@@ -226,6 +226,9 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := installNode(rt, o.Bundle, o.Vars, w.fsScope(o.CurrentScope)); err != nil {
 		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
 	}
+	if err := installGlobalScope(rt); err != nil {
+		return nil, fmt.Errorf("load worker: install the global scope: %w", err)
+	}
 	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
 		OnLostModuleScope: func() { w.Poisoned = true }}); err != nil {
 		return nil, fmt.Errorf("load worker: install WebAssembly: %w", err)

@@ -63,6 +63,7 @@ type Compiled struct {
 	// exportedFuncs by export name.
 	exportedFuncs map[string]api.FunctionDefinition
 	custom        []api.CustomSection
+	types         []FuncType
 }
 
 // CompileError is a module that does not compile (its bytes are invalid or
@@ -123,7 +124,12 @@ func compile(b []byte) (*Compiled, error) {
 		_ = cm.Close(context.Background())
 		return nil, &CompileError{Msg: err.Error()}
 	}
-	c := &Compiled{cm: cm, imports: imports, exports: exports, exportedFuncs: cm.ExportedFunctions(), custom: cm.CustomSections()}
+	types, err := Types(b)
+	if err != nil {
+		_ = cm.Close(context.Background())
+		return nil, &CompileError{Msg: err.Error()}
+	}
+	c := &Compiled{cm: cm, imports: imports, exports: exports, exportedFuncs: cm.ExportedFunctions(), custom: cm.CustomSections(), types: types}
 	c.funcImports = cm.ImportedFunctions()
 	return c, nil
 }

@@ -26,6 +26,9 @@ type Import struct {
 	Mutable  bool
 }
 
+// FuncType is one entry of the type section.
+type FuncType struct{ Params, Results []byte }
+
 // Export is one entry of the export section.
 type Export struct {
 	Name, Kind string
@@ -91,6 +94,69 @@ func (r *reader) limits() (min, max uint32, hasMax bool, err error) {
 		max, err = r.u32()
 	}
 	return
+}
+
+func (r *reader) valTypes() ([]byte, error) {
+	n, err := r.u32()
+	if err != nil {
+		return nil, err
+	}
+	if uint64(r.off)+uint64(n) > uint64(len(r.b)) {
+		return nil, errTruncated
+	}
+	v := append([]byte(nil), r.b[r.off:r.off+int(n)]...)
+	r.off += int(n)
+	return v, nil
+}
+
+// Types reads the type section (function signatures) of a module's bytes.
+func Types(b []byte) ([]FuncType, error) {
+	if len(b) < 8 || string(b[:4]) != "\x00asm" {
+		return nil, errors.New("wasm: not a module")
+	}
+	r := &reader{b: b, off: 8}
+	for r.off < len(b) {
+		id, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		size, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if uint64(r.off)+uint64(size) > uint64(len(b)) {
+			return nil, errTruncated
+		}
+		if id != 1 {
+			r.off += int(size)
+			continue
+		}
+		sec := &reader{b: b[r.off : r.off+int(size)]}
+		n, err := sec.u32()
+		if err != nil {
+			return nil, err
+		}
+		var out []FuncType
+		for i := uint32(0); i < n; i++ {
+			form, err := sec.byte()
+			if err != nil {
+				return nil, err
+			}
+			if form != 0x60 {
+				return nil, fmt.Errorf("wasm: type form 0x%x", form)
+			}
+			var t FuncType
+			if t.Params, err = sec.valTypes(); err != nil {
+				return nil, err
+			}
+			if t.Results, err = sec.valTypes(); err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}
+	return nil, nil
 }
 
 // Sections reads the import and export sections of a module's bytes.

@@ -17,6 +17,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	wtable "github.com/tetratelabs/wazero/experimental/table"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -118,11 +119,12 @@ func Install(rt *goja.Runtime, o Options) error {
 	set("globalGet", func(g *global) goja.Value { return s.fromWasm(g.vt, g.g.Get()) })
 	set("globalSet", s.globalSet)
 	unsupported := func(goja.FunctionCall) goja.Value {
-		panic(rt.NewTypeError("cellhost cannot read or change a WebAssembly.Table that a module exports yet (wazero has no table API)"))
+		panic(rt.NewTypeError("cellhost can only read a WebAssembly.Table that a module exports (get): wazero has no API to size or change it"))
 	}
-	for _, k := range []string{"tableLength", "tableGet", "tableSet", "tableGrow"} {
+	for _, k := range []string{"tableLength", "tableSet", "tableGrow"} {
 		set(k, unsupported)
 	}
+	set("tableGet", s.tableGet)
 	if _, err := f(goja.Undefined(), n); err != nil {
 		return err
 	}
@@ -767,7 +769,7 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 			_, gl.mutable = g.(api.MutableGlobal)
 			v, _ = s.mkGlobal(goja.Undefined(), rt.ToValue(gl))
 		case "table":
-			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&struct{ inst *instance }{inst}))
+			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&table{inst: inst, mod: mod, index: e.Index, types: c.types}))
 		default:
 			v = goja.Undefined()
 		}
@@ -779,12 +781,48 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 	return obj
 }
 
+// table is a funcref table a module exports.
+type table struct {
+	inst  *instance
+	mod   api.Module
+	index uint32
+	types []FuncType // the module's function types, to look an entry up by
+}
+
+// tableGet is Table.prototype.get for a table a module exports. wazero
+// looks an entry up only with its expected type (experimental/table), so
+// each of the module's function types is tried (wazero panics on a
+// mismatch); an empty or out-of-range entry is null (wazero does not tell
+// them apart).
+func (s *state) tableGet(t *table, i uint32) goja.Value {
+	for _, ft := range t.types {
+		f := lookup(t.mod, t.index, i, ft)
+		if f != nil {
+			return s.wrapFunction(t.inst, func() api.Function { return lookup(t.mod, t.index, i, ft) }, f, f.Definition().ParamTypes(), f.Definition().ResultTypes(), strconv.FormatUint(uint64(f.Definition().Index()), 10))
+		}
+	}
+	return goja.Null()
+}
+
+func lookup(mod api.Module, table, i uint32, ft FuncType) (f api.Function) {
+	defer func() {
+		if recover() != nil {
+			f = nil
+		}
+	}()
+	return wtable.LookupFunction(mod, table, i, ft.Params, ft.Results)
+}
+
 // exportFunction is an exported function as JS sees it: name is its index,
 // length its parameter count.
 func (s *state) exportFunction(inst *instance, mod api.Module, name string, def api.FunctionDefinition, index uint32) goja.Value {
+	return s.wrapFunction(inst, func() api.Function { return mod.ExportedFunction(name) }, mod.ExportedFunction(name), def.ParamTypes(), def.ResultTypes(), strconv.FormatUint(uint64(index), 10))
+}
+
+// wrapFunction is a wasm function as JS calls it; again makes another
+// api.Function for a re-entrant call.
+func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Function, params, results []api.ValueType, name string) goja.Value {
 	rt := s.rt
-	f := mod.ExportedFunction(name)
-	params, results := def.ParamTypes(), def.ResultTypes()
 	buf := make([]uint64, max(len(params), len(results)))
 	busy := false
 	native := func(call goja.FunctionCall) goja.Value {
@@ -793,7 +831,7 @@ func (s *state) exportFunction(inst *instance, mod api.Module, name string, def 
 		if busy {
 			// Re-entered (wasm -> JS -> the same export): a call engine
 			// serves one call at a time.
-			fn = mod.ExportedFunction(name)
+			fn = again()
 			stack = make([]uint64, len(buf))
 		} else {
 			busy = true
@@ -821,7 +859,7 @@ func (s *state) exportFunction(inst *instance, mod api.Module, name string, def 
 		return rt.NewArray(out...)
 	}
 	o := rt.ToValue(native).(*goja.Object)
-	_ = o.DefineDataProperty("name", rt.ToValue(strconv.FormatUint(uint64(index), 10)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return o
 }
