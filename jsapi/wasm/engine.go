@@ -64,6 +64,7 @@ type Compiled struct {
 	exportedFuncs map[string]api.FunctionDefinition
 	custom        []api.CustomSection
 	types         []FuncType
+	tables        []byte // element types, by table index
 }
 
 // CompileError is a module that does not compile (its bytes are invalid or
@@ -129,7 +130,12 @@ func compile(b []byte) (*Compiled, error) {
 		_ = cm.Close(context.Background())
 		return nil, &CompileError{Msg: err.Error()}
 	}
-	c := &Compiled{cm: cm, imports: imports, exports: exports, exportedFuncs: cm.ExportedFunctions(), custom: cm.CustomSections(), types: types}
+	tables, err := TableTypes(b)
+	if err != nil {
+		_ = cm.Close(context.Background())
+		return nil, &CompileError{Msg: err.Error()}
+	}
+	c := &Compiled{cm: cm, imports: imports, exports: exports, exportedFuncs: cm.ExportedFunctions(), custom: cm.CustomSections(), types: types, tables: tables}
 	c.funcImports = cm.ImportedFunctions()
 	return c, nil
 }
@@ -269,6 +275,42 @@ func glueModule(items []glueItem) []byte {
 	return b
 }
 
+// tableModule does what WebAssembly.Table does on a table another module
+// exports as field (element type elem): it imports the table as "t".field
+// and exports size, grow, get and set, which run table.size/grow/get/set.
+// wazero has no API for tables; wasm that imports one has them all.
+func tableModule(field string, elem byte) []byte {
+	types := []byte{4,
+		0x60, 0, 1, api.ValueTypeI32, // size
+		0x60, 2, api.ValueTypeI32, elem, 1, api.ValueTypeI32, // grow
+		0x60, 1, api.ValueTypeI32, 1, elem, // get
+		0x60, 2, api.ValueTypeI32, elem, 0, // set
+	}
+	imp := append(wname(wname([]byte{1}, "t"), field), 1, elem, 0, 0)
+	funcs := []byte{4, 0, 1, 2, 3}
+	exps := []byte{4}
+	for i, n := range []string{"size", "grow", "get", "set"} {
+		exps = append(wname(exps, n), 0, byte(i))
+	}
+	bodies := [][]byte{
+		{0, 0xfc, 16, 0, 0x0b},                  // table.size 0
+		{0, 0x20, 1, 0x20, 0, 0xfc, 15, 0, 0x0b}, // table.grow 0 (init, n)
+		{0, 0x20, 0, 0x25, 0, 0x0b},             // table.get 0
+		{0, 0x20, 0, 0x20, 1, 0x26, 0, 0x0b},    // table.set 0
+	}
+	code := []byte{4}
+	for _, body := range bodies {
+		code = append(leb(code, uint64(len(body))), body...)
+	}
+	b := append([]byte(nil), header...)
+	b = section(b, 1, types)
+	b = section(b, 2, imp)
+	b = section(b, 3, funcs)
+	b = section(b, 7, exps)
+	b = section(b, 10, code)
+	return b
+}
+
 // limitedMemory is the linear memory of one wasm memory instance: a Go
 // slice (so the host's memory watchdog sees it as heap), which may not grow
 // past the budget of the object it belongs to (budget).
@@ -373,3 +415,7 @@ var traps = []struct {
 	{"unaligned atomic", "operation does not support unaligned accesses", false},
 	{"null reference", "dereferencing a null pointer", false},
 }
+
+// valueTypeFuncref is funcref's value type byte (wazero's api names only
+// externref).
+const valueTypeFuncref byte = 0x70

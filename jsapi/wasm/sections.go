@@ -159,6 +159,56 @@ func Types(b []byte) ([]FuncType, error) {
 	return nil, nil
 }
 
+// TableTypes reads the element types of a module's tables, in the table
+// index space (imported tables first).
+func TableTypes(b []byte) ([]byte, error) {
+	imports, _, err := Sections(b)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	for _, im := range imports {
+		if im.Kind == "table" {
+			out = append(out, im.ValType)
+		}
+	}
+	r := &reader{b: b, off: 8}
+	for r.off < len(b) {
+		id, err := r.byte()
+		if err != nil {
+			return nil, err
+		}
+		size, err := r.u32()
+		if err != nil {
+			return nil, err
+		}
+		if uint64(r.off)+uint64(size) > uint64(len(b)) {
+			return nil, errTruncated
+		}
+		if id != 4 {
+			r.off += int(size)
+			continue
+		}
+		sec := &reader{b: b[r.off : r.off+int(size)]}
+		n, err := sec.u32()
+		if err != nil {
+			return nil, err
+		}
+		for i := uint32(0); i < n; i++ {
+			t, err := sec.byte()
+			if err != nil {
+				return nil, err
+			}
+			if _, _, _, err := sec.limits(); err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+		break
+	}
+	return out, nil
+}
+
 // Sections reads the import and export sections of a module's bytes.
 func Sections(b []byte) (imports []Import, exports []Export, err error) {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" {

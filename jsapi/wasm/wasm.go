@@ -118,13 +118,10 @@ func Install(rt *goja.Runtime, o Options) error {
 	set("newGlobal", s.newGlobal)
 	set("globalGet", func(g *global) goja.Value { return s.fromWasm(g.vt, g.g.Get()) })
 	set("globalSet", s.globalSet)
-	unsupported := func(goja.FunctionCall) goja.Value {
-		panic(rt.NewTypeError("cellhost can only read a WebAssembly.Table that a module exports (get): wazero has no API to size or change it"))
-	}
-	for _, k := range []string{"tableLength", "tableSet", "tableGrow"} {
-		set(k, unsupported)
-	}
 	set("tableGet", s.tableGet)
+	set("tableLength", s.tableLength)
+	set("tableGrow", s.tableGrow)
+	set("tableSet", s.tableSet)
 	if _, err := f(goja.Undefined(), n); err != nil {
 		return err
 	}
@@ -769,7 +766,11 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 			_, gl.mutable = g.(api.MutableGlobal)
 			v, _ = s.mkGlobal(goja.Undefined(), rt.ToValue(gl))
 		case "table":
-			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&table{inst: inst, mod: mod, index: e.Index, types: c.types}))
+			var elem byte = valueTypeFuncref
+			if int(e.Index) < len(c.tables) {
+				elem = c.tables[e.Index]
+			}
+			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&table{inst: inst, mod: mod, index: e.Index, export: e.Name, elem: elem, types: c.types}))
 		default:
 			v = goja.Undefined()
 		}
@@ -783,10 +784,81 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 
 // table is a funcref table a module exports.
 type table struct {
-	inst  *instance
-	mod   api.Module
-	index uint32
-	types []FuncType // the module's function types, to look an entry up by
+	inst   *instance
+	mod    api.Module
+	index  uint32
+	export string
+	elem   byte
+	types  []FuncType // the module's function types, to look an entry up by
+	ops    api.Module // tableModule's instance, made on first use
+}
+
+// op calls one of tableModule's functions on t.
+func (s *state) op(t *table, name string, args ...uint64) uint64 {
+	if t.ops == nil {
+		c, err := Compile(tableModule(t.export, t.elem))
+		if err != nil {
+			panic(s.rt.NewGoError(err))
+		}
+		ctx := experimental.WithImportResolver(context.Background(), func(n string) api.Module {
+			if n == "t" {
+				return t.mod
+			}
+			return nil
+		})
+		m, err := theEngine().InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName(""))
+		if err != nil {
+			panic(s.rt.NewGoError(err))
+		}
+		t.ops = m
+		t.inst.mods = append(t.inst.mods, m)
+	}
+	stack := append(args, 0)
+	if err := t.ops.ExportedFunction(name).CallWithStack(context.Background(), stack); err != nil {
+		s.throwCallError(err, t.inst)
+	}
+	return stack[0]
+}
+
+func (s *state) tableLength(t *table) uint32 { return uint32(s.op(t, "size")) }
+
+func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
+	if t.elem == api.ValueTypeExternref {
+		return s.toWasm(api.ValueTypeExternref, v)
+	}
+	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
+		return 0
+	}
+	panic(s.rt.NewTypeError("%s: cellhost can only store null in a funcref table from JavaScript", fn))
+}
+
+// maxTableSize is V8's limit on a table's length (wasm::max_table_init_entries).
+const maxTableSize = 10000000
+
+func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
+	if uint64(s.tableLength(t))+uint64(n) > maxTableSize {
+		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
+	}
+	r := s.op(t, "grow", uint64(n), s.tableRef(t, "WebAssembly.Table.grow()", v))
+	if int32(uint32(r)) == -1 {
+		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
+	}
+	return uint32(r)
+}
+
+func (s *state) tableSet(t *table, i uint32, v goja.Value) {
+	ref := s.tableRef(t, "WebAssembly.Table.set()", v)
+	if size := s.tableLength(t); i >= size {
+		s.throwRange(fmt.Sprintf("WebAssembly.Table.set(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
+	}
+	s.op(t, "set", uint64(i), ref)
+}
+
+func elemName(e byte) string {
+	if e == api.ValueTypeExternref {
+		return "externref"
+	}
+	return "funcref"
 }
 
 // tableGet is Table.prototype.get for a table a module exports. wazero
@@ -795,6 +867,12 @@ type table struct {
 // mismatch); an empty or out-of-range entry is null (wazero does not tell
 // them apart).
 func (s *state) tableGet(t *table, i uint32) goja.Value {
+	if size := s.tableLength(t); i >= size {
+		s.throwRange(fmt.Sprintf("WebAssembly.Table.get(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
+	}
+	if t.elem == api.ValueTypeExternref {
+		return s.fromWasm(api.ValueTypeExternref, s.op(t, "get", uint64(i)))
+	}
 	for _, ft := range t.types {
 		f := lookup(t.mod, t.index, i, ft)
 		if f != nil {

@@ -117,17 +117,21 @@
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
       return h.js[i];
     },
-    set(i, v = null) {
+    set(i, v) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      // A missing value is the element type's default: undefined for
+      // externref, null for funcref (Go's side).
       if (!h.js) return N.tableSet(h, i, v);
+      if (arguments.length < 2) v = null;
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
       h.js[i] = v;
     },
-    grow(n, v = null) {
+    grow(n, v) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
       if (!h.js) return N.tableGrow(h, n, v);
+      if (arguments.length < 2) v = null;
       const old = h.js.length;
-      if (h.maximum !== undefined && old + n > h.maximum) throw new RangeError("WebAssembly.Table.grow(): failed to grow table by " + n);
+      if (old + n > (h.maximum ?? 10000000)) throw new RangeError("WebAssembly.Table.grow(): failed to grow table by " + n);
       for (let k = 0; k < n; k++) h.js.push(v);
       return old;
     },

@@ -149,6 +149,25 @@ function imports() {
   return o;
 }
 
+function tables() {
+  const x = new WebAssembly.Instance(calcModule, calcImports).exports;
+  const o = {};
+  const tb = x.table;
+  o.funcref = [Object.prototype.toString.call(tb), tb instanceof WebAssembly.Table, tb.length, show(tb.get(0)), tb.get(0)(20, 22), tb.get(1), tb.grow(2), tb.length, tb.get(3)];
+  o.funcrefErrors = [t(() => tb.get(7)), t(() => tb.set(9, null)), t(() => tb.grow(2 ** 31))];
+  const r = x.refs;
+  const obj = { a: 1 };
+  o.externref = [r.length, r.get(0), r.grow(2, obj), r.length, r.get(1) === obj, r.get(2) === obj];
+  r.set(0, "s");
+  o.fromWasm = [x.fetchRef(0), x.fetchRef(1) === obj, x.keep(obj), r.length, x.fetchRef(3) === obj, x.isNull(null), x.isNull(undefined), x.isNull(0)];
+  r.set(1);
+  o.setUndefined = [r.get(1), x.isNull(r.get(1))];
+  o.externrefErrors = [t(() => r.get(4)), t(() => r.set(4, 1))];
+  const js = new WebAssembly.Table({ element: "anyfunc", initial: 2 });
+  o.jsTable = [js.length, js.get(0), js.grow(1), js.length, t(() => js.get(5))];
+  return o;
+}
+
 async function disallowed() {
   const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
   return {
@@ -186,6 +205,7 @@ async function route(p) {
     case "/memory": return memory();
     case "/imports": return imports();
     case "/disallowed": return disallowed();
+    case "/tables": return tables();
   }
   return { notFound: p };
 }
