@@ -122,7 +122,8 @@ func (s *shard) load() error {
 	}
 	stop := jsapi.GuardModuleScope(rt, s.h.cfg.CPULimit, s.h.cfg.MemoryLimit) // module scope's limits (memalloc.go)
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket})
+		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket,
+		WasmMemoryLimit: s.h.cfg.MemoryLimit, WasmMemoryExceeded: s.wasmMemoryExceeded})
 	if why := stop(); why != nil {
 		rt.ClearInterrupt()
 		return fmt.Errorf("%v", why)
@@ -244,7 +245,10 @@ func (s *shard) runJob(job func()) {
 		if interrupted {
 			s.rt.ClearInterrupt()
 			s.onInterrupt(s.interruptReason())
-		} else if s.w.Poisoned {
+		}
+		// Also after an interrupt: one that stopped a WebAssembly instance
+		// the module scope shares leaves the runtime poisoned (jsapi/wasm).
+		if s.w.Poisoned {
 			s.replaceRuntime("its JavaScript runtime hit an uncatchable error")
 		}
 		s.current = nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cellhost/cellhost/jsapi/clone"
 	"github.com/cellhost/cellhost/jsapi/jserr"
+	"github.com/cellhost/cellhost/jsapi/wasm"
 	"github.com/cellhost/cellhost/jsapi/web"
 )
 
@@ -69,6 +70,13 @@ type WorkerOptions struct {
 	// came from another runtime in a Response (SocketBridge); nil:
 	// such a socket can only be returned in a Response.
 	BridgeSocket SocketBridge
+	// WasmMemoryLimit bounds the WebAssembly memory of one object (the
+	// object's memory limit; 0: none). See jsapi/wasm.
+	WasmMemoryLimit int64
+	// WasmMemoryExceeded is called, on the runtime's goroutine, when the
+	// running object's WebAssembly memory would pass WasmMemoryLimit: the
+	// host interrupts and resets the object (nil: the growth just fails).
+	WasmMemoryExceeded func()
 }
 
 // Worker is a bundle evaluated in one runtime, with its env and exports.
@@ -217,6 +225,13 @@ func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	w.tracksFetches = o.Bundle.Node.Modules
 	if err := installNode(rt, o.Bundle, o.Vars, w.fsScope(o.CurrentScope)); err != nil {
 		return nil, fmt.Errorf("load worker: install node.js modules: %w", err)
+	}
+	if err := installGlobalScope(rt); err != nil {
+		return nil, fmt.Errorf("load worker: install the global scope: %w", err)
+	}
+	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
+		OnLostModuleScope: func() { w.Poisoned = true }}); err != nil {
+		return nil, fmt.Errorf("load worker: install WebAssembly: %w", err)
 	}
 
 	w.loading = true

@@ -177,7 +177,9 @@ func TestNodeCompat_flags(t *testing.T) {
 }
 
 // TestModuleRules: wrangler's default rules: .txt/.html/.sql as Text, .bin
-// as Data (an ArrayBuffer), .wasm a build error naming the file.
+// as Data (an ArrayBuffer), .wasm (also ?module) as CompiledWasm: a
+// WebAssembly.Module; a .wasm file that does not compile fails the build,
+// naming the file.
 func TestModuleRules(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range map[string]string{"a.sql": "SELECT 1;", "b.html": "<p>hi</p>", "c.txt": "text", "d.bin": "\x00\x01\xff"} {
@@ -195,11 +197,25 @@ export default {};`
 	if got, want := probeBundle(t, entry, BundleOptions{}), "SELECT 1;|<p>hi</p>|text|true|0.1.255"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if err := os.WriteFile(entry, []byte(`import m from "./e.wasm"; export default { m };`), 0o644); err != nil {
+	// (module (func (export "add") (param i32 i32) (result i32) local.get 0 local.get 1 i32.add))
+	add := []byte{0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 7, 1, 0x60, 2, 0x7f, 0x7f, 1, 0x7f, 3, 2, 1, 0, 7, 7, 1, 3, 0x61, 0x64, 0x64, 0, 0, 0x0a, 9, 1, 7, 0, 0x20, 0, 0x20, 1, 0x6a, 0x0b}
+	if err := os.WriteFile(filepath.Join(dir, "e.wasm"), add, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src = `import m from "./e.wasm"; import n from "./e.wasm?module";
+export function probe() { return [m instanceof WebAssembly.Module, n instanceof WebAssembly.Module, new WebAssembly.Instance(m).exports.add(2, 3)].join("|") }
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := probeBundle(t, entry, BundleOptions{}), "true|true|5"; got != want {
+		t.Errorf("wasm import: got %q, want %q", got, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "e.wasm"), []byte("\x00asm\x01\x00\x00\x00\x01"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, err := BuildBundleWith(entry, BundleOptions{})
-	if err == nil || !strings.Contains(err.Error(), "./e.wasm is a WebAssembly module (CompiledWasm), which cellhost cannot run") {
-		t.Errorf("wasm import: got %v", err)
+	if err == nil || !strings.Contains(err.Error(), "e.wasm: WebAssembly.Module(): ") {
+		t.Errorf("invalid wasm import: got %v", err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/cellhost/cellhost/jsapi/wasm"
 )
 
 // ModuleRule is one of wrangler's module rules (the configuration's
@@ -121,8 +123,9 @@ func globRegexp(glob string) string {
 // moduleRulesPlugin applies the module rules as wrangler's module collector
 // does, with the difference that cellhost inlines what wrangler uploads as
 // separate modules: a Text import's default export is the file's text, a
-// Data import's an ArrayBuffer of its bytes; CompiledWasm fails the build
-// naming the file, since goja has no WebAssembly. JavaScript rules
+// Data import's an ArrayBuffer of its bytes; a CompiledWasm import's a
+// WebAssembly.Module (the bytes inlined, compiled once per process:
+// jsapi/wasm). JavaScript rules
 // (ESModule, CommonJS) leave the file to esbuild. An import that matches a
 // rule removed by ParseRules fails the build with wrangler's error.
 func moduleRulesPlugin(user []ModuleRule) api.Plugin {
@@ -143,9 +146,6 @@ func moduleRulesPlugin(user []ModuleRule) api.Plugin {
 						clean := a.Path
 						if i := strings.IndexByte(clean, '?'); i >= 0 {
 							clean = clean[:i]
-						}
-						if r.Type == "CompiledWasm" {
-							return api.OnResolveResult{}, fmt.Errorf("%s is a WebAssembly module (CompiledWasm), which cellhost cannot run: goja has no WebAssembly", clean)
 						}
 						file := filepath.Join(a.ResolveDir, clean)
 						if res := b.Resolve(clean, api.ResolveOptions{Kind: a.Kind, Importer: a.Importer, ResolveDir: a.ResolveDir, PluginData: skipRules}); len(res.Errors) == 0 && res.Path != "" {
@@ -173,6 +173,17 @@ func moduleRulesPlugin(user []ModuleRule) api.Plugin {
 						return api.OnLoadResult{}, err
 					}
 					var src string
+					if typ == "CompiledWasm" {
+						// Compiled now (and cached for the process): a module
+						// that does not compile fails the build, as wrangler's
+						// upload would, and the first object does not wait for
+						// the compiler.
+						if _, err := wasm.Compile(data); err != nil {
+							return api.OnLoadResult{}, fmt.Errorf("%s: WebAssembly.Module(): %v", a.Path, err)
+						}
+						src = "export default " + wasm.BundleGlobal + "(\"" + base64.StdEncoding.EncodeToString(data) + "\");\n"
+						return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+					}
 					if typ == "Text" {
 						// JSON is JavaScript: the text as a string literal
 						// (invalid UTF-8 becomes U+FFFD, as decoding does).
@@ -189,6 +200,7 @@ func moduleRulesPlugin(user []ModuleRule) api.Plugin {
 			}
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "cellhost-rule-Text"}, load("Text"))
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "cellhost-rule-Data"}, load("Data"))
+			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "cellhost-rule-CompiledWasm"}, load("CompiledWasm"))
 		},
 	}
 }

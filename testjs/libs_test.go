@@ -41,7 +41,9 @@ func TestLibs(t *testing.T) {
 }
 
 // TestRepoLibs replays the repository's own library apps (testjs/libs:
-// agents, zod, superjson, jose, @tsndr/cloudflare-worker-jwt, kysely, yjs), as
+// agents, zod, superjson, jose, @tsndr/cloudflare-worker-jwt, kysely, yjs;
+// WebAssembly: tiktoken, @resvg/resvg-wasm, sql.js, @jsquash, yoga-wasm-web,
+// hash-wasm), as
 // TestLibs does for ../shared's. CELLHOST_REPO_LIBS names a directory of
 // them already installed (.ci/run installs them).
 func TestRepoLibs(t *testing.T) {

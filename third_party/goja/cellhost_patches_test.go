@@ -580,4 +580,55 @@ func TestCellhostPatch_V8NotIterableTexts(t *testing.T) {
 		"const c = 1; c = 2":                           "TypeError: Assignment to constant variable.",
 		"notDefinedAnywhere":                           "ReferenceError: notDefinedAnywhere is not defined",
 	})
+// Patch 20: InterruptDone is closed by Interrupt, renewed by ClearInterrupt.
+func TestCellhostPatch_InterruptDone(t *testing.T) {
+	r := New()
+	ch := r.InterruptDone()
+	select {
+	case <-ch:
+		t.Fatal("closed before any interrupt")
+	default:
+	}
+	if r.InterruptDone() != ch {
+		t.Fatal("a second call before an interrupt returned another channel")
+	}
+	// A native function that waits for the interrupt, as a WebAssembly
+	// call does: Interrupt from another goroutine ends the wait.
+	started := make(chan struct{})
+	r.Set("wait", func() bool {
+		close(started)
+		<-r.InterruptDone()
+		return true
+	})
+	go func() {
+		<-started
+		r.Interrupt("stop")
+	}()
+	_, err := r.RunString("wait(); for (;;) {}")
+	if _, ok := err.(*InterruptedError); !ok {
+		t.Fatalf("got %v, want an *InterruptedError", err)
+	}
+	select {
+	case <-ch:
+	default:
+		t.Fatal("not closed after Interrupt")
+	}
+	r.ClearInterrupt()
+	ch2 := r.InterruptDone()
+	select {
+	case <-ch2:
+		t.Fatal("the channel after ClearInterrupt is closed")
+	default:
+	}
+	if v, err := r.RunString("1 + 1"); err != nil || v.ToInteger() != 2 {
+		t.Fatalf("after ClearInterrupt: %v %v", v, err)
+	}
+	// Interrupted before the channel is asked for: it comes closed.
+	r.Interrupt("again")
+	select {
+	case <-r.InterruptDone():
+	default:
+		t.Fatal("asked for after Interrupt: not closed")
+	}
+	r.ClearInterrupt()
 }

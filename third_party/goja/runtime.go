@@ -1547,6 +1547,15 @@ func (r *Runtime) ClearInterrupt() {
 	r.vm.ClearInterrupt()
 }
 
+// InterruptDone returns a channel that is closed when the runtime is
+// interrupted (at once if it is already), so that a native function doing
+// long work outside the VM (a WebAssembly call, a computation in Go) can
+// stop when Interrupt is called, which otherwise it never sees. After
+// ClearInterrupt, InterruptDone returns a new channel. (cellhost patch 20)
+func (r *Runtime) InterruptDone() <-chan struct{} {
+	return r.vm.interruptDone()
+}
+
 /*
 ToValue converts a Go value into a JavaScript value of a most appropriate type. Structural types (such as structs, maps
 and slices) are wrapped so that changes are reflected on the original value which can be retrieved using Value.Export().

@@ -379,6 +379,11 @@ type vm struct {
 	interrupted   uint32
 	interruptVal  interface{}
 	interruptLock sync.Mutex
+	// cellhost patch 20: interruptCh is closed by Interrupt and replaced by
+	// ClearInterrupt (made on demand by InterruptDone; guarded by
+	// interruptLock).
+	interruptCh     chan struct{}
+	interruptClosed bool
 
 	curAsyncRunner *asyncRunner
 
@@ -686,11 +691,34 @@ func (vm *vm) Interrupt(v interface{}) {
 	vm.interruptLock.Lock()
 	vm.interruptVal = v
 	atomic.StoreUint32(&vm.interrupted, 1)
+	if vm.interruptCh != nil && !vm.interruptClosed { // cellhost patch 20
+		close(vm.interruptCh)
+		vm.interruptClosed = true
+	}
 	vm.interruptLock.Unlock()
 }
 
 func (vm *vm) ClearInterrupt() {
+	vm.interruptLock.Lock() // cellhost patch 20
 	atomic.StoreUint32(&vm.interrupted, 0)
+	if vm.interruptClosed {
+		vm.interruptCh, vm.interruptClosed = nil, false
+	}
+	vm.interruptLock.Unlock()
+}
+
+// interruptDone is Runtime.InterruptDone (cellhost patch 20).
+func (vm *vm) interruptDone() <-chan struct{} {
+	vm.interruptLock.Lock()
+	defer vm.interruptLock.Unlock()
+	if vm.interruptCh == nil {
+		vm.interruptCh = make(chan struct{})
+		if atomic.LoadUint32(&vm.interrupted) != 0 {
+			close(vm.interruptCh)
+			vm.interruptClosed = true
+		}
+	}
+	return vm.interruptCh
 }
 
 func getFuncName(stack []Value, sb int) unistring.String {

@@ -1,0 +1,191 @@
+// The WebAssembly namespace (V8's shape, as workerd exposes it): classes and
+// argument checks here, the work in Go (wasm.go), reached through N.
+(function (N) {
+  "use strict";
+  // methods defines accessors and methods on C.prototype as a class body
+  // would (non-enumerable).
+  const methods = (C, body) => {
+    for (const k of Reflect.ownKeys(body)) {
+      const d = Object.getOwnPropertyDescriptor(body, k);
+      d.enumerable = false;
+      Object.defineProperty(C.prototype, k, d);
+    }
+  };
+  const errorClass = (name) => {
+    const C = class extends Error {};
+    Object.defineProperty(C, "name", { value: name });
+    Object.defineProperty(C.prototype, "name", { value: name, writable: true, configurable: true, enumerable: false });
+    return C;
+  };
+  const CompileError = errorClass("CompileError");
+  const LinkError = errorClass("LinkError");
+  const RuntimeError = errorClass("RuntimeError");
+  const handles = new WeakMap(); // Module, Instance, Memory, Global, Table -> Go handle
+  const handleOf = (o, C, what) => {
+    const h = typeof o === "object" && o !== null && o instanceof C ? handles.get(o) : undefined;
+    if (h === undefined) throw new TypeError(what);
+    return h;
+  };
+  const disallowed = (fn) => new CompileError(fn + ": Wasm code generation disallowed by embedder");
+  const isBufferSource = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
+
+  const needNew = (name) => new TypeError("WebAssembly." + name + "(): WebAssembly." + name + " must be invoked with 'new'");
+  // Constructors are functions, not classes, for V8's message when called
+  // without new.
+  function Module(bytes) {
+    if (new.target === undefined) throw needNew("Module");
+    // workerd lets no code compile bytes made at run time: only modules
+    // the bundle carries (CompiledWasm imports) exist.
+    throw disallowed("WebAssembly.Module()");
+  }
+  Object.assign(Module, {
+    exports(m) { return N.moduleExports(handleOf(m, Module, "WebAssembly.Module.exports(): Argument 0 must be a WebAssembly.Module")); },
+    imports(m) { return N.moduleImports(handleOf(m, Module, "WebAssembly.Module.imports(): Argument 0 must be a WebAssembly.Module")); },
+    customSections(m, name) {
+      const h = handleOf(m, Module, "WebAssembly.Module.customSections(): Argument 1 is required");
+      if (name === undefined) throw new TypeError("WebAssembly.Module.customSections(): Argument 1 is required");
+      return N.moduleCustomSections(h, String(name));
+    },
+  });
+  const exportsOf = new WeakMap();
+  function Instance(module, importObject) {
+    if (new.target === undefined) throw needNew("Instance");
+    const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
+    exportsOf.set(this, N.instantiate(h, importObject, "WebAssembly.Instance()"));
+  }
+  methods(Instance, { get exports() { return exportsOf.get(this); } });
+  function Memory(desc) {
+      if (new.target === undefined) throw needNew("Memory");
+      if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Memory(): Argument 0 must be a memory descriptor");
+      const initial = limit(desc.initial, "WebAssembly.Memory()", "initial", 65536);
+      const maximum = desc.maximum === undefined ? undefined : limit(desc.maximum, "WebAssembly.Memory()", "maximum", 65536);
+      if (maximum !== undefined && maximum < initial) throw new RangeError("WebAssembly.Memory(): Property 'maximum': value " + maximum + " is below the lower bound " + initial);
+      const h = N.newMemory(initial, maximum);
+      handles.set(this, h);
+      N.bind(h, this);
+  }
+  methods(Memory, {
+    get buffer() { return N.memoryBuffer(handleOf(this, Memory, "Receiver is not a WebAssembly.Memory")); },
+    grow(delta) {
+      const h = handleOf(this, Memory, "Receiver is not a WebAssembly.Memory");
+      return N.memoryGrow(h, limit(delta, "WebAssembly.Memory.grow()", "Argument 0", 65536));
+    },
+  });
+  const limit = (v, fn, what, max) => {
+    if (v === undefined) throw new TypeError(fn + ": Property '" + what + "' is required");
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < 0) {
+      throw new TypeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + " must be convertible to a valid number");
+    }
+    const i = Math.trunc(n);
+    if (i > max) throw new RangeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + ": value " + i + " is above the upper bound " + max);
+    return i;
+  };
+  const valueTypes = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, externref: 0x6f, anyfunc: 0x70, funcref: 0x70 };
+  function Global(desc, value) {
+      if (new.target === undefined) throw needNew("Global");
+      if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Global(): Argument 0 must be a global descriptor");
+      const t = valueTypes[desc.value];
+      if (t === undefined) throw new TypeError("WebAssembly.Global(): Descriptor property 'value' must be a WebAssembly type");
+      const h = N.newGlobal(t, !!desc.mutable, value);
+      handles.set(this, h);
+      N.bind(h, this);
+  }
+  methods(Global, {
+    get value() { return N.globalGet(handleOf(this, Global, "Receiver is not a WebAssembly.Global")); },
+    set value(v) { N.globalSet(handleOf(this, Global, "Receiver is not a WebAssembly.Global"), v); },
+    valueOf() { return N.globalGet(handleOf(this, Global, "Receiver is not a WebAssembly.Global")); },
+  });
+  function Table(desc) {
+      if (new.target === undefined) throw needNew("Table");
+      if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Table(): Argument 0 must be a table descriptor");
+      if (valueTypes[desc.element] === undefined || valueTypes[desc.element] < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
+      const initial = limit(desc.initial, "WebAssembly.Table()", "initial", 10000000);
+      const maximum = desc.maximum === undefined ? undefined : limit(desc.maximum, "WebAssembly.Table()", "maximum", 0xffffffff);
+      // A table made in JS holds JS values; it cannot be imported by a
+      // module (wazero has no host-side tables): see wasm.go.
+      handles.set(this, { js: new Array(initial).fill(null), maximum });
+  }
+  methods(Table, {
+    get length() {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      return h.js ? h.js.length : N.tableLength(h);
+    },
+    get(i) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      if (!h.js) return N.tableGet(h, i);
+      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
+      return h.js[i];
+    },
+    set(i, v) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      // A missing value is the element type's default: undefined for
+      // externref, null for funcref (Go's side).
+      if (!h.js) return N.tableSet(h, i, v);
+      if (arguments.length < 2) v = null;
+      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
+      h.js[i] = v;
+    },
+    grow(n, v) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      if (!h.js) return N.tableGrow(h, n, v);
+      if (arguments.length < 2) v = null;
+      const old = h.js.length;
+      if (old + n > (h.maximum ?? 10000000)) throw new RangeError("WebAssembly.Table.grow(): failed to grow table by " + n);
+      for (let k = 0; k < n; k++) h.js.push(v);
+      return old;
+    },
+  });
+  const validate = (bytes) => {
+    if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.validate(): Argument 0 must be a buffer source");
+    return N.validate(bytes);
+  };
+  const compile = (bytes) => {
+    if (!isBufferSource(bytes)) return Promise.reject(new TypeError("WebAssembly.compile(): Argument 0 must be a buffer source"));
+    return Promise.reject(disallowed("WebAssembly.compile()"));
+  };
+  const instantiate = (source, importObject) => {
+    if (source instanceof Module) {
+      try {
+        if (importObject !== undefined && (typeof importObject !== "object" || importObject === null)) {
+          throw new TypeError("WebAssembly.instantiate(): Argument 1 must be an object");
+        }
+        const h = handles.get(source);
+        const inst = Object.create(Instance.prototype);
+        exportsOf.set(inst, N.instantiate(h, importObject, "WebAssembly.instantiate()"));
+        return Promise.resolve(inst);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    if (!isBufferSource(source)) return Promise.reject(new TypeError("WebAssembly.instantiate(): Argument 0 must be a buffer source or a WebAssembly.Module object"));
+    return Promise.reject(disallowed("WebAssembly.instantiate()"));
+  };
+  const WebAssembly = {};
+  const def = (k, v) => Object.defineProperty(WebAssembly, k, { value: v, writable: true, configurable: true, enumerable: false });
+  def("compile", compile);
+  def("validate", validate);
+  def("instantiate", instantiate);
+  def("Module", Module);
+  def("Instance", Instance);
+  def("Table", Table);
+  def("Memory", Memory);
+  def("Global", Global);
+  def("CompileError", CompileError);
+  def("LinkError", LinkError);
+  def("RuntimeError", RuntimeError);
+  Object.defineProperty(WebAssembly, Symbol.toStringTag, { value: "WebAssembly", configurable: true });
+  for (const [C, tag] of [[Module, "WebAssembly.Module"], [Instance, "WebAssembly.Instance"], [Memory, "WebAssembly.Memory"], [Global, "WebAssembly.Global"], [Table, "WebAssembly.Table"]]) {
+    Object.defineProperty(C.prototype, Symbol.toStringTag, { value: tag, configurable: true });
+  }
+  const wrap = (C) => (h) => { const o = Object.create(C.prototype); handles.set(o, h); return o; };
+  N.setup({
+    CompileError, LinkError, RuntimeError,
+    module: wrap(Module), memory: wrap(Memory), global: wrap(Global), table: wrap(Table),
+    handleOf: (o) => handles.get(o),
+    isMemory: (o) => o instanceof Memory, isGlobal: (o) => o instanceof Global, isTable: (o) => o instanceof Table,
+    asIntN: (v) => BigInt.asIntN(64, v),
+    freeze: Object.freeze,
+  });
+  Object.defineProperty(globalThis, "WebAssembly", { value: WebAssembly, writable: true, configurable: true, enumerable: false });
+});
