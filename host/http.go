@@ -214,6 +214,7 @@ func (h *Host) fromHTTP(r *http.Request) (_ *jsapi.HTTPRequest, release func(), 
 		Method: method,
 		URL:    "http://" + r.Host + r.RequestURI,
 		Header: make([][2]string, 0, len(r.Header)+1),
+		CF:     h.cfg.RequestCF,
 	}
 	req.Header = append(req.Header, [2]string{"host", r.Host})
 	for k, vs := range r.Header {

@@ -38,6 +38,7 @@ type devOptions struct {
 	noInspector    bool     // --no-inspector: no /_cellhost pages
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
+	cf             string   // --cf: request.cf over wrangler's placeholder
 
 	// Hooks for tests: onReady is called with the listening address once
 	// requests are served; onReload after every reload attempt.
@@ -99,6 +100,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
 	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (default: from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
 	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (default: from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
+	cmd.Flags().StringVar(&o.cf, "cf", "", "request.cf for every request: a JSON object or a file holding one, laid over wrangler dev's offline placeholder (country US, city Austin, colo DFW, ...); default: the file in CLOUDFLARE_CF_FETCH_PATH, as wrangler")
 	o.wake.addFlags(cmd)
 	return cmd
 }
@@ -155,6 +157,10 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err != nil {
 		return err
 	}
+	cf, err := requestCF(o.cf)
+	if err != nil {
+		return err
+	}
 	addr := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -167,7 +173,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	hub := newLogHub() // the inspector's live log sees what the terminal does
 	log := newDevLog(hub.tee(stderr), cfg.Dir)
 	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
-		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console}
+		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console, RequestCF: cf}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}

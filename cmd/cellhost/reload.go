@@ -172,7 +172,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	k := d.keep
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
-	hc.ErrorPage, hc.Logger, hc.Console = k.ErrorPage, k.Logger, k.Console
+	hc.ErrorPage, hc.Logger, hc.Console, hc.RequestCF = k.ErrorPage, k.Logger, k.Console, k.RequestCF
 	hc.AlarmSink, hc.MaxResidentCells, hc.MaxOpenDatabases = k.AlarmSink, k.MaxResidentCells, k.MaxOpenDatabases
 	h, err := host.New(hc)
 	if err != nil {
