@@ -61,6 +61,10 @@ type Config struct {
 	// bare "Internal Server Error" workerd sends in production. cellhost
 	// dev sets it, as wrangler dev shows the error.
 	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
+	// RequestCF, if set, is the cf object (JSON) every request arriving
+	// over HTTP carries, for the worker and for /do/ routes: cellhost dev
+	// sets wrangler dev's offline placeholder, or the user's --cf file.
+	RequestCF string
 	// Console, if set, receives every console line with its level and the
 	// object whose event wrote it (scope "<Class>:<id>"; "" for the
 	// worker), instead of Log. Called on a shard's loop; it must not block.

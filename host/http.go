@@ -214,6 +214,7 @@ func (h *Host) fromHTTP(w http.ResponseWriter, r *http.Request) (_ *jsapi.HTTPRe
 		Method: method,
 		URL:    "http://" + r.Host + r.RequestURI,
 		Header: make([][2]string, 0, len(r.Header)+1),
+		CF:     h.cfg.RequestCF,
 	}
 	req.Header = append(req.Header, [2]string{"host", r.Host})
 	for k, vs := range r.Header {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -24,6 +26,7 @@ import (
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/httpguard"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/jsapi"
 )
 
 type devOptions struct {
@@ -39,6 +42,8 @@ type devOptions struct {
 	inspectorHost  string   // --inspector-host: a name besides the loopback ones the inspector answers
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
+	cf             string   // --cf: request.cf over wrangler's placeholder
+	w              wranglerOptions
 
 	// Hooks for tests: onReady is called with the listening address once
 	// requests are served; onReload after every reload attempt.
@@ -78,9 +83,18 @@ reloads on every change; a build error keeps the previous code serving.`,
   cellhost dev --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			readWranglerDevFlags(cmd, &o)
+			if o.w.showVersion {
+				fmt.Fprintln(stdout, versionString())
+				return nil
+			}
 			target := "."
 			if len(args) == 1 {
 				target = args[0]
+			}
+			target, err := applyWranglerDevFlags(target, &o, stderr)
+			if err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -92,16 +106,18 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
-	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
+	cmd.Flags().BoolVar(&o.verbose, "verbose", false, "also print cellhost's internal lines (cell ownership, leases)")
 	cmd.Flags().BoolVar(&o.noInspector, "no-inspector", false, "do not serve the inspector at /_cellhost")
 	cmd.Flags().StringVar(&o.inspectorHost, "inspector-host", "", "a host name the inspector answers besides localhost, 127.0.0.1 and [::1] (it refuses any other Host, and pages of another origin)")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
-	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (default: from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
-	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (default: from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
+	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (the default is from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
+	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (the default is from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
+	cmd.Flags().StringVar(&o.cf, "cf", "", "request.cf for every request: a JSON object or a file holding one, laid over wrangler dev's offline placeholder (country US, city Austin, colo DFW, ...); default: the file in CLOUDFLARE_CF_FETCH_PATH, as wrangler")
 	o.wake.addFlags(cmd)
+	addWranglerDevFlags(cmd, &o)
 	return cmd
 }
 
@@ -136,13 +152,32 @@ const (
 // loadProject resolves the project and builds its host configuration (the
 // project's fields only). Warnings go to warn when it is not nil.
 func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config, host.Config, error) {
-	cfg, err := wrangler.ResolveWith(target, wrangler.Options{Env: o.env, Vars: o.vars})
+	return loadProjectBuilt(target, o, warn, nil)
+}
+
+// loadProjectBuilt is loadProject with build, if not nil, run between
+// reading the configuration and bundling (the custom build).
+func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*wrangler.Config) error) (*wrangler.Config, host.Config, error) {
+	cfg, err := wrangler.ResolveWith(target, o.wranglerLoadOptions())
 	if err != nil {
+		return nil, host.Config{}, err
+	}
+	if err := o.overrideConfig(cfg); err != nil {
 		return nil, host.Config{}, err
 	}
 	if warn != nil {
 		for _, w := range cfg.Warnings {
 			fmt.Fprintf(warn, "%s %s\n", markWarn, w)
+		}
+	}
+	if cfg.Build != nil {
+		if build != nil {
+			if err := build(cfg); err != nil {
+				return nil, host.Config{}, err
+			}
+		}
+		if err := cfg.CheckMain(); err != nil {
+			return nil, host.Config{}, err
 		}
 	}
 	hc, err := cfg.HostConfig()
@@ -153,9 +188,43 @@ func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config,
 }
 
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	cfg, hc, err := loadProject(target, o, stderr)
+	endBuild := buildGC(true)
+	defer endBuild() // (already ended once the worker serves)
+	// The custom build runs before the first bundle, as wrangler's does;
+	// its failure ends the command (wrangler dev exits too).
+	cfg, hc, err := loadProjectBuilt(target, o, stderr, func(cfg *wrangler.Config) error {
+		return runCustomBuild(ctx, cfg.Build, stdout)
+	})
+	var be *jsapi.BuildError
+	if errors.As(err, &be) && be.Frames != "" {
+		io.WriteString(stderr, be.Frames)
+		return fmt.Errorf("the worker does not build: %d error(s) above", len(be.Messages))
+	}
 	if err != nil {
 		return err
+	}
+	cf, err := requestCF(o.cf)
+	if err != nil {
+		return err
+	}
+	// The config's dev section gives what its flags did not.
+	if !o.w.portSet && cfg.Dev.Port != 0 {
+		o.port = cfg.Dev.Port
+	}
+	if !o.w.ipSet && cfg.Dev.IP != "" {
+		o.ip = cfg.Dev.IP
+	}
+	scheme := o.w.localProtocol
+	if scheme == "" {
+		scheme = cfg.Dev.LocalProtocol
+	}
+	var tlsConfig *tls.Config
+	if scheme == "https" {
+		if tlsConfig, err = devTLS(o.w.httpsKey, o.w.httpsCert); err != nil {
+			return err
+		}
+	} else {
+		scheme = "http"
 	}
 	addr := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
 	ln, err := net.Listen("tcp", addr)
@@ -167,9 +236,13 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer ln.Close()
 	hub := newLogHub() // the inspector's live log sees what the terminal does
-	log := newDevLog(hub.tee(stderr), cfg.Dir)
-	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
-		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console}
+	projectDir := cfg.Dir
+	if abs, err := filepath.Abs(projectDir); err == nil {
+		projectDir = abs // stacks name absolute files
+	}
+	log := newDevLog(hub.tee(stderr), projectDir)
+	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(projectDir),
+		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console, RequestCF: cf}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}
@@ -181,6 +254,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	keep.StateLock = lock
+	if err := ignoreState(keep.StateDir); err != nil {
+		fmt.Fprintf(stderr, "%s %v\n", markWarn, err)
+	}
 	keep.MaxResidentCells, keep.MaxOpenDatabases = o.maxResident, o.maxOpen
 	// Ownership's lines are internal (behind --verbose), except the two a
 	// user must see without asking: the node fenced itself (it answers 503
@@ -207,6 +283,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
+	endBuild()
 	defer d.close()
 	if err := fleet.startWake(ctx, d); err != nil {
 		return err
@@ -216,10 +293,14 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	maxConns, _ := defaultMaxConns()
 	srv := httpguard.Server(d, httpguard.Config{})
 	srv.RegisterOnShutdown(hub.close) // live log streams end, so Shutdown need not wait for them
-	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
-	printBindings(stdout, cfg, hc, ln.Addr().String())
+	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on %s://%s\n", cfg.Name, relOrAbs(cfg.Main), scheme, ln.Addr())
+	d.addr = ln.Addr().String()
+	var shown bytes.Buffer
+	printBindings(&shown, cfg, hc, d.addr)
+	d.shownBindings = shown.String()
+	io.WriteString(stdout, d.shownBindings)
 	if d.inspector != nil {
-		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", inspectorLink(ln.Addr().String()))
+		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", strings.Replace(inspectorLink(ln.Addr().String()), "http:", scheme+":", 1))
 	}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
@@ -242,7 +323,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(httpguard.Listen(ln, maxConns)) }()
+	gl := httpguard.Listen(ln, maxConns)
+	if tlsConfig != nil {
+		gl = tls.NewListener(gl, tlsConfig)
+	}
+	go func() { errc <- srv.Serve(gl) }()
 	if o.onReady != nil {
 		o.onReady(ln.Addr().String())
 	}

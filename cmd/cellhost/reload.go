@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/plugins/d1"
 )
 
@@ -52,6 +54,10 @@ type devServer struct {
 	cfg    *wrangler.Config // the project h serves
 	web    http.Handler     // h.Handler()
 	hold   chan struct{}    // non-nil while a reload swaps hosts
+
+	addr          string // the listening address, for the bindings' table
+	shownBindings string // the bindings' table last printed
+	changed       string // the file whose change triggers the next reload (the watcher's)
 }
 
 // ServeHTTP hands the request to the current Host; during a swap it waits
@@ -172,7 +178,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	k := d.keep
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
-	hc.ErrorPage, hc.Logger, hc.Console = k.ErrorPage, k.Logger, k.Console
+	hc.ErrorPage, hc.Logger, hc.Console, hc.RequestCF = k.ErrorPage, k.Logger, k.Console, k.RequestCF
 	hc.AlarmSink, hc.MaxResidentCells, hc.MaxOpenDatabases = k.AlarmSink, k.MaxResidentCells, k.MaxOpenDatabases
 	h, err := host.New(hc)
 	if err != nil {
@@ -221,12 +227,21 @@ func (d *devServer) close() {
 // serving and is printed with its file and line.
 func (d *devServer) reload() error {
 	start := time.Now()
+	endBuild := buildGC(false)
+	defer endBuild()
 	cfg, hc, err := loadProject(d.target, d.o, nil)
 	var assets *assetServer
 	if err == nil {
 		assets, err = d.bind(cfg, &hc)
 	}
 	if err != nil {
+		var be *jsapi.BuildError
+		if errors.As(err, &be) && be.Frames != "" {
+			// esbuild's rendering: the file, line and a caret under the column
+			io.WriteString(d.stderr, be.Frames)
+			fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code\n", markError)
+			return err
+		}
 		fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code:\n%s\n", markError, indent(err.Error()))
 		return err
 	}
@@ -262,7 +277,22 @@ func (d *devServer) reload() error {
 	default:
 	}
 	if err == nil {
-		fmt.Fprintf(d.stdout, "cellhost dev: reloaded %s in %d ms\n", relOrAbs(cfg.Main), time.Since(start).Milliseconds())
+		why := ""
+		if d.changed != "" {
+			why = " (" + relOrAbs(d.changed) + " changed)"
+		}
+		fmt.Fprintf(d.stdout, "cellhost dev: reloaded in %d ms%s\n", time.Since(start).Milliseconds(), why)
+		// The bindings again when they changed (a binding added to the
+		// config is live now), as wrangler prints them on a reload.
+		var shown bytes.Buffer
+		printBindings(&shown, cfg, hc, d.addr)
+		if shown.String() != d.shownBindings {
+			d.shownBindings = shown.String()
+			if d.shownBindings == "" {
+				io.WriteString(d.stdout, "Your worker has no bindings now.\n")
+			}
+			io.WriteString(d.stdout, d.shownBindings)
+		}
 	}
 	return err
 }
@@ -327,7 +357,10 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 	watched := map[string]bool{}
 	rewatch := func() {
 		want := map[string]bool{}
-		for _, dir := range d.watchDirs() {
+		d.mu.Lock()
+		build := d.cfg.Build
+		d.mu.Unlock()
+		for _, dir := range append(d.watchDirs(), buildWatchDirs(build)...) {
 			want[dir] = true
 			if !watched[dir] {
 				if err := w.Add(dir); err != nil {
@@ -347,6 +380,7 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 	rewatch()
 	var fire <-chan time.Time
 	var timer *time.Timer
+	buildFile := "" // the last changed file under the build's watch_dir since the last build
 	for {
 		select {
 		case <-ctx.Done():
@@ -358,9 +392,20 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 			if !ok {
 				return nil
 			}
-			if ev.Op == fsnotify.Chmod || !relevant(ev.Name) {
+			if ev.Op == fsnotify.Chmod {
 				continue
 			}
+			// A change under the custom build's watch_dir (any file, as
+			// wrangler's watcher sees them) re-runs the build first.
+			d.mu.Lock()
+			build := d.cfg.Build
+			d.mu.Unlock()
+			if build != nil && underAny(ev.Name, build.WatchDirs) {
+				buildFile = ev.Name
+			} else if !relevant(ev.Name) {
+				continue
+			}
+			d.changed = ev.Name
 			if timer == nil {
 				timer = time.NewTimer(reloadDebounce)
 			} else {
@@ -374,6 +419,24 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 			fmt.Fprintf(d.stderr, "%s watching the project: %v\n", markWarn, err)
 		case <-fire:
 			fire = nil
+			if buildFile != "" {
+				d.mu.Lock()
+				build := d.cfg.Build
+				d.mu.Unlock()
+				fmt.Fprintf(d.stdout, "The file %s changed, restarting build...\n", relOrAbs(buildFile))
+				buildFile = ""
+				if err := runCustomBuild(ctx, build, d.stdout); err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					fmt.Fprintf(d.stderr, "%s %v\n  still serving the previous code\n", markError, err)
+					rewatch()
+					if onReload != nil {
+						onReload(err)
+					}
+					continue
+				}
+			}
 			err := d.reload()
 			rewatch()
 			if onReload != nil {

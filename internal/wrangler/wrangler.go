@@ -61,12 +61,40 @@ type Config struct {
 	// Define and Alias are the configuration's `define` and `alias`.
 	Define map[string]string
 	Alias  map[string]string
+	// Build is the custom build (`build`), nil without a build.command.
+	Build    *CustomBuild
+	envFiles []string // Options.EnvFiles
+	// Dev is the config's "dev" section (the keys cellhost dev reads).
+	Dev DevSettings
+}
+
+// DevSettings are the "dev" keys cellhost dev honours when their flags
+// are not given (zero: not set).
+type DevSettings struct {
+	Port          int    // dev.port
+	IP            string // dev.ip
+	LocalProtocol string // dev.local_protocol: "http" or "https"
+}
+
+// CustomBuild is wrangler's "build" key: a shell command run before the
+// worker is bundled (`cellhost dev` runs it at start and again when a file
+// under a watch directory changes, as wrangler dev does).
+type CustomBuild struct {
+	Command   string
+	Cwd       string   // absolute: build.cwd against the config's directory (default: that directory)
+	WatchDirs []string // absolute: build.watch_dir (default "./src") against the config's directory
 }
 
 // Options are the command-line settings that shape a configuration.
 type Options struct {
 	Env  string   // --env: apply the env.<name> section
 	Vars []string // --var KEY:VALUE, in order; they override every other var
+	// Config is a config file to read (wrangler's -c/--config); the
+	// argument, if any, is then the entry module (overriding main).
+	Config string
+	// EnvFiles are the .env files to read for vars (wrangler's --env-file,
+	// later ones win) when there is no .dev.vars: instead of .env.
+	EnvFiles []string
 }
 
 // wranglerFile is the strict shape of a wrangler config.
@@ -87,7 +115,13 @@ type wranglerFile struct {
 	Triggers              *struct {
 		Crons []string `json:"crons"`
 	} `json:"triggers"`
-	Limits *limits `json:"limits"`
+	Limits *limits                    `json:"limits"`
+	Dev    map[string]json.RawMessage `json:"dev"`
+	Build  *struct {
+		Command  string          `json:"command"`
+		Cwd      string          `json:"cwd"`
+		WatchDir json.RawMessage `json:"watch_dir"`
+	} `json:"build"`
 }
 
 // limits is wrangler's "limits" table. cpu_ms is honoured; subrequests is
@@ -121,14 +155,14 @@ type migration struct {
 
 // knownKeys are the keys cellhost reads itself; the binding plugins read
 // theirs (binding.Keys).
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias", "build", "dev"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
 var deployKeys = map[string]bool{
 	"$schema": true, "account_id": true, "workers_dev": true, "routes": true, "route": true,
 	"observability": true, "placement": true, "logpush": true, "upload_source_maps": true,
-	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true, "dev": true,
+	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true,
 	"env": true, "tail_consumers": true, "usage_model": true, "keep_names": true, "legacy_env": true,
 }
 
@@ -144,7 +178,6 @@ var nonInheritable = map[string]bool{
 
 // unsupportedKeys are non-binding features cellhost does not have yet.
 var unsupportedKeys = map[string]string{
-	"build":     "custom builds are not run by cellhost; run the build yourself",
 	"unsafe":    "unsafe bindings are not supported",
 	"no_bundle": "cellhost always bundles with esbuild",
 }
@@ -192,7 +225,7 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		return nil, fmt.Errorf("%s: the configuration must be an object: %w", path, err)
 	}
 	base := filepath.Base(path)
-	cfg := &Config{Path: path, Dir: filepath.Dir(path), Env: opt.Env}
+	cfg := &Config{Path: path, Dir: filepath.Dir(path), Env: opt.Env, envFiles: opt.EnvFiles}
 	if opt.Env != "" {
 		if err := applyEnv(top, opt.Env, base, cfg); err != nil {
 			return nil, err
@@ -244,6 +277,12 @@ func LoadWith(path string, opt Options) (*Config, error) {
 	}
 	cfg.Vars = f.Vars
 	if err := cfg.readBuild(&f, base); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.readCustomBuild(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.readDev(f.Dev); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if f.Limits != nil && f.Limits.CPUMs != nil {
@@ -414,6 +453,8 @@ func (cfg *Config) loadSecrets() error {
 		files = []string{".dev.vars." + cfg.Env}
 	} else if fileExists(filepath.Join(cfg.Dir, ".dev.vars")) {
 		files = []string{".dev.vars"}
+	} else if len(cfg.envFiles) > 0 {
+		files = cfg.envFiles
 	} else {
 		for _, f := range []string{".env", ".env." + cfg.Env} {
 			if f != ".env." && fileExists(filepath.Join(cfg.Dir, f)) {
@@ -423,9 +464,13 @@ func (cfg *Config) loadSecrets() error {
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		vals, err := godotenv.Read(filepath.Join(cfg.Dir, f))
+		fp := f
+		if !filepath.IsAbs(fp) {
+			fp = filepath.Join(cfg.Dir, f)
+		}
+		vals, err := godotenv.Read(fp)
 		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(cfg.Dir, f), err)
+			return fmt.Errorf("%s: %w", fp, err)
 		}
 		for _, b := range cfg.Bindings {
 			if _, clash := vals[b.Name]; clash {
@@ -473,6 +518,29 @@ func Resolve(arg string) (*Config, error) { return ResolveWith(arg, Options{}) }
 
 // ResolveWith is Resolve with the command-line options.
 func ResolveWith(arg string, opt Options) (*Config, error) {
+	switch filepath.Ext(arg) {
+	case ".json", ".jsonc", ".toml":
+		if opt.Config == "" {
+			opt.Config, arg = arg, ""
+		}
+	}
+	if opt.Config != "" {
+		cfg, err := LoadWith(opt.Config, opt)
+		if err != nil {
+			return nil, err
+		}
+		if arg != "" {
+			if cfg.Main, err = filepath.Abs(arg); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.Build == nil {
+			if err := cfg.CheckMain(); err != nil {
+				return nil, err
+			}
+		}
+		return cfg, nil
+	}
 	st, err := os.Stat(arg)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -489,8 +557,12 @@ func ResolveWith(arg string, opt Options) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(cfg.Main); err != nil {
-			return nil, fmt.Errorf("%s: the entry module %s does not exist", p, cfg.Main)
+		// With a custom build, main may be what the build writes: the
+		// caller checks it after running the build (CheckMain).
+		if cfg.Build == nil {
+			if err := cfg.CheckMain(); err != nil {
+				return nil, err
+			}
 		}
 		return cfg, nil
 	}
@@ -608,6 +680,77 @@ func (cfg *Config) readBuild(f *wranglerFile, base string) error {
 		}
 	}
 	return nil
+}
+
+// readCustomBuild reads "build" as wrangler's normalizeAndValidateBuild
+// does: a string command, a string cwd, watch_dir a string or an array of
+// strings (default "./src"); paths are against the config's directory.
+func (cfg *Config) readCustomBuild(f *wranglerFile) error {
+	b := f.Build
+	if b == nil || strings.TrimSpace(b.Command) == "" {
+		return nil
+	}
+	cb := &CustomBuild{Command: strings.TrimSpace(b.Command), Cwd: cfg.Dir}
+	if b.Cwd != "" {
+		cb.Cwd = filepath.Join(cfg.Dir, b.Cwd)
+		if filepath.IsAbs(b.Cwd) {
+			cb.Cwd = b.Cwd
+		}
+	}
+	dirs := []string{"./src"}
+	if len(b.WatchDir) > 0 && string(b.WatchDir) != "null" {
+		var one string
+		if json.Unmarshal(b.WatchDir, &one) == nil {
+			dirs = []string{one}
+		} else if json.Unmarshal(b.WatchDir, &dirs) != nil {
+			return fmt.Errorf("Expected \"build.watch_dir\" to be of type string or an array of strings but got %s", b.WatchDir)
+		}
+	}
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cfg.Dir, d)
+		}
+		cb.WatchDirs = append(cb.WatchDirs, d)
+	}
+	cfg.Build = cb
+	return nil
+}
+
+// readDev reads dev.port, dev.ip and dev.local_protocol; the other dev
+// keys (inspector_port, upstream_protocol, host, ...) are accepted.
+func (cfg *Config) readDev(dev map[string]json.RawMessage) error {
+	if raw, ok := dev["port"]; ok {
+		if json.Unmarshal(raw, &cfg.Dev.Port) != nil || cfg.Dev.Port < 0 || cfg.Dev.Port > 65535 {
+			return fmt.Errorf("Expected \"dev.port\" to be of type number but got %s", raw)
+		}
+	}
+	if raw, ok := dev["ip"]; ok && json.Unmarshal(raw, &cfg.Dev.IP) != nil {
+		return fmt.Errorf("Expected \"dev.ip\" to be of type string but got %s", raw)
+	}
+	if raw, ok := dev["local_protocol"]; ok {
+		if json.Unmarshal(raw, &cfg.Dev.LocalProtocol) != nil || (cfg.Dev.LocalProtocol != "http" && cfg.Dev.LocalProtocol != "https") {
+			return fmt.Errorf("Expected \"dev.local_protocol\" field to be one of [\"http\",\"https\"], but got %s", raw)
+		}
+	}
+	return nil
+}
+
+// CheckMain fails when the entry module does not exist.
+func (cfg *Config) CheckMain() error {
+	if _, err := os.Stat(cfg.Main); err != nil {
+		if cfg.Build != nil {
+			return fmt.Errorf("%s: the entry module %s does not exist after the custom build `%s` ran: check that it writes %s", cfg.Path, cfg.Main, cfg.Build.Command, relTo(cfg.Dir, cfg.Main))
+		}
+		return fmt.Errorf("%s: the entry module %s does not exist", cfg.Path, cfg.Main)
+	}
+	return nil
+}
+
+func relTo(dir, p string) string {
+	if r, err := filepath.Rel(dir, p); err == nil {
+		return r
+	}
+	return p
 }
 
 func orUndefined(raw json.RawMessage) string {

@@ -32,6 +32,10 @@ type HTTPRequest struct {
 	// JS pulls it chunk by chunk (stream.go). Whoever ends up with the
 	// request reads or closes it.
 	BodyStream io.ReadCloser
+	// CF is the request's cf object as JSON ("" = none): what wrangler dev
+	// puts on an incoming request (cellhost dev's --cf), carried to an
+	// object when the worker passes the request on with stub.fetch.
+	CF string
 	// hrefURL: URL is a Request's url as exported (an href already, or a
 	// string that does not parse), so that the runtime it reaches next
 	// need not canonicalise it again.
@@ -219,13 +223,16 @@ func exportHeaders(hl, ctype goja.Value) [][2]string {
 
 // bridgeNatives adds the natives the bridge and bodies use.
 func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
-	// outRequest(method, url, list|null, ctype|null, body)
+	// outRequest(method, url, list|null, ctype|null, body, cfJSON|null)
 	n.set("outRequest", func(c goja.FunctionCall) goja.Value {
 		st.outReq = &HTTPRequest{
 			Method:  c.Argument(0).String(),
 			URL:     c.Argument(1).String(),
 			Header:  exportHeaders(c.Argument(2), c.Argument(3)),
 			hrefURL: true,
+		}
+		if cf := c.Argument(5); !goja.IsNull(cf) && !goja.IsUndefined(cf) {
+			st.outReq.CF = cf.String()
 		}
 		st.outReq.Body, st.outReq.BodyStream = exportBody(c.Argument(4))
 		return goja.Undefined()
@@ -284,10 +291,10 @@ func NewRequest(rt *goja.Runtime, r *HTTPRequest) (goja.Value, error) {
 }
 
 // requestArgs are web.js's goMakeRequest arguments for r.
-func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error) {
+func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [5]goja.Value, error) {
 	st, err := requireState(rt)
 	if err != nil {
-		return nil, [4]goja.Value{}, err
+		return nil, [5]goja.Value{}, err
 	}
 	url := r.URL
 	if !r.hrefURL {
@@ -297,8 +304,12 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [4]goja.Value, error
 	if method == "" {
 		method = "GET"
 	}
-	return st, [4]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
-		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body, r.BodyStream)}, nil
+	var cf goja.Value = goja.Null()
+	if r.CF != "" {
+		cf = rt.ToValue(r.CF)
+	}
+	return st, [5]goja.Value{st.methodValue(rt, method), rt.ToValue(url),
+		rt.NewDynamicObject(headersFromGo(r.Header)), goBodyValue(rt, r.Body, r.BodyStream), cf}, nil
 }
 
 // CallWithRequest calls fn.call(this, request, rest...) in one call into
@@ -315,7 +326,7 @@ func CallWithRequest(rt *goja.Runtime, fn, this goja.Value, r *HTTPRequest, rest
 	} else if len(rest) != 0 {
 		return nil, fmt.Errorf("jsapi: callWithRequest takes 0 or 2 more arguments, not %d", len(rest))
 	}
-	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], rt.ToValue(len(rest)), a, b)
+	return st.callWithRequest(goja.Undefined(), fn, this, args[0], args[1], args[2], args[3], args[4], rt.ToValue(len(rest)), a, b)
 }
 
 // collect runs an exporter of web.js's (which hands its result to a

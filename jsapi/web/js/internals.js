@@ -14,7 +14,7 @@
     // the list handle of a Headers, and a Headers over a list (headers_clone.go)
     headersList: (h) => headersList(h),
     wrapHeaders: (list, guard) => wrapHeaders(list, guard),
-    makeRequest: goMakeRequest, // (method, url, list, goBody|null) → Request
+    makeRequest: goMakeRequest, // (method, url, list, goBody|null, cfJSON|null) → Request
     exportRequest: exportRequestInternal, // (req)
     // requestFrom(input, init) exports the Request stub.fetch(input, init) sends.
     requestFrom(input, init) {
@@ -40,9 +40,9 @@
     // fn.call(self, request, ...rest) with the request built from Go's
     // parts, in one call from Go instead of two (each call from Go makes
     // goja regrow its stack and run its job queue); rest has n elements.
-    callWithRequest: (fn, self, method, url, list, body, n, a, b) =>
+    callWithRequest: (fn, self, method, url, list, body, cf, n, a, b) =>
       n === 0
-        ? fn.call(self, goMakeRequest(method, url, list, body))
-        : fn.call(self, goMakeRequest(method, url, list, body), a, b),
+        ? fn.call(self, goMakeRequest(method, url, list, body, cf))
+        : fn.call(self, goMakeRequest(method, url, list, body, cf), a, b),
   };
 

@@ -182,7 +182,8 @@
         r.#cache = undefined;
         return r;
       };
-      goMakeRequest = (method, url, hl, body) => {
+      // cf: the request's cf object as JSON (HTTPRequest.CF), or null
+      goMakeRequest = (method, url, hl, body, cf) => {
         const r = new RequestImpl(body === null ? null : goSrcState(body));
         setPrototypeOf(r, Request.prototype);
         r.#method = method;
@@ -192,7 +193,7 @@
         r.#ctype = null;
         r.#redirect = "manual"; // as workerd's incoming requests have it
         r.#signal = null;
-        r.#cf = undefined;
+        r.#cf = cf === null || cf === undefined ? undefined : JSON.parse(cf);
         r.#cache = undefined;
         return r;
       };
@@ -218,7 +219,7 @@
         const redirect = d.redirect === undefined ? "manual" : String(d.redirect);
         if (redirect !== "follow" && redirect !== "manual" && redirect !== "error") throw new TypeError("bad redirect");
         const hl = headersList(d.headers);
-        const r = goMakeRequest(method, String(url), hl === undefined ? null : hl, body);
+        const r = goMakeRequest(method, String(url), hl === undefined ? null : hl, body, null);
         r.#redirect = redirect;
         if (d.cf !== undefined) r.#cf = d.cf;
         if (d.cache !== undefined) r.#cache = d.cache;
@@ -226,7 +227,9 @@
       };
       exportRequestInternal = (r) => {
         if (!(isObject(r) && #method in r)) throw new TypeError("Expected a Request object.");
-        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r));
+        // cf goes along as JSON, as workerd's cf blob does (to an object
+        // through stub.fetch(request))
+        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r), r.#cf === undefined ? null : JSON.stringify(r.#cf));
       };
     }
     get method() { return this.#method; }
