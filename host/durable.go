@@ -222,11 +222,15 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	}
 	var errs []error
 	if len(dbs) > 0 {
+		start := time.Now()
 		if y.sync != nil {
 			errs = y.sync.Sync(dbs)
 		}
 		if y.upload {
 			errs = y.h.uploadLogs(logs, errs)
+		}
+		if m := y.h.cfg.Metrics; m != nil {
+			m.CommitRound(len(dbs), countErrs(errs), time.Since(start))
 		}
 	}
 	y.publishAlarms(batches, func(b *syncBatch, i int) bool { return errs != nil && errs[index[b.dbs[i]]] != nil })

@@ -140,6 +140,11 @@ func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, liv
 			if st := pong.Status; st != nil {
 				printStatus(w, st)
 			}
+			if fams, err := scrapeMetrics(ctx, rec.Addr); err != nil {
+				fmt.Fprintf(w, "      metrics: not read: %v\n", err)
+			} else {
+				printMetrics(w, fams)
+			}
 			continue
 		case err == nil:
 			fmt.Fprintf(w, "  ✗ %s at %s: answered as %s (a stale lease, or two nodes on one address)\n", rec.Node, rec.Addr, got)

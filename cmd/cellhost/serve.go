@@ -19,6 +19,7 @@ import (
 
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/metrics"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -36,6 +37,7 @@ type serveOptions struct {
 	failoverSweep  bool
 	env            string   // --env (with a project)
 	vars           []string // --var KEY:VALUE (with a project)
+	ops            opsOptions
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -98,6 +100,7 @@ connection; one accepted with accept() is closed with code 1012.`,
 	f.StringVarP(&o.env, "env", "e", "", "with a project: apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	f.StringArrayVar(&o.vars, "var", nil, "with a project: set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
+	o.ops.addFlags(cmd)
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -132,22 +135,19 @@ func (f *fleetNode) close() {
 
 // joinFleet opens the bucket, runs the storage probe, takes the node lease
 // advertising addr, and reads (or creates) the fleet secret.
-func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log io.Writer) (*fleetNode, error) {
+func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logger, m *metrics.Set) (*fleetNode, error) {
 	store, err := plugins.OpenStore(ctx, o.bucket)
 	if err != nil {
 		return nil, fmt.Errorf("bucket %s: %w", o.bucket, err)
 	}
-	f := &fleetNode{store: store}
 	nodeID := o.node
-	if nodeID == "" {
-		if nodeID, err = persistentNodeID(stateDir); err != nil {
-			f.close()
-			return nil, err
-		}
+	if m != nil {
+		store = m.Store(store, nodeID) // every bucket call counted, for /metrics
 	}
+	f := &fleetNode{store: store}
 	node, err := ownership.New(ownership.Config{
 		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL,
-		Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+		Logf: slogf(log, "ownership"),
 	})
 	if err != nil {
 		f.close()
@@ -174,7 +174,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
 		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, FailoverSweep: o.failoverSweep,
-		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Log: log.With("component", "wake"),
 	})
 	if err != nil {
 		f.close()
@@ -185,14 +185,14 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 
 // rejoin closes the fenced node and starts a new one with the same id (a
 // new generation), retrying with back-off until ctx ends.
-func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log io.Writer) error {
+func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log *slog.Logger) error {
 	closeCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	_ = f.node.Close(closeCtx)
 	cancel()
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
 			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL,
-			Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+			Logf: slogf(log, "ownership"),
 		})
 		if err != nil {
 			return err
@@ -204,7 +204,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 			f.node = node
 			return nil
 		}
-		fmt.Fprintf(log, "cellhost serve: rejoin: %v\n", err)
+		log.Warn("rejoin failed; trying again", "error", err.Error(), "attempt", failures)
 		wait := fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64())
 		select {
 		case <-ctx.Done():
@@ -261,17 +261,38 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	}
 	defer lock.Close()
 
-	fl, err := joinFleet(ctx, o, state, addr, stderr)
+	if o.node == "" {
+		if o.node, err = persistentNodeID(state); err != nil {
+			return err
+		}
+	}
+	logger, err := newServeLogger(stderr, o.ops.logFormat, o.ops.logLevel, o.node)
+	if err != nil {
+		return err
+	}
+	var admin net.Listener
+	if o.ops.adminListen != "" {
+		if admin, err = listenTCP(o.ops.adminListen, "--admin-listen"); err != nil {
+			return err
+		}
+		defer admin.Close()
+	}
+	ms := metrics.New(versionString())
+
+	fl, err := joinFleet(ctx, o, addr, logger, ms)
 	if err != nil {
 		return err
 	}
 	defer fl.close()
 
-	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr)
+	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr, &serveHooks{log: logger, metrics: ms, json: o.ops.logFormat == "json"})
 	if err != nil {
 		return err
 	}
 	defer app.close()
+	health := &nodeHealth{loaded: app.loaded, probe: leaseProbe(fl.store, o.node)}
+	health.node.Store(fl.node)
+	ms.Watch(func() metrics.Snapshot { return app.snapshot(fl, health.node.Load()) })
 
 	// The wake index: alarms of this node's cells, and, as the elected
 	// waker, those of cells nobody live owns; dead-node GC.
@@ -282,20 +303,27 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return fmt.Errorf("wake index: %w", err)
 	}
 
-	status := newNodeStatus(app, fl.wake, stderr)
+	status := newNodeStatus(app, fl.wake, logger)
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	go status.sample(sampleCtx)
-	peerSrv := &http.Server{
-		Handler: fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
-			Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}),
-		ReadHeaderTimeout: 10 * time.Second,
+	var peerHandler http.Handler = fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
+		Logf: slogf(logger, "peer")})
+	var adminSrv *http.Server
+	if admin != nil {
+		adminSrv = &http.Server{Handler: adminHandler(ms, health, nil), ReadHeaderTimeout: 10 * time.Second}
+	} else {
+		peerHandler = adminHandler(ms, health, peerHandler)
 	}
-	pubSrv := &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}
+	peerSrv := &http.Server{Handler: peerHandler, ReadHeaderTimeout: 10 * time.Second}
+	pubSrv := &http.Server{Handler: instrument(app, ms, logger, requestClass(app.hasClass)), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- pubSrv.Serve(pub) }()
 	go func() { errc <- peerSrv.Serve(internal) }()
+	if adminSrv != nil {
+		go func() { errc <- adminSrv.Serve(admin) }()
+	}
 
 	var runErr error
 	for runErr == nil {
@@ -310,21 +338,30 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 			// the bucket was unreachable): every cell was lost and nothing
 			// more was acknowledged. Take a new lease (a new generation)
 			// and serve again, without a restart.
-			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
-			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+			ms.Fenced()
+			logger.Warn("fenced: rejoining the fleet with a new lease", "error", errString(fl.node.Err()))
+			if err := app.rejoin(func() error { return fl.rejoin(ctx, o, addr, logger) }); err != nil {
 				if ctx.Err() != nil {
 					break // stopped (SIGTERM) while rejoining
 				}
 				runErr = fmt.Errorf("this node's lease lapsed and it could not rejoin: %w", err)
+				break
 			}
+			health.node.Store(fl.node)
+			ms.Rejoined()
+			logger.Info("rejoined the fleet", "generation", fl.node.Generation())
 			continue
 		}
 		break
 	}
+	health.draining.Store(true) // /readyz: 503 from now on, so that balancers drain this node
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = pubSrv.Shutdown(shutdownCtx)
 	_ = peerSrv.Shutdown(shutdownCtx)
+	if adminSrv != nil {
+		_ = adminSrv.Shutdown(shutdownCtx)
+	}
 	// Deferred: app.close (the host makes its logs durable and closes the
 	// cells), then fl.close (releases every owned cell, deletes the lease).
 	return runErr
