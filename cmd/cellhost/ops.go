@@ -121,7 +121,7 @@ func consoleToLog(l *slog.Logger) func(scope, level, line string) {
 // renewal in time: ownership.Node.CanAck, the same check every write's
 // acknowledgement makes, so a fenced node answers 503 from the moment it
 // stops acknowledging), the bucket answers (a read of the node's own lease
-// record, at most once a second, bounded to 2 s), the application is
+// record, bounded to 2 s; a success is reused for a second), the application is
 // loaded (a Host serves), and the node is not shutting down. A 503 lists
 // each failing check on its own line.
 type nodeHealth struct {
@@ -135,12 +135,14 @@ type nodeHealth struct {
 	bucketErr error
 }
 
-// bucketCheck is the bucket's reachability, read at most once a second.
+// bucketCheck is the bucket's reachability: a success is trusted for a
+// second (probes of many balancers cost one read a second), a failure is
+// read again at the next probe.
 func (h *nodeHealth) bucketCheck(ctx context.Context) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if time.Since(h.checkedAt) < time.Second {
-		return h.bucketErr
+	if h.bucketErr == nil && !h.checkedAt.IsZero() && time.Since(h.checkedAt) < time.Second {
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -246,5 +248,87 @@ func TestOps_MetricsHealthDiagnose(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("diagnose does not show %q:\n%s", want, out)
 		}
+	}
+}
+
+// s3ViaProxy returns an S3 bucket URL (a fresh prefix of the .ci/run S3
+// server) reached through a fault proxy, or skips without a server.
+func s3ViaProxy(t *testing.T) (string, *faultProxy) {
+	t.Helper()
+	raw := os.Getenv("CELLHOST_TEST_S3")
+	if raw == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CELLHOST_TEST_S3 is not set: .ci/run must start the S3 server")
+		}
+		t.Skip("no S3 server: start one with .ci/versitygw.sh start (CELLHOST_TEST_S3)")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	ep, err := url.Parse(q.Get("endpoint"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := startFaultProxy(t, ep.Host)
+	q.Set("endpoint", "http://"+proxy.ln.Addr().String())
+	u.Path = fmt.Sprintf("/ops-%d", time.Now().UnixNano())
+	u.RawQuery = q.Encode()
+	return u.String(), proxy
+}
+
+// TestOps_ReadyzFollowsTheLease cuts a real node off its bucket (S3 behind
+// a fault proxy) past its lease: once it has fenced itself /readyz answers
+// 503 naming the lease and the bucket (while /healthz stays 200), and once
+// the bucket is back and it has taken a new lease /readyz answers 200
+// again; the metrics count one fence and one rejoin.
+func TestOps_ReadyzFollowsTheLease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bucket, proxy := s3ViaProxy(t)
+	bin := fleetBinary(t)
+	n := startServe(t, bin, counterProject(t), "--bucket", bucket, "--state", filepath.Join(t.TempDir(), "a"))
+	peer := n.peerAddr(t)
+	if code, body := getStatus(t, "http://"+peer+"/readyz"); code != 200 {
+		t.Fatalf("/readyz before the outage: %d %q", code, body)
+	}
+	if code, _ := getStatus(t, n.base+"/do/Counter/ready"); code != 200 {
+		t.Fatalf("write: %d", code)
+	}
+
+	proxy.set("down")
+	// The serve loop logs this once the node is fenced; it cannot rejoin
+	// while the bucket is down, so /readyz must now say why it is not ready.
+	if !n.logs.waitFor("fenced: rejoining the fleet", 60*time.Second) {
+		t.Fatalf("the node did not fence itself with its bucket down:\n%s", n.logs)
+	}
+	code, body := getStatus(t, "http://"+peer+"/readyz")
+	if code != 503 || !strings.Contains(body, "lease: fenced") || !strings.Contains(body, "bucket: unreachable") {
+		t.Fatalf("/readyz of a fenced node: %d %q, want 503 naming the lease and the bucket", code, body)
+	}
+	if code, _ := getStatus(t, "http://"+peer+"/healthz"); code != 200 {
+		t.Errorf("/healthz of a fenced (alive) node: %d", code)
+	}
+	if got, _ := metricSum(scrape(t, peer), "cellhost_lease_held"); got != 0 {
+		t.Errorf("lease_held = %v while fenced", got)
+	}
+
+	proxy.set("up")
+	if !n.logs.waitFor("rejoined the fleet", 60*time.Second) {
+		t.Fatalf("the node did not rejoin once the bucket was back:\n%s", n.logs)
+	}
+	if code, body := getStatus(t, "http://"+peer+"/readyz"); code != 200 {
+		t.Fatalf("/readyz after the rejoin: %d %q", code, body)
+	}
+	fams := scrape(t, peer)
+	for name, want := range map[string]float64{"cellhost_lease_fences_total": 1, "cellhost_lease_rejoins_total": 1, "cellhost_lease_held": 1} {
+		if got, _ := metricSum(fams, name); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if got, _ := metricSum(fams, "cellhost_bucket_errors_total", "error", "error"); got < 1 {
+		t.Errorf("bucket_errors_total{error=error} = %v after an outage", got)
 	}
 }
