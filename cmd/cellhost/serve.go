@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -38,6 +39,7 @@ type serveOptions struct {
 	env            string   // --env (with a project)
 	vars           []string // --var KEY:VALUE (with a project)
 	ops            opsOptions
+	peerTLS        peerTLSOptions
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -101,6 +103,7 @@ connection; one accepted with accept() is closed with code 1012.`,
 	f.StringArrayVar(&o.vars, "var", nil, "with a project: set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
 	o.ops.addFlags(cmd)
+	o.peerTLS.addFlags(cmd)
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -246,11 +249,18 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer pub.Close()
+	serverTLS, clientTLS, err := o.peerTLS.configs()
+	if err != nil {
+		return err
+	}
 	internal, err := listenTCP(o.internalListen, "--internal-listen")
 	if err != nil {
 		return err
 	}
 	defer internal.Close()
+	if serverTLS != nil {
+		internal = tls.NewListener(internal, serverTLS)
+	}
 	addr := o.advertise
 	if addr == "" {
 		addr = internal.Addr().String()
@@ -284,6 +294,9 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer fl.close()
+	if clientTLS != nil {
+		fl.client.SetTLS(clientTLS)
+	}
 
 	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr, &serveHooks{log: logger, metrics: ms, json: o.ops.logFormat == "json"})
 	if err != nil {
@@ -311,12 +324,17 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		Logf: slogf(logger, "peer")})
 	var adminSrv *http.Server
 	if admin != nil {
-		adminSrv = &http.Server{Handler: adminHandler(ms, health, nil), ReadHeaderTimeout: 10 * time.Second}
+		adminSrv = &http.Server{Handler: adminHandler(ms, health, nil), ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog: slog.NewLogLogger(logger.With("component", "admin").Handler(), slog.LevelWarn)}
 	} else {
 		peerHandler = adminHandler(ms, health, peerHandler)
 	}
-	peerSrv := &http.Server{Handler: peerHandler, ReadHeaderTimeout: 10 * time.Second}
-	pubSrv := &http.Server{Handler: instrument(app, ms, logger, requestClass(app.hasClass)), ReadHeaderTimeout: 10 * time.Second}
+	// net/http's own messages (a failed TLS handshake, a panic) go to the
+	// one logger too.
+	peerSrv := &http.Server{Handler: peerHandler, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.With("component", "peer").Handler(), slog.LevelWarn)}
+	pubSrv := &http.Server{Handler: instrument(app, ms, logger, requestClass(app.hasClass)), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.With("component", "http").Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
 	errc := make(chan error, 3)
 	go func() { errc <- pubSrv.Serve(pub) }()
