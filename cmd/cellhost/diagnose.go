@@ -86,7 +86,7 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 	if probeErr != nil {
 		var fault *ownership.StoreFaultError
 		if errors.As(probeErr, &fault) {
-			return fmt.Errorf("bucket %s is refused: %v", bucket, probeErr)
+			return fmt.Errorf("bucket %s is refused: %v", bucketName(bucket, store)(), probeErr)
 		}
 		return fmt.Errorf("bucket %s failed the storage probe: %v", bucket, probeErr)
 	}

@@ -404,3 +404,18 @@ func (a *servedApp) snapshot(fl *fleetNode, node *ownership.Node) metrics.Snapsh
 	s.HostOK, s.Host, s.Cells = true, g.h.Stats(), g.h.CellCounts()
 	return s
 }
+
+// bucketName returns the bucket URL for messages, followed, once the store
+// has answered, by the S3 server's name (its Server header: "MinIO",
+// "AmazonS3", "VERSITYGW", ...) when the store reports one, so that a
+// refusal names what is at fault.
+func bucketName(bucket string, store any) func() string {
+	return func() string {
+		if n, ok := store.(interface{ ServerName() string }); ok {
+			if name := n.ServerName(); name != "" {
+				return fmt.Sprintf("%s (S3 server %q)", bucket, name)
+			}
+		}
+		return bucket
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,9 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/cellhost/cellhost/plugins"
+	"github.com/cellhost/cellhost/plugins/memstore"
 )
 
 var peerAddrLine = regexp.MustCompile(`\(peers reach it at (\S+)\)`)
@@ -330,5 +334,38 @@ func TestOps_ReadyzFollowsTheLease(t *testing.T) {
 	}
 	if got, _ := metricSum(fams, "cellhost_bucket_errors_total", "error", "error"); got < 1 {
 		t.Errorf("bucket_errors_total{error=error} = %v after an outage", got)
+	}
+}
+
+// namedFaultyStore ignores If-None-Match, like ignoresIfNoneMatch, and
+// names its server as an S3 store does (s3store.Store.ServerName).
+type namedFaultyStore struct{ ignoresIfNoneMatch }
+
+func (namedFaultyStore) ServerName() string { return "FaultyTestServer/1.0" }
+
+func init() {
+	plugins.RegisterStore("faultynamed", func(context.Context, *url.URL) (plugins.ObjectStore, error) {
+		return namedFaultyStore{ignoresIfNoneMatch{memstore.New()}}, nil
+	})
+}
+
+// A store refused at start (serve and diagnose) is named by its server
+// when it reports one.
+func TestOps_RefusalNamesTheServer(t *testing.T) {
+	want := `cellhost: bucket faultynamed://x (S3 server "FaultyTestServer/1.0") is refused: `
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"serve", "--bucket", "faultynamed://x", "--listen", "127.0.0.1:0", "--state", t.TempDir(), counterProject(t)}, &stdout, &stderr); code == 0 {
+		t.Fatal("serve ran on a store that ignores If-None-Match")
+	}
+	if !strings.HasPrefix(stderr.String(), want) || !strings.Contains(stderr.String(), "the object store is at fault") {
+		t.Errorf("serve: stderr = %q, want prefix %q", stderr.String(), want)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"diagnose", "--bucket", "faultynamed://x"}, &stdout, &stderr); code == 0 {
+		t.Fatal("diagnose passed a store that ignores If-None-Match")
+	}
+	if !strings.HasPrefix(stderr.String(), want+"the object store is at fault") {
+		t.Errorf("diagnose: stderr = %q, want prefix %q", stderr.String(), want)
 	}
 }

@@ -144,6 +144,7 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 		return nil, fmt.Errorf("bucket %s: %w", o.bucket, err)
 	}
 	nodeID := o.node
+	named := bucketName(o.bucket, store)
 	if m != nil {
 		store = m.Store(store, nodeID) // every bucket call counted, for /metrics
 	}
@@ -162,7 +163,7 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 		f.close()
 		var fault *ownership.StoreFaultError
 		if errors.As(err, &fault) {
-			return nil, fmt.Errorf("bucket %s is refused: %w", o.bucket, err)
+			return nil, fmt.Errorf("bucket %s is refused: %w", named(), err)
 		}
 		return nil, fmt.Errorf("bucket %s failed the storage probe or the node lease: %w", o.bucket, err)
 	}

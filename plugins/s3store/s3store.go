@@ -259,7 +259,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if awsCfg.Region == "" {
 		awsCfg.Region = DefaultRegion
 	}
+	server := &serverHeader{}
 	client := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
+		o.APIOptions = append(o.APIOptions, server.capture)
 		// o.BaseEndpoint already holds an endpoint from the environment.
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
@@ -273,7 +275,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			o.UsePathStyle = o.BaseEndpoint != nil
 		}
 	})
-	return New(client, cfg.Bucket, cfg.Prefix)
+	st, err := New(client, cfg.Bucket, cfg.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	st.server = server
+	return st, nil
 }
 
 // Store is an object store on one bucket and key prefix. Its methods are
@@ -283,6 +290,7 @@ type Store struct {
 	bucket string
 	prefix string // "" or ends in "/"
 	closed atomic.Bool
+	server *serverHeader // Open's: the server's Server header; nil with New
 }
 
 // New returns a store on bucket that keeps every key under prefix
