@@ -144,3 +144,47 @@ func TestPeerTLS_MutualTLSFleet(t *testing.T) {
 	}
 	t.Logf("c's request: %d %q", code, strings.TrimSpace(raw))
 }
+
+// TestPeerTLS_FleetCA runs nodes with --internal-tls-fleet-ca: the first
+// makes the fleet CA in the bucket, each issues itself a certificate, and
+// a request through the non-owner is forwarded over mutual TLS; plain HTTP
+// to the internal listener and a node with a certificate of another CA are
+// refused.
+func TestPeerTLS_FleetCA(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := fleetBinary(t)
+	dir := t.TempDir()
+	bucket := "file://" + filepath.Join(dir, "bucket")
+	node := func(name string, tlsArgs ...string) *serveNode {
+		return startServe(t, bin, append([]string{counterProject(t), "--bucket", bucket, "--state", filepath.Join(dir, name)}, tlsArgs...)...)
+	}
+	a := node("a", "--internal-tls-fleet-ca")
+	b := node("b", "--internal-tls-fleet-ca")
+	client := &http.Client{Timeout: 60 * time.Second}
+	if code, r, raw, err := getCounter(client, a.base+"/do/Counter/ca"); err != nil || code != 200 || r.N != 1 {
+		t.Fatalf("a: %d %q %v", code, raw, err)
+	}
+	if code, r, raw, err := getCounter(client, b.base+"/do/Counter/ca"); err != nil || code != 200 || r.N != 2 {
+		t.Fatalf("b (forwarded to a over the fleet CA's TLS): %d %q %v", code, raw, err)
+	}
+	if rec := ownerOf(t, openBucket(t, bucket), "ca"); rec.Node != a.id {
+		t.Fatalf("own.json names %s, want a", rec.Node)
+	}
+	if resp, err := http.Get("http://" + a.peerAddr(t) + "/healthz"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Error("plain HTTP to a fleet-CA TLS listener answered 200")
+		}
+	}
+	other := newTestCA(t, dir, "other")
+	cert, key := other.issue(t, dir, "c")
+	c := node("c", "--internal-tls-cert", cert, "--internal-tls-key", key, "--internal-tls-ca", other.pem)
+	if code, _, raw, err := getCounter(client, c.base+"/do/Counter/ca"); err == nil && code == 200 {
+		t.Fatalf("a node with another CA's certificate was answered through a: %q", raw)
+	}
+	if code, r, raw, err := getCounter(client, a.base+"/do/Counter/ca?peek=1"); err != nil || code != 200 || r.N != 2 {
+		t.Fatalf("after c's attempt: %d %q %v, want n=2", code, raw, err)
+	}
+}

@@ -259,9 +259,6 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer internal.Close()
-	if serverTLS != nil {
-		internal = tls.NewListener(internal, serverTLS)
-	}
 	addr := o.advertise
 	if addr == "" {
 		addr = internal.Addr().String()
@@ -295,7 +292,17 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer fl.close()
-	if clientTLS != nil {
+	if o.peerTLS.fleetCA {
+		ca, err := fleet.LoadFleetCA(ctx, fl.store)
+		if err != nil {
+			return fmt.Errorf("bucket %s: %w", o.bucket, err)
+		}
+		if serverTLS, clientTLS, err = ca.NodeTLS(o.node, addr, time.Now()); err != nil {
+			return fmt.Errorf("--internal-tls-fleet-ca: %w", err)
+		}
+	}
+	if serverTLS != nil {
+		internal = tls.NewListener(internal, serverTLS)
 		fl.client.SetTLS(clientTLS)
 	}
 
