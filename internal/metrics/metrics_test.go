@@ -27,6 +27,7 @@ func TestKeyKind(t *testing.T) {
 		bucketkey.WakerKey:                                         "waker",
 		bucketkey.WakeEntryKey(0, "Counter:ab"):                    "wake",
 		bucketkey.PeerSecretKey:                                    "secret",
+		bucketkey.FleetCAKey:                                       "secret",
 		bucketkey.DeploymentKey("x"):                               "deployment",
 		bucketkey.R2Key("b", "k"):                                  "r2",
 		bucketkey.KVKey("ns", "k"):                                 "kv",

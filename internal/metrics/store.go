@@ -34,7 +34,7 @@ func KeyKind(key string) string {
 		return "wake"
 	case strings.HasPrefix(key, bucketkey.DeploymentsPrefix):
 		return "deployment"
-	case key == bucketkey.PeerSecretKey:
+	case key == bucketkey.PeerSecretKey, key == bucketkey.FleetCAKey:
 		return "secret"
 	case strings.HasPrefix(key, bucketkey.R2Prefix), strings.HasPrefix(key, bucketkey.R2UploadsPrefix):
 		return "r2"
