@@ -19,7 +19,7 @@ if (!bin) {
     console.error(
       `cellhost: the package ${pkg} is not installed, so there is no cellhost binary for ${process.platform} ${process.arch}.\n` +
         `Reinstall without --no-optional / --omit=optional (npm install cellhost), or install it yourself (npm install ${pkg}).\n` +
-        `Supported: linux, darwin and win32 on x64 and arm64; elsewhere build it from a clone with Go (go build ./cmd/cellhost) and set CELLHOST_BINARY to it`
+        `Supported: linux on x64 and arm64; elsewhere build it from a clone with Go (go build ./cmd/cellhost) and set CELLHOST_BINARY to it`
     );
     process.exit(1);
   }
