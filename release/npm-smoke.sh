@@ -12,6 +12,12 @@ work=$(mktemp -d)
 dev_pid=""
 cleanup() {
   if [ -n "$dev_pid" ]; then kill "$dev_pid" 2>/dev/null || true; wait "$dev_pid" 2>/dev/null || true; fi
+  if [ -n "$dev_pid" ] && pgrep -f "$work/project/node_modules" >/dev/null 2>&1; then
+    echo "release/npm-smoke.sh: the binary outlived the npx wrapper's SIGTERM" >&2
+    pkill -f "$work/project/node_modules" || true
+    rm -rf "$work"
+    exit 1
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -64,3 +70,15 @@ for _ in $(seq 1 600); do
 done
 [ "$body" = "hello 1" ] || { cat "$work/dev.log" >&2; die "the request answered '$body', want 'hello 1'"; }
 echo "release/npm-smoke.sh: npx cellhost dev answered '$body'" >&2
+# SIGTERM to the package's node wrapper (what a supervisor running
+# `cellhost` from node_modules/.bin signals) reaches the binary: both exit,
+# and npx with them (checked by cleanup). (npx itself runs the bin through
+# sh, which does not pass signals on: supervisors run the binary.)
+wrapper=$(pgrep -f "node $work/project/node_modules/.bin/cellhost dev" || true)
+[ -n "$wrapper" ] || die "no node wrapper process found"
+kill -TERM $wrapper
+for _ in $(seq 1 100); do
+  pgrep -f "$work/project/node_modules" >/dev/null 2>&1 || break
+  sleep 0.1
+done
+wait "$dev_pid" 2>/dev/null || true

@@ -2,10 +2,10 @@
 // The cellhost command of the npm package: runs the binary of this
 // platform's package (@cellhost/<platform>-<arch>, an optional dependency
 // npm installs only where its "os" and "cpu" match), with the arguments,
-// standard streams and exit status passed through, as esbuild's and
-// workerd's packages do. No Go toolchain is needed.
+// standard streams, signals and exit status passed through, as esbuild's
+// and workerd's packages do. No Go toolchain is needed.
 "use strict";
-const { spawnSync } = require("node:child_process");
+const { spawn } = require("node:child_process");
 const path = require("node:path");
 
 const pkg = `@cellhost/${process.platform}-${process.arch}`;
@@ -24,12 +24,22 @@ if (!bin) {
     process.exit(1);
   }
 }
-const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit" });
-if (r.error) {
-  console.error(`cellhost: cannot run ${bin}: ${r.error.message}`);
+const child = spawn(bin, process.argv.slice(2), { stdio: "inherit" });
+// A signal sent to this process (a supervisor's SIGTERM, not only a
+// terminal's Ctrl-C, which reaches both) is passed to the binary, which
+// hands its objects over before it exits.
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) {
+  process.on(sig, () => child.kill(sig));
+}
+child.on("error", (err) => {
+  console.error(`cellhost: cannot run ${bin}: ${err.message}`);
   process.exit(1);
-}
-if (r.signal) {
-  process.kill(process.pid, r.signal);
-}
-process.exit(r.status ?? 1);
+});
+child.on("exit", (code, signal) => {
+  if (signal) {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 1);
+});
