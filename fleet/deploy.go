@@ -18,6 +18,11 @@ import (
 // bundled worker and what its wrangler config says about it. Every node
 // started without a project runs the newest one.
 type Deployment struct {
+	// Format is the record's format, absent (0) for format 1, the one this
+	// node writes and reads. A node refuses a deployment of a format it
+	// does not know (a newer cellhost's), naming it; members it does not
+	// know are skipped.
+	Format             int             `json:"format,omitempty"`
 	ID                 string          `json:"id"`
 	Script             string          `json:"script"` // the worker's name: part of every object id
 	Entry              string          `json:"entry"`  // the entry module's path when it was bundled (for stack traces)
@@ -75,6 +80,9 @@ func DecodeDeployment(key string, body []byte) (*Deployment, error) {
 	var d Deployment
 	if err := decodeStrict(body, &d); err != nil {
 		return nil, fmt.Errorf("decode %s: %w", key, err)
+	}
+	if d.Format > DeploymentFormat {
+		return nil, fmt.Errorf("decode %s: format %d, written by a newer cellhost (this node reads format %d and older): upgrade this node", key, d.Format, DeploymentFormat)
 	}
 	if bucketkey.DeploymentKey(d.ID) != key {
 		return nil, fmt.Errorf("decode %s: id %q does not match the key", key, d.ID)

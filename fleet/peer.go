@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -47,7 +48,8 @@ type Client struct {
 	node   string
 	http   *http.Client
 	now    func() time.Time
-	self   string // SetSelf
+	self   string      // SetSelf
+	tls    *tls.Config // SetTLS; nil: plain HTTP
 }
 
 // NewClient returns a Client that signs with secret as node.
@@ -214,7 +216,7 @@ func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Rep
 func (c *Client) send(ctx context.Context, addr, path string, body []byte) ([]byte, error) {
 	nonce := newNonce()
 	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
-	hreq, err := http.NewRequest(http.MethodPost, "http://"+addr+path, bytes.NewReader(body))
+	hreq, err := http.NewRequest(http.MethodPost, c.scheme("http")+"://"+addr+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, &ForwardError{Addr: addr, Stage: StageNotSent, Err: err}
 	}
@@ -487,7 +489,7 @@ func (s *Server) authenticateHead(r *http.Request) error {
 func (s *Server) authenticate(r *http.Request, body []byte) error {
 	h := r.Header
 	if got, want := h.Get(hdrPeer), peerHeader(s.secret); got != want {
-		return fmt.Errorf("peer protocol %q, this node speaks %q", got, want)
+		return peerVersionError(got, want)
 	}
 	node, ts, nonce := h.Get(hdrNode), h.Get(hdrTime), h.Get(hdrNonce)
 	if len(nonce) != 32 || !isLowerHex(nonce) {

@@ -34,7 +34,7 @@ func (c *Client) ProxyHTTP(w http.ResponseWriter, r *http.Request, addr, class, 
 	ts := strconv.FormatInt(c.now().UnixMilli(), 10)
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.Out.URL = &url.URL{Scheme: "http", Host: addr, Path: PathHTTP}
+			pr.Out.URL = &url.URL{Scheme: c.scheme("http"), Host: addr, Path: PathHTTP}
 			pr.Out.Host = addr
 			h := pr.Out.Header
 			for k := range h {

@@ -45,7 +45,7 @@ func DecodeSecret(body []byte) (Secret, error) {
 		return Secret{}, fmt.Errorf("decode %s: %w", bucketkey.PeerSecretKey, err)
 	}
 	if rec.Version != secretVersion {
-		return Secret{}, fmt.Errorf("decode %s: version %d, this cellhost knows %d", bucketkey.PeerSecretKey, rec.Version, secretVersion)
+		return Secret{}, fmt.Errorf("decode %s: version %d, this cellhost knows %d: every node of a fleet must read the secret; upgrade this node", bucketkey.PeerSecretKey, rec.Version, secretVersion)
 	}
 	key, err := hex.DecodeString(rec.Key)
 	if err != nil || len(key) != 32 || hex.EncodeToString(key) != rec.Key {

@@ -65,8 +65,9 @@ func (c *Client) DialSocket(ctx context.Context, addr string, open *wsrelay.Open
 	d := websocket.Dialer{
 		NetDialContext:   (&net.Dialer{Timeout: 3 * time.Second, KeepAlive: 15 * time.Second}).DialContext,
 		HandshakeTimeout: 30 * time.Second,
+		TLSClientConfig:  c.tlsConfig(),
 	}
-	conn, resp, err := d.DialContext(ctx, "ws://"+addr+PathWS, h)
+	conn, resp, err := d.DialContext(ctx, c.scheme("ws")+"://"+addr+PathWS, h)
 	if err != nil {
 		var oe *net.OpError
 		if resp == nil && errors.As(err, &oe) && oe.Op == "dial" {

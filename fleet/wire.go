@@ -197,11 +197,13 @@ func DecodeReply(body []byte) (*Reply, error) {
 	return &r, nil
 }
 
-// decodeStrict decodes one JSON value into v; unknown fields and trailing
-// data are errors.
+// decodeStrict decodes one JSON value into v; trailing data is an error.
+// Members v does not know are skipped, so that a newer node may add fields
+// during a rolling upgrade (docs/operations.md): a field an older node must
+// not ignore comes with a new protocol or format version instead, which
+// the older node refuses by name.
 func decodeStrict(body []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return err
 	}

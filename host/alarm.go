@@ -147,6 +147,7 @@ func (c *cell) alarmFailed(a storage.Alarm, err error) {
 		c.logger().Error("alarm: " + err.Error())
 	}
 	if a.CountedRetry >= alarmMaxCountedRetries {
+		c.s.h.counted.alarmsDropped.Add(1)
 		if _, err := c.db.DeleteAlarmIf(a.Generation); err != nil {
 			c.logger().Error("delete alarm: " + err.Error())
 		}

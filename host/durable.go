@@ -232,6 +232,7 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 		node := y.h.cfg.Node
 		fence := y.h.cfg.Durability == DurabilityBackup && node != nil
 		canAck := !fence || node.CanAck()
+		start := time.Now()
 		if y.sync != nil {
 			errs = y.sync.Sync(dbs)
 		}
@@ -243,6 +244,9 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 		}
 		if y.upload {
 			errs = y.h.uploadLogs(logs, errs)
+		}
+		if m := y.h.cfg.Metrics; m != nil {
+			m.CommitRound(len(dbs), countErrs(errs), time.Since(start))
 		}
 	}
 	y.publishAlarms(batches, func(b *syncBatch, i int) bool { return errs != nil && errs[index[b.dbs[i]]] != nil })

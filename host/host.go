@@ -86,6 +86,9 @@ type Config struct {
 	// RequestLog, if set, is called once for every request the Handler
 	// served, after its answer (the dev command prints a line for each).
 	RequestLog func(RequestInfo)
+	// Metrics, if set, is told of every durability round (metrics.go), for
+	// an exporter such as cellhost serve's /metrics.
+	Metrics Metrics
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
 	// JS is interrupted and the object reset. Default 30 s. A watchdog looks
 	// every eighth of it, so the interrupt comes within 1.125 times it.

@@ -96,6 +96,7 @@ func (s *shard) memWatchdog() {
 		if s.jobRunning && s.jobStart == job && !s.interrupted {
 			s.interrupted = true
 			s.memExceeded.Store(true)
+			s.h.counted.memoryResets.Add(1)
 			s.rt.Interrupt(errMemoryLimit{limit})
 		}
 		s.cpuMu.Unlock()

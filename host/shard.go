@@ -213,6 +213,7 @@ func (s *shard) watchdog() {
 			s.cpuMu.Lock()
 			if s.jobRunning && !s.interrupted && now.Sub(s.jobStart) >= limit {
 				s.interrupted = true
+				s.h.counted.cpuResets.Add(1)
 				s.rt.Interrupt(errCPULimit{limit})
 			}
 			s.cpuMu.Unlock()

@@ -323,7 +323,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
-	gl := httpguard.Listen(ln, maxConns)
+	var gl net.Listener = httpguard.Listen(ln, maxConns)
 	if tlsConfig != nil {
 		gl = tls.NewListener(gl, tlsConfig)
 	}

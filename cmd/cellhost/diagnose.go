@@ -86,7 +86,7 @@ func runDiagnose(ctx context.Context, bucket string, w io.Writer, now func() tim
 	if probeErr != nil {
 		var fault *ownership.StoreFaultError
 		if errors.As(probeErr, &fault) {
-			return fmt.Errorf("bucket %s is refused: %v", bucket, probeErr)
+			return fmt.Errorf("bucket %s is refused: %v", bucketName(bucket, store)(), probeErr)
 		}
 		return fmt.Errorf("bucket %s failed the storage probe: %v", bucket, probeErr)
 	}
@@ -139,6 +139,11 @@ func checkPeers(ctx context.Context, store plugins.ObjectStore, w io.Writer, liv
 			fmt.Fprintf(w, "  ✓ %s at %s answers\n", rec.Node, rec.Addr)
 			if st := pong.Status; st != nil {
 				printStatus(w, st)
+			}
+			if fams, err := scrapeMetrics(ctx, rec.Addr); err != nil {
+				fmt.Fprintf(w, "      metrics: not read: %v\n", err)
+			} else {
+				printMetrics(w, fams)
 			}
 			continue
 		case err == nil:

@@ -94,7 +94,7 @@ func TestFleet_FailoverSweep(t *testing.T) {
 		}
 		_ = a.cmd.Wait()
 		scope := "Counter:" + counterID("swept")
-		if !b.logs.waitFor(`failover sweep: cell taken over" scope=`+scope, 60*time.Second) {
+		if !b.logs.waitForRe(regexp.MustCompile(`failover sweep: cell taken over" .*scope=`+regexp.QuoteMeta(scope)), 60*time.Second) {
 			t.Fatalf("b did not take the cell over:\n%s", b.logs)
 		}
 		if rec := ownerOf(t, store, "swept"); rec.Node != b.id {

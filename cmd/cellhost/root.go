@@ -9,9 +9,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
-// Without it, the module version or VCS revision Go recorded is shown.
-var version = ""
+// version and commit are set at build time (release/build.sh):
+// go build -ldflags "-X main.version=v1.2.3 -X main.commit=<sha>". Without
+// them, the module version (go install ...@version) or the VCS revision Go
+// recorded is shown.
+var version, commit = "", ""
 
 // versionString is what --version prints.
 func versionString() string {
@@ -42,6 +44,13 @@ func versionString() string {
 	}
 	if v == "" {
 		v = "devel"
+	}
+	if commit != "" {
+		c := commit
+		if len(c) > 12 {
+			c = c[:12]
+		}
+		v += " " + c
 	}
 	return fmt.Sprintf("cellhost %s (%s, %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

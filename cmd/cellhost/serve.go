@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/httpguard"
 	"github.com/cellhost/cellhost/jsapi/web"
+	"github.com/cellhost/cellhost/internal/metrics"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -37,6 +39,8 @@ type serveOptions struct {
 	failoverSweep  bool
 	env            string   // --env (with a project)
 	vars           []string // --var KEY:VALUE (with a project)
+	ops            opsOptions
+	peerTLS        peerTLSOptions
 }
 
 func newServeCommand(stdout, stderr io.Writer) *cobra.Command {
@@ -100,6 +104,8 @@ connection; one accepted with accept() is closed with code 1012.`,
 	f.StringVarP(&o.env, "env", "e", "", "with a project: apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	f.StringArrayVar(&o.vars, "var", nil, "with a project: set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	f.BoolVar(&o.failoverSweep, "failover-sweep", true, "as the elected waker, take over every cell of a dead node at once (restore it, arm its alarm) instead of at its next request")
+	o.ops.addFlags(cmd)
+	o.peerTLS.addFlags(cmd)
 	_ = cmd.MarkFlagRequired("bucket")
 	return cmd
 }
@@ -134,22 +140,20 @@ func (f *fleetNode) close() {
 
 // joinFleet opens the bucket, runs the storage probe, takes the node lease
 // advertising addr, and reads (or creates) the fleet secret.
-func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log io.Writer) (*fleetNode, error) {
+func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logger, m *metrics.Set) (*fleetNode, error) {
 	store, err := plugins.OpenStore(ctx, o.bucket)
 	if err != nil {
 		return nil, fmt.Errorf("bucket %s: %w", o.bucket, err)
 	}
-	f := &fleetNode{store: store}
 	nodeID := o.node
-	if nodeID == "" {
-		if nodeID, err = persistentNodeID(stateDir); err != nil {
-			f.close()
-			return nil, err
-		}
+	named := bucketName(o.bucket, store)
+	if m != nil {
+		store = m.Store(store, nodeID) // every bucket call counted, for /metrics
 	}
+	f := &fleetNode{store: store}
 	node, err := ownership.New(ownership.Config{
 		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
-		Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+		Logf: slogf(log, "ownership"),
 	})
 	if err != nil {
 		f.close()
@@ -161,7 +165,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 		f.close()
 		var fault *ownership.StoreFaultError
 		if errors.As(err, &fault) {
-			return nil, fmt.Errorf("bucket %s is refused: %w", o.bucket, err)
+			return nil, fmt.Errorf("bucket %s is refused: %w", named(), err)
 		}
 		return nil, fmt.Errorf("bucket %s failed the storage probe or the node lease: %w", o.bucket, err)
 	}
@@ -176,7 +180,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 	f.client.SetSelf(addr)
 	f.wake, err = fleet.NewWake(fleet.WakeConfig{
 		Store: store, Node: nodeID, Poll: o.wake.poll, Tick: o.wake.tick, LeaseTTL: o.leaseTTL, FailoverSweep: o.failoverSweep,
-		Log: slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelInfo})),
+		Log: log.With("component", "wake"),
 	})
 	if err != nil {
 		f.close()
@@ -187,7 +191,7 @@ func joinFleet(ctx context.Context, o serveOptions, stateDir, addr string, log i
 
 // rejoin closes the fenced node and starts a new one with the same id (a
 // new generation), retrying with back-off until ctx ends.
-func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log io.Writer) error {
+func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log *slog.Logger) error {
 	// The fenced node's cells are lost already; releasing them is a
 	// courtesy bounded like an attempt (a paused bucket would hold it).
 	closeCtx, cancel := context.WithTimeout(ctx, rejoinAttemptTimeout(o.leaseTTL))
@@ -196,7 +200,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
 			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
-			Logf: func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) },
+			Logf: slogf(log, "ownership"),
 		})
 		if err != nil {
 			return err
@@ -214,7 +218,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 			f.node = node
 			return nil
 		}
-		fmt.Fprintf(log, "cellhost serve: rejoin: %v\n", err)
+		log.Warn("rejoin failed; trying again", "error", err.Error(), "attempt", failures)
 		wait := min(fleet.Jittered(fleet.RetryDelay(o.leaseTTL/10, failures), rand.Float64()), o.leaseTTL/4)
 		select {
 		case <-ctx.Done():
@@ -266,6 +270,10 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer pub.Close()
+	serverTLS, clientTLS, err := o.peerTLS.configs()
+	if err != nil {
+		return err
+	}
 	internal, err := listenTCP(o.internalListen, "--internal-listen")
 	if err != nil {
 		return err
@@ -281,17 +289,51 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	}
 	defer lock.Close()
 
-	fl, err := joinFleet(ctx, o, state, addr, stderr)
+	if o.node == "" {
+		if o.node, err = persistentNodeID(state); err != nil {
+			return err
+		}
+	}
+	logger, err := newServeLogger(stderr, o.ops.logFormat, o.ops.logLevel, o.node)
+	if err != nil {
+		return err
+	}
+	var admin net.Listener
+	if o.ops.adminListen != "" {
+		if admin, err = listenTCP(o.ops.adminListen, "--admin-listen"); err != nil {
+			return err
+		}
+		defer admin.Close()
+	}
+	ms := metrics.New(versionString())
+
+	fl, err := joinFleet(ctx, o, addr, logger, ms)
 	if err != nil {
 		return err
 	}
 	defer fl.close()
+	if o.peerTLS.fleetCA {
+		ca, err := fleet.LoadFleetCA(ctx, fl.store)
+		if err != nil {
+			return fmt.Errorf("bucket %s: %w", o.bucket, err)
+		}
+		if serverTLS, clientTLS, err = ca.NodeTLS(o.node, addr, time.Now()); err != nil {
+			return fmt.Errorf("--internal-tls-fleet-ca: %w", err)
+		}
+	}
+	if serverTLS != nil {
+		internal = tls.NewListener(internal, serverTLS)
+		fl.client.SetTLS(clientTLS)
+	}
 
-	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr)
+	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr, &serveHooks{log: logger, metrics: ms, json: o.ops.logFormat == "json"})
 	if err != nil {
 		return err
 	}
 	defer app.close()
+	health := &nodeHealth{loaded: app.loaded, probe: leaseProbe(fl.store, o.node)}
+	health.node.Store(fl.node)
+	ms.Watch(func() metrics.Snapshot { return app.snapshot(fl, health.node.Load()) })
 
 	// The wake index: alarms of this node's cells, and, as the elected
 	// waker, those of cells nobody live owns; dead-node GC.
@@ -302,21 +344,36 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return fmt.Errorf("wake index: %w", err)
 	}
 
-	status := newNodeStatus(app, fl.wake, stderr)
+	status := newNodeStatus(app, fl.wake, logger)
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	go status.sample(sampleCtx)
-	// Both servers: timeouts, a header limit, and a connection cap that
+	// Every server: timeouts, a header limit, and a connection cap that
 	// answers 503 (internal/httpguard).
 	maxPub, maxInternal := defaultMaxConns()
-	peerSrv := httpguard.Server(fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
+	var peerHandler http.Handler = fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
 		RefuseFrom: web.IsSubrequest, // a script's fetch() never reaches the internal listener
-		Logf:       func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }}), httpguard.Config{})
-	pubSrv := httpguard.Server(app, httpguard.Config{})
+		Logf:       slogf(logger, "peer")})
+	var adminSrv *http.Server
+	if admin != nil {
+		adminSrv = httpguard.Server(adminHandler(ms, health, nil), httpguard.Config{})
+		adminSrv.ErrorLog = slog.NewLogLogger(logger.With("component", "admin").Handler(), slog.LevelWarn)
+	} else {
+		peerHandler = adminHandler(ms, health, peerHandler)
+	}
+	// net/http's own messages (a failed TLS handshake, a panic) go to the
+	// one logger too.
+	peerSrv := httpguard.Server(peerHandler, httpguard.Config{})
+	peerSrv.ErrorLog = slog.NewLogLogger(logger.With("component", "peer").Handler(), slog.LevelWarn)
+	pubSrv := httpguard.Server(instrument(app, ms, logger, requestClass(app.hasClass)), httpguard.Config{})
+	pubSrv.ErrorLog = slog.NewLogLogger(logger.With("component", "http").Handler(), slog.LevelWarn)
 	fmt.Fprintf(stdout, "cellhost serve: node %s on http://%s (peers reach it at %s), bucket %s\n", fl.node.ID(), pub.Addr(), addr, o.bucket)
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- pubSrv.Serve(httpguard.Listen(pub, maxPub)) }()
 	go func() { errc <- peerSrv.Serve(httpguard.Listen(internal, maxInternal)) }()
+	if adminSrv != nil {
+		go func() { errc <- adminSrv.Serve(httpguard.Listen(admin, maxInternal)) }()
+	}
 
 	var runErr error
 	for runErr == nil {
@@ -331,21 +388,30 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 			// the bucket was unreachable): every cell was lost and nothing
 			// more was acknowledged. Take a new lease (a new generation)
 			// and serve again, without a restart.
-			fmt.Fprintf(stderr, "cellhost serve: %v; rejoining the fleet with a new lease\n", fl.node.Err())
-			if err := app.rejoin(rejoinAttemptTimeout(o.leaseTTL), func() error { return fl.rejoin(ctx, o, addr, stderr) }); err != nil {
+			ms.Fenced()
+			logger.Warn("fenced: rejoining the fleet with a new lease", "error", errString(fl.node.Err()))
+			if err := app.rejoin(rejoinAttemptTimeout(o.leaseTTL), func() error { return fl.rejoin(ctx, o, addr, logger) }); err != nil {
 				if ctx.Err() != nil {
 					break // stopped (SIGTERM) while rejoining
 				}
 				runErr = fmt.Errorf("this node's lease lapsed and it could not rejoin: %w", err)
+				break
 			}
+			health.node.Store(fl.node)
+			ms.Rejoined()
+			logger.Info("rejoined the fleet", "generation", fl.node.Generation())
 			continue
 		}
 		break
 	}
+	health.draining.Store(true) // /readyz: 503 from now on, so that balancers drain this node
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = pubSrv.Shutdown(shutdownCtx)
 	_ = peerSrv.Shutdown(shutdownCtx)
+	if adminSrv != nil {
+		_ = adminSrv.Shutdown(shutdownCtx)
+	}
 	// Deferred: app.close (the host makes its logs durable and closes the
 	// cells), then fl.close (releases every owned cell, deletes the lease).
 	return runErr

@@ -49,11 +49,13 @@ type servedApp struct {
 	errc chan error
 	stop chan struct{}
 	done chan struct{}
+
+	hooks *serveHooks // the node's logger and metrics, set on every Host
 }
 
-func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer) (*servedApp, error) {
+func newServedApp(ctx context.Context, target, state string, lock *host.StateLock, fl *fleetNode, o serveOptions, stdout, stderr io.Writer, hooks *serveHooks) (*servedApp, error) {
 	a := &servedApp{state: state, lock: lock, fl: fl, log: stderr, stdout: stdout, errc: make(chan error, 1), ready: make(chan struct{}),
-		bindings: newBindingSet(state, fl.store)}
+		bindings: newBindingSet(state, fl.store), hooks: hooks}
 	if target != "" {
 		cfg, hc, err := loadProject(target, devOptions{env: o.env, vars: o.vars}, stderr)
 		if err != nil {
@@ -129,6 +131,7 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 	if a.fl.wake != nil {
 		hc.AlarmSink = a.fl.wake
 	}
+	a.hooks.apply(&hc)
 	h, err := host.New(hc)
 	if err != nil {
 		return err
@@ -161,7 +164,7 @@ func (a *servedApp) watch(poll time.Duration) {
 		err := a.switchIfNewer(ctx)
 		cancel()
 		if err != nil {
-			fmt.Fprintf(a.log, "cellhost serve: %v\n", err)
+			a.hooks.logger(a.log).Error("deployment switch failed", "error", err.Error())
 		}
 	}
 }

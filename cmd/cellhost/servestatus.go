@@ -2,8 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -22,7 +21,7 @@ type nodeStatus struct {
 	wake  *fleet.Wake
 	start time.Time
 
-	log io.Writer // the alarms-fired counter is logged when it changes
+	log *slog.Logger // the alarms-fired counter is logged when it changes
 
 	mu         sync.Mutex
 	lastAt     time.Time
@@ -31,7 +30,7 @@ type nodeStatus struct {
 	lastAlarms int64
 }
 
-func newNodeStatus(app *servedApp, wake *fleet.Wake, log io.Writer) *nodeStatus {
+func newNodeStatus(app *servedApp, wake *fleet.Wake, log *slog.Logger) *nodeStatus {
 	return &nodeStatus{app: app, wake: wake, log: log, start: time.Now(), lastAt: time.Now()}
 }
 
@@ -57,8 +56,8 @@ func (n *nodeStatus) sample(ctx context.Context) {
 			n.lastAlarms = st.AlarmsFired
 			n.mu.Unlock()
 			if logAlarms {
-				fmt.Fprintf(n.log, "cellhost serve: counters: alarms_fired=%d events=%d requests=%d resident_cells=%d websockets=%d\n",
-					st.AlarmsFired, st.Events, st.Requests, st.ResidentCells, st.WebSockets)
+				n.log.Info("counters", "alarms_fired", st.AlarmsFired, "events", st.Events, "requests", st.Requests,
+					"resident_cells", st.ResidentCells, "websockets", st.WebSockets)
 			}
 		}
 	}

@@ -44,6 +44,10 @@ const (
 	CellhostPrefix = "cellhost/"
 	// PeerSecretKey is the fleet secret that signs peer traffic.
 	PeerSecretKey = CellhostPrefix + "peer-secret.json"
+	// FleetCAKey is the fleet's CA (certificate and key) that issues node
+	// certificates for mutual TLS on the internal listeners
+	// (serve --internal-tls-fleet-ca).
+	FleetCAKey = CellhostPrefix + "fleet-ca.json"
 	// DeploymentsPrefix holds one object per deployment,
 	// cellhost/deployments/<id>.json, newest = highest id.
 	DeploymentsPrefix = CellhostPrefix + "deployments/"

@@ -114,9 +114,11 @@ func DecodeHello(b []byte) (*Hello, error) {
 	return &h, nil
 }
 
+// decodeStrict decodes one JSON value into v; trailing data is an error.
+// Unknown members are skipped (a newer node's additions during a rolling
+// upgrade; see fleet's decodeStrict).
 func decodeStrict(b []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return err
 	}

@@ -13,10 +13,15 @@ func TestOpen_RoundTrip(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(*got, o) {
 		t.Fatalf("DecodeOpen = %+v, %v", got, err)
 	}
-	for _, bad := range []string{`{}`, `{"class":"A","id":"b","url":"u","x":1}`, `{"class":"A","id":"b","url":"u"} {}`, `[`} {
+	for _, bad := range []string{`{}`, `{"class":"A","id":"b","x":1}`, `{"class":"A","id":"b","url":"u"} {}`, `[`} {
 		if _, err := DecodeOpen([]byte(bad)); err == nil {
 			t.Errorf("DecodeOpen(%s) = nil error", bad)
 		}
+	}
+	// A newer node's member is skipped (rolling upgrades).
+	got, err = DecodeOpen([]byte(`{"class":"A","id":"b","url":"u","added_later":{"x":[1]}}`))
+	if err != nil || got.Class != "A" || got.ID != "b" || got.URL != "u" {
+		t.Errorf("DecodeOpen with an unknown member = %+v, %v", got, err)
 	}
 }
 
@@ -26,7 +31,7 @@ func TestHello_Decode(t *testing.T) {
 			t.Errorf("DecodeHello(%s): %v", good, err)
 		}
 	}
-	for _, bad := range []string{`{}`, `{"status":1000}`, `{"error":{"kind":"what"}}`, `{"status":101,"extra":1}`} {
+	for _, bad := range []string{`{}`, `{"status":1000}`, `{"error":{"kind":"what"}}`, `{"status":1,"extra":1}`} {
 		if _, err := DecodeHello([]byte(bad)); err == nil {
 			t.Errorf("DecodeHello(%s) = nil error", bad)
 		}

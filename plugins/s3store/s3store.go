@@ -262,6 +262,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if awsCfg.Region == "" {
 		awsCfg.Region = DefaultRegion
 	}
+	server := &serverHeader{}
 	client := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
 		// The SDK's standard retryer, without its client-side retry
 		// quota and with a short back-off: during an outage of the
@@ -275,6 +276,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			so.RateLimiter = ratelimit.None
 			so.MaxBackoff = sdkMaxBackoff
 		})
+		o.APIOptions = append(o.APIOptions, server.capture)
 		// o.BaseEndpoint already holds an endpoint from the environment.
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
@@ -288,7 +290,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			o.UsePathStyle = o.BaseEndpoint != nil
 		}
 	})
-	return New(client, cfg.Bucket, cfg.Prefix)
+	st, err := New(client, cfg.Bucket, cfg.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	st.server = server
+	return st, nil
 }
 
 // sdkMaxBackoff caps the SDK retryer's back-off between attempts.
@@ -301,6 +308,7 @@ type Store struct {
 	bucket string
 	prefix string // "" or ends in "/"
 	closed atomic.Bool
+	server *serverHeader // Open's: the server's Server header; nil with New
 }
 
 // New returns a store on bucket that keeps every key under prefix
