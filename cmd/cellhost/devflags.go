@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/plugins/assets"
+	"github.com/cellhost/cellhost/plugins/binding"
 )
 
 // wranglerDevFlags are `wrangler dev`'s flags (wrangler 4.164) that cellhost
@@ -205,10 +207,12 @@ func (o devOptions) overrideConfig(cfg *wrangler.Config) error {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--assets %s: not a directory", w.assets)
 		}
-		if cfg.Assets == nil {
-			cfg.Assets = &wrangler.Assets{NotFoundHandling: "none", HTMLHandling: "auto-trailing-slash"}
+		if a := assets.Of(cfg.Entries(assets.ConfigKey)); a != nil {
+			a.Directory = dir
+		} else {
+			cfg.Plugins = append(cfg.Plugins, binding.Use{Plugin: binding.Lookup(assets.ConfigKey), Entries: []binding.Entry{
+				{Config: &assets.Config{Directory: dir, NotFoundHandling: "none", HTMLHandling: "auto-trailing-slash"}}}})
 		}
-		cfg.Assets.Directory = dir
 	}
 	for _, kv := range w.define {
 		k, v, ok := strings.Cut(kv, ":")

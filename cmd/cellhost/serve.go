@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,8 +21,8 @@ import (
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/httpguard"
-	"github.com/cellhost/cellhost/jsapi/web"
 	"github.com/cellhost/cellhost/internal/metrics"
+	"github.com/cellhost/cellhost/jsapi/web"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/plugins"
 )

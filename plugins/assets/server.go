@@ -240,7 +240,7 @@ type etagKey struct {
 // etag is the quoted ETag of the open file f: the first 32 hex digits of
 // its content's SHA-256 (wrangler hashes the content too, with BLAKE3),
 // remembered while the file's size and modification time stay.
-func (a *assetServer) etag(f *os.File, st os.FileInfo) (string, error) {
+func (a *Server) etag(f *os.File, st os.FileInfo) (string, error) {
 	k := etagKey{f.Name(), st.Size(), st.ModTime()}
 	a.mu.Lock()
 	tag, ok := a.etags[k]
