@@ -27,7 +27,7 @@ var suites = map[string][]string{
 	"dom/abort": {"AbortSignal.any.js", "event.any.js"},
 	"encoding": {"api-replacement-encodings.any.js", "textdecoder-eof.any.js", "textencoder-constructor-non-utf.any.js",
 		"streams/decode-utf8.any.js", "streams/encode-utf8.any.js"},
-	"dom/events": {"AddEventListenerOptions-once.any.js", "Event-constructors.any.js", "EventTarget-constructible.any.js",
+	"dom/events": {"AddEventListenerOptions-once.any.js", "AddEventListenerOptions-signal.any.js", "EventTarget-add-remove-listener.any.js", "Event-constructors.any.js", "EventTarget-constructible.any.js",
 		"EventTarget-removeEventListener.any.js"},
 	"url": {"url-constructor.any.js", "url-origin.any.js", "url-setters.any.js", "url-statics-canparse.any.js",
 		"url-tojson.any.js", "urlsearchparams-append.any.js", "urlsearchparams-delete.any.js",

@@ -71,6 +71,11 @@
       listenersOf.set(this, new Map());
     }
     addEventListener(type, listener, options) {
+      // The options are converted first (DOM "flatten more"): a signal that
+      // is no AbortSignal throws even when the listener is null.
+      if (isObject(options) && options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+        throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': member signal is not of type AbortSignal.");
+      }
       if (listener === null || listener === undefined) return;
       if (typeof listener !== "function" && !(isObject(listener) && "handleEvent" in listener)) {
         throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': parameter 2 is not of type 'EventListener'.");
