@@ -93,10 +93,10 @@ type Node struct {
 	wg     sync.WaitGroup     // run
 	ops    sync.WaitGroup     // TryAcquire calls in flight; Add only under mu while started
 
-	mu       sync.Mutex
-	state    nodeState             // guarded by mu
-	etag     string                // guarded by mu; ETag of my last lease write
-	pending  *pendingWrite         // guarded by mu; an ambiguous lease write not yet resolved
+	mu      sync.Mutex
+	state   nodeState     // guarded by mu
+	etag    string        // guarded by mu; ETag of my last lease write
+	pending *pendingWrite // guarded by mu; an ambiguous lease write not yet resolved
 	// late are ambiguous lease writes that a read-back found not (yet)
 	// landed: a conditional write the store still held (a file store's
 	// queue, an S3 request the server applies after the client gave up)
@@ -106,18 +106,18 @@ type Node struct {
 	// attemptAt is when the renewal in flight started (monotonic; 0:
 	// none), for the fence's reason. Guarded by mu.
 	attemptAt time.Duration
-	fenceAt  time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
-	anchor   time.Duration         // guarded by mu; monotonic time of my last landed lease write
-	expires  uint64                // guarded by mu; expires_ms of my last landed lease write
-	fenced   *FencedError          // guarded by mu; non-nil once fenced
-	lapsed   bool                  // guarded by mu; fenced because no renewal landed in time
-	joining  bool                  // guarded by mu; a rejoin's lease write is in flight
-	rejoined chan struct{}         // guarded by mu; closed when the node rejoins
-	stopped  bool                  // guarded by mu; renewals stopped by Close
-	done     chan struct{}         // closed when fenced or when Close begins
-	deadline Timer                 // guarded by mu
-	leases   map[string]*Lease     // guarded by mu; by scope
-	refused  map[string]lostRecord // guarded by mu; by scope
+	fenceAt   time.Duration         // guarded by mu; monotonic time after which I must not acknowledge
+	anchor    time.Duration         // guarded by mu; monotonic time of my last landed lease write
+	expires   uint64                // guarded by mu; expires_ms of my last landed lease write
+	fenced    *FencedError          // guarded by mu; non-nil once fenced
+	lapsed    bool                  // guarded by mu; fenced because no renewal landed in time
+	joining   bool                  // guarded by mu; a rejoin's lease write is in flight
+	rejoined  chan struct{}         // guarded by mu; closed when the node rejoins
+	stopped   bool                  // guarded by mu; renewals stopped by Close
+	done      chan struct{}         // closed when fenced or when Close begins
+	deadline  Timer                 // guarded by mu
+	leases    map[string]*Lease     // guarded by mu; by scope
+	refused   map[string]lostRecord // guarded by mu; by scope
 }
 
 type nodeState int
