@@ -76,6 +76,10 @@ func (c *cell) fireAlarm() {
 			c.alarmCancel = s.AfterFunc(wait, c.fireAlarm)
 			return
 		}
+		if ic, internal := s.h.internal[c.class]; internal {
+			c.internalAlarm(ic, a)
+			return
+		}
 		if c.inst == nil {
 			if err := c.construct(""); err != nil {
 				c.alarmFailed(a, err)

@@ -365,6 +365,7 @@ func (h *Host) Open() error {
 	if h.cfg.InstanceIdleTimeout > 0 {
 		h.sweepInstances()
 	}
+	h.startInternal()
 	return nil
 }
 

@@ -31,6 +31,12 @@ type InternalClass struct {
 	// mode). wrote reports whether it may have written. It must leave no
 	// explicit transaction open. On the cell's loop.
 	Serve func(db *storage.DB, req []byte) (resp []byte, wrote bool)
+	// Alarm, if set, runs when a cell's stored alarm comes due
+	// (internalalarm.go); without it a due alarm is deleted.
+	Alarm InternalAlarm
+	// Start, if set, runs once the host is open, on a goroutine of its
+	// own (a queue's consumer tells its cell to arm its alarm).
+	Start func(ctx context.Context, w InternalWorker)
 }
 
 // CellCaller reaches internal cells from JavaScript running on a shard.

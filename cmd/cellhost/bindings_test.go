@@ -25,6 +25,7 @@ const bindingsConfig = `{
   "services": [{"binding": "API", "service": "b", "entrypoint": "Api"}, {"binding": "SELF", "service": "b"}],
   "r2_buckets": [{"binding": "BUCKET", "bucket_name": "b"}],
   "queues": {"producers": [{"binding": "Q", "queue": "q"}]},
+  "ai": {"binding": "AI"},
   "assets": {"directory": "public", "binding": "ASSETS", "not_found_handling": "404-page"}
 }`
 
@@ -81,7 +82,8 @@ export default {
         return Response.json({ o: [o.x, o.list], types, again: again.n, cb, err });
       }
       case "/stub":
-        try { await env.Q.send("k"); return new Response("no error"); }
+        await env.Q.send("k"); // a queue works (plugins/queues)
+        try { await env.AI.run("m"); return new Response("no error"); }
         catch (e) { return new Response(e.message, { status: 500 }); }
       case "/r2/put":
         await env.BUCKET.put("dir/k", "r2 value", { customMetadata: { a: "1" } });
@@ -100,8 +102,8 @@ export default {
   },
 };`
 
-// KV namespaces, service bindings to the worker's own entrypoints, a stub
-// for D1 and the assets all work under cellhost dev, and KV survives a
+// KV namespaces, service bindings to the worker's own entrypoints, a queue,
+// a throwing binding for Workers AI and the assets all work under cellhost dev, and KV survives a
 // restart.
 func TestDev_Bindings(t *testing.T) {
 	dir := writeProject(t, map[string]string{
@@ -132,11 +134,11 @@ func TestDev_Bindings(t *testing.T) {
 		t.Errorf("/svc/clone =\n%s\nwant\n%s", body, wantClone)
 	}
 	status, body := d.get("/stub")
-	if status != 500 || !strings.Contains(body, "(used: env.Q.send)") {
+	if status != 500 || !strings.Contains(body, "(used: env.AI.run)") {
 		t.Errorf("/stub = %d %q, want the stub's error", status, body)
 	}
-	if !strings.Contains(d.stderr.String(), "env.Q will throw when used") {
-		t.Errorf("no start-up warning about env.Q: %s", d.stderr.String())
+	if !strings.Contains(d.stderr.String(), "env.AI will throw when used") {
+		t.Errorf("no start-up warning about env.AI: %s", d.stderr.String())
 	}
 	for _, c := range []struct {
 		path, want string

@@ -335,7 +335,7 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 		t.Fatalf("Load: %v (an unknown key must be a warning)", err)
 	}
 	w := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"queues"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
+	for _, want := range []string{`unknown configuration key "kv_namespacez"`, `"ai"`, `env.OTHER names the worker "another-worker"`} {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings lack %q:\n%s", want, w)
 		}
@@ -356,7 +356,10 @@ func TestLoad_UnknownKeysWarn(t *testing.T) {
 	if r := c.Entries("r2_buckets"); len(r) != 1 || r[0].Name != "BUCKET" || r[0].Config != (r2.Config{Bucket: "b"}) {
 		t.Errorf("R2 = %+v, want BUCKET on bucket b", r)
 	}
-	if want := []string{"AI", "Q", "OTHER"}; !sameSet(stubs, want) {
+	if q := c.Entries("queues"); len(q) != 2 || q[0].Name != "Q" || q[1].Kind != "Queue consumer" {
+		t.Errorf("queues = %+v, want the producer env.Q and a consumer", q)
+	}
+	if want := []string{"AI", "OTHER"}; !sameSet(stubs, want) {
 		t.Errorf("stubs = %v, want %v", stubs, want)
 	}
 	if want := []binding.Entry{kv.BindingEntry("CACHE", "abc"), kv.BindingEntry("NOID", "NOID")}; !reflect.DeepEqual(c.Entries("kv_namespaces"), want) {

@@ -25,15 +25,18 @@ package binding
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/dop251/goja"
 
+	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/storage"
 )
@@ -86,6 +89,20 @@ type Class struct {
 	// Serve answers one request in a turn of the cell (host.InternalClass.
 	// Serve).
 	Serve func(db *storage.DB, req []byte) (resp []byte, wrote bool)
+	// Alarm, if set, runs in a turn of the cell when its stored alarm
+	// comes due (host.InternalAlarm): a queue delivers its messages, a
+	// workflow runs its next step. after runs off the loop once the turn
+	// is durable.
+	Alarm func(db *storage.DB, now time.Time) (after func(ctx context.Context, w Worker))
+	// Start, if set, runs once a host is open, on a goroutine of its own.
+	Start func(ctx context.Context, w Worker)
+}
+
+// Worker is what an internal cell's alarm work reaches
+// (host.InternalWorker): the worker's code and other internal cells.
+type Worker interface {
+	RunWorker(ctx context.Context, fn func(w *jsapi.Worker, ectx *goja.Object) (goja.Value, error)) error
+	CallCell(ctx context.Context, class, key string, req []byte) ([]byte, error)
 }
 
 // CellCaller reaches internal cells (host.CellCaller).

@@ -13,6 +13,7 @@ import (
 	_ "github.com/cellhost/cellhost/plugins/assets"
 	_ "github.com/cellhost/cellhost/plugins/d1"
 	_ "github.com/cellhost/cellhost/plugins/kv"
+	_ "github.com/cellhost/cellhost/plugins/queues"
 	_ "github.com/cellhost/cellhost/plugins/r2"
 	_ "github.com/cellhost/cellhost/plugins/service"
 	_ "github.com/cellhost/cellhost/plugins/unsupported"
