@@ -17,4 +17,5 @@ import (
 	_ "github.com/cellhost/cellhost/plugins/r2"
 	_ "github.com/cellhost/cellhost/plugins/service"
 	_ "github.com/cellhost/cellhost/plugins/unsupported"
+	_ "github.com/cellhost/cellhost/plugins/workflows"
 )

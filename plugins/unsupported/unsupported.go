@@ -20,7 +20,7 @@ var Kinds = map[string]string{
 	"hyperdrive": "Hyperdrive", "browser": "Browser Rendering", "send_email": "Email sender",
 	"version_metadata": "version metadata", "dispatch_namespaces": "dispatch namespace",
 	"mtls_certificates": "mTLS certificate", "images": "Images", "secrets_store_secrets": "Secrets Store secret",
-	"pipelines": "Pipeline", "workflows": "Workflow",
+	"pipelines": "Pipeline",
 }
 
 func init() {
