@@ -15,6 +15,7 @@ import (
 	_ "github.com/cellhost/cellhost/plugins/kv"
 	_ "github.com/cellhost/cellhost/plugins/queues"
 	_ "github.com/cellhost/cellhost/plugins/r2"
+	_ "github.com/cellhost/cellhost/plugins/ratelimit"
 	_ "github.com/cellhost/cellhost/plugins/service"
 	_ "github.com/cellhost/cellhost/plugins/unsupported"
 	_ "github.com/cellhost/cellhost/plugins/workflows"
