@@ -295,6 +295,7 @@ func LoadWith(path string, opt Options) (*Config, error) {
 // order, and claims the env names of its entries.
 func (cfg *Config) decodePlugins(keys []string, raw map[string]json.RawMessage, claim func(name, what string) error) error {
 	d := &binding.Decoder{Path: cfg.Path, Dir: cfg.Dir, Worker: cfg.Name,
+		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
 		Warn: func(msg string) { cfg.Warnings = append(cfg.Warnings, msg) }}
 	for _, k := range keys {
 		p := binding.Lookup(k)

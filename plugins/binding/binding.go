@@ -115,6 +115,9 @@ type Decoder struct {
 	Path   string // the configuration file
 	Dir    string // paths in the configuration are relative to it
 	Worker string // the worker's name (the "name" key)
+	// CompatibilityDate and CompatibilityFlags are the worker's.
+	CompatibilityDate  string
+	CompatibilityFlags []string
 	// Warn adds a warning shown when the configuration loads.
 	Warn func(msg string)
 }

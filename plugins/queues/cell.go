@@ -92,8 +92,16 @@ func serve(db *storage.DB, b []byte) ([]byte, bool) {
 	if _, err := exec(db, `INSERT OR IGNORE INTO _cellhost_queue_meta (k, v) VALUES ('queue', ?)`, req.Queue); err != nil {
 		return answer(err), true
 	}
+	var backlog Response
 	switch req.Op {
 	case "send":
+		rows, err := exec(db, `SELECT count(*), coalesce(sum(length(body)), 0), coalesce(min(ts), 0) FROM _cellhost_queue`)
+		if err != nil {
+			return answer(err), true
+		}
+		backlog.BacklogCount, _ = rows[0][0].(int64)
+		backlog.BacklogBytes, _ = rows[0][1].(int64)
+		backlog.OldestMs, _ = rows[0][2].(int64)
 		for _, m := range req.Messages {
 			if _, err := exec(db, `INSERT OR IGNORE INTO _cellhost_queue (id, body, content_type, ts, attempts, visible_at) VALUES (?, ?, ?, ?, ?, ?)`,
 				m.ID, m.Body, m.ContentType, m.TimestampMs, m.Attempts, now.UnixMilli()+m.DelayMs); err != nil {
@@ -117,7 +125,11 @@ func serve(db *storage.DB, b []byte) ([]byte, bool) {
 		}
 		leasesMu.Unlock()
 	}
-	return answer(rearm(db, req.Queue, now)), true
+	if err := rearm(db, req.Queue, now); err != nil {
+		return answer(err), true
+	}
+	out, _ := json.Marshal(backlog)
+	return out, true
 }
 
 // rearm sets the cell's alarm for the next batch: now when a full batch

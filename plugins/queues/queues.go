@@ -35,6 +35,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/plugins/binding"
 )
 
@@ -48,6 +49,10 @@ const Class = "cellhost.Queue"
 type Producer struct {
 	Queue   string
 	DelayMs int64 // delivery_delay
+	// DefaultType is the content type of a message sent without one:
+	// "json" with the queues_json_messages compatibility flag (the default
+	// from 2024-03-18), else "v8".
+	DefaultType string
 }
 
 // Consumer is a consumers entry, with wrangler's defaults applied.
@@ -95,7 +100,7 @@ func decode(d *binding.Decoder, raw json.RawMessage) ([]binding.Entry, error) {
 		if err := checkName(p.Queue); err != nil {
 			return nil, fmt.Errorf("queues.producers[%d]: %w", i, err)
 		}
-		pr := Producer{Queue: p.Queue}
+		pr := Producer{Queue: p.Queue, DefaultType: defaultType(d.CompatibilityDate, d.CompatibilityFlags)}
 		if p.DeliveryDelay != nil {
 			if *p.DeliveryDelay < 0 || *p.DeliveryDelay > 43200 {
 				return nil, fmt.Errorf("queues.producers[%d].delivery_delay is %d: want 0 to 43200 seconds", i, *p.DeliveryDelay)
@@ -156,6 +161,25 @@ func decode(d *binding.Decoder, raw json.RawMessage) ([]binding.Entry, error) {
 		out = append(out, binding.Entry{Show: consumerShow(cs), Kind: "Queue consumer", Config: cs})
 	}
 	return out, nil
+}
+
+// defaultType is the default content type of a worker's messages: the
+// compatibility flag queues_json_messages, on from 2024-03-18, makes it
+// "json" (workerd's compatibility-date.capnp; recorded in
+// cmd/cellhost/testdata/cases/queues-binding).
+func defaultType(date string, flags []string) string {
+	for _, f := range flags {
+		switch f {
+		case "queues_json_messages":
+			return "json"
+		case "no_queues_json_messages":
+			return "v8"
+		}
+	}
+	if date >= "2024-03-18" {
+		return "json"
+	}
+	return "v8"
 }
 
 func consumerShow(c Consumer) string {
@@ -273,7 +297,7 @@ func bindProducer(rt *goja.Runtime, p Producer, cells binding.CellCaller) (goja.
 				stringify, _ := goja.AssertFunction(rt.Get("JSON").ToObject(rt).Get("stringify"))
 				v, err := stringify(goja.Undefined(), body)
 				if err != nil {
-					panic(err)
+					jserr.Throw(rt, err)
 				}
 				m.Body = []byte(v.String())
 			case "bytes":
@@ -282,7 +306,7 @@ func bindProducer(rt *goja.Runtime, p Producer, cells binding.CellCaller) (goja.
 			default:
 				b, err := clone.Serialize(rt, body)
 				if err != nil {
-					panic(err)
+					jserr.Throw(rt, err)
 				}
 				m.Body = b
 			}
@@ -297,18 +321,25 @@ func bindProducer(rt *goja.Runtime, p Producer, cells binding.CellCaller) (goja.
 		}
 		pr, resolve, reject := rt.NewPromise()
 		cells.CallCell(Class, p.Queue, b, func(resp []byte, err error) {
+			var r Response
 			if err == nil {
-				err = responseError(resp)
+				if err = json.Unmarshal(resp, &r); err == nil && r.Error != "" {
+					err = fmt.Errorf("%s", r.Error)
+				}
 			}
 			if err != nil {
 				_ = reject(rt.NewGoError(fmt.Errorf("Queue send failed: %w", err)))
 				return
 			}
-			_ = resolve(goja.Undefined())
+			m := rt.NewObject()
+			_ = m.Set("count", r.BacklogCount)
+			_ = m.Set("bytes", r.BacklogBytes)
+			_ = m.Set("oldest", r.OldestMs)
+			_ = resolve(m)
 		})
 		return rt.ToValue(pr)
 	})
-	return fn(goja.Undefined(), native, rt.ToValue(p.Queue))
+	return fn(goja.Undefined(), native, rt.ToValue(p.Queue), rt.ToValue(p.DefaultType))
 }
 
 func responseError(resp []byte) error {

@@ -94,11 +94,12 @@ func waitLog(t *testing.T, base string, n int) []string {
 func TestQueues_ContentTypes(t *testing.T) {
 	base := startApp(t)
 	get(t, base+"/send")
-	got := waitLog(t, base, 4)
+	got := waitLog(t, base, 5)
 	want := []string{
 		`got bytes:1,2,3 attempts=1 id=true ts=true`,
 		`got map:k=1(bigint) attempts=1 id=true ts=true`,
 		`got object:{"a":1} attempts=1 id=true ts=true`,
+		`got object:{} attempts=1 id=true ts=true`, // json, the default from 2024-03-18
 		`got string:"hello" attempts=1 id=true ts=true`,
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -135,8 +136,8 @@ func TestQueues_BadSends(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		`TypeError: Content Type "text" requires a value of type string, but received number`,
-		`TypeError: Unknown Queue content type "xml". Valid content types are: "text", "bytes", "json", "v8".`,
+		`TypeError: Content Type "text" requires a value of type string, but received: number`,
+		`TypeError: Unsupported queue message content type: xml`,
 		`TypeError: sendBatch() requires at least one message`,
 		`TypeError: send: delaySeconds must be a number between 0 and 43200`,
 	}

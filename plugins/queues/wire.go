@@ -45,6 +45,11 @@ type Request struct {
 // Response is a cell's answer.
 type Response struct {
 	Error string `json:"error,omitempty"`
+	// A send's answer: the queue's backlog before it (workerd's
+	// QueueSendResponse metrics).
+	BacklogCount int64 `json:"backlogCount,omitempty"`
+	BacklogBytes int64 `json:"backlogBytes,omitempty"`
+	OldestMs     int64 `json:"oldestMs,omitempty"`
 }
 
 // Limits of a request: Cloudflare's 100 messages of a batch, 128 KB each

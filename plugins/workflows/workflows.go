@@ -23,6 +23,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/cellhost/cellhost/jsapi/clone"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/plugins/binding"
 )
 
@@ -149,7 +150,7 @@ func requestOf(rt *goja.Runtime, o *goja.Object) *Request {
 		}
 		b, err := clone.Serialize(rt, v)
 		if err != nil {
-			panic(err)
+			jserr.Throw(rt, err)
 		}
 		return b
 	}

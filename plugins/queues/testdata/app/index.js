@@ -26,6 +26,7 @@ export default {
       await env.JOBS.send("hello", { contentType: "text" });
       await env.JOBS.send({ a: 1 }, { contentType: "json" });
       await env.JOBS.send(new Uint8Array([1, 2, 3]), { contentType: "bytes" });
+      await env.JOBS.send(new Map([["k", 1n]]), { contentType: "v8" });
       await env.JOBS.send(new Map([["k", 1n]]));
       return new Response("sent");
     }
