@@ -121,7 +121,7 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 	status := str(m, "status")
 	if r.Op == "create" {
 		if status != "" {
-			return Answer{Fail: fmt.Sprintf("instance.already_exists: a Workflow instance with the id %q already exists", r.ID)}, false
+			return Answer{Fail: fmt.Sprintf("WorkflowError: (instance.already_exists) Workflow instance with id %q already exists", r.ID)}, false
 		}
 		for k, v := range map[string]any{"workflow": r.Workflow, "class": r.Class, "id": r.ID, "params": r.Params, "created": now, "status": "queued"} {
 			if err := setMeta(db, k, v); err != nil {

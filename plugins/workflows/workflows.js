@@ -13,7 +13,14 @@
     #wf; #id;
     constructor(wf, id) { this.#wf = wf; this.#id = id; }
     get id() { return this.#id; }
-    async status() { return native.call(this.#wf, this.#id, { op: "status" }); }
+    async status() {
+      // As wrangler dev reports it: a sleeping or waiting instance is
+      // "running"; output is null until the instance completes.
+      const a = await native.call(this.#wf, this.#id, { op: "status" });
+      const out = { status: a.status === "waiting" ? "running" : a.status, output: a.output ?? null };
+      if (a.error) out.error = a.error;
+      return out;
+    }
     async pause() { await native.call(this.#wf, this.#id, { op: "pause" }); }
     async resume() { await native.call(this.#wf, this.#id, { op: "resume" }); }
     async terminate() { await native.call(this.#wf, this.#id, { op: "terminate" }); }
@@ -67,7 +74,9 @@
     };
     const stop = () => { suspended(); return new Promise(() => {}); };
     const record = async (req) => { const a = await call(req); if (a.stop) await stop(); return a; };
-    const errorOf = (e) => { const err = new Error(e.message); err.name = e.name; return err; };
+    // A failed step rethrows as wrangler dev does: an Error whose message
+    // starts with the original's name.
+    const errorOf = (e) => new Error(e.name + ": " + e.message);
     const sleepMs = (t) => new Promise((r) => setTimeout(r, t));
     const step = {
       async do(name, a, b) {
@@ -96,8 +105,9 @@
             return value;
           }
           if (failure?.name === "NonRetryableError" || failure?.constructor?.name === "NonRetryableError" || attempt > limit) {
-            await record({ op: "step", key, error: { name: failure?.name ?? "Error", message: String(failure?.message ?? failure) } });
-            throw failure;
+            const error = { name: failure?.name ?? "Error", message: String(failure?.message ?? failure) };
+            await record({ op: "step", key, error });
+            throw errorOf(error);
           }
           const factor = backoff === "constant" ? 1 : backoff === "linear" ? attempt : 2 ** (attempt - 1);
           await sleepMs(delay * factor);

@@ -88,6 +88,17 @@ func waitStatus(t *testing.T, base, id, want string) map[string]any {
 	return nil
 }
 
+// waitLog polls the log until it holds line.
+func waitLog(t *testing.T, base, line string) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if count(t, base, line) > 0 {
+			return
+		}
+	}
+	t.Fatalf("the log never held %q", line)
+}
+
 func count(t *testing.T, base, line string) int {
 	n := 0
 	for _, l := range call(t, base, "/log", "").([]any) {
@@ -106,13 +117,13 @@ func TestWorkflow_Lifecycle(t *testing.T) {
 	if got := call(t, base, "/create", "one"); got != "one" {
 		t.Fatalf("create = %v", got)
 	}
-	waitStatus(t, base, "one", "waiting") // on the event, after the sleep
-	if got := call(t, base, "/create", "one"); got != `threw Error: instance.already_exists: a Workflow instance with the id "one" already exists` {
+	waitLog(t, base, "one fatal") // then it waits for the event
+	if got := call(t, base, "/create", "one"); got != `threw Error: WorkflowError: (instance.already_exists) Workflow instance with id "one" already exists` {
 		t.Errorf("second create = %v", got)
 	}
 	call(t, base, "/event", "one")
 	st := waitStatus(t, base, "one", "complete")
-	want := map[string]any{"a": map[string]any{"doubled": 42.0, "at": true}, "flaky": "ok after 3", "fatal": "NonRetryableError: no retry", "approved": "yes", "type": "approve"}
+	want := map[string]any{"a": map[string]any{"doubled": 42.0, "at": true}, "flaky": "ok after 3", "fatal": "Error: NonRetryableError: no retry", "approved": "yes", "type": "approve"}
 	if !reflect.DeepEqual(st["output"], want) {
 		t.Errorf("output = %v, want %v", st["output"], want)
 	}
@@ -132,7 +143,7 @@ func TestWorkflow_PauseResumeTerminateRestart(t *testing.T) {
 	if !reflect.DeepEqual(ids, []any{"b-1", "b-2"}) {
 		t.Fatalf("createBatch ids = %v", ids)
 	}
-	waitStatus(t, base, "b-1", "waiting")
+	waitLog(t, base, "b-1 fatal")
 	call(t, base, "/pause", "b-1")
 	waitStatus(t, base, "b-1", "paused")
 	call(t, base, "/event", "b-1") // kept while paused
@@ -140,14 +151,18 @@ func TestWorkflow_PauseResumeTerminateRestart(t *testing.T) {
 	call(t, base, "/resume", "b-1")
 	waitStatus(t, base, "b-1", "complete")
 
-	waitStatus(t, base, "b-2", "waiting")
+	waitLog(t, base, "b-2 fatal")
 	call(t, base, "/terminate", "b-2")
 	waitStatus(t, base, "b-2", "terminated")
 	if got := call(t, base, "/terminate", "b-2"); !strings.HasPrefix(got.(string), "threw Error: instance.not_running") {
 		t.Errorf("second terminate = %v", got)
 	}
 	call(t, base, "/restart", "b-2")
-	waitStatus(t, base, "b-2", "waiting")
+	for deadline := time.Now().Add(60 * time.Second); count(t, base, "b-2 fatal") < 2 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	}
+	if st := waitStatus(t, base, "b-2", "running"); st["output"] != nil {
+		t.Errorf("restarted instance: %v", st)
+	}
 	if got := count(t, base, "b-2 first"); got != 2 {
 		t.Errorf("after restart the first step ran %d times in all, want 2", got)
 	}
