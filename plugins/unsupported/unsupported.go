@@ -82,7 +82,15 @@ func Decode(key, kind string, raw json.RawMessage) ([]binding.Entry, error) {
 			continue
 		}
 		out = append(out, binding.Entry{Name: name, Kind: fmt.Sprintf("%s (%s)", kind, key),
-			Throws: fmt.Sprintf("env.%s is a %s binding (%s), which cellhost does not support yet", name, kind, key)})
+			Throws: fmt.Sprintf("env.%s is %s binding (%s), which cellhost does not support yet", name, article(kind), key)})
 	}
 	return out, nil
+}
+
+// article puts "a" or "an" before kind ("an Email sender", "a Pipeline").
+func article(kind string) string {
+	if kind != "" && strings.ContainsRune("AEIOUaeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
