@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sync"
 
 	"github.com/dop251/goja"
 
@@ -84,15 +83,17 @@ type glue struct {
 	classes      map[string]string // workflow name -> class
 }
 
-var (
-	gluesMu sync.Mutex
-	glues   = map[*goja.Runtime]*glue{}
-)
+// glueSym keys a runtime's glue on its global object (out of reach of
+// string keys), so that it goes with the runtime.
+var glueSym = goja.NewSymbol("cellhost.workflows")
 
 func glueOf(rt *goja.Runtime) *glue {
-	gluesMu.Lock()
-	defer gluesMu.Unlock()
-	return glues[rt]
+	v := rt.GlobalObject().GetSymbol(glueSym)
+	if v == nil {
+		return nil
+	}
+	g, _ := v.Export().(*glue)
+	return g
 }
 
 func prepare(_ *binding.Resources, entries []binding.Entry) (binding.Bind, error) {
@@ -127,10 +128,7 @@ func prepare(_ *binding.Resources, entries []binding.Entry) (binding.Bind, error
 				return err
 			}
 		}
-		gluesMu.Lock()
-		glues[rt] = g
-		gluesMu.Unlock()
-		return nil
+		return rt.GlobalObject().DefineDataPropertySymbol(glueSym, rt.ToValue(g), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}, nil
 }
 
