@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dop251/goja"
-
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
@@ -23,14 +21,7 @@ func bindPlugins(t *testing.T, cfg *wrangler.Config, hc *host.Config, stateDir s
 		return filestore.New(filepath.Join(stateDir, "bucket"))
 	})
 	t.Cleanup(res.Close)
-	for _, c := range binding.Classes() {
-		hc.Internal = append(hc.Internal, host.InternalClass{Name: c.Name, Serve: c.Serve})
-	}
-	bind, err := binding.Prepare(res, cfg.Plugins)
-	if err != nil {
+	if err := cfg.BindPlugins(res, hc); err != nil {
 		t.Fatal(err)
-	}
-	if bind != nil {
-		hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error { return bind(rt, env, cells) }
 	}
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"path/filepath"
 
-	"github.com/dop251/goja"
-
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
@@ -32,23 +30,10 @@ func newBindingSet(stateDir string, bucket plugins.ObjectStore) *bindingSet {
 	})}
 }
 
-// bind sets hc.Internal to every registered plugin's internal classes
-// (known even without a binding, so that a node answers a peer's
-// forwarded call) and hc.BindInternal to the project's bindings.
+// bind sets hc.Internal and hc.BindInternal for the project's bindings
+// (wrangler.Config.BindPlugins).
 func (b *bindingSet) bind(cfg *wrangler.Config, hc *host.Config) error {
-	for _, c := range binding.Classes() {
-		hc.Internal = append(hc.Internal, host.InternalClass{Name: c.Name, Serve: c.Serve})
-	}
-	bind, err := binding.Prepare(b.res, cfg.Plugins)
-	if err != nil {
-		return err
-	}
-	if bind != nil {
-		hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error {
-			return bind(rt, env, cells)
-		}
-	}
-	return nil
+	return cfg.BindPlugins(b.res, hc)
 }
 
 func (b *bindingSet) close() { b.res.Close() }

@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dop251/goja"
-
 	"github.com/cellhost/cellhost/examples/custombinding/greet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
@@ -62,16 +60,9 @@ func open(dir, state string) (*host.Host, func(), error) {
 	res := binding.NewResources(state, nil, func() (plugins.ObjectStore, error) {
 		return filestore.New(filepath.Join(state, "bucket"))
 	})
-	for _, c := range binding.Classes() {
-		hc.Internal = append(hc.Internal, host.InternalClass{Name: c.Name, Serve: c.Serve})
-	}
-	bind, err := binding.Prepare(res, cfg.Plugins)
-	if err != nil {
+	if err := cfg.BindPlugins(res, &hc); err != nil {
 		res.Close()
 		return nil, nil, err
-	}
-	if bind != nil {
-		hc.BindInternal = func(rt *goja.Runtime, env *goja.Object, cells host.CellCaller) error { return bind(rt, env, cells) }
 	}
 	h, err := host.New(hc)
 	if err == nil {
