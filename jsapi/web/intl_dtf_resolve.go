@@ -182,74 +182,50 @@ func stylePattern(l *dtfLocale, ds, ts string) string {
 	return strings.Replace(strings.Replace(glue, "{1}", d, 1), "{0}", t, 1)
 }
 
+// v8PatternItems is V8's table that resolvedOptions reads the pattern
+// back with: per property, substrings of the pattern (quoted text
+// included, as V8 searches the raw pattern: es "MMMM 'de' y" reports a
+// day) and the value each gives.
+var v8PatternItems = []struct {
+	prop  string
+	pairs [][2]string
+}{
+	{"weekday", [][2]string{{"EEEEE", "narrow"}, {"EEEE", "long"}, {"EEE", "short"}, {"ccccc", "narrow"}, {"cccc", "long"}, {"ccc", "short"}}},
+	{"era", [][2]string{{"GGGGG", "narrow"}, {"GGGG", "long"}, {"GGG", "short"}}},
+	{"year", [][2]string{{"yy", "2-digit"}, {"y", "numeric"}}},
+	{"month", [][2]string{{"MMMMM", "narrow"}, {"MMMM", "long"}, {"MMM", "short"}, {"MM", "2-digit"}, {"M", "numeric"}, {"LLLLL", "narrow"}, {"LLLL", "long"}, {"LLL", "short"}, {"LL", "2-digit"}, {"L", "numeric"}}},
+	{"day", [][2]string{{"dd", "2-digit"}, {"d", "numeric"}}},
+	{"dayPeriod", [][2]string{{"BBBBB", "narrow"}, {"bbbbb", "narrow"}, {"BBBB", "long"}, {"bbbb", "long"}, {"B", "short"}, {"b", "short"}}},
+	{"hour", [][2]string{{"HH", "2-digit"}, {"H", "numeric"}, {"hh", "2-digit"}, {"h", "numeric"}, {"kk", "2-digit"}, {"k", "numeric"}, {"KK", "2-digit"}, {"K", "numeric"}}},
+	{"minute", [][2]string{{"mm", "2-digit"}, {"m", "numeric"}}},
+	{"second", [][2]string{{"ss", "2-digit"}, {"s", "numeric"}}},
+	{"timeZoneName", [][2]string{{"zzzz", "long"}, {"z", "short"}, {"OOOO", "longOffset"}, {"O", "shortOffset"}, {"vvvv", "longGeneric"}, {"v", "shortGeneric"}}},
+}
+
 // resolvedFromPattern is resolvedOptions' components as V8 reads them
 // back from the pattern.
 func resolvedFromPattern(p string) map[string]any {
 	out := map[string]any{}
-	text := func(n int) string {
-		switch {
-		case n == 4:
-			return "long"
-		case n == 5:
-			return "narrow"
-		}
-		return "short"
-	}
-	num := func(n int) string {
-		if n == 2 {
-			return "2-digit"
-		}
-		return "numeric"
-	}
 	for _, it := range parsePattern(p) {
 		if !it.field {
 			continue
 		}
-		n := it.n
-		switch it.ch {
-		case 'E', 'c', 'e':
-			out["weekday"] = text(n)
-		case 'G':
-			out["era"] = text(n)
-		case 'y':
-			out["year"] = num(n)
-		case 'M', 'L':
-			if n <= 2 {
-				out["month"] = num(n)
-			} else {
-				out["month"] = text(n)
-			}
-		case 'd':
-			out["day"] = num(n)
-		case 'B', 'b':
-			out["dayPeriod"] = text(n)
-		case 'h', 'H', 'k', 'K':
-			out["hourCycle"] = hcOfChar(it.ch)
+		if hc := hcOfChar(it.ch); hc != "" {
+			out["hourCycle"] = hc
 			out["hour12"] = it.ch == 'h' || it.ch == 'K'
-			out["hour"] = num(n)
-		case 'm':
-			out["minute"] = num(n)
-		case 's':
-			out["second"] = num(n)
-		case 'S':
-			out["fractionalSecondDigits"] = n
-		case 'z':
-			if n == 4 {
-				out["timeZoneName"] = "long"
-			} else {
-				out["timeZoneName"] = "short"
+			break
+		}
+	}
+	for _, item := range v8PatternItems {
+		if item.prop == "timeZoneName" {
+			if n := strings.Count(p, "S"); n > 0 {
+				out["fractionalSecondDigits"] = n
 			}
-		case 'O':
-			if n == 4 {
-				out["timeZoneName"] = "longOffset"
-			} else {
-				out["timeZoneName"] = "shortOffset"
-			}
-		case 'v':
-			if n == 4 {
-				out["timeZoneName"] = "longGeneric"
-			} else {
-				out["timeZoneName"] = "shortGeneric"
+		}
+		for _, pair := range item.pairs {
+			if strings.Contains(p, pair[0]) {
+				out[item.prop] = pair[1]
+				break
 			}
 		}
 	}

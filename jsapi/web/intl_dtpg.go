@@ -421,7 +421,7 @@ func newDTPG(d cldr.Data, hourChar byte) *dtpg {
 	for name, f := range map[string]int{"era": fEra, "year": fYear, "quarter": fQuarter, "month": fMonth, "week": fWeekOfYear, "weekday": fWeekday, "day": fDay, "dayperiod": fDayPeriod, "hour": fHour, "minute": fMinute, "second": fSecond, "zone": fZone} {
 		g.fieldNames[f] = d.Str("fields", name, "displayName")
 	}
-	g.decimal = d.Str("numbers", "symbols-numberSystem-latn", "decimal")
+	g.decimal = d.Str("numbers", "symbols-numberSystem-"+d.Str("numbers", "defaultNumberingSystem"), "decimal")
 	if g.decimal == "" {
 		g.decimal = "."
 	}

@@ -89,3 +89,25 @@ func TestPluralRulesCLDR48(t *testing.T) {
 		}
 	}
 }
+
+// TestIntlIssue26Examples pins the outputs issue 26 quotes from workerd.
+func TestIntlIssue26Examples(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for src, want := range map[string]string{
+		`new Intl.RelativeTimeFormat("de").format(-1, "month")`:                                                                                     "vor 1 Monat",
+		`new Intl.DateTimeFormat("en-AU", {timeZoneName: "short", timeZone: "Australia/Brisbane"}).format(Date.UTC(2026, 6, 4))`:                    "04/07/2026, AEST",
+		`JSON.stringify(new Intl.Locale("en-US").getWeekInfo())`:                                                                                    `{"firstDay":7,"weekend":[6,7]}`,
+		`new Intl.DateTimeFormat("en", {month: "short", day: "numeric", timeZone: "UTC"}).formatRange(Date.UTC(2026, 2, 8), Date.UTC(2026, 2, 11))`: "Mar 8 – 11",
+		`new Intl.NumberFormat("fr", {notation: "compact", compactDisplay: "long"}).format(1000000)`:                                                "1 million",
+		`new Intl.PluralRules("fr").select(1000000)`:                                                                                                "many",
+	} {
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v.String() != want {
+			t.Errorf("%s = %q, want %q", src, v.String(), want)
+		}
+	}
+}
