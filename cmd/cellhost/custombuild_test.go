@@ -22,10 +22,9 @@ func buildWorker(v string) string {
 func TestDev_CustomBuild(t *testing.T) {
 	dir := writeProject(t, map[string]string{"wrangler.jsonc": buildConfig, "src/worker.js": buildWorker("v1")})
 	p := runDevProc(t, dir, nil, "--port", "0", "--state", t.TempDir())
-	out := p.out.String()
 	for _, want := range []string{"[custom build] Running: echo to-stderr >&2; if grep", "[custom build] built in src for dev", "[custom build] to-stderr"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		if !p.out.waitFor(want, time.Minute) {
+			t.Errorf("output lacks %q:\n%s", want, p.out)
 		}
 	}
 	if _, body, _ := p.get(t, "/"); body != "v1" {
@@ -56,9 +55,11 @@ func TestDev_CustomBuild(t *testing.T) {
 	if !p.out.waitFor("✘ [ERROR] Running custom build `echo to-stderr", time.Minute) {
 		t.Fatalf("no build failure reported:\n%s", p.out)
 	}
-	out = p.out.String()
-	if !strings.Contains(out, "failed (exit status 3). There are likely more logs from your build command above.") || !strings.Contains(out, "[custom build] broken") {
-		t.Errorf("failure output:\n%s", out)
+	// The build's lines are on stdout, the error on stderr: wait for each.
+	for _, want := range []string{"failed (exit status 3). There are likely more logs from your build command above.", "[custom build] broken"} {
+		if !p.out.waitFor(want, time.Minute) {
+			t.Errorf("failure output lacks %q:\n%s", want, p.out)
+		}
 	}
 	if _, body, _ := p.get(t, "/"); body != "v2" {
 		t.Fatalf("GET / = %q after a failed build, want v2 still", body)

@@ -198,7 +198,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	var be *jsapi.BuildError
 	if errors.As(err, &be) && be.Frames != "" {
 		io.WriteString(stderr, be.Frames)
-		return fmt.Errorf("the worker does not build: %d error(s) above", len(be.Messages))
+		return fmt.Errorf("the worker does not build: %s", strings.Join(be.Messages, "; "))
 	}
 	if err != nil {
 		return err

@@ -74,7 +74,7 @@ export default {
 		t.Fatalf("exit %d with a broken build", code)
 	}
 	out = q.out.String()
-	if !strings.Contains(out, frame) || !strings.Contains(out, "cellhost: the worker does not build: 1 error(s) above") {
+	if !strings.Contains(out, frame) || !strings.Contains(out, "cellhost: the worker does not build: src/server/index.ts:6:11: Unexpected \"=\"") {
 		t.Errorf("start output:\n%s", out)
 	}
 }
