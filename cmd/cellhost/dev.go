@@ -136,6 +136,12 @@ const (
 // loadProject resolves the project and builds its host configuration (the
 // project's fields only). Warnings go to warn when it is not nil.
 func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config, host.Config, error) {
+	return loadProjectBuilt(target, o, warn, nil)
+}
+
+// loadProjectBuilt is loadProject with build, if not nil, run between
+// reading the configuration and bundling (the custom build).
+func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*wrangler.Config) error) (*wrangler.Config, host.Config, error) {
 	cfg, err := wrangler.ResolveWith(target, wrangler.Options{Env: o.env, Vars: o.vars})
 	if err != nil {
 		return nil, host.Config{}, err
@@ -143,6 +149,16 @@ func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config,
 	if warn != nil {
 		for _, w := range cfg.Warnings {
 			fmt.Fprintf(warn, "%s %s\n", markWarn, w)
+		}
+	}
+	if cfg.Build != nil {
+		if build != nil {
+			if err := build(cfg); err != nil {
+				return nil, host.Config{}, err
+			}
+		}
+		if err := cfg.CheckMain(); err != nil {
+			return nil, host.Config{}, err
 		}
 	}
 	hc, err := cfg.HostConfig()
@@ -153,7 +169,11 @@ func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config,
 }
 
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	cfg, hc, err := loadProject(target, o, stderr)
+	// The custom build runs before the first bundle, as wrangler's does;
+	// its failure ends the command (wrangler dev exits too).
+	cfg, hc, err := loadProjectBuilt(target, o, stderr, func(cfg *wrangler.Config) error {
+		return runCustomBuild(ctx, cfg.Build, stdout)
+	})
 	if err != nil {
 		return err
 	}

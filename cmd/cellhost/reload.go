@@ -327,7 +327,10 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 	watched := map[string]bool{}
 	rewatch := func() {
 		want := map[string]bool{}
-		for _, dir := range d.watchDirs() {
+		d.mu.Lock()
+		build := d.cfg.Build
+		d.mu.Unlock()
+		for _, dir := range append(d.watchDirs(), buildWatchDirs(build)...) {
 			want[dir] = true
 			if !watched[dir] {
 				if err := w.Add(dir); err != nil {
@@ -347,6 +350,7 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 	rewatch()
 	var fire <-chan time.Time
 	var timer *time.Timer
+	buildFile := "" // the last changed file under the build's watch_dir since the last build
 	for {
 		select {
 		case <-ctx.Done():
@@ -358,7 +362,17 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 			if !ok {
 				return nil
 			}
-			if ev.Op == fsnotify.Chmod || !relevant(ev.Name) {
+			if ev.Op == fsnotify.Chmod {
+				continue
+			}
+			// A change under the custom build's watch_dir (any file, as
+			// wrangler's watcher sees them) re-runs the build first.
+			d.mu.Lock()
+			build := d.cfg.Build
+			d.mu.Unlock()
+			if build != nil && underAny(ev.Name, build.WatchDirs) {
+				buildFile = ev.Name
+			} else if !relevant(ev.Name) {
 				continue
 			}
 			if timer == nil {
@@ -374,6 +388,24 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 			fmt.Fprintf(d.stderr, "%s watching the project: %v\n", markWarn, err)
 		case <-fire:
 			fire = nil
+			if buildFile != "" {
+				d.mu.Lock()
+				build := d.cfg.Build
+				d.mu.Unlock()
+				fmt.Fprintf(d.stdout, "The file %s changed, restarting build...\n", relOrAbs(buildFile))
+				buildFile = ""
+				if err := runCustomBuild(ctx, build, d.stdout); err != nil {
+					if ctx.Err() != nil {
+						return nil
+					}
+					fmt.Fprintf(d.stderr, "%s %v\n  still serving the previous code\n", markError, err)
+					rewatch()
+					if onReload != nil {
+						onReload(err)
+					}
+					continue
+				}
+			}
 			err := d.reload()
 			rewatch()
 			if onReload != nil {

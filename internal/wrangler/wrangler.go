@@ -69,6 +69,17 @@ type Config struct {
 	// Stubs are the bindings of kinds cellhost does not have yet: each is
 	// bound to an object that throws a clear error when used.
 	Stubs []StubBinding
+	// Build is the custom build (`build`), nil without a build.command.
+	Build *CustomBuild
+}
+
+// CustomBuild is wrangler's "build" key: a shell command run before the
+// worker is bundled (`cellhost dev` runs it at start and again when a file
+// under a watch directory changes, as wrangler dev does).
+type CustomBuild struct {
+	Command   string
+	Cwd       string   // absolute: build.cwd against the config's directory (default: that directory)
+	WatchDirs []string // absolute: build.watch_dir (default "./src") against the config's directory
 }
 
 // Options are the command-line settings that shape a configuration.
@@ -168,6 +179,11 @@ type wranglerFile struct {
 		RunWorkerFirst   json.RawMessage `json:"run_worker_first"`
 	} `json:"assets"`
 	Limits *limits `json:"limits"`
+	Build  *struct {
+		Command  string          `json:"command"`
+		Cwd      string          `json:"cwd"`
+		WatchDir json.RawMessage `json:"watch_dir"`
+	} `json:"build"`
 }
 
 // limits is wrangler's "limits" table. cpu_ms is honoured; subrequests is
@@ -200,7 +216,7 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias", "build"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
@@ -234,7 +250,6 @@ var stubKinds = map[string]string{
 
 // unsupportedKeys are non-binding features cellhost does not have yet.
 var unsupportedKeys = map[string]string{
-	"build":     "custom builds are not run by cellhost; run the build yourself",
 	"unsafe":    "unsafe bindings are not supported",
 	"no_bundle": "cellhost always bundles with esbuild",
 }
@@ -339,6 +354,9 @@ func LoadWith(path string, opt Options) (*Config, error) {
 	}
 	cfg.Vars = f.Vars
 	if err := cfg.readBuild(&f, base); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.readCustomBuild(&f); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if f.Limits != nil && f.Limits.CPUMs != nil {
@@ -667,8 +685,12 @@ func ResolveWith(arg string, opt Options) (*Config, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := os.Stat(cfg.Main); err != nil {
-			return nil, fmt.Errorf("%s: the entry module %s does not exist", p, cfg.Main)
+		// With a custom build, main may be what the build writes: the
+		// caller checks it after running the build (CheckMain).
+		if cfg.Build == nil {
+			if err := cfg.CheckMain(); err != nil {
+				return nil, err
+			}
 		}
 		return cfg, nil
 	}
@@ -782,6 +804,58 @@ func (cfg *Config) readBuild(f *wranglerFile, base string) error {
 		}
 	}
 	return nil
+}
+
+// readCustomBuild reads "build" as wrangler's normalizeAndValidateBuild
+// does: a string command, a string cwd, watch_dir a string or an array of
+// strings (default "./src"); paths are against the config's directory.
+func (cfg *Config) readCustomBuild(f *wranglerFile) error {
+	b := f.Build
+	if b == nil || strings.TrimSpace(b.Command) == "" {
+		return nil
+	}
+	cb := &CustomBuild{Command: strings.TrimSpace(b.Command), Cwd: cfg.Dir}
+	if b.Cwd != "" {
+		cb.Cwd = filepath.Join(cfg.Dir, b.Cwd)
+		if filepath.IsAbs(b.Cwd) {
+			cb.Cwd = b.Cwd
+		}
+	}
+	dirs := []string{"./src"}
+	if len(b.WatchDir) > 0 && string(b.WatchDir) != "null" {
+		var one string
+		if json.Unmarshal(b.WatchDir, &one) == nil {
+			dirs = []string{one}
+		} else if json.Unmarshal(b.WatchDir, &dirs) != nil {
+			return fmt.Errorf("Expected \"build.watch_dir\" to be of type string or an array of strings but got %s", b.WatchDir)
+		}
+	}
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cfg.Dir, d)
+		}
+		cb.WatchDirs = append(cb.WatchDirs, d)
+	}
+	cfg.Build = cb
+	return nil
+}
+
+// CheckMain fails when the entry module does not exist.
+func (cfg *Config) CheckMain() error {
+	if _, err := os.Stat(cfg.Main); err != nil {
+		if cfg.Build != nil {
+			return fmt.Errorf("%s: the entry module %s does not exist after the custom build `%s` ran: check that it writes %s", cfg.Path, cfg.Main, cfg.Build.Command, relTo(cfg.Dir, cfg.Main))
+		}
+		return fmt.Errorf("%s: the entry module %s does not exist", cfg.Path, cfg.Main)
+	}
+	return nil
+}
+
+func relTo(dir, p string) string {
+	if r, err := filepath.Rel(dir, p); err == nil {
+		return r
+	}
+	return p
 }
 
 func orUndefined(raw json.RawMessage) string {

@@ -391,3 +391,52 @@ func sameSet(a, b []string) bool {
 	}
 	return true
 }
+
+// build is read as wrangler's normalizeAndValidateBuild reads it: cwd and
+// watch_dir (a string or an array, default ./src) against the config's
+// directory; main need not exist before the build ran.
+func TestLoad_CustomBuild(t *testing.T) {
+	for _, tc := range []struct {
+		build   string
+		cwd     string
+		watch   []string
+		wantErr string
+	}{
+		{`{"command": "npm run build"}`, ".", []string{"src"}, ""},
+		{`{"command": "make", "cwd": "client", "watch_dir": "lib"}`, "client", []string{"lib"}, ""},
+		{`{"command": "make", "watch_dir": ["a", "b/c"]}`, ".", []string{"a", "b/c"}, ""},
+		{`{"command": "make", "watch_dir": 3}`, "", nil, `Expected "build.watch_dir" to be of type string or an array of strings but got 3`},
+		{`{"watch_dir": "x"}`, "", nil, ""}, // no command: no build
+	} {
+		dir := write(t, map[string]string{"wrangler.json": `{"name": "b", "main": "dist/index.js", "build": ` + tc.build + `}`})
+		cfg, err := wrangler.Resolve(dir)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: err = %v, want %q", tc.build, err, tc.wantErr)
+			}
+			continue
+		}
+		if tc.cwd == "" {
+			if err == nil || !strings.Contains(err.Error(), "does not exist") {
+				t.Errorf("%s: err = %v: without a command main must exist", tc.build, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.build, err)
+		}
+		var watch []string
+		for _, w := range tc.watch {
+			watch = append(watch, filepath.Join(dir, w))
+		}
+		if cfg.Build == nil || cfg.Build.Cwd != filepath.Join(dir, tc.cwd) || !reflect.DeepEqual(cfg.Build.WatchDirs, watch) {
+			t.Errorf("%s: build = %+v", tc.build, cfg.Build)
+		}
+		if err := cfg.CheckMain(); err == nil || !strings.Contains(err.Error(), "does not exist after the custom build") {
+			t.Errorf("%s: CheckMain = %v", tc.build, err)
+		}
+		if len(cfg.Warnings) != 0 {
+			t.Errorf("%s: warnings %v", tc.build, cfg.Warnings)
+		}
+	}
+}
