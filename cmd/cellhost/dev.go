@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -39,6 +41,7 @@ type devOptions struct {
 	env            string   // --env: the wrangler env.<name> section
 	vars           []string // --var KEY:VALUE
 	cf             string   // --cf: request.cf over wrangler's placeholder
+	w              wranglerOptions
 
 	// Hooks for tests: onReady is called with the listening address once
 	// requests are served; onReload after every reload attempt.
@@ -78,9 +81,18 @@ reloads on every change; a build error keeps the previous code serving.`,
   cellhost dev --bucket 's3://my-bucket/cells?endpoint=http://127.0.0.1:7070&region=us-east-1'`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			readWranglerDevFlags(cmd, &o)
+			if o.w.showVersion {
+				fmt.Fprintln(stdout, versionString())
+				return nil
+			}
 			target := "."
 			if len(args) == 1 {
 				target = args[0]
+			}
+			target, err := applyWranglerDevFlags(target, &o, stderr)
+			if err != nil {
+				return err
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -92,7 +104,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVar(&o.state, "state", "", "state directory (default <dir>/.cellhost)")
 	cmd.Flags().StringVar(&o.bucket, "bucket", "", "bucket URL: file:///path, s3://bucket/prefix or mem://name (default file://<state>/bucket)")
 	cmd.Flags().StringVar(&o.durability, "durability", host.DurabilityLog, "log (every commit in the bucket before its reply, RPO 0), backup (local fsync; changed cells saved to the bucket every --backup-interval) or local (fsync only, no bucket)")
-	cmd.Flags().BoolVarP(&o.verbose, "verbose", "v", false, "also print cellhost's internal lines (cell ownership, leases)")
+	cmd.Flags().BoolVar(&o.verbose, "verbose", false, "also print cellhost's internal lines (cell ownership, leases)")
 	cmd.Flags().BoolVar(&o.noInspector, "no-inspector", false, "do not serve the inspector at /_cellhost")
 	cmd.Flags().BoolVar(&o.noWatch, "no-watch", false, "do not reload when the project's files change")
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
@@ -102,6 +114,7 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (default: from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
 	cmd.Flags().StringVar(&o.cf, "cf", "", "request.cf for every request: a JSON object or a file holding one, laid over wrangler dev's offline placeholder (country US, city Austin, colo DFW, ...); default: the file in CLOUDFLARE_CF_FETCH_PATH, as wrangler")
 	o.wake.addFlags(cmd)
+	addWranglerDevFlags(cmd, &o)
 	return cmd
 }
 
@@ -142,8 +155,11 @@ func loadProject(target string, o devOptions, warn io.Writer) (*wrangler.Config,
 // loadProjectBuilt is loadProject with build, if not nil, run between
 // reading the configuration and bundling (the custom build).
 func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*wrangler.Config) error) (*wrangler.Config, host.Config, error) {
-	cfg, err := wrangler.ResolveWith(target, wrangler.Options{Env: o.env, Vars: o.vars})
+	cfg, err := wrangler.ResolveWith(target, o.wranglerLoadOptions())
 	if err != nil {
+		return nil, host.Config{}, err
+	}
+	if err := o.overrideConfig(cfg); err != nil {
 		return nil, host.Config{}, err
 	}
 	if warn != nil {
@@ -180,6 +196,25 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	cf, err := requestCF(o.cf)
 	if err != nil {
 		return err
+	}
+	// The config's dev section gives what its flags did not.
+	if !o.w.portSet && cfg.Dev.Port != 0 {
+		o.port = cfg.Dev.Port
+	}
+	if !o.w.ipSet && cfg.Dev.IP != "" {
+		o.ip = cfg.Dev.IP
+	}
+	scheme := o.w.localProtocol
+	if scheme == "" {
+		scheme = cfg.Dev.LocalProtocol
+	}
+	var tlsConfig *tls.Config
+	if scheme == "https" {
+		if tlsConfig, err = devTLS(o.w.httpsKey, o.w.httpsCert); err != nil {
+			return err
+		}
+	} else {
+		scheme = "http"
 	}
 	addr := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
 	ln, err := net.Listen("tcp", addr)
@@ -237,10 +272,10 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(hub.close) // live log streams end, so Shutdown need not wait for them
-	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on http://%s\n", cfg.Name, relOrAbs(cfg.Main), ln.Addr())
+	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on %s://%s\n", cfg.Name, relOrAbs(cfg.Main), scheme, ln.Addr())
 	printBindings(stdout, cfg, hc, ln.Addr().String())
 	if d.inspector != nil {
-		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", inspectorLink(ln.Addr().String()))
+		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", strings.Replace(inspectorLink(ln.Addr().String()), "http:", scheme+":", 1))
 	}
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
@@ -263,6 +298,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		defer func() { stopWatch(); <-cronDone }()
 	}
 	errc := make(chan error, 1)
+	if tlsConfig != nil {
+		ln = tls.NewListener(ln, tlsConfig)
+	}
 	go func() { errc <- srv.Serve(ln) }()
 	if o.onReady != nil {
 		o.onReady(ln.Addr().String())

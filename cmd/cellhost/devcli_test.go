@@ -21,7 +21,7 @@ type devProc struct {
 	done chan struct{}
 }
 
-var devBanner = regexp.MustCompile(`^cellhost dev: serving .* on (http://\S+)`)
+var devBanner = regexp.MustCompile(`^cellhost dev: serving .* on (https?://\S+)`)
 
 // runDevProc starts the real binary as `cellhost dev args...` in dir and
 // waits for its banner (printed once it serves). It is stopped with

@@ -70,7 +70,18 @@ type Config struct {
 	// bound to an object that throws a clear error when used.
 	Stubs []StubBinding
 	// Build is the custom build (`build`), nil without a build.command.
-	Build *CustomBuild
+	Build    *CustomBuild
+	envFiles []string // Options.EnvFiles
+	// Dev is the config's "dev" section (the keys cellhost dev reads).
+	Dev DevSettings
+}
+
+// DevSettings are the "dev" keys cellhost dev honours when their flags
+// are not given (zero: not set).
+type DevSettings struct {
+	Port          int    // dev.port
+	IP            string // dev.ip
+	LocalProtocol string // dev.local_protocol: "http" or "https"
 }
 
 // CustomBuild is wrangler's "build" key: a shell command run before the
@@ -86,6 +97,12 @@ type CustomBuild struct {
 type Options struct {
 	Env  string   // --env: apply the env.<name> section
 	Vars []string // --var KEY:VALUE, in order; they override every other var
+	// Config is a config file to read (wrangler's -c/--config); the
+	// argument, if any, is then the entry module (overriding main).
+	Config string
+	// EnvFiles are the .env files to read for vars (wrangler's --env-file,
+	// later ones win) when there is no .dev.vars: instead of .env.
+	EnvFiles []string
 }
 
 // KVBinding is a KV namespace bound on env.
@@ -178,7 +195,8 @@ type wranglerFile struct {
 		HTMLHandling     string          `json:"html_handling"`
 		RunWorkerFirst   json.RawMessage `json:"run_worker_first"`
 	} `json:"assets"`
-	Limits *limits `json:"limits"`
+	Limits *limits                    `json:"limits"`
+	Dev    map[string]json.RawMessage `json:"dev"`
 	Build  *struct {
 		Command  string          `json:"command"`
 		Cwd      string          `json:"cwd"`
@@ -216,14 +234,14 @@ type migration struct {
 }
 
 // knownKeys are the keys cellhost reads.
-var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias", "build"}
+var knownKeys = []string{"name", "main", "compatibility_date", "compatibility_flags", "durable_objects", "migrations", "vars", "limits", "kv_namespaces", "d1_databases", "r2_buckets", "services", "assets", "triggers", "rules", "find_additional_modules", "base_dir", "preserve_file_names", "define", "alias", "build", "dev"}
 
 // deployKeys are wrangler keys about deployment to Cloudflare (or the
 // editor); they mean nothing to a local host and are accepted silently.
 var deployKeys = map[string]bool{
 	"$schema": true, "account_id": true, "workers_dev": true, "routes": true, "route": true,
 	"observability": true, "placement": true, "logpush": true, "upload_source_maps": true,
-	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true, "dev": true,
+	"preview_urls": true, "minify": true, "keep_vars": true, "send_metrics": true,
 	"env": true, "tail_consumers": true, "usage_model": true, "keep_names": true, "legacy_env": true,
 }
 
@@ -297,7 +315,7 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		return nil, fmt.Errorf("%s: the configuration must be an object: %w", path, err)
 	}
 	base := filepath.Base(path)
-	cfg := &Config{Path: path, Dir: filepath.Dir(path), Env: opt.Env}
+	cfg := &Config{Path: path, Dir: filepath.Dir(path), Env: opt.Env, envFiles: opt.EnvFiles}
 	if opt.Env != "" {
 		if err := applyEnv(top, opt.Env, base, cfg); err != nil {
 			return nil, err
@@ -357,6 +375,9 @@ func LoadWith(path string, opt Options) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := cfg.readCustomBuild(&f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := cfg.readDev(f.Dev); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if f.Limits != nil && f.Limits.CPUMs != nil {
@@ -610,6 +631,8 @@ func (cfg *Config) loadSecrets() error {
 		files = []string{".dev.vars." + cfg.Env}
 	} else if fileExists(filepath.Join(cfg.Dir, ".dev.vars")) {
 		files = []string{".dev.vars"}
+	} else if len(cfg.envFiles) > 0 {
+		files = cfg.envFiles
 	} else {
 		for _, f := range []string{".env", ".env." + cfg.Env} {
 			if f != ".env." && fileExists(filepath.Join(cfg.Dir, f)) {
@@ -619,9 +642,13 @@ func (cfg *Config) loadSecrets() error {
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
-		vals, err := godotenv.Read(filepath.Join(cfg.Dir, f))
+		fp := f
+		if !filepath.IsAbs(fp) {
+			fp = filepath.Join(cfg.Dir, f)
+		}
+		vals, err := godotenv.Read(fp)
 		if err != nil {
-			return fmt.Errorf("%s: %w", filepath.Join(cfg.Dir, f), err)
+			return fmt.Errorf("%s: %w", fp, err)
 		}
 		for _, b := range cfg.Bindings {
 			if _, clash := vals[b.Name]; clash {
@@ -669,6 +696,29 @@ func Resolve(arg string) (*Config, error) { return ResolveWith(arg, Options{}) }
 
 // ResolveWith is Resolve with the command-line options.
 func ResolveWith(arg string, opt Options) (*Config, error) {
+	switch filepath.Ext(arg) {
+	case ".json", ".jsonc", ".toml":
+		if opt.Config == "" {
+			opt.Config, arg = arg, ""
+		}
+	}
+	if opt.Config != "" {
+		cfg, err := LoadWith(opt.Config, opt)
+		if err != nil {
+			return nil, err
+		}
+		if arg != "" {
+			if cfg.Main, err = filepath.Abs(arg); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.Build == nil {
+			if err := cfg.CheckMain(); err != nil {
+				return nil, err
+			}
+		}
+		return cfg, nil
+	}
 	st, err := os.Stat(arg)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -837,6 +887,25 @@ func (cfg *Config) readCustomBuild(f *wranglerFile) error {
 		cb.WatchDirs = append(cb.WatchDirs, d)
 	}
 	cfg.Build = cb
+	return nil
+}
+
+// readDev reads dev.port, dev.ip and dev.local_protocol; the other dev
+// keys (inspector_port, upstream_protocol, host, ...) are accepted.
+func (cfg *Config) readDev(dev map[string]json.RawMessage) error {
+	if raw, ok := dev["port"]; ok {
+		if json.Unmarshal(raw, &cfg.Dev.Port) != nil || cfg.Dev.Port < 0 || cfg.Dev.Port > 65535 {
+			return fmt.Errorf("Expected \"dev.port\" to be of type number but got %s", raw)
+		}
+	}
+	if raw, ok := dev["ip"]; ok && json.Unmarshal(raw, &cfg.Dev.IP) != nil {
+		return fmt.Errorf("Expected \"dev.ip\" to be of type string but got %s", raw)
+	}
+	if raw, ok := dev["local_protocol"]; ok {
+		if json.Unmarshal(raw, &cfg.Dev.LocalProtocol) != nil || (cfg.Dev.LocalProtocol != "http" && cfg.Dev.LocalProtocol != "https") {
+			return fmt.Errorf("Expected \"dev.local_protocol\" field to be one of [\"http\",\"https\"], but got %s", raw)
+		}
+	}
 	return nil
 }
 

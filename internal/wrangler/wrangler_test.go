@@ -186,7 +186,11 @@ func TestResolve(t *testing.T) {
 	if err != nil || cfg.Path != "" || cfg.Name != "mod" || cfg.Main != mod {
 		t.Errorf("Resolve(module) = %+v, %v; want a bare module named mod", cfg, err)
 	}
-	for _, bad := range []string{filepath.Join(dir, "nope"), filepath.Join(dir, "wrangler.json"), t.TempDir()} {
+	// A config file is read as -c/--config reads it.
+	if cfg, err := wrangler.Resolve(filepath.Join(dir, "wrangler.json")); err != nil || cfg.Path != filepath.Join(dir, "wrangler.json") || cfg.Main != write2 {
+		t.Errorf("Resolve(config file) = %+v, %v", cfg, err)
+	}
+	for _, bad := range []string{filepath.Join(dir, "nope"), filepath.Join(dir, "other", "x.toml"), t.TempDir()} {
 		if _, err := wrangler.Resolve(bad); err == nil {
 			t.Errorf("Resolve(%s) = nil error, want one", bad)
 		}
