@@ -185,6 +185,8 @@ func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*w
 }
 
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
+	endBuild := buildGC()
+	defer endBuild() // (already ended once the worker serves)
 	// The custom build runs before the first bundle, as wrangler's does;
 	// its failure ends the command (wrangler dev exits too).
 	cfg, hc, err := loadProjectBuilt(target, o, stderr, func(cfg *wrangler.Config) error {
@@ -266,6 +268,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := d.start(cfg, hc); err != nil {
 		return err
 	}
+	endBuild()
 	defer d.close()
 	if err := fleet.startWake(ctx, d); err != nil {
 		return err

@@ -221,6 +221,8 @@ func (d *devServer) close() {
 // serving and is printed with its file and line.
 func (d *devServer) reload() error {
 	start := time.Now()
+	endBuild := buildGC()
+	defer endBuild()
 	cfg, hc, err := loadProject(d.target, d.o, nil)
 	var assets *assetServer
 	if err == nil {
@@ -261,6 +263,7 @@ func (d *devServer) reload() error {
 	case d.cronWake <- struct{}{}:
 	default:
 	}
+	endBuild()
 	if err == nil {
 		fmt.Fprintf(d.stdout, "cellhost dev: reloaded %s in %d ms\n", relOrAbs(cfg.Main), time.Since(start).Milliseconds())
 	}
