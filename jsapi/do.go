@@ -664,7 +664,13 @@ func (w *Worker) scriptErrorOf(v goja.Value) *ScriptError {
 	}
 	se := &ScriptError{Name: str("name"), Message: msg, Stack: trimEntryFrames(str("stack"))}
 	if st, ok := w.remoteStack(obj); ok {
+		// Where it was thrown (the other object's frames), then where
+		// this program awaited the call (its own frames, asyncStack).
+		local := se.Stack
 		se.Stack = st
+		if i := strings.Index(local, "\n\tat "); i >= 0 {
+			se.Stack = strings.TrimRight(st, "\n") + local[i:]
+		}
 	}
 	if !jserr.IsBuiltin(se.Name) && !w.isDOMException(obj) {
 		// "QuotaError: quota exceeded", or just the name with no message.

@@ -228,8 +228,12 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer ln.Close()
 	hub := newLogHub() // the inspector's live log sees what the terminal does
-	log := newDevLog(hub.tee(stderr), cfg.Dir)
-	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(cfg.Dir),
+	projectDir := cfg.Dir
+	if abs, err := filepath.Abs(projectDir); err == nil {
+		projectDir = abs // stacks name absolute files
+	}
+	log := newDevLog(hub.tee(stderr), projectDir)
+	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(projectDir),
 		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console, RequestCF: cf}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")

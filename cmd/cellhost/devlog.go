@@ -123,7 +123,8 @@ func (l *devLog) console(scope, level, line string) {
 
 // internalFrameRE matches a stack frame inside cellhost's own JS (the
 // Workers model, the Web APIs) or a native function.
-var internalFrameRE = regexp.MustCompile(`(?m)^[ \t]+at [^\n]*\((?:cellhost:[^)\n]*|native)\)\n?`)
+// An anonymous frame has no parentheses ("at cellhost:node.js:717:35(6)").
+var internalFrameRE = regexp.MustCompile(`(?m)^[ \t]+at (?:[^\n]*\((?:cellhost:[^)\n]*|native)\)|(?:async )?cellhost:[^\s]*)[ \t]*(?:\n|$)`)
 
 // shortenStack drops goja's bytecode offsets, the project directory and
 // cellhost's internal frames from stacks.
