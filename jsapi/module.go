@@ -96,7 +96,11 @@ type Bundle struct {
 
 // BuildError is a bundling failure; each message is "file:line:column: text".
 type BuildError struct {
-	Messages []string
+	Messages []string // "file:line:col: text", file relative to the project
+	// Frames is esbuild's own rendering of the errors (api.FormatMessages):
+	// each with its file, line and column and the source line with a caret
+	// under the column, as wrangler prints them.
+	Frames string
 }
 
 func (e *BuildError) Error() string {
@@ -141,7 +145,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		res = api.Build(opts)
 	}
 	if len(res.Errors) > 0 {
-		return nil, &BuildError{Messages: formatMessages(res.Errors)}
+		return nil, buildError(res.Errors, opts.AbsWorkingDir, aliasDir(bo, abs))
 	}
 	if len(res.OutputFiles) != 1 {
 		return nil, fmt.Errorf("build worker: esbuild produced %d outputs, want 1", len(res.OutputFiles))
@@ -158,6 +162,32 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		return nil, fmt.Errorf("build worker: compile bundle of %s: %w", abs, err)
 	}
 	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs)), Node: nc}, nil
+}
+
+// buildError makes the error of a failed build: esbuild's messages, whose
+// files are relative to workDir, named relative to the project's directory
+// (src/server/index.ts, not index.ts) when they are inside it.
+func buildError(msgs []api.Message, workDir, projectDir string) *BuildError {
+	if abs, err := filepath.Abs(projectDir); err == nil {
+		projectDir = abs
+	}
+	rel := make([]api.Message, len(msgs))
+	for i, m := range msgs {
+		if m.Location != nil {
+			loc := *m.Location
+			abs := loc.File
+			if !filepath.IsAbs(abs) && !strings.Contains(abs, ":") {
+				abs = filepath.Join(workDir, abs)
+			}
+			if r, err := filepath.Rel(projectDir, abs); err == nil && filepath.IsAbs(abs) && !strings.HasPrefix(r, "..") {
+				loc.File = r
+			}
+			m.Location = &loc
+		}
+		rel[i] = m
+	}
+	frames := api.FormatMessages(rel, api.FormatMessagesOptions{Kind: api.ErrorMessage, TerminalWidth: 100})
+	return &BuildError{Messages: formatMessages(rel), Frames: strings.Join(frames, "")}
 }
 
 func formatMessages(msgs []api.Message) []string {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/jsapi"
 )
 
 type devOptions struct {
@@ -192,6 +193,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	cfg, hc, err := loadProjectBuilt(target, o, stderr, func(cfg *wrangler.Config) error {
 		return runCustomBuild(ctx, cfg.Build, stdout)
 	})
+	var be *jsapi.BuildError
+	if errors.As(err, &be) && be.Frames != "" {
+		io.WriteString(stderr, be.Frames)
+		return fmt.Errorf("the worker does not build: %s", strings.Join(be.Messages, "; "))
+	}
 	if err != nil {
 		return err
 	}

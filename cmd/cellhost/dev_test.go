@@ -60,9 +60,12 @@ func TestRun_BadInput(t *testing.T) {
 			if code == 0 {
 				t.Fatalf("exit code 0, want non-zero; stderr: %s", stderr.String())
 			}
+			// The error is the last line; a build error has esbuild's
+			// code frame above it.
 			msg := stderr.String()
-			if !strings.HasPrefix(msg, "cellhost: ") || !strings.Contains(msg, tt.want) {
-				t.Errorf("stderr = %q, want a cellhost: error containing %q", msg, tt.want)
+			lines := strings.Split(strings.TrimRight(msg, "\n"), "\n")
+			if last := lines[len(lines)-1]; !strings.HasPrefix(last, "cellhost: ") || !strings.Contains(last, tt.want) {
+				t.Errorf("stderr = %q, want a last line cellhost: error containing %q", msg, tt.want)
 			}
 			if strings.Contains(msg, "goroutine ") || strings.Contains(msg, ".go:") {
 				t.Errorf("stderr looks like a Go stack trace: %q", msg)

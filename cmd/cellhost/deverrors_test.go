@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The dev 500 page and the terminal show the program's frames only: no
@@ -25,7 +26,9 @@ func TestShortenStack_NoInternalFrames(t *testing.T) {
 }
 
 // Run from the project's directory (`cellhost dev` with no argument), the
-// 500 page names files relative to it and shows no internal frame.
+// 500 page names files relative to it; a build error names the file
+// relative to the project with esbuild's code frame (line and caret), at
+// start and on reload.
 func TestDev_ErrorOutput(t *testing.T) {
 	dir := writeProject(t, map[string]string{
 		"wrangler.jsonc": `{"name": "e", "main": "src/server/index.ts", "compatibility_date": "2026-01-01", "compatibility_flags": ["nodejs_compat"]}`,
@@ -52,4 +55,26 @@ export default {
 		}
 	}
 
+	// A syntax error on line 6, column 10 of src/server/index.ts.
+	broken := "export default {\n  fetch(): Response {\n    return new Response(\"x\");\n  },\n};\nconst a = = 1;\n"
+	d := &devHarness{t: t, dir: dir}
+	d.write("src/server/index.ts", broken)
+	if !p.out.waitFor("reload failed; still serving the previous code", time.Minute) {
+		t.Fatalf("no reload failure:\n%s", p.out)
+	}
+	out := p.out.String()
+	frame := "✘ [ERROR] Unexpected \"=\"\n\n    src/server/index.ts:6:10:\n      6 │ const a = = 1;\n        ╵           ^\n"
+	if !strings.Contains(out, frame) {
+		t.Errorf("the reload error lacks esbuild's frame\n%s\noutput:\n%s", frame, out)
+	}
+	p.stop()
+
+	q := startDevProc(t, dir, nil, "--port", "0", "--state", t.TempDir())
+	if code := q.exited(t); code != 1 {
+		t.Fatalf("exit %d with a broken build", code)
+	}
+	out = q.out.String()
+	if !strings.Contains(out, frame) || !strings.Contains(out, "cellhost: the worker does not build: src/server/index.ts:6:11: Unexpected \"=\"") {
+		t.Errorf("start output:\n%s", out)
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
+	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/plugins/d1"
 )
 
@@ -229,6 +230,13 @@ func (d *devServer) reload() error {
 		assets, err = d.bind(cfg, &hc)
 	}
 	if err != nil {
+		var be *jsapi.BuildError
+		if errors.As(err, &be) && be.Frames != "" {
+			// esbuild's rendering: the file, line and a caret under the column
+			io.WriteString(d.stderr, be.Frames)
+			fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code\n", markError)
+			return err
+		}
 		fmt.Fprintf(d.stderr, "%s reload failed; still serving the previous code:\n%s\n", markError, indent(err.Error()))
 		return err
 	}
