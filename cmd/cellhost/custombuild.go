@@ -97,3 +97,17 @@ func buildWatchDirs(b *wrangler.CustomBuild) []string {
 	}
 	return out
 }
+
+// ignoreState writes a .gitignore that ignores everything into the state
+// directory, unless it has one: projects ignore wrangler's .wrangler/, not
+// .cellhost/, and the objects' databases are not source.
+func ignoreState(dir string) error {
+	p := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	if err := os.WriteFile(p, []byte("# cellhost dev's state (object databases, the local bucket): not source\n*\n"), 0o644); err != nil {
+		return fmt.Errorf("cannot write %s: %v; git will list the state directory", p, err)
+	}
+	return nil
+}

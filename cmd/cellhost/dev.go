@@ -252,6 +252,9 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	}
 	defer lock.Close()
 	keep.StateLock = lock
+	if err := ignoreState(keep.StateDir); err != nil {
+		fmt.Fprintf(stderr, "%s %v\n", markWarn, err)
+	}
 	keep.MaxResidentCells, keep.MaxOpenDatabases = o.maxResident, o.maxOpen
 	// Ownership's lines are internal (behind --verbose), except the two a
 	// user must see without asking: the node fenced itself (it answers 503
