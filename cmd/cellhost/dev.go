@@ -111,8 +111,8 @@ reloads on every change; a build error keeps the previous code serving.`,
 	cmd.Flags().StringVarP(&o.env, "env", "e", "", "apply the wrangler config's env.<name> section (and read .dev.vars.<name>)")
 	cmd.Flags().StringArrayVar(&o.vars, "var", nil, "set env.KEY to VALUE (KEY:VALUE; repeatable; overrides vars and .dev.vars)")
 	cmd.Flags().DurationVar(&o.backupInterval, "backup-interval", host.DefaultBackupInterval, "how often --durability backup saves changed cells (its RPO)")
-	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (default: from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
-	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (default: from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
+	cmd.Flags().IntVar(&o.maxResident, "max-resident-cells", defaultMaxResidentCells(), "most objects kept resident (holding their lease); past it the least recently used idle ones are evicted (the default is from memory; env CELLHOST_MAX_RESIDENT_CELLS)")
+	cmd.Flags().IntVar(&o.maxOpen, "max-open-databases", defaultMaxOpenDatabases(), "most object databases open at once; past it the least recently used idle ones close theirs and stay resident (the default is from the descriptor limit; env CELLHOST_MAX_OPEN_DATABASES)")
 	cmd.Flags().StringVar(&o.cf, "cf", "", "request.cf for every request: a JSON object or a file holding one, laid over wrangler dev's offline placeholder (country US, city Austin, colo DFW, ...); default: the file in CLOUDFLARE_CF_FETCH_PATH, as wrangler")
 	o.wake.addFlags(cmd)
 	addWranglerDevFlags(cmd, &o)
@@ -289,7 +289,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	srv := &http.Server{Handler: d, ReadHeaderTimeout: 10 * time.Second}
 	srv.RegisterOnShutdown(hub.close) // live log streams end, so Shutdown need not wait for them
 	fmt.Fprintf(stdout, "cellhost dev: serving %s (%s) on %s://%s\n", cfg.Name, relOrAbs(cfg.Main), scheme, ln.Addr())
-	printBindings(stdout, cfg, hc, ln.Addr().String())
+	d.addr = ln.Addr().String()
+	var shown bytes.Buffer
+	printBindings(&shown, cfg, hc, d.addr)
+	d.shownBindings = shown.String()
+	io.WriteString(stdout, d.shownBindings)
 	if d.inspector != nil {
 		fmt.Fprintf(stdout, "Inspector (objects, their KV and SQL): %s\n", strings.Replace(inspectorLink(ln.Addr().String()), "http:", scheme+":", 1))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -53,6 +54,10 @@ type devServer struct {
 	cfg    *wrangler.Config // the project h serves
 	web    http.Handler     // h.Handler()
 	hold   chan struct{}    // non-nil while a reload swaps hosts
+
+	addr          string // the listening address, for the bindings' table
+	shownBindings string // the bindings' table last printed
+	changed       string // the file whose change triggers the next reload (the watcher's)
 }
 
 // ServeHTTP hands the request to the current Host; during a swap it waits
@@ -273,7 +278,22 @@ func (d *devServer) reload() error {
 	}
 	endBuild()
 	if err == nil {
-		fmt.Fprintf(d.stdout, "cellhost dev: reloaded %s in %d ms\n", relOrAbs(cfg.Main), time.Since(start).Milliseconds())
+		why := ""
+		if d.changed != "" {
+			why = " (" + relOrAbs(d.changed) + " changed)"
+		}
+		fmt.Fprintf(d.stdout, "cellhost dev: reloaded in %d ms%s\n", time.Since(start).Milliseconds(), why)
+		// The bindings again when they changed (a binding added to the
+		// config is live now), as wrangler prints them on a reload.
+		var shown bytes.Buffer
+		printBindings(&shown, cfg, hc, d.addr)
+		if shown.String() != d.shownBindings {
+			d.shownBindings = shown.String()
+			if d.shownBindings == "" {
+				io.WriteString(d.stdout, "Your worker has no bindings now.\n")
+			}
+			io.WriteString(d.stdout, d.shownBindings)
+		}
 	}
 	return err
 }
@@ -386,6 +406,7 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 			} else if !relevant(ev.Name) {
 				continue
 			}
+			d.changed = ev.Name
 			if timer == nil {
 				timer = time.NewTimer(reloadDebounce)
 			} else {

@@ -63,10 +63,11 @@ one when it appears, restarting its objects with the new code.
 Bindings as in cellhost dev: vars, then .dev.vars (or .dev.vars.<env>; .env
 without either), then --var; Durable Objects; R2 buckets (in the fleet's
 bucket, under r2/<bucket>/, shared by every node); service bindings to the
-worker's own entrypoints; the assets binding. KV namespaces and D1 databases
-are SQLite files in this node's state directory: each node has its own (a
-warning says so). Static assets are not served in front of the worker, and
-there is no reload or inspector. A deployment (cellhost deploy) carries the
+worker's own entrypoints; the assets binding; KV namespaces (in the fleet's
+bucket, one object per entry, shared by every node); D1 databases (each a
+cell owned by one node at a time, like an object: a query on another node is
+forwarded to its owner). Static assets are not served in front of the
+worker, and there is no reload or inspector. A deployment (cellhost deploy) carries the
 vars (including .dev.vars at deploy time) and the same bindings.
 
 A WebSocket to an object another node owns is held by the node the client
