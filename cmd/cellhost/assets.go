@@ -1,12 +1,17 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
@@ -20,6 +25,9 @@ type assetServer struct {
 	notFound string // none, 404-page, single-page-application
 	html     string // auto-trailing-slash, force-trailing-slash, drop-trailing-slash or none
 	first    bool   // run_worker_first: the worker answers, env.ASSETS serves
+
+	mu    sync.Mutex
+	etags map[etagKey]string // by file, size and modification time
 }
 
 func newAssetServer(a *wrangler.Assets) *assetServer {
@@ -188,14 +196,65 @@ func (a *assetServer) serveFile(w http.ResponseWriter, r *http.Request, file str
 	if err != nil {
 		return false
 	}
+	// As wrangler's asset worker (workers-shared getAssetHeaders): an ETag
+	// of the content, Cache-Control when the request may be cached, and
+	// 304 to an If-None-Match that names the ETag (strong or weak).
+	tag, err := a.etag(f, st)
+	if err != nil {
+		return false
+	}
+	h := w.Header()
+	h.Set("ETag", tag)
+	if r.Header.Get("Authorization") == "" && r.Header.Get("Range") == "" {
+		h.Set("Cache-Control", "public, max-age=0, must-revalidate")
+	}
 	if status != http.StatusOK {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(status)
 		if r.Method != http.MethodHead {
 			_, _ = f.WriteTo(w)
 		}
 		return true
 	}
-	http.ServeContent(w, r, file, st.ModTime(), f)
+	if inm := r.Header.Get("If-None-Match"); inm == tag || inm == "W/"+tag {
+		w.WriteHeader(http.StatusNotModified)
+		return true
+	}
+	// No Last-Modified (wrangler sends none): a zero modtime.
+	http.ServeContent(w, r, file, time.Time{}, f)
 	return true
+}
+
+type etagKey struct {
+	path string
+	size int64
+	mod  time.Time
+}
+
+// etag is the quoted ETag of the open file f: the first 32 hex digits of
+// its content's SHA-256 (wrangler hashes the content too, with BLAKE3),
+// remembered while the file's size and modification time stay.
+func (a *assetServer) etag(f *os.File, st os.FileInfo) (string, error) {
+	k := etagKey{f.Name(), st.Size(), st.ModTime()}
+	a.mu.Lock()
+	tag, ok := a.etags[k]
+	a.mu.Unlock()
+	if ok {
+		return tag, nil
+	}
+	hash := sha256.New()
+	if _, err := io.Copy(hash, f); err != nil {
+		return "", err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", err
+	}
+	tag = `"` + hex.EncodeToString(hash.Sum(nil))[:32] + `"`
+	a.mu.Lock()
+	if a.etags == nil || len(a.etags) > 4096 {
+		a.etags = map[etagKey]string{}
+	}
+	a.etags[k] = tag
+	a.mu.Unlock()
+	return tag, nil
 }
