@@ -186,7 +186,7 @@ func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*w
 }
 
 func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.Writer) error {
-	endBuild := buildGC()
+	endBuild := buildGC(true)
 	defer endBuild() // (already ended once the worker serves)
 	// The custom build runs before the first bundle, as wrangler's does;
 	// its failure ends the command (wrangler dev exits too).

@@ -227,7 +227,7 @@ func (d *devServer) close() {
 // serving and is printed with its file and line.
 func (d *devServer) reload() error {
 	start := time.Now()
-	endBuild := buildGC()
+	endBuild := buildGC(false)
 	defer endBuild()
 	cfg, hc, err := loadProject(d.target, d.o, nil)
 	var assets *assetServer
@@ -276,7 +276,6 @@ func (d *devServer) reload() error {
 	case d.cronWake <- struct{}{}:
 	default:
 	}
-	endBuild()
 	if err == nil {
 		why := ""
 		if d.changed != "" {
