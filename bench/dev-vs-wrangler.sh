@@ -12,6 +12,7 @@
 # template (written here; a project given must answer "... v0" on / from
 # its main module, which the reload edits to "v1"). Needs wrangler and Node
 # 22 (as testjs/testdata/anchor/record-wrangler.sh: WRANGLER, NODE22).
+# TOOLS="cellhost" runs one side only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${2:-3}
@@ -95,6 +96,5 @@ run() { # run <tool> <round>
   pkill -P $pid 2>/dev/null || true
 }
 for r in $(seq 1 "$ROUNDS"); do
-  run cellhost "$r"
-  run wrangler "$r"
+  for tool in ${TOOLS:-cellhost wrangler}; do run "$tool" "$r"; done
 done
