@@ -304,6 +304,22 @@ func (k *wsConn) read() {
 	}
 }
 
+// autoReplyToClose reports whether workerd's web_socket_auto_reply_to_close
+// is on: from compatibility date 2026-04-07, or by its flag, unless
+// web_socket_manual_reply_to_close turns it off.
+func autoReplyToClose(date string, flags []string) bool {
+	on := date >= "2026-04-07"
+	for _, f := range flags {
+		switch f {
+		case "web_socket_auto_reply_to_close":
+			on = true
+		case "web_socket_manual_reply_to_close":
+			return false
+		}
+	}
+	return on
+}
+
 // closeEvent is the last event of a connection whose read failed with err.
 func closeEvent(err error) jsapi.WebSocketEvent {
 	var ce *websocket.CloseError
@@ -504,7 +520,25 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 		return nil
 	}
 	conn.SetReadLimit(wsMaxMessage)
-	conn.SetCloseHandler(func(int, string) error { return nil }) // the program answers a Close
+	if autoReplyToClose(h.cfg.CompatibilityDate, h.cfg.CompatibilityFlags) {
+		// workerd's web_socket_auto_reply_to_close: the runtime answers the
+		// client's Close with the same code and reason (an empty Close to
+		// one without a code), whatever the program does; a later
+		// ws.close() of the program's sends nothing more.
+		conn.SetCloseHandler(func(code int, text string) error {
+			msg := []byte{}
+			if code != websocket.CloseNoStatusReceived {
+				msg = websocket.FormatCloseMessage(code, text)
+			}
+			err := conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wsWriteTimeout))
+			if err == websocket.ErrCloseSent {
+				return nil // the program's Close crossed it: the handshake is complete
+			}
+			return err
+		})
+	} else {
+		conn.SetCloseHandler(func(int, string) error { return nil }) // the program answers a Close
+	}
 	k.conn = conn
 	if !h.sockets.add(k) { // the host is closing
 		conn.Close()
