@@ -19,6 +19,10 @@ const globalScopeJS = `(function () {
   for (const [k, v] of [["WorkerGlobalScope", WorkerGlobalScope], ["ServiceWorkerGlobalScope", ServiceWorkerGlobalScope]]) {
     Object.defineProperty(globalThis, k, { value: v, writable: true, configurable: true, enumerable: false });
   }
+  // ServiceWorkerGlobalScope extends WorkerGlobalScope extends EventTarget,
+  // as on workerd: the global has addEventListener and dispatchEvent.
+  if (typeof EventTarget === "function") Object.setPrototypeOf(WorkerGlobalScope.prototype, EventTarget.prototype);
+  Object.setPrototypeOf(ServiceWorkerGlobalScope.prototype, WorkerGlobalScope.prototype);
   Object.setPrototypeOf(globalThis, ServiceWorkerGlobalScope.prototype);
 })()`
 

@@ -66,11 +66,22 @@
   Object.defineProperty(Event.prototype, Symbol.toStringTag, { value: "Event", configurable: true });
 
   const listenersOf = new WeakMap();
+  // The global object is an EventTarget too (ServiceWorkerGlobalScope, as
+  // on workerd: jsapi/globalscope.go), made without this constructor.
+  const mapOf = (t) => {
+    let m = listenersOf.get(t);
+    if (!m && t === globalThis) listenersOf.set(t, (m = new Map()));
+    return m;
+  };
   class EventTarget {
     constructor() {
       listenersOf.set(this, new Map());
     }
     addEventListener(type, listener, options) {
+      // WebIDL: an operation of an interface the global object implements,
+      // called with an undefined or null receiver (a bare
+      // `addEventListener(...)` in strict code), acts on the global object.
+      const target = this ?? globalThis;
       // The options are converted first (DOM "flatten more"): a signal that
       // is no AbortSignal throws even when the listener is null.
       if (isObject(options) && options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
@@ -81,7 +92,7 @@
         throw new TypeError("Failed to execute 'addEventListener' on 'EventTarget': parameter 2 is not of type 'EventListener'.");
       }
       const opts = typeof options === "boolean" ? { capture: options } : options ?? {};
-      const map = listenersOf.get(this);
+      const map = mapOf(target);
       if (!map) throw new TypeError("Illegal invocation");
       type = String(type);
       let list = map.get(type);
@@ -92,13 +103,14 @@
       if (opts.signal !== undefined) {
         const sig = opts.signal;
         if (sig.aborted) return;
-        sig.addEventListener("abort", () => this.removeEventListener(type, listener, { capture }));
+        sig.addEventListener("abort", () => target.removeEventListener(type, listener, { capture }));
       }
       list.push(entry);
     }
     removeEventListener(type, listener, options) {
+      const target = this ?? globalThis;
       const opts = typeof options === "boolean" ? { capture: options } : options ?? {};
-      const map = listenersOf.get(this);
+      const map = mapOf(target);
       if (!map) throw new TypeError("Illegal invocation");
       const list = map.get(String(type));
       if (!list) return;
@@ -110,19 +122,20 @@
       }
     }
     dispatchEvent(event) {
+      const target = this ?? globalThis;
       const s = eventState.get(event);
       if (!s) throw new TypeError("Failed to execute 'dispatchEvent' on 'EventTarget': parameter 1 is not of type 'Event'.");
-      const map = listenersOf.get(this);
+      const map = mapOf(target);
       if (!map) throw new TypeError("Illegal invocation");
-      s.target = this;
-      s.currentTarget = this;
+      s.target = target;
+      s.currentTarget = target;
       s.phase = 2;
       const list = (map.get(s.type) || []).slice();
       for (const l of list) {
         if (l.removed) continue;
-        if (l.once) this.removeEventListener(s.type, l.listener, { capture: l.capture });
+        if (l.once) target.removeEventListener(s.type, l.listener, { capture: l.capture });
         try {
-          if (typeof l.listener === "function") l.listener.call(this, event);
+          if (typeof l.listener === "function") l.listener.call(target, event);
           else l.listener.handleEvent(event);
         } catch (e) {
           reportError(e);
