@@ -248,7 +248,16 @@ func TestHostile(t *testing.T) {
 		}
 		n := startHostile(t, bin, env...)
 		before := settled(n)
+		// The neighbours keep their connections (net/http keeps 2 idle
+		// per host by default, and would open new ones: those, past the
+		// cap, get the 503 the attack is meant to get).
+		tr := http.DefaultTransport.(*http.Transport)
+		defer func(old int) { tr.MaxIdleConnsPerHost = old }(tr.MaxIdleConnsPerHost)
+		tr.MaxIdleConnsPerHost = 16
 		nb := startNeighbours(t, n, "none")
+		for nb.acked.Load() < int64(len(nb.names)) { // each has its connection
+			time.Sleep(10 * time.Millisecond)
+		}
 		addr := strings.TrimPrefix(n.base, "http://")
 		var held []net.Conn
 		refused := 0
