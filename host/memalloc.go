@@ -15,9 +15,10 @@ import (
 // (the goja fork's allocation hook: ArrayBuffer stores, strings made in one
 // step; and Go code that allocates for a script: Buffer, structuredClone,
 // WebAssembly memories, through goja.Runtime.AllowAllocation) is checked
-// before it is made against the same limit: the object's memory limit
-// (raised as the watchdog's by the request bodies in memory) minus how much
-// the live heap grew since the job started. Refused, the script gets V8's
+// before it is made against the same limit: 7/8 of the object's memory
+// limit (raised as the watchdog's by the request bodies in memory; the
+// rest is headroom before the watchdog's reset) minus how much the live
+// heap grew since the job started. Refused, the script gets V8's
 // `RangeError: Array buffer allocation failed`, as workerd's isolate
 // does, and carries on.
 //
@@ -53,7 +54,10 @@ func (s *shard) allowAlloc(bytes int64, _ goja.AllocationKind) bool {
 	if limit <= 0 || bytes < allocCheckMin {
 		return true
 	}
-	allowed := limit + bodySlack*max(s.h.bodyBytes.Load(), 0)
+	// 7/8 of the watchdog's bound: an object that fills its memory with
+	// buffers gets the RangeError before the watchdog (which measures the
+	// process, not the object) resets it.
+	allowed := (limit + bodySlack*max(s.h.bodyBytes.Load(), 0)) / 8 * 7
 	if bytes > allowed {
 		return false
 	}

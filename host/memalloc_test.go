@@ -24,7 +24,7 @@ export class Counter extends DurableObject {
         ab: err(() => new ArrayBuffer(2 ** 32)),
         resize: err(() => new ArrayBuffer(8, { maxByteLength: 2 ** 33 }).resize(2 ** 33)),
         clone: err(() => structuredClone(new Uint8Array(1 << 20))),
-        cloneBig: err(() => structuredClone(new Uint8Array(12 << 20))), // two more copies: past 32 MiB
+        cloneBig: err(() => structuredClone(new Uint8Array(24 << 20))), // two more copies: past 7/8 of 64 MiB
         hits: this.hits,
       });
     }
@@ -59,7 +59,7 @@ export default { fetch() { return new Response("w"); } };
 // that are garbage are not.
 func TestMemoryLimit_AllocationRefusedBeforeItIsMade(t *testing.T) {
 	h := newHostB(t, allocJS, t.TempDir(), func(c *host.Config) {
-		c.MemoryLimit = 32 << 20
+		c.MemoryLimit = 64 << 20
 		c.CPULimit = 10 * time.Minute
 		c.RequestTimeout = 10 * time.Minute
 	})
@@ -91,7 +91,7 @@ func TestMemoryLimit_AllocationRefusedBeforeItIsMade(t *testing.T) {
 	get("/big", &big)
 	if big.TA != failed || big.AB != failed || big.Resize != failed || big.Clone != "allocated" ||
 		big.CloneBig != "DOMException: Data cannot be cloned, out of memory." || big.Hits != 2 {
-		t.Fatalf("/big: %+v; want %q for the first three, the 1 MiB clone allocated, the 12 MiB one refused, hits 2", big, failed)
+		t.Fatalf("/big: %+v; want %q for the first three, the 1 MiB clone allocated, the 24 MiB one refused, hits 2", big, failed)
 	}
 	var keep struct {
 		Kept  int
@@ -99,10 +99,10 @@ func TestMemoryLimit_AllocationRefusedBeforeItIsMade(t *testing.T) {
 		Hits  int
 	}
 	get("/keep", &keep)
-	// 32 MiB allows six 5 MiB buffers at most (a little of the limit is
-	// taken by the rest of the job).
-	if keep.Error != failed || keep.Kept < 2 || keep.Kept > 6 || keep.Hits != 3 {
-		t.Fatalf("/keep: %+v; want %q after 2 to 6 buffers, hits 3", keep, failed)
+	// 7/8 of 64 MiB allows eleven 5 MiB buffers at most (a little of it
+	// is taken by the rest of the job).
+	if keep.Error != failed || keep.Kept < 4 || keep.Kept > 11 || keep.Hits != 3 {
+		t.Fatalf("/keep: %+v; want %q after 4 to 11 buffers, hits 3", keep, failed)
 	}
 	var churn struct{ N, Hits int }
 	get("/churn", &churn)
