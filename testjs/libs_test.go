@@ -18,6 +18,16 @@ var libsDir = filepath.Join("..", "..", "shared", "conformance", "libs")
 // recorded on workerd with testdata/anchor/record.sh like the shared ones.
 var repoLibsDir = "libs"
 
+// libsSlowUnderRace lists the library apps that take minutes under the race
+// detector (the instrumented wazero compiler compiling a large module, goja
+// parsing a large bundle), with the time measured: `go test -race` skips
+// them and .ci/run runs them after it, without -race (they have no
+// concurrency of their own for the detector to look at).
+var libsSlowUnderRace = map[string]string{
+	"resvg":    "160 s under -race (a 2.4 MB module compiled by the instrumented wazero)",
+	"tiktoken": "over 220 s under -race (a 1 MB module and 1.1 MB of ranks as JSON)",
+}
+
 // libsFailing lists the library apps that do not pass on this branch yet,
 // each with the reason; CELLHOST_CONFORMANCE_ALL runs them anyway.
 var libsFailing = map[string]string{}
@@ -99,6 +109,9 @@ func replayNpmApps(t *testing.T, dir string, entries []os.DirEntry, installed bo
 		t.Run(name, func(t *testing.T) {
 			if reason, ok := libsFailing[name]; ok && os.Getenv("CELLHOST_CONFORMANCE_ALL") == "" {
 				t.Skip(reason)
+			}
+			if reason, ok := libsSlowUnderRace[name]; ok && raceEnabled {
+				t.Skipf("%s: .ci/run runs it without -race", reason)
 			}
 			app := filepath.Join(dir, name)
 			if !installed {

@@ -42,7 +42,7 @@
     exports(m) { return N.moduleExports(handleOf(m, Module, "WebAssembly.Module.exports(): Argument 0 must be a WebAssembly.Module")); },
     imports(m) { return N.moduleImports(handleOf(m, Module, "WebAssembly.Module.imports(): Argument 0 must be a WebAssembly.Module")); },
     customSections(m, name) {
-      const h = handleOf(m, Module, "WebAssembly.Module.customSections(): Argument 1 is required");
+      const h = handleOf(m, Module, "WebAssembly.Module.customSections(): Argument 0 must be a WebAssembly.Module");
       if (name === undefined) throw new TypeError("WebAssembly.Module.customSections(): Argument 1 is required");
       return N.moduleCustomSections(h, String(name));
     },

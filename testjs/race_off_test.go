@@ -1,0 +1,6 @@
+//go:build !race
+
+package testjs
+
+// raceEnabled: the race detector is on (see libsSlowUnderRace).
+const raceEnabled = false
