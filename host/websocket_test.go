@@ -233,14 +233,18 @@ func stats(t *testing.T, srv *httptest.Server, name string) wsStats {
 	return s
 }
 
-// waitStats polls the object's stats until ok accepts them.
+// waitStats polls the object's stats until ok accepts them, and fails the
+// test with the last sample if they do not within 10 s.
 func waitStats(t *testing.T, srv *httptest.Server, name string, ok func(wsStats) bool) wsStats {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s := stats(t, srv, name)
-		if ok(s) || time.Now().After(deadline) {
+		if ok(s) {
 			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stats of %s after 10 s: %+v", name, s)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

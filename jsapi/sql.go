@@ -162,6 +162,13 @@ func sqlStateOf(rt *goja.Runtime) (*sqlState, error) {
 }
 
 // cursorHandle is the Go side of a SqlStorageCursor.
+// releaseWhenCollected arranges for cur.Release to run once h, the handle
+// the cursor's JS object holds, is collected. A variable so that a test can
+// see the handles and release them without waiting for cleanups.
+var releaseWhenCollected = func(h *cursorHandle, cur SQLCursor) {
+	runtime.AddCleanup(h, SQLCursor.Release, cur)
+}
+
 type cursorHandle struct {
 	c    SQLCursor
 	cols []string
@@ -402,7 +409,7 @@ func (w *Worker) newSQLStorage(q SQL) *goja.Object {
 		if o, ok := cur.(interface{ Open() bool }); !ok || o.Open() {
 			// Only a cursor whose statement is still open holds anything
 			// to release early.
-			runtime.AddCleanup(h, SQLCursor.Release, cur)
+			releaseWhenCollected(h, cur)
 		}
 		v, err := st.newCursor(goja.Undefined(), rt.ToValue(h))
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
+	"weak"
 
 	"github.com/dop251/goja"
 
@@ -178,23 +178,49 @@ func TestSQL_AbandonedCursors(t *testing.T) {
 	if err := db.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	// Each open cursor's handle is registered for release once collected;
+	// the test sees the handles (weakly) and, once the collector has found
+	// them unreachable, releases their cursors itself, as the cleanups
+	// would on their own goroutine some time later.
+	type registered struct {
+		h   weak.Pointer[cursorHandle]
+		cur SQLCursor
+	}
+	var regs []registered
+	old := releaseWhenCollected
+	releaseWhenCollected = func(h *cursorHandle, cur SQLCursor) { regs = append(regs, registered{weak.Make(h), cur}) }
+	t.Cleanup(func() { releaseWhenCollected = old })
 	// Cursors read once and dropped: collected, they end at the commit
 	// instead of being read ahead.
 	jstest.Run(t, rt, `for (let i = 0; i < 50; i++) sql.exec("SELECT x FROM t").next();`)
-	if n := db.OpenCursors(); n != 50 {
-		t.Fatalf("OpenCursors = %d, want 50", n)
+	if n := db.OpenCursors(); n != 50 || len(regs) != 50 {
+		t.Fatalf("OpenCursors = %d, registered for release %d, want 50", n, len(regs))
 	}
-	// Cleanups run on their own goroutine: wait for them, bounded (30 s:
-	// on a loaded machine under -race, 3 s was once not enough).
-	for i := 0; i < 3000 && db.OpenCursors() > 0; i++ {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-		if err := db.Commit(); err != nil {
-			t.Fatal(err)
+	collected := func() (n int) {
+		for _, r := range regs {
+			if r.h.Value() == nil {
+				n++
+			}
 		}
+		return n
+	}
+	// runtime.GC runs a whole cycle: the handles nothing references are
+	// unreachable once it returns (a few cycles: goja may drop its last
+	// references to a value late).
+	for i := 0; i < 10 && collected() < len(regs); i++ {
+		runtime.GC()
+	}
+	if n := collected(); n != len(regs) {
+		t.Fatalf("%d of %d dropped cursors' handles collected", n, len(regs))
+	}
+	for _, r := range regs {
+		r.cur.Release()
+	}
+	if err := db.Commit(); err != nil {
+		t.Fatal(err)
 	}
 	if n := db.OpenCursors(); n != 0 {
-		t.Errorf("OpenCursors after GC and commit = %d, want 0", n)
+		t.Errorf("OpenCursors after release and commit = %d, want 0", n)
 	}
 }
 

@@ -454,7 +454,11 @@ func InstallWebSockets(rt *goja.Runtime) (err error) {
 	if !ok {
 		return errors.New("install WebSocket globals: not a function")
 	}
-	res, err := fn(goja.Undefined(), wsNatives(rt))
+	helpers := web.Helpers(rt)
+	if helpers == nil {
+		return errors.New("install WebSocket globals: the web globals are not installed")
+	}
+	res, err := fn(goja.Undefined(), wsNatives(rt), helpers)
 	if err != nil {
 		return fmt.Errorf("install WebSocket globals: %w", err)
 	}

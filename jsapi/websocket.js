@@ -4,28 +4,13 @@
 // value is a function that receives the Go natives and returns the
 // internals Go needs. A WebSocket's state lives in Go (a *WebSocket handle
 // in a private field), so that the host can hold a socket across instances.
-(function (native) {
+// helpers are the web prelude's (web.Helpers: begin.js).
+(function (native, helpers) {
   "use strict";
 
   const G = globalThis;
   const INTERNAL = Symbol("internal");
-
-  function defineGlobal(name, value) {
-    Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
-  }
-  function isObject(x) {
-    return (typeof x === "object" && x !== null) || typeof x === "function";
-  }
-  const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
-  function isArrayBuffer(x) {
-    if (!isObject(x)) return false;
-    try {
-      abByteLength.call(x);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  const { defineGlobal, isObject, isArrayBuffer } = helpers;
   function utf8Length(s) {
     let n = 0;
     for (let i = 0; i < s.length; i++) {

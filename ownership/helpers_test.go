@@ -26,6 +26,7 @@ type fakeClock struct {
 	wall   time.Time
 	mono   time.Duration
 	timers []*fakeTimer
+	fired  sync.WaitGroup // due timers' functions still running
 }
 
 type fakeTimer struct {
@@ -94,9 +95,28 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 	c.timers = kept
 	c.mu.Unlock()
+	c.fired.Add(len(due))
 	for _, t := range due {
-		go t.f()
+		go func() {
+			defer c.fired.Done()
+			t.f()
+		}()
 	}
+}
+
+// Settle waits for the functions of the timers fired so far to return.
+func (c *fakeClock) Settle() { c.fired.Wait() }
+
+// pendingWithin reports whether a timer is pending that is due within d.
+func (c *fakeClock) pendingWithin(d time.Duration) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.timers {
+		if t.state == 0 && t.at <= c.mono+d {
+			return true
+		}
+	}
+	return false
 }
 
 // StepWall moves only the wall clock.

@@ -189,10 +189,17 @@ func TestNode_Renew_Rejected(t *testing.T) {
 		clock.Advance(ttl / 3)
 		waitFor(t, "fencing", n.Fenced)
 		assertFenced(t, n, l)
-		// A fenced node never renews again.
+		// A fenced node never renews again: its loop is parked on its
+		// retry timer; the timer fires and its wake-up is delivered
+		// (Settle) before Close joins the loop, so a renewal it made
+		// would be among the calls.
+		waitFor(t, "the retry timer", func() bool { return clock.pendingWithin(ttl / 10) })
 		before := len(m.Calls())
 		clock.Advance(ttl)
-		time.Sleep(10 * time.Millisecond)
+		clock.Settle()
+		if err := n.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range m.Calls()[before:] {
 			if c == "put "+bucketkey.NodeKey(nodeA) {
 				t.Errorf("fenced node renewed: %v", c)

@@ -91,6 +91,7 @@ type state struct {
 	exportResponse  goja.Callable // (res): calls native.outResponse
 	cryptoKeyHandle goja.Callable // (key) → the *cryptoKey behind a CryptoKey, or undefined
 	importCryptoKey goja.Callable // (format, data, algorithm, extractable, usages) → CryptoKey (importKey, synchronously)
+	helpers         *goja.Object  // begin.js's defineGlobal, isObject and isArrayBuffer (Helpers)
 
 	// what native.outRequest/outResponse received (read and cleared by the
 	// exporting Go function)
@@ -110,6 +111,16 @@ type state struct {
 var stateKey = rtstate.NewKey[state]("cellhost.web")
 
 func stateOf(rt *goja.Runtime) *state { return stateKey.Get(rt) }
+
+// Helpers returns the web prelude's helpers that other preludes of the
+// runtime share (defineGlobal, isObject, isArrayBuffer), or nil before
+// Install.
+func Helpers(rt *goja.Runtime) *goja.Object {
+	if st := stateOf(rt); st != nil {
+		return st.helpers
+	}
+	return nil
+}
 
 // Install installs the web platform globals a Workers program expects on
 // a fresh runtime: Headers, Request, Response, URL, URLSearchParams,
@@ -199,6 +210,7 @@ func Install(rt *goja.Runtime, o Options) (err error) {
 	st.exportResponse = get("exportResponse")
 	st.cryptoKeyHandle = get("cryptoKeyHandle")
 	st.importCryptoKey = get("importCryptoKey")
+	st.helpers = internals.Get("helpers").ToObject(rt)
 	domException, _ := goja.AssertConstructor(internals.Get("DOMException"))
 	if err := jserr.Install(rt, domException); err != nil {
 		return err

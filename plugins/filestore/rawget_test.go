@@ -6,8 +6,8 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
@@ -66,28 +66,41 @@ func TestGet_RawAndFallback(t *testing.T) {
 }
 
 // TestGet_Close closes the store while Gets run: each returns its object
-// or ErrClosed, and Close returns once they are done.
+// or ErrClosed, and Close returns once they are done. Close is called only
+// once every reader has had one Get answered and is still looping, so the
+// race between Close and Gets in flight is exercised however slowly the
+// readers start; each reader must then see ErrClosed.
 func TestGet_Close(t *testing.T) {
 	ctx := context.Background()
 	s := newStoreWithK(t)
-	var wg sync.WaitGroup
-	for range 16 {
+	const readers = 16
+	var wg, started sync.WaitGroup
+	started.Add(readers)
+	var closedSeen atomic.Int32
+	for range readers {
 		wg.Go(func() {
+			var once sync.Once
+			defer once.Do(started.Done) // a reader that fails at once
 			for {
 				body, _, err := s.Get(ctx, "k")
 				if errors.Is(err, plugins.ErrClosed) {
+					closedSeen.Add(1)
 					return
 				}
 				if err != nil || string(body) != "v" {
 					t.Errorf("Get = %q, %v", body, err)
 					return
 				}
+				once.Do(started.Done)
 			}
 		})
 	}
-	time.Sleep(20 * time.Millisecond)
+	started.Wait()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
+	if n := closedSeen.Load(); n != readers && !t.Failed() {
+		t.Errorf("%d of %d readers saw ErrClosed after Close", n, readers)
+	}
 }

@@ -6,6 +6,8 @@
   const U8 = Uint8Array;
   const internals = {
     DOMException,
+    // begin.js's helpers that websocket.js (jsapi) uses too
+    helpers: { defineGlobal, isObject, isArrayBuffer },
     // a Blob's [bytes, type] (not a File's), and a Blob over an
     // ArrayBuffer (blob_clone.go)
     blobContent: (b) => (isBlob(b) && Object.getPrototypeOf(b) !== File.prototype ? blobData.get(b) : undefined),

@@ -236,11 +236,7 @@
     get url() { return this.#url; }
     get headers() {
       let h = this.#headers;
-      if (h === null) {
-        let l = this.#hl;
-        if (l === null) l = this.#hl = listFromContentType(this.#ctype);
-        h = this.#headers = wrapHeaders(l, null);
-      }
+      if (h === null) h = this.#headers = wrapHeaders(this.#hl ?? (this.#hl = listFromContentType(this.#ctype)), null);
       return h;
     }
     get redirect() { return this.#redirect; }

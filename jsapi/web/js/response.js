@@ -222,11 +222,7 @@
     }
     get headers() {
       let h = this.#headers;
-      if (h === null) {
-        let l = this.#hl;
-        if (l === null) l = this.#hl = listFromContentType(this.#ctype);
-        h = this.#headers = wrapHeaders(l, null);
-      }
+      if (h === null) h = this.#headers = wrapHeaders(this.#hl ?? (this.#hl = listFromContentType(this.#ctype)), null);
       return h;
     }
     get webSocket() { return this.#webSocket; }
