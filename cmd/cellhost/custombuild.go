@@ -106,7 +106,7 @@ func ignoreState(dir string) error {
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
-	if err := os.WriteFile(p, []byte("# cellhost dev's state (object databases, the local bucket): not source\n*\n"), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte("# cellhost dev's state (object databases, the local bucket): not source\n*\n"), 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %v; git will list the state directory", p, err)
 	}
 	return nil

@@ -121,10 +121,12 @@ func startServe(t *testing.T, bin string, args ...string) *serveNode {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			// Logged before the banner is handed over: a test may read
+			// the banner line from n.logs as soon as startServe returns.
+			n.logs.add(sc.Text())
 			if m := serveLine.FindStringSubmatch(sc.Text()); m != nil {
 				banner <- m
 			}
-			n.logs.add(sc.Text())
 		}
 		close(banner)
 	}()
