@@ -39,16 +39,18 @@ type shard struct {
 	memExceeded atomic.Bool
 
 	// Owned by the loop goroutine.
-	current   *cell // the cell whose event is running, if any
-	epoch     int   // runtime generation: timers of a replaced runtime never fire
-	rt        *goja.Runtime
-	w         *jsapi.Worker
-	ns        map[string]*namespace // by class name
-	dirty     []*cell               // cells whose implicit transaction is open
-	cells     cellList              // the cells the shard knows, by last use (resident.go)
-	nResident int                   // cells holding or opening their database
-	open      cellList              // the cells whose database is open or opening, by last use (park.go)
-	replies   []pendingReply        // released after this turn's commits
+	current *cell // the cell whose event is running, if any
+	// workerEvents are the worker requests in flight (enginepanic.go).
+	workerEvents map[*workerEvent]struct{}
+	epoch        int // runtime generation: timers of a replaced runtime never fire
+	rt           *goja.Runtime
+	w            *jsapi.Worker
+	ns           map[string]*namespace // by class name
+	dirty        []*cell               // cells whose implicit transaction is open
+	cells        cellList              // the cells the shard knows, by last use (resident.go)
+	nResident    int                   // cells holding or opening their database
+	open         cellList              // the cells whose database is open or opening, by last use (park.go)
+	replies      []pendingReply        // released after this turn's commits
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
@@ -141,6 +143,7 @@ func (s *shard) replaceRuntime(reason string) {
 		return
 	}
 	oldW.Retire() // the RPC targets it exported die with it
+	s.failWorkerEvents(reason)
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {
 			c.reset(reason)
@@ -236,7 +239,7 @@ func (s *shard) runJob(job func()) {
 			s.rt.ClearInterrupt()
 			s.onInterrupt(s.interruptReason())
 		} else if s.w.Poisoned {
-			s.replaceRuntime("its JavaScript runtime hit an uncatchable error")
+			s.replaceRuntime(errEnginePanic)
 		}
 		s.current = nil
 	}()
