@@ -39,18 +39,16 @@ type shard struct {
 	memExceeded atomic.Bool
 
 	// Owned by the loop goroutine.
-	current *cell // the cell whose event is running, if any
-	// workerEvents are the worker requests in flight (enginepanic.go).
-	workerEvents map[*workerEvent]struct{}
-	epoch        int // runtime generation: timers of a replaced runtime never fire
-	rt           *goja.Runtime
-	w            *jsapi.Worker
-	ns           map[string]*namespace // by class name
-	dirty        []*cell               // cells whose implicit transaction is open
-	cells        cellList              // the cells the shard knows, by last use (resident.go)
-	nResident    int                   // cells holding or opening their database
-	open         cellList              // the cells whose database is open or opening, by last use (park.go)
-	replies      []pendingReply        // released after this turn's commits
+	current   *cell // the cell whose event is running, if any
+	epoch     int   // runtime generation: timers of a replaced runtime never fire
+	rt        *goja.Runtime
+	w         *jsapi.Worker
+	ns        map[string]*namespace // by class name
+	dirty     []*cell               // cells whose implicit transaction is open
+	cells     cellList              // the cells the shard knows, by last use (resident.go)
+	nResident int                   // cells holding or opening their database
+	open      cellList              // the cells whose database is open or opening, by last use (park.go)
+	replies   []pendingReply        // released after this turn's commits
 	// carryStart is when the oldest commit still carried over from an
 	// earlier turn of the batch was held back (zero: none is).
 	carryStart time.Time
@@ -61,6 +59,9 @@ type shard struct {
 	timers      timerHeap
 	readyTimers []*shardTimer
 	timerSeq    uint64
+
+	// workerEvents are the worker requests in flight (enginepanic.go).
+	workerEvents map[*workerEvent]struct{}
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
