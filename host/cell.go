@@ -228,7 +228,12 @@ func (c *cell) construct(name string) error {
 		CompatibilityFlags: s.h.cfg.CompatibilityFlags,
 	})
 	gen := c.gen
-	inst, err := s.w.Construct(c.class, state)
+	var inst *goja.Object
+	_, err := s.guard(func() (goja.Value, error) {
+		var err error
+		inst, err = s.w.Construct(c.class, state)
+		return nil, err
+	})
 	if err != nil {
 		return err
 	}
@@ -519,7 +524,7 @@ func (c *cell) event(name string, start func() (goja.Value, error), done func(go
 		}
 		gen := c.gen
 		s.h.counted.events.Add(1)
-		v, err := start()
+		v, err := s.guard(start)
 		if err != nil {
 			if c.gen != gen { // e.g. ctx.abort()
 				err = resetMark(err)

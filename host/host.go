@@ -569,12 +569,12 @@ func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPRespo
 func (s *shard) workerFetch(req *jsapi.HTTPRequest, reply func(*jsapi.HTTPResponse, error)) {
 	fail := func(err error) { s.reply(nil, func() { reply(nil, err) }) }
 	ctx := s.w.NewExecutionContext(nil) // waitUntil keeps nothing alive yet
-	v, err := s.w.CallFetch(req, ctx)
+	v, err := s.guard(func() (goja.Value, error) { return s.w.CallFetch(req, ctx) })
 	if err != nil {
 		fail(err)
 		return
 	}
-	s.settleResponse(v, reply)
+	s.settleResponse(v, s.startWorkerEvent(reply))
 }
 
 // settleResponse waits for v (a Response or a promise of one) and queues

@@ -61,6 +61,9 @@ type shard struct {
 	timers      timerHeap
 	readyTimers []*shardTimer
 	timerSeq    uint64
+
+	// workerEvents are the worker requests in flight (enginepanic.go).
+	workerEvents map[*workerEvent]struct{}
 }
 
 // pendingReply is a reply produced during a turn: it leaves once the commits
@@ -151,6 +154,7 @@ func (s *shard) replaceRuntime(reason string) {
 		return
 	}
 	oldW.Retire() // the RPC targets it exported die with it
+	s.failWorkerEvents(reason)
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {
 			c.reset(reason)
@@ -250,7 +254,7 @@ func (s *shard) runJob(job func()) {
 		// Also after an interrupt: one that stopped a WebAssembly instance
 		// the module scope shares leaves the runtime poisoned (jsapi/wasm).
 		if s.w.Poisoned {
-			s.replaceRuntime("its JavaScript runtime hit an uncatchable error")
+			s.replaceRuntime(errEnginePanic)
 		}
 		s.current = nil
 	}()

@@ -147,10 +147,10 @@ type Worker struct {
 	goneSeen map[uint64]bool
 }
 
-// NewWorker installs the DurableObject model into rt, evaluates the bundle
+// newWorker installs the DurableObject model into rt, evaluates the bundle
 // and checks its exports. rt must already have the Web globals (InstallWeb)
-// and timers.
-func NewWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
+// and timers. NewWorker (enginepanic.go) calls it.
+func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post, gates: map[*goja.Object]*bcwState{}}
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)

@@ -73,6 +73,8 @@ func TestEngine_IssueOneLiners(t *testing.T) {
 		// The stack of an error thrown after await names the awaiting async
 		// callers, as V8's does ("at async f (...)"). toString runs after
 		// the promise jobs.
+		// goja patch 21: a Go panic (index out of range) that killed cellhost dev (issue 24).
+		{"anonymous class with static block and eval", `var m = {}; var S = class { static { m.x = 1; } f() { eval("1"); } }; class K { static y = m.x + 1; g() { return eval("m.x") } } return [m.x, K.y, new K().g()].join()`, "1,2,1"},
 		{"async stack frames", `let out = "none"; async function inner() { await null; throw new Error("boom") } async function middle() { await inner() } async function outer() { try { await middle() } catch (e) { out = e.stack } } outer(); return { toString() { return out.split("\n").filter(Boolean).map(l => l.trim().replace(/ \(.*/, "")).join("|") } }`, "Error: boom|at inner|at async middle|at async outer"},
 	}
 	for _, c := range cases {

@@ -632,3 +632,64 @@ func TestCellhostPatch_InterruptDone(t *testing.T) {
 	}
 	r.ClearInterrupt()
 }
+
+func TestCellhostPatch_AnonymousClassWithEvalKeepsItsStash(t *testing.T) {
+	// Each program's value is node 22's (V8). Upstream, every one of them except the named
+	// class ended in a Go panic (index out of range / nil pointer) while the class was
+	// defined or its method ran: a direct eval anywhere in an anonymous class made the
+	// compiler count the class scope as a stash level that enterBlock never created.
+	cases := map[string]Value{
+		// the issue 24 program: a static block, a method with eval
+		`(() => { var m = {}; var S = class { static { m.x = 1; } f() { eval("1"); } }; return m.x; })()`: valueInt(1),
+		// a method reading an outer variable
+		`(() => { var m = {}; var S = class { g() { return m; } f() { eval("1"); } }; return new S().g() === m; })()`: valueTrue,
+		// static and instance field initializers, arrows in them
+		`(() => { var m = {x:3}; var S = class { static y = m.x; f() { eval("1"); } }; return S.y; })()`:          valueInt(3),
+		`(() => { var m = {}; var S = class { static a = () => m; f() { eval("1"); } }; return S.a() === m; })()`: valueTrue,
+		`(() => { var m = {}; var S = class { a = () => m; f() { eval("1"); } }; return new S().a() === m; })()`:  valueTrue,
+		// the constructor
+		`(() => { var m = {}; var S = class { f() { eval("1"); } constructor() { this.m = m } }; return new S().m === m; })()`: valueTrue,
+		// a static block with an arrow, a static method or a private method with eval, eval in an arrow
+		`(() => { var m = {}; var S = class { static { (() => { m.x = 2; })(); } f() { eval("1"); } }; return m.x; })()`:      valueInt(2),
+		`(() => { var m = {}; var S = class { static { m.x = 1; } static f() { eval("1"); } }; return m.x; })()`:              valueInt(1),
+		`(() => { var m = {}; var S = class { static x = 7; static { m.x = this.x; } #p() { eval("1"); } }; return m.x; })()`: valueInt(7),
+		`(() => { var m = {}; var S = class { static { m.x = 6; } f() { return () => eval("1"); } }; return m.x; })()`:        valueInt(6),
+		// eval in the static block itself, reading outer and block variables
+		`(() => { var m = {}; var S = class { static { m.x = eval("m") === m; } }; return m.x; })()`:      valueTrue,
+		`(() => { var m = {}; var S = class { static { m.x = eval("5"); } }; return m.x; })()`:            valueInt(5),
+		`(() => { var m = {}; var S = class { static { var q = 4; m.x = eval("q"); } }; return m.x; })()`: valueInt(4),
+		// eval in a computed key, a derived class, a nested class, inside a block with let, inside with
+		`(() => { var m = {}; var S = class { static { m.x = 10; } [eval("'f'")]() {} }; return m.x; })()`:                              valueInt(10),
+		`(() => { var m = {x:8}; var S = class extends Object { static { m.y = m.x; } f() { eval("1"); } }; return m.y; })()`:           valueInt(8),
+		`(() => { var m = {}; var S = class { static { var T = class { static { m.x = 4; } g() { eval("1"); } }; } }; return m.x; })()`: valueInt(4),
+		`(() => { let m = {}; { let q = 1; var S = class { static { m.x = q + 10; } f() { eval("1"); } }; } return m.x; })()`:           valueInt(11),
+		`(function() { var m = {x:9}; with (m) { var S = class { static { m.y = x; } f() { eval("1"); } }; } return m.y; })()`:          valueInt(9),
+		// a named class already had its stash (the class binding)
+		`(() => { var m = {}; var S = class K { static { m.x = K; } f() { eval("1"); } }; return m.x === S; })()`: valueTrue,
+	}
+	for src, want := range cases {
+		t.Run(src, func(t *testing.T) {
+			var got Value
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("Go panic: %v", r)
+					}
+				}()
+				got, err = New().RunString(src)
+			}()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got.StrictEquals(want) {
+				t.Fatalf("got %v, want %v", got, want)
+			}
+		})
+	}
+	// A strict eval's var stays in the eval (static blocks are strict), as V8.
+	_, err := New().RunString(`(() => { var m = {}; var S = class { static { eval("var z = 12"); m.x = z; } }; return m.x; })()`)
+	if err == nil || !strings.Contains(err.Error(), "ReferenceError: z is not defined") {
+		t.Fatalf("got %v, want ReferenceError: z is not defined", err)
+	}
+}

@@ -2130,6 +2130,15 @@ func (e *compiledClassLiteral) emitGetter(putOnStack bool) {
 		e.c.emit(pop)
 	}
 
+	if s.dynLookup && len(s.bindings) == 0 {
+		// cellhost patch 21: a direct eval() inside the class makes its scope dynLookup, and
+		// finaliseVarAlloc then counts the scope as one stash level for every access that crosses
+		// it (from methods, field initializers, static blocks). enterBlock creates a stash only
+		// when stashSize > 0, so an anonymous class (no class binding) had none at run time and
+		// those accesses read one level too far (a Go panic: index out of range). An anonymous
+		// binding gives the block the stash the compiler counted.
+		s.addBinding(e.offset)
+	}
 	if clsBinding != nil || s.dynLookup {
 		e.c.leaveScopeBlock(enter)
 		e.c.assert(enter.stackSize == 0, e.offset, "enter.StackSize != 0 in compiledClassLiteral")
