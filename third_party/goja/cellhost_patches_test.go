@@ -474,6 +474,8 @@ func TestCellhostPatch_NativeNesting(t *testing.T) {
 	want := strings.Join([]string{rangeErr, rangeErr, rangeErr, rangeErr, "2002", "6002", "0",
 		"TypeError: Converting circular structure to JSON", "1,2,", "[[1],[1],[[1]]]"}, "|")
 	testScript(SCRIPT, asciiString(want), t)
+}
+
 func TestCellhostPatch_AwaitInArrowBodyInParameters(t *testing.T) {
 	// V8 accepts an await in the concise body of an async arrow function
 	// that is a default value of a parameter; an await directly in the
@@ -580,6 +582,8 @@ func TestCellhostPatch_V8NotIterableTexts(t *testing.T) {
 		"const c = 1; c = 2":                           "TypeError: Assignment to constant variable.",
 		"notDefinedAnywhere":                           "ReferenceError: notDefinedAnywhere is not defined",
 	})
+}
+
 // Patch 20: InterruptDone is closed by Interrupt, renewed by ClearInterrupt.
 func TestCellhostPatch_InterruptDone(t *testing.T) {
 	r := New()
