@@ -3,8 +3,6 @@ package main
 import (
 	"os"
 	"strconv"
-
-	"golang.org/x/sys/unix"
 )
 
 // defaultMaxResidentCells bounds resident objects from the machine's
@@ -17,9 +15,7 @@ func defaultMaxResidentCells() int {
 		return v
 	}
 	n := 100000
-	var si unix.Sysinfo_t
-	if unix.Sysinfo(&si) == nil && si.Totalram > 0 {
-		mem := uint64(si.Totalram) * uint64(si.Unit)
+	if mem, ok := totalMemory(); ok {
 		n = min(n, int(mem/4/(128<<10)))
 	}
 	return max(n, 64)
@@ -35,9 +31,8 @@ func defaultMaxOpenDatabases() int {
 		return v
 	}
 	n := 4096
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
-		n = min(n, int(rl.Cur)/2/4)
+	if cur, ok := openFileLimit(); ok && cur < 1<<31 {
+		n = min(n, int(cur)/2/4)
 	}
 	return max(n, 64)
 }

@@ -5,8 +5,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"golang.org/x/sys/unix"
-
 	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
@@ -28,9 +26,7 @@ func tuneGC() {
 		debug.SetGCPercent(1000)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		var si unix.Sysinfo_t
-		if err := unix.Sysinfo(&si); err == nil && si.Totalram > 0 {
-			total := uint64(si.Totalram) * uint64(si.Unit)
+		if total, ok := totalMemory(); ok {
 			debug.SetMemoryLimit(int64(max(total/2, 256<<20)))
 		}
 	}
