@@ -221,7 +221,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 func listenTCP(addr, flag string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if errors.Is(err, errAddrInUse) {
 			return nil, fmt.Errorf("cannot listen on %s: the port is in use by another program; stop it or pass %s", addr, flag)
 		}
 		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)

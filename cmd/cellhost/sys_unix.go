@@ -2,7 +2,14 @@
 
 package main
 
-import "golang.org/x/sys/unix"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// errAddrInUse is the error of listening on a port in use.
+const errAddrInUse = syscall.EADDRINUSE
 
 // openFileLimit returns the soft limit on open descriptors (RLIMIT_NOFILE).
 func openFileLimit() (uint64, bool) {

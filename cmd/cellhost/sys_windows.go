@@ -6,6 +6,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// errAddrInUse is the error of listening on a port in use (Winsock's, not
+// syscall.EADDRINUSE, which Go invents on Windows and no call returns).
+const errAddrInUse = windows.WSAEADDRINUSE
+
 // memoryStatusEx is MEMORYSTATUSEX (sysinfoapi.h); golang.org/x/sys/windows
 // declares neither it nor GlobalMemoryStatusEx.
 type memoryStatusEx struct {
