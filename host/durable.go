@@ -84,7 +84,7 @@ type LocalSync struct {
 // mode: 3 957 -> 4 689 req/s (two rounds each); one object (an fsync per
 // round) does not wait; the log syncer has its own policy (logSyncer.Linger).
 func (l LocalSync) Linger(prev int) time.Duration {
-	if prev > syncFSThreshold && l.Dir != "" {
+	if storage.SyncFSSupported && prev > syncFSThreshold && l.Dir != "" {
 		return 500 * time.Microsecond
 	}
 	return 0
@@ -92,7 +92,7 @@ func (l LocalSync) Linger(prev int) time.Duration {
 
 // Sync implements Syncer.
 func (l LocalSync) Sync(dbs []*storage.DB) []error {
-	if len(dbs) > syncFSThreshold && l.Dir != "" {
+	if storage.SyncFSSupported && len(dbs) > syncFSThreshold && l.Dir != "" {
 		if err := storage.SyncFS(l.Dir); err != nil {
 			errs := make([]error, len(dbs))
 			for i := range errs {

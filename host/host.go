@@ -23,7 +23,6 @@ import (
 
 	"github.com/dop251/goja"
 	"golang.org/x/sync/semaphore"
-	"golang.org/x/sys/unix"
 
 	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/jsapi"
@@ -299,7 +298,7 @@ func LockState(dir string) (*StateLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock state: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := tryLockFile(f); err != nil {
 		b, _ := os.ReadFile(lockPath)
 		f.Close()
 		holder := strings.TrimSpace(string(b))
@@ -318,7 +317,7 @@ func (l *StateLock) Close() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	_ = unix.Flock(int(l.f.Fd()), unix.LOCK_UN)
+	_ = unlockFile(l.f)
 	err := l.f.Close()
 	l.f = nil
 	return err

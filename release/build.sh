@@ -12,11 +12,9 @@
 # workerd ship theirs) and packs each with `npm pack`.
 #
 # Platforms: linux on amd64 and arm64 by default. --all adds darwin and
-# windows on amd64 and arm64, which do not build yet: the code calls
-# Linux-only system calls through golang.org/x/sys/unix (storage: Syncfs;
-# cmd/cellhost: Sysinfo, TCGETS; and on windows every unix.Flock and
-# Getrlimit of host, plugins/filestore and cmd/cellhost), which need
-# per-OS files first. --host-only builds this machine's platform only
+# windows on amd64 and arm64 (they compile, checked by go test ./release/,
+# but are not run here; what differs per OS: docs/operations.md).
+# --host-only builds this machine's platform only
 # (CI: release/npm-smoke.sh).
 # The version defaults to the tag on HEAD, else 0.0.0-dev.<commit>.
 set -euo pipefail

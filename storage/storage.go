@@ -22,7 +22,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -481,7 +480,7 @@ func (db *DB) Sync() error {
 		return nil
 	}
 	if db.wal == nil {
-		f, err := os.OpenFile(db.abs+"-wal", os.O_RDONLY, 0)
+		f, err := os.OpenFile(db.abs+"-wal", walSyncFlag, 0)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil // nothing was ever committed through the WAL
 		}
@@ -500,29 +499,6 @@ func (db *DB) Sync() error {
 		db.dirSynced = true
 	}
 	return nil
-}
-
-// SyncFS flushes the whole filesystem that holds path (Linux syncfs(2)):
-// one call that makes the commits of many databases durable at once.
-func SyncFS(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("sync filesystem: %w", err)
-	}
-	defer f.Close()
-	if err := unix.Syncfs(int(f.Fd())); err != nil {
-		return fmt.Errorf("sync filesystem of %s: %w", path, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // closeAll closes the statements, the connection and the pool.

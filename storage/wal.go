@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"sync"
-	"syscall"
 
 	"github.com/superfly/ltx"
 )
@@ -309,14 +308,14 @@ func (c *WALCapture) closeFileLocked() error {
 //
 // While the WAL stays, this costs one fstat: no path lookup.
 func (c *WALCapture) openWALLocked() (*os.File, int64, error) {
-	var st syscall.Stat_t
+	var st walStat
 	if c.f != nil {
 		if err := fstat(c.fd, &st); err == nil && st.Nlink > 0 {
 			return c.f, st.Size, nil
 		}
 		c.closeFileLocked()
 	}
-	f, err := os.Open(c.walPath)
+	f, err := openWAL(c.walPath)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	} else if err != nil {
@@ -329,15 +328,6 @@ func (c *WALCapture) openWALLocked() (*os.File, int64, error) {
 	}
 	c.f, c.fd = f, fd
 	return f, st.Size, nil
-}
-
-func fstat(fd int, st *syscall.Stat_t) error {
-	for {
-		err := syscall.Fstat(fd, st)
-		if err != syscall.EINTR {
-			return err
-		}
-	}
 }
 
 // readHeaderLocked reads the header of the current WAL. ok is false when

@@ -229,7 +229,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	addr := net.JoinHostPort(o.ip, strconv.Itoa(o.port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if errors.Is(err, errAddrInUse) {
 			return fmt.Errorf("cannot listen on %s: the port is in use by another program; stop it or pass --port", addr)
 		}
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)

@@ -17,8 +17,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -28,8 +26,7 @@ func isTerminal(w io.Writer) bool {
 	if !ok {
 		return false
 	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return isTerminalFd(f.Fd())
 }
 
 // ANSI colours of the dev log.

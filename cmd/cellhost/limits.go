@@ -4,8 +4,6 @@ import (
 	"os"
 	"strconv"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cellhost/cellhost/internal/httpguard"
 )
 
@@ -19,9 +17,7 @@ func defaultMaxResidentCells() int {
 		return v
 	}
 	n := 100000
-	var si unix.Sysinfo_t
-	if unix.Sysinfo(&si) == nil && si.Totalram > 0 {
-		mem := uint64(si.Totalram) * uint64(si.Unit)
+	if mem, ok := totalMemory(); ok {
 		n = min(n, int(mem/4/(128<<10)))
 	}
 	return max(n, 64)
@@ -37,9 +33,8 @@ func defaultMaxOpenDatabases() int {
 		return v
 	}
 	n := 4096
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
-		n = min(n, int(rl.Cur)/2/4)
+	if cur, ok := openFileLimit(); ok && cur < 1<<31 {
+		n = min(n, int(cur)/2/4)
 	}
 	return max(n, 64)
 }
@@ -53,9 +48,8 @@ func defaultMaxOpenDatabases() int {
 // public one.
 func defaultMaxConns() (public, internal int) {
 	public, internal = httpguard.Defaults.MaxConns, 1024
-	var rl unix.Rlimit
-	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) == nil && rl.Cur > 0 && rl.Cur < 1<<31 {
-		conns := max(int(rl.Cur)/2-32, 64)
+	if cur, ok := openFileLimit(); ok && cur < 1<<31 {
+		conns := max(int(cur)/2-32, 64)
 		public, internal = min(public, conns*3/4), min(internal, max(conns/4, 16))
 	}
 	if v, err := strconv.Atoi(os.Getenv("CELLHOST_MAX_CONNECTIONS")); err == nil && v > 0 {

@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 	"strconv"
 
-	"golang.org/x/sys/unix"
-
 	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
@@ -27,9 +25,7 @@ func main() {
 // sooner before the heap could grow into swap.
 // machineLimit is half the machine's RAM (at least 256 MiB), 0 if unknown.
 func machineLimit() int64 {
-	var si unix.Sysinfo_t
-	if err := unix.Sysinfo(&si); err == nil && si.Totalram > 0 {
-		total := uint64(si.Totalram) * uint64(si.Unit)
+	if total, ok := totalMemory(); ok {
 		return int64(max(total/2, 256<<20))
 	}
 	return 0

@@ -242,7 +242,7 @@ func rejoinAttemptTimeout(ttl time.Duration) time.Duration { return max(ttl, tim
 func listenTCP(addr, flag string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		if errors.Is(err, syscall.EADDRINUSE) {
+		if errors.Is(err, errAddrInUse) {
 			return nil, fmt.Errorf("cannot listen on %s: the port is in use by another program; stop it or pass %s", addr, flag)
 		}
 		return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)

@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -74,26 +72,6 @@ func prepare(root string) error {
 		}
 	}
 	return nil
-}
-
-// flock opens (creating) the file at path and takes an exclusive flock(2)
-// on it, waiting for other processes.
-func flock(path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("open lock file: %w", err)
-	}
-	for {
-		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil // closing releases the flock
 }
 
 // isV1 reports whether root was written by format v1, whose New always
@@ -303,20 +281,4 @@ func decodeV1(data []byte) (body []byte, etag string, err error) {
 		return nil, "", fmt.Errorf("%w: body does not match the checksum %s in its header", ErrCorrupt, hex.EncodeToString(want))
 	}
 	return body, etag, nil
-}
-
-// syncFile fsyncs the file or directory at path.
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOTSUP) {
-		return nil // the file system cannot sync directories
-	}
-	return err
 }
