@@ -293,10 +293,10 @@ func tableModule(field string, elem byte) []byte {
 		exps = append(wname(exps, n), 0, byte(i))
 	}
 	bodies := [][]byte{
-		{0, 0xfc, 16, 0, 0x0b},                  // table.size 0
+		{0, 0xfc, 16, 0, 0x0b},                   // table.size 0
 		{0, 0x20, 1, 0x20, 0, 0xfc, 15, 0, 0x0b}, // table.grow 0 (init, n)
-		{0, 0x20, 0, 0x25, 0, 0x0b},             // table.get 0
-		{0, 0x20, 0, 0x20, 1, 0x26, 0, 0x0b},    // table.set 0
+		{0, 0x20, 0, 0x25, 0, 0x0b},              // table.get 0
+		{0, 0x20, 0, 0x20, 1, 0x26, 0, 0x0b},     // table.set 0
 	}
 	code := []byte{4}
 	for _, body := range bodies {

@@ -60,10 +60,10 @@ type state struct {
 	rt *goja.Runtime
 	o  Options
 
-	compileErr, linkErr, runtimeErr *goja.Object
+	compileErr, linkErr, runtimeErr       *goja.Object
 	mkModule, mkMemory, mkGlobal, mkTable goja.Callable
-	handleOf, isMemory, isGlobal, isTable  goja.Callable
-	asIntN, freeze                         goja.Callable
+	handleOf, isMemory, isGlobal, isTable goja.Callable
+	asIntN, freeze                        goja.Callable
 
 	budgets map[string]*budget
 	// mems finds the wrapper of a memory (its identity in JS) while JS
