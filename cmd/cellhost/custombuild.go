@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
@@ -26,10 +25,9 @@ const buildPrefix = "[custom build]"
 // above it. ctx ending stops the command (its whole process group).
 func runCustomBuild(ctx context.Context, b *wrangler.CustomBuild, out io.Writer) error {
 	fmt.Fprintf(out, "%s Running: %s\n", buildPrefix, b.Command)
-	cmd := exec.Command("/bin/sh", "-c", b.Command)
+	cmd := shellCommand(b.Command)
 	cmd.Dir = b.Cwd
 	cmd.Env = append(os.Environ(), "WRANGLER_COMMAND=dev")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	var wg sync.WaitGroup
@@ -45,7 +43,7 @@ func runCustomBuild(ctx context.Context, b *wrangler.CustomBuild, out io.Writer)
 	}()
 	err := cmd.Start()
 	if err == nil {
-		stop := context.AfterFunc(ctx, func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) })
+		stop := context.AfterFunc(ctx, func() { stopGroup(cmd.Process) })
 		err = cmd.Wait()
 		stop()
 	}
