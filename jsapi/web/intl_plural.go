@@ -204,7 +204,7 @@ func pluralCategory(locale string, ordinal bool, n float64, minFrac, maxFrac int
 	if math.IsNaN(n) || math.IsInf(n, 0) {
 		return "other"
 	}
-	ip, fp := fixed(math.Abs(n), numOpts{MinFrac: minFrac, MaxFrac: maxFrac, MinInt: 1})
+	ip, fp := rounded(math.Abs(n), numOpts{MinFrac: minFrac, MaxFrac: maxFrac, MinInt: 1})
 	return pluralSelect(locale, ordinal, ip, fp)
 }
 
