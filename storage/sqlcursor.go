@@ -391,3 +391,24 @@ func (db *DB) OpenCursors() int { return len(db.cursors) }
 
 // DatabaseSize is the size of the database file in bytes (sql.databaseSize).
 func (db *DB) DatabaseSize() (int64, error) { return db.Size() }
+
+// ExecAll runs query as Exec does and reads every row of its cursor, for
+// Go callers (internal cells) whose results are small.
+func (db *DB) ExecAll(query string, args ...any) ([][]any, error) {
+	c, err := db.Exec(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	var rows [][]any
+	for {
+		r, ok, err := c.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return rows, nil
+		}
+		rows = append(rows, r)
+	}
+}

@@ -39,32 +39,13 @@ type lease struct {
 	until time.Time
 }
 
-func exec(db *storage.DB, q string, args ...any) ([][]any, error) {
-	c, err := db.Exec(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	var rows [][]any
-	for {
-		r, ok, err := c.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return rows, nil
-		}
-		rows = append(rows, r)
-	}
-}
-
 func ensureSchema(db *storage.DB) error {
 	for _, q := range []string{
 		`CREATE TABLE IF NOT EXISTS _cellhost_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, body BLOB NOT NULL, content_type TEXT NOT NULL, ts INTEGER NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, visible_at INTEGER NOT NULL, leased INTEGER NOT NULL DEFAULT 0)`,
 		`CREATE INDEX IF NOT EXISTS _cellhost_queue_visible ON _cellhost_queue (visible_at, seq)`,
 		`CREATE TABLE IF NOT EXISTS _cellhost_queue_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`,
 	} {
-		if _, err := exec(db, q); err != nil {
+		if _, err := db.ExecAll(q); err != nil {
 			return err
 		}
 	}
@@ -89,13 +70,13 @@ func serve(db *storage.DB, b []byte) ([]byte, bool) {
 	if err := ensureSchema(db); err != nil {
 		return answer(err), true
 	}
-	if _, err := exec(db, `INSERT OR IGNORE INTO _cellhost_queue_meta (k, v) VALUES ('queue', ?)`, req.Queue); err != nil {
+	if _, err := db.ExecAll(`INSERT OR IGNORE INTO _cellhost_queue_meta (k, v) VALUES ('queue', ?)`, req.Queue); err != nil {
 		return answer(err), true
 	}
 	var backlog Response
 	switch req.Op {
 	case "send":
-		rows, err := exec(db, `SELECT count(*), coalesce(sum(length(body)), 0), coalesce(min(ts), 0) FROM _cellhost_queue`)
+		rows, err := db.ExecAll(`SELECT count(*), coalesce(sum(length(body)), 0), coalesce(min(ts), 0) FROM _cellhost_queue`)
 		if err != nil {
 			return answer(err), true
 		}
@@ -103,19 +84,19 @@ func serve(db *storage.DB, b []byte) ([]byte, bool) {
 		backlog.BacklogBytes, _ = rows[0][1].(int64)
 		backlog.OldestMs, _ = rows[0][2].(int64)
 		for _, m := range req.Messages {
-			if _, err := exec(db, `INSERT OR IGNORE INTO _cellhost_queue (id, body, content_type, ts, attempts, visible_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			if _, err := db.ExecAll(`INSERT OR IGNORE INTO _cellhost_queue (id, body, content_type, ts, attempts, visible_at) VALUES (?, ?, ?, ?, ?, ?)`,
 				m.ID, m.Body, m.ContentType, m.TimestampMs, m.Attempts, now.UnixMilli()+m.DelayMs); err != nil {
 				return answer(err), true
 			}
 		}
 	case "settle":
 		for _, id := range append(append([]string(nil), req.Acks...), req.Dead...) {
-			if _, err := exec(db, `DELETE FROM _cellhost_queue WHERE id = ?`, id); err != nil {
+			if _, err := db.ExecAll(`DELETE FROM _cellhost_queue WHERE id = ?`, id); err != nil {
 				return answer(err), true
 			}
 		}
 		for _, r := range req.Retries {
-			if _, err := exec(db, `UPDATE _cellhost_queue SET visible_at = ?, leased = 0 WHERE id = ?`, now.UnixMilli()+r.DelayMs, r.ID); err != nil {
+			if _, err := db.ExecAll(`UPDATE _cellhost_queue SET visible_at = ?, leased = 0 WHERE id = ?`, now.UnixMilli()+r.DelayMs, r.ID); err != nil {
 				return answer(err), true
 			}
 		}
@@ -142,7 +123,7 @@ func rearm(db *storage.DB, q string, now time.Time) (err error) {
 	if !ok {
 		return db.DeleteAlarm()
 	}
-	rows, err := exec(db, `SELECT min(visible_at), count(*) FILTER (WHERE visible_at <= ?) FROM _cellhost_queue`, now.UnixMilli())
+	rows, err := db.ExecAll(`SELECT min(visible_at), count(*) FILTER (WHERE visible_at <= ?) FROM _cellhost_queue`, now.UnixMilli())
 	if err != nil {
 		return err
 	}
@@ -158,10 +139,10 @@ func rearm(db *storage.DB, q string, now time.Time) (err error) {
 		// No delivery of this process is in flight: a lease stored is one
 		// of an earlier activation (a restart, a node that died): its
 		// messages are due now.
-		if _, err := exec(db, `UPDATE _cellhost_queue SET visible_at = ?, leased = 0 WHERE leased = 1`, now.UnixMilli()); err != nil {
+		if _, err := db.ExecAll(`UPDATE _cellhost_queue SET visible_at = ?, leased = 0 WHERE leased = 1`, now.UnixMilli()); err != nil {
 			return err
 		}
-		if rows, err = exec(db, `SELECT min(visible_at), count(*) FILTER (WHERE visible_at <= ?) FROM _cellhost_queue`, now.UnixMilli()); err != nil {
+		if rows, err = db.ExecAll(`SELECT min(visible_at), count(*) FILTER (WHERE visible_at <= ?) FROM _cellhost_queue`, now.UnixMilli()); err != nil {
 			return err
 		}
 		first, _ = rows[0][0].(int64)
@@ -178,7 +159,7 @@ func rearm(db *storage.DB, q string, now time.Time) (err error) {
 }
 
 func queueOf(db *storage.DB) string {
-	rows, err := exec(db, `SELECT v FROM _cellhost_queue_meta WHERE k = 'queue'`)
+	rows, err := db.ExecAll(`SELECT v FROM _cellhost_queue_meta WHERE k = 'queue'`)
 	if err != nil || len(rows) == 0 {
 		return ""
 	}
@@ -211,7 +192,7 @@ func alarm(db *storage.DB, now time.Time) func(ctx context.Context, w binding.Wo
 	if err := rearm(db, q, now); err != nil { // releases stale leases
 		return nil
 	}
-	rows, err := exec(db, `SELECT id, body, content_type, ts, attempts FROM _cellhost_queue WHERE visible_at <= ? ORDER BY visible_at, seq LIMIT ?`,
+	rows, err := db.ExecAll(`SELECT id, body, content_type, ts, attempts FROM _cellhost_queue WHERE visible_at <= ? ORDER BY visible_at, seq LIMIT ?`,
 		now.UnixMilli(), int64(c.MaxBatchSize))
 	if err != nil {
 		_ = db.SetAlarm(now.Add(time.Second).UnixMilli()) // try again, without spinning
@@ -231,7 +212,7 @@ func alarm(db *storage.DB, now time.Time) func(ctx context.Context, w binding.Wo
 		m.TimestampMs, _ = r[3].(int64)
 		m.Attempts, _ = r[4].(int64)
 		m.Attempts++
-		if _, err := exec(db, `UPDATE _cellhost_queue SET attempts = ?, visible_at = ?, leased = 1 WHERE id = ?`, m.Attempts, until.UnixMilli(), m.ID); err != nil {
+		if _, err := db.ExecAll(`UPDATE _cellhost_queue SET attempts = ?, visible_at = ?, leased = 1 WHERE id = ?`, m.Attempts, until.UnixMilli(), m.ID); err != nil {
 			return nil
 		}
 		batch = append(batch, m)

@@ -28,32 +28,13 @@ var (
 	leases   = map[string]string{} // instance key -> the token of its run in this process
 )
 
-func exec(db *storage.DB, q string, args ...any) ([][]any, error) {
-	c, err := db.Exec(q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	var rows [][]any
-	for {
-		r, ok, err := c.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return rows, nil
-		}
-		rows = append(rows, r)
-	}
-}
-
 func ensureSchema(db *storage.DB) error {
 	for _, q := range []string{
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf (k TEXT PRIMARY KEY, v)`,
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf_steps (key TEXT PRIMARY KEY, value BLOB, err TEXT, until INTEGER, wait TEXT, done INTEGER NOT NULL DEFAULT 0)`,
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, payload BLOB, ts INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0)`,
 	} {
-		if _, err := exec(db, q); err != nil {
+		if _, err := db.ExecAll(q); err != nil {
 			return err
 		}
 	}
@@ -61,7 +42,7 @@ func ensureSchema(db *storage.DB) error {
 }
 
 func getMeta(db *storage.DB) (map[string]any, error) {
-	rows, err := exec(db, `SELECT k, v FROM _cellhost_wf`)
+	rows, err := db.ExecAll(`SELECT k, v FROM _cellhost_wf`)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +54,7 @@ func getMeta(db *storage.DB) (map[string]any, error) {
 }
 
 func setMeta(db *storage.DB, k string, v any) error {
-	_, err := exec(db, `INSERT INTO _cellhost_wf (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, k, v)
+	_, err := db.ExecAll(`INSERT INTO _cellhost_wf (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, k, v)
 	return err
 }
 
@@ -175,7 +156,7 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 		return Answer{Status: status}, true
 	case "restart":
 		for _, q := range []string{`DELETE FROM _cellhost_wf_steps`, `DELETE FROM _cellhost_wf_events`, `DELETE FROM _cellhost_wf WHERE k IN ('output', 'error')`} {
-			if _, err := exec(db, q); err != nil {
+			if _, err := db.ExecAll(q); err != nil {
 				return fail(err)
 			}
 		}
@@ -187,7 +168,7 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 		}
 		return Answer{Status: status}, true
 	case "event":
-		if _, err := exec(db, `INSERT INTO _cellhost_wf_events (type, payload, ts) VALUES (?, ?, ?)`, r.Type, r.Payload, now); err != nil {
+		if _, err := db.ExecAll(`INSERT INTO _cellhost_wf_events (type, payload, ts) VALUES (?, ?, ?)`, r.Type, r.Payload, now); err != nil {
 			return fail(err)
 		}
 		if status == "waiting" && str(m, "wait") == r.Type {
@@ -208,11 +189,11 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 		if r.Error != nil {
 			errText = errJSON(r.Error)
 		}
-		if _, err := exec(db, `INSERT INTO _cellhost_wf_steps (key, value, err, done) VALUES (?, ?, ?, 1) ON CONFLICT (key) DO UPDATE SET value = excluded.value, err = excluded.err, done = 1`, r.Key, r.Value, errText); err != nil {
+		if _, err := db.ExecAll(`INSERT INTO _cellhost_wf_steps (key, value, err, done) VALUES (?, ?, ?, 1) ON CONFLICT (key) DO UPDATE SET value = excluded.value, err = excluded.err, done = 1`, r.Key, r.Value, errText); err != nil {
 			return fail(err)
 		}
 		if r.Consume > 0 {
-			if _, err := exec(db, `UPDATE _cellhost_wf_events SET used = 1 WHERE seq = ?`, r.Consume); err != nil {
+			if _, err := db.ExecAll(`UPDATE _cellhost_wf_events SET used = 1 WHERE seq = ?`, r.Consume); err != nil {
 				return fail(err)
 			}
 		}
@@ -222,7 +203,7 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 		}
 		return Answer{}, true
 	case "suspend":
-		if _, err := exec(db, `INSERT INTO _cellhost_wf_steps (key, until, wait) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET until = excluded.until, wait = excluded.wait`, r.Key, r.Until, r.Wait); err != nil {
+		if _, err := db.ExecAll(`INSERT INTO _cellhost_wf_steps (key, until, wait) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET until = excluded.until, wait = excluded.wait`, r.Key, r.Until, r.Wait); err != nil {
 			return fail(err)
 		}
 		release()
@@ -237,7 +218,7 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 				return fail(err)
 			}
 			if r.Wait != "" {
-				if rows, _ := exec(db, `SELECT 1 FROM _cellhost_wf_events WHERE type = ? AND used = 0`, r.Wait); len(rows) > 0 {
+				if rows, _ := db.ExecAll(`SELECT 1 FROM _cellhost_wf_events WHERE type = ? AND used = 0`, r.Wait); len(rows) > 0 {
 					if err := setStatus("queued"); err != nil { // the event came meanwhile
 						return fail(err)
 					}
@@ -354,7 +335,7 @@ func alarm(db *storage.DB, now time.Time) func(ctx context.Context, w binding.Wo
 	s := &snapshot{workflow: str(m, "workflow"), class: str(m, "class"), id: str(m, "id")}
 	s.params, _ = m["params"].([]byte)
 	s.created, _ = m["created"].(int64)
-	rows, err := exec(db, `SELECT key, value, err, until, done FROM _cellhost_wf_steps`)
+	rows, err := db.ExecAll(`SELECT key, value, err, until, done FROM _cellhost_wf_steps`)
 	if err != nil {
 		return nil
 	}
@@ -367,7 +348,7 @@ func alarm(db *storage.DB, now time.Time) func(ctx context.Context, w binding.Wo
 		x.done = d == 1
 		s.steps = append(s.steps, x)
 	}
-	if rows, err = exec(db, `SELECT seq, type, payload, ts FROM _cellhost_wf_events WHERE used = 0 ORDER BY seq`); err != nil {
+	if rows, err = db.ExecAll(`SELECT seq, type, payload, ts FROM _cellhost_wf_events WHERE used = 0 ORDER BY seq`); err != nil {
 		return nil
 	}
 	for _, r := range rows {
