@@ -3,7 +3,7 @@ package host
 import (
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/storage"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi"
 )

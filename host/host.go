@@ -21,7 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/cellhost/cellhost/internal/queue"

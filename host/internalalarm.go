@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/storage"

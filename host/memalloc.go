@@ -5,7 +5,7 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // The memory watchdog (memwatch.go) sees an allocation only after it was

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
 

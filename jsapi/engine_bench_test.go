@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // BenchmarkPolyfills_NewRuntime measures what the core-js prelude adds to a

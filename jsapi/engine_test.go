@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // runModule bundles src as a worker's entry module (the path cellhost runs

@@ -3,7 +3,7 @@ package jsapi
 import (
 	"fmt"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // NewWorker evaluates the bundle in rt (module scope: the user's top-level

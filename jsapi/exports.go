@@ -1,6 +1,6 @@
 package jsapi
 
-import "github.com/dop251/goja"
+import "github.com/cellhost/cellhost/third_party/goja"
 
 // Exports returns the exports object of the worker bundle evaluated in rt,
 // or undefined before it ran. Call it on rt's goroutine (e.g. from a

@@ -1,6 +1,6 @@
 package jsapi
 
-import "github.com/dop251/goja"
+import "github.com/cellhost/cellhost/third_party/goja"
 
 // globalScopeJS gives the global object workerd's shape: its prototype is
 // ServiceWorkerGlobalScope.prototype (Object.prototype.toString gives

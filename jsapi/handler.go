@@ -1,6 +1,6 @@
 package jsapi
 
-import "github.com/dop251/goja"
+import "github.com/cellhost/cellhost/third_party/goja"
 
 // CallHandler runs the default export's handler name (queue, ...) with
 // args: name(...args, env, ctx) of an object, or name(...args) of a new

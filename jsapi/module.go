@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/cellhost/cellhost/jsapi/node"

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // Module scope (a bundle's top-level code) runs under limits wherever it

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/cellhost/cellhost/jsapi/node"

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // ErrNoScheduled means the module's default export has no scheduled()

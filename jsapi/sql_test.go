@@ -10,7 +10,7 @@ import (
 	"testing"
 	"weak"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/storage"
 

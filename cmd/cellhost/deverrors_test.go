@@ -15,7 +15,7 @@ func TestShortenStack_NoInternalFrames(t *testing.T) {
 		"\tat cellhost:node.js:717:35(6)\n" +
 		"\tat async cellhost:web.js:10:2(3)\n" +
 		"\tat from (cellhost:node.js:700:3(40))\n" +
-		"\tat github.com/dop251/goja.(*Runtime).builtin_Array_map-fm (native)\n" +
+		"\tat github.com/cellhost/cellhost/third_party/goja.(*Runtime).builtin_Array_map-fm (native)\n" +
 		"\tat map (native)\n" +
 		"\tat /p/src/index.ts:18:71(9)\n" +
 		"\tat async fetch (/p/src/index.ts:20:37(50))\n"

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/host"

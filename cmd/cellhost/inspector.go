@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"modernc.org/sqlite"
 
 	"github.com/cellhost/cellhost/host"

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // startPprof serves Go's profiler on the address in CELLHOST_PPROF (for

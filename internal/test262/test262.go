@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/goccy/go-yaml"
 
 	"github.com/cellhost/cellhost/jsapi"

@@ -1,7 +1,7 @@
 package clone
 
 import (
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // Time returns the time value of a Date (ms since the epoch, possibly NaN),

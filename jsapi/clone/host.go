@@ -3,7 +3,7 @@ package clone
 import (
 	"fmt"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // HostCodec writes and reads one kind of host object (a type the runtime

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	_ "modernc.org/sqlite"
 
 	"github.com/cellhost/cellhost/jsapi/clone"

@@ -10,7 +10,7 @@ package jserr
 import (
 	"errors"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )

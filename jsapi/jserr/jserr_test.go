@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi/internal/jstest"
 	"github.com/cellhost/cellhost/jsapi/jserr"

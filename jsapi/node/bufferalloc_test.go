@@ -3,7 +3,7 @@ package node
 import (
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // TestBuffer_AllocationsAskTheHook: Buffer.alloc (and allocUnsafe),

@@ -1,6 +1,6 @@
 package node
 
-import "github.com/dop251/goja"
+import "github.com/cellhost/cellhost/third_party/goja"
 
 // asyncContext is the async context AsyncLocalStorage reads: a value (a JS
 // Map from each storage's key to its store) that follows promise jobs

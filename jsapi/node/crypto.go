@@ -13,8 +13,8 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
 )
 
 // hashes are the digests node:crypto's createHash and createHmac take.

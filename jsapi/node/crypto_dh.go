@@ -8,8 +8,8 @@ import (
 	"crypto/rand"
 	"math/big"
 
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
 )
 
 var modpGroups = map[string]string{

@@ -26,8 +26,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
 	"golang.org/x/crypto/scrypt"
 
 	"github.com/cellhost/cellhost/jsapi/web"

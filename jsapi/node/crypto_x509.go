@@ -19,8 +19,8 @@ import (
 	"net"
 	"strings"
 
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
 )
 
 var rdnNames = map[string]string{

@@ -15,11 +15,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
-	"github.com/dop251/goja_nodejs/require"
-	"github.com/dop251/goja_nodejs/url"
-	"github.com/dop251/goja_nodejs/util"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/require"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/url"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/util"
 )
 
 // RequireGlobal is the global function the bundle's node:* modules call to

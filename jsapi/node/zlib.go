@@ -10,8 +10,8 @@ import (
 	"io"
 
 	"github.com/andybalholm/brotli"
-	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/buffer"
+	"github.com/cellhost/cellhost/third_party/goja"
+	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
 )
 
 // zlibConstants is Node.js's zlib.constants (node 20's, which workerd's

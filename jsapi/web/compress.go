@@ -7,7 +7,7 @@ import (
 	"compress/zlib"
 	"io"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )

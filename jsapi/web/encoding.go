@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/internal/whatwgurl"
 	"github.com/cellhost/cellhost/jsapi/jserr"

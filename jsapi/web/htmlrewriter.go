@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/cascadia"
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/rivo/uniseg"
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // dtfSpec is what DateTimeFormat's constructor read, as V8 passes it to

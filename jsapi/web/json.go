@@ -4,7 +4,7 @@ import (
 	"errors"
 	"unicode/utf16"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/internal/v8json"
 	"github.com/cellhost/cellhost/jsapi/jserr"

@@ -3,7 +3,7 @@ package web
 import (
 	"strconv"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // statusTexts are the reason phrases workerd gives the statuses it knows;

@@ -19,7 +19,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )

@@ -1,7 +1,7 @@
 package web
 
 import (
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 // CryptoKeyMaterial returns the key behind a CryptoKey (for node:crypto's

@@ -14,7 +14,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi/internal/jstest"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 )
 
 var throwingProgram = goja.MustCompile("cellhost:throwing", `(function (binding, why) {

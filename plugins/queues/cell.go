@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/jsapi/clone"

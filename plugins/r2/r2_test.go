@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/bucketkey"

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/plugins/binding"

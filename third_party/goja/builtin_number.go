@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/dop251/goja/ftoa"
+	"github.com/cellhost/cellhost/third_party/goja/ftoa"
 )
 
 func (r *Runtime) toNumber(v Value) Value {

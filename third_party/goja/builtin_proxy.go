@@ -1,7 +1,7 @@
 package goja
 
 import (
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 type nativeProxyHandler struct {

@@ -3,8 +3,8 @@ package goja
 import (
 	"strings"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/ast"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 // cellhost patch: V8 names the callee of a call that is not a function as

@@ -1,6 +1,6 @@
 package goja
 
-import "github.com/dop251/goja/ast"
+import "github.com/cellhost/cellhost/third_party/goja/ast"
 
 // cellhost patch: V8's "... is not iterable" texts. for-of and array
 // spread name their operand as written ("o.x is not iterable"; a call:

@@ -3,7 +3,7 @@ package goja
 import (
 	"fmt"
 
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 // cellhost patch: V8's texts for the TypeErrors of a property read or write

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/cellhost/cellhost/third_party/goja/parser"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 	"github.com/dlclark/regexp2/v2"
-	"github.com/dop251/goja/parser"
-	"github.com/dop251/goja/unistring"
 )
 
 type regexp2MatchCache struct {

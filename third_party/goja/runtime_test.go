@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dop251/goja/parser"
+	"github.com/cellhost/cellhost/third_party/goja/parser"
 )
 
 func TestGlobalObjectProto(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/dop251/goja/ftoa"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/ftoa"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 var (

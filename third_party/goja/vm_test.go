@@ -3,9 +3,9 @@ package goja
 import (
 	"testing"
 
-	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/parser"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/file"
+	"github.com/cellhost/cellhost/third_party/goja/parser"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 func TestTaggedTemplateArgExport(t *testing.T) {

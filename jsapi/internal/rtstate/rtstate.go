@@ -3,7 +3,7 @@
 // enumerable (JS sees an object without properties).
 package rtstate
 
-import "github.com/dop251/goja"
+import "github.com/cellhost/cellhost/third_party/goja"
 
 // Key names one kind of state.
 type Key[T any] struct{ sym *goja.Symbol }

@@ -3,10 +3,10 @@ package parser
 import (
 	"strings"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/token"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/ast"
+	"github.com/cellhost/cellhost/third_party/goja/file"
+	"github.com/cellhost/cellhost/third_party/goja/token"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 func (self *_parser) parseIdentifier() *ast.Identifier {

@@ -12,9 +12,9 @@ import (
 
 	"golang.org/x/text/unicode/rangetable"
 
-	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/token"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/file"
+	"github.com/cellhost/cellhost/third_party/goja/token"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 var (

@@ -1,8 +1,8 @@
 package parser
 
 import (
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/unistring"
+	"github.com/cellhost/cellhost/third_party/goja/ast"
+	"github.com/cellhost/cellhost/third_party/goja/unistring"
 )
 
 type _scope struct {

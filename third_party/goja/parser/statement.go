@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/token"
+	"github.com/cellhost/cellhost/third_party/goja/ast"
+	"github.com/cellhost/cellhost/third_party/goja/file"
+	"github.com/cellhost/cellhost/third_party/goja/token"
 	"github.com/go-sourcemap/sourcemap"
 )
 

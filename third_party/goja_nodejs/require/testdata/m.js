@@ -1,0 +1,7 @@
+function test() {
+    return "passed";
+}
+
+module.exports = {
+    test: test
+}
