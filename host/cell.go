@@ -206,7 +206,7 @@ func (c *cell) dbOptions(name string, logged bool) storage.Options {
 		// locally: every activation restores from the bucket, so
 		// SQLite's own fsyncs (a new WAL's header and its directory, a
 		// checkpoint) protect nothing.
-		NoSync: h.cfg.Durability == DurabilityLog && h.cfg.Syncer == nil}
+		NoSync: h.dur.dbNoSync(&h.cfg)}
 }
 
 // construct builds the JS instance: new Class(ctx, env). name is the name

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -13,10 +14,10 @@ import (
 
 // configureDurability is the durability switch: Config.Durability is
 // validated and its defaults applied here, once (the modes are not
-// plugins). What differs between the modes afterwards: the log mode's
-// syncer uploads every round (syncer.upload), the log and backup modes
-// acquire and restore cells from Bucket (Host.acquire), and the backup
-// mode saves changed cells on a ticker and at Close (backup.go).
+// plugins), and the mode's behaviour is chosen (newDurability). What
+// differs between the modes afterwards is in durability's methods; beyond
+// them the log and backup modes acquire and restore cells from Bucket
+// (Host.acquire, wherever Config.Node or a cell log is set).
 func configureDurability(cfg *Config) error {
 	if cfg.Durability == "" {
 		cfg.Durability = DurabilityLocal
@@ -46,6 +47,95 @@ func configureDurability(cfg *Config) error {
 		cfg.Syncer = LocalSync{Dir: cfg.StateDir}
 	}
 	return nil
+}
+
+// durability is what differs between the three modes (Config.Durability),
+// chosen once by newDurability: the rest of the host asks it rather than
+// comparing the mode's name.
+type durability interface {
+	// dbNoSync reports whether a cell's database can skip SQLite's own
+	// fsyncs: the log mode with no local Syncer keeps nothing durable
+	// locally (every activation restores from the bucket).
+	dbNoSync(cfg *Config) bool
+	// uploadsEachRound reports whether the syncer uploads each round's
+	// logs before it releases the replies (the log mode: the bucket is
+	// the durable copy).
+	uploadsEachRound() bool
+	// acksNeedLease reports whether a round is acknowledged only while
+	// the node can still acknowledge (the backup mode, whose acknowledged
+	// write is on the local disk only: seed 004's self-fencing).
+	acksNeedLease() bool
+	// unsaved reports whether c has committed state the mode has yet to
+	// save to the bucket (the backup mode): such a cell is not settled.
+	unsaved(c *cell) bool
+	// start starts the mode's own tickers once the shards run (the backup
+	// mode's periodic save).
+	start(h *Host)
+	// final saves what Close must not lose (the backup mode's last save),
+	// after every loop has stopped.
+	final(ctx context.Context, h *Host, c *cell) error
+	// keepsLocal reports whether the local database is the mode's durable
+	// copy between saves (the backup mode): a restart may keep it instead
+	// of restoring (localwins.go) and its owner mark is written.
+	keepsLocal() bool
+	// startEmpty prepares the local file of a cell the bucket has never
+	// seen (the log mode writes an empty WAL-mode database without fsync).
+	startEmpty(path string) error
+}
+
+func newDurability(mode string) durability {
+	switch mode {
+	case DurabilityLog:
+		return logDurability{}
+	case DurabilityBackup:
+		return backupDurability{}
+	}
+	return localDurability{}
+}
+
+// localDurability: the local disk only (no bucket).
+type localDurability struct{}
+
+func (localDurability) dbNoSync(*Config) bool                     { return false }
+func (localDurability) uploadsEachRound() bool                    { return false }
+func (localDurability) acksNeedLease() bool                       { return false }
+func (localDurability) unsaved(*cell) bool                        { return false }
+func (localDurability) start(*Host)                               {}
+func (localDurability) final(context.Context, *Host, *cell) error { return nil }
+func (localDurability) keepsLocal() bool                          { return false }
+func (localDurability) startEmpty(string) error                   { return nil }
+
+// logDurability: every commit uploaded as LTX before its reply (RPO 0).
+type logDurability struct{ localDurability }
+
+func (logDurability) dbNoSync(cfg *Config) bool { return cfg.Syncer == nil }
+func (logDurability) uploadsEachRound() bool    { return true }
+
+// startEmpty: the bucket alone holds a log-mode object's state, so its
+// empty database starts in WAL mode, written without fsync.
+func (logDurability) startEmpty(path string) error { return storage.CreateEmpty(path) }
+
+// backupDurability: commits durable on the local disk, changed cells
+// saved to the bucket on a ticker (backup.go) and at Close.
+type backupDurability struct{ localDurability }
+
+func (backupDurability) acksNeedLease() bool  { return true }
+func (backupDurability) unsaved(c *cell) bool { return c.committed != c.backedUp }
+func (backupDurability) keepsLocal() bool     { return true }
+func (backupDurability) start(h *Host) {
+	h.goFunc(func(context.Context) { everyShard(h, h.cfg.BackupInterval, (*shard).backupChanged) })
+}
+
+// final is the last save of a changed cell; the loops are stopped (no
+// checkpoint runs), and it runs within Close's ctx (the root context is
+// canceled by now).
+func (backupDurability) final(ctx context.Context, h *Host, c *cell) error {
+	if c.log == nil || c.db == nil || c.committed == c.backedUp {
+		return nil
+	}
+	fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
+	defer cancel()
+	return saveSnapshot(fctx, h, c.log)
 }
 
 // Syncer makes committed transactions durable on the local disk: the output
@@ -172,7 +262,7 @@ type syncer struct {
 }
 
 func newSyncer(h *Host) *syncer {
-	y := &syncer{h: h, sync: h.cfg.Syncer, upload: h.cfg.Durability == DurabilityLog,
+	y := &syncer{h: h, sync: h.cfg.Syncer, upload: h.dur.uploadsEachRound(),
 		q: queue.New[*syncBatch](), done: make(chan struct{})}
 	y.linger.Wait = lingerPolicy(y.sync, y.upload)
 	if h.cfg.linger != nil {
@@ -230,7 +320,7 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 		// renew acknowledges nothing, even before its deadline timer
 		// fenced it (a paused process wakes up past it).
 		node := y.h.cfg.Node
-		fence := y.h.cfg.Durability == DurabilityBackup && node != nil
+		fence := y.h.dur.acksNeedLease() && node != nil
 		canAck := !fence || node.CanAck()
 		start := time.Now()
 		if y.sync != nil {

@@ -55,7 +55,7 @@ func (c *cell) settled() bool {
 		return false
 	case c.synced != c.committed, c.backingUp, c.alarmRunning:
 		return false
-	case c.s.h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp:
+	case c.s.h.dur.unsaved(c):
 		return false
 	case c.keepAlive != nil && c.keepAlive():
 		return false

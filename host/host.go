@@ -188,6 +188,7 @@ type Host struct {
 	next     atomic.Uint32 // round-robin shard for worker (non-object) requests
 	lock     *StateLock    // taken by Open when Config.StateLock is nil
 	syncer   *syncer
+	dur      durability // Config.Durability's behaviour (durable.go)
 	closing  atomic.Bool
 	sockets  wsRegistry // upgraded WebSocket connections
 	owners   ownerCache // where remote objects were last served (remote.go)
@@ -265,7 +266,7 @@ func New(cfg Config) (*Host, error) {
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
 	}
-	h := &Host{cfg: cfg, log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
+	h := &Host{cfg: cfg, dur: newDurability(cfg.Durability), log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
 		h.now = cfg.clock
 	}
@@ -365,9 +366,7 @@ func (h *Host) Open() error {
 	if len(failed) > 0 {
 		return errors.Join(append(failed, h.Close(context.Background()))...)
 	}
-	if h.cfg.Durability == DurabilityBackup {
-		h.goFunc(func(context.Context) { everyShard(h, h.cfg.BackupInterval, (*shard).backupChanged) })
-	}
+	h.dur.start(h)
 	if h.cfg.IdleTimeout > 0 {
 		h.goFunc(func(context.Context) { everyShard(h, h.cfg.IdleTimeout/2, (*shard).evictIdle) })
 	}
@@ -437,16 +436,9 @@ func (h *Host) Close(ctx context.Context) error {
 	// Every goroutine has ended: the cells are ours now.
 	var errs []error
 	for _, c := range cells {
-		if c.log != nil && c.db != nil && h.cfg.Durability == DurabilityBackup && c.committed != c.backedUp {
-			// The final save (the loops are stopped: no checkpoint runs),
-			// within Close's ctx (the root context is canceled by now).
-			fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
-			err := saveSnapshot(fctx, h, c.log)
-			cancel()
-			if err != nil {
-				c.logger().Error("final backup: " + err.Error())
-				errs = append(errs, fmt.Errorf("final backup of %s: %w", c.scope, err))
-			}
+		if err := h.dur.final(ctx, h, c); err != nil {
+			c.logger().Error("final backup: " + err.Error())
+			errs = append(errs, fmt.Errorf("final backup of %s: %w", c.scope, err))
 		}
 		if err := c.closeDB(true); err != nil {
 			errs = append(errs, fmt.Errorf("close %s: %w", c.scope, err))

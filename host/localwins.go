@@ -99,7 +99,7 @@ func (h *Host) nodeID() string {
 // localWins reports whether the backup mode keeps the local database at
 // path instead of restoring the bucket's newest generation (see above).
 func (h *Host) localWins(ctx context.Context, scope, path string) (bool, error) {
-	if h.cfg.Durability != DurabilityBackup {
+	if !h.dur.keepsLocal() {
 		return false, nil
 	}
 	m, ok := readOwnerMark(path)

@@ -456,7 +456,7 @@ func (h *Host) acquire(ctx context.Context, c *cell, path string, open func(*cel
 				return err
 			}
 		}
-		if h.cfg.Durability == DurabilityBackup {
+		if h.dur.keepsLocal() {
 			if err := writeOwnerMark(path, ownerMark{Node: h.nodeID(), Epoch: l.epoch()}); err != nil {
 				return fmt.Errorf("activate %s: %w", c.scope, err)
 			}
@@ -504,13 +504,11 @@ func (h *Host) restore(ctx context.Context, scope, path string, created bool) er
 				return fmt.Errorf("start %s empty: %w", scope, err)
 			}
 		}
-		// A new object in the log mode, where the bucket alone holds its
-		// state: its empty database starts in WAL mode, written without
-		// fsync (the backup mode's local file must be durable on its own).
-		if h.cfg.Durability == DurabilityLog {
-			if err := storage.CreateEmpty(path); err != nil {
-				return fmt.Errorf("start %s empty: %w", scope, err)
-			}
+		// A new object: the mode prepares its file (the log mode an
+		// empty WAL-mode database without fsync; the backup mode's local
+		// file must be durable on its own, so SQLite creates it).
+		if err := h.dur.startEmpty(path); err != nil {
+			return fmt.Errorf("start %s empty: %w", scope, err)
 		}
 	}
 	return nil
