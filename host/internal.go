@@ -11,7 +11,7 @@ import (
 )
 
 // Internal cells are cells of a class that runs Go instead of JavaScript:
-// a D1 database is one (plugins/d1), as miniflare runs each D1 database as
+// a D1 database is one (bindings/d1), as miniflare runs each D1 database as
 // a Durable Object of a class of its own. Such a cell is stored, logged to
 // the bucket, owned, forwarded to its owner and restored exactly like an
 // object's, but no JS instance is built for it, no env binding names its

@@ -185,7 +185,7 @@ type UnknownSchemeError struct {
 }
 
 func (e *UnknownSchemeError) Error() string {
-	known := "no bucket schemes are registered (import plugins/standard)"
+	known := "no bucket schemes are registered (import bindings/standard)"
 	if len(e.Known) > 0 {
 		known = "known schemes are " + strings.Join(e.Known, ", ")
 	}

@@ -3,20 +3,20 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/cellhost/cellhost/bindings/assets"
+	"github.com/cellhost/cellhost/bindings/binding"
+	"github.com/cellhost/cellhost/bindings/d1"
+	"github.com/cellhost/cellhost/bindings/kv"
+	"github.com/cellhost/cellhost/bindings/r2"
+	"github.com/cellhost/cellhost/bindings/service"
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
-	"github.com/cellhost/cellhost/plugins/assets"
-	"github.com/cellhost/cellhost/plugins/binding"
-	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/plugins/filestore"
-	"github.com/cellhost/cellhost/plugins/kv"
-	"github.com/cellhost/cellhost/plugins/r2"
-	"github.com/cellhost/cellhost/plugins/service"
 )
 
-// bindingSet holds what the binding plugins (plugins/binding) keep across
+// bindingSet holds what the binding plugins (bindings/binding) keep across
 // reloads and deployments (KV namespaces, the bucket), and fills a
 // host.Config's Internal and BindInternal from a project's bindings.
 type bindingSet struct{ res *binding.Resources }

@@ -10,12 +10,12 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/cellhost/cellhost/bindings/d1"
+	"github.com/cellhost/cellhost/bindings/kv"
+	"github.com/cellhost/cellhost/bindings/r2"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/bucketkey"
-	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/plugins/filestore"
-	"github.com/cellhost/cellhost/plugins/kv"
-	"github.com/cellhost/cellhost/plugins/r2"
 	"github.com/cellhost/cellhost/storage"
 )
 
@@ -82,7 +82,7 @@ export default {
         return Response.json({ o: [o.x, o.list], types, again: again.n, cb, err });
       }
       case "/stub":
-        await env.Q.send("k"); // a queue works (plugins/queues)
+        await env.Q.send("k"); // a queue works (bindings/queues)
         try { await env.AI.run("m"); return new Response("no error"); }
         catch (e) { return new Response(e.message, { status: 500 }); }
       case "/r2/put":

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cellhost/cellhost/bindings/binding"
+	"github.com/cellhost/cellhost/bindings/d1"
 	"github.com/cellhost/cellhost/host"
-	"github.com/cellhost/cellhost/plugins/binding"
-	"github.com/cellhost/cellhost/plugins/d1"
 	"github.com/cellhost/cellhost/storage"
 )
 

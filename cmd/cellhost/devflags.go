@@ -18,9 +18,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cellhost/cellhost/bindings/assets"
+	"github.com/cellhost/cellhost/bindings/binding"
 	"github.com/cellhost/cellhost/internal/wrangler"
-	"github.com/cellhost/cellhost/plugins/assets"
-	"github.com/cellhost/cellhost/plugins/binding"
 )
 
 // wranglerDevFlags are `wrangler dev`'s flags (wrangler 4.164) that cellhost

@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 
-	_ "github.com/cellhost/cellhost/plugins/standard"
+	_ "github.com/cellhost/cellhost/bindings/standard"
 )
 
 func main() {

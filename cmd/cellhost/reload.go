@@ -15,10 +15,10 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/cellhost/cellhost/bindings/d1"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
-	"github.com/cellhost/cellhost/plugins/d1"
 )
 
 // reloadDebounce is how long the watcher waits after the last change before

@@ -12,12 +12,12 @@ import (
 	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/gorilla/websocket"
 
+	"github.com/cellhost/cellhost/bindings/d1"
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
-	"github.com/cellhost/cellhost/plugins/d1"
 )
 
 // servedApp is the application a serve node runs: one Host at a time. With

@@ -14,13 +14,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cellhost/cellhost/bindings/binding"
+	_ "github.com/cellhost/cellhost/bindings/standard"
 	"github.com/cellhost/cellhost/examples/custombinding/greet"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
-	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/plugins/filestore"
-	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
 var _ = greet.Class // the import registers the "greetings" binding kind

@@ -6,8 +6,8 @@ import (
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
+	"github.com/cellhost/cellhost/bindings/binding"
 	"github.com/cellhost/cellhost/host"
-	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/storage"
 )
 

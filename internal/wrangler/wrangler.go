@@ -19,9 +19,9 @@ import (
 	"github.com/joho/godotenv"
 	"github.com/tailscale/hujson"
 
+	"github.com/cellhost/cellhost/bindings/binding"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
-	"github.com/cellhost/cellhost/plugins/binding"
 )
 
 // configNames are the wrangler configuration files, in the order wrangler
@@ -50,7 +50,7 @@ type Config struct {
 	SecretsFile string
 	// CLIVars are the names of the vars set with --var.
 	CLIVars []string
-	// Plugins are the bindings of the binding plugins (plugins/binding:
+	// Plugins are the bindings of the binding plugins (bindings/binding:
 	// kv_namespaces, d1_databases, r2_buckets, services, assets, queues,
 	// ...), one Use per configuration key present, in key order.
 	Plugins []binding.Use

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cellhost/cellhost/bindings/assets"
+	"github.com/cellhost/cellhost/bindings/binding"
+	"github.com/cellhost/cellhost/bindings/d1"
+	"github.com/cellhost/cellhost/bindings/kv"
+	"github.com/cellhost/cellhost/bindings/r2"
+	"github.com/cellhost/cellhost/bindings/service"
+	_ "github.com/cellhost/cellhost/bindings/standard"
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
-	"github.com/cellhost/cellhost/plugins/assets"
-	"github.com/cellhost/cellhost/plugins/binding"
-	"github.com/cellhost/cellhost/plugins/d1"
-	"github.com/cellhost/cellhost/plugins/kv"
-	"github.com/cellhost/cellhost/plugins/r2"
-	"github.com/cellhost/cellhost/plugins/service"
-	_ "github.com/cellhost/cellhost/plugins/standard"
 )
 
 // write puts the files (name → content) into a fresh directory.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
-	"github.com/cellhost/cellhost/plugins/binding"
+	"github.com/cellhost/cellhost/bindings/binding"
 	"github.com/cellhost/cellhost/storage"
 )
 

@@ -1,0 +1,102 @@
+package layers
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/cellhost/cellhost/"
+
+// rules: a package at or below from (a path relative to the module) must
+// not import a project package at or below any of to ("=p": p itself; "":
+// any project package but third_party). These are the arrows
+// docs/architecture.md forbids; each names why. Arrows that still run back
+// up (issue 28 item 5: internal/wrangler -> host, fleet -> jsapi,
+// internal/metrics -> host) have no rule yet.
+var rules = []struct {
+	from string
+	to   []string
+	why  string
+}{
+	{"plugins", []string{"storage", "ownership", "host", "fleet", "bindings", "jsapi", "cmd", "internal/wrangler", "internal/metrics"}, "the stores are a leaf under storage and ownership"},
+	{"bindings", []string{"host", "fleet", "ownership", "cmd"}, "bindings sit above storage and jsapi, below host"},
+	{"storage", []string{"bindings", "host", "fleet", "ownership", "cmd"}, "storage is below the bindings and the host"},
+	{"ownership", []string{"host", "fleet", "bindings", "jsapi", "cmd"}, "the bucket protocol is a library below host and fleet"},
+	{"jsapi", []string{"storage", "host", "fleet", "ownership", "plugins", "bindings", "cmd", "internal/wrangler", "internal/metrics"}, "the engine knows nothing of cells, stores or the fleet"},
+	{"jsapi/web", []string{"=jsapi", "jsapi/node", "jsapi/wasm"}, "jsapi/web cannot import jsapi (knows nothing of DOs)"},
+	{"host", []string{"fleet", "cmd"}, "host and fleet meet only in cmd"},
+	{"fleet", []string{"host", "cmd"}, "host and fleet meet only in cmd"},
+	{"internal/bucketkey", []string{""}, "a leaf"},
+	{"internal/queue", []string{""}, "a leaf"},
+	{"internal/sqlitex", []string{""}, "a leaf"},
+	{"internal/whatwgurl", []string{""}, "a leaf"},
+	{"internal/v8json", []string{""}, "a leaf"},
+	{"internal/compactjson", []string{""}, "a leaf"},
+	{"internal/httpguard", []string{""}, "a leaf"},
+	{"internal/wsrelay", []string{""}, "a leaf"},
+}
+
+func TestImportLayers(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	dec := json.NewDecoder(out)
+	type pkg struct {
+		ImportPath string
+		Imports    []string
+	}
+	n := 0
+	for {
+		var p pkg
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		from := strings.TrimPrefix(p.ImportPath, mod)
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, mod) {
+				continue
+			}
+			to := strings.TrimPrefix(imp, mod)
+			if strings.HasPrefix(to, "third_party/") || strings.HasPrefix(to, from+"/") || to == from {
+				continue
+			}
+			for _, r := range rules {
+				if !under(from, r.from) {
+					continue
+				}
+				for _, bad := range r.to {
+					hit := bad == "" // a leaf: any project package
+					if exact, ok := strings.CutPrefix(bad, "="); ok {
+						hit = to == exact
+					} else if bad != "" {
+						hit = under(to, bad) && !under(to, r.from)
+					}
+					if hit {
+						t.Errorf("%s imports %s: %s (docs/architecture.md)", from, to, r.why)
+					}
+				}
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if n < 20 {
+		t.Fatalf("go list listed %d packages: not the module", n)
+	}
+}
+
+// under reports whether package path p is dir or below it.
+func under(p, dir string) bool { return p == dir || strings.HasPrefix(p, dir+"/") }
