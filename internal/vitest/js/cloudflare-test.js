@@ -1,0 +1,234 @@
+// cloudflare:test as @cloudflare/vitest-pool-workers documents it, for
+// `cellhost test`. This module is bundled with the project's worker and one
+// test file into a single worker (the generated entry, entry.go), so test
+// code runs in the shard's runtime beside the objects: `env` is the worker's
+// env, SELF its default export, and runInDurableObject runs a callback in
+// the object's own event, with the real instance and its state.
+import { env as workersEnv } from "cloudflare:workers";
+
+export const env = workersEnv;
+
+// SELF is the worker's default export as a service binding (a handler's
+// ctx.exports.default: fetch, scheduled and RPC methods through cellhost's
+// loopback stub). The control request's ctx gives it (setExports), so SELF
+// forwards each access to it.
+let ctxExports = null;
+function selfStub() {
+  if (!ctxExports) throw new Error("SELF is used before the test worker started");
+  return ctxExports.default;
+}
+export const SELF = new Proxy({}, {
+  get(_, key) {
+    const stub = selfStub();
+    const v = stub[key];
+    return typeof v === "function" ? v.bind(stub) : v;
+  },
+  has(_, key) { return key in selfStub(); },
+});
+
+// ---- Durable Objects -----------------------------------------------------
+
+// The harness's state (one runtime per host: cellhost test runs with one
+// shard, so every object of the worker lives in this runtime).
+const instances = new Map(); // class name -> Map(id hex -> instance)
+const stateOf = new WeakMap(); // instance -> DurableObjectState
+const pending = new Map(); // run key -> callback
+const results = new Map(); // run key -> {value} | {error}
+let nextKey = 1;
+const RUN_HEADER = "cf-cellhost-test-run";
+
+// register is called by the generated subclass of every bound Durable
+// Object class when the host constructs an instance.
+function register(className, instance, state) {
+  stateOf.set(instance, state);
+  let m = instances.get(className);
+  if (!m) instances.set(className, (m = new Map()));
+  m.set(state.id.toString(), instance);
+}
+
+// objectFetch answers runInDurableObject's request inside the object's
+// event; null for every other request (the class's own fetch answers).
+function objectFetch(instance, request) {
+  const key = request.headers.get(RUN_HEADER);
+  if (key === null) return null;
+  const cb = pending.get(key);
+  pending.delete(key);
+  if (!cb) return new Response("no such runInDurableObject call", { status: 500 });
+  return (async () => {
+    try {
+      results.set(key, { value: await cb(instance, stateOf.get(instance)) });
+    } catch (error) {
+      results.set(key, { error });
+    }
+    return new Response(null, { status: 204 });
+  })();
+}
+
+function isStub(stub) {
+  return stub !== null && typeof stub === "object" && typeof stub.fetch === "function" && stub.id !== undefined;
+}
+
+export async function runInDurableObject(stub, callback) {
+  if (!isStub(stub)) {
+    throw new TypeError("Failed to execute 'runInDurableObject': parameter 1 is not of type 'DurableObjectStub'.");
+  }
+  if (typeof callback !== "function") {
+    throw new TypeError("Failed to execute 'runInDurableObject': parameter 2 is not of type 'function'.");
+  }
+  const key = String(nextKey++);
+  pending.set(key, callback);
+  const res = await stub.fetch("http://cellhost-test.invalid/runInDurableObject", { headers: { [RUN_HEADER]: key } });
+  pending.delete(key);
+  const r = results.get(key);
+  results.delete(key);
+  if (!r) {
+    throw new Error("runInDurableObject: the object did not run the callback (" + res.status + " " + (await res.text()) + "): is its class bound in the wrangler config?");
+  }
+  if ("error" in r) throw r.error;
+  return r.value;
+}
+
+// runDurableObjectAlarm runs the object's alarm now if one is scheduled
+// (deleting it first, as the pool does) and says whether it ran.
+export async function runDurableObjectAlarm(stub) {
+  return runInDurableObject(stub, async (instance, state) => {
+    const alarm = await state.storage.getAlarm();
+    if (alarm === null) return false;
+    await state.storage.deleteAlarm();
+    await instance.alarm?.({ retryCount: 0, isRetry: false });
+    return true;
+  });
+}
+
+// listDurableObjectIds lists the objects of a namespace made in this test's
+// storage (ids of every instance constructed since the storage began).
+export async function listDurableObjectIds(namespace) {
+  let className;
+  for (const [k, v] of Object.entries(CLASS_OF_BINDING)) {
+    if (workersEnv[k] === namespace) className = v;
+  }
+  if (className === undefined) {
+    throw new TypeError("Failed to execute 'listDurableObjectIds': parameter 1 is not a Durable Object namespace bound in this worker's config.");
+  }
+  const m = instances.get(className) ?? new Map();
+  return [...m.keys()].sort().map((hex) => namespace.idFromString(hex));
+}
+
+// ---- Execution contexts, events -----------------------------------------
+
+const waits = new WeakMap();
+
+export function createExecutionContext() {
+  const list = [];
+  const ctx = {
+    waitUntil(p) { list.push(Promise.resolve(p)); },
+    passThroughOnException() {},
+    props: {},
+    get exports() { return ctxExports; },
+  };
+  waits.set(ctx, list);
+  return ctx;
+}
+
+export async function waitOnExecutionContext(ctx) {
+  const list = waits.get(ctx);
+  if (!list) {
+    throw new TypeError("Failed to execute 'waitOnExecutionContext': parameter 1 is not of type 'ExecutionContext'.\nYou must call 'createExecutionContext()' or 'createPagesEventContext()' to get an 'ExecutionContext' instance.");
+  }
+  // waitUntil may be called while the promises settle: wait for those too.
+  while (list.length > 0) {
+    const now = list.splice(0);
+    await Promise.allSettled(now);
+  }
+}
+
+export function createScheduledController(options) {
+  const scheduledTime = options?.scheduledTime ?? Date.now();
+  return {
+    scheduledTime: scheduledTime instanceof Date ? scheduledTime.getTime() : Number(scheduledTime),
+    cron: options?.cron ?? "",
+    noRetry() {},
+  };
+}
+
+const batches = new WeakMap();
+
+export function createMessageBatch(queueName, messages) {
+  const state = { ackAll: false, retryBatch: { retry: false }, explicitAcks: new Set(), retryMessages: new Map() };
+  const batch = {
+    queue: queueName,
+    messages: messages.map((m) => ({
+      id: m.id,
+      timestamp: m.timestamp,
+      body: m.body,
+      attempts: m.attempts ?? 1,
+      ack() { state.explicitAcks.add(m.id); state.retryMessages.delete(m.id); },
+      retry(opts) { state.retryMessages.set(m.id, opts?.delaySeconds); state.explicitAcks.delete(m.id); },
+    })),
+    ackAll() { state.ackAll = true; },
+    retryAll(opts) { state.retryBatch = { retry: true, delaySeconds: opts?.delaySeconds }; },
+  };
+  batches.set(batch, state);
+  return batch;
+}
+
+export async function getQueueResult(batch, ctx) {
+  const state = batches.get(batch);
+  if (!state) {
+    throw new TypeError("Failed to execute 'getQueueResult': parameter 1 is not of type 'MessageBatch'.\nYou must call 'createMessageBatch()' to get a 'MessageBatch' instance.");
+  }
+  await waitOnExecutionContext(ctx);
+  const retryBatch = { retry: state.retryBatch.retry };
+  if (state.retryBatch.delaySeconds !== undefined) retryBatch.delaySeconds = state.retryBatch.delaySeconds;
+  return {
+    outcome: "ok",
+    ackAll: state.ackAll,
+    retryBatch,
+    explicitAcks: [...state.explicitAcks],
+    retryMessages: [...state.retryMessages].map(([msgId, delaySeconds]) => (delaySeconds === undefined ? { msgId } : { msgId, delaySeconds })),
+  };
+}
+
+// ---- D1 migrations --------------------------------------------------------
+
+export async function applyD1Migrations(db, migrations, migrationsTableName = "d1_migrations") {
+  const table = JSON.stringify(migrationsTableName);
+  await db.prepare(`CREATE TABLE IF NOT EXISTS ${table} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT UNIQUE,
+    applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+)`).run();
+  const applied = await db.prepare(`SELECT name FROM ${table}`).all();
+  const done = new Set(applied.results.map((r) => r.name));
+  for (const m of migrations) {
+    if (done.has(m.name)) continue;
+    const stmts = m.queries.map((q) => db.prepare(q));
+    stmts.push(db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(m.name));
+    await db.batch(stmts);
+  }
+}
+
+// ---- Not provided ---------------------------------------------------------
+
+function missing(what) {
+  return () => { throw new Error(what + " is not supported by cellhost test yet"); };
+}
+
+// fetchMock (undici's MockAgent over the worker's fetch) is not built.
+export const fetchMock = new Proxy({}, { get: (_, k) => missing("fetchMock." + String(k)) });
+export const createPagesEventContext = missing("createPagesEventContext()");
+export const introspectWorkflow = missing("introspectWorkflow()");
+export const introspectWorkflowInstance = missing("introspectWorkflowInstance()");
+export const reset = missing("reset()");
+
+// ---- The harness the generated entry uses ---------------------------------
+
+// CLASS_OF_BINDING is set by the generated entry before any test runs.
+let CLASS_OF_BINDING = {};
+
+export const __cellhostTestHarness = {
+  register,
+  objectFetch,
+  setClasses(m) { CLASS_OF_BINDING = m; },
+  setExports(x) { ctxExports = x; },
+};
