@@ -263,7 +263,21 @@ func evalConfig(file string) ([]byte, error) {
 	}
 	rt := goja.New()
 	native := rt.NewObject()
-	_ = native.Set("readD1Migrations", func(p string) (any, error) { return ReadD1Migrations(p) })
+	_ = native.Set("readD1Migrations", func(p string) (any, error) {
+		ms, err := ReadD1Migrations(p)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(ms)) // JS names (name, queries), not Go's
+		for i, m := range ms {
+			qs := make([]any, len(m.Queries))
+			for j, q := range m.Queries {
+				qs[j] = q
+			}
+			out[i] = map[string]any{"name": m.Name, "queries": qs}
+		}
+		return out, nil
+	})
 	_ = native.Set("join", func(p ...string) string { return filepath.Join(p...) })
 	_ = native.Set("resolve", func(p ...string) string {
 		out := dir
@@ -335,7 +349,7 @@ func ReadD1Migrations(dir string) ([]Migration, error) {
 }
 
 // SplitSQL splits a SQL script into statements at the semicolons outside
-// quotes ('', "", ``, []) and comments (--, /* */), dropping empty ones
+// quotes (”, "", “, []) and comments (--, /* */), dropping empty ones
 // and comments, as wrangler's splitSqlQuery does for D1 migrations.
 // Hand-written: wrangler's is TypeScript and no Go SQLite library exposes
 // a statement splitter; pinned by TestSplitSQL.

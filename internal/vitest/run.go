@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ type Options struct {
 
 // TestResult is one test's outcome.
 type TestResult struct {
-	Name     string `json:"name"` // "describe > test"
+	Name     string `json:"name"`  // "describe > test"
 	State    string `json:"state"` // pass, fail, skip, todo
 	Duration int64  `json:"duration"`
 	Error    *struct {
@@ -165,6 +166,12 @@ func prepare(c *Config, work string, n int, rel string) (*project, error) {
 		cfg.CompatibilityDate = c.CompatibilityDate
 	}
 	cfg.CompatibilityFlags = append(cfg.CompatibilityFlags, c.CompatibilityFlags...)
+	// The pool always runs the worker with Node.js compatibility (v2),
+	// whatever its config says: its runner needs it, and test files may
+	// import node: modules the worker does not.
+	if !slices.Contains(cfg.CompatibilityFlags, "nodejs_compat_v2") && !slices.Contains(cfg.CompatibilityFlags, "nodejs_compat") {
+		cfg.CompatibilityFlags = append(cfg.CompatibilityFlags, "nodejs_compat")
+	}
 	if cfg.Vars == nil {
 		cfg.Vars = map[string]any{}
 	}

@@ -18,11 +18,9 @@ function selfStub() {
   return ctxExports.default;
 }
 export const SELF = new Proxy({}, {
-  get(_, key) {
-    const stub = selfStub();
-    const v = stub[key];
-    return typeof v === "function" ? v.bind(stub) : v;
-  },
+  // The stub's members need no receiver: its fetch is a closure and an
+  // RPC member a callable, thenable stand-in that binding would break.
+  get(_, key) { return selfStub()[key]; },
   has(_, key) { return key in selfStub(); },
 });
 
