@@ -51,6 +51,9 @@ type Config struct {
 	SetupFiles      []string // absolute
 	TestTimeout     int      // ms
 	HookTimeout     int      // ms
+	// QueueConsumers are miniflare.queueConsumers: per queue, settings
+	// laid over the wrangler config's consumer.
+	QueueConsumers map[string]QueueConsumer
 	// Ignored names the options read but not honoured (printed once).
 	Ignored []string
 }
@@ -67,6 +70,15 @@ func FindConfig(dir string) string {
 		}
 	}
 	return ""
+}
+
+// QueueConsumer is one entry of miniflare.queueConsumers (seconds).
+type QueueConsumer struct {
+	MaxBatchSize    *int     `json:"maxBatchSize"`
+	MaxBatchTimeout *float64 `json:"maxBatchTimeout"`
+	MaxRetries      *int     `json:"maxRetries"`
+	DeadLetterQueue *string  `json:"deadLetterQueue"`
+	RetryDelay      *float64 `json:"retryDelay"`
 }
 
 // rawConfig is the JSON shape of the evaluated config's `test` key.
@@ -144,6 +156,8 @@ func LoadConfig(dir, file string) (*Config, error) {
 			err = json.Unmarshal(v, &c.CompatibilityDate)
 		case "compatibilityFlags":
 			err = json.Unmarshal(v, &c.CompatibilityFlags)
+		case "queueConsumers":
+			err = json.Unmarshal(v, &c.QueueConsumers)
 		default:
 			c.Ignored = append(c.Ignored, "miniflare."+k)
 		}

@@ -82,6 +82,7 @@ if (typeof __d === "function") {
     return __d.fetch(request, env, ctx);
   };
 }
+__h.setDefault(__default);
 export default __default;
 `)
 	return b.String()

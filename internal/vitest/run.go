@@ -22,6 +22,7 @@ import (
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/plugins/filestore"
+	"github.com/cellhost/cellhost/plugins/queues"
 	_ "github.com/cellhost/cellhost/plugins/standard" // the binding plugins a wrangler config names
 )
 
@@ -182,6 +183,7 @@ func prepare(c *Config, work string, n int, rel string) (*project, error) {
 		}
 		cfg.Vars[k] = x
 	}
+	overrideQueues(cfg, c.QueueConsumers)
 	token := randomToken()
 	classOf := map[string]string{}
 	var classes []string
@@ -364,4 +366,40 @@ func Print(w io.Writer, r *Report) {
 		fmt.Fprintf(w, " | %d skipped", skipped)
 	}
 	fmt.Fprintf(w, " (%d)\n   Duration  %dms\n", passed+failed+skipped, r.Duration.Milliseconds())
+}
+
+// overrideQueues lays miniflare.queueConsumers over the wrangler config's
+// queue consumers (the pool's examples shorten max_batch_timeout so).
+func overrideQueues(cfg *wrangler.Config, qc map[string]QueueConsumer) {
+	if len(qc) == 0 {
+		return
+	}
+	for _, u := range cfg.Plugins {
+		for i, e := range u.Entries {
+			c, ok := e.Config.(queues.Consumer)
+			if !ok {
+				continue
+			}
+			o, ok := qc[c.Queue]
+			if !ok {
+				continue
+			}
+			if o.MaxBatchSize != nil {
+				c.MaxBatchSize = *o.MaxBatchSize
+			}
+			if o.MaxBatchTimeout != nil {
+				c.MaxBatchTimeout = time.Duration(*o.MaxBatchTimeout * float64(time.Second))
+			}
+			if o.MaxRetries != nil {
+				c.MaxRetries = *o.MaxRetries
+			}
+			if o.DeadLetterQueue != nil {
+				c.DeadLetterQueue = *o.DeadLetterQueue
+			}
+			if o.RetryDelay != nil {
+				c.RetryDelay = time.Duration(*o.RetryDelay * float64(time.Second))
+			}
+			u.Entries[i].Config = c
+		}
+	}
 }

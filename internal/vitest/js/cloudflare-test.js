@@ -17,10 +17,35 @@ function selfStub() {
   if (!ctxExports) throw new Error("SELF is used before the test worker started");
   return ctxExports.default;
 }
+// SELF.queue(name, messages) (workerd's Fetcher.queue, behind
+// service_binding_extra_handlers): the default export's queue() with a
+// batch of those messages; it answers the batch's outcome.
+async function selfQueue(queueName, messages) {
+  const batch = createMessageBatch(String(queueName), messages.map((m) => ({ ...m, body: structuredClone(m.body) })));
+  const ctx = createExecutionContext();
+  const handler = workerDefault;
+  if (!handler || typeof handler.queue !== "function") {
+    throw new Error('SELF: the entrypoint "default" has no queue() handler');
+  }
+  let outcome = "ok";
+  try {
+    await handler.queue(batch, workersEnv, ctx);
+  } catch (e) {
+    outcome = "exception";
+    console.error("Uncaught", e);
+  }
+  const r = await getQueueResult(batch, ctx);
+  r.outcome = outcome;
+  return r;
+}
+let workerDefault = null;
 export const SELF = new Proxy({}, {
   // The stub's members need no receiver: its fetch is a closure and an
   // RPC member a callable, thenable stand-in that binding would break.
-  get(_, key) { return selfStub()[key]; },
+  get(_, key) {
+    if (key === "queue") return selfQueue;
+    return selfStub()[key];
+  },
   has(_, key) { return key in selfStub(); },
 });
 
@@ -229,4 +254,5 @@ export const __cellhostTestHarness = {
   objectFetch,
   setClasses(m) { CLASS_OF_BINDING = m; },
   setExports(x) { ctxExports = x; },
+  setDefault(d) { workerDefault = d; },
 };
