@@ -237,8 +237,143 @@ function missing(what) {
   return () => { throw new Error(what + " is not supported by cellhost test yet"); };
 }
 
-// fetchMock (undici's MockAgent over the worker's fetch) is not built.
-export const fetchMock = new Proxy({}, { get: (_, k) => missing("fetchMock." + String(k)) });
+// ---- fetchMock ---------------------------------------------------------------
+
+// fetchMock is the part of undici's MockAgent the pool documents: once
+// activated, every fetch() of the runtime (the worker's, the objects', the
+// test's: one runtime) goes through the interceptors; an unmatched request
+// goes out unless disableNetConnect() was called, when it throws
+// MockNotMatchedError as undici does. Hand-written: undici's MockAgent is a
+// Node dispatcher, not a fetch; this matches its interceptor options
+// (path, method, body, headers, query: string, RegExp or function) and
+// replies (status, body, headers; a callback; an error).
+class MockNotMatchedError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "MockNotMatchedError";
+    this.code = "UND_MOCK_ERR_MOCK_NOT_MATCHED";
+  }
+}
+const interceptors = [];
+let mockActive = false;
+let netConnect = true; // true, false, or a list of host matchers
+let realFetch = null;
+
+function matches(m, v) {
+  if (m === undefined) return true;
+  if (typeof m === "string") return m === v;
+  if (m instanceof RegExp) return m.test(v);
+  if (typeof m === "function") return !!m(v);
+  return false;
+}
+
+function queryString(q) {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) p.append(k, String(v));
+  const s = p.toString();
+  return s ? "?" + s : "";
+}
+
+function replyBody(data) {
+  if (data === undefined || data === null) return null;
+  if (typeof data === "string" || data instanceof ArrayBuffer || ArrayBuffer.isView(data) || data instanceof ReadableStream || data instanceof Blob) return data;
+  return JSON.stringify(data);
+}
+
+async function mockedFetch(input, init) {
+  const request = new Request(input, init);
+  const url = new URL(request.url);
+  const path = url.pathname + url.search;
+  const body = request.body === null ? undefined : await request.clone().text();
+  for (const ic of interceptors) {
+    if (!ic.persist && ic.used >= ic.times) continue;
+    if (!matches(ic.origin, url.origin)) continue;
+    const want = typeof ic.path === "string" && ic.query ? ic.path + queryString(ic.query) : ic.path;
+    if (!matches(want, path)) continue;
+    if (!matches(typeof ic.method === "string" ? ic.method.toUpperCase() : ic.method ?? "GET", request.method)) continue;
+    if (!matches(ic.body, body)) continue;
+    if (ic.headers && !Object.entries(ic.headers).every(([k, m]) => matches(m, request.headers.get(k) ?? undefined))) continue;
+    ic.used++;
+    if (ic.error) throw ic.error;
+    let { status, data, headers } = ic.reply;
+    if (typeof ic.reply === "function") {
+      const r = await ic.reply({ path, method: request.method, body, headers: Object.fromEntries(request.headers), origin: url.origin });
+      status = r.statusCode;
+      data = r.data;
+      headers = r.responseOptions?.headers;
+    } else if (typeof data === "function") {
+      data = await data({ path, method: request.method, body, headers: Object.fromEntries(request.headers), origin: url.origin });
+    }
+    if (ic.delay > 0) await new Promise((r) => setTimeout(r, ic.delay));
+    return new Response(replyBody(data), { status, headers });
+  }
+  const allowed = netConnect === true || (Array.isArray(netConnect) && netConnect.some((m) => matches(m, url.host)));
+  if (!allowed) {
+    throw new MockNotMatchedError(`Mock dispatch not matched for path '${path}': subsequent request to origin ${url.origin} was not allowed (net.connect ${netConnect === false ? "disabled" : "is not enabled for this origin"})`);
+  }
+  return realFetch(request);
+}
+
+function interceptor(origin, opts) {
+  const ic = { origin, path: opts.path, method: opts.method, body: opts.body, headers: opts.headers, query: opts.query, used: 0, times: 1, persist: false, delay: 0 };
+  const scope = {
+    persist() { ic.persist = true; return scope; },
+    times(n) { ic.times = n; return scope; },
+    delay(ms) { ic.delay = ms; return scope; },
+  };
+  return {
+    reply(status, data, options) {
+      ic.reply = typeof status === "function" ? status : { status, data, headers: options?.headers };
+      interceptors.push(ic);
+      return scope;
+    },
+    replyWithError(error) {
+      ic.error = error;
+      interceptors.push(ic);
+      return scope;
+    },
+    defaultReplyHeaders() { return this; },
+  };
+}
+
+function pendingInterceptors() {
+  return interceptors.filter((ic) => (ic.persist ? ic.used === 0 : ic.used < ic.times));
+}
+
+export const fetchMock = {
+  activate() {
+    if (!mockActive) {
+      realFetch = globalThis.fetch;
+      globalThis.fetch = mockedFetch;
+      mockActive = true;
+    }
+  },
+  deactivate() {
+    if (mockActive) {
+      globalThis.fetch = realFetch;
+      mockActive = false;
+    }
+  },
+  isMockActive() { return mockActive; },
+  disableNetConnect() { netConnect = false; },
+  enableNetConnect(host) {
+    if (host === undefined) netConnect = true;
+    else netConnect = [...(Array.isArray(netConnect) ? netConnect : []), host];
+  },
+  get(origin) {
+    return { intercept: (opts) => interceptor(origin, opts ?? {}) };
+  },
+  pendingInterceptors() {
+    return pendingInterceptors().map((ic) => ({ origin: ic.origin, path: ic.path, method: ic.method ?? "GET", persist: ic.persist, times: ic.times, timesInvoked: ic.used }));
+  },
+  assertNoPendingInterceptors() {
+    const p = pendingInterceptors();
+    if (p.length === 0) return;
+    const lines = p.map((ic) => `${ic.method ?? "GET"} ${String(ic.origin)}${String(ic.path)} (invoked ${ic.used} times, ${ic.persist ? "persistent" : ic.times + " expected"})`);
+    throw new Error(`${p.length} interceptor${p.length === 1 ? " is" : "s are"} pending:\n\n${lines.join("\n")}`);
+  },
+  close() { interceptors.length = 0; this.deactivate(); },
+};
 export const createPagesEventContext = missing("createPagesEventContext()");
 export const introspectWorkflow = missing("introspectWorkflow()");
 export const introspectWorkflowInstance = missing("introspectWorkflowInstance()");
