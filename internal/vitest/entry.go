@@ -36,7 +36,11 @@ func Entry(s EntrySpec) string {
 	for _, c := range s.Classes {
 		fmt.Fprintf(&b, `const __%[1]s = __user[%[2]s];
 export class %[1]s extends __%[1]s {
-  constructor(ctx, env) { super(ctx, env); __h.register(%[2]s, this, ctx); }
+  constructor(ctx, env) {
+    super(ctx, env);
+    Object.setPrototypeOf(this, __h.rpcPrototype(this, new.target.prototype));
+    __h.register(%[2]s, this, ctx);
+  }
   fetch(request) {
     const r = __h.objectFetch(this, request);
     if (r !== null) return r;

@@ -4,7 +4,7 @@
 // code runs in the shard's runtime beside the objects: `env` is the worker's
 // env, SELF its default export, and runInDurableObject runs a callback in
 // the object's own event, with the real instance and its state.
-import { env as workersEnv } from "cloudflare:workers";
+import { env as workersEnv, RpcStub, RpcTarget, WorkerEntrypoint } from "cloudflare:workers";
 
 export const env = workersEnv;
 
@@ -39,12 +39,44 @@ async function selfQueue(queueName, messages) {
   return r;
 }
 let workerDefault = null;
+
+// rpcTargetOf is an RpcTarget that forwards the members an entrypoint's
+// prototype chain defines (methods and getters, up to WorkerEntrypoint's
+// own) to the instance: cloudflare:workers' RpcStub serves RpcTargets, and
+// RPC reaches only prototype members, not the instance's own fields.
+function rpcTargetOf(instance) {
+  const T = class extends RpcTarget {};
+  const stop = [Object.prototype, WorkerEntrypoint.prototype];
+  for (let p = Object.getPrototypeOf(instance); p && !stop.includes(p); p = Object.getPrototypeOf(p)) {
+    for (const k of Reflect.ownKeys(p)) {
+      if (k === "constructor" || Object.prototype.hasOwnProperty.call(T.prototype, k)) continue;
+      const d = Object.getOwnPropertyDescriptor(p, k);
+      if (d.get) Object.defineProperty(T.prototype, k, { get: () => instance[k], configurable: true });
+      else if (typeof d.value === "function") Object.defineProperty(T.prototype, k, { value: (...args) => instance[k](...args), configurable: true, writable: true });
+    }
+  }
+  return new T();
+}
 export const SELF = new Proxy({}, {
   // The stub's members need no receiver: its fetch is a closure and an
   // RPC member a callable, thenable stand-in that binding would break.
   get(_, key) {
     if (key === "queue") return selfQueue;
-    return selfStub()[key];
+    if (key === "fetch" || key === "scheduled" || typeof key === "symbol" || typeof workerDefault !== "function") return selfStub()[key];
+    // RPC to a WorkerEntrypoint default export: a stub of a new instance,
+    // with RPC's property reads, pipelining and errors (cloudflare:workers'
+    // RpcStub), as workerd's service binding gives.
+    if (!Reflect.has(workerDefault.prototype, key)) {
+      const instance = new workerDefault(createExecutionContext(), workersEnv);
+      const p = Promise.reject(poolRPCError(key, Reflect.has(instance, key)));
+      p.catch(() => {});
+      const fn = async () => p;
+      fn.then = (a, b) => p.then(a, b);
+      fn.catch = (b) => p.catch(b);
+      fn.finally = (f) => p.finally(f);
+      return fn;
+    }
+    return new RpcStub(rpcTargetOf(new workerDefault(createExecutionContext(), workersEnv)))[key];
   },
   has(_, key) { return key in selfStub(); },
 });
@@ -384,7 +416,40 @@ export const reset = missing("reset()");
 // CLASS_OF_BINDING is set by the generated entry before any test runs.
 let CLASS_OF_BINDING = {};
 
+// The pool wraps each Durable Object class and entrypoint so that RPC to a
+// member the class's prototype lacks fails with its own TypeError (its
+// worker/lib/cloudflare/test-internal getRPCProperty), which differs from
+// workerd's; tests written for the pool see these texts.
+const DO_KEYS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError", "constructor", "then"];
+function poolRPCError(key, instanceHasKey) {
+  const q = JSON.stringify(key);
+  if (!instanceHasKey) return new TypeError(`The RPC receiver does not implement ${q}.`);
+  return new TypeError([
+    `The RPC receiver's prototype does not implement ${q}, but the receiver instance does.`,
+    "Only properties and methods defined on the prototype can be accessed over RPC.",
+    `Ensure properties are declared like \`get ${key}() { ... }\` instead of \`${key} = ...\`,`,
+    `and methods are declared like \`${key}() { ... }\` instead of \`${key} = () => { ... }\`.`,
+  ].join("\n"));
+}
+
+// rpcPrototype returns the prototype an instance of a generated subclass
+// gets in place of the subclass's (proto): a stand-in whose own-descriptor
+// reads, which RPC's member lookup makes, throw the pool's error for a
+// name the class does not have; everything else reads through to proto,
+// so the chain (and instanceof) is the class's.
+function rpcPrototype(instance, proto) {
+  return new Proxy(proto, {
+    getOwnPropertyDescriptor(t, key) {
+      if (typeof key === "string" && !DO_KEYS.includes(key) && !Reflect.has(t, key)) {
+        throw poolRPCError(key, Object.prototype.hasOwnProperty.call(instance, key));
+      }
+      return Reflect.getOwnPropertyDescriptor(t, key);
+    },
+  });
+}
+
 export const __cellhostTestHarness = {
+  rpcPrototype,
   register,
   objectFetch,
   setClasses(m) { CLASS_OF_BINDING = m; },
