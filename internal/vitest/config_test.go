@@ -2,6 +2,7 @@ package vitest
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -30,4 +31,19 @@ func TestLoadConfig_Function(t *testing.T) {
 	if m != want || len(c.Bindings) != 1 {
 		t.Fatalf("bindings: %v\nwant TEST_MIGRATIONS %s", c.Bindings, want)
 	}
+}
+
+// FuzzSplitSQL: any script splits without a panic into trimmed, non-empty
+// statements.
+func FuzzSplitSQL(f *testing.F) {
+	for _, s := range []string{"SELECT 1; SELECT 2", "'a;b' -- c\n; /* d; */ [e;f]", "\"unterminated", "/*", "--", "`x``y`;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, st := range SplitSQL(s) {
+			if st == "" || strings.TrimSpace(st) != st {
+				t.Fatalf("statement %q of %q", st, s)
+			}
+		}
+	})
 }
