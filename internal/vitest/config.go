@@ -51,6 +51,9 @@ type Config struct {
 	SetupFiles      []string // absolute
 	TestTimeout     int      // ms
 	HookTimeout     int      // ms
+	// RestoreMocks is test.restoreMocks: vi.restoreAllMocks() after each
+	// test.
+	RestoreMocks bool
 	// QueueConsumers are miniflare.queueConsumers: per queue, settings
 	// laid over the wrangler config's consumer.
 	QueueConsumers map[string]QueueConsumer
@@ -83,12 +86,13 @@ type QueueConsumer struct {
 
 // rawConfig is the JSON shape of the evaluated config's `test` key.
 type rawConfig struct {
-	Include     []string `json:"include"`
-	Exclude     []string `json:"exclude"`
-	SetupFiles  any      `json:"setupFiles"`
-	TestTimeout int      `json:"testTimeout"`
-	HookTimeout int      `json:"hookTimeout"`
-	PoolOptions struct {
+	Include      []string `json:"include"`
+	Exclude      []string `json:"exclude"`
+	SetupFiles   any      `json:"setupFiles"`
+	TestTimeout  int      `json:"testTimeout"`
+	HookTimeout  int      `json:"hookTimeout"`
+	RestoreMocks bool     `json:"restoreMocks"`
+	PoolOptions  struct {
 		Workers struct {
 			Main            string `json:"main"`
 			IsolatedStorage *bool  `json:"isolatedStorage"`
@@ -177,7 +181,7 @@ func LoadConfig(dir, file string) (*Config, error) {
 			}
 		}
 	}
-	c.TestTimeout, c.HookTimeout = raw.TestTimeout, raw.HookTimeout
+	c.TestTimeout, c.HookTimeout, c.RestoreMocks = raw.TestTimeout, raw.HookTimeout, raw.RestoreMocks
 	if c.TestTimeout == 0 {
 		c.TestTimeout = 5000
 	}

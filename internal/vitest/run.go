@@ -305,7 +305,7 @@ func (p *project) run(ctx context.Context, c *Config, o Options, sel any) (*runR
 		return nil, err
 	}
 	defer h.Close(context.Background())
-	body, _ := json.Marshal(map[string]any{"select": sel, "testTimeout": c.TestTimeout, "hookTimeout": c.HookTimeout})
+	body, _ := json.Marshal(map[string]any{"select": sel, "testTimeout": c.TestTimeout, "hookTimeout": c.HookTimeout, "restoreMocks": c.RestoreMocks})
 	req := httptest.NewRequest("POST", "http://cellhost-test.invalid/", bytes.NewReader(body)).WithContext(ctx)
 	req.Header.Set("cf-cellhost-test-control", p.token)
 	rec := httptest.NewRecorder()

@@ -176,6 +176,7 @@ function timeoutRace(p, ms, what) {
 // the collected list; the hooks of the suites on their path run around
 // them, as Vitest runs them. It returns one result per collected test.
 export async function __run(tests, selected, opts) {
+  runOptions = opts;
   const testTimeout = opts.testTimeout ?? 5000;
   const hookTimeout = opts.hookTimeout ?? 10000;
   const want = new Set();
@@ -266,8 +267,9 @@ async function runTest(t, r, suites, testTimeout, runHooks) {
   if (t.fails) error = error ? null : new AssertionError("Expect test to fail");
   r.duration = Date.now() - started;
   if (error) { r.state = "fail"; r.error = errorInfo(error); } else r.state = "pass";
-  vi.restoreAllMocks?.();
+  if (runOptions.restoreMocks) vi.restoreAllMocks();
 }
+let runOptions = {};
 
 function makeContext(t) {
   const ctx = {
