@@ -317,6 +317,11 @@
         return isGet ? hook.get(rest) : hook.call(rest, args);
       }
       if (i === path.length) break;
+      // An RpcTarget held here (a local stub's result): served as a stub of
+      // it would serve it, so pipelining onto it works as across runtimes.
+      if (v !== null && typeof v === "object" && v instanceof RpcTarget) {
+        return serve(v, path.slice(i), args, isGet);
+      }
       const name = path[i];
       if (v === null || typeof v !== "object" || (getProto(v) !== Object.prototype && !Array.isArray(v)) || !hasOwn.call(v, name)) {
         throw notImplemented(name);

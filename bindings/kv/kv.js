@@ -14,9 +14,6 @@
     if (!TYPES.includes(type)) {
       throw new TypeError('Unknown response type. Possible types are "text", "arrayBuffer", "json", and "stream".');
     }
-    if (type === "stream") {
-      throw new Error("env." + binding + ': get(key, "stream") is not supported by cellhost yet; use "text", "json" or "arrayBuffer"');
-    }
   }
   // integer converts a number option as workerd does: truncated, NaN is 0.
   function integer(v) {
@@ -35,10 +32,13 @@
     return key;
   }
   function read(key, type) {
-    const r = native.get(key, type !== "arrayBuffer");
+    const r = native.get(key, type !== "arrayBuffer" && type !== "stream");
     if (r === null) return null;
     checkType(type);
-    return { value: type === "json" ? JSON.parse(r.value) : r.value, metadata: r.metadata === null ? null : JSON.parse(r.metadata) };
+    // "stream": the value's bytes as a ReadableStream (read from storage
+    // at once, as values are at most 25 MiB).
+    const value = type === "json" ? JSON.parse(r.value) : type === "stream" ? new Response(r.value).body : r.value;
+    return { value, metadata: r.metadata === null ? null : JSON.parse(r.metadata) };
   }
   function bytesOf(value) {
     if (typeof value === "string") return value;
@@ -76,6 +76,11 @@
     }
     async put(key, value, options) {
       key = validKey(key, "PUT");
+      // A ReadableStream (a request's body) is read to its end first, as
+      // workerd reads it before the write.
+      if (typeof ReadableStream === "function" && value instanceof ReadableStream) {
+        value = new Uint8Array(await new Response(value).arrayBuffer());
+      }
       const bytes = bytesOf(value);
       let expiration = 0;
       let metadata = "";

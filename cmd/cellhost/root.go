@@ -85,6 +85,7 @@ object gets its own SQLite database; every commit is logged to a bucket
 	root.AddCommand(newBucketCommand(stdout, stderr))
 	root.AddCommand(newImportCommand(stdout, stderr))
 	root.AddCommand(newExportCommand(stdout, stderr))
+	root.AddCommand(newTestCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
 		return 1

@@ -325,6 +325,11 @@
     P.eventNames = function () { return this._events ? Reflect.ownKeys(this._events) : []; };
     EventEmitter.listenerCount = (em, type) => em.listenerCount(type);
     EventEmitter.once = function (emitter, name) {
+      // An EventTarget (a WebSocket, an AbortSignal): resolved with
+      // [event] at its first event, as Node's events.once does.
+      if (typeof emitter.on !== "function" && typeof emitter.addEventListener === "function") {
+        return new Promise((resolve) => emitter.addEventListener(name, (...args) => resolve(args), { once: true }));
+      }
       return new Promise((resolve, reject) => {
         const onError = (err) => { emitter.removeListener(name, onEvent); reject(err); };
         const onEvent = (...args) => { if (name !== "error") emitter.removeListener("error", onError); resolve(args); };

@@ -1,0 +1,4 @@
+import { it } from "vitest";
+
+throw new Error("this file throws while it is collected");
+it("never collected", () => {});
