@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dop251/goja"
+	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/evanw/esbuild/pkg/api"
 )
 

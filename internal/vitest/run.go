@@ -17,13 +17,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cellhost/cellhost/bindings/binding"
+	"github.com/cellhost/cellhost/bindings/queues"
+	_ "github.com/cellhost/cellhost/bindings/standard" // the binding plugins a wrangler config names
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
-	"github.com/cellhost/cellhost/plugins/binding"
 	"github.com/cellhost/cellhost/plugins/filestore"
-	"github.com/cellhost/cellhost/plugins/queues"
-	_ "github.com/cellhost/cellhost/plugins/standard" // the binding plugins a wrangler config names
 )
 
 //go:embed js/cloudflare-test.js
