@@ -20,7 +20,7 @@ var peerDir = filepath.Join("..", "..", "shared", "conformance", "peer")
 // that the list only shrinks; an expected.json is never edited.
 var peerFailing = map[string]map[int]string{
 	"wd-rpc": {
-		21: "module scope is per shard: the object (MyService) stores a promise in a module variable that the worker, running on another shard, reads from its own copy (README, JS RPC: module scope)",
+		21: shardDependent + "module scope is per shard: the object (MyService) stores a promise in a module variable that the worker, running on another shard, reads from its own copy (README, JS RPC: module scope)",
 	},
 	"wd-sql": {
 		27: "SQLite 3.54.1 clears the JSON subtype of a scalar subquery's result (sqlite3CodeSubselect emits OP_ClrSubtype; no compile option): json_object('columns', (SELECT json_group_object(...))) nests a string. modernc v1.62.0 and native 3.54.1 (gcc, workerd's defines) both do; workerd 1.20261117.1 embeds the same 3.54.1 (SQLITE_SOURCE_ID 2026-10-16 555e07ef) and keeps it, so its build patches SQLite. modernc v1.60.1 (3.53.4) keeps it but lacks the authorizer API storage needs",
@@ -89,6 +89,11 @@ func TestPeer(t *testing.T) {
 // returns how many pass. A check listed in known fails with a log line; a
 // listed check that passes is an error (the list only shrinks). With
 // report, nothing is an error.
+// shardDependent starts the reason of a known failure that depends on which
+// shards the worker and the object land on (it passes when they share one),
+// so the check may pass: it is not reported as fixed.
+const shardDependent = "depends on shard placement: "
+
 func compareSteps(t *testing.T, c *Case, got *Transcript, known map[int]string, report bool) int {
 	t.Helper()
 	ok := 0
@@ -100,7 +105,7 @@ func compareSteps(t *testing.T, c *Case, got *Transcript, known map[int]string, 
 		diffs := Compare(&Transcript{Steps: c.Expected.Steps[i : i+1]}, &Transcript{Steps: a})
 		if len(diffs) == 0 {
 			ok++
-			if _, listed := known[i]; listed && !report {
+			if why, listed := known[i]; listed && !report && !strings.HasPrefix(why, shardDependent) {
 				t.Errorf("check %d passes now: remove it from the failing list", i)
 			}
 			continue
