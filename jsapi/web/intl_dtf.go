@@ -24,6 +24,8 @@ type dtfLocale struct {
 	digits   []rune // nil for latn
 	numSys   string
 	hourChar byte
+	calName  string         // CLDR calendar name ("gregorian", "buddhist"...)
+	cal      map[string]any // its data (cldr.Data.Calendar)
 	mu       sync.Mutex
 	gens     map[byte]*dtpg
 }
@@ -35,9 +37,10 @@ var (
 
 // getDTFLocale returns the date state of a tag (language, script and
 // region; extensions are read by the caller) with numbering system nu
-// ("" for the locale's default).
-func getDTFLocale(tag, nu string) *dtfLocale {
-	key := tag + "|" + nu
+// ("" for the locale's default) and calendar ca (a CLDR name from
+// resolveCalendar; "" for Gregorian).
+func getDTFLocale(tag, nu, ca string) *dtfLocale {
+	key := tag + "|" + nu + "|" + ca
 	dtfLocalesMu.Lock()
 	defer dtfLocalesMu.Unlock()
 	if l, ok := dtfLocales[key]; ok {
@@ -54,6 +57,12 @@ func getDTFLocale(tag, nu string) *dtfLocale {
 	l.numSys = nu
 	l.digits = numberingDigits(nu)
 	l.hourChar = preferredHour(max)
+	l.calName, l.cal = "gregorian", d.Calendar("gregorian")
+	if ca != "" && ca != "gregorian" {
+		if c := d.Calendar(ca); c != nil {
+			l.calName, l.cal = ca, c
+		}
+	}
 	dtfLocales[key] = l
 	return l
 }
@@ -90,7 +99,7 @@ func (l *dtfLocale) gen(hourChar byte) *dtpg {
 	if g, ok := l.gens[hourChar]; ok {
 		return g
 	}
-	g := newDTPG(l.d, hourChar)
+	g := newDTPG(l.d, l.cal, hourChar)
 	l.gens[hourChar] = g
 	return g
 }
@@ -119,8 +128,23 @@ func (l *dtfLocale) localDigits(s string) string {
 	return sb.String()
 }
 
+// greg is a string of the calendar's data.
 func (l *dtfLocale) greg(keys ...string) string {
-	return l.d.Str(append([]string{"gregorian"}, keys...)...)
+	s, _ := l.calAt(keys...).(string)
+	return s
+}
+
+// calAt walks the calendar's data along keys (nil when missing).
+func (l *dtfLocale) calAt(keys ...string) any {
+	var m any = l.cal
+	for _, k := range keys {
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return nil
+		}
+		m = mm[k]
+	}
+	return m
 }
 
 func widthOf(n int) string {
@@ -522,6 +546,7 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 			hasSec = true
 		}
 	}
+	cd := calendarDate(l.calName, t)
 	var out []part
 	for _, it := range items {
 		if !it.field {
@@ -532,7 +557,7 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 			}
 			continue
 		}
-		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec)})
+		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec, &cd)})
 	}
 	// V8 writes U+202F (CLDR 42's space before AM/PM) and U+2009 (the
 	// thin spaces of interval formats) as plain spaces, for the web's
@@ -543,42 +568,37 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 	return out
 }
 
-func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, hasMin, hasSec bool) string {
+func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, hasMin, hasSec bool, cd *calDate) string {
 	n := it.n
-	y := t.Year()
 	switch it.ch {
 	case 'G':
-		era := "1"
-		if y <= 0 {
-			era = "0"
-		}
 		key := "eraAbbr"
 		if n == 4 {
 			key = "eraNames"
 		} else if n == 5 {
 			key = "eraNarrow"
 		}
-		return l.greg("eras", key, era)
+		return l.greg("eras", key, strconv.Itoa(cd.era))
 	case 'y', 'Y', 'u':
-		if y <= 0 && it.ch == 'y' {
-			y = 1 - y
+		y := cd.year
+		if it.ch != 'y' && l.calName == "gregorian" {
+			y = t.Year()
 		}
 		if n == 2 {
 			return l.num(((y%100)+100)%100, 2)
 		}
 		return l.num(y, n)
 	case 'M', 'L':
-		m := int(t.Month())
 		if n <= 2 {
-			return l.num(m, n)
+			return l.num(cd.month, n)
 		}
 		ctx := "format"
 		if it.ch == 'L' {
 			ctx = "stand-alone"
 		}
-		return l.greg("months", ctx, widthOf(n), strconv.Itoa(m))
+		return l.greg("months", ctx, widthOf(n), cd.monthKey)
 	case 'd':
-		return l.num(t.Day(), n)
+		return l.num(cd.day, n)
 	case 'E', 'c', 'e':
 		ctx := "format"
 		if it.ch == 'c' {
@@ -615,7 +635,7 @@ func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, ha
 		f := strconv.Itoa(1000 + int(((ms%1000)+1000)%1000))[1:] + "000000"
 		return l.localDigits(f[:n])
 	case 'Q', 'q':
-		q := (int(t.Month())-1)/3 + 1
+		q := cd.quarter
 		if n <= 2 {
 			return l.num(q, n)
 		}
@@ -628,4 +648,15 @@ func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, ha
 		return l.zoneText(it.ch, n, z, t)
 	}
 	return ""
+}
+
+// calMap is a map of the calendar's data (nil when missing).
+func (l *dtfLocale) calMap(keys ...string) map[string]any {
+	m, _ := l.calAt(keys...).(map[string]any)
+	return m
+}
+
+// formatString is formatPattern's parts joined (format's path).
+func (l *dtfLocale) formatString(items []patItem, ms int64, z *zoneInfo) string {
+	return joinParts(l.formatPattern(items, ms, z))
 }

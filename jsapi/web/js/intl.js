@@ -364,10 +364,14 @@
         o.NU = ext.nu;
         if (numberingSystem === undefined) extKeys.push("nu-" + ext.nu);
       }
-      if (ext.ca === "gregory" && calendar === undefined) extKeys.unshift("ca-gregory");
+      // the calendar: the option, else -u-ca-, else the region's (an
+      // unimplemented one resolves to the locale's default)
+      o.CA = native.intlCalendar(base, calendar !== undefined ? calendar : ext.ca || "");
+      const ca = native.intlCalendarName(o.CA);
+      if (ext.ca !== undefined && (calendar === undefined || calendar === ext.ca) && native.intlCalendarName(native.intlCalendar("und", ext.ca)) === ext.ca) extKeys.unshift("ca-" + ext.ca);
       if (extKeys.length) locale += "-u-" + extKeys.join("-");
       const r = native.intlDateResolve(o);
-      const resolved = { locale, calendar: "gregory", numberingSystem: r.numberingSystem, timeZone };
+      const resolved = { locale, calendar: ca, numberingSystem: r.numberingSystem, timeZone };
       if (o.Hour !== "" || o.TimeStyle !== "") {
         if (r.hourCycle !== undefined) {
           resolved.hourCycle = r.hourCycle;
@@ -381,7 +385,7 @@
       }
       if (o.DateStyle) resolved.dateStyle = o.DateStyle;
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
-      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined });
+      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined, f: native.intlDateFormatter(base, o.NU, o.CA, r.pattern, timeZone) });
     }
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
@@ -392,7 +396,7 @@
       if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
       const x = dateValue(a);
       const y = dateValue(b);
-      return native.intlDateRange(x, y, st.locale, st.nu, st.pattern, st.timeZone);
+      return native.intlDateRange(st.f, x, y);
     }
     const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
       formatRange(a, b) {
@@ -409,7 +413,7 @@
       },
       formatToParts(date) {
         const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
-        return partsOf(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
+        return partsOf(native.intlDateFormat(st.f, dateValue(date)));
       },
       resolvedOptions() {
         return Object.assign({}, intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
@@ -417,7 +421,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
+        if (st.bound === undefined) st.bound = (date) => native.intlDateString(st.f, dateValue(date));
         return st.bound;
       },
     });
