@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"sync"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cellhost/cellhost/jsapi/web/cldr"
