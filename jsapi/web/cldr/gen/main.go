@@ -115,7 +115,10 @@ func localeData(loc string) map[string]any {
 						}
 					}
 				}
-				if at := generic["dateTimeFormats-atTime"]; at != nil {
+				// ICU's calendar data falls back to the Gregorian
+				// calendar's for what a calendar lacks: the "at" glue
+				// (fa: gregorian "{1} ساعت {0}", generic "{1}، ساعت {0}")
+				if at := gm["dateTimeFormats-atTime"]; at != nil {
 					cm["dateTimeFormats-atTime"] = at
 				}
 				if c.name == "buddhist" || c.name == "japanese" || c.name == "roc" {
