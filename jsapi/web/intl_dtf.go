@@ -106,12 +106,25 @@ func (l *dtfLocale) gen(hourChar byte) *dtpg {
 
 // num writes n with at least width digits in the locale's digits.
 func (l *dtfLocale) num(n, width int) string {
+	if n >= 0 && n < 100 && width <= 2 && l.digits == nil {
+		if width == 2 || n >= 10 {
+			return twoDigits[n]
+		}
+		return twoDigits[n][1:]
+	}
 	s := strconv.Itoa(n)
 	for len(s) < width {
 		s = "0" + s
 	}
 	return l.localDigits(s)
 }
+
+var twoDigits = func() (t [100]string) {
+	for i := range t {
+		t[i] = string([]byte{byte('0' + i/10), byte('0' + i%10)})
+	}
+	return
+}()
 
 func (l *dtfLocale) localDigits(s string) string {
 	if l.digits == nil {
@@ -563,7 +576,9 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 	// thin spaces of interval formats) as plain spaces, for the web's
 	// sake (crbug.com/1414292)
 	for i := range out {
-		out[i].val = spaceFix.Replace(out[i].val)
+		if strings.ContainsAny(out[i].val, "\u202f\u2009") {
+			out[i].val = spaceFix.Replace(out[i].val)
+		}
 	}
 	return out
 }
@@ -656,7 +671,32 @@ func (l *dtfLocale) calMap(keys ...string) map[string]any {
 	return m
 }
 
-// formatString is formatPattern's parts joined (format's path).
+// formatString is formatPattern's parts joined (format's path, without
+// the parts).
 func (l *dtfLocale) formatString(items []patItem, ms int64, z *zoneInfo) string {
-	return joinParts(l.formatPattern(items, ms, z))
+	t := time.UnixMilli(ms).In(z.loc)
+	hasMin, hasSec := false, false
+	for _, it := range items {
+		if it.field && it.ch == 'm' {
+			hasMin = true
+		}
+		if it.field && it.ch == 's' {
+			hasSec = true
+		}
+	}
+	cd := calendarDate(l.calName, t)
+	var sb strings.Builder
+	sb.Grow(32)
+	for _, it := range items {
+		if !it.field {
+			sb.WriteString(it.lit)
+			continue
+		}
+		sb.WriteString(l.fieldText(it, t, ms, z, hasMin, hasSec, &cd))
+	}
+	s := sb.String()
+	if strings.ContainsAny(s, "\u202f\u2009") {
+		s = spaceFix.Replace(s)
+	}
+	return s
 }
