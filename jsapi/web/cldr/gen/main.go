@@ -442,9 +442,33 @@ func main() {
 					r = code
 				}
 			}
+			// cldr-bcp47 names the region where the key does not
+			// ("jeruslm": IL, "gazastrp": PS)
+			if reg, _ := e["_region"].(string); reg != "" {
+				r = reg
+			}
 			zoneRegion[ids[0]] = r
 		}
 	}
+	// the currencies in use (supportedValuesOf("currency")): a region's
+	// tender without an end date
+	current := map[string]bool{}
+	for _, l := range at(load("cldr-core", "supplemental/currencyData.json"), "supplemental", "currencyData", "region").(map[string]any) {
+		for _, e := range l.([]any) {
+			for code, v := range e.(map[string]any) {
+				m := v.(map[string]any)
+				if m["_to"] == nil && m["_tender"] != "false" {
+					current[code] = true
+				}
+			}
+		}
+	}
+	var currencies []string
+	for c := range current {
+		currencies = append(currencies, c)
+	}
+	sort.Strings(currencies)
+	sup["currencyCurrent"] = currencies
 	sup["zoneRegion"] = zoneRegion
 	sup["zoneCanonical"] = zoneCanon
 	sup["zoneIANA"] = zoneIANA
