@@ -26,31 +26,25 @@ type dtfLocale struct {
 	hourChar byte
 	calName  string         // CLDR calendar name ("gregorian", "buddhist"...)
 	cal      map[string]any // its data (cldr.Data.Calendar)
-	mu       sync.Mutex
-	gens     map[byte]*dtpg
+	gens     lazyCache[byte, *dtpg]
 }
 
-var (
-	dtfLocalesMu sync.Mutex
-	dtfLocales   = map[string]*dtfLocale{}
-)
+var dtfLocales lazyCache[string, *dtfLocale]
 
 // getDTFLocale returns the date state of a tag (language, script and
 // region; extensions are read by the caller) with numbering system nu
 // ("" for the locale's default) and calendar ca (a CLDR name from
 // resolveCalendar; "" for Gregorian).
 func getDTFLocale(tag, nu, ca string) *dtfLocale {
-	key := tag + "|" + nu + "|" + ca
-	dtfLocalesMu.Lock()
-	defer dtfLocalesMu.Unlock()
-	if l, ok := dtfLocales[key]; ok {
-		return l
-	}
+	return dtfLocales.get(tag+"|"+nu+"|"+ca, func() *dtfLocale { return newDTFLocale(tag, nu, ca) })
+}
+
+func newDTFLocale(tag, nu, ca string) *dtfLocale {
 	id := cldr.DataLocale(tag)
 	d := cldr.Locale(id)
 	t := cldr.ParseTag(tag)
 	max, _ := cldr.Maximize(t)
-	l := &dtfLocale{tag: tag, d: d, lang: max.Lang, region: max.Region, gens: map[byte]*dtpg{}}
+	l := &dtfLocale{tag: tag, d: d, lang: max.Lang, region: max.Region}
 	if nu == "" {
 		nu = d.Str("numbers", "defaultNumberingSystem")
 	}
@@ -63,7 +57,6 @@ func getDTFLocale(tag, nu, ca string) *dtfLocale {
 			l.calName, l.cal = ca, c
 		}
 	}
-	dtfLocales[key] = l
 	return l
 }
 
@@ -94,14 +87,7 @@ func preferredHour(t cldr.Tag) byte {
 }
 
 func (l *dtfLocale) gen(hourChar byte) *dtpg {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if g, ok := l.gens[hourChar]; ok {
-		return g
-	}
-	g := newDTPG(l.d, l.cal, hourChar)
-	l.gens[hourChar] = g
-	return g
+	return l.gens.get(hourChar, func() *dtpg { return newDTPG(l.d, l.cal, hourChar) })
 }
 
 // num writes n with at least width digits in the locale's digits.

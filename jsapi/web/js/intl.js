@@ -63,7 +63,7 @@
       let v = opts[prop];
       if (v === undefined) return fallback;
       if (values === "boolean") return Boolean(v);
-      v = String(v);
+      v = `${v}`; // ToString: a Symbol throws a TypeError
       if (values !== undefined && !values.includes(v)) throw new RangeError(`Value ${v} out of range for ${ctor} options property ${prop}`);
       return v;
     }
@@ -100,18 +100,22 @@
         return self;
       };
       Object.defineProperty(ctor, "name", { value: name });
-      Object.defineProperty(ctor, "length", { value: 0 });
+      Object.defineProperty(ctor, "length", { value: name === "DisplayNames" ? 2 : name === "Locale" ? 1 : 0 });
+      Object.defineProperty(ctor, "prototype", { writable: false });
       for (const k of Object.keys(methods)) {
         Object.defineProperty(ctor.prototype, k, { value: methods[k], writable: true, configurable: true });
       }
       for (const k of Object.keys(getters || {})) {
+        Object.defineProperty(getters[k], "name", { value: "get " + k });
         Object.defineProperty(ctor.prototype, k, { get: getters[k], configurable: true });
       }
       Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: "Intl." + name, configurable: true });
       Object.defineProperty(ctor, "supportedLocalesOf", {
-        value: function supportedLocalesOf(locales) {
-          return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
-        },
+        value: {
+          supportedLocalesOf(locales) {
+            return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
+          },
+        }.supportedLocalesOf,
         writable: true,
         configurable: true,
       });
@@ -800,8 +804,14 @@
 
   // ---- the locale-sensitive methods of the built-ins
   let defaultNumberFormat;
+  // a built-in method: no prototype, length 0 (toLocaleString & co.)
   function protoMethod(proto, name, f) {
-    Object.defineProperty(proto, name, { value: { [name]: f }[name], writable: true, configurable: true });
+    const m = {
+      [name](...args) {
+        return f.apply(this, args);
+      },
+    }[name];
+    Object.defineProperty(proto, name, { value: m, writable: true, configurable: true });
   }
   const numberValueOf = Number.prototype.valueOf;
   protoMethod(Number.prototype, "toLocaleString", function (locales, options) {
