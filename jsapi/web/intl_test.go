@@ -134,3 +134,25 @@ func TestIntlRecordedOnWorkerd(t *testing.T) {
 		}
 	}
 }
+
+// TestIntlDurationFormat: values recorded on workerd 1.20261117.1.
+func TestIntlDurationFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for src, want := range map[string]string{
+		`new Intl.DurationFormat("en", {style: "long"}).format({hours: 1, minutes: 2, seconds: 3})`:                             "1 hour, 2 minutes, 3 seconds",
+		`new Intl.DurationFormat("de").format({hours: 1, minutes: 2})`:                                                          "1 Std., 2 Min.",
+		`new Intl.DurationFormat("en", {style: "digital"}).format({hours: 1, minutes: 2, seconds: 3})`:                          "1:02:03",
+		`new Intl.DurationFormat("en", {style: "digital"}).format({hours: -1, minutes: -2, seconds: -3, milliseconds: -450})`:   "-1:02:03.45",
+		`new Intl.DurationFormat("en").format({days: 2, milliseconds: 5})`:                                                      "2 days, 5 ms",
+		`new Intl.DurationFormat("en").resolvedOptions().style + " " + new Intl.DurationFormat("en").resolvedOptions().seconds`: "short short",
+	} {
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v.String() != want {
+			t.Errorf("%s = %q, want %q", src, v.String(), want)
+		}
+	}
+}
