@@ -282,14 +282,20 @@ func (l *dtfLocale) gmtZero(off int, long, zero bool) string {
 	if !long {
 		p = strings.Replace(p, "HH", "H", 1)
 		if m == 0 && s == 0 {
+			// ICU's truncateOffsetPattern: up to the hour field (he
+			// "-HH:mm\u200e" → "-H")
 			if i := strings.Index(p, "mm"); i > 0 {
 				j := i - 1
 				for j > 0 && !strings.ContainsRune("Hh", rune(p[j])) {
 					j--
 				}
-				p = p[:j+1] + p[i+2:]
+				p = p[:j+1]
 			}
 		}
+	} else if !strings.Contains(p, "HH") {
+		// ICU's expandOffsetPattern: the long form has two hour digits
+		// (cs "+H:mm" → "GMT+01:00")
+		p = strings.Replace(p, "H", "HH", 1)
 	}
 	var sb strings.Builder
 	for _, it := range parsePattern(p) {
