@@ -369,6 +369,16 @@ func regionZones(region string) []string {
 	return regionZonesMap[region]
 }
 
+// genericCity is the city of a generic location name ("{0} Time"): the
+// zone id's ("Sao Paulo", "New York"), not the locale's exemplar city.
+// workerd (ICU 78) writes the id's city in every locale the probe has
+// ("17時 Sao Paulo時間", "17 ч. Sydney", "12 h hora de Sydney", en "Sao
+// Paulo Time"), though CLDR 48 translates them.
+func genericCity(cldrID string) string {
+	i := strings.LastIndexByte(cldrID, '/')
+	return strings.ReplaceAll(cldrID[i+1:], "_", " ")
+}
+
 // locationName is ICU's generic location name ("{0} Time").
 func (l *dtfLocale) locationName(cldrID string) string {
 	loc := ""
@@ -376,7 +386,7 @@ func (l *dtfLocale) locationName(cldrID string) string {
 		loc = l.d.Str("localeDisplayNames", "territories", c)
 	}
 	if loc == "" {
-		loc = l.exemplar(cldrID)
+		loc = genericCity(cldrID)
 	}
 	return strings.Replace(l.tzn("regionFormat"), "{0}", loc, 1)
 }
@@ -423,7 +433,7 @@ func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 						gt := t.In(gl)
 						_, goff := gt.Zone()
 						if goff != off || gt.IsDST() != dst {
-							loc := l.exemplar(z.cldr)
+							loc := genericCity(z.cldr)
 							if c, _ := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
 								loc = l.d.Str("localeDisplayNames", "territories", c)
 							}
