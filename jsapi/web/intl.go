@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/rivo/uniseg"
@@ -119,19 +118,15 @@ func wellFormedTag(s string) (string, bool) {
 	return strings.Join(parts, "-"), true
 }
 
-var (
-	collatorsMu sync.Mutex
-	collators   = map[string]*collate.Collator{}
-)
+var collators lazyCache[string, *collate.Collator]
 
 // collator returns a cached collator for the locale and options.
 func collator(locale, sensitivity string, numeric, ignorePunctuation bool) *collate.Collator {
 	key := locale + "|" + sensitivity + "|" + strconv.FormatBool(numeric) + strconv.FormatBool(ignorePunctuation)
-	collatorsMu.Lock()
-	defer collatorsMu.Unlock()
-	if c, ok := collators[key]; ok {
-		return c
-	}
+	return collators.get(key, func() *collate.Collator { return newCollator(locale, sensitivity, numeric, ignorePunctuation) })
+}
+
+func newCollator(locale, sensitivity string, numeric, ignorePunctuation bool) *collate.Collator {
 	tag, err := language.Parse(locale)
 	if err != nil {
 		tag = language.English
@@ -151,9 +146,7 @@ func collator(locale, sensitivity string, numeric, ignorePunctuation bool) *coll
 	if ignorePunctuation {
 		opts = append(opts, collate.Loose)
 	}
-	c := collate.New(tag, opts...)
-	collators[key] = c
-	return c
+	return collate.New(tag, opts...)
 }
 
 // segments splits s by granularity (grapheme, word, sentence); for words

@@ -164,8 +164,10 @@ func timeZonesOf(tag string) []any {
 	return out
 }
 
-// supportedValues is Intl.supportedValuesOf for currency (the codes CLDR
-// names, historic ones included, where V8 lists the 159 current ones),
+// supportedValues is Intl.supportedValuesOf for currency (CLDR's
+// currencies in use: 153; V8 lists ICU's own table, 159: it still has
+// ANG BGN CUC HRK SLL SVC ZWL and the non-tender XDR XSU, and lacks the
+// newer SLE XCG ZWG),
 // numberingSystem (numeric systems) and timeZone (CLDR's zone ids),
 // sorted.
 func supportedValues(key string) []any {
@@ -173,10 +175,8 @@ func supportedValues(key string) []any {
 	sup := cldr.Supplemental()
 	switch key {
 	case "currency":
-		for c := range cldr.Locale("en").Map("currencies") {
-			if len(c) == 3 {
-				set[c] = true
-			}
+		for _, c := range sup.List("currencyCurrent") {
+			set[c.(string)] = true
 		}
 	case "numberingSystem":
 		for nu, v := range sup.Map("numberingSystems") {

@@ -24,37 +24,39 @@ type dtfLocale struct {
 	digits   []rune // nil for latn
 	numSys   string
 	hourChar byte
-	mu       sync.Mutex
-	gens     map[byte]*dtpg
+	calName  string         // CLDR calendar name ("gregorian", "buddhist"...)
+	cal      map[string]any // its data (cldr.Data.Calendar)
+	gens     lazyCache[byte, *dtpg]
 }
 
-var (
-	dtfLocalesMu sync.Mutex
-	dtfLocales   = map[string]*dtfLocale{}
-)
+var dtfLocales lazyCache[string, *dtfLocale]
 
 // getDTFLocale returns the date state of a tag (language, script and
 // region; extensions are read by the caller) with numbering system nu
-// ("" for the locale's default).
-func getDTFLocale(tag, nu string) *dtfLocale {
-	key := tag + "|" + nu
-	dtfLocalesMu.Lock()
-	defer dtfLocalesMu.Unlock()
-	if l, ok := dtfLocales[key]; ok {
-		return l
-	}
+// ("" for the locale's default) and calendar ca (a CLDR name from
+// resolveCalendar; "" for Gregorian).
+func getDTFLocale(tag, nu, ca string) *dtfLocale {
+	return dtfLocales.get(tag+"|"+nu+"|"+ca, func() *dtfLocale { return newDTFLocale(tag, nu, ca) })
+}
+
+func newDTFLocale(tag, nu, ca string) *dtfLocale {
 	id := cldr.DataLocale(tag)
 	d := cldr.Locale(id)
 	t := cldr.ParseTag(tag)
 	max, _ := cldr.Maximize(t)
-	l := &dtfLocale{tag: tag, d: d, lang: max.Lang, region: max.Region, gens: map[byte]*dtpg{}}
+	l := &dtfLocale{tag: tag, d: d, lang: max.Lang, region: max.Region}
 	if nu == "" {
 		nu = d.Str("numbers", "defaultNumberingSystem")
 	}
 	l.numSys = nu
 	l.digits = numberingDigits(nu)
 	l.hourChar = preferredHour(max)
-	dtfLocales[key] = l
+	l.calName, l.cal = "gregorian", d.Calendar("gregorian")
+	if ca != "" && ca != "gregorian" {
+		if c := d.Calendar(ca); c != nil {
+			l.calName, l.cal = ca, c
+		}
+	}
 	return l
 }
 
@@ -85,24 +87,30 @@ func preferredHour(t cldr.Tag) byte {
 }
 
 func (l *dtfLocale) gen(hourChar byte) *dtpg {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if g, ok := l.gens[hourChar]; ok {
-		return g
-	}
-	g := newDTPG(l.d, hourChar)
-	l.gens[hourChar] = g
-	return g
+	return l.gens.get(hourChar, func() *dtpg { return newDTPG(l.d, l.cal, hourChar) })
 }
 
 // num writes n with at least width digits in the locale's digits.
 func (l *dtfLocale) num(n, width int) string {
+	if n >= 0 && n < 100 && width <= 2 && l.digits == nil {
+		if width == 2 || n >= 10 {
+			return twoDigits[n]
+		}
+		return twoDigits[n][1:]
+	}
 	s := strconv.Itoa(n)
 	for len(s) < width {
 		s = "0" + s
 	}
 	return l.localDigits(s)
 }
+
+var twoDigits = func() (t [100]string) {
+	for i := range t {
+		t[i] = string([]byte{byte('0' + i/10), byte('0' + i%10)})
+	}
+	return
+}()
 
 func (l *dtfLocale) localDigits(s string) string {
 	if l.digits == nil {
@@ -119,8 +127,23 @@ func (l *dtfLocale) localDigits(s string) string {
 	return sb.String()
 }
 
+// greg is a string of the calendar's data.
 func (l *dtfLocale) greg(keys ...string) string {
-	return l.d.Str(append([]string{"gregorian"}, keys...)...)
+	s, _ := l.calAt(keys...).(string)
+	return s
+}
+
+// calAt walks the calendar's data along keys (nil when missing).
+func (l *dtfLocale) calAt(keys ...string) any {
+	var m any = l.cal
+	for _, k := range keys {
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return nil
+		}
+		m = mm[k]
+	}
+	return m
 }
 
 func widthOf(n int) string {
@@ -259,14 +282,20 @@ func (l *dtfLocale) gmtZero(off int, long, zero bool) string {
 	if !long {
 		p = strings.Replace(p, "HH", "H", 1)
 		if m == 0 && s == 0 {
+			// ICU's truncateOffsetPattern: up to the hour field (he
+			// "-HH:mm\u200e" → "-H")
 			if i := strings.Index(p, "mm"); i > 0 {
 				j := i - 1
 				for j > 0 && !strings.ContainsRune("Hh", rune(p[j])) {
 					j--
 				}
-				p = p[:j+1] + p[i+2:]
+				p = p[:j+1]
 			}
 		}
+	} else if !strings.Contains(p, "HH") {
+		// ICU's expandOffsetPattern: the long form has two hour digits
+		// (cs "+H:mm" → "GMT+01:00")
+		p = strings.Replace(p, "H", "HH", 1)
 	}
 	var sb strings.Builder
 	for _, it := range parsePattern(p) {
@@ -340,6 +369,16 @@ func regionZones(region string) []string {
 	return regionZonesMap[region]
 }
 
+// genericCity is the city of a generic location name ("{0} Time"): the
+// zone id's ("Sao Paulo", "New York"), not the locale's exemplar city.
+// workerd (ICU 78) writes the id's city in every locale the probe has
+// ("17時 Sao Paulo時間", "17 ч. Sydney", "12 h hora de Sydney", en "Sao
+// Paulo Time"), though CLDR 48 translates them.
+func genericCity(cldrID string) string {
+	i := strings.LastIndexByte(cldrID, '/')
+	return strings.ReplaceAll(cldrID[i+1:], "_", " ")
+}
+
 // locationName is ICU's generic location name ("{0} Time").
 func (l *dtfLocale) locationName(cldrID string) string {
 	loc := ""
@@ -347,7 +386,7 @@ func (l *dtfLocale) locationName(cldrID string) string {
 		loc = l.d.Str("localeDisplayNames", "territories", c)
 	}
 	if loc == "" {
-		loc = l.exemplar(cldrID)
+		loc = genericCity(cldrID)
 	}
 	return strings.Replace(l.tzn("regionFormat"), "{0}", loc, 1)
 }
@@ -394,7 +433,7 @@ func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 						gt := t.In(gl)
 						_, goff := gt.Zone()
 						if goff != off || gt.IsDST() != dst {
-							loc := l.exemplar(z.cldr)
+							loc := genericCity(z.cldr)
 							if c, _ := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
 								loc = l.d.Str("localeDisplayNames", "territories", c)
 							}
@@ -522,6 +561,7 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 			hasSec = true
 		}
 	}
+	cd := calendarDate(l.calName, t)
 	var out []part
 	for _, it := range items {
 		if !it.field {
@@ -532,53 +572,50 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 			}
 			continue
 		}
-		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec)})
+		out = append(out, part{partType(it.ch), l.fieldText(it, t, ms, z, hasMin, hasSec, &cd)})
 	}
 	// V8 writes U+202F (CLDR 42's space before AM/PM) and U+2009 (the
 	// thin spaces of interval formats) as plain spaces, for the web's
 	// sake (crbug.com/1414292)
 	for i := range out {
-		out[i].val = spaceFix.Replace(out[i].val)
+		if strings.ContainsAny(out[i].val, "\u202f\u2009") {
+			out[i].val = spaceFix.Replace(out[i].val)
+		}
 	}
 	return out
 }
 
-func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, hasMin, hasSec bool) string {
+func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, hasMin, hasSec bool, cd *calDate) string {
 	n := it.n
-	y := t.Year()
 	switch it.ch {
 	case 'G':
-		era := "1"
-		if y <= 0 {
-			era = "0"
-		}
 		key := "eraAbbr"
 		if n == 4 {
 			key = "eraNames"
 		} else if n == 5 {
 			key = "eraNarrow"
 		}
-		return l.greg("eras", key, era)
+		return l.greg("eras", key, strconv.Itoa(cd.era))
 	case 'y', 'Y', 'u':
-		if y <= 0 && it.ch == 'y' {
-			y = 1 - y
+		y := cd.year
+		if it.ch != 'y' && l.calName == "gregorian" {
+			y = t.Year()
 		}
 		if n == 2 {
 			return l.num(((y%100)+100)%100, 2)
 		}
 		return l.num(y, n)
 	case 'M', 'L':
-		m := int(t.Month())
 		if n <= 2 {
-			return l.num(m, n)
+			return l.num(cd.month, n)
 		}
 		ctx := "format"
 		if it.ch == 'L' {
 			ctx = "stand-alone"
 		}
-		return l.greg("months", ctx, widthOf(n), strconv.Itoa(m))
+		return l.greg("months", ctx, widthOf(n), cd.monthKey)
 	case 'd':
-		return l.num(t.Day(), n)
+		return l.num(cd.day, n)
 	case 'E', 'c', 'e':
 		ctx := "format"
 		if it.ch == 'c' {
@@ -615,7 +652,7 @@ func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, ha
 		f := strconv.Itoa(1000 + int(((ms%1000)+1000)%1000))[1:] + "000000"
 		return l.localDigits(f[:n])
 	case 'Q', 'q':
-		q := (int(t.Month())-1)/3 + 1
+		q := cd.quarter
 		if n <= 2 {
 			return l.num(q, n)
 		}
@@ -628,4 +665,40 @@ func (l *dtfLocale) fieldText(it patItem, t time.Time, ms int64, z *zoneInfo, ha
 		return l.zoneText(it.ch, n, z, t)
 	}
 	return ""
+}
+
+// calMap is a map of the calendar's data (nil when missing).
+func (l *dtfLocale) calMap(keys ...string) map[string]any {
+	m, _ := l.calAt(keys...).(map[string]any)
+	return m
+}
+
+// formatString is formatPattern's parts joined (format's path, without
+// the parts).
+func (l *dtfLocale) formatString(items []patItem, ms int64, z *zoneInfo) string {
+	t := time.UnixMilli(ms).In(z.loc)
+	hasMin, hasSec := false, false
+	for _, it := range items {
+		if it.field && it.ch == 'm' {
+			hasMin = true
+		}
+		if it.field && it.ch == 's' {
+			hasSec = true
+		}
+	}
+	cd := calendarDate(l.calName, t)
+	var sb strings.Builder
+	sb.Grow(32)
+	for _, it := range items {
+		if !it.field {
+			sb.WriteString(it.lit)
+			continue
+		}
+		sb.WriteString(l.fieldText(it, t, ms, z, hasMin, hasSec, &cd))
+	}
+	s := sb.String()
+	if strings.ContainsAny(s, "\u202f\u2009") {
+		s = spaceFix.Replace(s)
+	}
+	return s
 }

@@ -15,15 +15,16 @@ import (
 
 // greatestDiff is the pattern letter of the greatest calendar field
 // that differs between a and b ("" when none down to the second).
-func greatestDiff(a, b time.Time) string {
+func greatestDiff(cal string, a, b time.Time) string {
+	ca, cb := calendarDate(cal, a), calendarDate(cal, b)
 	switch {
-	case (a.Year() <= 0) != (b.Year() <= 0):
+	case ca.era != cb.era:
 		return "G"
-	case a.Year() != b.Year():
+	case ca.year != cb.year:
 		return "y"
-	case a.Month() != b.Month():
+	case ca.monthKey != cb.monthKey:
 		return "M"
-	case a.Day() != b.Day():
+	case ca.day != cb.day:
 		return "d"
 	case (a.Hour() < 12) != (b.Hour() < 12):
 		return "a"
@@ -123,7 +124,7 @@ func (l *dtfLocale) formatRange(pattern string, a, b int64, z *zoneInfo) []rpart
 		return tagAll(pa, "shared")
 	}
 	ta, tb := time.UnixMilli(a).In(z.loc), time.UnixMilli(b).In(z.loc)
-	diff := greatestDiff(ta, tb)
+	diff := greatestDiff(l.calName, ta, tb)
 	var dateItems, timeItems []patItem
 	hasDate, hasTime := false, false
 	var sk, dsk, tsk strings.Builder
@@ -172,7 +173,7 @@ func (l *dtfLocale) formatRange(pattern string, a, b int64, z *zoneInfo) []rpart
 		if timeRange == nil {
 			return fallback()
 		}
-		glue := patternValue(l.d.At("gregorian", "dateTimeFormats", "medium"))
+		glue := patternValue(l.calAt("dateTimeFormats", "medium"))
 		dp := tagAll(l.formatPattern(cachedItems(datePat), a, z), "shared")
 		return fillRange(strings.NewReplacer("{1}", "{0}", "{0}", "{1}").Replace(glue), dp, timeRange)
 	}
@@ -185,7 +186,7 @@ func (l *dtfLocale) formatRange(pattern string, a, b int64, z *zoneInfo) []rpart
 // intervalParts formats a range with the best interval pattern for the
 // skeleton and differing field, or nil when the locale has none.
 func (l *dtfLocale) intervalParts(skel, diff string, a, b int64, z *zoneInfo) []rpart {
-	ifs := l.d.Map("gregorian", "dateTimeFormats", "intervalFormats")
+	ifs := l.calMap("dateTimeFormats", "intervalFormats")
 	req := newSkeleton(skel)
 	hour12 := req.orig[fHour] != "" && (req.orig[fHour][0] == 'h' || req.orig[fHour][0] == 'K')
 	key := diff

@@ -12,6 +12,7 @@ import (
 type dtfSpec struct {
 	Locale       string // language-script-region
 	NU           string
+	CA           string // CLDR calendar name (resolveCalendar)
 	HC           string // h11, h12, h23, h24 or "" (option or -u-hc)
 	Hour12       string // "", "true", "false"
 	Weekday      string
@@ -90,7 +91,7 @@ func patternHourCycle(p string) string {
 
 // dtfPattern is the ICU pattern V8 would use for spec.
 func dtfPattern(s dtfSpec) string {
-	l := getDTFLocale(s.Locale, s.NU)
+	l := getDTFLocale(s.Locale, s.NU, s.CA)
 	defChar := l.hourChar
 	if c, ok := hcChar[s.HC]; ok && s.Hour12 == "" {
 		defChar = c
@@ -167,8 +168,8 @@ func dtfPattern(s dtfSpec) string {
 
 // stylePattern is ICU's DateFormat pattern for dateStyle/timeStyle.
 func stylePattern(l *dtfLocale, ds, ts string) string {
-	d := patternValue(l.d.At("gregorian", "dateFormats", ds))
-	t := patternValue(l.d.At("gregorian", "timeFormats", ts))
+	d := patternValue(l.calAt("dateFormats", ds))
+	t := patternValue(l.calAt("timeFormats", ts))
 	switch {
 	case ds == "":
 		return t
@@ -177,7 +178,7 @@ func stylePattern(l *dtfLocale, ds, ts string) string {
 	}
 	glue := l.greg("dateTimeFormats-atTime", "standard", ds)
 	if glue == "" {
-		glue = patternValue(l.d.At("gregorian", "dateTimeFormats", ds))
+		glue = patternValue(l.calAt("dateTimeFormats", ds))
 	}
 	return strings.Replace(strings.Replace(glue, "{1}", d, 1), "{0}", t, 1)
 }
@@ -232,6 +233,14 @@ func resolvedFromPattern(p string) map[string]any {
 	return out
 }
 
+// dtFormatter is a DateTimeFormat's resolved state on the Go side.
+type dtFormatter struct {
+	l       *dtfLocale
+	pattern string
+	items   []patItem
+	z       *zoneInfo
+}
+
 var patternCache sync.Map // pattern → []patItem
 
 func cachedItems(p string) []patItem {
@@ -253,36 +262,59 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 		p := dtfPattern(s)
 		r := resolvedFromPattern(p)
 		r["pattern"] = p
-		r["numberingSystem"] = getDTFLocale(s.Locale, s.NU).numSys
+		r["numberingSystem"] = getDTFLocale(s.Locale, s.NU, s.CA).numSys
 		return rt.ToValue(r), nil
 	})
-	// intlDateFormat(ms, locale, nu, pattern, timeZone) → flat [type, value, ...]
-	n.setE("intlDateFormat", func(c goja.FunctionCall) (goja.Value, error) {
+	// intlDateFormatter(locale, nu, ca, pattern, timeZone) → a handle of
+	// what format needs, resolved once per DateTimeFormat
+	n.setE("intlDateFormatter", func(c goja.FunctionCall) (goja.Value, error) {
 		z, err := resolveZone(c.Argument(4).String())
 		if err != nil {
 			return nil, err
 		}
-		l := getDTFLocale(c.Argument(1).String(), c.Argument(2).String())
-		ps := l.formatPattern(cachedItems(c.Argument(3).String()), int64(c.Argument(0).ToFloat()), z)
+		l := getDTFLocale(c.Argument(0).String(), c.Argument(1).String(), c.Argument(2).String())
+		p := c.Argument(3).String()
+		return rt.ToValue(&dtFormatter{l: l, pattern: p, items: cachedItems(p), z: z}), nil
+	})
+	formatter := func(v goja.Value) *dtFormatter {
+		f, _ := v.Export().(*dtFormatter)
+		if f == nil {
+			panic(rt.NewTypeError("not a DateTimeFormat"))
+		}
+		return f
+	}
+	// intlDateFormat(f, ms) → flat [type, value, ...]
+	n.set("intlDateFormat", func(c goja.FunctionCall) goja.Value {
+		f := formatter(c.Argument(0))
+		ps := f.l.formatPattern(f.items, int64(c.Argument(1).ToFloat()), f.z)
 		out := make([]interface{}, 0, 2*len(ps))
 		for _, p := range ps {
 			out = append(out, p.typ, p.val)
 		}
-		return rt.NewArray(out...), nil
+		return rt.NewArray(out...)
 	})
-	// intlDateRange(a, b, locale, nu, pattern, timeZone) → flat [type, value, source, ...]
-	n.setE("intlDateRange", func(c goja.FunctionCall) (goja.Value, error) {
-		z, err := resolveZone(c.Argument(5).String())
-		if err != nil {
-			return nil, err
-		}
-		l := getDTFLocale(c.Argument(2).String(), c.Argument(3).String())
-		ps := l.formatRange(c.Argument(4).String(), int64(c.Argument(0).ToFloat()), int64(c.Argument(1).ToFloat()), z)
+	// intlDateString(f, ms) → the formatted string
+	n.set("intlDateString", func(c goja.FunctionCall) goja.Value {
+		f := formatter(c.Argument(0))
+		return rt.ToValue(f.l.formatString(f.items, int64(c.Argument(1).ToFloat()), f.z))
+	})
+	// intlDateRange(f, a, b) → flat [type, value, source, ...]
+	n.set("intlDateRange", func(c goja.FunctionCall) goja.Value {
+		f := formatter(c.Argument(0))
+		ps := f.l.formatRange(f.pattern, int64(c.Argument(1).ToFloat()), int64(c.Argument(2).ToFloat()), f.z)
 		out := make([]interface{}, 0, 3*len(ps))
 		for _, p := range ps {
 			out = append(out, p.typ, p.val, p.src)
 		}
-		return rt.NewArray(out...), nil
+		return rt.NewArray(out...)
+	})
+	// intlCalendar(locale, requested) → the CLDR calendar a DateTimeFormat uses
+	n.set("intlCalendar", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(resolveCalendar(c.Argument(0).String(), c.Argument(1).String()))
+	})
+	// intlCalendarName(cldr name) → its BCP 47 name
+	n.set("intlCalendarName", func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(bcp47Calendar(c.Argument(0).String()))
 	})
 	// intlZoneId(name) → the id resolvedOptions reports (RangeError if unknown)
 	n.setE("intlZoneId", func(c goja.FunctionCall) (goja.Value, error) {
@@ -299,6 +331,6 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 	})
 	// intlDefaultHourCycle(locale) → h11|h12|h23|h24
 	n.set("intlDefaultHourCycle", func(c goja.FunctionCall) goja.Value {
-		return rt.ToValue(hcOfChar(getDTFLocale(c.Argument(0).String(), "").hourChar))
+		return rt.ToValue(hcOfChar(getDTFLocale(c.Argument(0).String(), "", "").hourChar))
 	})
 }

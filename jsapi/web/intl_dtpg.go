@@ -376,12 +376,11 @@ func patternValue(v any) string {
 
 // newDTPG builds the generator of a data locale with hourChar the
 // locale's preferred hour ('h', 'H', 'K' or 'k').
-func newDTPG(d cldr.Data, hourChar byte) *dtpg {
+func newDTPG(d cldr.Data, greg map[string]any, hourChar byte) *dtpg {
 	g := &dtpg{hourChar: hourChar}
 	for _, c := range "GyQMwWEDFdaHmsSv" {
 		g.add(string(c), "", false)
 	}
-	greg := d.Map("gregorian")
 	for _, st := range styleNames {
 		g.add(patternValue(greg["dateFormats"].(map[string]any)[st]), "", false)
 		g.add(patternValue(greg["timeFormats"].(map[string]any)[st]), "", false)
@@ -389,7 +388,7 @@ func newDTPG(d cldr.Data, hourChar byte) *dtpg {
 	dtf, _ := greg["dateTimeFormats"].(map[string]any)
 	for i, st := range styleNames {
 		g.dateTime[i] = patternValue(dtf[st])
-		if at := d.Str("gregorian", "dateTimeFormats-atTime", "standard", st); at != "" {
+		if at, _ := cldr.Data(greg).At("dateTimeFormats-atTime", "standard", st).(string); at != "" {
 			g.dateTime[i] = at
 		}
 	}

@@ -21,7 +21,8 @@ func TestBestPattern(t *testing.T) {
 		{"de", 'H', "yMMdd", "dd.MM.y"},
 		{"en", 'h', "EEEEyMMMMdjm", "EEEE, MMMM d, y 'at' h:mm\u202fa"},
 	} {
-		g := newDTPG(cldr.Locale(c.loc), c.hour)
+		d := cldr.Locale(c.loc)
+		g := newDTPG(d, d.Calendar("gregorian"), c.hour)
 		if got := g.bestPattern(c.skel); got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.loc, c.skel, got, c.want)
 		}

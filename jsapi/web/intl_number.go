@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/cellhost/cellhost/jsapi/web/cldr"
@@ -25,27 +24,21 @@ type numLocale struct {
 	digits      []rune
 	sym         map[string]string
 	minGrouping int
-	mu          sync.Mutex
-	patterns    map[string]*numPattern
+	patterns    lazyCache[string, *numPattern]
 }
 
-var (
-	numLocalesMu sync.Mutex
-	numLocales   = map[string]*numLocale{}
-)
+var numLocales lazyCache[string, *numLocale]
 
 func getNumLocale(tag, nu string) *numLocale {
-	key := tag + "|" + nu
-	numLocalesMu.Lock()
-	defer numLocalesMu.Unlock()
-	if l, ok := numLocales[key]; ok {
-		return l
-	}
+	return numLocales.get(tag+"|"+nu, func() *numLocale { return newNumLocale(tag, nu) })
+}
+
+func newNumLocale(tag, nu string) *numLocale {
 	d := cldrData(tag)
 	if nu == "" || d.Map("numbers", "symbols-numberSystem-"+nu) == nil && numberingDigits(nu) == nil && nu != "latn" {
 		nu = d.Str("numbers", "defaultNumberingSystem")
 	}
-	l := &numLocale{d: d, tag: tag, ns: nu, digits: numberingDigits(nu), patterns: map[string]*numPattern{}}
+	l := &numLocale{d: d, tag: tag, ns: nu, digits: numberingDigits(nu)}
 	l.sym = map[string]string{}
 	for _, ns := range []string{"latn", nu} {
 		for k, v := range d.Map("numbers", "symbols-numberSystem-"+ns) {
@@ -58,7 +51,6 @@ func getNumLocale(tag, nu string) *numLocale {
 	if l.minGrouping < 1 {
 		l.minGrouping = 1
 	}
-	numLocales[key] = l
 	return l
 }
 
@@ -205,14 +197,7 @@ func parseNumPattern(p string) *numPattern {
 }
 
 func (l *numLocale) pattern(p string) *numPattern {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if np, ok := l.patterns[p]; ok {
-		return np
-	}
-	np := parseNumPattern(p)
-	l.patterns[p] = np
-	return np
+	return l.patterns.get(p, func() *numPattern { return parseNumPattern(p) })
 }
 
 // roundDigitsMode rounds digits (value 0.digits*10^exp) to keep n digits.

@@ -111,3 +111,48 @@ func TestIntlIssue26Examples(t *testing.T) {
 		}
 	}
 }
+
+// TestIntlRecordedOnWorkerd pins single values recorded on workerd
+// 1.20261117.1 (ICU 78) for the fixes of this round.
+func TestIntlRecordedOnWorkerd(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for src, want := range map[string]string{
+		`JSON.stringify(new Intl.Locale("he-IL").getTimeZones())`:                                                                                 `["Asia/Jerusalem"]`,
+		`new Intl.DateTimeFormat("th-TH", {dateStyle: "full", timeZone: "UTC"}).format(Date.UTC(2026, 2, 8, 12))`:                                 "วันอาทิตย์ที่ 8 มีนาคม พ.ศ. 2569",
+		`new Intl.DateTimeFormat("fa-IR", {dateStyle: "medium", timeZone: "UTC"}).format(Date.UTC(2026, 2, 8, 12))`:                               "۱۷ اسفند ۱۴۰۴",
+		`new Intl.DateTimeFormat("en-u-ca-hebrew", {dateStyle: "full", timeZone: "UTC"}).format(Date.UTC(2026, 2, 8))`:                            "Sunday, 19 Adar 5786",
+		`new Intl.DateTimeFormat("ja-JP-u-ca-japanese", {era: "short", year: "numeric", timeZone: "UTC"}).format(Date.UTC(2026, 2, 8))`:           "令和8年",
+		`new Intl.DateTimeFormat("th-TH").resolvedOptions().calendar + " " + new Intl.DateTimeFormat("th-u-ca-gregory").resolvedOptions().locale`: "buddhist th-u-ca-gregory",
+	} {
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v.String() != want {
+			t.Errorf("%s = %q, want %q", src, v.String(), want)
+		}
+	}
+}
+
+// TestIntlDurationFormat: values recorded on workerd 1.20261117.1.
+func TestIntlDurationFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for src, want := range map[string]string{
+		`new Intl.DurationFormat("en", {style: "long"}).format({hours: 1, minutes: 2, seconds: 3})`:                             "1 hour, 2 minutes, 3 seconds",
+		`new Intl.DurationFormat("de").format({hours: 1, minutes: 2})`:                                                          "1 Std., 2 Min.",
+		`new Intl.DurationFormat("en", {style: "digital"}).format({hours: 1, minutes: 2, seconds: 3})`:                          "1:02:03",
+		`new Intl.DurationFormat("en", {style: "digital"}).format({hours: -1, minutes: -2, seconds: -3, milliseconds: -450})`:   "-1:02:03.45",
+		`new Intl.DurationFormat("en").format({days: 2, milliseconds: 5})`:                                                      "2 days, 5 ms",
+		`new Intl.DurationFormat("en").resolvedOptions().style + " " + new Intl.DurationFormat("en").resolvedOptions().seconds`: "short short",
+	} {
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v.String() != want {
+			t.Errorf("%s = %q, want %q", src, v.String(), want)
+		}
+	}
+}

@@ -170,3 +170,46 @@ func (d Data) List(keys ...string) []any {
 	l, _ := d.At(keys...).([]any)
 	return l
 }
+
+// Calendar is a calendar's data (CLDR's name: "gregorian", "buddhist",
+// "islamic-civil"...): the Gregorian data with the generator's "ca-<name>"
+// changes over it ("∅" removes a value), islamic-* over islamic. nil when
+// CLDR has no data for the calendar.
+func (d Data) Calendar(name string) map[string]any {
+	g := d.Map("gregorian")
+	if name == "gregorian" || name == "" {
+		return g
+	}
+	over := d.Map("ca-" + name)
+	if over == nil {
+		return nil
+	}
+	base := g
+	if strings.HasPrefix(name, "islamic-") {
+		if b := d.Calendar("islamic"); b != nil {
+			base = b
+		}
+	}
+	return overlay(base, over)
+}
+
+func overlay(base, over map[string]any) map[string]any {
+	out := make(map[string]any, len(base))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		if v == "∅" {
+			delete(out, k)
+			continue
+		}
+		if om, ok := v.(map[string]any); ok {
+			if bm, ok := out[k].(map[string]any); ok {
+				out[k] = overlay(bm, om)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}

@@ -63,7 +63,7 @@
       let v = opts[prop];
       if (v === undefined) return fallback;
       if (values === "boolean") return Boolean(v);
-      v = String(v);
+      v = `${v}`; // ToString: a Symbol throws a TypeError
       if (values !== undefined && !values.includes(v)) throw new RangeError(`Value ${v} out of range for ${ctor} options property ${prop}`);
       return v;
     }
@@ -100,18 +100,22 @@
         return self;
       };
       Object.defineProperty(ctor, "name", { value: name });
-      Object.defineProperty(ctor, "length", { value: 0 });
+      Object.defineProperty(ctor, "length", { value: name === "DisplayNames" ? 2 : name === "Locale" ? 1 : 0 });
+      Object.defineProperty(ctor, "prototype", { writable: false });
       for (const k of Object.keys(methods)) {
         Object.defineProperty(ctor.prototype, k, { value: methods[k], writable: true, configurable: true });
       }
       for (const k of Object.keys(getters || {})) {
+        Object.defineProperty(getters[k], "name", { value: "get " + k });
         Object.defineProperty(ctor.prototype, k, { get: getters[k], configurable: true });
       }
       Object.defineProperty(ctor.prototype, Symbol.toStringTag, { value: "Intl." + name, configurable: true });
       Object.defineProperty(ctor, "supportedLocalesOf", {
-        value: function supportedLocalesOf(locales) {
-          return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
-        },
+        value: {
+          supportedLocalesOf(locales) {
+            return canonicalLocales(locales).filter((t) => native.intlLookup(t) !== "");
+          },
+        }.supportedLocalesOf,
         writable: true,
         configurable: true,
       });
@@ -364,10 +368,14 @@
         o.NU = ext.nu;
         if (numberingSystem === undefined) extKeys.push("nu-" + ext.nu);
       }
-      if (ext.ca === "gregory" && calendar === undefined) extKeys.unshift("ca-gregory");
+      // the calendar: the option, else -u-ca-, else the region's (an
+      // unimplemented one resolves to the locale's default)
+      o.CA = native.intlCalendar(base, calendar !== undefined ? calendar : ext.ca || "");
+      const ca = native.intlCalendarName(o.CA);
+      if (ext.ca !== undefined && (calendar === undefined || calendar === ext.ca) && native.intlCalendarName(native.intlCalendar("und", ext.ca)) === ext.ca) extKeys.unshift("ca-" + ext.ca);
       if (extKeys.length) locale += "-u-" + extKeys.join("-");
       const r = native.intlDateResolve(o);
-      const resolved = { locale, calendar: "gregory", numberingSystem: r.numberingSystem, timeZone };
+      const resolved = { locale, calendar: ca, numberingSystem: r.numberingSystem, timeZone };
       if (o.Hour !== "" || o.TimeStyle !== "") {
         if (r.hourCycle !== undefined) {
           resolved.hourCycle = r.hourCycle;
@@ -381,7 +389,7 @@
       }
       if (o.DateStyle) resolved.dateStyle = o.DateStyle;
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
-      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined });
+      dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined, f: native.intlDateFormatter(base, o.NU, o.CA, r.pattern, timeZone) });
     }
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
@@ -392,7 +400,7 @@
       if (a === undefined || b === undefined) throw new TypeError("startDate or endDate is undefined");
       const x = dateValue(a);
       const y = dateValue(b);
-      return native.intlDateRange(x, y, st.locale, st.nu, st.pattern, st.timeZone);
+      return native.intlDateRange(st.f, x, y);
     }
     const DateTimeFormat = intlClass("DateTimeFormat", (self, l, o) => initDateTimeFormat(self, l, o), true, {
       formatRange(a, b) {
@@ -409,7 +417,7 @@
       },
       formatToParts(date) {
         const st = intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.formatToParts");
-        return partsOf(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
+        return partsOf(native.intlDateFormat(st.f, dateValue(date)));
       },
       resolvedOptions() {
         return Object.assign({}, intlBrand(dateFormats, this, "Intl.DateTimeFormat.prototype.resolvedOptions").resolved);
@@ -417,7 +425,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => joinParts(native.intlDateFormat(dateValue(date), st.locale, st.nu, st.pattern, st.timeZone));
+        if (st.bound === undefined) st.bound = (date) => native.intlDateString(st.f, dateValue(date));
         return st.bound;
       },
     });
@@ -690,6 +698,205 @@
       },
     });
 
+    // ---- DurationFormat (ECMA-402's, on NumberFormat's units and
+    // ListFormat's unit lists)
+    const durationFormats = new WeakMap();
+    const durationUnits = ["years", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds", "microseconds", "nanoseconds"];
+    const durationSingular = { years: "year", months: "month", weeks: "week", days: "day", hours: "hour", minutes: "minute", seconds: "second", milliseconds: "millisecond", microseconds: "microsecond", nanoseconds: "nanosecond" };
+    function durationUnitOptions(unit, opts, baseStyle, styles, digitalBase, prevStyle, C) {
+      let style = getOption(opts, unit, styles, undefined, C);
+      let displayDefault = "always";
+      if (style === undefined) {
+        if (baseStyle === "digital") {
+          if (unit !== "hours" && unit !== "minutes" && unit !== "seconds") displayDefault = "auto";
+          style = digitalBase;
+        } else if (prevStyle === "fractional" || prevStyle === "numeric" || prevStyle === "2-digit") {
+          if (unit !== "minutes" && unit !== "seconds") displayDefault = "auto";
+          style = "numeric";
+        } else {
+          displayDefault = "auto";
+          style = baseStyle;
+        }
+      }
+      const subSecond = unit === "milliseconds" || unit === "microseconds" || unit === "nanoseconds";
+      if (style === "numeric" && subSecond) {
+        style = "fractional";
+        displayDefault = "auto";
+      }
+      const display = getOption(opts, unit + "Display", ["auto", "always"], displayDefault, C);
+      if (display === "always" && style === "fractional") throw new RangeError(`Invalid option : ${unit}Display`);
+      if (prevStyle === "fractional" && style !== "fractional") throw new RangeError(`Invalid option : ${unit}`);
+      if (prevStyle === "numeric" || prevStyle === "2-digit") {
+        if (style !== "fractional" && style !== "numeric" && style !== "2-digit") throw new RangeError(`Invalid option : ${unit}`);
+        if (unit === "minutes" || unit === "seconds") style = "2-digit";
+      }
+      return { style, display };
+    }
+    function durationRecord(d) {
+      if (!isObject(d)) {
+        if (typeof d === "string") throw new RangeError("Invalid duration");
+        throw new TypeError("Invalid duration");
+      }
+      const r = {};
+      let any = false;
+      for (const u of ["days", "hours", "microseconds", "milliseconds", "minutes", "months", "nanoseconds", "seconds", "weeks", "years"]) {
+        const v = d[u];
+        if (v === undefined) {
+          r[u] = 0;
+          continue;
+        }
+        any = true;
+        const n = Number(v);
+        if (!Number.isFinite(n) || !Number.isInteger(n)) throw new RangeError("Invalid duration");
+        r[u] = n === 0 ? 0 : n;
+      }
+      if (!any) throw new TypeError("Invalid duration");
+      let sign = 0;
+      for (const u of durationUnits) {
+        const s = Math.sign(r[u]);
+        if (s !== 0) {
+          if (sign !== 0 && s !== sign) throw new RangeError("Invalid duration");
+          sign = s;
+        }
+      }
+      if (Math.abs(r.years) >= 2 ** 32 || Math.abs(r.months) >= 2 ** 32 || Math.abs(r.weeks) >= 2 ** 32) throw new RangeError("Invalid duration");
+      const secs = r.days * 86400 + r.hours * 3600 + r.minutes * 60 + r.seconds + r.milliseconds / 1e3 + r.microseconds / 1e6 + r.nanoseconds / 1e9;
+      if (Math.abs(secs) >= 2 ** 53) throw new RangeError("Invalid duration");
+      return r;
+    }
+    function durationParts(st, d) {
+      const r = durationRecord(d);
+      const negative = durationUnits.some((u) => r[u] < 0);
+      const groups = []; // each: list of parts (one list element)
+      let numeric = null; // the hours:minutes:seconds group being built
+      let signShown = false;
+      const nf = (o) => new Intl.NumberFormat(st.locale, Object.assign({ numberingSystem: st.numberingSystem }, o));
+      for (let i = 0; i < durationUnits.length; i++) {
+        const unit = durationUnits[i];
+        const { style, display } = st.units[unit];
+        let value = r[unit];
+        if (style === "fractional") continue; // folded into the unit before
+        let fractional = false;
+        if (i + 1 < durationUnits.length && st.units[durationUnits[i + 1]].style === "fractional") {
+          fractional = true;
+          const scale = { seconds: 1e3, milliseconds: 1e3, microseconds: 1e3 }[unit];
+          let sub = 0;
+          for (let k = durationUnits.length - 1; k > i; k--) sub = sub / 1e3 + r[durationUnits[k]];
+          value = value + sub / scale;
+        }
+        const isNumeric = style === "numeric" || style === "2-digit";
+        if (isNumeric) {
+          const hoursShown = unit === "hours";
+          const skip = value === 0 && display === "auto" && !(unit === "minutes" && numeric && (r.seconds !== 0 || st.units.seconds.display === "always" || r.milliseconds || r.microseconds || r.nanoseconds));
+          if (unit === "hours" && value === 0 && display === "auto") continue;
+          if (skip && unit !== "minutes" && unit !== "seconds") continue;
+          if (skip && unit === "seconds" && numeric === null) continue;
+          if (skip && unit === "minutes" && numeric === null && !(r.seconds || st.units.seconds.display === "always")) continue;
+          const o = { minimumIntegerDigits: style === "2-digit" ? 2 : 1, useGrouping: false };
+          if (fractional) {
+            o.maximumFractionDigits = st.fractionalDigits === undefined ? 9 : st.fractionalDigits;
+            o.minimumFractionDigits = st.fractionalDigits === undefined ? 0 : st.fractionalDigits;
+            o.roundingMode = "trunc";
+          }
+          if (negative && !signShown) {
+            o.signDisplay = "negative";
+            signShown = true;
+          } else {
+            o.signDisplay = "never";
+            value = Math.abs(value);
+          }
+          if (negative && o.signDisplay === "negative" && value === 0) {
+            o.signDisplay = "always";
+            value = -0;
+          }
+          const p = nf(o).formatToParts(value).map((x) => ({ type: x.type === "minusSign" ? "minusSign" : x.type, value: x.value, unit: durationSingular[unit] }));
+          if (numeric === null) {
+            numeric = p;
+            groups.push(numeric);
+          } else {
+            numeric.push({ type: "literal", value: ":" });
+            for (const x of p) numeric.push(x);
+          }
+          void hoursShown;
+          continue;
+        }
+        numeric = null;
+        if (value === 0 && display === "auto") continue;
+        const o = { style: "unit", unit: durationSingular[unit], unitDisplay: style };
+        if (fractional) {
+          o.maximumFractionDigits = st.fractionalDigits === undefined ? 9 : st.fractionalDigits;
+          o.minimumFractionDigits = st.fractionalDigits === undefined ? 0 : st.fractionalDigits;
+          o.roundingMode = "trunc";
+        }
+        if (negative && !signShown) {
+          signShown = true;
+          if (value === 0) {
+            o.signDisplay = "always";
+            value = -0;
+          }
+        } else {
+          o.signDisplay = "never";
+        }
+        groups.push(nf(o).formatToParts(value).map((x) => ({ type: x.type, value: x.value, unit: durationSingular[unit] })));
+      }
+      const listStyle = st.style === "digital" ? "short" : st.style;
+      const lf = new Intl.ListFormat(st.locale, { type: "unit", style: listStyle });
+      const strings = groups.map((g) => g.map((x) => x.value).join(""));
+      const out = [];
+      let gi = 0;
+      for (const p of lf.formatToParts(strings)) {
+        if (p.type === "element") {
+          for (const x of groups[gi++]) out.push(x);
+        } else out.push({ type: "literal", value: p.value });
+      }
+      return out;
+    }
+    intlClass("DurationFormat", (self, locales, options) => {
+      const C = "Intl.DurationFormat";
+      const { base, ext } = lookupLocale(locales);
+      const opts = intlOptions(options);
+      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      const nuOpt = getOption(opts, "numberingSystem", undefined, undefined, C);
+      if (nuOpt !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(nuOpt)) throw new RangeError("Invalid numberingSystem : " + nuOpt);
+      let locale = base;
+      let nu = nuOpt !== undefined && native.intlNumberingSystem(nuOpt) ? nuOpt : undefined;
+      if (nu === undefined && ext.nu !== undefined && native.intlNumberingSystem(ext.nu)) {
+        nu = ext.nu;
+        if (nuOpt === undefined || nuOpt === ext.nu) locale += "-u-nu-" + ext.nu;
+      }
+      const numberingSystem = new Intl.NumberFormat(base, nu === undefined ? undefined : { numberingSystem: nu }).resolvedOptions().numberingSystem;
+      const style = getOption(opts, "style", ["long", "short", "narrow", "digital"], "short", C);
+      const units = {};
+      let prev;
+      for (const u of durationUnits) {
+        const styles = u === "hours" || u === "minutes" || u === "seconds" ? ["long", "short", "narrow", "numeric", "2-digit"] : u.endsWith("seconds") ? ["long", "short", "narrow", "numeric"] : ["long", "short", "narrow"];
+        const digitalBase = u === "years" || u === "months" || u === "weeks" || u === "days" ? "short" : "numeric";
+        units[u] = durationUnitOptions(u, opts, style, styles, digitalBase, prev, C);
+        prev = units[u].style;
+      }
+      const fractionalDigits = getNumberOption(opts, "fractionalDigits", 0, 9, undefined);
+      durationFormats.set(self, { locale, numberingSystem, style, units, fractionalDigits });
+    }, false, {
+      format(d) {
+        const st = intlBrand(durationFormats, this, "Intl.DurationFormat.prototype.format");
+        return durationParts(st, d).map((p) => p.value).join("");
+      },
+      formatToParts(d) {
+        const st = intlBrand(durationFormats, this, "Intl.DurationFormat.prototype.formatToParts");
+        return durationParts(st, d);
+      },
+      resolvedOptions() {
+        const st = intlBrand(durationFormats, this, "Intl.DurationFormat.prototype.resolvedOptions");
+        const r = { locale: st.locale, numberingSystem: st.numberingSystem, style: st.style };
+        for (const u of durationUnits) {
+          r[u] = st.units[u].style === "fractional" ? "numeric" : st.units[u].style;
+          r[u + "Display"] = st.units[u].display;
+        }
+        if (st.fractionalDigits !== undefined) r.fractionalDigits = st.fractionalDigits;
+        return r;
+      },
+    });
+
     // ---- Locale (likely subtags, week data, hour cycles, calendars and
     // time zones from CLDR)
     const intlLocaleTags = new WeakMap();
@@ -796,8 +1003,14 @@
 
   // ---- the locale-sensitive methods of the built-ins
   let defaultNumberFormat;
+  // a built-in method: no prototype, length 0 (toLocaleString & co.)
   function protoMethod(proto, name, f) {
-    Object.defineProperty(proto, name, { value: { [name]: f }[name], writable: true, configurable: true });
+    const m = {
+      [name](...args) {
+        return f.apply(this, args);
+      },
+    }[name];
+    Object.defineProperty(proto, name, { value: m, writable: true, configurable: true });
   }
   const numberValueOf = Number.prototype.valueOf;
   protoMethod(Number.prototype, "toLocaleString", function (locales, options) {

@@ -80,10 +80,60 @@ func localeData(loc string) map[string]any {
 	}
 	g := at(load("cldr-dates-full", "main/"+loc+"/ca-gregorian.json"), "main", loc, "dates", "calendars", "gregorian")
 	if gm, ok := g.(map[string]any); ok {
-		delete(gm, "dateSkeletons")
-		delete(gm, "timeSkeletons")
-		delete(gm, "dateTimeFormats-relative")
+		trimCalendar(gm)
 		put("gregorian", gm)
+		generic, _ := at(load("cldr-dates-full", "main/"+loc+"/ca-generic.json"), "main", loc, "dates", "calendars", "generic").(map[string]any)
+		trimCalendar(generic)
+		var islamic map[string]any
+		for _, c := range otherCalendars {
+			cm, ok := at(load(c.pkg, "main/"+loc+"/ca-"+c.name+".json"), "main", loc, "dates", "calendars", c.name).(map[string]any)
+			if !ok {
+				continue // the locale inherits its parent's (see get in main)
+			}
+			trimCalendar(cm)
+			if c.name == "japanese" {
+				trimJapaneseEras(cm)
+			}
+			if c.old && generic != nil {
+				// a package older than CLDR 48 lacks keys CLDR added since
+				// (dateTimeFormats-atTime): take them from CLDR 48's
+				// generic calendar, which ICU's data aliases these
+				// calendars' patterns to
+				cm = mergeMissing(cm, generic)
+				// and names CLDR's root aliases to the Gregorian ones
+				// (which changed since): CLDR 48's
+				for _, k := range []string{"days", "dayPeriods", "quarters"} {
+					cm[k] = gm[k]
+				}
+				// the date-time glue too (workerd: fa persian "{1} ساعت {0}",
+				// CLDR 46's persian "{1}، ساعت {0}")
+				if gd, ok := generic["dateTimeFormats"].(map[string]any); ok {
+					cd, _ := cm["dateTimeFormats"].(map[string]any)
+					for _, st := range []string{"full", "long", "medium", "short"} {
+						if cd != nil && gd[st] != nil {
+							cd[st] = gd[st]
+						}
+					}
+				}
+				// ICU's calendar data falls back to the Gregorian
+				// calendar's for what a calendar lacks: the "at" glue
+				// (fa: gregorian "{1} ساعت {0}", generic "{1}، ساعت {0}")
+				if at := gm["dateTimeFormats-atTime"]; at != nil {
+					cm["dateTimeFormats-atTime"] = at
+				}
+				if c.name == "buddhist" || c.name == "japanese" || c.name == "roc" {
+					cm["months"] = gm["months"]
+				}
+			}
+			base := gm
+			if strings.HasPrefix(c.name, "islamic-") && islamic != nil {
+				base = islamic // see cldr.Data.Calendar
+			}
+			put("ca-"+c.name, calendarDiff(cm, base))
+			if c.name == "islamic" {
+				islamic = cm
+			}
+		}
 	}
 	put("timeZoneNames", at(load("cldr-dates-full", "main/"+loc+"/timeZoneNames.json"), "main", loc, "dates", "timeZoneNames"))
 	if f, ok := at(load("cldr-dates-full", "main/"+loc+"/dateFields.json"), "main", loc, "dates", "fields").(map[string]any); ok {
@@ -136,6 +186,93 @@ func localeData(loc string) map[string]any {
 		}
 	}
 	put("localeDisplayNames", ln)
+	return out
+}
+
+// otherCalendars are the calendars besides the Gregorian one whose data
+// the generator writes (as "ca-<name>": what differs from the locale's
+// Gregorian data). cldr-json publishes CLDR 48 only for some of them on
+// npm; the others come from the newest package there is (old: true), see
+// fetch-cldr.sh.
+var otherCalendars = []struct {
+	name, pkg string
+	old       bool
+}{
+	{"buddhist", "cldr-cal-buddhist-full", true},
+	{"japanese", "cldr-cal-japanese-full", true},
+	{"roc", "cldr-cal-roc-full", true},
+	{"persian", "cldr-cal-persian-full", true},
+	{"indian", "cldr-cal-indian-full", true},
+	{"hebrew", "cldr-cal-hebrew-full", false},
+	{"islamic", "cldr-cal-islamic-full", false},
+	{"islamic-civil", "cldr-cal-islamic-full", false},
+	{"islamic-tbla", "cldr-cal-islamic-full", false},
+	{"islamic-umalqura", "cldr-cal-islamic-full", false},
+}
+
+func trimCalendar(m map[string]any) {
+	delete(m, "dateSkeletons")
+	delete(m, "timeSkeletons")
+	delete(m, "dateTimeFormats-relative")
+}
+
+// trimJapaneseEras keeps the eras from Meiji (232, 1868) on: the 232
+// before it would be most of the calendar data for dates no app formats
+// (cellhost's Japanese calendar starts at Meiji, see intl_calendar.go).
+func trimJapaneseEras(m map[string]any) {
+	eras, _ := m["eras"].(map[string]any)
+	for _, w := range eras {
+		wm, _ := w.(map[string]any)
+		for k := range wm {
+			n := 0
+			fmt.Sscan(strings.TrimSuffix(k, "-alt-variant"), &n)
+			if n < 232 {
+				delete(wm, k)
+			}
+		}
+	}
+}
+
+// mergeMissing adds to m what def has and m has not (recursively).
+func mergeMissing(m, def map[string]any) map[string]any {
+	for k, v := range def {
+		mv, ok := m[k]
+		if !ok {
+			m[k] = v
+			continue
+		}
+		if mm, ok := mv.(map[string]any); ok {
+			if dm, ok := v.(map[string]any); ok {
+				mergeMissing(mm, dm)
+			}
+		}
+	}
+	return m
+}
+
+// calendarDiff is what a calendar's data changes in the Gregorian data
+// greg: its own values, and "∅" (not JSON null, which the per-parent
+// diff uses) where the calendar lacks what greg has. The reader
+// (cldr.Data.Calendar) merges it over the Gregorian data.
+func calendarDiff(cal, greg map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range cal {
+		cm, cok := v.(map[string]any)
+		gm, gok := greg[k].(map[string]any)
+		switch {
+		case cok && gok:
+			if d := calendarDiff(cm, gm); len(d) > 0 {
+				out[k] = d
+			}
+		case !reflect.DeepEqual(v, greg[k]):
+			out[k] = v
+		}
+	}
+	for k := range greg {
+		if _, ok := cal[k]; !ok {
+			out[k] = "∅"
+		}
+	}
 	return out
 }
 
@@ -224,7 +361,7 @@ func main() {
 		"likelySubtags": "likelySubtags", "parentLocales": "parentLocales", "timeData": "timeData", "weekData": "weekData",
 		"metaZones": "metaZones", "primaryZones": "primaryZones", "plurals": "plurals", "ordinals": "ordinals",
 		"pluralRanges": "pluralRanges", "currencyData": "currencyData", "numberingSystems": "numberingSystems",
-		"calendarPreferenceData": "calendarPreferenceData", "dayPeriods": "dayPeriods", "aliases": "aliases",
+		"calendarPreferenceData": "calendarPreferenceData", "calendarData": "calendarData", "dayPeriods": "dayPeriods", "aliases": "aliases",
 	} {
 		m := load("cldr-core", "supplemental/"+k+".json")
 		v := at(m, "supplemental", k)
@@ -305,19 +442,53 @@ func main() {
 					r = code
 				}
 			}
+			// cldr-bcp47 names the region where the key does not
+			// ("jeruslm": IL, "gazastrp": PS)
+			if reg, _ := e["_region"].(string); reg != "" {
+				r = reg
+			}
 			zoneRegion[ids[0]] = r
 		}
 	}
+	// the currencies in use (supportedValuesOf("currency")): a region's
+	// tender without an end date
+	current := map[string]bool{}
+	for _, l := range at(load("cldr-core", "supplemental/currencyData.json"), "supplemental", "currencyData", "region").(map[string]any) {
+		for _, e := range l.([]any) {
+			for code, v := range e.(map[string]any) {
+				m := v.(map[string]any)
+				if m["_to"] == nil && m["_tender"] != "false" {
+					current[code] = true
+				}
+			}
+		}
+	}
+	var currencies []string
+	for c := range current {
+		currencies = append(currencies, c)
+	}
+	sort.Strings(currencies)
+	sup["currencyCurrent"] = currencies
 	sup["zoneRegion"] = zoneRegion
 	sup["zoneCanonical"] = zoneCanon
 	sup["zoneIANA"] = zoneIANA
 	total := write(*out, "supplemental.json.gz", sup)
 	full := map[string]map[string]any{}
-	get := func(l string) map[string]any {
+	var get func(l string) map[string]any
+	get = func(l string) map[string]any {
 		if d, ok := full[l]; ok {
 			return d
 		}
 		d := localeData(l)
+		// a calendar the locale's package has no file for: the parent's
+		if pl := parentOf(l, parents); pl != "" {
+			pd := get(pl)
+			for _, c := range otherCalendars {
+				if _, ok := d["ca-"+c.name]; !ok && pd["ca-"+c.name] != nil {
+					d["ca-"+c.name] = pd["ca-"+c.name]
+				}
+			}
+		}
 		full[l] = d
 		return d
 	}
