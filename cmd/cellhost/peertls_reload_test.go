@@ -19,6 +19,7 @@ import (
 // CA 1 (reload), after which a node with a CA 1 certificate is refused.
 // A CA file that does not load keeps the material loaded before.
 func TestPeerTLS_ReloadRotatesTheCA(t *testing.T) {
+	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
@@ -145,4 +146,30 @@ func TestPeerTLS_ReloadRotatesTheCA(t *testing.T) {
 	write(fa.ca, "not a certificate\n")
 	hup(a, "internal TLS not reloaded")
 	count(c, "x", 7)
+}
+
+// TestServe_SIGHUPWithoutTLS: a node without TLS files (a systemd unit's
+// ExecReload sends SIGHUP to every node) logs that there is nothing to
+// reload and keeps serving, instead of dying of SIGHUP's default action.
+func TestServe_SIGHUPWithoutTLS(t *testing.T) {
+	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	if testing.Short() {
+		t.Skip("builds and runs the real binary")
+	}
+	bin := fleetBinary(t)
+	dir := t.TempDir()
+	n := startServe(t, bin, counterProject(t), "--bucket", "file://"+filepath.Join(dir, "bucket"), "--state", filepath.Join(dir, "a"))
+	client := &http.Client{Timeout: 60 * time.Second}
+	if code, r, raw, err := getCounter(client, n.base+"/do/Counter/h"); err != nil || code != 200 || r.N != 1 {
+		t.Fatalf("%d %q %v", code, raw, err)
+	}
+	if err := n.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if !n.logs.waitFor("SIGHUP: nothing to reload", 60*time.Second) {
+		t.Fatalf("no log line after SIGHUP:\n%s", n.logs)
+	}
+	if code, r, raw, err := getCounter(client, n.base+"/do/Counter/h"); err != nil || code != 200 || r.N != 2 {
+		t.Fatalf("after SIGHUP: %d %q %v", code, raw, err)
+	}
 }

@@ -326,10 +326,12 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		internal = tls.NewListener(internal, serverTLS)
 		fl.client.SetTLS(clientTLS)
 	}
-	if reloadTLS != nil {
+	{
 		// SIGHUP re-reads --internal-tls-cert/-key/-ca (certificate renewal,
 		// CA rotation); open connections carry on, new handshakes use the
 		// new files. A file that does not load keeps the old material.
+		// Without those flags it only says so: a reload must never stop
+		// the node (SIGHUP's default action).
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		defer signal.Stop(hup)
@@ -339,7 +341,9 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 				case <-ctx.Done():
 					return
 				case <-hup:
-					if err := reloadTLS(); err != nil {
+					if reloadTLS == nil {
+						logger.Info("SIGHUP: nothing to reload (no --internal-tls-cert)")
+					} else if err := reloadTLS(); err != nil {
 						logger.Error("internal TLS not reloaded: the certificates loaded before stay in use", "err", err)
 					} else {
 						logger.Info("internal TLS reloaded", "cert", o.peerTLS.cert, "ca", o.peerTLS.ca)
