@@ -19,7 +19,6 @@ import (
 // waker, takes the cell once the dead node's lease expired and runs the
 // alarm, with no request.
 func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), writeAlarmProject(t)
@@ -74,7 +73,6 @@ func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
 // is taken over by the elected waker (the failover sweep) once the owner's
 // lease expired, with no request, and its state is there.
 func TestFleet_FailoverSweep(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

@@ -22,7 +22,6 @@ import (
 // goes on from the last one, through either node, and the resumed node
 // serves again without a restart.
 func TestFleet_StoppedOwner(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

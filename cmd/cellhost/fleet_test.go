@@ -330,7 +330,6 @@ func hostIDFromName(script, class, name string) string { return host.IDFromName(
 // count, no value is acknowledged twice (one writer per epoch), and the
 // count exceeds the acknowledged writes by at most the ambiguous ones.
 func TestFleet_KillOwner(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
@@ -453,7 +452,6 @@ func TestFleet_KillOwner(t *testing.T) {
 // request to another node afterwards is served (no wait for the TTL) and
 // counts on.
 func TestFleet_GracefulHandover(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

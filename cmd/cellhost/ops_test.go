@@ -289,7 +289,6 @@ func s3ViaProxy(t *testing.T) (string, *faultProxy) {
 // the bucket is back and it has taken a new lease /readyz answers 200
 // again; the metrics count one fence and one rejoin.
 func TestOps_ReadyzFollowsTheLease(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

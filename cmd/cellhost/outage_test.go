@@ -92,7 +92,6 @@ func (p *faultProxy) serve() {
 // is acknowledged while it is fenced, and once the bucket is back it
 // rejoins and serves again; no acknowledged write is lost.
 func TestOutage_NodeFencesAndRejoins(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
