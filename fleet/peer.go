@@ -455,7 +455,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) authenticateHead(r *http.Request) error {
 	h := r.Header
 	if got, want := h.Get(hdrPeer), peerHeader(s.secret); got != want {
-		return fmt.Errorf("peer protocol %q, this node speaks %q", got, want)
+		return peerVersionError(got, want) // which side is older, and what to do
 	}
 	node, ts, nonce := h.Get(hdrNode), h.Get(hdrTime), h.Get(hdrNonce)
 	if len(nonce) != 32 || !isLowerHex(nonce) {

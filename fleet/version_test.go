@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -53,5 +55,19 @@ func TestVersion_PeerHeaderErrors(t *testing.T) {
 		if err := peerVersionError(c.got, c.want); !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("peerVersionError(%q, %q) = %v, want %q", c.got, c.want, err, c.msg)
 		}
+	}
+}
+
+// TestVersion_HeadCheckExplains: the check made before a body is read (the
+// first a peer request meets) explains a version difference as the full
+// check does: a node of a build before peer protocol 2
+// (f5e7217, for one) is told which side to upgrade, not only that they differ.
+func TestVersion_HeadCheckExplains(t *testing.T) {
+	srv := NewServer(ServerConfig{Secret: testSecret(1), Local: echoLocal()})
+	r := httptest.NewRequest(http.MethodPost, "/peer/fetch", nil)
+	r.Header.Set(hdrPeer, "1.1")
+	err := srv.authenticateHead(r)
+	if err == nil || !strings.Contains(err.Error(), "peer protocol 1 is older than this node's") || !strings.Contains(err.Error(), "upgrade it") {
+		t.Fatalf("authenticateHead with protocol 1 = %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -269,12 +270,33 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if d, ok := w.Default.(*goja.Object); ok && w.extends(d, w.doCls) {
 		return nil, fmt.Errorf("load worker %s: the default export is a Durable Object class; export it by name and bind it in durable_objects.bindings", o.Bundle.Entry)
 	}
+	var missing []string
 	for _, cls := range o.Classes {
-		if _, ok := w.Classes[cls]; !ok {
-			return nil, fmt.Errorf("load worker %s: durable_objects binding names class %q, but the module does not export it (exported classes: %s)", o.Bundle.Entry, cls, listOrNone(sortedKeys(w.Classes)))
+		if _, ok := w.Classes[cls]; !ok && !slices.Contains(missing, cls) {
+			missing = append(missing, cls)
 		}
 	}
+	if len(missing) > 0 {
+		return nil, &UnexportedClassesError{Entry: o.Bundle.Entry, Missing: missing, Exported: sortedKeys(w.Classes)}
+	}
 	return w, nil
+}
+
+// UnexportedClassesError says that durable_objects bindings name classes
+// the entry module does not export, in wrangler's words (wrangler dev and
+// deploy refuse such a Worker with the same two sentences), followed by
+// the classes it does export. A command may shorten Entry to a path
+// relative to the project before printing it.
+type UnexportedClassesError struct {
+	Entry    string   // the entry module's path
+	Missing  []string // bound classes not exported, in binding order
+	Exported []string // the classes the module exports, sorted
+}
+
+func (e *UnexportedClassesError) Error() string {
+	return fmt.Sprintf("load worker %s: Your Worker depends on the following Durable Objects, which are not exported in your entrypoint file: %s. "+
+		"You should export these objects from your entrypoint, %s. (exported classes: %s)",
+		e.Entry, strings.Join(e.Missing, ", "), e.Entry, listOrNone(e.Exported))
 }
 
 func listOrNone(names []string) string {

@@ -46,6 +46,7 @@ type wsConn struct {
 	closed      bool
 	closeCode   int
 	closeReason string
+	closeSent   bool // a close op was queued: the writer ends after it
 }
 
 type wsWaiter struct {
@@ -85,10 +86,21 @@ func (c *wsConn) onClose(code int, reason string) {
 	}
 }
 
+// terminate drops the connection as ws.terminate() does, after the frames
+// already sent: ws.send hands a frame to the socket at once, so a message
+// sent just before a terminate reaches the server. Here sends go through
+// the writer goroutine, which drops the connection once it has written
+// them (cancelling at once could lose them: issue 27's Agents case lost
+// "hi there" that way, now and then).
 func (c *wsConn) terminate() {
-	if !c.closed {
-		c.cancel()
+	if c.closed {
+		return
 	}
+	if c.state == wsOpen && !c.closeSent {
+		c.out.Push(wsOp{terminate: true})
+		return
+	}
+	c.cancel()
 }
 
 func (r *replayer) doWS(w *WSStep) (any, error) {
@@ -227,6 +239,7 @@ func (r *replayer) exchange(run *wsRun) error {
 		if w.Close != nil && !c.closed {
 			if c.state == wsOpen {
 				c.out.Push(wsOp{close: w.Close})
+				c.closeSent = true
 			} else {
 				// ws.close() while CONNECTING aborts the handshake: 'close' 1006
 				r.inbox.post(func() { c.onClose(1006, "") })
@@ -305,7 +318,7 @@ func (r *replayer) dialWS(ctx context.Context, cancel context.CancelFunc, c *wsC
 	r.wg.Add(2)
 	go func() {
 		defer r.wg.Done()
-		writeLoop(ctx, wc, c.out, d.stream)
+		writeLoop(ctx, cancel, wc, c.out, d.stream)
 	}()
 	go func() {
 		defer r.wg.Done()
@@ -396,15 +409,20 @@ func protocolError(err error) string {
 }
 
 type wsOp struct {
-	msg   WSMessage
-	close *WSClose
+	msg       WSMessage
+	close     *WSClose
+	terminate bool // drop the connection (after the frames before it)
 }
 
-func writeLoop(ctx context.Context, wc *websocket.Conn, q *queue.Queue[wsOp], s *wsStream) {
+func writeLoop(ctx context.Context, cancel context.CancelFunc, wc *websocket.Conn, q *queue.Queue[wsOp], s *wsStream) {
 	var batch []wsOp
 	for {
 		batch, _ = q.Drain(batch)
 		for _, op := range batch {
+			if op.terminate {
+				cancel()
+				return
+			}
 			if op.close != nil {
 				// The server's answer ends the reader (readLoop); one that
 				// never comes ends it at the close timeout.

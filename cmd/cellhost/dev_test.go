@@ -46,7 +46,7 @@ func TestRun_BadInput(t *testing.T) {
 		{"NoConfig", map[string]string{"index.js": okModule}, func(dir string) []string { return []string{"dev", dir} }, "no wrangler.jsonc, wrangler.json or wrangler.toml"},
 		{"MissingEntry", map[string]string{"wrangler.jsonc": okConfig}, func(dir string) []string { return []string{"dev", dir} }, "index.js does not exist"},
 		{"SyntaxError", map[string]string{"wrangler.jsonc": okConfig, "index.js": "export class C {\n  fetch( {\n}"}, func(dir string) []string { return []string{"dev", dir} }, "index.js:3:"},
-		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `durable_objects binding names class "C", but the module does not export it`},
+		{"UnexportedClass", map[string]string{"wrangler.jsonc": okConfig, "index.js": `export default { fetch() {} }`}, func(dir string) []string { return []string{"dev", dir} }, `Your Worker depends on the following Durable Objects, which are not exported in your entrypoint file: C.`},
 		{"UnknownEnv", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--env", "prod"} }, `--env prod: wrangler.jsonc has no "env" sections`},
 		{"BadVar", map[string]string{"wrangler.jsonc": okConfig, "index.js": okModule}, func(dir string) []string { return []string{"dev", dir, "--var", "X"} }, `--var "X": want KEY:VALUE`},
 		{"UnsupportedNodeModule", map[string]string{"wrangler.jsonc": okConfig, "index.js": `import cp from "node:child_process";` + okModule}, func(dir string) []string { return []string{"dev", dir} }, `No such module "node:child_process".`},

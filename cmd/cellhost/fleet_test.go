@@ -236,6 +236,7 @@ func fleetBuckets(t *testing.T, f func(t *testing.T, bucket string)) {
 // object counts 1, 2, 3, ... whichever node is asked, so exactly one node
 // serves it, and own.json names one of the three.
 func TestFleet_AnyNodeAnswers(t *testing.T) {
+	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

@@ -46,6 +46,7 @@ export default { async fetch(request, env) {
 // to the owner, whose object answers. A worker on that node can be the
 // object's client too (it accepts the socket its stub fetch got).
 func TestFleet_WebSocketThroughAnotherNode(t *testing.T) {
+	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir := t.TempDir()

@@ -100,6 +100,7 @@ func getStatus(t *testing.T, u string) (int, string) {
 // cell gauges, Go runtime metrics), /healthz and /readyz, the request id,
 // the JSON log, and that cellhost diagnose prints the same numbers.
 func TestOps_MetricsHealthDiagnose(t *testing.T) {
+	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/cellhost/cellhost/jsapi"
 )
 
 // version and commit are set at build time (release/build.sh):
@@ -87,6 +90,10 @@ object gets its own SQLite database; every commit is logged to a bucket
 	root.AddCommand(newExportCommand(stdout, stderr))
 	root.AddCommand(newTestCommand(stdout, stderr))
 	if err := root.Execute(); err != nil {
+		var uc *jsapi.UnexportedClassesError
+		if errors.As(err, &uc) {
+			uc.Entry = relOrAbs(uc.Entry) // src/index.js, as wrangler names it
+		}
 		fmt.Fprintf(stderr, "cellhost: %v\n", err)
 		return 1
 	}

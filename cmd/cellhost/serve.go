@@ -271,7 +271,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 		return err
 	}
 	defer pub.Close()
-	serverTLS, clientTLS, err := o.peerTLS.configs()
+	serverTLS, clientTLS, reloadTLS, err := o.peerTLS.configs()
 	if err != nil {
 		return err
 	}
@@ -325,6 +325,32 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	if serverTLS != nil {
 		internal = tls.NewListener(internal, serverTLS)
 		fl.client.SetTLS(clientTLS)
+	}
+	{
+		// SIGHUP re-reads --internal-tls-cert/-key/-ca (certificate renewal,
+		// CA rotation); open connections carry on, new handshakes use the
+		// new files. A file that does not load keeps the old material.
+		// Without those flags it only says so: a reload must never stop
+		// the node (SIGHUP's default action).
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		go func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-hup:
+					if reloadTLS == nil {
+						logger.Info("SIGHUP: nothing to reload (no --internal-tls-cert)")
+					} else if err := reloadTLS(); err != nil {
+						logger.Error("internal TLS not reloaded: the certificates loaded before stay in use", "err", err)
+					} else {
+						logger.Info("internal TLS reloaded", "cert", o.peerTLS.cert, "ca", o.peerTLS.ca)
+					}
+				}
+			}
+		}()
 	}
 
 	app, err := newServedApp(ctx, target, state, lock, fl, o, stdout, stderr, &serveHooks{log: logger, metrics: ms, json: o.ops.logFormat == "json"})

@@ -69,7 +69,9 @@ run_once() {
   cp -r "$CASE"/. "$dir"/
   rm -rf "$dir/.wrangler" "$dir"/expected*.json
   port=$(free_port)
-  ( cd "$dir" && WRANGLER_SEND_METRICS=false CI=1 exec setsid "$WRANGLER" dev --ip 127.0.0.1 --port "$port" \
+  # node_modules/.bin first on PATH, as `npm run dev` puts it: a config's
+  # build.command may name a tool of the project (esbuild) without npx.
+  ( cd "$dir" && PATH="$dir/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false CI=1 exec setsid "$WRANGLER" dev --ip 127.0.0.1 --port "$port" \
       --inspector-port 0 --show-interactive-dev-session=false >"$log" 2>&1 ) &
   PID=$!
   for _ in $(seq 1 600); do

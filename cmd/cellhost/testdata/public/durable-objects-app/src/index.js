@@ -1,0 +1,5 @@
+export default {
+	async fetch() {
+		return new Response("foo");
+	},
+};
