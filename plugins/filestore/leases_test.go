@@ -118,7 +118,10 @@ func TestLeases_NotHeldUpByAStoppedRound(t *testing.T) {
 		return nil
 	}
 	done := make(chan error, 1)
-	go func() { _, err := stopped.Put(ctx, "cells/C:1/ltx/e1/1", []byte("ltx"), plugins.PutOptions{}); done <- err }()
+	go func() {
+		_, err := stopped.Put(ctx, "cells/C:1/ltx/e1/1", []byte("ltx"), plugins.PutOptions{})
+		done <- err
+	}()
 	<-inRound // the stopped store holds the write lock now
 
 	etag2, err := healthy.Put(ctx, "nodes/node_b.json", []byte("lease 2"), plugins.PutOptions{IfMatch: etag})
