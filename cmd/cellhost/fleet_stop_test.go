@@ -85,7 +85,10 @@ func TestFleet_StoppedOwner(t *testing.T) {
 		}
 		tookOver := time.Since(stopped)
 		if rec := ownerOf(t, store, "s"); rec.Node != b.id {
-			t.Fatalf("own.json after the takeover = %+v, want b", rec)
+			// Failed once (issue 31) with no logs to tell why: the logs
+			// of both nodes and their leases now go with the failure.
+			t.Fatalf("own.json after the takeover = %+v, want b (%s); a's lease generation %s, b's %s\n--- a:\n%s\n--- b:\n%s",
+				rec, b.id, nodeGeneration(t, store, a.id), nodeGeneration(t, store, b.id), a.logs, b.logs)
 		}
 		for range 3 {
 			if !ack(b) {
