@@ -734,6 +734,19 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 			fmt.Fprintf(&b, "%s %s node %d healed %s\n", ev.at.Format("15:04:05.000"), ev.kind, ev.node, ev.healed.Format("15:04:05.000"))
 		}
 		_ = os.WriteFile(filepath.Join(dir, rep.bucket+"-events.log"), []byte(b.String()), 0o644)
+		// Every operation (call, return, object, node, answer), so that a
+		// slow recovery can be traced to its requests in the node logs.
+		b.Reset()
+		sorted := append([]chaosOp(nil), ops...)
+		sort.Slice(sorted, func(i, j int) bool { return sorted[i].call.Before(sorted[j].call) })
+		for _, op := range sorted {
+			kind := "read"
+			if op.inc {
+				kind = "inc"
+			}
+			fmt.Fprintf(&b, "%s %s %s via node %d: %d outcome %d n=%d took %v %.200s\n", op.call.Format("15:04:05.000"), chaosObject(op.obj), kind, op.via, op.status, op.out, op.n, op.ret.Sub(op.call).Round(time.Millisecond), op.detail)
+		}
+		_ = os.WriteFile(filepath.Join(dir, rep.bucket+"-ops.log"), []byte(b.String()), 0o644)
 	}
 	checkChaos(t, rep, nodes)
 	checkMarkers(t, rep, nodes, store)
