@@ -931,8 +931,18 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 						break
 					}
 				}
-				if answered.IsZero() {
-					rep.unrecovered[ev.kind]++
+				// A wait is measured up to the next fault at most: a
+				// request sent just before it (the nemesis's next kill)
+				// and answered late measures that fault, not this one
+				// (it did: the worst waits of a whole run were requests
+				// called under 50 ms before the next fault). A request
+				// still waiting at the next fault counts as waiting
+				// until then, which is past the target when it was sent
+				// more than the allowance earlier.
+				if answered.IsZero() || answered.After(ev.until) {
+					if ev.until.Sub(op.call) > allowance {
+						rep.unrecovered[ev.kind]++
+					}
 					answered = ev.until
 				}
 				worst = max(worst, answered.Sub(op.call))
@@ -1150,7 +1160,7 @@ func renderChaosReport(r *chaosReport) string {
 		}
 		un := ""
 		if r.unrecovered[k] > 0 {
-			un = fmt.Sprintf(" (%d requests whose object never answered before the next fault)", r.unrecovered[k])
+			un = fmt.Sprintf(" (%d requests, sent more than the allowance before the next fault, whose object had not answered by then)", r.unrecovered[k])
 		}
 		fmt.Fprintf(&b, "| %s | %d | %v; %v%s | %s |\n", names[k], len(ds), sorted[len(sorted)-1].Round(time.Millisecond), sorted[(len(sorted)-1)/2].Round(time.Millisecond), un, target)
 	}
