@@ -340,7 +340,7 @@ func (s *shard) endTurn(more bool) {
 				// (issue 31's chaos run: a history not linearizable).
 				// The reset fails the reply (the instance's generation
 				// changed).
-				if !r.c.leaseHeld() {
+				if r.c != nil && !r.c.leaseHeld() {
 					r.c.deactivate("the node's lease could have lapsed before its answer left", &MaybeAppliedError{Reason: "this node's lease could have lapsed before the answer was sent (the process was paused or could not renew); the object answers again from its next owner"})
 				}
 				r.f()
