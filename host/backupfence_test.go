@@ -120,3 +120,54 @@ func TestActivation_BucketUnreachable(t *testing.T) {
 		t.Fatalf("after the bucket answers again: %d %q", code, body)
 	}
 }
+
+// TestRead_NoAnswerWithoutLease: a read (no write, so nothing to make
+// durable) is answered from the instance in memory, which is only the
+// object's state while the node holds its lease. Once the lease could
+// have lapsed (on a fake clock whose timers never fire: a process just
+// resumed from a pause, before its deadline timer ran), a read is not
+// answered from memory: another node may own the object and have
+// acknowledged later writes (issue 31's chaos run answered a stale value
+// 2 ms after SIGCONT). Before, the read answered the stale value.
+func TestRead_NoAnswerWithoutLease(t *testing.T) {
+	for _, mode := range []string{host.DurabilityLog, host.DurabilityBackup} {
+		t.Run(mode, func(t *testing.T) {
+			bucket := memstore.New()
+			clock := &stuckClock{wall: time.Unix(1_800_000_000, 0), mono: time.Hour}
+			const ttl = 10 * time.Second
+			node, err := ownership.New(ownership.Config{Store: bucket, TTL: ttl, Clock: clock, SkipProbe: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := node.Start(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			defer node.Close(context.Background())
+			h := newHostB(t, gateJS, t.TempDir(), func(c *host.Config) {
+				c.Durability = mode
+				c.Bucket = bucket
+				c.Node = node
+				c.BackupInterval = time.Hour
+			})
+			if err := h.Open(); err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close(context.Background())
+			if body, err := fetchBody(t, h, "a", "/"); err != nil || !strings.Contains(body, `"n":1`) {
+				t.Fatalf("write with a live lease: %q, %v", body, err)
+			}
+			if body, err := fetchBody(t, h, "a", "/read"); err != nil || !strings.Contains(body, `"n":1`) {
+				t.Fatalf("read with a live lease: %q, %v", body, err)
+			}
+			clock.Advance(ttl * 4 / 5) // the fence point: TTL - FenceMargin (TTL/5)
+			if node.Fenced() {
+				t.Fatal("the node fenced: the test needs a node whose deadline timer has not run")
+			}
+			body, err := fetchBody(t, h, "a", "/read")
+			var ma *host.MaybeAppliedError
+			if !errors.As(err, &ma) {
+				t.Fatalf("read after the lease could have lapsed: %q, %v; want MaybeAppliedError (no answer from memory)", body, err)
+			}
+		})
+	}
+}

@@ -331,6 +331,18 @@ func (s *shard) endTurn(more bool) {
 			case r.c != nil && r.c.dirty: // its cell's commit was carried
 				held = append(held, r)
 			case r.c == nil || r.c.synced >= r.c.committed:
+				// Nothing to make durable (a read): the answer comes from
+				// memory, so it leaves only while the node still holds
+				// the object's lease. A node paused past its lease and
+				// just resumed, before its deadline timer ran, answered
+				// a read from its old instance after another node had
+				// taken the object over and acknowledged later writes
+				// (issue 31's chaos run: a history not linearizable).
+				// The reset fails the reply (the instance's generation
+				// changed).
+				if r.c != nil && !r.c.leaseHeld() {
+					r.c.deactivate("the node's lease could have lapsed before its answer left", &MaybeAppliedError{Reason: "this node's lease could have lapsed before the answer was sent (the process was paused or could not renew); the object answers again from its next owner"})
+				}
 				r.f()
 			default:
 				if b == nil {
@@ -346,6 +358,24 @@ func (s *shard) endTurn(more bool) {
 	if b != nil {
 		s.h.syncer.submit(b)
 	}
+}
+
+// leaseHeld reports whether c may answer from memory now: it has no
+// lease (no bucket), or its lease is not lost and the node can still
+// acknowledge (ownership.Node.CanAck: not fenced, and the last renewal
+// is less than TTL - margin old on the monotonic clock). On the loop.
+func (c *cell) leaseHeld() bool {
+	l := c.log
+	if l == nil || l.lease == nil {
+		return true
+	}
+	select {
+	case <-l.lease.Lost:
+		return false
+	default:
+	}
+	n := c.s.h.cfg.Node
+	return n == nil || n.CanAck()
 }
 
 // reply queues f to run at the end of this turn, once the commits of c

@@ -84,8 +84,21 @@ func TestFleet_StoppedOwner(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // a client's back-off
 		}
 		tookOver := time.Since(stopped)
-		if rec := ownerOf(t, store, "s"); rec.Node != b.id {
-			t.Fatalf("own.json after the takeover = %+v, want b", rec)
+		// own.json names b, unless b fenced itself meanwhile (a renewal
+		// that did not land in time on this loaded machine): then its
+		// cells were reset and released, {"node":"",...} at b's epoch,
+		// which is the failure seen once (issue 31, no logs kept then).
+		rec := ownerOf(t, store, "s")
+		if rec.Node == "" && rec.Epoch > 1 && strings.Contains(b.logs.String(), "fenced") {
+			t.Logf("b fenced itself after its takeover and released the object (own.json %+v)", rec)
+			for deadline := time.Now().Add(60 * time.Second); !ack(b); time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("b did not serve again within 60 s of its fence\n%s", b.logs)
+				}
+			}
+		} else if rec.Node != b.id {
+			t.Fatalf("own.json after the takeover = %+v, want b (%s); a's lease generation %s, b's %s\n--- a:\n%s\n--- b:\n%s",
+				rec, b.id, nodeGeneration(t, store, a.id), nodeGeneration(t, store, b.id), a.logs, b.logs)
 		}
 		for range 3 {
 			if !ack(b) {

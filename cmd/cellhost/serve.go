@@ -117,7 +117,8 @@ type fleetNode struct {
 	node   *ownership.Node
 	client *fleet.Client
 	secret fleet.Secret
-	wake   *fleet.Wake // the wake index, the waker role and dead-node GC
+	wake   *fleet.Wake   // the wake index, the waker role and dead-node GC
+	named  func() string // the bucket as messages name it (its server)
 }
 
 // close stops the wake index (after its queued writes), releases the cells
@@ -152,9 +153,11 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 		store = m.Store(store, nodeID) // every bucket call counted, for /metrics
 	}
 	f := &fleetNode{store: store}
+	// The storage probe runs here; the lease is taken by startLease once
+	// the node is about to serve.
 	node, err := ownership.New(ownership.Config{
 		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
-		Logf: slogf(log, "ownership"),
+		Logf: slogf(log, "ownership"), SkipProbe: true,
 	})
 	if err != nil {
 		f.close()
@@ -162,15 +165,16 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 	}
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := node.Start(startCtx); err != nil {
+	if _, err := ownership.Probe(startCtx, store); err != nil {
 		f.close()
 		var fault *ownership.StoreFaultError
 		if errors.As(err, &fault) {
 			return nil, fmt.Errorf("bucket %s is refused: %w", named(), err)
 		}
-		return nil, fmt.Errorf("bucket %s failed the storage probe or the node lease: %w", o.bucket, err)
+		return nil, fmt.Errorf("bucket %s failed the storage probe: %w", o.bucket, err)
 	}
 	f.node = node
+	f.named = named
 	secret, err := fleet.LoadSecret(startCtx, store)
 	if err != nil {
 		f.close()
@@ -188,6 +192,27 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 		return nil, err
 	}
 	return f, nil
+}
+
+// startLease takes the node lease (nodes/<node>.json): called once the
+// deployment is loaded, just before the node serves. A node killed and
+// restarted within its TTL thus leaves its previous lease to expire while
+// it loads, instead of renewing a live lease for an address that accepts
+// connections but answers nothing yet: other nodes' forwards waited for
+// it to serve (issue 31: kill -9 recoveries of 6-10 s at a 2 s TTL), now
+// they take its cells over once the old lease expires, or find it
+// serving. Its own cells it claims again at once (own.json names its id).
+func (f *fleetNode) startLease(ctx context.Context, bucket string) error {
+	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := f.node.Start(startCtx); err != nil {
+		var fault *ownership.StoreFaultError
+		if errors.As(err, &fault) {
+			return fmt.Errorf("bucket %s is refused: %w", f.named(), err)
+		}
+		return fmt.Errorf("bucket %s: the node lease: %w", bucket, err)
+	}
+	return nil
 }
 
 // rejoin closes the fenced node and starts a new one with the same id (a
@@ -362,6 +387,9 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	health.node.Store(fl.node)
 	ms.Watch(func() metrics.Snapshot { return app.snapshot(fl, health.node.Load()) })
 
+	if err := fl.startLease(ctx, o.bucket); err != nil {
+		return err
+	}
 	// The wake index: alarms of this node's cells, and, as the elected
 	// waker, those of cells nobody live owns; dead-node GC.
 	wakeCtx, cancelWake := context.WithTimeout(ctx, 30*time.Second)

@@ -45,3 +45,19 @@ func syncFile(path string) error {
 	}
 	return err
 }
+
+// tryFlock takes an exclusive flock(2) on f without waiting: false when
+// another open file description holds it.
+func tryFlock(f *os.File) (bool, error) {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, unix.EWOULDBLOCK):
+			return false, nil
+		case err != unix.EINTR:
+			return false, err
+		}
+	}
+}

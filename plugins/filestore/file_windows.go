@@ -49,3 +49,17 @@ func syncFile(path string) error {
 	}
 	return err
 }
+
+// tryFlock takes the exclusive LockFileEx lock on f without waiting: false
+// when another handle holds it.
+func tryFlock(f *os.File) (bool, error) {
+	ol := windows.Overlapped{OffsetHigh: lockOffsetHigh}
+	err := windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, &ol)
+	switch {
+	case err == nil:
+		return true, nil
+	case err == windows.ERROR_LOCK_VIOLATION || err == windows.ERROR_IO_PENDING:
+		return false, nil
+	}
+	return false, err
+}

@@ -25,6 +25,10 @@
 //
 // Keys are rows, not paths: every key plugins.CheckKey accepts can be
 // stored, including "x" next to "x/child" and segments of any length.
+// Except node leases: a key "nodes/<name>" (no further slash) is a file of
+// its own with a lock of its own under <root>/.cellhost-leases/ (see
+// leases.go), so that a process stopped while it holds the database's
+// write lock cannot hold up another node's lease renewal.
 //
 // # Group commit
 //
@@ -166,6 +170,7 @@ type Store struct {
 	get, head, list, listNoEnd *sql.Stmt
 	getters                    *getters // Get's raw statements, on connections of rdb
 	w                          *writer
+	leases                     *leaseDir // node leases, a file and a lock each (leases.go)
 	closeOnce                  sync.Once
 	closeErr                   error
 }
@@ -194,7 +199,15 @@ func open(root string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{root: root, w: w}
+	leases, err := openLeaseDir(root)
+	if err == nil {
+		err = leases.adoptRows(context.Background(), w, root)
+	}
+	if err != nil {
+		w.close()
+		return nil, err
+	}
+	s := &Store{root: root, w: w, leases: leases}
 	if err := s.openReaders(path); err != nil {
 		w.close()
 		return nil, err
@@ -287,6 +300,13 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, string, error) {
 	if err := s.check(ctx, key); err != nil {
 		return nil, "", fmt.Errorf("get object %q: %w", key, err)
 	}
+	if name, ok := leaseFile(key); ok {
+		body, etag, err := s.leases.read(key, name)
+		if err != nil {
+			return nil, "", fmt.Errorf("get object %q: %w", key, err)
+		}
+		return body, etag, nil
+	}
 	var (
 		etag string
 		body []byte // copied: the caller owns it
@@ -321,6 +341,35 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, string, error) {
 // two upload rounds: a Get starts its own transaction, and a reader's
 // first transaction after a write rereads every page it needs.
 func (s *Store) GetMany(ctx context.Context, keys []string) []plugins.GetResult {
+	var (
+		rest  []string
+		which []int // rest[j] is keys[which[j]]
+		out   []plugins.GetResult
+	)
+	for i, k := range keys {
+		if _, ok := leaseFile(k); ok {
+			if out == nil {
+				out = make([]plugins.GetResult, len(keys))
+			}
+			out[i].Body, out[i].ETag, out[i].Err = s.Get(ctx, k)
+			continue
+		}
+		rest = append(rest, k)
+		which = append(which, i)
+	}
+	if out == nil {
+		return s.getManyDB(ctx, keys)
+	}
+	if len(rest) > 0 {
+		for j, r := range s.getManyDB(ctx, rest) {
+			out[which[j]] = r
+		}
+	}
+	return out
+}
+
+// getManyDB is GetMany for keys of the database.
+func (s *Store) getManyDB(ctx context.Context, keys []string) []plugins.GetResult {
 	out := make([]plugins.GetResult, len(keys))
 	fail := func(err error) []plugins.GetResult {
 		for i, k := range keys {
@@ -384,6 +433,13 @@ func (s *Store) Head(ctx context.Context, key string) (string, error) {
 	if err := s.check(ctx, key); err != nil {
 		return "", fmt.Errorf("head object %q: %w", key, err)
 	}
+	if name, ok := leaseFile(key); ok {
+		etag, _, err := s.leases.head(name)
+		if err != nil {
+			return "", fmt.Errorf("head object %q: %w", key, err)
+		}
+		return etag, nil
+	}
 	var etag string
 	err := s.head.QueryRowContext(ctx, key).Scan(&etag)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -413,6 +469,12 @@ func (s *Store) Put(ctx context.Context, key string, body []byte, opts plugins.P
 	if err != nil {
 		return "", fmt.Errorf("put object %q: %w", key, err)
 	}
+	if name, ok := leaseFile(key); ok {
+		if err := s.leases.put(ctx, key, name, body, etag, opts); err != nil {
+			return "", fmt.Errorf("put object %q: %w", key, err)
+		}
+		return etag, nil
+	}
 	o := &op{key: key, body: body, etag: etag, ifNoneMatch: opts.IfNoneMatch, ifMatch: opts.IfMatch}
 	if err := s.w.do(o); err != nil {
 		return "", fmt.Errorf("put object %q: %w", key, err)
@@ -426,14 +488,21 @@ func (s *Store) Delete(ctx context.Context, key string, ifMatch string) error {
 	if err := s.check(ctx, key); err != nil {
 		return fmt.Errorf("delete object %q: %w", key, err)
 	}
+	if name, ok := leaseFile(key); ok {
+		if err := s.leases.del(ctx, key, name, ifMatch); err != nil {
+			return fmt.Errorf("delete object %q: %w", key, err)
+		}
+		return nil
+	}
 	if err := s.w.do(&op{del: true, key: key, ifMatch: ifMatch}); err != nil {
 		return fmt.Errorf("delete object %q: %w", key, err)
 	}
 	return nil
 }
 
-// List implements plugins.ObjectStore. A page is one read transaction: a
-// consistent snapshot.
+// List implements plugins.ObjectStore. A page of database keys is one
+// read transaction: a consistent snapshot; node leases (leases.go) are
+// merged in from their files, each read whole.
 func (s *Store) List(ctx context.Context, prefix, startAfter string, limit int) (plugins.ListPage, error) {
 	if s.closed.Load() {
 		return plugins.ListPage{}, fmt.Errorf("list objects: %w", plugins.ErrClosed)
@@ -441,6 +510,51 @@ func (s *Store) List(ctx context.Context, prefix, startAfter string, limit int) 
 	if limit <= 0 {
 		limit = DefaultListLimit
 	}
+	if !leasesOverlap(prefix) {
+		return s.listDB(ctx, prefix, startAfter, limit)
+	}
+	files, err := s.leases.list(prefix, startAfter)
+	if err != nil {
+		return plugins.ListPage{}, fmt.Errorf("list objects with prefix %q after %q: %w", prefix, startAfter, err)
+	}
+	// The database's keys, without rows under lease keys (an older
+	// cellhost's), until one more than limit or the end.
+	var rows []plugins.Object
+	after, more := startAfter, true
+	for more && len(rows) <= limit {
+		page, err := s.listDB(ctx, prefix, after, limit+1-len(rows))
+		if err != nil {
+			return plugins.ListPage{}, err
+		}
+		for _, o := range page.Objects {
+			if _, ok := leaseFile(o.Key); !ok {
+				rows = append(rows, o)
+			}
+		}
+		after, more = page.NextStartAfter, page.NextStartAfter != ""
+	}
+	all := make([]plugins.Object, 0, len(rows)+len(files))
+	i, j := 0, 0
+	for i < len(rows) || j < len(files) {
+		if j == len(files) || i < len(rows) && rows[i].Key < files[j].Key {
+			all = append(all, rows[i])
+			i++
+		} else {
+			all = append(all, files[j])
+			j++
+		}
+	}
+	var page plugins.ListPage
+	if len(all) > limit {
+		all = all[:limit]
+		page.NextStartAfter = all[limit-1].Key
+	}
+	page.Objects = all
+	return page, nil
+}
+
+// listDB is List over the database's rows.
+func (s *Store) listDB(ctx context.Context, prefix, startAfter string, limit int) (plugins.ListPage, error) {
 	lower := prefix
 	if startAfter >= prefix {
 		lower = startAfter + "\x00" // the least key after startAfter

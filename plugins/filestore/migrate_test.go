@@ -103,10 +103,11 @@ func TestMigrate(t *testing.T) {
 	}
 
 	// The v1 files are gone, except what was not a v1 object (the
-	// symlink); the lock directory is the marker file.
+	// symlink); the lock directory is the marker file; the node lease
+	// is a file of the lease directory (leases.go).
 	var left []string
 	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if rel, _ := filepath.Rel(root, path); !strings.HasPrefix(rel, ".cellhost-store") && rel != "." {
+		if rel, _ := filepath.Rel(root, path); !strings.HasPrefix(rel, ".cellhost-store") && !strings.HasPrefix(rel, ".cellhost-leases") && rel != "." {
 			left = append(left, filepath.ToSlash(rel))
 		}
 		return nil
