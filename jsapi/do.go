@@ -229,8 +229,18 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := installGlobalScope(rt); err != nil {
 		return nil, fmt.Errorf("load worker: install the global scope: %w", err)
 	}
+	mods := o.Bundle.Wasm
+	if mods == nil {
+		if mods, err = wasm.BundledModules(o.Bundle.Code); err != nil {
+			return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
+		}
+	}
+	policy := o.Bundle.WasmCompile
 	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
-		OnLostModuleScope: func() { w.Poisoned = true }}); err != nil {
+		OnLostModuleScope: func() { w.Poisoned = true }, Modules: mods,
+		AllowCompile: func() bool {
+			return policy == WasmCompileAlways || policy == WasmCompileAtStartup && w.loading
+		}}); err != nil {
 		return nil, fmt.Errorf("load worker: install WebAssembly: %w", err)
 	}
 

@@ -3,7 +3,6 @@ package wasm
 import (
 	"context"
 	_ "embed"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
@@ -27,10 +26,12 @@ var wasmJS string
 var wasmProgram = goja.MustCompile("cellhost:wasm", wasmJS, true)
 
 // BundleGlobal is the function a bundle calls for each CompiledWasm module
-// it carries (jsapi's module rules): it takes the module's bytes (base64)
-// and returns its WebAssembly.Module, compiled once per process (Compile).
-// Code cannot compile other bytes: WebAssembly.compile and new
-// WebAssembly.Module refuse, as workerd's do.
+// it carries (jsapi's module rules): it takes the module's hash (Hash) and
+// returns the WebAssembly.Module of that module among the bundle's own
+// (Options.Modules, read from the script's text before it ran: see
+// bundled.go). It takes no bytes: code that calls it can reach only what
+// `import` reaches. Other bytes compile only where Options.AllowCompile
+// says (workerd's rule: module scope, from compatibility date 2025-06-01).
 const BundleGlobal = "__cellhost_wasm_module"
 
 // Options configures Install.
@@ -54,6 +55,15 @@ type Options struct {
 	// scope is broken and must be evaluated again (the host replaces the
 	// runtime, as after any uncatchable error).
 	OnLostModuleScope func()
+	// Modules are the bundle's CompiledWasm modules by Hash
+	// (BundledModules): all that BundleGlobal can give.
+	Modules map[string]*Compiled
+	// AllowCompile reports whether code may compile bytes now (new
+	// WebAssembly.Module(bytes), WebAssembly.compile and instantiate of
+	// bytes); nil: never. workerd allows it only where it allows eval: at
+	// startup with allow_eval_during_startup (the default from 2025-06-01),
+	// always with allow_insecure_inefficient_logged_eval (its WPT runs).
+	AllowCompile func() bool
 }
 
 type state struct {
@@ -100,6 +110,17 @@ func Install(rt *goja.Runtime, o Options) error {
 		s.asIntN, s.freeze = fn("asIntN"), fn("freeze")
 	})
 	set("validate", func(b goja.Value) bool { return Validate(s.bytes(b)) })
+	set("allowCompile", func() bool { return o.AllowCompile != nil && o.AllowCompile() })
+	set("compile", func(b goja.Value, fn string) *Compiled {
+		if o.AllowCompile == nil || !o.AllowCompile() {
+			panic(s.newError(s.compileErr, fn+": Wasm code generation disallowed by embedder"))
+		}
+		c, err := Compile(append([]byte(nil), s.bytes(b)...))
+		if err != nil {
+			panic(s.newError(s.compileErr, fn+": "+err.Error()))
+		}
+		return c
+	})
 	set("moduleExports", s.moduleExports)
 	set("moduleImports", s.moduleImports)
 	set("moduleCustomSections", s.moduleCustomSections)
@@ -125,14 +146,10 @@ func Install(rt *goja.Runtime, o Options) error {
 	if _, err := f(goja.Undefined(), n); err != nil {
 		return err
 	}
-	bundled := rt.ToValue(func(b64 string) goja.Value {
-		b, err := base64.StdEncoding.DecodeString(b64)
-		if err != nil {
-			panic(rt.NewTypeError("%s: %v", BundleGlobal, err))
-		}
-		c, err := Compile(b)
-		if err != nil {
-			panic(s.newError(s.compileErr, "WebAssembly.Module(): "+err.Error()))
+	bundled := rt.ToValue(func(hash string) goja.Value {
+		c := o.Modules[hash]
+		if c == nil {
+			panic(rt.NewTypeError("%s: the bundle carries no WebAssembly module %.64q", BundleGlobal, hash))
 		}
 		v, _ := s.mkModule(goja.Undefined(), rt.ToValue(c))
 		return v

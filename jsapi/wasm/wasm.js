@@ -26,17 +26,19 @@
     if (h === undefined) throw new TypeError(what);
     return h;
   };
-  const disallowed = (fn) => new CompileError(fn + ": Wasm code generation disallowed by embedder");
   const isBufferSource = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
+  // bytesOf is a buffer source as a Uint8Array over the same bytes.
+  const bytesOf = (b) => b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
   const needNew = (name) => new TypeError("WebAssembly." + name + "(): WebAssembly." + name + " must be invoked with 'new'");
   // Constructors are functions, not classes, for V8's message when called
   // without new.
   function Module(bytes) {
     if (new.target === undefined) throw needNew("Module");
-    // workerd lets no code compile bytes made at run time: only modules
-    // the bundle carries (CompiledWasm imports) exist.
-    throw disallowed("WebAssembly.Module()");
+    if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.Module(): Argument 0 must be a buffer source");
+    // workerd compiles bytes only where it allows eval (N.compile says
+    // which): otherwise only the modules the bundle carries exist.
+    handles.set(this, N.compile(bytesOf(bytes), "WebAssembly.Module()"));
   }
   Object.assign(Module, {
     exports(m) { return N.moduleExports(handleOf(m, Module, "WebAssembly.Module.exports(): Argument 0 must be a WebAssembly.Module")); },
@@ -138,11 +140,16 @@
   });
   const validate = (bytes) => {
     if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.validate(): Argument 0 must be a buffer source");
-    return N.validate(bytes);
+    return N.validate(bytesOf(bytes));
   };
   const compile = (bytes) => {
     if (!isBufferSource(bytes)) return Promise.reject(new TypeError("WebAssembly.compile(): Argument 0 must be a buffer source"));
-    return Promise.reject(disallowed("WebAssembly.compile()"));
+    try {
+      const h = N.compile(bytesOf(bytes), "WebAssembly.compile()");
+      return Promise.resolve(wrap(Module)(h));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   const instantiate = (source, importObject) => {
     if (source instanceof Module) {
@@ -159,7 +166,17 @@
       }
     }
     if (!isBufferSource(source)) return Promise.reject(new TypeError("WebAssembly.instantiate(): Argument 0 must be a buffer source or a WebAssembly.Module object"));
-    return Promise.reject(disallowed("WebAssembly.instantiate()"));
+    try {
+      if (importObject !== undefined && (typeof importObject !== "object" || importObject === null)) {
+        throw new TypeError("WebAssembly.instantiate(): Argument 1 must be an object");
+      }
+      const module = wrap(Module)(N.compile(bytesOf(source), "WebAssembly.instantiate()"));
+      const instance = Object.create(Instance.prototype);
+      exportsOf.set(instance, N.instantiate(handles.get(module), importObject, "WebAssembly.instantiate()"));
+      return Promise.resolve({ module, instance });
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   const WebAssembly = {};
   const def = (k, v) => Object.defineProperty(WebAssembly, k, { value: v, writable: true, configurable: true, enumerable: false });
