@@ -86,3 +86,4 @@ require (
 )
 
 replace github.com/dop251/goja => ./third_party/goja
+replace github.com/tetratelabs/wazero => ./third_party/wazero

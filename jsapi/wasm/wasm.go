@@ -75,6 +75,7 @@ type state struct {
 	handleOf, isMemory, isGlobal, isTable goja.Callable
 	asIntN, freeze                        goja.Callable
 
+	calls   *calls
 	budgets map[string]*budget
 	// mems finds the wrapper of a memory (its identity in JS) while JS
 	// holds it; live are the memories whose ArrayBuffer JS may hold. Weak:
@@ -92,7 +93,11 @@ func uniqueName(prefix string) string {
 
 // Install defines the WebAssembly namespace and BundleGlobal on rt.
 func Install(rt *goja.Runtime, o Options) error {
-	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}}
+	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}, calls: &calls{}}
+	rt.SetInterruptHook(s.calls.interrupted)
+	if installHook != nil {
+		installHook(s)
+	}
 	fv, err := rt.RunProgram(wasmProgram)
 	if err != nil {
 		return err
@@ -936,7 +941,7 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 		for i, t := range params {
 			stack[i] = s.toWasm(t, call.Argument(i))
 		}
-		err := fn.CallWithStack(s.ctx(context.Background()), stack)
+		err := s.call(inst, fn, stack)
 		s.refresh()
 		if err != nil {
 			return s.throwCallError(err, inst)
