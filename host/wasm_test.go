@@ -260,3 +260,68 @@ func TestWasm_NoRunTimeBytes(t *testing.T) {
 		})
 	}
 }
+
+// glueCycleJS: an object whose wasm instance's JS imports reach the
+// instance's own exports, as emscripten's and wasm-bindgen's glue do:
+// wazero's store holds the instance through its host functions, so only
+// closing it with the object frees it.
+const glueCycleJS = `
+import { DurableObject } from "cloudflare:workers";
+import calc from "./calc.wasm";
+export class Counter extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    const self = this;
+    this.x = new WebAssembly.Instance(calc, { env: { cb: (v) => self.x.exports.add(v, 1), big: (v) => v } });
+    this.mem = new WebAssembly.Memory({ initial: 1 });
+  }
+  fetch() { return new Response(String(this.x.exports.callcb(41))); }
+}
+export default { fetch() { return new Response("w"); } };
+`
+
+// TestWasm_InstancesClosedWithTheObject: the wazero modules an object's
+// code made (an instance whose imports refer to its own exports, a
+// memory) are closed when the object is evicted, counted by
+// wasm.OpenModules (no finalizer involved); a reset closes them too.
+func TestWasm_InstancesClosedWithTheObject(t *testing.T) {
+	dir := t.TempDir()
+	calc, err := os.ReadFile(filepath.Join("..", "testjs", "cases", "wasm-api", "calc.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc.wasm"), calc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(dir, "index.js")
+	if err := os.WriteFile(entry, []byte(glueCycleJS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := jsapi.BuildBundle(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
+		Bindings: []host.Binding{{Name: "GLUE", Class: "Counter"}}, IdleTimeout: -1, InstanceIdleTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	before := wasm.OpenModules()
+	for _, name := range []string{"a", "b"} {
+		if body, err := fetchBody(t, h, name, "/"); err != nil || body != "43" {
+			t.Fatalf("%s: %q %v", name, body, err)
+		}
+	}
+	open := wasm.OpenModules() - before
+	if open < 4 { // per object: the instance, its host module, the memory
+		t.Fatalf("%d modules open for two objects; want at least 4", open)
+	}
+	h.EvictIdleBefore(time.Now().Add(time.Hour))
+	if n := wasm.OpenModules() - before; n != 0 {
+		t.Errorf("%d wazero modules still open after both objects were evicted (%d before); want 0", n, open)
+	}
+}

@@ -102,6 +102,7 @@ type Worker struct {
 	abandonStreams func()
 	retired        atomic.Bool
 	loading        bool // the bundle's top level is running
+	wasm           wasm.Scopes
 	// exportOwner is the instance whose RPC result is being encoded (the
 	// owner of what it exports), or nil.
 	exportOwner *goja.Object
@@ -236,7 +237,7 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 		}
 	}
 	policy := o.Bundle.WasmCompile
-	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
+	if w.wasm, err = wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
 		OnLostModuleScope: func() { w.Poisoned = true }, Modules: mods,
 		AllowCompile: func() bool {
 			return policy == WasmCompileAlways || policy == WasmCompileAtStartup && w.loading
@@ -778,6 +779,14 @@ func (w *Worker) errorOf(err error) error {
 // class except WorkerEntrypoint subclasses), sorted. Used when no
 // configuration names the bindings.
 func ObjectClasses(b *Bundle) ([]string, error) { return CheckWorker(b, nil) }
+
+// CloseWasmScope closes the WebAssembly instances the object scope's code
+// made (its instance went away: evicted or reset). On the loop.
+func (w *Worker) CloseWasmScope(scope string) { w.wasm.Close(scope) }
+
+// CloseAllWasm closes every WebAssembly instance the runtime's code made
+// (the host replaced the runtime). On the loop.
+func (w *Worker) CloseAllWasm() { w.wasm.CloseAll() }
 
 // CheckWorker evaluates the bundle in a scratch runtime, checks that it
 // exports every class in classes (and no Durable Object class as default),

@@ -28,7 +28,7 @@ func benchRuntime(b *testing.B) *goja.Runtime {
 		b.Fatal(err)
 	}
 	rt := goja.New()
-	if err := Install(rt, Options{Modules: map[string]*Compiled{Hash(bytes): c}}); err != nil {
+	if _, err := Install(rt, Options{Modules: map[string]*Compiled{Hash(bytes): c}}); err != nil {
 		b.Fatal(err)
 	}
 	f, _ := goja.AssertFunction(rt.Get(BundleGlobal))

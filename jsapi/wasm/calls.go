@@ -41,7 +41,9 @@ func (c *calls) interrupted() {
 }
 
 func (inst *instance) stop() {
-	for _, m := range inst.mods {
+	inst.mods.mu.Lock()
+	defer inst.mods.mu.Unlock()
+	for _, m := range inst.mods.list {
 		stop.Module(m, sys.ExitCodeContextCanceled)
 	}
 }

@@ -23,7 +23,7 @@ func callsRuntime(t *testing.T) (*goja.Runtime, *state) {
 	var st *state
 	installHook = func(s *state) { st = s }
 	defer func() { installHook = nil }()
-	if err := Install(rt, Options{Modules: map[string]*Compiled{Hash(b): c}}); err != nil {
+	if _, err := Install(rt, Options{Modules: map[string]*Compiled{Hash(b): c}}); err != nil {
 		t.Fatal(err)
 	}
 	rt.Set("goroutines", func() int { return runtime.NumGoroutine() })

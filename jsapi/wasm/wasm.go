@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"weak"
 
@@ -76,6 +77,7 @@ type state struct {
 	asIntN, freeze                        goja.Callable
 
 	calls   *calls
+	scopes  map[string][]weak.Pointer[modules] // by the object whose code made them
 	budgets map[string]*budget
 	// mems finds the wrapper of a memory (its identity in JS) while JS
 	// holds it; live are the memories whose ArrayBuffer JS may hold. Weak:
@@ -91,16 +93,44 @@ func uniqueName(prefix string) string {
 	return prefix + strconv.FormatUint(seq.Add(1), 10)
 }
 
+// Scopes closes what an object's code made (the host, when the object's
+// instance goes away).
+type Scopes struct{ s *state }
+
+// Close closes the WebAssembly instances, memories, globals and tables the
+// code of the object scope made. On the runtime's goroutine.
+func (c Scopes) Close(scope string) {
+	if c.s != nil {
+		c.s.CloseScope(scope)
+	}
+}
+
+// CloseAll closes everything the runtime's code made, module scope's too
+// (the host replaces the runtime).
+func (c Scopes) CloseAll() {
+	if c.s == nil {
+		return
+	}
+	for scope := range c.s.scopes {
+		c.s.CloseScope(scope)
+	}
+}
+
 // Install defines the WebAssembly namespace and BundleGlobal on rt.
-func Install(rt *goja.Runtime, o Options) error {
-	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}, calls: &calls{}}
+func Install(rt *goja.Runtime, o Options) (Scopes, error) {
+	s, err := install(rt, o)
+	return Scopes{s}, err
+}
+
+func install(rt *goja.Runtime, o Options) (*state, error) {
+	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}, calls: &calls{}, scopes: map[string][]weak.Pointer[modules]{}}
 	rt.SetInterruptHook(s.calls.interrupted)
 	if installHook != nil {
 		installHook(s)
 	}
 	fv, err := rt.RunProgram(wasmProgram)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f, _ := goja.AssertFunction(fv)
 	n := rt.NewObject()
@@ -149,7 +179,7 @@ func Install(rt *goja.Runtime, o Options) error {
 	set("tableGrow", s.tableGrow)
 	set("tableSet", s.tableSet)
 	if _, err := f(goja.Undefined(), n); err != nil {
-		return err
+		return nil, err
 	}
 	bundled := rt.ToValue(func(hash string) goja.Value {
 		c := o.Modules[hash]
@@ -159,7 +189,7 @@ func Install(rt *goja.Runtime, o Options) error {
 		v, _ := s.mkModule(goja.Undefined(), rt.ToValue(c))
 		return v
 	})
-	return rt.GlobalObject().DefineDataProperty(BundleGlobal, bundled, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return s, rt.GlobalObject().DefineDataProperty(BundleGlobal, bundled, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
 
 func (s *state) newError(c *goja.Object, msg string) *goja.Object {
@@ -369,21 +399,92 @@ func (s *state) remember(mem api.Memory, m *memory) {
 // object's budget. (A module whose JS imports reach back to its exports,
 // as most libraries' glue does, lives as long as the runtime.)
 type instance struct {
-	mods  []api.Module
+	mods  *modules
 	keep  []any // the memories and globals from JS it imported
 	scope string
 }
 
-func newInstance(mods []api.Module, keep []any, scope string) *instance {
-	inst := &instance{mods: mods, keep: keep, scope: scope}
-	runtime.AddCleanup(inst, closeModules, mods)
+// modules are the wazero modules of an instance, closed once: by the
+// cleanup of an instance JS can no longer reach, or with the object whose
+// code made it (CloseScope), which is how an instance whose JS imports
+// reach its own exports (emscripten's and wasm-bindgen's glue) is closed:
+// wazero's store holds such an instance through its host functions, so
+// the collector never frees it.
+type modules struct {
+	mu     sync.Mutex
+	list   []api.Module
+	closed bool
+}
+
+func (m *modules) add(mod api.Module) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		_ = mod.Close(context.Background())
+		return
+	}
+	m.list = append(m.list, mod)
+	openModules.Add(1)
+}
+
+func (m *modules) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.closed = true
+	for _, mod := range m.list {
+		_ = mod.Close(context.Background())
+	}
+	openModules.Add(-int64(len(m.list)))
+	m.list = nil
+}
+
+// openModules counts the wazero modules instances hold open (tests: an
+// object that went away leaves none behind).
+var openModules atomic.Int64
+
+// OpenModules is how many wazero modules of WebAssembly instances,
+// memories, globals and tables are open in this process.
+func OpenModules() int64 { return openModules.Load() }
+
+func (s *state) newInstance(mods []api.Module, keep []any, scope string) *instance {
+	ms := &modules{}
+	for _, m := range mods {
+		ms.add(m)
+	}
+	inst := &instance{mods: ms, keep: keep, scope: scope}
+	runtime.AddCleanup(inst, (*modules).close, ms)
+	{
+		l := s.scopes[scope]
+		if len(l) >= 16 && len(l)&(len(l)-1) == 0 { // drop the collected now and then
+			kept := l[:0]
+			for _, w := range l {
+				if w.Value() != nil {
+					kept = append(kept, w)
+				}
+			}
+			clear(l[len(kept):])
+			l = kept
+		}
+		s.scopes[scope] = append(l, weak.Make(ms))
+	}
 	return inst
 }
 
-func closeModules(mods []api.Module) {
-	for _, m := range mods {
-		_ = m.Close(context.Background())
+// CloseScope closes the WebAssembly instances (and memories, globals,
+// tables) the code of the object scope made: the host calls it when the
+// object's instance goes away (evicted, reset). Their memory returns to
+// the object's budget.
+func (s *state) CloseScope(scope string) {
+	for _, w := range s.scopes[scope] {
+		if ms := w.Value(); ms != nil {
+			ms.close()
+		}
 	}
+	delete(s.scopes, scope)
+	delete(s.budgets, scope)
 }
 
 func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
@@ -401,7 +502,7 @@ func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
 		s.throwRange("WebAssembly.Memory(): could not allocate memory")
 	}
 	mem := mod.ExportedMemory("m")
-	m := &memory{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
+	m := &memory{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
 	s.remember(mem, m)
 	return s.rt.ToValue(m)
 }
@@ -419,7 +520,7 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 	if err != nil {
 		panic(s.rt.NewGoError(err))
 	}
-	return s.rt.ToValue(&global{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
+	return s.rt.ToValue(&global{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
 }
 
 func (s *state) globalSet(g *global, v goja.Value) {
@@ -692,7 +793,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 		}
 		panic(s.newError(s.linkErr, fn+": "+err.Error()))
 	}
-	return s.exportsObject(c, newInstance(append(deps, mod), keep, s.scope()), mod)
+	return s.exportsObject(c, s.newInstance(append(deps, mod), keep, s.scope()), mod)
 }
 
 func isTrap(err error) bool {
@@ -833,7 +934,7 @@ func (s *state) op(t *table, name string, args ...uint64) uint64 {
 			panic(s.rt.NewGoError(err))
 		}
 		t.ops = m
-		t.inst.mods = append(t.inst.mods, m)
+		t.inst.mods.add(m)
 	}
 	stack := append(args, 0)
 	if err := t.ops.ExportedFunction(name).CallWithStack(context.Background(), stack); err != nil {
