@@ -405,7 +405,6 @@ func (c *cell) resetWith(reason string, cause error) {
 		ownerErr = errors.New(reason)
 	}
 	c.s.w.AbortOwner(c.inst, c.id, ownerErr)
-	c.s.w.CloseWasmScope(c.scope)
 	c.inst = nil
 	c.gen++
 	c.timers = 0 // its timers are discarded (jsTimers)

@@ -89,7 +89,6 @@ func (c *cell) instanceEvictable() bool {
 // IdleTimeout. On the loop.
 func (c *cell) evictInstance() {
 	c.s.w.ReleaseOwner(c.inst)
-	c.s.w.CloseWasmScope(c.scope) // its wasm instances (emscripten glue keeps them alive otherwise)
 	c.inst = nil
 	c.gen++
 	c.timers = 0

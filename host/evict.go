@@ -66,7 +66,6 @@ func (c *cell) settled() bool {
 // evict drops the instance and releases the cell. On the loop.
 func (c *cell) evict() {
 	c.s.w.ReleaseOwner(c.inst)
-	c.s.w.CloseWasmScope(c.scope)
 	c.inst = nil
 	c.gen++
 	c.timers = 0

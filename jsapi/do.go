@@ -780,10 +780,6 @@ func (w *Worker) errorOf(err error) error {
 // configuration names the bindings.
 func ObjectClasses(b *Bundle) ([]string, error) { return CheckWorker(b, nil) }
 
-// CloseWasmScope closes the WebAssembly instances the object scope's code
-// made (its instance went away: evicted or reset). On the loop.
-func (w *Worker) CloseWasmScope(scope string) { w.wasm.Close(scope) }
-
 // CloseAllWasm closes every WebAssembly instance the runtime's code made
 // (the host replaced the runtime). On the loop.
 func (w *Worker) CloseAllWasm() { w.wasm.CloseAll() }

@@ -93,17 +93,9 @@ func uniqueName(prefix string) string {
 	return prefix + strconv.FormatUint(seq.Add(1), 10)
 }
 
-// Scopes closes what an object's code made (the host, when the object's
-// instance goes away).
+// Scopes closes what a runtime's code made (the host, when it replaces
+// the runtime).
 type Scopes struct{ s *state }
-
-// Close closes the WebAssembly instances, memories, globals and tables the
-// code of the object scope made. On the runtime's goroutine.
-func (c Scopes) Close(scope string) {
-	if c.s != nil {
-		c.s.CloseScope(scope)
-	}
-}
 
 // CloseAll closes everything the runtime's code made, module scope's too
 // (the host replaces the runtime).
@@ -405,11 +397,10 @@ type instance struct {
 }
 
 // modules are the wazero modules of an instance, closed once: by the
-// cleanup of an instance JS can no longer reach, or with the object whose
-// code made it (CloseScope), which is how an instance whose JS imports
-// reach its own exports (emscripten's and wasm-bindgen's glue) is closed:
-// wazero's store holds such an instance through its host functions, so
-// the collector never frees it.
+// cleanup of an instance JS can no longer reach (its JS imports are held
+// weakly from wazero's side, jsFunc, so an instance whose imports reach
+// its own exports is collected too), or with the whole runtime
+// (Scopes.CloseAll).
 type modules struct {
 	mu     sync.Mutex
 	list   []api.Module
@@ -474,9 +465,10 @@ func (s *state) newInstance(mods []api.Module, keep []any, scope string) *instan
 }
 
 // CloseScope closes the WebAssembly instances (and memories, globals,
-// tables) the code of the object scope made: the host calls it when the
-// object's instance goes away (evicted, reset). Their memory returns to
-// the object's budget.
+// tables) the code of the object scope made. Their memory returns to the
+// object's budget. Not called when one object goes away: an instance an
+// object's code made may be cached at module level and used by others
+// (sql.js's initSqlJs); collection frees those no one reaches.
 func (s *state) CloseScope(scope string) {
 	for _, w := range s.scopes[scope] {
 		if ms := w.Value(); ms != nil {
@@ -677,7 +669,9 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 				panic(s.newError(s.linkErr, prefix+": function import requires a callable"))
 			}
 			def := c.funcImports[im.Index]
-			g.funcs = append(g.funcs, hostFunc{name: im.Name, fn: f, params: def.ParamTypes(), results: def.ResultTypes()})
+			jf := &jsFunc{fn: f}
+			keep = append(keep, jf)
+			g.funcs = append(g.funcs, hostFunc{name: im.Name, fn: jf, params: def.ParamTypes(), results: def.ResultTypes()})
 			g.items = append(g.items, glueItem{Name: im.Name, Field: im.Name, Kind: 0, Params: def.ParamTypes(), Results: def.ResultTypes()})
 		case "memory":
 			m, _ := s.handle(v).(*memory)
@@ -813,25 +807,41 @@ func (s *state) handle(v goja.Value) any {
 
 type hostFunc struct {
 	name            string
-	fn              goja.Callable
+	fn              *jsFunc
 	params, results []api.ValueType
 }
+
+// jsFunc is a JS function given as an import. The instance holds it
+// (instance.keep); the wazero host function that calls it holds it only
+// weakly. wazero's store holds every module it instantiated, so a strong
+// reference from there would keep the import, and through its closure
+// the instance's own exports (emscripten's and wasm-bindgen's glue read
+// them), alive as long as the process: the instance would never be freed.
+type jsFunc struct{ fn goja.Callable }
 
 // hostFunction is a JS function as a wasm import: arguments converted by
 // ToJSValue, the result by ToWebAssemblyValue; an exception passes through
 // wasm to the JS that called it.
 func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
+	wf := weak.Make(f.fn)
+	params, results := f.params, f.results
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
+		jf := wf.Value()
+		if jf == nil {
+			// Its instance was collected: only a funcref that outlived it
+			// (in another instance's table) can still call it.
+			panic(s.newError(s.runtimeErr, "the JavaScript import of a collected WebAssembly instance was called"))
+		}
 		s.refresh()
-		args := make([]goja.Value, len(f.params))
-		for i, t := range f.params {
+		args := make([]goja.Value, len(params))
+		for i, t := range params {
 			args[i] = s.fromWasm(t, stack[i])
 		}
-		v, err := f.fn(goja.Undefined(), args...)
+		v, err := jf.fn(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)
 		}
-		if ex := s.rt.Try(func() { s.results(f.results, v, stack) }); ex != nil {
+		if ex := s.rt.Try(func() { s.results(results, v, stack) }); ex != nil {
 			panic(ex)
 		}
 	}

@@ -20,7 +20,25 @@
   const CompileError = errorClass("CompileError");
   const LinkError = errorClass("LinkError");
   const RuntimeError = errorClass("RuntimeError");
-  const handles = new WeakMap(); // Module, Instance, Memory, Global, Table -> Go handle
+  // slot is a private field stamped on the object (a class constructor
+  // that returns the object it is given), invisible to reflection: held by
+  // the object, not by a map. goja's WeakMap holds its values strongly, so
+  // a value that reaches back to its key (an instance's exports whose JS
+  // imports read the instance, a memory's handle that names its object)
+  // kept both for ever.
+  const slot = () => {
+    const Stamp = class extends class { constructor(o) { return o; } } {
+      #v;
+      constructor(o, v) { super(o); this.#v = v; }
+      static get(o) { return #v in o ? o.#v : undefined; }
+      static set(o, v) { if (#v in o) o.#v = v; else new Stamp(o, v); }
+    };
+    return {
+      get: (o) => (typeof o === "object" && o !== null) || typeof o === "function" ? Stamp.get(o) : undefined,
+      set: (o, v) => Stamp.set(o, v),
+    };
+  };
+  const handles = slot(); // Module, Instance, Memory, Global, Table -> Go handle
   const handleOf = (o, C, what) => {
     const h = typeof o === "object" && o !== null && o instanceof C ? handles.get(o) : undefined;
     if (h === undefined) throw new TypeError(what);
@@ -49,7 +67,7 @@
       return N.moduleCustomSections(h, String(name));
     },
   });
-  const exportsOf = new WeakMap();
+  const exportsOf = slot();
   function Instance(module, importObject) {
     if (new.target === undefined) throw needNew("Instance");
     const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
