@@ -693,11 +693,16 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 				if im.Mutable {
 					panic(s.newError(s.linkErr, prefix+": imported mutable global must be a WebAssembly.Global object"))
 				}
-				_, isNum := v.Export().(int64)
-				if f, ok := v.Export().(float64); ok {
-					_, isNum = f, true
+				// Not Export on an object: it would run its getters.
+				var isNum, isBig bool
+				if _, isObj := v.(*goja.Object); !isObj {
+					switch v.Export().(type) {
+					case int64, float64:
+						isNum = true
+					case *big.Int:
+						isBig = true
+					}
 				}
-				_, isBig := v.Export().(*big.Int)
 				switch {
 				case im.ValType == api.ValueTypeI64 && !isBig:
 					panic(s.newError(s.linkErr, prefix+": global import must be a BigInt value"))
@@ -1070,7 +1075,9 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 		return rt.NewArray(out...)
 	}
 	o := rt.ToValue(native).(*goja.Object)
-	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	// writable false, configurable true, enumerable false (goja's order:
+	// writable, configurable, enumerable), as a function's own.
+	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return o
 }

@@ -2,12 +2,12 @@
 // argument checks here, the work in Go (wasm.go), reached through N.
 (function (N) {
   "use strict";
-  // methods defines accessors and methods on C.prototype as a class body
-  // would (non-enumerable).
+  // methods defines accessors and methods on C.prototype as WebIDL does
+  // (enumerable, unlike a class body's).
   const methods = (C, body) => {
     for (const k of Reflect.ownKeys(body)) {
       const d = Object.getOwnPropertyDescriptor(body, k);
-      d.enumerable = false;
+      d.enumerable = true;
       Object.defineProperty(C.prototype, k, d);
     }
   };
@@ -68,7 +68,7 @@
     },
   });
   const exportsOf = slot();
-  function Instance(module, importObject) {
+  function Instance(module, importObject = undefined) {
     if (new.target === undefined) throw needNew("Instance");
     const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
     exportsOf.set(this, N.instantiate(h, importObject, "WebAssembly.Instance()"));
@@ -102,7 +102,7 @@
     return i;
   };
   const valueTypes = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, externref: 0x6f, anyfunc: 0x70, funcref: 0x70 };
-  function Global(desc, value) {
+  function Global(desc, value = undefined) {
       if (new.target === undefined) throw needNew("Global");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Global(): Argument 0 must be a global descriptor");
       const t = valueTypes[desc.value];
@@ -137,7 +137,7 @@
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
       return h.js[i];
     },
-    set(i, v) {
+    set(i, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
       // A missing value is the element type's default: undefined for
       // externref, null for funcref (Go's side).
@@ -146,7 +146,7 @@
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
       h.js[i] = v;
     },
-    grow(n, v) {
+    grow(n, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
       if (!h.js) return N.tableGrow(h, n, v);
       if (arguments.length < 2) v = null;
@@ -169,7 +169,7 @@
       return Promise.reject(e);
     }
   };
-  const instantiate = (source, importObject) => {
+  const instantiate = (source, importObject = undefined) => {
     if (source instanceof Module) {
       try {
         if (importObject !== undefined && (typeof importObject !== "object" || importObject === null)) {
@@ -198,9 +198,10 @@
   };
   const WebAssembly = {};
   const def = (k, v) => Object.defineProperty(WebAssembly, k, { value: v, writable: true, configurable: true, enumerable: false });
-  def("compile", compile);
-  def("validate", validate);
-  def("instantiate", instantiate);
+  // Namespace operations are enumerable (WebIDL), interfaces are not.
+  for (const [k, f] of [["compile", compile], ["validate", validate], ["instantiate", instantiate]]) {
+    Object.defineProperty(WebAssembly, k, { value: f, writable: true, configurable: true, enumerable: true });
+  }
   def("Module", Module);
   def("Instance", Instance);
   def("Table", Table);
@@ -210,6 +211,9 @@
   def("LinkError", LinkError);
   def("RuntimeError", RuntimeError);
   Object.defineProperty(WebAssembly, Symbol.toStringTag, { value: "WebAssembly", configurable: true });
+  for (const C of [Module, Instance, Memory, Global, Table]) {
+    Object.defineProperty(C, "prototype", { writable: false, enumerable: false, configurable: false });
+  }
   for (const [C, tag] of [[Module, "WebAssembly.Module"], [Instance, "WebAssembly.Instance"], [Memory, "WebAssembly.Memory"], [Global, "WebAssembly.Global"], [Table, "WebAssembly.Table"]]) {
     Object.defineProperty(C.prototype, Symbol.toStringTag, { value: tag, configurable: true });
   }
