@@ -34,7 +34,6 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/superfly/ltx v0.5.3
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
-	github.com/tetratelabs/wazero v1.12.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/crypto v0.53.0
 	golang.org/x/mod v0.42.0

@@ -153,7 +153,8 @@ func (s *shard) replaceRuntime(reason string) {
 		s.rt, s.w = old, oldW
 		return
 	}
-	oldW.Retire() // the RPC targets it exported die with it
+	oldW.Retire()       // the RPC targets it exported die with it
+	oldW.CloseAllWasm() // and its wasm instances
 	s.failWorkerEvents(reason)
 	for _, c := range s.h.cellsOf(s) {
 		if c.inst != nil || len(c.waiting) > 0 {

@@ -2,8 +2,12 @@ package host_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +145,197 @@ func TestWasm_CompiledOncePerDeployment(t *testing.T) {
 	}
 	if n := wasm.Compilations() - before; n != 0 {
 		t.Errorf("%d compilations for 6 new objects on 2 shards; want 0", n)
+	}
+}
+
+// noRunTimeBytesJS tries every way a worker's code could turn bytes it
+// holds into WebAssembly code, at module scope and in a request.
+const noRunTimeBytesJS = `
+import mod from "./limits.wasm";
+// A module made at run time: the 8-byte header of an empty module.
+const bytes = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+const hex = async (b) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))].map((x) => x.toString(16).padStart(2, "0")).join("");
+const b64 = (b) => btoa(String.fromCharCode(...new Uint8Array(b)));
+const helper = globalThis.__cellhost_wasm_module;
+const sync = (f) => { try { const v = f(); return v instanceof WebAssembly.Module ? "Module" : typeof v; } catch (e) { return e.name + ": " + e.message; } };
+const later = async (f) => { try { const v = await f(); return v instanceof WebAssembly.Module ? "Module" : v && v.module instanceof WebAssembly.Module ? "Module+Instance" : typeof v; } catch (e) { return e.name + ": " + e.message; } };
+const atStartup = sync(() => new WebAssembly.Module(bytes));
+export default {
+  async fetch(request) {
+    const other = new URL(request.url).searchParams.get("other");
+    const out = {
+      startup: atStartup,
+      module: sync(() => new WebAssembly.Module(bytes)),
+      compile: await later(() => WebAssembly.compile(bytes)),
+      instantiate: await later(() => WebAssembly.instantiate(bytes.buffer)),
+      helperBase64: sync(() => helper(b64(bytes))),
+      helperHash: sync(() => helper(await0)),
+      helperOtherBundle: sync(() => helper(other)),
+      helperOwn: sync(() => helper(ownHash)),
+      validate: WebAssembly.validate(bytes),
+      replaceHelper: sync(() => { globalThis.__cellhost_wasm_module = () => 1; return globalThis.__cellhost_wasm_module === helper ? "kept" : "replaced"; }),
+      imported: mod instanceof WebAssembly.Module,
+    };
+    return Response.json(out);
+  },
+};
+let await0, ownHash;
+hex(bytes).then((h) => { await0 = h; });
+hex(LIMITS.buffer).then((h) => { ownHash = h; });
+`
+
+// TestWasm_NoRunTimeBytes: user code cannot compile bytes it holds, by any
+// path, where workerd refuses it: not through the WebAssembly API in a
+// request, not through the bundle helper (which takes only the hash of a
+// module its own bundle carries: not bytes, not the hash of bytes made at
+// run time, not the hash of a module another deployment compiled in this
+// process). At module scope, workerd allows it from compatibility date
+// 2025-06-01 (allow_eval_during_startup) and so does cellhost; before that
+// date it refuses there too.
+func TestWasm_NoRunTimeBytes(t *testing.T) {
+	limits, err := os.ReadFile(filepath.Join("testdata", "limits.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another deployment's module, compiled in this process.
+	otherBytes, err := os.ReadFile(filepath.Join("..", "testjs", "cases", "wasm-api", "calc.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wasm.Compile(otherBytes); err != nil {
+		t.Fatal(err)
+	}
+	const disallowed = ": Wasm code generation disallowed by embedder"
+	for _, tc := range []struct{ date, startup string }{
+		{"2026-01-01", "Module"},
+		{"2025-05-01", "CompileError: WebAssembly.Module()" + disallowed},
+	} {
+		t.Run(tc.date, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "limits.wasm"), limits, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// The test gives the code the module's bytes as data to hash.
+			src := "const LIMITS = new Uint8Array([" + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(limits)), ","), "[]") + "]);\n" + noRunTimeBytesJS
+			entry := filepath.Join(dir, "index.js")
+			if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			b, err := jsapi.BuildBundleWith(entry, jsapi.BundleOptions{CompatibilityDate: tc.date})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := host.New(host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr, CompatibilityDate: tc.date})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Open(); err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close(context.Background())
+			rec := httptest.NewRecorder()
+			h.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "http://w.test/?other="+wasm.Hash(otherBytes), nil))
+			var got map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
+				t.Fatalf("%d %s: %v", rec.Code, rec.Body.String(), err)
+			}
+			noModule := "TypeError: __cellhost_wasm_module: the bundle carries no WebAssembly module "
+			want := map[string]any{
+				"startup":           tc.startup,
+				"module":            "CompileError: WebAssembly.Module()" + disallowed,
+				"compile":           "CompileError: WebAssembly.compile()" + disallowed,
+				"instantiate":       "CompileError: WebAssembly.instantiate()" + disallowed,
+				"helperBase64":      noModule + `"AGFzbQEAAAA="`,
+				"helperHash":        noModule + `"` + wasm.Hash([]byte{0, 0x61, 0x73, 0x6d, 1, 0, 0, 0}) + `"`,
+				"helperOtherBundle": noModule + `"` + wasm.Hash(otherBytes) + `"`,
+				"helperOwn":         "Module",
+				"validate":          true,
+				"replaceHelper":     "TypeError: Cannot assign to read only property '__cellhost_wasm_module'",
+				"imported":          true,
+			}
+			for k, w := range want {
+				if got[k] != w {
+					t.Errorf("%s: %v\n   want %v", k, got[k], w)
+				}
+			}
+		})
+	}
+}
+
+// glueCycleJS: an object whose wasm instance's JS imports reach the
+// instance's own exports, as emscripten's and wasm-bindgen's glue do:
+// wazero's store holds the instance through its host functions, so only
+// closing it with the object frees it.
+const glueCycleJS = `
+import { DurableObject } from "cloudflare:workers";
+import calc from "./calc.wasm";
+export class Counter extends DurableObject {
+  constructor(ctx, env) {
+    super(ctx, env);
+    const self = this;
+    this.x = new WebAssembly.Instance(calc, { env: { cb: (v) => self.x.exports.add(v, 1), big: (v) => v } });
+    this.mem = new WebAssembly.Memory({ initial: 1 });
+  }
+  fetch() { return new Response(String(this.x.exports.callcb(41))); }
+}
+export default { fetch() { return new Response("w"); } };
+`
+
+// TestWasm_InstancesClosedWithTheObject: the wazero modules an object's
+// code made (an instance whose imports refer to its own exports, a
+// memory) are closed once the object is evicted and the collector runs,
+// counted by wasm.OpenModules. Before, wazero's store held the JS import,
+// and through it the instance, for ever: the count stayed at 6.
+func TestWasm_InstancesClosedWithTheObject(t *testing.T) {
+	dir := t.TempDir()
+	calc, err := os.ReadFile(filepath.Join("..", "testjs", "cases", "wasm-api", "calc.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "calc.wasm"), calc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(dir, "index.js")
+	if err := os.WriteFile(entry, []byte(glueCycleJS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := jsapi.BuildBundle(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
+		Bindings: []host.Binding{{Name: "GLUE", Class: "Counter"}}, IdleTimeout: -1, InstanceIdleTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close(context.Background())
+	for i := 0; i < 5; i++ { // other tests' garbage closes first
+		runtime.GC()
+		runtime.Gosched()
+	}
+	before := wasm.OpenModules()
+	for _, name := range []string{"a", "b"} {
+		if body, err := fetchBody(t, h, name, "/"); err != nil || body != "43" {
+			t.Fatalf("%s: %q %v", name, body, err)
+		}
+	}
+	open := wasm.OpenModules() - before
+	if open < 4 { // per object: the instance, its host module, the memory
+		t.Fatalf("%d modules open for two objects; want at least 4", open)
+	}
+	h.EvictIdleBefore(time.Now().Add(time.Hour))
+	// Collection is what closes them (runtime.AddCleanup): rounds of GC,
+	// a bounded number, no clock.
+	n := wasm.OpenModules() - before
+	for i := 0; i < 50 && n > 0; i++ {
+		runtime.GC()
+		runtime.Gosched()
+		n = wasm.OpenModules() - before
+	}
+	if n > 0 {
+		t.Errorf("%d wazero modules still open after both objects were evicted and 50 collections (%d before); want 0", n, open)
 	}
 }

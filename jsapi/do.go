@@ -103,6 +103,7 @@ type Worker struct {
 	abandonStreams func()
 	retired        atomic.Bool
 	loading        bool // the bundle's top level is running
+	wasm           wasm.Scopes
 	// exportOwner is the instance whose RPC result is being encoded (the
 	// owner of what it exports), or nil.
 	exportOwner *goja.Object
@@ -230,8 +231,18 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	if err := installGlobalScope(rt); err != nil {
 		return nil, fmt.Errorf("load worker: install the global scope: %w", err)
 	}
-	if err := wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
-		OnLostModuleScope: func() { w.Poisoned = true }}); err != nil {
+	mods := o.Bundle.Wasm
+	if mods == nil {
+		if mods, err = wasm.BundledModules(o.Bundle.Code); err != nil {
+			return nil, fmt.Errorf("load worker %s: %w", o.Bundle.Entry, err)
+		}
+	}
+	policy := o.Bundle.WasmCompile
+	if w.wasm, err = wasm.Install(rt, wasm.Options{MemoryLimit: o.WasmMemoryLimit, CurrentScope: o.CurrentScope, OnMemoryLimit: o.WasmMemoryExceeded,
+		OnLostModuleScope: func() { w.Poisoned = true }, Modules: mods,
+		AllowCompile: func() bool {
+			return policy == WasmCompileAlways || policy == WasmCompileAtStartup && w.loading
+		}}); err != nil {
 		return nil, fmt.Errorf("load worker: install WebAssembly: %w", err)
 	}
 
@@ -790,6 +801,10 @@ func (w *Worker) errorOf(err error) error {
 // class except WorkerEntrypoint subclasses), sorted. Used when no
 // configuration names the bindings.
 func ObjectClasses(b *Bundle) ([]string, error) { return CheckWorker(b, nil) }
+
+// CloseAllWasm closes every WebAssembly instance the runtime's code made
+// (the host replaced the runtime). On the loop.
+func (w *Worker) CloseAllWasm() { w.wasm.CloseAll() }
 
 // CheckWorker evaluates the bundle in a scratch runtime, checks that it
 // exports every class in classes (and no Durable Object class as default),

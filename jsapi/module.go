@@ -15,6 +15,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/cellhost/cellhost/jsapi/node"
+	"github.com/cellhost/cellhost/jsapi/wasm"
 )
 
 // bundleGlobal is the global variable the IIFE bundle assigns its exports to.
@@ -92,6 +93,57 @@ type Bundle struct {
 	Inputs  []string      // absolute paths of the source files (for reloading)
 	// Node is what the compatibility date and flags enable of Node.js.
 	Node node.Compat
+	// Wasm are the bundle's CompiledWasm modules, read from Code
+	// (wasm.BundledModules); nil: NewWorker reads them.
+	Wasm map[string]*wasm.Compiled
+	// WasmCompile is where the bundle's code may compile WebAssembly from
+	// bytes (WasmCompileFor its compatibility date and flags).
+	WasmCompile WasmCompile
+}
+
+// WasmCompile says where code may compile WebAssembly from bytes it holds
+// (new WebAssembly.Module(bytes), WebAssembly.compile, instantiate of
+// bytes). workerd allows that exactly where it allows eval (V8's
+// AllowWasmCodeGenerationCallback returns its evalAllowed: jsg/setup.c++),
+// and refuses elsewhere with "Wasm code generation disallowed by
+// embedder"; checked on workerd 1.20261117.1: compatibility date
+// 2026-01-01 compiles at module scope and refuses in a request,
+// 2025-05-01 refuses both.
+type WasmCompile int
+
+const (
+	// WasmCompileNever: only the modules the bundle carries.
+	WasmCompileNever WasmCompile = iota
+	// WasmCompileAtStartup: while the bundle's top level runs
+	// (allow_eval_during_startup, the default from 2025-06-01).
+	WasmCompileAtStartup
+	// WasmCompileAlways: also in requests
+	// (allow_insecure_inefficient_logged_eval, workerd's experimental flag
+	// its own WPT runs use; never a default).
+	WasmCompileAlways
+)
+
+// WasmCompileFor is workerd's rule for a compatibility date and flags.
+func WasmCompileFor(date string, flags []string) WasmCompile {
+	w := WasmCompileNever
+	if date >= "2025-06-01" {
+		w = WasmCompileAtStartup
+	}
+	always := false
+	for _, f := range flags {
+		switch f {
+		case "allow_eval_during_startup":
+			w = max(w, WasmCompileAtStartup)
+		case "disallow_eval_during_startup":
+			w = WasmCompileNever
+		case "allow_insecure_inefficient_logged_eval":
+			always = true
+		}
+	}
+	if always {
+		return WasmCompileAlways
+	}
+	return w
 }
 
 // BuildError is a bundling failure; each message is "file:line:column: text".
@@ -119,6 +171,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		return nil, fmt.Errorf("build worker: %w", err)
 	}
 	nc := node.CompatFor(bo.CompatibilityDate, bo.CompatibilityFlags)
+	wasmMods := &wasmCollector{}
 	opts := api.BuildOptions{
 		EntryPoints:   []string{abs},
 		Bundle:        true,
@@ -134,7 +187,7 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 		Sourcemap:      api.SourceMapInline,
 		SourcesContent: api.SourcesContentExclude,
 		Supported:      gojaLowered,
-		Plugins:        []api.Plugin{aliasPlugin(bo.Alias, aliasDir(bo, abs)), nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin(bo.Rules)},
+		Plugins:        []api.Plugin{aliasPlugin(bo.Alias, aliasDir(bo, abs)), nodeModulesPlugin(nc), virtualModulesPlugin(), moduleRulesPlugin(bo.Rules, wasmMods)},
 	}
 	applyWranglerOptions(&opts, bo)
 	res := api.Build(opts)
@@ -154,6 +207,14 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	if module {
 		code = wrapModule(code)
 	}
+	// The CompiledWasm modules' bytes, as comment lines at the end of the
+	// script (jsapi/wasm/bundled.go): read back by the host before the
+	// script runs, never by its code.
+	code = wasm.AddSection(code, wasmMods.mods)
+	mods, err := wasm.BundledModules(code)
+	if err != nil {
+		return nil, fmt.Errorf("build worker: %w", err)
+	}
 	// Strict: the sources are ES modules, which are strict code (as in
 	// workerd, which runs wrangler's ESM bundle as a module), but esbuild's
 	// IIFE output carries no "use strict" of its own.
@@ -161,7 +222,8 @@ func BuildBundleWith(entry string, bo BundleOptions) (*Bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build worker: compile bundle of %s: %w", abs, err)
 	}
-	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs)), Node: nc}, nil
+	return &Bundle{Entry: abs, Code: code, Program: prog, Inputs: metafileInputs(res.Metafile, filepath.Dir(abs)), Node: nc, Wasm: mods,
+		WasmCompile: WasmCompileFor(bo.CompatibilityDate, bo.CompatibilityFlags)}, nil
 }
 
 // buildError makes the error of a failed build: esbuild's messages, whose

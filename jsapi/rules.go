@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
@@ -128,7 +129,11 @@ func globRegexp(glob string) string {
 // jsapi/wasm). JavaScript rules
 // (ESModule, CommonJS) leave the file to esbuild. An import that matches a
 // rule removed by ParseRules fails the build with wrangler's error.
-func moduleRulesPlugin(user []ModuleRule) api.Plugin {
+//
+// The bytes of CompiledWasm modules are put in wasmMods (by wasm.Hash), which
+// the build writes at the end of the script (wasm.AddSection); the import
+// becomes a call of wasm.BundleGlobal with the hash.
+func moduleRulesPlugin(user []ModuleRule, wasmMods *wasmCollector) api.Plugin {
 	rules, removed, _ := ParseRules(user)
 	return api.Plugin{
 		Name: "cellhost-module-rules",
@@ -181,7 +186,9 @@ func moduleRulesPlugin(user []ModuleRule) api.Plugin {
 						if _, err := wasm.Compile(data); err != nil {
 							return api.OnLoadResult{}, fmt.Errorf("%s: WebAssembly.Module(): %v", a.Path, err)
 						}
-						src = "export default " + wasm.BundleGlobal + "(\"" + base64.StdEncoding.EncodeToString(data) + "\");\n"
+						h := wasm.Hash(data)
+						wasmMods.add(h, data)
+						src = "export default " + wasm.BundleGlobal + "(\"" + h + "\");\n"
 						return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
 					}
 					if typ == "Text" {
@@ -203,6 +210,22 @@ func moduleRulesPlugin(user []ModuleRule) api.Plugin {
 			b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "cellhost-rule-CompiledWasm"}, load("CompiledWasm"))
 		},
 	}
+}
+
+// wasmCollector gathers a build's CompiledWasm modules (esbuild may load
+// files concurrently).
+type wasmCollector struct {
+	mu   sync.Mutex
+	mods map[string][]byte
+}
+
+func (c *wasmCollector) add(h string, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mods == nil {
+		c.mods = map[string][]byte{}
+	}
+	c.mods[h] = b
 }
 
 // skipRules marks the plugin's own b.Resolve calls, as wrangler's

@@ -18,6 +18,7 @@ import (
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/jsapi/wasm"
 )
 
 // servedApp is the application a serve node runs: one Host at a time. With
@@ -102,8 +103,13 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	if err != nil {
 		return host.Config{}, fmt.Errorf("deployment %s: compile: %w", d.ID, err)
 	}
+	mods, err := wasm.BundledModules(d.Code) // once per deployment, not per shard
+	if err != nil {
+		return host.Config{}, fmt.Errorf("deployment %s: %w", d.ID, err)
+	}
 	hc := host.Config{
-		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog},
+		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog, Wasm: mods,
+			WasmCompile: jsapi.WasmCompileFor(d.CompatibilityDate, d.CompatibilityFlags)},
 		Script: d.Script, Vars: d.Vars,
 		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
 		StateDir: a.state, Log: a.log,

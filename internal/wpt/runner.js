@@ -44,8 +44,15 @@ export default {
     add_result_callback((t) => results.push({ name: t.name, status: t.status, message: t.message ? String(t.message) : "" }));
     add_completion_callback((tests, status) => finish({ status: status.status, message: status.message ? String(status.message) : "" }));
     try {
-      for (const dep of file.deps) (0, eval)(dep);
-      (0, eval)(file.src);
+      // Each a script of its own, as each is a <script> in a browser: a
+      // class or let at the top of one (wasm-module-builder.js's
+      // WasmModuleBuilder, kWasmI32) is seen by the next through the
+      // global lexical scope. The Go test gives the runtime's own script
+      // evaluation (__wpt_script); without it, indirect eval, whose
+      // top-level lexical declarations stay inside the eval.
+      const run = globalThis.__wpt_script ?? ((src) => (0, eval)(src));
+      for (const dep of file.deps) run(dep);
+      run(file.src);
     } catch (e) {
       results.push({ name: "(file)", status: 1, message: String(e && e.stack || e) });
       finish({ status: 1, message: String(e) });

@@ -2,13 +2,12 @@ package wasm
 
 import (
 	"context"
-	"encoding/base64"
 	"os"
 	"testing"
 
 	"github.com/cellhost/cellhost/third_party/goja"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
+	"github.com/cellhost/cellhost/third_party/wazero"
+	"github.com/cellhost/cellhost/third_party/wazero/api"
 )
 
 // The costs bench/wasm.sh compares with workerd, here alone and with their
@@ -29,12 +28,11 @@ func benchRuntime(b *testing.B) *goja.Runtime {
 		b.Fatal(err)
 	}
 	rt := goja.New()
-	if err := Install(rt, Options{}); err != nil {
+	if _, err := Install(rt, Options{Modules: map[string]*Compiled{Hash(bytes): c}}); err != nil {
 		b.Fatal(err)
 	}
-	_ = c // compiled once here, as the bundle step does
 	f, _ := goja.AssertFunction(rt.Get(BundleGlobal))
-	m, err := f(goja.Undefined(), rt.ToValue(base64.StdEncoding.EncodeToString(bytes)))
+	m, err := f(goja.Undefined(), rt.ToValue(Hash(bytes)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,9 +16,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
+	"github.com/cellhost/cellhost/third_party/wazero"
+	"github.com/cellhost/cellhost/third_party/wazero/api"
+	"github.com/cellhost/cellhost/third_party/wazero/experimental"
 )
 
 // features are the proposals V8 (workerd) ships that wazero implements:

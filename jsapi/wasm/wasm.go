@@ -3,22 +3,22 @@ package wasm
 import (
 	"context"
 	_ "embed"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"weak"
 
 	"github.com/cellhost/cellhost/third_party/goja"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
-	wtable "github.com/tetratelabs/wazero/experimental/table"
-	"github.com/tetratelabs/wazero/sys"
+	"github.com/cellhost/cellhost/third_party/wazero"
+	"github.com/cellhost/cellhost/third_party/wazero/api"
+	"github.com/cellhost/cellhost/third_party/wazero/experimental"
+	wtable "github.com/cellhost/cellhost/third_party/wazero/experimental/table"
+	"github.com/cellhost/cellhost/third_party/wazero/sys"
 )
 
 //go:embed wasm.js
@@ -27,10 +27,12 @@ var wasmJS string
 var wasmProgram = goja.MustCompile("cellhost:wasm", wasmJS, true)
 
 // BundleGlobal is the function a bundle calls for each CompiledWasm module
-// it carries (jsapi's module rules): it takes the module's bytes (base64)
-// and returns its WebAssembly.Module, compiled once per process (Compile).
-// Code cannot compile other bytes: WebAssembly.compile and new
-// WebAssembly.Module refuse, as workerd's do.
+// it carries (jsapi's module rules): it takes the module's hash (Hash) and
+// returns the WebAssembly.Module of that module among the bundle's own
+// (Options.Modules, read from the script's text before it ran: see
+// bundled.go). It takes no bytes: code that calls it can reach only what
+// `import` reaches. Other bytes compile only where Options.AllowCompile
+// says (workerd's rule: module scope, from compatibility date 2025-06-01).
 const BundleGlobal = "__cellhost_wasm_module"
 
 // Options configures Install.
@@ -54,6 +56,15 @@ type Options struct {
 	// scope is broken and must be evaluated again (the host replaces the
 	// runtime, as after any uncatchable error).
 	OnLostModuleScope func()
+	// Modules are the bundle's CompiledWasm modules by Hash
+	// (BundledModules): all that BundleGlobal can give.
+	Modules map[string]*Compiled
+	// AllowCompile reports whether code may compile bytes now (new
+	// WebAssembly.Module(bytes), WebAssembly.compile and instantiate of
+	// bytes); nil: never. workerd allows it only where it allows eval: at
+	// startup with allow_eval_during_startup (the default from 2025-06-01),
+	// always with allow_insecure_inefficient_logged_eval (its WPT runs).
+	AllowCompile func() bool
 }
 
 type state struct {
@@ -65,6 +76,8 @@ type state struct {
 	handleOf, isMemory, isGlobal, isTable goja.Callable
 	asIntN, freeze                        goja.Callable
 
+	calls   *calls
+	scopes  map[string][]weak.Pointer[modules] // by the object whose code made them
 	budgets map[string]*budget
 	// mems finds the wrapper of a memory (its identity in JS) while JS
 	// holds it; live are the memories whose ArrayBuffer JS may hold. Weak:
@@ -80,12 +93,36 @@ func uniqueName(prefix string) string {
 	return prefix + strconv.FormatUint(seq.Add(1), 10)
 }
 
+// Scopes closes what a runtime's code made (the host, when it replaces
+// the runtime).
+type Scopes struct{ s *state }
+
+// CloseAll closes everything the runtime's code made, module scope's too
+// (the host replaces the runtime).
+func (c Scopes) CloseAll() {
+	if c.s == nil {
+		return
+	}
+	for scope := range c.s.scopes {
+		c.s.CloseScope(scope)
+	}
+}
+
 // Install defines the WebAssembly namespace and BundleGlobal on rt.
-func Install(rt *goja.Runtime, o Options) error {
-	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}}
+func Install(rt *goja.Runtime, o Options) (Scopes, error) {
+	s, err := install(rt, o)
+	return Scopes{s}, err
+}
+
+func install(rt *goja.Runtime, o Options) (*state, error) {
+	s := &state{rt: rt, o: o, budgets: map[string]*budget{}, mems: map[api.Memory]weak.Pointer[memory]{}, calls: &calls{}, scopes: map[string][]weak.Pointer[modules]{}}
+	rt.SetInterruptHook(s.calls.interrupted)
+	if installHook != nil {
+		installHook(s)
+	}
 	fv, err := rt.RunProgram(wasmProgram)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	f, _ := goja.AssertFunction(fv)
 	n := rt.NewObject()
@@ -100,6 +137,17 @@ func Install(rt *goja.Runtime, o Options) error {
 		s.asIntN, s.freeze = fn("asIntN"), fn("freeze")
 	})
 	set("validate", func(b goja.Value) bool { return Validate(s.bytes(b)) })
+	set("allowCompile", func() bool { return o.AllowCompile != nil && o.AllowCompile() })
+	set("compile", func(b goja.Value, fn string) *Compiled {
+		if o.AllowCompile == nil || !o.AllowCompile() {
+			panic(s.newError(s.compileErr, fn+": Wasm code generation disallowed by embedder"))
+		}
+		c, err := Compile(append([]byte(nil), s.bytes(b)...))
+		if err != nil {
+			panic(s.newError(s.compileErr, fn+": "+err.Error()))
+		}
+		return c
+	})
 	set("moduleExports", s.moduleExports)
 	set("moduleImports", s.moduleImports)
 	set("moduleCustomSections", s.moduleCustomSections)
@@ -123,21 +171,17 @@ func Install(rt *goja.Runtime, o Options) error {
 	set("tableGrow", s.tableGrow)
 	set("tableSet", s.tableSet)
 	if _, err := f(goja.Undefined(), n); err != nil {
-		return err
+		return nil, err
 	}
-	bundled := rt.ToValue(func(b64 string) goja.Value {
-		b, err := base64.StdEncoding.DecodeString(b64)
-		if err != nil {
-			panic(rt.NewTypeError("%s: %v", BundleGlobal, err))
-		}
-		c, err := Compile(b)
-		if err != nil {
-			panic(s.newError(s.compileErr, "WebAssembly.Module(): "+err.Error()))
+	bundled := rt.ToValue(func(hash string) goja.Value {
+		c := o.Modules[hash]
+		if c == nil {
+			panic(rt.NewTypeError("%s: the bundle carries no WebAssembly module %.64q", BundleGlobal, hash))
 		}
 		v, _ := s.mkModule(goja.Undefined(), rt.ToValue(c))
 		return v
 	})
-	return rt.GlobalObject().DefineDataProperty(BundleGlobal, bundled, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return s, rt.GlobalObject().DefineDataProperty(BundleGlobal, bundled, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
 
 func (s *state) newError(c *goja.Object, msg string) *goja.Object {
@@ -347,21 +391,92 @@ func (s *state) remember(mem api.Memory, m *memory) {
 // object's budget. (A module whose JS imports reach back to its exports,
 // as most libraries' glue does, lives as long as the runtime.)
 type instance struct {
-	mods  []api.Module
+	mods  *modules
 	keep  []any // the memories and globals from JS it imported
 	scope string
 }
 
-func newInstance(mods []api.Module, keep []any, scope string) *instance {
-	inst := &instance{mods: mods, keep: keep, scope: scope}
-	runtime.AddCleanup(inst, closeModules, mods)
+// modules are the wazero modules of an instance, closed once: by the
+// cleanup of an instance JS can no longer reach (its JS imports are held
+// weakly from wazero's side, jsFunc, so an instance whose imports reach
+// its own exports is collected too), or with the whole runtime
+// (Scopes.CloseAll).
+type modules struct {
+	mu     sync.Mutex
+	list   []api.Module
+	closed bool
+}
+
+func (m *modules) add(mod api.Module) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		_ = mod.Close(context.Background())
+		return
+	}
+	m.list = append(m.list, mod)
+	openModules.Add(1)
+}
+
+func (m *modules) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	m.closed = true
+	for _, mod := range m.list {
+		_ = mod.Close(context.Background())
+	}
+	openModules.Add(-int64(len(m.list)))
+	m.list = nil
+}
+
+// openModules counts the wazero modules instances hold open (tests: an
+// object that went away leaves none behind).
+var openModules atomic.Int64
+
+// OpenModules is how many wazero modules of WebAssembly instances,
+// memories, globals and tables are open in this process.
+func OpenModules() int64 { return openModules.Load() }
+
+func (s *state) newInstance(mods []api.Module, keep []any, scope string) *instance {
+	ms := &modules{}
+	for _, m := range mods {
+		ms.add(m)
+	}
+	inst := &instance{mods: ms, keep: keep, scope: scope}
+	runtime.AddCleanup(inst, (*modules).close, ms)
+	{
+		l := s.scopes[scope]
+		if len(l) >= 16 && len(l)&(len(l)-1) == 0 { // drop the collected now and then
+			kept := l[:0]
+			for _, w := range l {
+				if w.Value() != nil {
+					kept = append(kept, w)
+				}
+			}
+			clear(l[len(kept):])
+			l = kept
+		}
+		s.scopes[scope] = append(l, weak.Make(ms))
+	}
 	return inst
 }
 
-func closeModules(mods []api.Module) {
-	for _, m := range mods {
-		_ = m.Close(context.Background())
+// CloseScope closes the WebAssembly instances (and memories, globals,
+// tables) the code of the object scope made. Their memory returns to the
+// object's budget. Not called when one object goes away: an instance an
+// object's code made may be cached at module level and used by others
+// (sql.js's initSqlJs); collection frees those no one reaches.
+func (s *state) CloseScope(scope string) {
+	for _, w := range s.scopes[scope] {
+		if ms := w.Value(); ms != nil {
+			ms.close()
+		}
 	}
+	delete(s.scopes, scope)
+	delete(s.budgets, scope)
 }
 
 func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
@@ -379,7 +494,7 @@ func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
 		s.throwRange("WebAssembly.Memory(): could not allocate memory")
 	}
 	mem := mod.ExportedMemory("m")
-	m := &memory{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
+	m := &memory{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "m", mem: mem, min: initial, max: max, hasMax: hasMax}
 	s.remember(mem, m)
 	return s.rt.ToValue(m)
 }
@@ -397,7 +512,7 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 	if err != nil {
 		panic(s.rt.NewGoError(err))
 	}
-	return s.rt.ToValue(&global{inst: newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
+	return s.rt.ToValue(&global{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
 }
 
 func (s *state) globalSet(g *global, v goja.Value) {
@@ -554,7 +669,9 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 				panic(s.newError(s.linkErr, prefix+": function import requires a callable"))
 			}
 			def := c.funcImports[im.Index]
-			g.funcs = append(g.funcs, hostFunc{name: im.Name, fn: f, params: def.ParamTypes(), results: def.ResultTypes()})
+			jf := &jsFunc{fn: f}
+			keep = append(keep, jf)
+			g.funcs = append(g.funcs, hostFunc{name: im.Name, fn: jf, params: def.ParamTypes(), results: def.ResultTypes()})
 			g.items = append(g.items, glueItem{Name: im.Name, Field: im.Name, Kind: 0, Params: def.ParamTypes(), Results: def.ResultTypes()})
 		case "memory":
 			m, _ := s.handle(v).(*memory)
@@ -576,11 +693,16 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 				if im.Mutable {
 					panic(s.newError(s.linkErr, prefix+": imported mutable global must be a WebAssembly.Global object"))
 				}
-				_, isNum := v.Export().(int64)
-				if f, ok := v.Export().(float64); ok {
-					_, isNum = f, true
+				// Not Export on an object: it would run its getters.
+				var isNum, isBig bool
+				if _, isObj := v.(*goja.Object); !isObj {
+					switch v.Export().(type) {
+					case int64, float64:
+						isNum = true
+					case *big.Int:
+						isBig = true
+					}
 				}
-				_, isBig := v.Export().(*big.Int)
 				switch {
 				case im.ValType == api.ValueTypeI64 && !isBig:
 					panic(s.newError(s.linkErr, prefix+": global import must be a BigInt value"))
@@ -670,7 +792,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 		}
 		panic(s.newError(s.linkErr, fn+": "+err.Error()))
 	}
-	return s.exportsObject(c, newInstance(append(deps, mod), keep, s.scope()), mod)
+	return s.exportsObject(c, s.newInstance(append(deps, mod), keep, s.scope()), mod)
 }
 
 func isTrap(err error) bool {
@@ -690,25 +812,41 @@ func (s *state) handle(v goja.Value) any {
 
 type hostFunc struct {
 	name            string
-	fn              goja.Callable
+	fn              *jsFunc
 	params, results []api.ValueType
 }
+
+// jsFunc is a JS function given as an import. The instance holds it
+// (instance.keep); the wazero host function that calls it holds it only
+// weakly. wazero's store holds every module it instantiated, so a strong
+// reference from there would keep the import, and through its closure
+// the instance's own exports (emscripten's and wasm-bindgen's glue read
+// them), alive as long as the process: the instance would never be freed.
+type jsFunc struct{ fn goja.Callable }
 
 // hostFunction is a JS function as a wasm import: arguments converted by
 // ToJSValue, the result by ToWebAssemblyValue; an exception passes through
 // wasm to the JS that called it.
 func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
+	wf := weak.Make(f.fn)
+	params, results := f.params, f.results
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
+		jf := wf.Value()
+		if jf == nil {
+			// Its instance was collected: only a funcref that outlived it
+			// (in another instance's table) can still call it.
+			panic(s.newError(s.runtimeErr, "the JavaScript import of a collected WebAssembly instance was called"))
+		}
 		s.refresh()
-		args := make([]goja.Value, len(f.params))
-		for i, t := range f.params {
+		args := make([]goja.Value, len(params))
+		for i, t := range params {
 			args[i] = s.fromWasm(t, stack[i])
 		}
-		v, err := f.fn(goja.Undefined(), args...)
+		v, err := jf.fn(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)
 		}
-		if ex := s.rt.Try(func() { s.results(f.results, v, stack) }); ex != nil {
+		if ex := s.rt.Try(func() { s.results(results, v, stack) }); ex != nil {
 			panic(ex)
 		}
 	}
@@ -811,7 +949,7 @@ func (s *state) op(t *table, name string, args ...uint64) uint64 {
 			panic(s.rt.NewGoError(err))
 		}
 		t.ops = m
-		t.inst.mods = append(t.inst.mods, m)
+		t.inst.mods.add(m)
 	}
 	stack := append(args, 0)
 	if err := t.ops.ExportedFunction(name).CallWithStack(context.Background(), stack); err != nil {
@@ -919,7 +1057,7 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 		for i, t := range params {
 			stack[i] = s.toWasm(t, call.Argument(i))
 		}
-		err := fn.CallWithStack(s.ctx(context.Background()), stack)
+		err := s.call(inst, fn, stack)
 		s.refresh()
 		if err != nil {
 			return s.throwCallError(err, inst)
@@ -937,7 +1075,9 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 		return rt.NewArray(out...)
 	}
 	o := rt.ToValue(native).(*goja.Object)
-	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	// writable false, configurable true, enumerable false (goja's order:
+	// writable, configurable, enumerable), as a function's own.
+	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return o
 }

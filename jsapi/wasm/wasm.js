@@ -2,12 +2,12 @@
 // argument checks here, the work in Go (wasm.go), reached through N.
 (function (N) {
   "use strict";
-  // methods defines accessors and methods on C.prototype as a class body
-  // would (non-enumerable).
+  // methods defines accessors and methods on C.prototype as WebIDL does
+  // (enumerable, unlike a class body's).
   const methods = (C, body) => {
     for (const k of Reflect.ownKeys(body)) {
       const d = Object.getOwnPropertyDescriptor(body, k);
-      d.enumerable = false;
+      d.enumerable = true;
       Object.defineProperty(C.prototype, k, d);
     }
   };
@@ -20,23 +20,43 @@
   const CompileError = errorClass("CompileError");
   const LinkError = errorClass("LinkError");
   const RuntimeError = errorClass("RuntimeError");
-  const handles = new WeakMap(); // Module, Instance, Memory, Global, Table -> Go handle
+  // slot is a private field stamped on the object (a class constructor
+  // that returns the object it is given), invisible to reflection: held by
+  // the object, not by a map. goja's WeakMap holds its values strongly, so
+  // a value that reaches back to its key (an instance's exports whose JS
+  // imports read the instance, a memory's handle that names its object)
+  // kept both for ever.
+  const slot = () => {
+    const Stamp = class extends class { constructor(o) { return o; } } {
+      #v;
+      constructor(o, v) { super(o); this.#v = v; }
+      static get(o) { return #v in o ? o.#v : undefined; }
+      static set(o, v) { if (#v in o) o.#v = v; else new Stamp(o, v); }
+    };
+    return {
+      get: (o) => (typeof o === "object" && o !== null) || typeof o === "function" ? Stamp.get(o) : undefined,
+      set: (o, v) => Stamp.set(o, v),
+    };
+  };
+  const handles = slot(); // Module, Instance, Memory, Global, Table -> Go handle
   const handleOf = (o, C, what) => {
     const h = typeof o === "object" && o !== null && o instanceof C ? handles.get(o) : undefined;
     if (h === undefined) throw new TypeError(what);
     return h;
   };
-  const disallowed = (fn) => new CompileError(fn + ": Wasm code generation disallowed by embedder");
   const isBufferSource = (b) => b instanceof ArrayBuffer || ArrayBuffer.isView(b);
+  // bytesOf is a buffer source as a Uint8Array over the same bytes.
+  const bytesOf = (b) => b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
   const needNew = (name) => new TypeError("WebAssembly." + name + "(): WebAssembly." + name + " must be invoked with 'new'");
   // Constructors are functions, not classes, for V8's message when called
   // without new.
   function Module(bytes) {
     if (new.target === undefined) throw needNew("Module");
-    // workerd lets no code compile bytes made at run time: only modules
-    // the bundle carries (CompiledWasm imports) exist.
-    throw disallowed("WebAssembly.Module()");
+    if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.Module(): Argument 0 must be a buffer source");
+    // workerd compiles bytes only where it allows eval (N.compile says
+    // which): otherwise only the modules the bundle carries exist.
+    handles.set(this, N.compile(bytesOf(bytes), "WebAssembly.Module()"));
   }
   Object.assign(Module, {
     exports(m) { return N.moduleExports(handleOf(m, Module, "WebAssembly.Module.exports(): Argument 0 must be a WebAssembly.Module")); },
@@ -47,8 +67,8 @@
       return N.moduleCustomSections(h, String(name));
     },
   });
-  const exportsOf = new WeakMap();
-  function Instance(module, importObject) {
+  const exportsOf = slot();
+  function Instance(module, importObject = undefined) {
     if (new.target === undefined) throw needNew("Instance");
     const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
     exportsOf.set(this, N.instantiate(h, importObject, "WebAssembly.Instance()"));
@@ -82,7 +102,7 @@
     return i;
   };
   const valueTypes = { i32: 0x7f, i64: 0x7e, f32: 0x7d, f64: 0x7c, externref: 0x6f, anyfunc: 0x70, funcref: 0x70 };
-  function Global(desc, value) {
+  function Global(desc, value = undefined) {
       if (new.target === undefined) throw needNew("Global");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Global(): Argument 0 must be a global descriptor");
       const t = valueTypes[desc.value];
@@ -117,7 +137,7 @@
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
       return h.js[i];
     },
-    set(i, v) {
+    set(i, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
       // A missing value is the element type's default: undefined for
       // externref, null for funcref (Go's side).
@@ -126,7 +146,7 @@
       if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
       h.js[i] = v;
     },
-    grow(n, v) {
+    grow(n, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
       if (!h.js) return N.tableGrow(h, n, v);
       if (arguments.length < 2) v = null;
@@ -138,13 +158,18 @@
   });
   const validate = (bytes) => {
     if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.validate(): Argument 0 must be a buffer source");
-    return N.validate(bytes);
+    return N.validate(bytesOf(bytes));
   };
   const compile = (bytes) => {
     if (!isBufferSource(bytes)) return Promise.reject(new TypeError("WebAssembly.compile(): Argument 0 must be a buffer source"));
-    return Promise.reject(disallowed("WebAssembly.compile()"));
+    try {
+      const h = N.compile(bytesOf(bytes), "WebAssembly.compile()");
+      return Promise.resolve(wrap(Module)(h));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
-  const instantiate = (source, importObject) => {
+  const instantiate = (source, importObject = undefined) => {
     if (source instanceof Module) {
       try {
         if (importObject !== undefined && (typeof importObject !== "object" || importObject === null)) {
@@ -159,13 +184,24 @@
       }
     }
     if (!isBufferSource(source)) return Promise.reject(new TypeError("WebAssembly.instantiate(): Argument 0 must be a buffer source or a WebAssembly.Module object"));
-    return Promise.reject(disallowed("WebAssembly.instantiate()"));
+    try {
+      if (importObject !== undefined && (typeof importObject !== "object" || importObject === null)) {
+        throw new TypeError("WebAssembly.instantiate(): Argument 1 must be an object");
+      }
+      const module = wrap(Module)(N.compile(bytesOf(source), "WebAssembly.instantiate()"));
+      const instance = Object.create(Instance.prototype);
+      exportsOf.set(instance, N.instantiate(handles.get(module), importObject, "WebAssembly.instantiate()"));
+      return Promise.resolve({ module, instance });
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   const WebAssembly = {};
   const def = (k, v) => Object.defineProperty(WebAssembly, k, { value: v, writable: true, configurable: true, enumerable: false });
-  def("compile", compile);
-  def("validate", validate);
-  def("instantiate", instantiate);
+  // Namespace operations are enumerable (WebIDL), interfaces are not.
+  for (const [k, f] of [["compile", compile], ["validate", validate], ["instantiate", instantiate]]) {
+    Object.defineProperty(WebAssembly, k, { value: f, writable: true, configurable: true, enumerable: true });
+  }
   def("Module", Module);
   def("Instance", Instance);
   def("Table", Table);
@@ -175,6 +211,9 @@
   def("LinkError", LinkError);
   def("RuntimeError", RuntimeError);
   Object.defineProperty(WebAssembly, Symbol.toStringTag, { value: "WebAssembly", configurable: true });
+  for (const C of [Module, Instance, Memory, Global, Table]) {
+    Object.defineProperty(C, "prototype", { writable: false, enumerable: false, configurable: false });
+  }
   for (const [C, tag] of [[Module, "WebAssembly.Module"], [Instance, "WebAssembly.Instance"], [Memory, "WebAssembly.Memory"], [Global, "WebAssembly.Global"], [Table, "WebAssembly.Table"]]) {
     Object.defineProperty(C.prototype, Symbol.toStringTag, { value: tag, configurable: true });
   }

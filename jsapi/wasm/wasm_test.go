@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
+	"github.com/cellhost/cellhost/third_party/wazero"
+	"github.com/cellhost/cellhost/third_party/wazero/api"
 )
 
 // TestSections reads calc.wasm's sections as wabt wrote them from

@@ -697,3 +697,42 @@ func TestCellhostPatch_AnonymousClassWithEvalKeepsItsStash(t *testing.T) {
 		t.Fatalf("got %v, want ReferenceError: z is not defined", err)
 	}
 }
+
+// Patch 22: SetInterruptHook's function is called by Interrupt, on the
+// interrupting goroutine, after the flag is set; not after it is removed.
+func TestCellhostPatch_InterruptHook(t *testing.T) {
+	r := New()
+	var calls int
+	var closedFirst bool
+	r.SetInterruptHook(func() {
+		calls++
+		select {
+		case <-r.InterruptDone():
+			closedFirst = true
+		default:
+		}
+	})
+	r.Interrupt("a")
+	if calls != 1 || !closedFirst {
+		t.Fatalf("hook calls %d, InterruptDone closed before it: %v; want 1, true", calls, closedFirst)
+	}
+	r.ClearInterrupt()
+	r.SetInterruptHook(nil)
+	r.Interrupt("b")
+	if calls != 1 {
+		t.Fatalf("hook called after removal: %d calls", calls)
+	}
+	// From another goroutine while a native function waits, as a
+	// WebAssembly call does: the hook ends the wait.
+	r.ClearInterrupt()
+	stop := make(chan struct{})
+	r.SetInterruptHook(func() { close(stop) })
+	started := make(chan struct{})
+	r.Set("work", func() { close(started); <-stop })
+	go func() { <-started; r.Interrupt("c") }()
+	if _, err := r.RunString("work(); for (;;) {}"); err == nil {
+		t.Fatal("no interrupt")
+	} else if ie, ok := err.(*InterruptedError); !ok || ie.Value() != "c" {
+		t.Fatalf("got %v, want the interrupt c", err)
+	}
+}

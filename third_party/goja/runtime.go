@@ -1556,6 +1556,19 @@ func (r *Runtime) InterruptDone() <-chan struct{} {
 	return r.vm.interruptDone()
 }
 
+// SetInterruptHook sets f to be called by every Interrupt, on the
+// goroutine that calls Interrupt, after the interrupt flag is set (so
+// InterruptDone is closed by then); nil removes it. A native function that
+// runs long outside the VM can stop its work from f without a goroutine of
+// its own waiting on InterruptDone: such a function records that it is
+// running, then checks InterruptDone, and f stops what it finds recorded.
+// f must not call into the runtime. (cellhost patch 22)
+func (r *Runtime) SetInterruptHook(f func()) {
+	r.vm.interruptLock.Lock()
+	r.vm.interruptHook = f
+	r.vm.interruptLock.Unlock()
+}
+
 /*
 ToValue converts a Go value into a JavaScript value of a most appropriate type. Structural types (such as structs, maps
 and slices) are wrapped so that changes are reflected on the original value which can be retrieved using Value.Export().

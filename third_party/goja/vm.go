@@ -384,6 +384,7 @@ type vm struct {
 	// interruptLock).
 	interruptCh     chan struct{}
 	interruptClosed bool
+	interruptHook   func() // cellhost patch 22
 
 	curAsyncRunner *asyncRunner
 
@@ -695,7 +696,11 @@ func (vm *vm) Interrupt(v interface{}) {
 		close(vm.interruptCh)
 		vm.interruptClosed = true
 	}
+	hook := vm.interruptHook // cellhost patch 22
 	vm.interruptLock.Unlock()
+	if hook != nil {
+		hook()
+	}
 }
 
 func (vm *vm) ClearInterrupt() {
