@@ -697,3 +697,52 @@ func TestCellhostPatch_AnonymousClassWithEvalKeepsItsStash(t *testing.T) {
 		t.Fatalf("got %v, want ReferenceError: z is not defined", err)
 	}
 }
+
+// Patch 22: the capabilities of the intrinsic Promise (every then() and
+// every async function call) resolve from Go without making their
+// resolving functions; script code that is handed them (Promise.all, any,
+// race pass them to a thenable's then) gets functions that share the
+// [[AlreadyResolved]] record with the Go side.
+func TestCellhostPatch_LazyPromiseResolvingFunctions(t *testing.T) {
+	const SCRIPT = `
+	const log = [];
+	const late = { then(res, rej) { res("first"); rej("ignored"); res("ignored too"); } };
+	const twice = { then(res, rej) { rej("no"); res("ignored"); } };
+	let keptRes, keptRej;
+	const keep = { then(res, rej) { keptRes = res; keptRej = rej; res("kept"); } };
+	Promise.race([late]).then(v => log.push("race:" + v));
+	Promise.any([twice, late]).then(v => log.push("any:" + v));
+	Promise.all([keep]).then(v => { log.push("all:" + v); keptRej("after"); keptRes("after"); log.push(keptRes.length + typeof keptRej); });
+	(async () => { await null; return "async"; })().then(v => log.push(v));
+	(async () => { throw new Error("thrown"); })().catch(e => log.push(e.message));
+	Promise.resolve(1).then(v => v + 1).then(v => log.push("then:" + v));
+	new Promise(r => r(Promise.resolve("nested"))).then(v => log.push(v));
+	let p; p = Promise.resolve().then(() => p); p.catch(e => log.push(e.constructor.name));
+	`
+	r := New()
+	if _, err := r.RunString(SCRIPT); err != nil {
+		t.Fatal(err)
+	}
+	got := r.Get("log").String()
+	const want = "thrown,async,then:2,TypeError,race:first,any:first,all:kept,1function,nested" // node 20 (V8)
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// An async function call and an await make no function objects for
+	// their promises' capabilities: 58 allocations per call with one
+	// await before the patch, 24 with it (go1.26, amd64).
+	af, err := r.RunString(`(async function af() { await undefined; return 1 })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, _ := AssertFunction(af)
+	allocs := testing.AllocsPerRun(200, func() {
+		if _, err := call(_undefined); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("allocations per async call with one await: %.0f", allocs)
+	if allocs > 40 {
+		t.Errorf("%.0f allocations per async call, want at most 40", allocs)
+	}
+}
