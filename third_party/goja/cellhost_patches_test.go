@@ -746,3 +746,44 @@ func TestCellhostPatch_LazyPromiseResolvingFunctions(t *testing.T) {
 		t.Errorf("%.0f allocations per async call, want at most 40", allocs)
 	}
 }
+
+// Patch 23: a call from Go reuses the value stack the last one grew (up
+// to keptStackCap values), cleared: nothing the last call left on it
+// stays reachable from the runtime.
+func TestCellhostPatch_KeptValueStack(t *testing.T) {
+	r := New()
+	fv, err := r.RunString(`(function f(n, o) { return n > 0 ? f(n - 1, o) : o })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := AssertFunction(fv)
+	obj := r.NewObject()
+	if v, err := f(_undefined, r.ToValue(20), obj); err != nil || v != obj {
+		t.Fatal(v, err)
+	}
+	s := r.vm.stack
+	if cap(s) == 0 || cap(s) > keptStackCap {
+		t.Fatalf("stack cap %d after the call, want 1..%d", cap(s), keptStackCap)
+	}
+	for i, v := range s[:cap(s)] {
+		if v != nil {
+			t.Fatalf("slot %d still holds %v after returning to Go", i, v)
+		}
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := f(_undefined, r.ToValue(20), obj); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// upstream: the stack regrown from nothing by doubling, 7 arrays
+	if allocs > 2 {
+		t.Errorf("%.0f allocations per call, want at most 2", allocs)
+	}
+	// a stack grown past the bound is dropped, as upstream does
+	if _, err := f(_undefined, r.ToValue(2000), obj); err != nil {
+		t.Fatal(err)
+	}
+	if s := r.vm.stack; s != nil {
+		t.Errorf("a stack of cap %d was kept", cap(s))
+	}
+}
