@@ -126,6 +126,8 @@ start() { # start cellhost|workerd
   cat "$work/log-$kind" >&2; die "$kind did not start"
 }
 rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$1/status"; }
+# cpu_us <pid>: user + system time of the process so far, microseconds
+cpu_us() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); split($0, f, " "); printf "%.0f\n", (f[12] + f[13]) * 1e6 / hz }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 fds() { ls "/proc/$1/fd" | wc -l; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (b>0)?a/b:0}'; }
 
@@ -135,8 +137,10 @@ declare -A R
 for s in cellhost workerd; do timeout 300 node "$work/req.mjs" "${URL[$s]}" warm 0 20 1 >/dev/null; done
 # activation, alternating which server goes first in two halves
 half=$(( (FIRST + 1) / 2 ))
-for s in cellhost workerd; do R[$s,a1]=$(timeout 900 node "$work/req.mjs" "${URL[$s]}" first 0 "$half" 1); done
-for s in workerd cellhost; do R[$s,a2]=$(timeout 900 node "$work/req.mjs" "${URL[$s]}" first "$half" $((FIRST - half)) 1); done
+# CPU per activation: the server's user + system time over both halves
+# (/proc) divided by FIRST
+for s in cellhost workerd; do c0=$(cpu_us "${PID[$s]}"); R[$s,a1]=$(timeout 900 node "$work/req.mjs" "${URL[$s]}" first 0 "$half" 1); R[$s,cpu]=$(( $(cpu_us "${PID[$s]}") - c0 )); done
+for s in workerd cellhost; do c0=$(cpu_us "${PID[$s]}"); R[$s,a2]=$(timeout 900 node "$work/req.mjs" "${URL[$s]}" first "$half" $((FIRST - half)) 1); R[$s,cpu]=$(( R[$s,cpu] + $(cpu_us "${PID[$s]}") - c0 )); done
 # density, one server at a time
 for s in workerd cellhost; do
   p=${PID[$s]}
@@ -163,7 +167,7 @@ read -r c50a c99a cba <<<"${R[cellhost,a1]}"; read -r c50b c99b cbb <<<"${R[cell
 read -r w50a w99a wba <<<"${R[workerd,a1]}"; read -r w50b w99b wbb <<<"${R[workerd,a2]}"
 c50=$(awk -v a="$c50a" -v b="$c50b" 'BEGIN{printf "%.2f", (a+b)/2}'); w50=$(awk -v a="$w50a" -v b="$w50b" 'BEGIN{printf "%.2f", (a+b)/2}')
 c99=$(awk -v a="$c99a" -v b="$c99b" 'BEGIN{printf "%.2f", (a>b)?a:b}'); w99=$(awk -v a="$w99a" -v b="$w99b" 'BEGIN{printf "%.2f", (a>b)?a:b}')
-echo "first request to a new object ($FIRST sequential): p50 cellhost $c50 ms, workerd $w50 ms ($(ratio "$c50" "$w50")x; halves $c50a/$c50b vs $w50a/$w50b); p99 cellhost $c99 ms, workerd $w99 ms ($(ratio "$c99" "$w99")x); failures cellhost $((cba + cbb)), workerd $((wba + wbb))"
+echo "first request to a new object ($FIRST sequential): p50 cellhost $c50 ms, workerd $w50 ms ($(ratio "$c50" "$w50")x; halves $c50a/$c50b vs $w50a/$w50b); p99 cellhost $c99 ms, workerd $w99 ms ($(ratio "$c99" "$w99")x); failures cellhost $((cba + cbb)), workerd $((wba + wbb)); CPU per activation cellhost $((R[cellhost,cpu] / FIRST)) us, workerd $((R[workerd,cpu] / FIRST)) us ($(ratio "${R[cellhost,cpu]}" "${R[workerd,cpu]}")x)"
 for when in 1 2; do
   label="right after the writes"; [ "$when" = 2 ] && label="after ${IDLE_WAIT} s idle"
   ck=${R[cellhost,kb$when]}; wk=${R[workerd,kb$when]}

@@ -21,6 +21,8 @@
 # CELLHOST_ARGS is passed to cellhost dev (default mode: log, file bucket),
 # KEEP=1 keeps the temp dir. workerd comes from npm into .cache/anchor
 # (workerd-lib.sh, shared with vs-workerd.sh). On 127.0.0.1 only.
+# CPU per request: the server process's user + system time over the measured
+# run (/proc) divided by its 2xx responses (cpu_us, workerd-lib.sh).
 # Exit status: 0 when every run verified (targets are reported, not enforced).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -121,8 +123,12 @@ run() { # run <server> <write|read>
   [ "$sc" = read ] && q="$q&peek=1"
   timeout -k 5 40 wrk -t1 -c1 -d1s -s "$work/stat.lua" "${URL[$s]}$q" >/dev/null 2>&1 || die "$s $sc: warm-up failed"
   before=$(peek "$s")
+  local c0 c1
+  c0=$(cpu_us "${SPIDS[$s]}")
   timeout -k 5 $((DUR + 30)) wrk -t1 -c1 -d"${DUR}s" --timeout 10s -s "$work/stat.lua" "${URL[$s]}$q" >"$out" 2>&1 || die "$s $sc: wrk failed"
+  c1=$(cpu_us "${SPIDS[$s]}")
   ok=$(( $(stat_of "$out" requests) - $(stat_of "$out" bad) ))
+  L[$s,$sc,cpu]+=" $(cpu_per "$c0" "$c1" "$ok")"
   [ "$ok" -gt 0 ] && [ "$(stat_of "$out" bad)" -le $(( ok / 100 )) ] || die "$s $sc: $(stat_of "$out" bad) errors of $(stat_of "$out" requests)"
   if [ "$sc" = write ]; then
     after=$(peek "$s")
@@ -163,7 +169,7 @@ echo "== one connection, cellhost / workerd (medians of $ROUNDS; ratio < 1: cell
 for sc in write read; do
   c50=$(median "${L[cellhost,$sc,p50]}"); w50=$(median "${L[workerd,$sc,p50]}")
   c99=$(median "${L[cellhost,$sc,p99]}"); w99=$(median "${L[workerd,$sc,p99]}")
-  echo "$sc: p50 cellhost $c50 ms, workerd $w50 ms ($(ratio "$c50" "$w50")x); p99 cellhost $c99 ms, workerd $w99 ms ($(ratio "$c99" "$w99")x); req/s $(median "${L[cellhost,$sc,rps]}" | cut -d. -f1) vs $(median "${L[workerd,$sc,rps]}" | cut -d. -f1)"
+  echo "$sc: p50 cellhost $c50 ms, workerd $w50 ms ($(ratio "$c50" "$w50")x); p99 cellhost $c99 ms, workerd $w99 ms ($(ratio "$c99" "$w99")x); req/s $(median "${L[cellhost,$sc,rps]}" | cut -d. -f1) vs $(median "${L[workerd,$sc,rps]}" | cut -d. -f1); CPU per request cellhost $(median "${L[cellhost,$sc,cpu]}" | cut -d. -f1) us, workerd $(median "${L[workerd,$sc,cpu]}" | cut -d. -f1) us ($(ratio "$(median "${L[cellhost,$sc,cpu]}")" "$(median "${L[workerd,$sc,cpu]}")")x)"
   [ "$sc" = write ] && W50=$c50 WW50=$w50
   [ "$sc" = read ] && R50=$c50 R99=$c99
 done

@@ -42,7 +42,11 @@
 #     otherwise the run is INVALID (a server that drops writes cannot win);
 #   * restarts each server on its state and checks every count survived;
 #   * with strace, counts fsync/fdatasync/syncfs per write (1 and N clients);
-#   * prints req/s (2xx only), p50/p99, and ratios cellhost/workerd.
+#   * prints req/s (2xx only), the server's CPU per 2xx request (user + system
+#     time of its process from /proc over the measured run: other load on the
+#     machine moves it much less than req/s), p50/p99, and ratios
+#     cellhost/workerd (for CPU: workerd's CPU per request / cellhost's, so
+#     above 1x cellhost spends less).
 # Exit status: 0 when every run verified, 1 otherwise.
 set -euo pipefail
 
@@ -285,7 +289,7 @@ wrk_run() { # wrk_run <out> <seconds> <connections> <path> <lua> [env...]
 }
 stat_of() { grep '^WRKSTAT ' "$1" | grep -o " $2=[0-9]*" | head -1 | cut -d= -f2; }
 
-declare -A RPS P50 P99 RPSL P50L P99L VALID NOTE LAST
+declare -A RPS P50 P99 CPU RPSL P50L P99L CPUL VALID NOTE LAST
 # measure <server> <scenario> <label>
 measure() {
   local srv=$1 sc=$2 label=$3 path lua envs=() out before after delta ok req dur st errs extra
@@ -304,7 +308,10 @@ measure() {
   wrk_run "$work/$srv-$sc-warm.txt" "$WARM" "$CONNS" "$path" "$lua" "${envs[@]}"
   before=$(count "$sc")
   out=$work/$srv-$sc.txt
+  local c0 c1 cpu
+  c0=$(cpu_us "$SPID")
   wrk_run "$out" "$DUR" "$CONNS" "$path" "$lua"
+  c1=$(cpu_us "$SPID")
   after=$(count "$sc")
   LAST[$srv,$sc]=$after
   req=$(stat_of "$out" requests); dur=$(stat_of "$out" duration_us); st=$(stat_of "$out" status)
@@ -316,6 +323,8 @@ measure() {
   rps=$(awk -v n="$ok" -v d="$dur" 'BEGIN{printf "%.0f", n/(d/1e6)}')
   p50=$(awk -v u="$(stat_of "$out" p50_us)" 'BEGIN{printf "%.2f", u/1000}')
   p99=$(awk -v u="$(stat_of "$out" p99_us)" 'BEGIN{printf "%.2f", u/1000}')
+  cpu=$(cpu_per "$c0" "$c1" "$ok")
+  CPUL[$srv,$sc]="${CPUL[$srv,$sc]:-} $cpu"
   RPSL[$srv,$sc]="${RPSL[$srv,$sc]:-} $rps"; P50L[$srv,$sc]="${P50L[$srv,$sc]:-} $p50"; P99L[$srv,$sc]="${P99L[$srv,$sc]:-} $p99"
   if [ "$delta" -lt "$ok" ]; then
     bad="LOST WRITES: stored +$delta < $ok 2xx"
@@ -326,8 +335,8 @@ measure() {
   fi
   [ -n "${VALID[$srv,$sc]:-}" ] || VALID[$srv,$sc]=1
   [ -z "$bad" ] || { VALID[$srv,$sc]=0; NOTE[$srv,$sc]=${NOTE[$srv,$sc]:-$bad}; }
-  printf '  %-12s %7s req/s  p50 %7s ms  p99 %7s ms  | %d 2xx, %d non-2xx, %d sock err; stored +%d: %s\n' \
-    "$label" "$rps" "$p50" "$p99" "$ok" "$st" "$errs" "$delta" "${bad:+INVALID: $bad}$( [ -z "$bad" ] && echo ok)"
+  printf '  %-12s %7s req/s  %5s cpu-us/req  p50 %7s ms  p99 %7s ms  | %d 2xx, %d non-2xx, %d sock err; stored +%d: %s\n' \
+    "$label" "$rps" "$cpu" "$p50" "$p99" "$ok" "$st" "$errs" "$delta" "${bad:+INVALID: $bad}$( [ -z "$bad" ] && echo ok)"
 }
 
 # fsync_probe <server>: strace -f -c attached to the running server while
@@ -417,7 +426,7 @@ median() { # median <printf format>: of the numbers on stdin
   tr ' ' '\n' | grep . | sort -g | awk -v f="$1" '{v[NR]=$1} END{printf f, (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'
 }
 for k in "${!RPSL[@]}"; do
-  RPS[$k]=$(echo "${RPSL[$k]}" | median %.0f); P50[$k]=$(echo "${P50L[$k]}" | median %.2f); P99[$k]=$(echo "${P99L[$k]}" | median %.2f)
+  RPS[$k]=$(echo "${RPSL[$k]}" | median %.0f); CPU[$k]=$(echo "${CPUL[$k]}" | median %.0f); P50[$k]=$(echo "${P50L[$k]}" | median %.2f); P99[$k]=$(echo "${P99L[$k]}" | median %.2f)
 done
 echo "== durability: files on disk, counts across a restart, fsyncs per write"
 storage_report cellhost
@@ -445,12 +454,14 @@ ratio_line() { # ratio_line <label> <scenario>
   r=$(awk -v a="${RPS[cellhost,$sc]}" -v b="${RPS[workerd,$sc]}" 'BEGIN{printf "%.2f", (b>0 ? a/b : 0)}')
   l50=$(awk -v a="${P50[cellhost,$sc]}" -v b="${P50[workerd,$sc]}" 'BEGIN{printf "%.2f", (b>0 ? a/b : 0)}')
   l99=$(awk -v a="${P99[cellhost,$sc]}" -v b="${P99[workerd,$sc]}" 'BEGIN{printf "%.2f", (b>0 ? a/b : 0)}')
-  echo "$1: cellhost ${RPS[cellhost,$sc]} req/s, workerd ${RPS[workerd,$sc]} req/s, ratio ${r}x; p50 ${P50[cellhost,$sc]} vs ${P50[workerd,$sc]} ms (${l50}x), p99 ${P99[cellhost,$sc]} vs ${P99[workerd,$sc]} ms (${l99}x)"
+  local cr
+  cr=$(awk -v a="${CPU[cellhost,$sc]}" -v b="${CPU[workerd,$sc]}" 'BEGIN{printf "%.2f", (a>0 ? b/a : 0)}')
+  echo "$1: cellhost ${RPS[cellhost,$sc]} req/s, workerd ${RPS[workerd,$sc]} req/s, ratio ${r}x; CPU per request cellhost ${CPU[cellhost,$sc]} us, workerd ${CPU[workerd,$sc]} us (workerd / cellhost ${cr}x); p50 ${P50[cellhost,$sc]} vs ${P50[workerd,$sc]} ms (${l50}x), p99 ${P99[cellhost,$sc]} vs ${P99[workerd,$sc]} ms (${l99}x)"
 }
 ratio_line "one object" one
 ratio_line "$OBJECTS objects" many
 if [ "${VALID[cellhost,direct]}" = 1 ]; then
-  echo "(cellhost $DIRECT, skipping the worker's fetch: ${RPS[cellhost,direct]} req/s, p50 ${P50[cellhost,direct]} ms, p99 ${P99[cellhost,direct]} ms)"
+  echo "(cellhost $DIRECT, skipping the worker's fetch: ${RPS[cellhost,direct]} req/s, ${CPU[cellhost,direct]} cpu-us/req, p50 ${P50[cellhost,direct]} ms, p99 ${P99[cellhost,direct]} ms)"
 else
   echo "(cellhost $DIRECT: INVALID: ${NOTE[cellhost,direct]})"; status=1
 fi

@@ -47,3 +47,14 @@ workerd_port() {
     sleep 0.1
   done
 }
+
+# cpu_us <pid>: the process's CPU time so far (user + system, all its
+# threads, from /proc/<pid>/stat), in microseconds. Divided by the requests
+# of a run it gives the CPU per request, which other load on the machine
+# moves much less than req/s. Fields counted after the ")" that ends the
+# command name (it may contain spaces).
+cpu_us() {
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); split($0, f, " "); printf "%.0f\n", (f[12] + f[13]) * 1e6 / hz }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+# cpu_per <us-before> <us-after> <requests>: microseconds of CPU per request
+cpu_per() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN{ printf "%.0f", (n > 0) ? (b - a) / n : 0 }'; }

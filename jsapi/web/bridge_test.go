@@ -151,3 +151,50 @@ func mustRun(rt *goja.Runtime, src string) goja.Value {
 	}
 	return v
 }
+
+// A request's cf from Go (HTTPRequest.CF) is parsed only when the program
+// reads it: an unread cf leaves with the very JSON it came with (spacing
+// and key order kept, so nothing re-stringified it); a read one is one
+// object, whose changes leave with the request; a clone gets its own copy;
+// new Request(req) shares it, as before.
+func TestWeb_requestCFLazy(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	const cf = `{"z": 1,  "a": {"b": [1, 2]}}`
+	in := func() goja.Value {
+		v, err := NewRequest(rt, &HTTPRequest{URL: "http://h.test/", CF: cf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	out := func(v goja.Value) string {
+		r, err := ExportRequest(rt, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.CF
+	}
+	if got := out(in()); got != cf {
+		t.Errorf("unread cf left as %q, want %q", got, cf)
+	}
+	rt.Set("req", in())
+	if got := mustRun(rt, `req.cf === req.cf && req.cf.a.b[1] === 2 && Object.keys(req.cf).join()`).String(); got != "z,a" {
+		t.Errorf("read cf: %s", got)
+	}
+	mustRun(rt, `req.cf.added = true`)
+	if got := out(rt.Get("req")); got != `{"z":1,"a":{"b":[1,2]},"added":true}` {
+		t.Errorf("changed cf left as %q", got)
+	}
+	rt.Set("req", in())
+	if got := mustRun(rt, `const c = req.clone(); c.cf.z = 2; [req.cf.z, c.cf.z, c.cf !== req.cf].join()`).String(); got != "1,2,true" {
+		t.Errorf("clone: %s", got)
+	}
+	rt.Set("req", in())
+	if got := mustRun(rt, `const n = new Request(req); n.cf === req.cf && n.cf.a.b.length`).String(); got != "2" {
+		t.Errorf("new Request(req): %s", got)
+	}
+	rt.Set("req", in())
+	if got := out(mustRun(rt, `req.clone()`)); got != cf {
+		t.Errorf("clone of an unread cf left as %q", got)
+	}
+}

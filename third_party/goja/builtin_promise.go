@@ -36,6 +36,74 @@ type jobCallback struct {
 type promiseCapability struct {
 	promise               *Object
 	resolveObj, rejectObj *Object
+	// cellhost patch 23: res, for a capability of the intrinsic %Promise%, resolves the
+	// promise from Go without function objects: resolveObj and rejectObj
+	// are made only when script code could see them (resolveFunc,
+	// rejectFunc). Every async function call and every then() makes
+	// such a capability, and most never hand its functions to script.
+	res *promiseResolving
+}
+
+// promiseResolving is the state the resolving functions of a promise
+// share (CreateResolvingFunctions' [[AlreadyResolved]] record), with the
+// function objects made on first request.
+type promiseResolving struct {
+	p                     *Promise
+	alreadyResolved       bool
+	resolveObj, rejectObj *Object
+}
+
+func (s *promiseResolving) resolve(resolution Value) Value {
+	if s.alreadyResolved {
+		return _undefined
+	}
+	s.alreadyResolved = true
+	p := s.p
+	r := p.val.runtime
+	if resolution.SameAs(p.val) {
+		return p.reject(r.NewTypeError("Promise self-resolution"))
+	}
+	if obj, ok := resolution.(*Object); ok {
+		var thenAction Value
+		ex := r.vm.try(func() {
+			thenAction = obj.self.getStr("then", nil)
+		})
+		if ex != nil {
+			return p.reject(ex.val)
+		}
+		if call, ok := assertCallable(thenAction); ok {
+			job := r.newPromiseResolveThenableJob(p, resolution, &jobCallback{callback: call})
+			r.enqueuePromiseJob(job)
+			return _undefined
+		}
+	}
+	return p.fulfill(resolution)
+}
+
+func (s *promiseResolving) reject(reason Value) Value {
+	if s.alreadyResolved {
+		return _undefined
+	}
+	s.alreadyResolved = true
+	return s.p.reject(reason)
+}
+
+func (s *promiseResolving) resolveFunc() *Object {
+	if s.resolveObj == nil {
+		s.resolveObj = s.p.val.runtime.newNativeFunc(func(call FunctionCall) Value {
+			return s.resolve(call.Argument(0))
+		}, "", 1)
+	}
+	return s.resolveObj
+}
+
+func (s *promiseResolving) rejectFunc() *Object {
+	if s.rejectObj == nil {
+		s.rejectObj = s.p.val.runtime.newNativeFunc(func(call FunctionCall) Value {
+			return s.reject(call.Argument(0))
+		}, "", 1)
+	}
+	return s.rejectObj
 }
 
 type promiseReaction struct {
@@ -83,41 +151,8 @@ func (p *Promise) toValue(r *Runtime) Value {
 }
 
 func (p *Promise) createResolvingFunctions() (resolve, reject *Object) {
-	r := p.val.runtime
-	alreadyResolved := false
-	return p.val.runtime.newNativeFunc(func(call FunctionCall) Value {
-			if alreadyResolved {
-				return _undefined
-			}
-			alreadyResolved = true
-			resolution := call.Argument(0)
-			if resolution.SameAs(p.val) {
-				return p.reject(r.NewTypeError("Promise self-resolution"))
-			}
-			if obj, ok := resolution.(*Object); ok {
-				var thenAction Value
-				ex := r.vm.try(func() {
-					thenAction = obj.self.getStr("then", nil)
-				})
-				if ex != nil {
-					return p.reject(ex.val)
-				}
-				if call, ok := assertCallable(thenAction); ok {
-					job := r.newPromiseResolveThenableJob(p, resolution, &jobCallback{callback: call})
-					r.enqueuePromiseJob(job)
-					return _undefined
-				}
-			}
-			return p.fulfill(resolution)
-		}, "", 1),
-		p.val.runtime.newNativeFunc(func(call FunctionCall) Value {
-			if alreadyResolved {
-				return _undefined
-			}
-			alreadyResolved = true
-			reason := call.Argument(0)
-			return p.reject(reason)
-		}, "", 1)
+	s := &promiseResolving{p: p}
+	return s.resolveFunc(), s.rejectFunc()
 }
 
 func (p *Promise) reject(reason Value) Value {
@@ -283,7 +318,7 @@ func (r *Runtime) newPromiseCapability(c *Object) *promiseCapability {
 	pcap := new(promiseCapability)
 	if c == r.getPromise() {
 		p := r.newPromise(r.getPromisePrototype())
-		pcap.resolveObj, pcap.rejectObj = p.createResolvingFunctions()
+		pcap.res = &promiseResolving{p: p}
 		pcap.promise = p.val
 	} else {
 		var resolve, reject Value
@@ -384,11 +419,35 @@ func (r *Runtime) promiseProto_finally(call FunctionCall) Value {
 }
 
 func (pcap *promiseCapability) resolve(result Value) {
+	if pcap.res != nil {
+		pcap.res.resolve(result)
+		return
+	}
 	pcap.promise.runtime.toCallable(pcap.resolveObj)(FunctionCall{Arguments: []Value{result}})
 }
 
 func (pcap *promiseCapability) reject(reason Value) {
+	if pcap.res != nil {
+		pcap.res.reject(reason)
+		return
+	}
 	pcap.promise.runtime.toCallable(pcap.rejectObj)(FunctionCall{Arguments: []Value{reason}})
+}
+
+// resolveFunc and rejectFunc are the capability's resolving functions as
+// script code sees them.
+func (pcap *promiseCapability) resolveFunc() *Object {
+	if pcap.res != nil {
+		return pcap.res.resolveFunc()
+	}
+	return pcap.resolveObj
+}
+
+func (pcap *promiseCapability) rejectFunc() *Object {
+	if pcap.res != nil {
+		return pcap.res.rejectFunc()
+	}
+	return pcap.rejectObj
 }
 
 func (pcap *promiseCapability) try(f func()) bool {
@@ -427,7 +486,7 @@ func (r *Runtime) promise_all(call FunctionCall) Value {
 				return _undefined
 			}, "", 1)
 			remainingElementsCount++
-			r.invoke(nextPromise, "then", onFulfilled, pcap.rejectObj)
+			r.invoke(nextPromise, "then", onFulfilled, pcap.rejectFunc())
 		})
 		remainingElementsCount--
 		if remainingElementsCount == 0 {
@@ -509,7 +568,7 @@ func (r *Runtime) promise_any(call FunctionCall) Value {
 			}, "", 1)
 
 			remainingElementsCount++
-			r.invoke(nextPromise, "then", pcap.resolveObj, onRejected)
+			r.invoke(nextPromise, "then", pcap.resolveFunc(), onRejected)
 		})
 		remainingElementsCount--
 		if remainingElementsCount == 0 {
@@ -528,7 +587,7 @@ func (r *Runtime) promise_race(call FunctionCall) Value {
 		iter := r.getIterator(call.Argument(0), nil)
 		iter.iterate(func(nextValue Value) {
 			nextPromise := promiseResolve(FunctionCall{This: c, Arguments: []Value{nextValue}})
-			r.invoke(nextPromise, "then", pcap.resolveObj, pcap.rejectObj)
+			r.invoke(nextPromise, "then", pcap.resolveFunc(), pcap.rejectFunc())
 		})
 	})
 	return pcap.promise

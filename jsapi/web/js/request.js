@@ -11,6 +11,7 @@
     throw new TypeError("Invalid HTTP method string: " + m);
   }
   let isRequest; // (x) → boolean
+  let cfOf; // (req) → its cf value, parsed from its JSON on first use
   let makeRequestInternal; // (method, url, list|null, ctype|null, state) → Request
   let exportRequestInternal; // (req) → undefined, after native.outRequest(...)
   let goMakeRequest; // internals.makeRequest
@@ -31,6 +32,11 @@
     #signal;
     #signalGiven; // a signal came with the init or the input (not the default one)
     #cf;
+    // #cfJSON: the cf object as JSON from Go (HTTPRequest.CF), parsed into
+    // #cf only when the program reads it (cfOf): a request the worker only
+    // passes on with stub.fetch carries the same JSON to the object
+    // without a parse and a stringify. undefined: #cf is the value.
+    #cfJSON;
     #cache;
     // internal construction: the caller sets the fields
     constructor(state) {
@@ -79,7 +85,7 @@
             method = input.#method;
             if (input.#hl !== null) hl = native.hCopy(input.#hl);
             else ctype = input.#ctype;
-            cf = input.#cf;
+            cf = cfOf(input);
             cache = input.#cache;
             redirect = input.#redirect;
             signal = input.#signal;
@@ -147,7 +153,7 @@
             signal = init.#signal;
             hl = init.#hl === null ? null : native.hCopy(init.#hl);
             ctype = hl === null ? init.#ctype : null;
-            cf = init.#cf;
+            cf = cfOf(init);
             state = bodyStateOf(init); // shared, as workerd does
           }
           if (contentType !== null) ctype = withContentType(hl, ctype, contentType);
@@ -168,6 +174,14 @@
         }
       };
       isRequest = (r) => isObject(r) && #method in r;
+      cfOf = (r) => {
+        const j = r.#cfJSON;
+        if (j !== undefined) {
+          r.#cfJSON = undefined;
+          r.#cf = JSON.parse(j);
+        }
+        return r.#cf;
+      };
       makeRequestInternal = (method, url, hl, ctype, state) => {
         const r = new RequestImpl(state);
         setPrototypeOf(r, Request.prototype);
@@ -193,7 +207,8 @@
         r.#ctype = null;
         r.#redirect = "manual"; // as workerd's incoming requests have it
         r.#signal = null;
-        r.#cf = cf === null || cf === undefined ? undefined : JSON.parse(cf);
+        r.#cf = undefined;
+        if (cf !== null && cf !== undefined) r.#cfJSON = cf;
         r.#cache = undefined;
         return r;
       };
@@ -210,7 +225,8 @@
         d.headers = r.headers;
         if (body !== undefined) d.body = body;
         if (r.#redirect !== "manual") d.redirect = r.#redirect;
-        if (r.#cf !== undefined) d.cf = r.#cf;
+        const cf = cfOf(r);
+        if (cf !== undefined) d.cf = cf;
         if (r.#cache !== undefined) d.cache = r.#cache;
         return d;
       };
@@ -229,7 +245,10 @@
         if (!(isObject(r) && #method in r)) throw new TypeError("Expected a Request object.");
         // cf goes along as JSON, as workerd's cf blob does (to an object
         // through stub.fetch(request))
-        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r), r.#cf === undefined ? null : JSON.stringify(r.#cf));
+        // (the JSON it came with when the program never read it)
+        const j = r.#cfJSON;
+        native.outRequest(r.#method, r.#url, r.#hl, r.#ctype, takeForExport(r),
+          j !== undefined ? j : r.#cf === undefined ? null : JSON.stringify(r.#cf));
       };
     }
     get method() { return this.#method; }
@@ -245,7 +264,7 @@
       return this.#signal;
     }
     get fetcher() { return null; }
-    get cf() { return this.#cf; }
+    get cf() { return cfOf(this); }
     get cache() { return this.#cache; }
     get integrity() { return ""; }
     get keepalive() { return false; }
@@ -256,7 +275,9 @@
         st === null ? null : copyBodyState(st));
       r.#redirect = this.#redirect;
       r.#signal = this.#signal;
-      r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
+      // a copy: its own parse of the same JSON, or a clone of the value
+      if (this.#cfJSON !== undefined) r.#cfJSON = this.#cfJSON;
+      else r.#cf = this.#cf === undefined ? undefined : native.structuredClone(this.#cf);
       r.#cache = this.#cache;
       return r;
     }
