@@ -62,6 +62,10 @@ func TestMemoryLimit_AllocationRefusedBeforeItIsMade(t *testing.T) {
 		c.MemoryLimit = 64 << 20
 		c.CPULimit = 10 * time.Minute
 		c.RequestTimeout = 10 * time.Minute
+		// The hits counter lives in the instance: on a loaded machine the
+		// steps can be further apart than the default idle timeouts.
+		c.InstanceIdleTimeout = 10 * time.Minute
+		c.IdleTimeout = 10 * time.Minute
 	})
 	if err := h.Open(); err != nil {
 		t.Fatal(err)
