@@ -43,6 +43,10 @@ var resources = map[string]string{
 	"url/resources/setters_tests.json": "../whatwgurl/testdata/setters_tests.json",
 }
 
+// expectationsHeader opens expectations.txt.
+const expectationsHeader = "# WPT subtests that do not pass on cellhost (internal/wpt, TestWPT): file<TAB>subtest<TAB>reason.\n" +
+	"# A failure not listed here fails the test, and so does a listed one that passes.\n"
+
 func harnessPath(t *testing.T) string {
 	if p := os.Getenv("CELLHOST_WPT_HARNESS"); p != "" {
 		return p
@@ -149,7 +153,7 @@ func TestWPT(t *testing.T) {
 	}
 	t.Logf("WPT: %d/%d subtests pass in %d files", pass, total, len(names))
 	if os.Getenv("CELLHOST_WPT_WRITE") == "1" {
-		if err := writeExpectations("expectations.txt", names, all, exp); err != nil {
+		if err := WriteExpectations("expectations.txt", expectationsHeader, names, all, exp); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -178,28 +182,4 @@ func runFile(t *testing.T, b *jsapi.Bundle, name string) FileResult {
 		t.Fatalf("%s: %v: %s", name, err, rec.Body.String())
 	}
 	return r
-}
-
-func writeExpectations(p string, names []string, all map[string]FileResult, old map[string]map[string]Expectation) error {
-	var b strings.Builder
-	b.WriteString("# WPT subtests that do not pass on cellhost (internal/wpt, TestWPT): file<TAB>subtest<TAB>reason.\n")
-	b.WriteString("# A failure not listed here fails the test, and so does a listed one that passes.\n")
-	for _, n := range names {
-		r := all[n]
-		results := append([]Subtest(nil), r.Results...)
-		if r.Harness.Status != StatusPass {
-			results = append(results, Subtest{Name: "(harness)", Status: r.Harness.Status, Message: r.Harness.Message})
-		}
-		for _, s := range results {
-			if s.Status == StatusPass {
-				continue
-			}
-			reason := StatusName(s.Status) + ": " + oneLine(s.Message)
-			if e, ok := old[n][s.Name]; ok {
-				reason = e.Reason
-			}
-			fmt.Fprintf(&b, "%s\t%s\t%s\n", n, FormatSubtest(s.Name), reason)
-		}
-	}
-	return os.WriteFile(p, []byte(b.String()), 0o644)
 }
