@@ -1002,6 +1002,7 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, s)
 	})
 	// checkPrime(bytes, checks) / generatePrime(bits, safe) -> big-endian bytes
+	const maxPrimeBits = 8192
 	set("checkPrime", func(c goja.FunctionCall) goja.Value {
 		checks := int(c.Argument(1).ToInteger())
 		if checks <= 0 {
@@ -1013,6 +1014,17 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		bits, safe := int(c.Argument(0).ToInteger()), c.Argument(1).ToBoolean()
 		if bits < 2 {
 			panic(nodeError(rt, "RangeError", "ERR_OUT_OF_RANGE", "The value of \"size\" is out of range. It must be >= 2. Received "+strconv.Itoa(bits)))
+		}
+		// workerd's bound (kMaxPrimeBits): past it the search runs in Go for
+		// minutes (a safe prime of 2^31 bits, never), where no CPU limit
+		// can interrupt it.
+		if bits > maxPrimeBits {
+			c, _ := goja.AssertConstructor(rt.Get("RangeError"))
+			e, err := c(nil, rt.ToValue("generatePrime size exceeds maximum ("+strconv.Itoa(maxPrimeBits)+" bits)"))
+			if err != nil {
+				panic(err)
+			}
+			panic(e)
 		}
 		for {
 			p, err := rand.Prime(rand.Reader, bits)
