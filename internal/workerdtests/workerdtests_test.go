@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,13 +99,17 @@ func TestWorkerdTests(t *testing.T) {
 		}
 		if st.Unsupported != "" {
 			skipped++
-			fmt.Fprintf(&table, "%s\tnot run\t%s\n", name, st.Unsupported)
+			fmt.Fprintf(&table, "| %s | not run | %s |\n", name, st.Unsupported)
 			if _, listed := exp[name]; listed {
 				t.Errorf("expectations.txt lists %s, which is not run (%s)", name, st.Unsupported)
 			}
 			continue
 		}
+		start := time.Now()
 		res := runSuite(t, filepath.Join(r, filepath.Dir(filepath.FromSlash(name))), st)
+		if testing.Verbose() {
+			t.Logf("%s: %d tests in %.1f s", name, len(res.Results), time.Since(start).Seconds())
+		}
 		all[name] = res
 		ran = append(ran, name)
 		p := 0
@@ -115,7 +120,7 @@ func TestWorkerdTests(t *testing.T) {
 		}
 		pass += p
 		total += len(res.Results)
-		fmt.Fprintf(&table, "%s\t%d/%d\n", name, p, len(res.Results))
+		fmt.Fprintf(&table, "| %s | %d / %d | %s |\n", name, p, len(res.Results), fileNote(res))
 		for _, d := range wpt.Compare(name, res, exp[name]) {
 			t.Error(d)
 		}
@@ -128,7 +133,11 @@ func TestWorkerdTests(t *testing.T) {
 	t.Logf("per file:\n%s", table.String())
 	t.Logf("workerd tests: %d/%d test exports pass in %d files run; %d files not run (a binding or feature the runner cannot give)", pass, total, len(ran), skipped)
 	if out := os.Getenv("CELLHOST_WORKERD_TABLE"); out != "" {
-		_ = os.WriteFile(out, []byte(table.String()), 0o644)
+		doc := "| file | tests passed / run | note |\n|---|---|---|\n" + table.String() +
+			fmt.Sprintf("\n**%d / %d** test exports pass in %d files run; %d files not run.\n", pass, total, len(ran), skipped)
+		if err := os.WriteFile(out, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if os.Getenv("CELLHOST_WORKERD_WRITE") == "1" {
 		if err := wpt.WriteExpectations("expectations.txt", expectationsHeader, ran, all, exp); err != nil {
@@ -136,6 +145,14 @@ func TestWorkerdTests(t *testing.T) {
 		}
 	}
 }
+
+// testTimeout bounds one test (workerd's runner has none; a test that
+// waits for something cellhost never does would otherwise hang the run);
+// fileBudget bounds a file's tests together.
+const (
+	testTimeout = 20 * time.Second
+	fileBudget  = 60 * time.Second
+)
 
 // runSuite runs one config's tests on a fresh host. dir holds the config
 // and its modules.
@@ -214,11 +231,14 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 	state := filepath.Join(work, "state")
 	hc.StateDir = state
 	hc.Shards = 1
-	hc.Log = io.Discard
+	// The host's log (uncaught errors, timeouts) is kept so that a test
+	// answered with a bare 500 is reported with what the log said.
+	logs := &lockedBuffer{}
+	hc.Log = logs
 	if os.Getenv("CELLHOST_WORKERD_LOG") == "1" {
-		hc.Log = os.Stderr
+		hc.Log = io.MultiWriter(logs, os.Stderr)
 	}
-	hc.RequestTimeout = 30 * time.Second
+	hc.RequestTimeout = testTimeout
 	hc.CPULimit = 10 * time.Second
 	bres := binding.NewResources(state, nil, func() (plugins.ObjectStore, error) {
 		return filestore.New(filepath.Join(work, "bucket"))
@@ -247,8 +267,18 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 	if code != 200 || json.Unmarshal(body, &tests) != nil {
 		return fail(fmt.Sprintf("listing the tests: HTTP %d: %s", code, oneLine(string(body))))
 	}
+	deadline := time.Now().Add(fileBudget)
 	for _, name := range tests {
+		if time.Now().After(deadline) {
+			res.Results = append(res.Results, wpt.Subtest{Name: name, Status: wpt.StatusNotRun,
+				Message: fmt.Sprintf("not run: the file's tests took longer than %s", fileBudget)})
+			continue
+		}
+		mark := logs.Len()
 		code, body := get("/__wdtest/run?t=" + url.QueryEscape(name))
+		if code != 200 {
+			body = append(body, "; log: "+logs.Since(mark)...)
+		}
 		var out struct {
 			OK      bool   `json:"ok"`
 			Message string `json:"message"`
@@ -267,6 +297,49 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 		res.Results = append(res.Results, s)
 	}
 	return res
+}
+
+// fileNote says why a file ran no test (it did not load).
+func fileNote(r wpt.FileResult) string {
+	if r.Harness.Status == wpt.StatusPass {
+		return ""
+	}
+	s := oneLine(r.Harness.Message)
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return strings.ReplaceAll(s, "|", "\\|")
+}
+
+// lockedBuffer is the host's log: written on the shard's goroutines, read
+// between tests.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b = append(l.b, p...)
+	return len(p), nil
+}
+
+func (l *lockedBuffer) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.b)
+}
+
+// Since is what was written after mark, on one line, at most 600 bytes.
+func (l *lockedBuffer) Since(mark int) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := strings.Join(strings.Fields(string(l.b[mark:])), " ")
+	if len(s) > 600 {
+		s = s[:600] + "..."
+	}
+	return s
 }
 
 func oneLine(s string) string {
