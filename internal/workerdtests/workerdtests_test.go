@@ -226,7 +226,7 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 	}
 	hc, err := cfg.HostConfig()
 	if err != nil {
-		return fail("load: " + oneLine(err.Error()))
+		return fail("load: " + oneLine(strings.ReplaceAll(err.Error(), proj+string(filepath.Separator), "")))
 	}
 	state := filepath.Join(work, "state")
 	hc.StateDir = state
@@ -252,7 +252,7 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 		return fail("host: " + err.Error())
 	}
 	if err := h.Open(); err != nil {
-		return fail("open: " + oneLine(err.Error()))
+		return fail("open: " + oneLine(strings.ReplaceAll(err.Error(), proj+string(filepath.Separator), "")))
 	}
 	defer h.Close(context.Background())
 	get := func(path string) (int, []byte) {
@@ -294,6 +294,7 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 		default:
 			s.Status, s.Message = wpt.StatusFail, out.Message
 		}
+		s.Message = strings.ReplaceAll(s.Message, proj+string(filepath.Separator), "")
 		res.Results = append(res.Results, s)
 	}
 	return res
