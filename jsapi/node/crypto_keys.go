@@ -1019,14 +1019,14 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		// minutes (a safe prime of 2^31 bits, never), where no CPU limit
 		// can interrupt it.
 		if bits > maxPrimeBits {
-			c, _ := goja.AssertConstructor(rt.Get("RangeError"))
-			e, err := c(nil, rt.ToValue("generatePrime size exceeds maximum ("+strconv.Itoa(maxPrimeBits)+" bits)"))
-			if err != nil {
-				panic(err)
-			}
-			panic(e)
+			panic(plainRangeError(rt, "generatePrime size exceeds maximum ("+strconv.Itoa(maxPrimeBits)+" bits)"))
 		}
 		for {
+			select {
+			case <-rt.InterruptDone():
+				panic(plainError(rt, "generatePrime exceeded the CPU limit"))
+			default:
+			}
 			p, err := rand.Prime(rand.Reader, bits)
 			if err != nil {
 				panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
