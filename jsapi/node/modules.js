@@ -723,8 +723,14 @@
   defs.async_hooks = () => {
     const ctx = native.asyncContext; // { get(), run(store key map, fn) }
     class AsyncLocalStorage {
-      constructor() { this._key = Symbol("AsyncLocalStorage"); }
-      getStore() { const m = ctx.get(); return m === undefined ? undefined : m.get(this._key); }
+      // options: workerd's and Node 24's { defaultValue, name }.
+      constructor(options) {
+        this._key = Symbol("AsyncLocalStorage");
+        this._default = options == null ? undefined : options.defaultValue;
+        this._name = options == null || options.name === undefined ? "" : String(options.name);
+      }
+      get name() { return this._name; }
+      getStore() { const m = ctx.get(); return m !== undefined && m.has(this._key) ? m.get(this._key) : this._default; }
       run(store, fn, ...args) {
         const m = new Map(ctx.get() || []);
         m.set(this._key, store);
@@ -749,7 +755,16 @@
       asyncId() { return 0; }
       triggerAsyncId() { return 0; }
     }
-    return { AsyncLocalStorage, AsyncResource };
+    // workerd tracks no async ids: its executionAsyncId() and
+    // triggerAsyncId() are 0 and createHook() returns a hook that does
+    // nothing (src/node/async_hooks.ts).
+    const hook = { enable() { return this; }, disable() { return this; } };
+    return {
+      AsyncLocalStorage, AsyncResource,
+      executionAsyncId: () => 0, triggerAsyncId: () => 0,
+      executionAsyncResource: () => Object.create(null),
+      createHook: () => Object.create(hook),
+    };
   };
 
   // ---- diagnostics_channel ----
