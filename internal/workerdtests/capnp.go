@@ -14,7 +14,8 @@ import (
 // lists "[...]", strings, numbers, identifiers, references ".name" to
 // other constants, and `embed "file"`. TestParseConfig pins it.
 
-// Value is a parsed value: Struct, List, string, Embed, Ref or Ident
+// Value is a parsed value: Struct, List, string (also a block of
+// backquoted lines), Embed, Ref or Ident
 // (numbers and enum names are kept as Ident text).
 type Value any
 
@@ -229,6 +230,22 @@ func (p *parser) value() (Value, error) {
 			}
 			s += t
 		}
+	case '`':
+		// Block text: each line from a backquote to its end, joined
+		// with newlines (workerd's configs write inline modules so).
+		var b strings.Builder
+		for p.peek() == '`' {
+			p.pos++
+			end := strings.IndexByte(p.src[p.pos:], '\n')
+			if end < 0 {
+				end = len(p.src) - p.pos
+			}
+			b.WriteString(p.src[p.pos : p.pos+end])
+			b.WriteByte('\n')
+			p.pos += end
+			p.skip()
+		}
+		return b.String(), nil
 	case '(':
 		p.pos++
 		var s Struct

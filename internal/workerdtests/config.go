@@ -18,6 +18,8 @@ type Module struct {
 	Name string // the module's name in workerd's registry ("worker")
 	Kind string // esModule, commonJsModule, text, data, json, wasm
 	File string // the embedded file, relative to the config
+	// Source is an inline module's text (File is then a name made up for it).
+	Source string
 }
 
 // Binding is one env binding of the tested worker.
@@ -195,8 +197,18 @@ func modulesOf(w Struct, deref func(Value) Value) []Module {
 			if fld.Name == "name" {
 				continue
 			}
-			if e, ok := fld.Value.(Embed); ok {
-				m.Kind, m.File = fld.Name, string(e)
+			switch v := fld.Value.(type) {
+			case Embed:
+				m.Kind, m.File = fld.Name, string(v)
+			case string:
+				// An inline module: its source in the config.
+				m.Kind, m.Source = fld.Name, v
+				m.File = "__inline_" + strings.Map(func(r rune) rune {
+					if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+						return r
+					}
+					return '_'
+				}, m.Name) + ".js"
 			}
 		}
 		if m.File != "" {

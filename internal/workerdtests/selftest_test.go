@@ -35,7 +35,7 @@ func TestReadSuite(t *testing.T) {
 	if st.Service != "main" || st.Unsupported != "" {
 		t.Fatalf("service %q, unsupported %q", st.Service, st.Unsupported)
 	}
-	wantMods := []Module{{"worker", "esModule", "runner-self-test.js"}, {"helper", "esModule", "runner-self-helper.js"}}
+	wantMods := []Module{{Name: "worker", Kind: "esModule", File: "runner-self-test.js"}, {Name: "helper", Kind: "esModule", File: "runner-self-helper.js"}}
 	if !reflect.DeepEqual(st.Modules, wantMods) {
 		t.Errorf("modules %+v", st.Modules)
 	}
@@ -51,6 +51,14 @@ func TestReadSuite(t *testing.T) {
 	want := "env.OTHER is a service binding to elsewhere (a worker service; cellhost runs one worker); env.Q is a queue binding"
 	if q.Unsupported != want {
 		t.Errorf("unsupported:\n got  %s\n want %s", q.Unsupported, want)
+	}
+	bf, err := ParseCapnp("const w :T = (modules = [(name = \"m\", esModule =\n  `export default 1;\n  `// two\n)]);")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods := modulesOf(bf.Consts["w"].(Struct), func(v Value) Value { return v })
+	if len(mods) != 1 || mods[0].Source != "export default 1;\n// two\n" || mods[0].File != "__inline_m.js" {
+		t.Errorf("block text module: %+v", mods)
 	}
 	if _, err := ParseCapnp(`const x :T = (a = "unterminated);`); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("bad input: %v", err)
