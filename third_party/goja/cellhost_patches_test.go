@@ -729,3 +729,14 @@ func TestCellhostPatch_V8DestructuringDeclarationTexts(t *testing.T) {
 		t.Fatalf("got %v, %v", v, err)
 	}
 }
+
+func TestCellhostPatch_V8CommaCalleeTexts(t *testing.T) {
+	// node's (V8's) texts; esbuild's bundles call imports as (0, ns.f)(...).
+	cellhostErrorTexts(t, map[string]string{
+		"var o = {}; (0, o.f)()":     "TypeError: (0 , o.f) is not a function",
+		"var o = {}; (0, o.f)(1)":    "TypeError: (0 , o.f) is not a function",
+		"var o = {}; (1, 2, o.f)()":  "TypeError: (1 , 2 , o.f) is not a function",
+		"var o = {}; new (0, o.f)()": "TypeError: (0 , o.f) is not a constructor",
+		"var m = {}; (0, m.a.b)()":   "TypeError: Cannot read properties of undefined (reading 'b')",
+	})
+}
