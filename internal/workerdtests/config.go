@@ -172,8 +172,6 @@ func ReadSuite(f *File, base string) (*Suite, error) {
 				why = append(why, fmt.Sprintf("env.%s is a %s binding", b.Name, b.Kind))
 			case b.Kind == "service" && b.Value != st.Service:
 				why = append(why, fmt.Sprintf("env.%s is a service binding to %s (a %s service; cellhost runs one worker)", b.Name, b.Value, kinds[b.Value]))
-			case (b.Kind == "text" || b.Kind == "json") && strings.HasPrefix(b.Value, "embed:"):
-				why = append(why, fmt.Sprintf("env.%s is an embedded %s binding", b.Name, b.Kind))
 			}
 			st.Bindings = append(st.Bindings, b)
 		}
@@ -229,8 +227,9 @@ func dedupe(s []string) []string {
 }
 
 // Wrangler is the wrangler.json that gives cellhost the suite's worker:
-// main is the runner's entry module, name the worker's.
-func (s *Suite) Wrangler(main string) ([]byte, error) {
+// main is the runner's entry module, name the worker's; read returns an
+// embedded file's contents (a text or JSON binding's "embed:file").
+func (s *Suite) Wrangler(main string, read func(file string) ([]byte, error)) ([]byte, error) {
 	cfg := map[string]any{
 		"name":                s.Service,
 		"main":                main,
@@ -240,6 +239,13 @@ func (s *Suite) Wrangler(main string) ([]byte, error) {
 	vars := map[string]any{}
 	var kv, r2, dos, svcs []map[string]any
 	for _, b := range s.Bindings {
+		if rest, ok := strings.CutPrefix(b.Value, "embed:"); ok && (b.Kind == "text" || b.Kind == "json") {
+			data, err := read(rest)
+			if err != nil {
+				return nil, fmt.Errorf("env.%s: %w", b.Name, err)
+			}
+			b.Value = string(data)
+		}
 		switch b.Kind {
 		case "text":
 			vars[b.Name] = b.Value

@@ -207,7 +207,9 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 	if err := os.WriteFile(filepath.Join(proj, "__wdtest_entry.js"), []byte(entrySrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wj, err := st.Wrangler("__wdtest_entry.js")
+	wj, err := st.Wrangler("__wdtest_entry.js", func(file string) ([]byte, error) {
+		return os.ReadFile(filepath.Join(dir, filepath.FromSlash(file)))
+	})
 	if err != nil {
 		return fail(err.Error())
 	}
