@@ -1120,6 +1120,12 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 			if e := c.Argument(2); !goja.IsUndefined(e) && e.ToInteger() != 65537 {
 				panic(nodeError(rt, "Error", "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM", "RSA public exponents other than 65537 are not supported by cellhost."))
 			}
+			// workerd's bound (kMaxRsaModulusLength, as WebCrypto's):
+			// past it Go's key generation runs for minutes where no CPU
+			// limit can interrupt it (crypto_keys-test asks for 16385).
+			if bits > 16384 {
+				panic(plainRangeError(rt, "RSA modulusLength exceeds maximum (16384)"))
+			}
 			k, err := rsa.GenerateKey(rand.Reader, bits)
 			if err != nil {
 				panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
