@@ -220,3 +220,28 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// WriteExpectations writes a ratchet file: header, then a line for every
+// result of names that did not pass, keeping the reason old gave it.
+func WriteExpectations(p, header string, names []string, all map[string]FileResult, old map[string]map[string]Expectation) error {
+	var b strings.Builder
+	b.WriteString(header)
+	for _, n := range names {
+		r := all[n]
+		results := append([]Subtest(nil), r.Results...)
+		if r.Harness.Status != StatusPass {
+			results = append(results, Subtest{Name: "(harness)", Status: r.Harness.Status, Message: r.Harness.Message})
+		}
+		for _, s := range results {
+			if s.Status == StatusPass {
+				continue
+			}
+			reason := StatusName(s.Status) + ": " + oneLine(s.Message)
+			if e, ok := old[n][s.Name]; ok {
+				reason = e.Reason
+			}
+			fmt.Fprintf(&b, "%s\t%s\t%s\n", n, FormatSubtest(s.Name), reason)
+		}
+	}
+	return os.WriteFile(p, []byte(b.String()), 0o644)
+}

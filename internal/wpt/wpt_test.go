@@ -67,6 +67,10 @@ var resources = map[string]string{
 	"url/resources/setters_tests.json": "../whatwgurl/testdata/setters_tests.json",
 }
 
+// expectationsHeader opens expectations.txt.
+const expectationsHeader = "# WPT subtests that do not pass on cellhost (internal/wpt, TestWPT): file<TAB>subtest<TAB>reason.\n" +
+	"# A failure not listed here fails the test, and so does a listed one that passes.\n"
+
 func harnessPath(t *testing.T) string {
 	if p := os.Getenv("CELLHOST_WPT_HARNESS"); p != "" {
 		return p

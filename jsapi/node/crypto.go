@@ -34,8 +34,16 @@ func hashNames() []string {
 }
 
 // plainError is new Error(msg).
-func plainError(rt *goja.Runtime, msg string) *goja.Object {
-	c, _ := goja.AssertConstructor(rt.Get("Error"))
+func plainError(rt *goja.Runtime, msg string) *goja.Object { return plainErrorOf(rt, "Error", msg) }
+
+// plainRangeError is a RangeError without a code, as workerd's JSG_REQUIRE
+// throws.
+func plainRangeError(rt *goja.Runtime, msg string) *goja.Object {
+	return plainErrorOf(rt, "RangeError", msg)
+}
+
+func plainErrorOf(rt *goja.Runtime, ctor, msg string) *goja.Object {
+	c, _ := goja.AssertConstructor(rt.Get(ctor))
 	e, err := c(nil, rt.ToValue(msg))
 	if err != nil {
 		panic(err)

@@ -125,6 +125,7 @@ func dhNatives(rt *goja.Runtime, n *goja.Object) {
 		return rt.ToValue(&nodeDH{p: p, g: big.NewInt(2)})
 	})
 	// dhNew(prime bytes | bits, generator bytes)
+	const dhMaxModulusBits = 10000
 	_ = n.Set("dhNew", func(c goja.FunctionCall) goja.Value {
 		g := new(big.Int).SetBytes(bytesArg(c.Argument(1)))
 		if g.Sign() == 0 || g.Cmp(big.NewInt(1)) == 0 {
@@ -134,7 +135,18 @@ func dhNatives(rt *goja.Runtime, n *goja.Object) {
 			if bits < 2 {
 				panic(nodeError(rt, "Error", "ERR_OSSL_BN_BITS_TOO_SMALL", "Invalid Diffie-Hellman prime length"))
 			}
+			// workerd's bounds (src/workerd/api/crypto/dh.c++): the size
+			// (OPENSSL_DH_MAX_MODULUS_BITS), and the CPU limit checked while
+			// the search runs, which here is Go code no interrupt stops.
+			if bits > dhMaxModulusBits {
+				panic(plainRangeError(rt, "DiffieHellman init failed: requested prime size too large"))
+			}
 			for {
+				select {
+				case <-rt.InterruptDone():
+					panic(plainError(rt, "DiffieHellman init failed: key generation exceeded CPU limit"))
+				default:
+				}
 				q, err := rand.Prime(rand.Reader, int(bits)-1)
 				if err != nil {
 					panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
@@ -146,7 +158,11 @@ func dhNatives(rt *goja.Runtime, n *goja.Object) {
 				}
 			}
 		}
-		p := new(big.Int).SetBytes(bytesArg(c.Argument(0)))
+		pb := bytesArg(c.Argument(0))
+		if len(pb) > dhMaxModulusBits/8 {
+			panic(plainRangeError(rt, "DiffieHellman init failed: key is too large"))
+		}
+		p := new(big.Int).SetBytes(pb)
 		if p.BitLen() < 2 {
 			panic(nodeError(rt, "Error", "ERR_OSSL_BN_BITS_TOO_SMALL", "Invalid Diffie-Hellman prime length"))
 		}

@@ -1002,6 +1002,7 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		return buffer.WrapBytes(rt, s)
 	})
 	// checkPrime(bytes, checks) / generatePrime(bits, safe) -> big-endian bytes
+	const maxPrimeBits = 8192
 	set("checkPrime", func(c goja.FunctionCall) goja.Value {
 		checks := int(c.Argument(1).ToInteger())
 		if checks <= 0 {
@@ -1014,7 +1015,18 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 		if bits < 2 {
 			panic(nodeError(rt, "RangeError", "ERR_OUT_OF_RANGE", "The value of \"size\" is out of range. It must be >= 2. Received "+strconv.Itoa(bits)))
 		}
+		// workerd's bound (kMaxPrimeBits): past it the search runs in Go for
+		// minutes (a safe prime of 2^31 bits, never), where no CPU limit
+		// can interrupt it.
+		if bits > maxPrimeBits {
+			panic(plainRangeError(rt, "generatePrime size exceeds maximum ("+strconv.Itoa(maxPrimeBits)+" bits)"))
+		}
 		for {
+			select {
+			case <-rt.InterruptDone():
+				panic(plainError(rt, "generatePrime exceeded the CPU limit"))
+			default:
+			}
 			p, err := rand.Prime(rand.Reader, bits)
 			if err != nil {
 				panic(nodeError(rt, "Error", "ERR_CRYPTO_OPERATION_FAILED", err.Error()))
@@ -1107,6 +1119,12 @@ func cryptoKeysNatives(rt *goja.Runtime) *goja.Object {
 			bits := int(c.Argument(1).ToInteger())
 			if e := c.Argument(2); !goja.IsUndefined(e) && e.ToInteger() != 65537 {
 				panic(nodeError(rt, "Error", "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM", "RSA public exponents other than 65537 are not supported by cellhost."))
+			}
+			// workerd's bound (kMaxRsaModulusLength, as WebCrypto's):
+			// past it Go's key generation runs for minutes where no CPU
+			// limit can interrupt it (crypto_keys-test asks for 16385).
+			if bits > 16384 {
+				panic(plainRangeError(rt, "RSA modulusLength exceeds maximum (16384)"))
 			}
 			k, err := rsa.GenerateKey(rand.Reader, bits)
 			if err != nil {

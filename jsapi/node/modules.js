@@ -78,15 +78,29 @@
       for (let i = 0; i < u.length; i += 8192) s += String.fromCharCode.apply(null, Array.from(u.subarray(i, i + 8192), (b) => b & mask));
       return s;
     }
+    // goja_nodejs's codecs by Node's encoding names: Node reads them
+    // case-insensitively ("UTF8", "Hex"), names base64url "base64url"
+    // (goja_nodejs's key is "base64Url"), and throws on an unknown one
+    // (goja_nodejs's Buffer.from fell back to UTF-8).
+    const goEncodings = { utf8: "utf8", "utf-8": "utf8", hex: "hex", base64: "base64", base64url: "base64Url" };
+    function goEncoding(enc) {
+      if (enc === undefined || enc === null) return undefined;
+      const e = goEncodings[String(enc).toLowerCase()];
+      if (e) return e;
+      const err = new TypeError("Unknown encoding: " + enc);
+      err.code = "ERR_UNKNOWN_ENCODING";
+      throw err;
+    }
     const goFrom = Buffer.from;
     def(Buffer, "from", function from(value, encodingOrOffset, length) {
-      const kind = typeof value === "string" && extraOf(encodingOrOffset);
-      return kind ? toBuf(encodeExtra(value, kind)) : goFrom.apply(this, arguments);
+      if (typeof value !== "string") return goFrom.apply(this, arguments);
+      const kind = extraOf(encodingOrOffset);
+      return kind ? toBuf(encodeExtra(value, kind)) : goFrom.call(this, value, goEncoding(encodingOrOffset));
     });
     const goToString = P.toString;
     def(P, "toString", function toString(encoding, start, end) {
       const kind = extraOf(encoding);
-      if (!kind) return goToString.apply(this, arguments);
+      if (!kind) return goToString.call(this, goEncoding(encoding), start, end);
       return decodeExtra(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), kind);
     });
     const goWrite = P.write;
@@ -94,7 +108,7 @@
       if (typeof offset === "string") [encoding, offset, length] = [offset, 0, undefined];
       else if (typeof length === "string") [encoding, length] = [length, undefined];
       const kind = extraOf(encoding);
-      if (!kind) return goWrite.apply(this, arguments);
+      if (!kind) return goWrite.call(this, string, offset === undefined ? 0 : offset, length, goEncoding(encoding));
       offset = offset || 0;
       const bytes = encodeExtra(string, kind).subarray(0, Math.min(length === undefined ? Infinity : length, this.length - offset));
       this.set(bytes, offset);
@@ -714,8 +728,14 @@
   defs.async_hooks = () => {
     const ctx = native.asyncContext; // { get(), run(store key map, fn) }
     class AsyncLocalStorage {
-      constructor() { this._key = Symbol("AsyncLocalStorage"); }
-      getStore() { const m = ctx.get(); return m === undefined ? undefined : m.get(this._key); }
+      // options: workerd's and Node 24's { defaultValue, name }.
+      constructor(options) {
+        this._key = Symbol("AsyncLocalStorage");
+        this._default = options == null ? undefined : options.defaultValue;
+        this._name = options == null || options.name === undefined ? "" : String(options.name);
+      }
+      get name() { return this._name; }
+      getStore() { const m = ctx.get(); return m !== undefined && m.has(this._key) ? m.get(this._key) : this._default; }
       run(store, fn, ...args) {
         const m = new Map(ctx.get() || []);
         m.set(this._key, store);
@@ -740,7 +760,16 @@
       asyncId() { return 0; }
       triggerAsyncId() { return 0; }
     }
-    return { AsyncLocalStorage, AsyncResource };
+    // workerd tracks no async ids: its executionAsyncId() and
+    // triggerAsyncId() are 0 and createHook() returns a hook that does
+    // nothing (src/node/async_hooks.ts).
+    const hook = { enable() { return this; }, disable() { return this; } };
+    return {
+      AsyncLocalStorage, AsyncResource,
+      executionAsyncId: () => 0, triggerAsyncId: () => 0,
+      executionAsyncResource: () => Object.create(null),
+      createHook: () => Object.create(hook),
+    };
   };
 
   // ---- diagnostics_channel ----

@@ -826,3 +826,49 @@ func TestCellhostPatch_KeptValueStack(t *testing.T) {
 		t.Errorf("a stack of cap %d was kept", cap(s))
 	}
 }
+
+// Patch 25: a declaration destructuring an array pattern names its
+// initializer as V8 does.
+func TestCellhostPatch_V8DestructuringDeclarationTexts(t *testing.T) {
+	// Each text is node's (V8), as workerd's V8 writes it: a declaration
+	// names a plain initializer, everything else describes the value.
+	cellhostErrorTexts(t, map[string]string{
+		"var o = {}; const [a] = o":                      "TypeError: o is not iterable",
+		"var o = 5; let [a, b] = o":                      "TypeError: o is not iterable",
+		"var o = {}; var [...r] = o":                     "TypeError: o is not iterable",
+		"var u; const [a] = u":                           "TypeError: u is not iterable",
+		"var o = {}; function g() { const [a] = o } g()": "TypeError: o is not iterable",
+		"var o = {}; const [a] = [1], [b] = o":           "TypeError: o is not iterable",
+		"var o = {}; for (const [a] = o;;) break":        "TypeError: o is not iterable",
+		"const [a] = 5":                                  "TypeError: 5 is not iterable",
+		"const [a] = null":                               "TypeError: null is not iterable",
+		"const [a] = undefined":                          "TypeError: undefined is not iterable",
+		"const [a] = {}":                                 "TypeError: {} is not iterable",
+		"const [a] = {x: 1}":                             "TypeError: {(intermediate value)} is not iterable",
+		"function f() { return {} }; const [a] = f()":    "TypeError: f is not a function or its return value is not iterable",
+		"class X {}; const [a] = new X()":                "TypeError: X is not a function or its return value is not iterable",
+		"var o = {p: {}}; const [a] = o.p":               "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"var o = {p() { return 1 }}; const [a] = o.p()":  "TypeError: number 1 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"var o = {}; var [[a]] = [o]":                    "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"let x; [x] = 5":                                 "TypeError: number 5 is not iterable (cannot read property Symbol(Symbol.iterator))",
+		"function q([a]) {}; q({})":                      "TypeError: object is not iterable (cannot read property Symbol(Symbol.iterator))",
+	})
+	// An iterable initializer still destructures.
+	vm := New()
+	v, err := vm.RunString(`var o = new Set([1, 2]); const [a, b] = o; a + b`)
+	if err != nil || v.ToInteger() != 3 {
+		t.Fatalf("got %v, %v", v, err)
+	}
+}
+
+// Patch 26: a comma expression as a callee is named as V8 names it.
+func TestCellhostPatch_V8CommaCalleeTexts(t *testing.T) {
+	// node's (V8's) texts; esbuild's bundles call imports as (0, ns.f)(...).
+	cellhostErrorTexts(t, map[string]string{
+		"var o = {}; (0, o.f)()":     "TypeError: (0 , o.f) is not a function",
+		"var o = {}; (0, o.f)(1)":    "TypeError: (0 , o.f) is not a function",
+		"var o = {}; (1, 2, o.f)()":  "TypeError: (1 , 2 , o.f) is not a function",
+		"var o = {}; new (0, o.f)()": "TypeError: (0 , o.f) is not a constructor",
+		"var m = {}; (0, m.a.b)()":   "TypeError: Cannot read properties of undefined (reading 'b')",
+	})
+}

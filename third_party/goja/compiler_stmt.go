@@ -787,6 +787,7 @@ func (c *compiler) compileVarBinding(expr *ast.Binding) {
 		c.emitVarAssign(target.Name, int(target.Idx)-1, c.compileExpression(expr.Initializer))
 	case ast.Pattern:
 		c.compileExpression(expr.Initializer).emitGetter(true)
+		c.recordDeclIterName(target, expr.Initializer) // cellhost patch
 		c.emitPattern(target, c.emitPatternVarAssign, false)
 	default:
 		c.throwSyntaxErrorf(int(target.Idx0()-1), "unsupported variable binding target: %T", target)
@@ -842,6 +843,7 @@ func (c *compiler) compileLexicalBinding(expr *ast.Binding) {
 		c.emitLexicalAssign(target.Name, int(target.Idx)-1, c.compileExpression(expr.Initializer))
 	case ast.Pattern:
 		c.compileExpression(expr.Initializer).emitGetter(true)
+		c.recordDeclIterName(target, expr.Initializer) // cellhost patch
 		c.emitPattern(target, func(target, init compiledExpr) {
 			c.emitPatternLexicalAssign(target, init)
 		}, false)

@@ -68,6 +68,18 @@ func writeCallee(b *strings.Builder, e ast.Expression, depth int) {
 		writeCallee(b, e.Expression, depth+1)
 	case *ast.Optional:
 		writeCallee(b, e.Expression, depth+1)
+	case *ast.SequenceExpression:
+		// V8's CallPrinter writes a comma expression in parentheses with
+		// " , " between its operands: esbuild calls every imported
+		// function as (0, import_x.f)(...).
+		b.WriteByte('(')
+		for i, x := range e.Sequence {
+			if i > 0 {
+				b.WriteString(" , ")
+			}
+			writeCallee(b, x, depth+1)
+		}
+		b.WriteByte(')')
 	case *ast.StringLiteral:
 		b.WriteByte('"')
 		b.WriteString(e.Value.String())

@@ -89,3 +89,40 @@ func (r *Runtime) notIterableBuiltin(v Value) *Object {
 	}
 	return r.NewTypeError("%s is not iterable (cannot read property Symbol(Symbol.iterator))", desc)
 }
+
+// recordDeclIterName notes, for the iterate instruction about to be
+// emitted, V8's text for a declaration whose target is an array pattern
+// (`const [a] = o`): V8 names the initializer when it is an identifier,
+// `this`, a literal, or a call or new of an identifier ("o is not
+// iterable", "f is not a function or its return value is not iterable"),
+// and describes the value otherwise (member expressions, nested patterns,
+// parameters, assignments), as notIterableBuiltin does.
+func (c *compiler) recordDeclIterName(target ast.Pattern, init ast.Expression) {
+	if _, ok := target.(*ast.ArrayPattern); !ok {
+		return
+	}
+	var text string
+	switch e := init.(type) {
+	case *ast.Identifier, *ast.ThisExpression, *ast.BooleanLiteral, *ast.NullLiteral, *ast.NumberLiteral:
+		text = calleeText(init) + " is not iterable"
+	case *ast.ObjectLiteral:
+		if len(e.Value) == 0 {
+			text = "{} is not iterable"
+		} else {
+			text = "{(intermediate value)} is not iterable"
+		}
+	case *ast.CallExpression:
+		if _, ok := e.Callee.(*ast.Identifier); !ok {
+			return
+		}
+		text = calleeText(e.Callee) + " is not a function or its return value is not iterable"
+	case *ast.NewExpression:
+		if _, ok := e.Callee.(*ast.Identifier); !ok {
+			return
+		}
+		text = calleeText(e.Callee) + " is not a function or its return value is not iterable"
+	default:
+		return
+	}
+	c.p.callNames = append(c.p.callNames, callName{pc: len(c.p.code), text: text})
+}

@@ -5158,7 +5158,7 @@ type _iterate struct{}
 var iterate _iterate
 
 func (_iterate) exec(vm *vm) {
-	iter := vm.r.getIterator(vm.stack[vm.sp-1], nil)
+	iter := vm.iteratorOf(vm.stack[vm.sp-1], iterSiteNamed) // cellhost patch: V8's text for const [a] = o
 	vm.iterStack = append(vm.iterStack, iterStackItem{iter: iter})
 	vm.pc++
 }
