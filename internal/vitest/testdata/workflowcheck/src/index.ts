@@ -8,7 +8,7 @@ export class Flow extends WorkflowEntrypoint<Env, Params> {
 		const a = await step.do("first", async () => "real");
 		const b = await step.do(
 			"flaky",
-			{ retries: { limit: 1, delay: "1 day", backoff: "constant" } },
+			{ retries: { limit: 1, delay: 100, backoff: "constant" } },
 			async () => "ok"
 		);
 		const again = await step.do("first", async () => "real again");
