@@ -77,6 +77,10 @@ export default {
     try { await stub.throws(); } catch (e) { out.push(e.name + ": " + e.message + " " + (e instanceof RangeError)); }
     try { await stub.bad(); } catch (e) { out.push(e.name + ": " + e.message); }
     try { await stub.nope(); } catch (e) { out.push(e.name + ": " + e.message); }
+    // As workerd: every object result gets a non-enumerable, anonymous
+    // Symbol.dispose (so that "using" takes it), its nested objects none.
+    const p = await stub.prop, dd = Object.getOwnPropertyDescriptor(p, Symbol.dispose);
+    out.push([dd.enumerable, dd.writable, dd.configurable, dd.value.name, dd.value.length, Object.getOwnPropertyDescriptor(p.a, Symbol.dispose) === undefined].join());
     out.push(await stub.write("k", name));
     return Response.json(out);
   },
@@ -100,6 +104,7 @@ func TestRPC_ObjectModel(t *testing.T) {
 			`"RangeError: range! true",` +
 			`"DataCloneError: Could not serialize object of type \"NotRpc\". This type does not support serialization.",` +
 			`"TypeError: The RPC receiver does not implement the method \"nope\".",` +
+			`"false,true,true,,0,true",` +
 			`"` + name + `"]`
 	}
 	status, body := get(t, srv, "/?o=a")

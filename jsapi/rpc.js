@@ -730,20 +730,28 @@
     return out;
   }
 
-  // received is what a caller's promise resolves to: the decoded result,
-  // which when it is an object holding stubs gets a Symbol.dispose that
-  // disposes them all.
+  // received is what a caller's promise resolves to: the decoded result.
+  // As workerd, every object result (a plain object, an array, a Date...,
+  // with stubs or none, so that `using` takes any) gets a non-enumerable,
+  // anonymous Symbol.dispose that disposes the stubs it holds.
+  const anonymous = (f) => f;
   function received(v, caps) {
     const created = [];
     const out = decode(v, caps, created);
-    if (created.length > 0 && typeof out === "object" && out !== null && !stateOf(out) && !hasOwn.call(out, Symbol.dispose)) {
-      Object.defineProperty(out, Symbol.dispose, {
-        value() {
-          for (const s of created) s[Symbol.dispose]();
-        },
-        configurable: true,
-        writable: true,
-      });
+    // (A host object, such as a stub, takes no symbol property: it keeps
+    // its own disposal.)
+    if (typeof out === "object" && out !== null && !stateOf(out) && !native.isProxy(out) && !hasOwn.call(out, Symbol.dispose)) {
+      try {
+        Object.defineProperty(out, Symbol.dispose, {
+          value: anonymous(() => {
+            for (const s of created) s[Symbol.dispose]();
+          }),
+          configurable: true,
+          writable: true,
+        });
+      } catch {
+        // a host object that refuses symbol properties
+      }
     }
     return out;
   }

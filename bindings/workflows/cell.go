@@ -33,6 +33,7 @@ func ensureSchema(db *storage.DB) error {
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf (k TEXT PRIMARY KEY, v)`,
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf_steps (key TEXT PRIMARY KEY, value BLOB, err TEXT, until INTEGER, wait TEXT, done INTEGER NOT NULL DEFAULT 0)`,
 		`CREATE TABLE IF NOT EXISTS _cellhost_wf_events (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, payload BLOB, ts INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0)`,
+		`CREATE TABLE IF NOT EXISTS _cellhost_wf_mock (k TEXT PRIMARY KEY, v BLOB)`,
 	} {
 		if _, err := db.ExecAll(q); err != nil {
 			return err
@@ -111,7 +112,18 @@ func answer(db *storage.DB, b []byte) (Answer, bool) {
 		}
 		return Answer{Status: "queued"}, true
 	}
+	switch r.Op {
+	case "mock":
+		return mock(db, r, status, m)
+	case "inspect":
+		return inspect(db, r, status, m)
+	case "dispose":
+		return dispose(db, m)
+	}
 	if status == "" {
+		if r.Lease != "" { // the instance was disposed of under its run
+			return Answer{Stop: true}, false
+		}
 		return Answer{Fail: "instance.not_found"}, false
 	}
 	key := str(m, "workflow") + "/" + str(m, "id")
@@ -288,6 +300,12 @@ type snapshot struct {
 	created             int64
 	steps               []stepRow
 	events              []eventRow
+	mocks               []mockRow
+}
+
+type mockRow struct {
+	k string
+	v []byte
 }
 
 type stepRow struct {
@@ -358,6 +376,14 @@ func alarm(db *storage.DB, now time.Time) func(ctx context.Context, w binding.Wo
 		e.ts, _ = r[3].(int64)
 		s.events = append(s.events, e)
 	}
+	if rows, err = db.ExecAll(`SELECT k, v FROM _cellhost_wf_mock WHERE k NOT LIKE 'count:%'`); err != nil {
+		return nil
+	}
+	for _, r := range rows {
+		x := mockRow{k: r[0].(string)}
+		x.v, _ = r[1].([]byte)
+		s.mocks = append(s.mocks, x)
+	}
 	if setMeta(db, "status", "running") != nil {
 		return nil
 	}
@@ -389,6 +415,7 @@ func runInstance(ctx context.Context, w binding.Worker, s *snapshot, token strin
 		}
 		snap := rt.NewObject()
 		_ = snap.Set("id", s.id)
+		_ = snap.Set("workflow", s.workflow)
 		_ = snap.Set("created", s.created)
 		params := goja.Undefined()
 		if len(s.params) > 0 {
@@ -442,6 +469,19 @@ func runInstance(ctx context.Context, w binding.Worker, s *snapshot, token strin
 			evs[i] = o
 		}
 		_ = snap.Set("events", rt.NewArray(evs...))
+		mocks := rt.NewObject()
+		for _, x := range s.mocks {
+			var v goja.Value = goja.Undefined()
+			if len(x.v) > 0 {
+				d, err := clone.Deserialize(rt, x.v)
+				if err != nil {
+					return nil, err
+				}
+				v = d
+			}
+			_ = mocks.Set(x.k, v)
+		}
+		_ = snap.Set("mocks", mocks)
 		callFn := func(req *goja.Object) goja.Value {
 			r := requestOf(rt, req)
 			r.Workflow, r.ID, r.Lease = s.workflow, s.id, token

@@ -18,7 +18,8 @@ type ErrInfo struct {
 type Request struct {
 	// Op: create, status, pause, resume, terminate, restart, event (from
 	// the binding); step, suspend, finish, ended (from a run, with its
-	// Lease).
+	// Lease); mock, inspect, dispose (from cloudflare:test's workflow
+	// introspection, introspect.go).
 	Op       string   `json:"op"`
 	Workflow string   `json:"workflow,omitempty"`
 	Class    string   `json:"class,omitempty"`
@@ -34,23 +35,34 @@ type Request struct {
 	Consume  int64    `json:"consume,omitempty"` // step: the event it took
 	Output   []byte   `json:"output,omitempty"`  // finish, v8
 	Lease    string   `json:"lease,omitempty"`
+	Mock     string   `json:"mock,omitempty"`  // mock: set, result, error, timeout, event
+	Name     string   `json:"name,omitempty"`  // mock: the step's name, for errors
+	Times    int64    `json:"times,omitempty"` // mock: error, timeout: that many attempts (0: every one)
 }
 
 // Answer is a cell's answer.
 type Answer struct {
-	Fail   string   `json:"fail,omitempty"` // the request failed
-	Status string   `json:"status,omitempty"`
-	Output []byte   `json:"output,omitempty"`
-	Error  *ErrInfo `json:"error,omitempty"`
-	Stop   bool     `json:"stop,omitempty"` // the run must suspend (paused, terminated, superseded)
+	Fail   string    `json:"fail,omitempty"` // the request failed
+	Status string    `json:"status,omitempty"`
+	Output []byte    `json:"output,omitempty"`
+	Error  *ErrInfo  `json:"error,omitempty"`
+	Stop   bool      `json:"stop,omitempty"` // the run must suspend (paused, terminated, superseded)
+	Step   *StepInfo `json:"step,omitempty"` // inspect: the step asked for, once it has run
 
 	retry bool // in the cell: a run ended without reporting; run again shortly
+}
+
+// StepInfo is a finished step's record (inspect).
+type StepInfo struct {
+	Value []byte   `json:"value,omitempty"` // v8
+	Error *ErrInfo `json:"error,omitempty"`
 }
 
 const maxRequest = 1 << 20
 
 var ops = map[string]bool{"create": true, "status": true, "pause": true, "resume": true, "terminate": true, "restart": true,
-	"event": true, "step": true, "suspend": true, "finish": true, "ended": true}
+	"event": true, "step": true, "suspend": true, "finish": true, "ended": true,
+	"mock": true, "inspect": true, "dispose": true}
 
 // DecodeRequest decodes and validates one request.
 func DecodeRequest(b []byte) (*Request, error) {
@@ -69,14 +81,22 @@ func DecodeRequest(b []byte) (*Request, error) {
 	if !ops[r.Op] {
 		return nil, fmt.Errorf("workflow request: unknown op %q", r.Op)
 	}
-	if len(r.ID) > 100 || len(r.Workflow) > 64 || len(r.Class) > 256 || len(r.Key) > 1024 || len(r.Type) > 256 || len(r.Wait) > 256 {
+	if len(r.ID) > 100 || len(r.Workflow) > 64 || len(r.Class) > 256 || len(r.Key) > 1024 || len(r.Type) > 256 || len(r.Wait) > 256 || len(r.Name) > 1024 || len(r.Mock) > 16 {
 		return nil, errors.New("workflow request: a name is too long")
 	}
 	if r.Op == "create" && (r.ID == "" || r.Workflow == "" || r.Class == "") {
 		return nil, errors.New("workflow request: create needs an id, a workflow and a class")
 	}
+	if r.Op == "mock" && !mockKinds[r.Mock] {
+		return nil, fmt.Errorf("workflow request: unknown mock %q", r.Mock)
+	}
+	if r.Times < 0 || r.Times > 1000 {
+		return nil, fmt.Errorf("workflow request: times %d: want 0 to 1000", r.Times)
+	}
 	return &r, nil
 }
+
+var mockKinds = map[string]bool{"set": true, "result": true, "error": true, "timeout": true, "event": true}
 
 // EncodeRequest encodes r.
 func EncodeRequest(r *Request) ([]byte, error) { return json.Marshal(r) }

@@ -152,7 +152,10 @@ func requestOf(rt *goja.Runtime, o *goja.Object) *Request {
 		}
 		return b
 	}
-	r := &Request{Op: str("op"), Key: str("key"), Type: str("type"), Wait: str("wait")}
+	r := &Request{Op: str("op"), Key: str("key"), Type: str("type"), Wait: str("wait"), Mock: str("mock"), Name: str("name")}
+	if v := o.Get("times"); v != nil && !goja.IsUndefined(v) {
+		r.Times = v.ToInteger()
+	}
 	if v := o.Get("until"); v != nil && !goja.IsUndefined(v) {
 		r.Until = v.ToInteger()
 	}
@@ -175,6 +178,12 @@ func requestOf(rt *goja.Runtime, o *goja.Object) *Request {
 	case "finish":
 		if r.Error == nil {
 			r.Output = ser("output")
+		}
+	case "mock":
+		if r.Mock == "event" {
+			r.Payload = ser("payload")
+		} else {
+			r.Value = ser("value")
 		}
 	}
 	return r
@@ -223,6 +232,23 @@ func call(rt *goja.Runtime, cells binding.CellCaller, r *Request) goja.Value {
 		}
 		if a.Stop {
 			_ = o.Set("stop", true)
+		}
+		if a.Step != nil {
+			so := rt.NewObject()
+			if a.Step.Error != nil {
+				eo := rt.NewObject()
+				_ = eo.Set("name", a.Step.Error.Name)
+				_ = eo.Set("message", a.Step.Error.Message)
+				_ = so.Set("error", eo)
+			} else if len(a.Step.Value) > 0 {
+				v, err := clone.Deserialize(rt, a.Step.Value)
+				if err != nil {
+					_ = reject(rt.NewGoError(err))
+					return
+				}
+				_ = so.Set("value", v)
+			}
+			_ = o.Set("step", so)
 		}
 		_ = resolve(o)
 	})

@@ -9,6 +9,41 @@
   }
   const idPattern = /^[a-zA-Z0-9_][a-zA-Z0-9-_]*$/;
 
+  // Introspection (cloudflare:test's introspectWorkflow): the hooks that
+  // create() runs first, and the waiters woken whenever a request of this
+  // runtime reached an instance's cell. A run in another runtime (another
+  // shard) wakes nobody here, so a waiter also looks again every 250 ms.
+  const INTROSPECT = Symbol.for("cellhost.workflows.introspect");
+  const createHooks = new Map(); // workflow -> Set(fn(id))
+  const waiters = new Map(); // "wf/id" -> [resolve]
+  function notify(wf, id) {
+    const k = wf + "/" + id, list = waiters.get(k);
+    if (!list) return;
+    waiters.delete(k);
+    for (const r of list) r();
+  }
+  function changed(wf, id) {
+    const k = wf + "/" + id;
+    return new Promise((resolve) => {
+      let timer;
+      const done = () => { clearTimeout(timer); resolve(); };
+      timer = setTimeout(() => {
+        const list = waiters.get(k);
+        if (list) list.splice(list.indexOf(done) >>> 0, 1);
+        resolve();
+      }, 250);
+      if (!waiters.has(k)) waiters.set(k, []);
+      waiters.get(k).push(done);
+    });
+  }
+  async function cellCall(wf, id, req) {
+    try {
+      return await native.call(wf, id, req);
+    } finally {
+      notify(wf, id);
+    }
+  }
+
   class WorkflowInstance {
     #wf; #id;
     constructor(wf, id) { this.#wf = wf; this.#id = id; }
@@ -16,18 +51,18 @@
     async status() {
       // As wrangler dev reports it: a sleeping or waiting instance is
       // "running"; output is null until the instance completes.
-      const a = await native.call(this.#wf, this.#id, { op: "status" });
+      const a = await cellCall(this.#wf, this.#id, { op: "status" });
       const out = { status: a.status === "waiting" ? "running" : a.status, output: a.output ?? null };
       if (a.error) out.error = a.error;
       return out;
     }
-    async pause() { await native.call(this.#wf, this.#id, { op: "pause" }); }
-    async resume() { await native.call(this.#wf, this.#id, { op: "resume" }); }
-    async terminate() { await native.call(this.#wf, this.#id, { op: "terminate" }); }
-    async restart() { await native.call(this.#wf, this.#id, { op: "restart" }); }
+    async pause() { await cellCall(this.#wf, this.#id, { op: "pause" }); }
+    async resume() { await cellCall(this.#wf, this.#id, { op: "resume" }); }
+    async terminate() { await cellCall(this.#wf, this.#id, { op: "terminate" }); }
+    async restart() { await cellCall(this.#wf, this.#id, { op: "restart" }); }
     async sendEvent({ type, payload } = {}) {
       if (typeof type !== "string" || type === "") throw new TypeError("sendEvent() needs a type");
-      await native.call(this.#wf, this.#id, { op: "event", type, payload });
+      await cellCall(this.#wf, this.#id, { op: "event", type, payload });
     }
   }
 
@@ -43,7 +78,8 @@
     async create(options = {}) {
       const id = options.id ?? crypto.randomUUID();
       checkId(id);
-      await native.call(this.#wf, id, { op: "create", params: options.params });
+      for (const hook of createHooks.get(this.#wf) ?? []) await hook(id);
+      await cellCall(this.#wf, id, { op: "create", params: options.params });
       return new WorkflowInstance(this.#wf, id);
     }
     async createBatch(list) {
@@ -57,12 +93,39 @@
       await native.call(this.#wf, id, { op: "status" });
       return new WorkflowInstance(this.#wf, id);
     }
+    // The instance cells' introspection, for cloudflare:test.
+    [INTROSPECT]() {
+      const wf = this.#wf;
+      const checked = (id) => { checkId(id); return id; };
+      return {
+        name: wf,
+        mock: (id, req) => cellCall(wf, checked(id), { ...req, op: "mock" }),
+        inspect: (id, key) => native.call(wf, checked(id), { op: "inspect", key }),
+        dispose: (id) => cellCall(wf, checked(id), { op: "dispose" }),
+        changed: (id) => changed(wf, id),
+        onCreate(fn) {
+          if (!createHooks.has(wf)) createHooks.set(wf, new Set());
+          createHooks.get(wf).add(fn);
+          return () => createHooks.get(wf).delete(fn);
+        },
+      };
+    }
   }
 
   // run runs an instance's run(event, step) once, replaying the steps the
   // snapshot holds; it settles when the run ends or suspends (a sleep, a
   // wait for an event, a pause).
-  function run(Cls, env, ctx, snap, call) {
+  function run(Cls, env, ctx, snap, callCell) {
+    const call = async (req) => {
+      try {
+        return await callCell(req);
+      } finally {
+        notify(snap.workflow, snap.id);
+      }
+    };
+    // The instance's mocks (introspection): see introspect.go.
+    const M = snap.mocks ?? {};
+    const mocked = (k) => Object.prototype.hasOwnProperty.call(M, k);
     let suspended;
     const suspendP = new Promise((r) => (suspended = r));
     const counts = new Map();
@@ -90,8 +153,18 @@
         const limit = cfg.retries?.limit ?? 5, delay = ms(cfg.retries?.delay ?? 10000);
         const backoff = cfg.retries?.backoff ?? "exponential", timeout = ms(cfg.timeout ?? "10 minutes");
         for (let attempt = 1; ; attempt++) {
-          let value, failure;
-          try {
+          let value, failure, mockedFailure = false;
+          const mErr = M["error:" + key] ?? M["error:" + key + ":" + attempt];
+          const mTimeout = M["timeout:" + key] ?? M["timeout:" + key + ":" + attempt];
+          if (mErr) {
+            failure = Object.assign(new Error(mErr.message), { name: mErr.name });
+            mockedFailure = true;
+          } else if (mTimeout) {
+            failure = Object.assign(new Error("Execution timed out after 0ms"), { name: "WorkflowTimeoutError" });
+            mockedFailure = true;
+          } else if (mocked("result:" + key)) {
+            value = M["result:" + key];
+          } else try {
             let timer;
             value = await Promise.race([
               Promise.resolve().then(cb),
@@ -109,6 +182,10 @@
             await record({ op: "step", key, error });
             throw errorOf(error);
           }
+          // A mocked failure is retried at once: the pool waits its retry
+          // delay (miniflare's 1 s default, doubling), which cellhost's
+          // production default (10 s) would make outlast a test's timeout.
+          if (mockedFailure || M.retrydelays || M["retrydelay:" + key]) continue;
           const factor = backoff === "constant" ? 1 : backoff === "linear" ? attempt : 2 ** (attempt - 1);
           await sleepMs(delay * factor);
         }
@@ -118,6 +195,7 @@
         const key = keyOf(name);
         const rec = snap.steps[key];
         if (rec && rec.done) return;
+        if (M.sleeps || M["sleep:" + key]) { await record({ op: "step", key, value: undefined }); return; }
         const until = rec && rec.until ? rec.until : when instanceof Date ? when.getTime() : Number(when);
         if (Date.now() >= until) { await record({ op: "step", key, value: undefined }); return; }
         await call({ op: "suspend", key, until });
@@ -138,6 +216,11 @@
           return value;
         }
         const until = rec && rec.until ? rec.until : Date.now() + ms(options.timeout ?? "24 hours");
+        if (M["eventtimeout:" + key]) {
+          const err = { name: "WorkflowTimeoutError", message: `Execution timed out after ${ms(options.timeout ?? "24 hours")}ms` };
+          await record({ op: "step", key, error: err });
+          throw errorOf(err);
+        }
         if (Date.now() >= until) {
           const err = { name: "Error", message: `waitForEvent("${name}") timed out waiting for an event of type "${type}"` };
           await record({ op: "step", key, error: err });

@@ -286,13 +286,18 @@ func evalConfig(file string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]any, len(ms)) // JS names (name, queries), not Go's
+		// JS names (name, queries), not Go's, in this order (an object,
+		// not a Go map, whose keys goja would list in random order).
+		out := make([]any, len(ms))
 		for i, m := range ms {
 			qs := make([]any, len(m.Queries))
 			for j, q := range m.Queries {
 				qs[j] = q
 			}
-			out[i] = map[string]any{"name": m.Name, "queries": qs}
+			o := rt.NewObject()
+			_ = o.Set("name", m.Name)
+			_ = o.Set("queries", rt.NewArray(qs...))
+			out[i] = o
 		}
 		return out, nil
 	})

@@ -164,3 +164,19 @@ func TestSelfcheck(t *testing.T) {
 		t.Errorf("%d results, want 10: %v", len(states), states)
 	}
 }
+
+// TestWorkflowIntrospection runs testdata/workflowcheck: cloudflare:test's
+// introspectWorkflow and introspectWorkflowInstance beyond the workflows
+// example (step indexes, refused double mocks, counted mock errors,
+// forced timeouts, unreachable statuses, dispose, mocked events).
+func TestWorkflowIntrospection(t *testing.T) {
+	states, msgs := outcomes(t, "testdata/workflowcheck")
+	if len(states) != 8 {
+		t.Errorf("%d results, want 8: %v", len(states), states)
+	}
+	for k, st := range states {
+		if st != "pass" {
+			t.Errorf("%s: %s: %s", k, st, msgs[k])
+		}
+	}
+}

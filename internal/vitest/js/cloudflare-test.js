@@ -407,8 +407,157 @@ export const fetchMock = {
   close() { interceptors.length = 0; this.deactivate(); },
 };
 export const createPagesEventContext = missing("createPagesEventContext()");
-export const introspectWorkflow = missing("introspectWorkflow()");
-export const introspectWorkflowInstance = missing("introspectWorkflowInstance()");
+
+// ---- Workflows -------------------------------------------------------------
+
+// introspectWorkflowInstance and introspectWorkflow as the pool's
+// worker/workflows.ts has them (0.12.21), on the instance cells of
+// bindings/workflows: a modifier's calls store mocks in the instance's
+// cell (set before create or while it runs) that its runs apply, and the
+// waits look at the cell again whenever a request reached it.
+const WF_INTROSPECT = Symbol.for("cellhost.workflows.introspect");
+function workflowControl(workflow) {
+  const f = workflow?.[WF_INTROSPECT];
+  return typeof f === "function" ? f.call(workflow) : null;
+}
+function stepKey(step) {
+  if (step === null || typeof step !== "object" || typeof step.name !== "string") {
+    throw new TypeError("[WorkflowIntrospector] A step selector is { name: string, index?: number }.");
+  }
+  return step.name + "#" + (step.index || 1);
+}
+const userStatus = (s) => (s === "waiting" ? "running" : s);
+
+class WorkflowInstanceModifier {
+  #c; #id;
+  constructor(c, id) { this.#c = c; this.#id = id; }
+  #mock(req) { return this.#c.mock(this.#id, req).then(() => {}); }
+  async disableSleeps(steps) {
+    if (!steps) return this.#mock({ mock: "set", key: "sleeps", value: true });
+    for (const s of steps) await this.#mock({ mock: "set", key: "sleep:" + stepKey(s), value: true });
+  }
+  async disableRetryDelays(steps) {
+    if (!steps) return this.#mock({ mock: "set", key: "retrydelays", value: true });
+    for (const s of steps) await this.#mock({ mock: "set", key: "retrydelay:" + stepKey(s), value: true });
+  }
+  async mockStepResult(step, stepResult) {
+    await this.#mock({ mock: "result", key: stepKey(step), name: step.name, value: stepResult });
+  }
+  async mockStepError(step, error, times) {
+    await this.#mock({ mock: "error", key: stepKey(step), name: step.name, value: { name: error?.name ?? "Error", message: String(error?.message ?? error) }, times });
+  }
+  async forceStepTimeout(step, times) {
+    await this.#mock({ mock: "timeout", key: stepKey(step), name: step.name, value: true, times });
+  }
+  async mockEvent(event) {
+    await this.#mock({ mock: "event", type: event?.type, payload: event?.payload });
+  }
+  async forceEventTimeout(step) {
+    await this.#mock({ mock: "set", key: "eventtimeout:" + stepKey(step), value: true });
+  }
+}
+
+class WorkflowInstanceIntrospectorHandle {
+  #c; #id;
+  constructor(c, id) { this.#c = c; this.#id = id; }
+  async modify(fn) {
+    await fn(new WorkflowInstanceModifier(this.#c, this.#id));
+    return this;
+  }
+  // #until looks at the instance (and step key) until check answers.
+  async #until(key, check) {
+    for (;;) {
+      const a = await this.#c.inspect(this.#id, key);
+      const r = check(a);
+      if (r) return r.value;
+      await this.#c.changed(this.#id);
+    }
+  }
+  async waitForStepResult(step) {
+    const key = stepKey(step);
+    return this.#until(key, (a) => {
+      if (!a.step) return null;
+      if (a.step.error) throw a.step.error;
+      return { value: a.step.value };
+    });
+  }
+  async waitForStatus(status) {
+    if (status === "terminated" || status === "paused") {
+      throw new Error(`[WorkflowIntrospector] InstanceStatus '${status}' is not implemented yet and cannot be waited.`);
+    }
+    if (status === "queued") return;
+    const finite = ["complete", "errored", "terminated"];
+    await this.#until("", (a) => {
+      if (a.status === status || userStatus(a.status) === status) return { value: undefined };
+      if (finite.includes(a.status) && finite.includes(status)) {
+        throw new Error(`[WorkflowIntrospector] The Workflow instance ${this.#id} has reached status '${a.status}'. This is a finite status that prevents it from ever reaching the expected status of '${status}'.`);
+      }
+      return null;
+    });
+  }
+  async getOutput() {
+    const a = await this.#c.inspect(this.#id, "");
+    if (a.status !== "complete") {
+      throw new Error(`Cannot retrieve output: Workflow instance is in status "${userStatus(a.status) || "unknown"}" but must be "complete" to have an output available`);
+    }
+    return a.output;
+  }
+  async getError() {
+    const a = await this.#c.inspect(this.#id, "");
+    if (a.status !== "errored") {
+      throw new Error(`Cannot retrieve error: Workflow instance is in status "${userStatus(a.status) || "unknown"}" but must be "errored" to have error information available`);
+    }
+    return a.error;
+  }
+  async dispose() {
+    try {
+      await this.#c.dispose(this.#id);
+    } catch {
+      // as the pool: disposing of an instance never fails the test
+    }
+  }
+  async [Symbol.asyncDispose]() { await this.dispose(); }
+}
+
+export async function introspectWorkflowInstance(workflow, instanceId) {
+  if (!workflow || !instanceId) {
+    throw new Error("[WorkflowIntrospector] Workflow binding and instance id are required.");
+  }
+  const c = workflowControl(workflow);
+  if (!c) throw new TypeError("[WorkflowIntrospector] introspectWorkflowInstance() needs a Workflow binding (env.<BINDING>).");
+  return new WorkflowInstanceIntrospectorHandle(c, String(instanceId));
+}
+
+class WorkflowIntrospectorHandle {
+  #callbacks = []; #instances = []; #off;
+  constructor(c) {
+    this.workflow = c.name;
+    // create() and createBatch() of the binding, wherever they are called
+    // (the test, SELF's handler, an object), introspect each new instance
+    // and apply modifyAll's callbacks before the instance starts.
+    this.#off = c.onCreate(async (id) => {
+      const introspector = new WorkflowInstanceIntrospectorHandle(c, id);
+      this.#instances.push(introspector);
+      for (const fn of this.#callbacks) await introspector.modify(fn);
+    });
+  }
+  async modifyAll(fn) { this.#callbacks.push(fn); }
+  get() { return this.#instances; }
+  async dispose() {
+    this.#off();
+    await Promise.all(this.#instances.map((i) => i.dispose()));
+    this.#callbacks = [];
+    this.#instances = [];
+  }
+  async [Symbol.asyncDispose]() { await this.dispose(); }
+}
+
+export async function introspectWorkflow(workflow) {
+  if (!workflow) throw new Error("[WorkflowIntrospector] Workflow binding is required.");
+  const c = workflowControl(workflow);
+  if (!c) throw new TypeError("[WorkflowIntrospector] introspectWorkflow() needs a Workflow binding (env.<BINDING>).");
+  return new WorkflowIntrospectorHandle(c);
+}
 export const reset = missing("reset()");
 
 // ---- The harness the generated entry uses ---------------------------------
