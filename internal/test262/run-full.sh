@@ -8,8 +8,9 @@
 # The checkout: $CELLHOST_TEST262 if set, else ~/.cache/cellhost/test262-<commit>,
 # extracted from a git clone or mirror of tc39/test262 named by
 # $CELLHOST_TEST262_GIT (a git directory holding the pinned commit). test262
-# is on no package registry, so CI (which reaches only the Go proxy, npm and
-# Debian) runs the pinned subset (TestPinned) instead. About an hour on two
+# is on no package registry and this repository carries none of its files, so
+# CI (which reaches only the Go proxy, npm and Debian) runs neither this nor
+# the pinned subset (TestPinned, from the same checkout). About an hour on two
 # loaded cores; it runs under nice.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

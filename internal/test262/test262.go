@@ -97,6 +97,9 @@ var frontmatter = regexp.MustCompile(`(?s)/\*---(.*?)---\*/`)
 // Runner runs tests from a test262 checkout. Safe for concurrent use.
 type Runner struct {
 	Root string // the checkout (holds harness/ and test/)
+	// Tests is where the test files are, when not Root's test/ (cellhost's
+	// own cases, run with the checkout's harness).
+	Tests string
 	// Timeout interrupts one test's JavaScript (a runaway loop).
 	Timeout time.Duration
 	// Bundle are the options every test is built with.
@@ -123,10 +126,17 @@ func (r *Runner) harnessFile(name string) (string, error) {
 	return string(b), nil
 }
 
-// Run runs the test at rel (relative to test/).
+func (r *Runner) testDir() string {
+	if r.Tests != "" {
+		return r.Tests
+	}
+	return filepath.Join(r.Root, "test")
+}
+
+// Run runs the test at rel (relative to test/, or to Tests).
 func (r *Runner) Run(rel string) Result {
 	res := Result{Path: rel}
-	src, err := os.ReadFile(filepath.Join(r.Root, "test", rel))
+	src, err := os.ReadFile(filepath.Join(r.testDir(), rel))
 	if err != nil {
 		res.Outcome, res.Reason = Fail, err.Error()
 		return res
@@ -255,7 +265,7 @@ func (r *Runner) exec(rel, src string, m *meta) (err error) {
 		}
 		bo := r.Bundle
 		bo.NoPolyfills = true // already ran
-		b, err := jsapi.BuildBundleWith(filepath.Join(r.Root, "test", rel), bo)
+		b, err := jsapi.BuildBundleWith(filepath.Join(r.testDir(), rel), bo)
 		if err != nil {
 			return &buildError{err}
 		}

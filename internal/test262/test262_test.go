@@ -141,27 +141,64 @@ func Report(s Summary, results []Result, commit string) string {
 	return b.String()
 }
 
-// TestPinned runs the small pinned subset in testdata (test262 files, BSD
-// licence, see testdata/LICENSE) on every test run: one test or more for
-// each engine bug cellhost fixed, so a regression shows here.
+// TestPinned runs the pinned subset on every test run that has a test262
+// checkout (CELLHOST_TEST262, the one the full run uses): the tests listed
+// in testdata/pinned.txt, one or more for each engine bug cellhost fixed,
+// and cellhost's own cases in test262's format (testdata/cellhost, run with
+// the checkout's harness), so a regression shows here.
 func TestPinned(t *testing.T) {
-	root := filepath.Join("testdata", "test262")
-	files, err := List(root, []string{"."}, 1)
+	root := os.Getenv("CELLHOST_TEST262")
+	if root == "" {
+		t.Skip("CELLHOST_TEST262 is not set: no test262 checkout to run the pinned tests from")
+	}
+	files, err := readPinned(filepath.Join("testdata", "pinned.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no pinned tests")
+	own, err := filepath.Glob(filepath.Join("testdata", "cellhost", "*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 || len(own) == 0 {
+		t.Fatalf("no pinned tests (%d listed, %d of cellhost's)", len(files), len(own))
 	}
 	r := &Runner{Root: root, Timeout: time.Minute}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
+			if _, err := os.Stat(filepath.Join(root, "test", filepath.FromSlash(f))); err != nil {
+				t.Fatalf("%s is not in the checkout %s (commit %s); testdata/pinned.txt names files of be13516fb644", f, root, commitOf(root))
+			}
 			res := r.Run(f)
 			if res.Outcome != Pass {
 				t.Errorf("%s: %s %s", f, res.Outcome, res.Reason)
 			}
 		})
 	}
+	ownRunner := &Runner{Root: root, Tests: filepath.Join("testdata", "cellhost"), Timeout: time.Minute}
+	for _, p := range own {
+		f := filepath.Base(p)
+		t.Run("cellhost/"+f, func(t *testing.T) {
+			res := ownRunner.Run(f)
+			if res.Outcome != Pass {
+				t.Errorf("cellhost/%s: %s %s", f, res.Outcome, res.Reason)
+			}
+		})
+	}
+}
+
+// readPinned reads a list of test paths, one a line; '#' starts a comment.
+func readPinned(p string) ([]string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 func TestArea(t *testing.T) {

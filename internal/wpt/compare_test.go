@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -53,12 +54,34 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// LoadFile includes a file's META: script= dependencies in order, relative
+// to the file's directory or, with a leading slash, to the WPT root.
 func TestLoadFileMetaScripts(t *testing.T) {
-	f, err := LoadFile(filepath.Join("testdata", "wpt"), "url/url-setters.any.js")
+	root := t.TempDir()
+	for name, src := range map[string]string{
+		"url/a.any.js":           "// META: script=/common/helper.js\n// META: script=resources/local.js\ntest(() => {}, 'a');\n",
+		"common/helper.js":       "var helper = 1;\n",
+		"url/resources/local.js": "var local = 2;\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := LoadFile(root, "url/a.any.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Deps) != 1 || len(f.Deps[0]) == 0 {
-		t.Fatalf("deps of url-setters.any.js: %d, want /common/subset-tests-by-key.js", len(f.Deps))
+	if want := []string{"var helper = 1;\n", "var local = 2;\n"}; !reflect.DeepEqual(f.Deps, want) {
+		t.Fatalf("deps of url/a.any.js: %q, want %q", f.Deps, want)
+	}
+	if err := os.Remove(filepath.Join(root, "common", "helper.js")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFile(root, "url/a.any.js"); err == nil || !strings.Contains(err.Error(), "META script /common/helper.js") {
+		t.Errorf("a missing META script: %v", err)
 	}
 }

@@ -2,8 +2,9 @@
 // itself (src/wpt/*-test.ts), through cellhost's real pipeline: an esbuild
 // bundle served by a host.Host, one fresh host (so one fresh runtime) per
 // test file. The harness is WPT's testharness.js, from the npm package
-// wpt-runner (CI reaches npm, not GitHub); the test files are vendored in
-// testdata/wpt (see testdata/README.md).
+// wpt-runner (CI reaches npm, not GitHub); the test files are read from a
+// web-platform-tests checkout named by CELLHOST_WPT_ROOT (see
+// testdata/README.md).
 package wpt
 
 import (
