@@ -1,6 +1,7 @@
 package vitest
 
 import (
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestSplitSQL(t *testing.T) {
 // async function calling readD1Migrations with node:path, as the pool's
 // d1 example does, and reads poolOptions.workers from it.
 func TestLoadConfig_Function(t *testing.T) {
-	c, err := LoadConfig("testdata/examples/d1", "")
+	c, err := LoadConfig(filepath.Join(examplesDir(t), "d1"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

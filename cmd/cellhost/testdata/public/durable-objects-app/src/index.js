@@ -1,5 +1,0 @@
-export default {
-	async fetch() {
-		return new Response("foo");
-	},
-};
