@@ -315,7 +315,7 @@ func (c *cell) failWaiting(err error) {
 // run runs one event of the cell, marking it as the shard's current cell
 // for the CPU-limit watchdog.
 func (c *cell) run(ev func()) {
-	c.s.current, c.s.currentGen = c, c.gen // cleared when the job ends (runJob)
+	c.s.setCurrent(c, c.gen) // cleared when the job ends (runJob)
 	c.used()
 	ev()
 }
@@ -473,7 +473,7 @@ func (c *cell) commit() bool {
 		c.logger().Error("commit failed: " + err.Error())
 		_ = c.db.Rollback()
 		var se *storage.SQLError
-		if errors.As(err, &se) {
+		if errors.As(err, &se) && se.Code&0xff == sqliteConstraint {
 			// A deferred foreign key failed at COMMIT: workerd resets the
 			// object and fails its events (and the stub) with this error.
 			c.resetWith("the database was left in a state where constraints were violated",

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"errors"
+
 	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/storage"
 )
@@ -24,7 +26,7 @@ func (k cellKV) Exec(query string, args []any) (jsapi.SQLCursor, error) {
 	if err != nil {
 		// Statements before the failing one may have written.
 		k.c.wrote = true
-		return nil, err
+		return nil, k.c.sqlErr(err)
 	}
 	if !cur.ReadOnly() {
 		k.c.wrote = true
@@ -41,8 +43,31 @@ type cellCursor struct {
 
 func (cc cellCursor) Next() ([]any, bool, error) {
 	cc.c.touch()
-	return cc.Cursor.Next()
+	row, ok, err := cc.Cursor.Next()
+	if err != nil {
+		err = cc.c.sqlErr(err)
+	}
+	return row, ok, err
 }
+
+// sqlErr passes on the error of the application's SQL. A statement the
+// turn's SQL deadline stopped (SQLITE_INTERRUPT; the deadline is the CPU
+// limit) means the turn ran past the CPU limit: the object is interrupted
+// and reset as the watchdog would, rather than left to catch an
+// "interrupted" error and go on (or commit after it).
+func (c *cell) sqlErr(err error) error {
+	var se *storage.SQLError
+	if errors.As(err, &se) && se.Code&0xff == sqliteInterrupt && c.db.SQLDeadlinePassed() {
+		c.s.interruptCPU()
+	}
+	return err
+}
+
+// SQLite's primary result codes cellhost tells apart.
+const (
+	sqliteInterrupt  = 9
+	sqliteConstraint = 19
+)
 
 // DatabaseSize is sql.databaseSize.
 func (k cellKV) DatabaseSize() (int64, error) {

@@ -92,6 +92,14 @@ type Config struct {
 	// JS is interrupted and the object reset. Default 30 s. A watchdog looks
 	// every eighth of it, so the interrupt comes within 1.125 times it.
 	CPULimit time.Duration
+	// MaxWebSocketsPerObject caps the open WebSockets of one object (each
+	// holds a connection, two goroutines and their buffers); an upgrade
+	// past it is answered 503. Default DefaultMaxWebSocketsPerObject.
+	MaxWebSocketsPerObject int
+	// MaxWebSocketQueued caps the bytes sent to one WebSocket client and
+	// not yet written (a client that does not read); past it the
+	// connection is closed with 1008. Default DefaultMaxWebSocketQueued.
+	MaxWebSocketQueued int64
 	// Durability is DurabilityLocal, DurabilityLog or DurabilityBackup;
 	// default: log when Bucket is set, else local.
 	Durability string
@@ -265,6 +273,12 @@ func New(cfg Config) (*Host, error) {
 	}
 	if cfg.RequestTimeout <= 0 {
 		cfg.RequestTimeout = 2 * time.Minute
+	}
+	if cfg.MaxWebSocketsPerObject <= 0 {
+		cfg.MaxWebSocketsPerObject = DefaultMaxWebSocketsPerObject
+	}
+	if cfg.MaxWebSocketQueued <= 0 {
+		cfg.MaxWebSocketQueued = DefaultMaxWebSocketQueued
 	}
 	h := &Host{cfg: cfg, dur: newDurability(cfg.Durability), log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {

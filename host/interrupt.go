@@ -17,7 +17,7 @@ import (
 // back to replacing the shard's runtime.
 
 // onInterrupt handles an interrupt of the job that just ended. On the loop.
-func (s *shard) onInterrupt(reason string) {
+func (s *shard) onInterrupt(reason string, cause error) {
 	c := s.current
 	if c == nil {
 		s.log.Error("a worker handler was interrupted: " + reason)
@@ -26,7 +26,7 @@ func (s *shard) onInterrupt(reason string) {
 	}
 	c.logger().Error("interrupted: " + reason)
 	if c.gen == s.currentGen {
-		c.reset(reason)
+		c.resetWith(reason, cause)
 	}
 	// Else the code belonged to an instance already reset: nothing is left
 	// to reset.
@@ -62,7 +62,7 @@ func (t jsTimers) AfterFunc(d time.Duration, f func()) (cancel func()) {
 		if c.gen != gen {
 			return
 		}
-		s.current, s.currentGen = c, gen
+		s.setCurrent(c, gen)
 		f()
 	})
 	return func() {
@@ -79,7 +79,7 @@ func wrapDone[T any](caller *shard, done func(T, error)) func(T, error) {
 		return done
 	}
 	return func(v T, err error) {
-		caller.current, caller.currentGen = c, gen
+		caller.setCurrent(c, gen)
 		done(v, err)
 	}
 }

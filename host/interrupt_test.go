@@ -51,8 +51,8 @@ type attack struct{ path, want string }
 func TestInterrupt_ResetsOnlyTheOffendingObject(t *testing.T) {
 	t.Run("cpu", func(t *testing.T) {
 		runAttacks(t, func(c *host.Config) { c.CPULimit = 400 * time.Millisecond },
-			attack{"/spin", "time limit of 400ms"},
-			attack{"/spin-after-timer", "time limit of 400ms"})
+			attack{"/spin", "Durable Object exceeded its CPU time limit and was reset."},
+			attack{"/spin-after-timer", "Durable Object exceeded its CPU time limit and was reset."})
 	})
 	t.Run("memory", func(t *testing.T) {
 		runAttacks(t, func(c *host.Config) {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Host messages go to Config.Logger (log/slog), with the attributes "scope"
@@ -58,12 +60,12 @@ func (h *consoleHandler) Handle(_ context.Context, r slog.Record) error {
 	r.Attrs(add)
 	var b bytes.Buffer
 	if scope != "" {
-		b.WriteString(scope)
+		b.WriteString(logSafe(scope))
 		b.WriteString(": ")
 	}
-	b.WriteString(r.Message)
+	b.WriteString(logSafeText(r.Message))
 	for _, a := range rest {
-		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value.Any())
+		fmt.Fprintf(&b, " %s=%s", logSafe(a.Key), logSafe(fmt.Sprint(a.Value.Any())))
 	}
 	b.WriteByte('\n')
 	h.out.mu.Lock()
@@ -85,6 +87,57 @@ func (h *consoleHandler) WithGroup(name string) slog.Handler {
 	}
 	c.group = name
 	return &c
+}
+
+// logSafe escapes what a terminal or a log reader would act on in a value
+// that may come from a client (an object's name, a class in a URL): C0 and
+// C1 controls, DEL, line and paragraph separators and the bidirectional
+// overrides become \xNN or \uNNNN, so a name cannot start a forged line,
+// move the cursor or colour the console. Invalid UTF-8 becomes \xNN too.
+func logSafe(s string) string { return escapeControls(s, false) }
+
+// logSafeText is logSafe for a message, whose own line breaks and tabs
+// (a stack trace) stay.
+func logSafeText(s string) string { return escapeControls(s, true) }
+
+func escapeControls(s string, keepLines bool) string {
+	clean := true
+	for _, r := range s {
+		if isLogControl(r, keepLines) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case isLogControl(r, keepLines) && r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case isLogControl(r, keepLines):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+	}
+	return b.String()
+}
+
+func isLogControl(r rune, keepLines bool) bool {
+	switch {
+	case keepLines && (r == '\n' || r == '\t'):
+		return false
+	case r < 0x20, r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029,
+		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == utf8.RuneError:
+		return true
+	}
+	return false
 }
 
 // logger is the shard's logger (attribute shard).

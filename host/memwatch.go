@@ -6,6 +6,8 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+
+	"github.com/cellhost/cellhost/jsapi"
 )
 
 // A goja runtime has no heap limit, and one shard's runtime holds many
@@ -105,9 +107,12 @@ func (s *shard) memWatchdog() {
 
 // interruptReason is why the watchdogs interrupted the current job; it
 // clears the memory flag. On the loop.
-func (s *shard) interruptReason() string {
+// The CPU limit's cause is the error the object's held events fail with
+// (its text is what a caller reads); nil leaves BrokenObjectError.
+func (s *shard) interruptReason() (reason string, cause error) {
 	if s.memExceeded.Swap(false) {
-		return errMemoryLimit{s.h.cfg.MemoryLimit}.String()
+		return errMemoryLimit{s.h.cfg.MemoryLimit}.String(), nil
 	}
-	return errCPULimit{s.h.cfg.CPULimit}.String()
+	e := errCPULimit{s.h.cfg.CPULimit, s.current != nil}
+	return e.logText(), &jsapi.ScriptError{Name: "Error", Message: e.String()}
 }

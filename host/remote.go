@@ -52,10 +52,33 @@ func (h *Host) FetchHere(ctx context.Context, class, id, name string, req *jsapi
 	if !h.classes[class] {
 		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
 	}
+	if err := h.checkPeerID(class, id, name); err != nil {
+		return nil, err
+	}
 	c := h.cellFor(class, id)
 	return h.await(ctx, func(reply func(*jsapi.HTTPResponse, error)) {
 		c.s.post(func() { c.unref(); c.fetch(name, req, reply) })
 	})
+}
+
+// checkPeerID refuses an id another node sent that this namespace could
+// not have made (not ParseID's: wrong length, not hex, or not signed for
+// the class), or a name that does not give the id: a peer (or a forged
+// request that passed the signature) must not create a cell outside the
+// namespace's ids, nor show an object a name that is not its own. The
+// error is workerd's text for an id of another namespace.
+func (h *Host) checkPeerID(class, id, name string) error {
+	canon, err := ParseID(h.cfg.Script, class, id)
+	if err == nil && canon != id {
+		err = ErrIDFormat // ids travel in lowercase
+	}
+	if err == nil && name != "" && IDFromName(h.cfg.Script, class, name) != id {
+		err = errors.New("Durable Object ID does not match its name.")
+	}
+	if err != nil {
+		return &jsapi.ScriptError{Name: "TypeError", Message: err.Error()}
+	}
+	return nil
 }
 
 // CallHere is FetchHere for an RPC call. (fleet.Local)
@@ -80,6 +103,9 @@ func hasTargetRefs(b []byte) bool { return jsapi.EnvelopeHoldsLocalRefs(b) }
 func (h *Host) callHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error) {
 	if !h.classes[class] {
 		return nil, &jsapi.ScriptError{Name: "TypeError", Message: "no Durable Object class named " + class + " is bound in this worker"}
+	}
+	if err := h.checkPeerID(class, id, name); err != nil {
+		return nil, err
 	}
 	c := h.cellFor(class, id)
 	type res struct {

@@ -37,6 +37,9 @@ type shard struct {
 	interrupted bool // the watchdog interrupted the current job
 	// memExceeded: the interrupt came from the memory watchdog (memwatch.go).
 	memExceeded atomic.Bool
+	// objectJob: the running job is an object's code (current is set), for
+	// the watchdog's choice of message.
+	objectJob atomic.Bool
 
 	// Owned by the loop goroutine.
 	current   *cell // the cell whose event is running, if any
@@ -219,18 +222,52 @@ func (s *shard) watchdog() {
 			if s.jobRunning && !s.interrupted && now.Sub(s.jobStart) >= limit {
 				s.interrupted = true
 				s.h.counted.cpuResets.Add(1)
-				s.rt.Interrupt(errCPULimit{limit})
+				s.rt.Interrupt(errCPULimit{limit, s.objectJob.Load()})
 			}
 			s.cpuMu.Unlock()
 		}
 	}
 }
 
-// errCPULimit is the value the watchdog interrupts a runtime with.
-type errCPULimit struct{ limit time.Duration }
+// errCPULimit is the value the watchdog interrupts a runtime with. Its
+// text is Cloudflare's (workerd itself enforces no CPU limit): an object's
+// caller reads "Durable Object exceeded its CPU time limit and was reset.",
+// a worker's "Worker exceeded CPU time limit."; the limit goes to the log
+// (logText).
+type errCPULimit struct {
+	limit  time.Duration
+	object bool // the code was a Durable Object's
+}
 
 func (e errCPULimit) String() string {
-	return fmt.Sprintf("the handler exceeded its time limit of %s", e.limit)
+	if e.object {
+		return "Durable Object exceeded its CPU time limit and was reset."
+	}
+	return "Worker exceeded CPU time limit."
+}
+
+// logText is the log's line: the text and the limit that was passed.
+func (e errCPULimit) logText() string {
+	return fmt.Sprintf("%s (cpu limit %s)", e.String(), e.limit)
+}
+
+// setCurrent marks c (nil: none) as the cell whose code runs. On the loop.
+func (s *shard) setCurrent(c *cell, gen int) {
+	s.current, s.currentGen = c, gen
+	s.objectJob.Store(c != nil)
+}
+
+// interruptCPU interrupts the running job at the CPU limit as the watchdog
+// does, for a limit found elsewhere (a SQL statement stopped at the turn's
+// SQL deadline). On the loop, inside the job.
+func (s *shard) interruptCPU() {
+	s.cpuMu.Lock()
+	defer s.cpuMu.Unlock()
+	if s.jobRunning && !s.interrupted {
+		s.interrupted = true
+		s.h.counted.cpuResets.Add(1)
+		s.rt.Interrupt(errCPULimit{s.h.cfg.CPULimit, s.current != nil})
+	}
 }
 
 // runJob runs one macrotask under the CPU-time watchdog. A panic (from a
@@ -257,7 +294,7 @@ func (s *shard) runJob(job func()) {
 		if s.w.Poisoned {
 			s.replaceRuntime(errEnginePanic)
 		}
-		s.current = nil
+		s.setCurrent(nil, 0)
 	}()
 	defer func() {
 		if r := recover(); r != nil {

@@ -84,7 +84,7 @@ func TestWasm_LimitsResetOnlyTheOffendingObject(t *testing.T) {
 		name, path, want string
 		limits           func(*host.Config)
 	}{
-		{"cpu", "/spin", "time limit of 300ms", func(c *host.Config) { c.CPULimit = 300 * time.Millisecond }},
+		{"cpu", "/spin", "Durable Object exceeded its CPU time limit and was reset.", func(c *host.Config) { c.CPULimit = 300 * time.Millisecond }},
 		{"memory", "/eat", "exceeded its memory limit of 32 MiB", func(c *host.Config) { c.MemoryLimit = 32 << 20; c.CPULimit = 10 * time.Minute }},
 		{"memory-js-grow", "/grow", "exceeded its memory limit of 32 MiB", func(c *host.Config) { c.MemoryLimit = 32 << 20; c.CPULimit = 10 * time.Minute }},
 	} {
@@ -119,7 +119,7 @@ func TestWasm_LimitsResetOnlyTheOffendingObject(t *testing.T) {
 			t.Fatalf("neighbour: %q %v", body, err)
 		}
 		body, err := fetchBody(t, h, "offender", "/spin-shared")
-		if err == nil || !strings.Contains(err.Error(), "time limit of 300ms") {
+		if err == nil || !strings.Contains(err.Error(), "exceeded its CPU time limit") {
 			t.Fatalf("/spin-shared: %q %v", body, err)
 		}
 		// The runtime was replaced: module scope (and its instance) is

@@ -2,12 +2,15 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/gorilla/websocket"
@@ -50,6 +53,14 @@ const (
 	wsInflight = 64
 	// wsWriteTimeout bounds one frame's write to a slow client.
 	wsWriteTimeout = 30 * time.Second
+	// DefaultMaxWebSocketsPerObject is Config.MaxWebSocketsPerObject's
+	// default. Cloudflare documents 32 768 per object; one node of
+	// cellhost holds all of them, at ~250 KB each (8 GB), so the default
+	// is lower: 1024 (~256 MB).
+	DefaultMaxWebSocketsPerObject = 1024
+	// DefaultMaxWebSocketQueued is Config.MaxWebSocketQueued's default:
+	// 16 MiB per connection (a message larger than that alone still goes).
+	DefaultMaxWebSocketQueued = 16 << 20
 	// wsCloseTimeout is how long a server-initiated close waits for the
 	// client's Close frame before the TCP connection is closed.
 	wsCloseTimeout = 5 * time.Second
@@ -138,6 +149,10 @@ type wsConn struct {
 	peer *wsConn
 
 	out *queue.Queue[wsOut] // to the writer
+	// queued is the bytes of the messages in out; overflow is set once
+	// they passed Config.MaxWebSocketQueued (the connection is closed).
+	queued   atomic.Int64
+	overflow atomic.Bool
 
 	credits chan struct{} // one per message read and not yet handled
 	done    chan struct{} // closed once the TCP connection is closed
@@ -199,7 +214,40 @@ func (k *wsConn) enqueue(o wsOut) {
 		p.s.post(func() { p.receive(o) })
 		return
 	}
+	if o.kind == wsOutMessage {
+		if k.overflow.Load() {
+			return // the connection is being closed: drop it
+		}
+		n := int64(len(o.data))
+		if was := k.queued.Add(n) - n; was > 0 && was+n > k.h.cfg.MaxWebSocketQueued {
+			k.queued.Add(-n)
+			k.overflowed()
+			return
+		}
+	}
 	k.out.Push(o)
+}
+
+// wsOverflowReason is the Close reason of a connection whose client does
+// not read what is sent to it.
+const wsOverflowReason = "the client is not reading: too many bytes queued"
+
+// overflowed closes a connection whose queue passed the cap: a Close
+// 1008 (policy violation) if it can still be written within a second,
+// then the TCP connection, which unblocks a writer stuck on the client
+// and frees the queue. The program hears of it as of any dropped
+// connection (a close event with 1006). Safe from any goroutine.
+func (k *wsConn) overflowed() {
+	if !k.overflow.CompareAndSwap(false, true) {
+		return
+	}
+	k.h.log.Warn(fmt.Sprintf("WebSocket of %s closed: %s (over %d bytes)", logSafe(k.name), wsOverflowReason, k.h.cfg.MaxWebSocketQueued))
+	go func() {
+		msg := websocket.FormatCloseMessage(websocket.ClosePolicyViolation, wsOverflowReason)
+		_ = k.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+		_ = k.conn.UnderlyingConn().SetDeadline(time.Now())
+		k.conn.Close()
+	}()
 }
 
 // credit returns the flow-control credit of one handled message.
@@ -294,6 +342,15 @@ func (k *wsConn) read() {
 			k.s.post(func() { k.deliver(ev) })
 			return
 		}
+		if typ == websocket.TextMessage && !utf8.Valid(data) {
+			// RFC 6455 8.1: a text frame that is not UTF-8 fails the
+			// connection with 1007; the program never sees the frame.
+			msg := websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, wsInvalidUTF8)
+			_ = k.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+			ev := jsapi.WebSocketEvent{Type: jsapi.WebSocketClose, Code: websocket.CloseInvalidFramePayloadData, Reason: wsInvalidUTF8}
+			k.s.post(func() { k.deliver(ev) })
+			return
+		}
 		select {
 		case k.credits <- struct{}{}:
 		case <-k.done:
@@ -303,6 +360,10 @@ func (k *wsConn) read() {
 		k.s.post(func() { k.deliver(ev) })
 	}
 }
+
+// wsInvalidUTF8 is the reason of the 1007 Close a text frame that is not
+// UTF-8 gets.
+const wsInvalidUTF8 = "Invalid UTF-8 in text frame"
 
 // autoReplyToClose reports whether workerd's web_socket_auto_reply_to_close
 // is on: from compatibility date 2026-04-07, or by its flag, unless
@@ -366,8 +427,13 @@ func (k *wsConn) write() {
 				if o.text {
 					typ = websocket.TextMessage
 				}
+				if k.overflow.Load() {
+					return
+				}
 				_ = k.conn.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
-				if err := k.conn.WriteMessage(typ, o.data); err != nil {
+				err := k.conn.WriteMessage(typ, o.data)
+				k.queued.Add(-int64(len(o.data)))
+				if err != nil {
 					return
 				}
 			case wsOutClose:
@@ -445,6 +511,13 @@ func (h *Host) closeWebSockets() {
 	h.closeEdges()
 }
 
+// tooManySockets refuses an upgrade past Config.MaxWebSocketsPerObject.
+type tooManySockets struct{ limit int }
+
+func (e *tooManySockets) Error() string {
+	return fmt.Sprintf("This Durable Object has too many open WebSockets (limit %d); close some before opening more.", e.limit)
+}
+
 // hopHeaders are response headers the upgrade writes itself.
 var hopHeaders = map[string]bool{
 	"upgrade": true, "connection": true, "sec-websocket-accept": true, "sec-websocket-extensions": true,
@@ -478,6 +551,12 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 		err := client.Couple(k)
 		if err == nil {
 			k.ws = client.Peer()
+			if c := k.c; c != nil && len(c.sockets.conns) >= h.cfg.MaxWebSocketsPerObject {
+				// Refused: the program's end hears of a dropped
+				// connection (abandon), so it leaves getWebSockets().
+				errc <- &tooManySockets{h.cfg.MaxWebSocketsPerObject}
+				return
+			}
 			if c := k.c; c != nil {
 				if c.sockets.conns == nil {
 					c.sockets.conns = map[*wsConn]struct{}{}
@@ -499,6 +578,11 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 	}
 	select {
 	case err := <-errc:
+		var tm *tooManySockets
+		if errors.As(err, &tm) {
+			abandon()
+			return ec.String(http.StatusServiceUnavailable, tm.Error()+"\n")
+		}
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -63,6 +65,7 @@ export class Echo extends DurableObject {
       return;
     }
     if (msg === "close") { ws.close(4000, "bye from server"); return; }
+    if (msg.startsWith("flood ")) { const m = "x".repeat(1 << 20); for (let i = +msg.slice(6); i > 0; i--) ws.send(m); return; }
     if (msg === "abort") { ws.send("lost with the instance"); this.ctx.abort("asked to"); }
     if (msg === "info") {
       ws.send(JSON.stringify({ constructed, att: ws.deserializeAttachment(), tags: this.ctx.getTags(ws), open: this.ctx.getWebSockets("t").length, state: ws.readyState }));
@@ -497,4 +500,96 @@ func TestWebSocket_ServerCloseCodeAndReason(t *testing.T) {
 		w.send(t, "close")
 		w.expectEnd(t, c.code, c.reason)
 	}
+}
+
+// TestWebSocket_InvalidUTF8TextFrame: a text frame that is not UTF-8 fails
+// the connection with Close 1007 (RFC 6455 8.1) and never reaches the
+// program, which hears of a close with 1007. Before, the program received
+// the bytes as a string.
+func TestWebSocket_InvalidUTF8TextFrame(t *testing.T) {
+	_, srv := startWSHost(t)
+	w := dialWS(t, srv, "/do/Echo/u")
+	w.expect(t, "welcome")
+	if err := w.c.WriteMessage(websocket.TextMessage, []byte{'a', 0xff, 0xfe}); err != nil {
+		t.Fatal(err)
+	}
+	w.expectEnd(t, 1007, "Invalid UTF-8 in text frame")
+	s := waitStats(t, srv, "u", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
+	if want := []any{[]any{1007.0, "Invalid UTF-8 in text frame", false}}; !reflect.DeepEqual(s.Closes[:1], want) {
+		t.Errorf("the program heard %v, want %v", s.Closes, want)
+	}
+}
+
+// TestWebSocket_PerObjectCap: past Config.MaxWebSocketsPerObject an upgrade
+// to the same object is answered 503 with the reason; another object is
+// not affected, and a slot freed by a close can be taken again.
+func TestWebSocket_PerObjectCap(t *testing.T) {
+	_, srv := startWSHost(t, func(c *host.Config) { c.MaxWebSocketsPerObject = 2 })
+	a := dialWS(t, srv, "/do/Echo/capped")
+	a.expect(t, "welcome")
+	b := dialWS(t, srv, "/do/Echo/capped")
+	b.expect(t, "welcome")
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/do/Echo/capped"
+	c, resp, err := websocket.DefaultDialer.Dial(url, nil)
+	if err == nil {
+		c.Close()
+		t.Fatal("a third WebSocket on an object capped at 2 was accepted")
+	}
+	if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("third WebSocket: %v %v; want 503", resp, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if want := "This Durable Object has too many open WebSockets (limit 2); close some before opening more.\n"; string(body) != want {
+		t.Errorf("503 body %q, want %q", body, want)
+	}
+	other := dialWS(t, srv, "/do/Echo/other")
+	other.expect(t, "welcome")
+	a.closeWith(1000, "done")
+	a.expectEnd(t, 1000, "server saw done")
+	waitStats(t, srv, "capped", func(s wsStats) bool { return s.Open == 1 })
+	d := dialWS(t, srv, "/do/Echo/capped")
+	d.expect(t, "welcome")
+}
+
+// TestWebSocket_SlowClientQueueCap: a client that does not read while the
+// object sends 48 MiB holds at most Config.MaxWebSocketQueued (plus what
+// the kernel buffers) on the host: past it the connection is closed, the
+// program hears of a close, and the rest of what it sends is dropped.
+// Before, every byte stayed queued (20 such clients x 50 MB held 1.69 GB).
+func TestWebSocket_SlowClientQueueCap(t *testing.T) {
+	_, srv := startWSHost(t, func(c *host.Config) { c.MaxWebSocketQueued = 1 << 20 })
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/do/Echo/slow"
+	c, _, err := websocket.DefaultDialer.Dial(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.WriteMessage(websocket.TextMessage, []byte("flood 48")); err != nil {
+		t.Fatal(err)
+	}
+	// The client does not read until the program heard of the close.
+	s := waitStats(t, srv, "slow", func(s wsStats) bool { return len(s.Closes) > 0 && s.Open == 0 })
+	if cl, ok := s.Closes[0].([]any); !ok || cl[0] != 1006.0 {
+		t.Errorf("the program heard %v, want a close with 1006", s.Closes)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got := 0
+	for {
+		_, _, err := c.ReadMessage()
+		if err != nil {
+			var ce *websocket.CloseError
+			if errors.As(err, &ce) && ce.Code != websocket.ClosePolicyViolation && ce.Code != websocket.CloseAbnormalClosure {
+				t.Errorf("the client's end: %v, want 1008 or no Close frame", err)
+			}
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				t.Errorf("the connection was not closed: %v", err)
+			}
+			break
+		}
+		got++
+	}
+	if got >= 48 {
+		t.Errorf("the client received all %d messages: nothing was dropped", got)
+	}
+	t.Logf("the client received %d of 48 1 MiB messages before the close", got)
 }

@@ -159,3 +159,36 @@ export default {};`
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestNodeFsWriteCopiesTheBuffer: fs.writeFileSync keeps a copy of what it
+// was given, as Node and workerd do. Buffer.prototype.slice is a view, so
+// the file used to stay aliased to the caller's Buffer: a later write to
+// the Buffer changed the file (issue 23, item 9).
+func TestNodeFsWriteCopiesTheBuffer(t *testing.T) {
+	dir := t.TempDir()
+	entry := filepath.Join(dir, "index.js")
+	src := `import fs from "node:fs";
+export function probe() {
+  const b = Buffer.from("hello");
+  fs.writeFileSync("/tmp/a", b);
+  b[0] = 0x4a;
+  const u = new Uint8Array([104, 105]);
+  fs.writeFileSync("/tmp/u", u);
+  u[0] = 0x48;
+  const v = new Uint8Array([1, 2, 3, 4, 5, 6]);
+  fs.writeFileSync("/tmp/v", new DataView(v.buffer, 1, 3));
+  v[1] = 9;
+  fs.writeFileSync("/tmp/c", "abc");
+  const r = fs.readFileSync("/tmp/c");
+  r[0] = 0x41;
+  return [fs.readFileSync("/tmp/a", "utf8"), fs.readFileSync("/tmp/u", "utf8"), [...fs.readFileSync("/tmp/v")].join(","), fs.readFileSync("/tmp/c", "utf8")].join("|");
+}
+export default {};`
+	if err := os.WriteFile(entry, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "hello|hi|2,3,4|abc"
+	if got := probeBundle(t, entry, BundleOptions{CompatibilityDate: "2026-01-01", CompatibilityFlags: []string{"nodejs_compat"}}); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -203,8 +203,20 @@ func (a *storageAPI) newMap() (*goja.Object, goja.Callable, error) {
 	return m, set, nil
 }
 
+// maxGetKeys is workerd's limit on the keys of one get([...]); put() of
+// an object and delete([...]) have none (recorded on workerd 2026-11-17,
+// SQLite- and KV-backed alike: 100 000 keys accepted).
+const maxGetKeys = 128
+
 func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 	rt := a.rt
+	if obj, ok := call.Argument(0).(*goja.Object); ok && obj.ClassName() == "Array" {
+		// Checked before the keys are read: a huge array is refused at
+		// once.
+		if n := obj.Get("length").ToInteger(); n > maxGetKeys {
+			jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Maximum number of key value pairs is %d. %d pairs were provided.", maxGetKeys, n)))
+		}
+	}
 	keys, many := a.toKeys(call.Argument(0))
 	vals, err := a.kv.Get(keys)
 	if err != nil {

@@ -141,6 +141,13 @@ func (db *DB) installProgress() {
 // Options.SQLTimeout is zero: workerd's CPU limit.
 const DefaultSQLTimeout = 30 * time.Second
 
+// SQLDeadlinePassed reports whether the current turn's SQL time budget
+// ran out: a statement that failed with SQLITE_INTERRUPT was stopped by
+// it (nothing else interrupts a cell's connection).
+func (db *DB) SQLDeadlinePassed() bool {
+	return !db.deadline.IsZero() && time.Now().After(db.deadline)
+}
+
 // armDeadline starts the SQL time budget of the turn if it is not running.
 func (db *DB) armDeadline() {
 	if db.deadline.IsZero() {

@@ -61,6 +61,11 @@ export class Evil extends DurableObject {
       return new Response(err(() => JSON.stringify(x)));
     }
     if (a === "echo") return new Response(await request.text());
+    if (a === "spin") { // a long job: ms of CPU, or forever
+      const ms = u.searchParams.get("ms"), end = Date.now() + (ms === null ? Infinity : +ms);
+      while (Date.now() < end) {}
+      return new Response("spun " + ms);
+    }
     if (a === "fetch") {
       const r = await fetch(u.searchParams.get("u"), { method: "POST", body: "x" });
       return new Response(r.status + " " + (await r.text()).trim());
@@ -86,11 +91,19 @@ func hostileProject(t *testing.T, top string, limits string) string {
 
 func startHostile(t *testing.T, bin string, env ...string) *relNode {
 	t.Helper()
+	return startHostileWith(t, bin, "", env...)
+}
+
+// startHostileWith is startHostile with a wrangler "limits" entry (with its
+// trailing comma), such as "\"limits\": {\"cpu_ms\": 1000},".
+func startHostileWith(t *testing.T, bin, limits string, env ...string) *relNode {
+	t.Helper()
+	env = append(hostileQuiet(), env...)
 	for _, e := range env { // the process inherits the test's environment
 		k, v, _ := strings.Cut(e, "=")
 		t.Setenv(k, v)
 	}
-	cmd, base := startDev(t, bin, hostileProject(t, "", ""), "--state", filepath.Join(t.TempDir(), "state"))
+	cmd, base := startDev(t, bin, hostileProject(t, "", limits), "--state", filepath.Join(t.TempDir(), "state"))
 	n := &relNode{cmd: cmd, base: base}
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -120,35 +133,44 @@ func settled(n *relNode) int {
 	return last
 }
 
-// checkMemoryBack: memory within 20% of its level before the attack (plus
-// 16 MB: the neighbours' own data and the Go runtime's slack on a small
-// heap). Go frees memory at its next collection and returns it to the
-// system in the background, and an idle process collects every two
-// minutes: light traffic (reads) runs meanwhile, for at most 60 s (150 s
-// in the long form, past the two-minute collection).
-func checkMemoryBack(t *testing.T, n *relNode, before int) { checkMemory(t, n, before, true) }
-
-// checkMemory measures as checkMemoryBack does; only logs unless must.
-func checkMemory(t *testing.T, n *relNode, before int, must bool) {
+// checkMemoryBack: once the attack and the neighbours' traffic are over,
+// memory comes back within 20% of its level before the attack (plus 16 MB:
+// the neighbours' own data, and the runtime's span and GC metadata, which Go
+// never frees, for the largest heap the process had). The attack's memory
+// is garbage by then, but at GOGC 1000 a process that saw traffic keeps
+// its heap goal, 11x the live heap: without traffic nothing collects, and
+// the scavenger keeps what lies under the goal. internal/memrelief gives it
+// back after a quiet period (30 s; CELLHOST_MEMRELIEF_QUIET=2s in the short
+// form, hostileQuiet), so the wait is bounded by that period, not by Go's
+// two-minute forced collection. Measured with cellhost dev, 10 000 idle
+// connections then 30 s of reads: 65 MB before, 364 MB after the reads,
+// 83 MB 30 s later (without the relief: 230 MB after 100 s, for good; the
+// reads alone with no attack took 66 MB to 193 MB).
+func checkMemoryBack(t *testing.T, n *relNode, before int) {
 	t.Helper()
 	bound := before*6/5 + 16
-	after := rssMB(n)
-	wait := 60 * time.Second
+	peak := rssMB(n)
+	after := peak
+	wait := 20 * time.Second
 	if hostileLong() {
-		wait = 150 * time.Second
+		wait = 60 * time.Second // the default 30 s quiet period
 	}
 	for end := time.Now().Add(wait); after > bound && time.Now().Before(end); after = rssMB(n) {
-		for i := 0; i < 50; i++ {
-			get(t, n.base+"/do/Counter/settle?peek=1")
-		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
-	t.Logf("RSS before %d MB, after %d MB", before, after)
-	if after > bound && must {
+	t.Logf("RSS before %d MB, right after the attack %d MB, after a quiet period %d MB (bound %d MB)", before, peak, after, bound)
+	if after > bound {
 		t.Errorf("RSS %d MB after the attack, %d MB before: not back within 20%%", after, before)
-	} else if after > bound {
-		t.Logf("RSS %d MB after the attack, %d MB before: not back within 20%% (not asserted here)", after, before)
 	}
+}
+
+// hostileQuiet is the quiet period of the relief (internal/memrelief): the
+// short form's is short, the long form's the default.
+func hostileQuiet() []string {
+	if hostileLong() {
+		return nil
+	}
+	return []string{"CELLHOST_MEMRELIEF_QUIET=2s"}
 }
 
 func TestHostile(t *testing.T) {
@@ -315,11 +337,35 @@ func TestHostile(t *testing.T) {
 		if !n.alive(t) {
 			t.Fatal("the process died")
 		}
-		// Measured, not asserted: in some runs RSS stayed ~100 MB up after
-		// this attack for 60 s of light traffic (76 -> 183 MB), in others
-		// it came back (69 -> 81 MB); not understood yet (see the note of
-		// issue 23).
-		checkMemory(t, n, before, false)
+		checkMemoryBack(t, n, before)
+	})
+
+	// The documented same-shard wait: one object's long job holds its
+	// shard's loop (a goja runtime runs one job at a time), so the
+	// neighbours on that shard wait for it, those on other shards do not.
+	// It is bounded by cpu_ms: a job past it is interrupted and its
+	// object reset. Measured and reported, not asserted (a timing).
+	t.Run("SameShardWait", func(t *testing.T) {
+		const cpuMS = 1000
+		n := startHostileWith(t, bin, `"limits": {"cpu_ms": 1000},`)
+		for _, job := range []struct{ path, want string }{
+			{"/do/Evil/spin?a=spin&ms=700", "spun 700"},
+			{"/do/Evil/spin?a=spin", "Durable Object exceeded its CPU time limit and was reset."},
+		} {
+			nb := startNeighbours(t, n, "spin")
+			for nb.acked.Load() < int64(len(nb.names)) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			start := time.Now()
+			status, body := get(t, n.base+job.path)
+			took := time.Since(start)
+			nb.finish(t, n)
+			t.Logf("%s (cpu_ms %d) answered %d after %v; the longest answer of a neighbour on its shard %v, on another shard %v",
+				job.path, cpuMS, status, took.Round(time.Millisecond), time.Duration(nb.maxSame.Load()).Round(time.Millisecond), time.Duration(nb.maxOther.Load()).Round(time.Millisecond))
+			if !strings.Contains(body, job.want) {
+				t.Errorf("%s: %d %q, want %q", job.path, status, body, job.want)
+			}
+		}
 	})
 
 	// 23.9: a malformed chunked body was the program's 500.

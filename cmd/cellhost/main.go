@@ -2,16 +2,22 @@
 package main
 
 import (
+	"context"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"time"
+
+	"github.com/cellhost/cellhost/internal/httpguard"
+	"github.com/cellhost/cellhost/internal/memrelief"
 
 	_ "github.com/cellhost/cellhost/bindings/standard"
 )
 
 func main() {
 	tuneGC()
+	go memrelief.New(memrelief.Config{Activity: httpguard.Activity, Quiet: reliefQuiet()}, time.Now()).Run(context.Background())
 	startPprof()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -40,6 +46,16 @@ func tuneGC() {
 			debug.SetMemoryLimit(l)
 		}
 	}
+}
+
+// reliefQuiet is how long the servers must be quiet before memory goes
+// back to the system (internal/memrelief): 30 s, or CELLHOST_MEMRELIEF_QUIET
+// (a Go duration; the hostile suite's short form uses 2 s).
+func reliefQuiet() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("CELLHOST_MEMRELIEF_QUIET")); err == nil && d > 0 {
+		return d
+	}
+	return 30 * time.Second
 }
 
 // buildGOGC is the collector's target while cellhost dev bundles the

@@ -154,6 +154,9 @@ type neighbours struct {
 	stop, finished chan struct{}
 	last           []int64
 	hits           []int64 // per neighbour: requests answered, its instance's count
+	// The longest answer of a neighbour on the attacked shard and on
+	// another, in nanoseconds (the same-shard wait).
+	maxSame, maxOther atomic.Int64
 }
 
 func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
@@ -184,6 +187,7 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 					return
 				default:
 				}
+				start := time.Now()
 				resp, err := client.Get(n.base + "/do/Counter/" + name)
 				if err != nil {
 					nb.failed.Add(1)
@@ -192,6 +196,12 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 				var body struct{ N, Hits int64 }
 				err = json.NewDecoder(resp.Body).Decode(&body)
 				resp.Body.Close()
+				took, m := int64(time.Since(start)), &nb.maxOther
+				if i < nb.same {
+					m = &nb.maxSame
+				}
+				for old := m.Load(); took > old && !m.CompareAndSwap(old, took); old = m.Load() {
+				}
 				if err != nil || resp.StatusCode != 200 {
 					nb.failed.Add(1)
 					continue

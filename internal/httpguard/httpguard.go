@@ -95,10 +95,19 @@ func Server(h http.Handler, c Config) *http.Server {
 	}
 }
 
+// activity counts the requests and connections of every guarded server of
+// the process.
+var activity atomic.Int64
+
+// Activity is a counter that moves with every request and connection any
+// guarded server of the process takes (for internal/memrelief).
+func Activity() int64 { return activity.Load() }
+
 // Handler wraps h with c's progress deadlines.
 func Handler(h http.Handler, c Config) http.Handler {
 	c = c.withDefaults()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		activity.Add(1)
 		rc := http.NewResponseController(w)
 		// A deadline an earlier request of the connection left must not
 		// cut this one (net/http resets only the read deadline).
@@ -229,6 +238,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
+		activity.Add(1)
 		if l.open.Add(1) <= l.max {
 			return &conn{Conn: c, l: l}, nil
 		}

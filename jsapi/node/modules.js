@@ -1007,7 +1007,9 @@
         merged.set(node.data); merged.set(bytes, node.data.length);
         node.data = merged; node.mtime = Date.now();
       } else {
-        parent.children.set(name, { dir: false, data: bytes.slice(), mtime: Date.now() });
+        // A copy: Buffer's slice() is a view, and the file must not change
+        // with the caller's buffer (Node and workerd copy).
+        parent.children.set(name, { dir: false, data: new Uint8Array(bytes), mtime: Date.now() });
       }
     }
     function toBytes(data, enc) {

@@ -23,6 +23,11 @@ const (
 	// AllocString: the characters of a string a built-in sizes in one step
 	// (String.prototype.repeat, padStart, padEnd) or grows (Array.prototype.join).
 	AllocString
+	// AllocArray: the element slots of a dense array a built-in sizes in
+	// one step from a length the script chose (Array.from of an
+	// array-like, apply's argument list, toSorted of an array-like;
+	// cellhost patch 27), 16 bytes a slot.
+	AllocArray
 )
 
 // AllocationHook approves an allocation of bytes for kind; false refuses it

@@ -220,6 +220,7 @@ func (r *Runtime) arrayproto_join(call FunctionCall) Value {
 	// doubles past 1 MiB (alloc_hook.go).
 	nextCheck := 1 << 20
 	for i := 1; i < l; i++ {
+		r.nativeTick() // cellhost patch 27
 		buf.WriteString(sep)
 		element := o.self.getIdx(valueInt(int64(i)), nil)
 		if element != nil && element != _undefined && element != _null {
@@ -294,6 +295,7 @@ func (r *Runtime) arrayproto_toLocaleString(call FunctionCall) Value {
 	} else {
 		length := toLength(array.self.getStr("length", nil))
 		for i := int64(0); i < length; i++ {
+			r.nativeTick() // cellhost patch 27
 			if i > 0 {
 				buf.WriteRune(',')
 			}
@@ -321,6 +323,7 @@ func (r *Runtime) arrayproto_concat_append(a *Object, item Value) {
 			panic(r.NewTypeError("Invalid array length"))
 		}
 		for i := int64(0); i < length; i++ {
+			r.nativeTick() // cellhost patch 27
 			v := obj.self.getIdx(valueInt(i), nil)
 			if v != nil {
 				createDataPropertyOrThrow(a, intToValue(aLength), v)
@@ -373,6 +376,7 @@ func (r *Runtime) arrayproto_slice(call FunctionCall) Value {
 
 	n := int64(0)
 	for start < end {
+		r.nativeTick() // cellhost patch 27
 		p := o.self.getIdx(valueInt(start), nil)
 		if p != nil {
 			createDataPropertyOrThrow(a, valueInt(n), p)
@@ -406,6 +410,7 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 
 	if s != nil {
 		ctx := arraySortCtx{
+			r:       r,
 			obj:     s,
 			compare: compareFn,
 		}
@@ -413,8 +418,9 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 		sort.Stable(&ctx)
 	} else {
 		length := toLength(o.self.getStr("length", nil))
-		a := make([]Value, 0, length)
+		a := make([]Value, 0, sparseCap(length)) // cellhost patch 27
 		for i := int64(0); i < length; i++ {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(i)
 			if o.self.hasPropertyIdx(idx) {
 				a = append(a, nilSafe(o.self.getIdx(idx, nil)))
@@ -422,15 +428,18 @@ func (r *Runtime) arrayproto_sort(call FunctionCall) Value {
 		}
 		ar := r.newArrayValues(a)
 		ctx := arraySortCtx{
+			r:       r,
 			obj:     ar.self,
 			compare: compareFn,
 		}
 
 		sort.Stable(&ctx)
 		for i := 0; i < len(a); i++ {
+			r.nativeTick() // cellhost patch 27
 			o.self.setOwnIdx(valueInt(i), a[i], true)
 		}
 		for i := int64(len(a)); i < length; i++ {
+			r.nativeTick() // cellhost patch 27
 			o.self.deleteIdx(valueInt(i), true)
 		}
 	}
@@ -462,6 +471,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 			setArrayValues(dst, values)
 		} else {
 			for k := int64(0); k < actualDeleteCount; k++ {
+				r.nativeTick() // cellhost patch 27
 				createDataPropertyOrThrow(a, intToValue(k), src.values[k+actualStart])
 			}
 			a.self.setOwnStr("length", intToValue(actualDeleteCount), true)
@@ -494,6 +504,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 		src.objCount = len(values)
 	} else {
 		for k := int64(0); k < actualDeleteCount; k++ {
+			r.nativeTick() // cellhost patch 27
 			from := valueInt(k + actualStart)
 			if o.self.hasPropertyIdx(from) {
 				createDataPropertyOrThrow(a, valueInt(k), nilSafe(o.self.getIdx(from, nil)))
@@ -502,6 +513,7 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 
 		if itemCount < actualDeleteCount {
 			for k := actualStart; k < length-actualDeleteCount; k++ {
+				r.nativeTick() // cellhost patch 27
 				from := valueInt(k + actualDeleteCount)
 				to := valueInt(k + itemCount)
 				if o.self.hasPropertyIdx(from) {
@@ -512,10 +524,12 @@ func (r *Runtime) arrayproto_splice(call FunctionCall) Value {
 			}
 
 			for k := length; k > length-actualDeleteCount+itemCount; k-- {
+				r.nativeTick() // cellhost patch 27
 				o.self.deleteIdx(valueInt(k-1), true)
 			}
 		} else if itemCount > actualDeleteCount {
 			for k := length - actualDeleteCount; k > actualStart; k-- {
+				r.nativeTick() // cellhost patch 27
 				from := valueInt(k + actualDeleteCount - 1)
 				to := valueInt(k + itemCount - 1)
 				if o.self.hasPropertyIdx(from) {
@@ -561,6 +575,7 @@ func (r *Runtime) arrayproto_unshift(call FunctionCall) Value {
 			arr.objCount = int(arr.length)
 		} else {
 			for k := length - 1; k >= 0; k-- {
+				r.nativeTick() // cellhost patch 27
 				from := valueInt(k)
 				to := valueInt(k + argCount)
 				if o.self.hasPropertyIdx(from) {
@@ -625,6 +640,7 @@ func (r *Runtime) arrayproto_indexOf(call FunctionCall) Value {
 	}
 
 	for ; n < length; n++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(n)
 		if o.self.hasPropertyIdx(idx) {
 			if val := o.self.getIdx(idx, nil); val != nil {
@@ -669,6 +685,7 @@ func (r *Runtime) arrayproto_includes(call FunctionCall) Value {
 	}
 
 	for ; n < length; n++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(n)
 		val := nilSafe(o.self.getIdx(idx, nil))
 		if searchElement.SameAs(val) {
@@ -704,6 +721,7 @@ func (r *Runtime) arrayproto_lastIndexOf(call FunctionCall) Value {
 	if arr := r.checkStdArrayObj(o); arr != nil {
 		vals := arr.values
 		for k := fromIndex; k >= 0; k-- {
+			r.nativeTick() // cellhost patch 27
 			if v := vals[k]; v != nil && searchElement.StrictEquals(v) {
 				return intToValue(k)
 			}
@@ -712,6 +730,7 @@ func (r *Runtime) arrayproto_lastIndexOf(call FunctionCall) Value {
 	}
 
 	for k := fromIndex; k >= 0; k-- {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		if o.self.hasPropertyIdx(idx) {
 			if val := o.self.getIdx(idx, nil); val != nil {
@@ -734,6 +753,7 @@ func (r *Runtime) arrayproto_every(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -755,6 +775,7 @@ func (r *Runtime) arrayproto_some(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -776,6 +797,7 @@ func (r *Runtime) arrayproto_forEach(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < length; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -799,6 +821,7 @@ func (r *Runtime) arrayproto_map(call FunctionCall) Value {
 		if arr, ok := a.self.(*arrayObject); ok {
 			values := make([]Value, length)
 			for k := int64(0); k < length; k++ {
+				r.nativeTick() // cellhost patch 27
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -811,6 +834,7 @@ func (r *Runtime) arrayproto_map(call FunctionCall) Value {
 		}
 	}
 	for k := int64(0); k < length; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		if val := o.self.getIdx(idx, nil); val != nil {
 			fc.Arguments[0] = val
@@ -835,6 +859,7 @@ func (r *Runtime) arrayproto_filter(call FunctionCall) Value {
 			if arr := r.checkStdArrayObj(a); arr != nil {
 				var values []Value
 				for k := int64(0); k < length; k++ {
+					r.nativeTick() // cellhost patch 27
 					idx := valueInt(k)
 					if val := o.self.getIdx(idx, nil); val != nil {
 						fc.Arguments[0] = val
@@ -851,6 +876,7 @@ func (r *Runtime) arrayproto_filter(call FunctionCall) Value {
 
 		to := int64(0)
 		for k := int64(0); k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[0] = val
@@ -884,6 +910,7 @@ func (r *Runtime) arrayproto_reduce(call FunctionCall) Value {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
 			for ; k < length; k++ {
+				r.nativeTick() // cellhost patch 27
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -898,6 +925,7 @@ func (r *Runtime) arrayproto_reduce(call FunctionCall) Value {
 		}
 
 		for ; k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[1] = val
@@ -928,6 +956,7 @@ func (r *Runtime) arrayproto_reduceRight(call FunctionCall) Value {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
 			for ; k >= 0; k-- {
+				r.nativeTick() // cellhost patch 27
 				idx := valueInt(k)
 				if val := o.self.getIdx(idx, nil); val != nil {
 					fc.Arguments[0] = val
@@ -942,6 +971,7 @@ func (r *Runtime) arrayproto_reduceRight(call FunctionCall) Value {
 		}
 
 		for ; k >= 0; k-- {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(k)
 			if val := o.self.getIdx(idx, nil); val != nil {
 				fc.Arguments[1] = val
@@ -984,6 +1014,7 @@ func (r *Runtime) arrayproto_reverse_generic(o *Object, start int64) {
 	l := toLength(o.self.getStr("length", nil))
 	middle := l / 2
 	for lower := start; lower != middle; lower++ {
+		r.nativeTick() // cellhost patch 27
 		arrayproto_reverse_generic_step(o, lower, l-lower-1)
 	}
 }
@@ -994,6 +1025,7 @@ func (r *Runtime) arrayproto_reverse(call FunctionCall) Value {
 		l := len(a.values)
 		middle := l / 2
 		for lower := 0; lower != middle; lower++ {
+			r.nativeTick() // cellhost patch 27
 			upper := l - lower - 1
 			a.values[lower], a.values[upper] = a.values[upper], a.values[lower]
 		}
@@ -1027,6 +1059,7 @@ func (r *Runtime) arrayproto_shift(call FunctionCall) Value {
 	}
 	first := o.self.getIdx(valueInt(0), nil)
 	for i := int64(1); i < length; i++ {
+		r.nativeTick() // cellhost patch 27
 		idxFrom := valueInt(i)
 		idxTo := valueInt(i - 1)
 		if o.self.hasPropertyIdx(idxFrom) {
@@ -1078,6 +1111,7 @@ func (r *Runtime) arrayproto_copyWithin(call FunctionCall) Value {
 		dir = 1
 	}
 	for count > 0 {
+		r.nativeTick() // cellhost patch 27
 		if o.self.hasPropertyIdx(valueInt(from)) {
 			o.self.setOwnIdx(valueInt(to), nilSafe(o.self.getIdx(valueInt(from), nil)), true)
 		} else {
@@ -1109,10 +1143,12 @@ func (r *Runtime) arrayproto_fill(call FunctionCall) Value {
 	value := call.Argument(0)
 	if arr := r.checkStdArrayObj(o); arr != nil {
 		for ; k < final; k++ {
+			r.nativeTick() // cellhost patch 27
 			arr.values[k] = value
 		}
 	} else {
 		for ; k < final; k++ {
+			r.nativeTick() // cellhost patch 27
 			o.self.setOwnIdx(valueInt(k), value, true)
 		}
 	}
@@ -1128,6 +1164,7 @@ func (r *Runtime) arrayproto_find(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < l; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1148,6 +1185,7 @@ func (r *Runtime) arrayproto_findIndex(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(0); k < l; k++ {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1168,6 +1206,7 @@ func (r *Runtime) arrayproto_findLast(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(l - 1); k >= 0; k-- {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1188,6 +1227,7 @@ func (r *Runtime) arrayproto_findLastIndex(call FunctionCall) Value {
 		Arguments: []Value{nil, nil, o},
 	}
 	for k := int64(l - 1); k >= 0; k-- {
+		r.nativeTick() // cellhost patch 27
 		idx := valueInt(k)
 		kValue := o.self.getIdx(idx, nil)
 		fc.Arguments[0], fc.Arguments[1] = kValue, idx
@@ -1214,6 +1254,7 @@ func (r *Runtime) arrayproto_flat(call FunctionCall) Value {
 func (r *Runtime) flattenIntoArray(target, source *Object, sourceLen, start, depth int64, mapperFunction func(FunctionCall) Value, thisArg Value) int64 {
 	targetIndex, sourceIndex := start, int64(0)
 	for sourceIndex < sourceLen {
+		r.nativeTick() // cellhost patch 27
 		p := intToValue(sourceIndex)
 		if source.hasProperty(p.toString()) {
 			element := nilSafe(source.get(p, source))
@@ -1277,6 +1318,7 @@ func (r *Runtime) arrayproto_with(call FunctionCall) Value {
 	if src := r.checkStdArrayObj(o); src != nil {
 		a := make([]Value, 0, length)
 		for k := int64(0); k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			pk := valueInt(k)
 			var fromValue Value
 			if k == actualIndex {
@@ -1290,6 +1332,7 @@ func (r *Runtime) arrayproto_with(call FunctionCall) Value {
 	} else {
 		a := r.newArrayLength(length)
 		for k := int64(0); k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			pk := valueInt(k)
 			var fromValue Value
 			if k == actualIndex {
@@ -1310,6 +1353,7 @@ func (r *Runtime) arrayproto_toReversed(call FunctionCall) Value {
 	if src := r.checkStdArrayObj(o); src != nil {
 		a := make([]Value, 0, length)
 		for k := int64(0); k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			from := valueInt(length - k - 1)
 			fromValue := src.values[from]
 			a = append(a, fromValue)
@@ -1318,6 +1362,7 @@ func (r *Runtime) arrayproto_toReversed(call FunctionCall) Value {
 	} else {
 		a := r.newArrayLength(length)
 		for k := int64(0); k < length; k++ {
+			r.nativeTick() // cellhost patch 27
 			pk := valueInt(k)
 			from := valueInt(length - k - 1)
 			fromValue := o.self.getIdx(from, nil)
@@ -1350,8 +1395,10 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 		a = make([]Value, length)
 		copy(a, src.values)
 	} else {
+		r.checkValuesAlloc(length) // cellhost patch 27
 		a = make([]Value, 0, length)
 		for i := int64(0); i < length; i++ {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(i)
 			a = append(a, nilSafe(o.self.getIdx(idx, nil)))
 		}
@@ -1359,6 +1406,7 @@ func (r *Runtime) arrayproto_toSorted(call FunctionCall) Value {
 
 	ar := r.newArrayValues(a)
 	ctx := arraySortCtx{
+		r:       r,
 		obj:     ar.self,
 		compare: compareFn,
 	}
@@ -1403,6 +1451,7 @@ func (r *Runtime) arrayproto_toSpliced(call FunctionCall) Value {
 		rl := actualStart + actualSkipCount
 
 		for i < actualStart {
+			r.nativeTick() // cellhost patch 27
 			pi := valueInt(i)
 			iValue := nilSafe(o.self.getIdx(pi, nil))
 			createDataPropertyOrThrow(a, pi, iValue)
@@ -1417,6 +1466,7 @@ func (r *Runtime) arrayproto_toSpliced(call FunctionCall) Value {
 		}
 
 		for i < newLength {
+			r.nativeTick() // cellhost patch 27
 			pi := valueInt(i)
 			from := valueInt(rl)
 			fromValue := nilSafe(o.self.getIdx(from, nil))
@@ -1540,8 +1590,10 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 		}
 		if mapFn == nil {
 			if a := r.checkStdArrayObjWithProto(arr); a != nil {
+				r.checkValuesAlloc(l) // cellhost patch 27
 				values := make([]Value, l)
 				for k := int64(0); k < l; k++ {
+					r.nativeTick() // cellhost patch 27
 					values[k] = nilSafe(arrayLike.self.getIdx(valueInt(k), nil))
 				}
 				setArrayValues(a, values)
@@ -1549,6 +1601,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 			}
 		}
 		for k := int64(0); k < l; k++ {
+			r.nativeTick() // cellhost patch 27
 			idx := valueInt(k)
 			item := arrayLike.self.getIdx(idx, nil)
 			if mapFn != nil {
@@ -1767,6 +1820,7 @@ type sortable interface {
 type arraySortCtx struct {
 	obj     sortable
 	compare func(FunctionCall) Value
+	r       *Runtime // cellhost patch 27: nativeTick
 }
 
 func (a *arraySortCtx) sortCompare(x, y Value) int {
@@ -1820,6 +1874,9 @@ func (a *arraySortCtx) Len() int {
 }
 
 func (a *arraySortCtx) Less(j, k int) bool {
+	if a.r != nil {
+		a.r.nativeTick() // cellhost patch 27
+	}
 	return a.sortCompare(a.obj.sortGet(j), a.obj.sortGet(k)) < 0
 }
 

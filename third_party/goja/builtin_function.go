@@ -81,6 +81,7 @@ func (r *Runtime) createListFromArrayLike(a Value) []Value {
 		return arr.values
 	}
 	l := toLength(o.self.getStr("length", nil))
+	r.checkValuesAlloc(l) // cellhost patch 27
 	res := make([]Value, 0, l)
 	for k := int64(0); k < l; k++ {
 		res = append(res, nilSafe(o.self.getIdx(valueInt(k), nil)))

@@ -191,9 +191,11 @@ func (r *Runtime) builtinJSON_stringify(call FunctionCall) Value {
 		if isArray(replacer) {
 			length := toLength(replacer.self.getStr("length", nil))
 			seen := map[string]bool{}
-			propertyList := make([]Value, length)
-			length = 0
-			for index := range propertyList {
+			// cellhost patch 27: sized by what is found, not by length
+			// (a sparse replacer of length 2^32 - 1 was a 64 GiB make).
+			propertyList := make([]Value, 0, sparseCap(length))
+			for index := int64(0); index < length; index++ {
+				ctx.r.nativeTick()
 				var name string
 				value := replacer.self.getIdx(valueInt(int64(index)), nil)
 				switch v := value.(type) {
@@ -213,10 +215,9 @@ func (r *Runtime) builtinJSON_stringify(call FunctionCall) Value {
 					continue
 				}
 				seen[name] = true
-				propertyList[length] = newStringValue(name)
-				length += 1
+				propertyList = append(propertyList, newStringValue(name))
 			}
-			ctx.propertyList = propertyList[0:length]
+			ctx.propertyList = propertyList
 		} else if c, ok := replacer.self.assertCallable(); ok {
 			ctx.replacerFunction = c
 		}
@@ -419,6 +420,7 @@ func (ctx *_builtinJSON_stringifyContext) ja(array *Object) {
 	}
 
 	for i := int64(0); i < length; i++ {
+		ctx.r.nativeTick() // cellhost patch 27
 		if !ctx.str(asciiString(strconv.FormatInt(i, 10)), array) {
 			ctx.buf.WriteString("null")
 		}

@@ -4,6 +4,7 @@ package goja
 // README.md). Each program is checked against V8's (workerd's) result.
 
 import (
+	"errors"
 	"runtime"
 	"strconv"
 	"strings"
@@ -871,4 +872,123 @@ func TestCellhostPatch_V8CommaCalleeTexts(t *testing.T) {
 		"var o = {}; new (0, o.f)()": "TypeError: (0 , o.f) is not a constructor",
 		"var m = {}; (0, m.a.b)()":   "TypeError: Cannot read properties of undefined (reading 'b')",
 	})
+}
+
+// Patch 27: a built-in looping over a length the script chose stops at an
+// Interrupt that arrives while it runs. The array-like counts the elements
+// the built-in touches and interrupts at the first (no JavaScript runs after
+// it inside the built-in, so only the built-in's own check can see it):
+// the built-in must stop within a few thousand more, where upstream went on
+// through all 2^24.
+func TestCellhostPatch_NativeLoopsStopAtInterrupt(t *testing.T) {
+	for _, src := range []string{
+		`Array.prototype.join.call(o, "")`,
+		`Array.prototype.indexOf.call(o, 1)`,
+		`Array.prototype.lastIndexOf.call(o, 1)`,
+		`Array.prototype.includes.call(o, 1)`,
+		`Array.prototype.reverse.call(o)`,
+		`Array.prototype.fill.call(o, 0)`,
+		`Array.prototype.copyWithin.call(o, 1, 0)`,
+		`Array.prototype.forEach.call(o, () => {})`,
+		`Array.prototype.every.call(o, () => true)`,
+		`Array.prototype.reduce.call(o, () => 0, 0)`,
+		`Array.prototype.findLastIndex.call(o, () => false)`,
+		`Array.from(o)`,
+		`Array.prototype.slice.call(o)`,
+		`Array.prototype.sort.call(o)`,
+		`Array.prototype.toSorted.call(o)`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			r := New()
+			c := &countingLike{r: r}
+			_ = r.Set("o", r.NewDynamicObject(c))
+			_, err := r.RunString(src)
+			var ie *InterruptedError
+			if !errors.As(err, &ie) || ie.Value() != "stop" {
+				t.Fatalf("%s: %v, want the interrupt", src, err)
+			}
+			if c.n > 8*nativeTickEvery { // reverse touches 8 elements an iteration
+				t.Errorf("%s touched %d elements after the interrupt, want at most %d", src, c.n, 8*nativeTickEvery)
+			}
+			r.ClearInterrupt()
+			if v, err := r.RunString("1 + 1"); err != nil || v.ToInteger() != 2 {
+				t.Fatalf("after the interrupt: %v %v", v, err)
+			}
+		})
+	}
+}
+
+// countingLike is an array-like of length 2^24 that counts the accesses
+// to its elements and interrupts its runtime at the first.
+type countingLike struct {
+	r *Runtime
+	n int
+}
+
+func (c *countingLike) touch() {
+	c.n++
+	if c.n == 1 {
+		c.r.Interrupt("stop")
+	}
+}
+
+func (c *countingLike) Get(key string) Value {
+	if key == "length" {
+		return intToValue(1 << 24)
+	}
+	c.touch()
+	return asciiString("x")
+}
+func (c *countingLike) Set(key string, _ Value) bool { c.touch(); return true }
+func (c *countingLike) Has(key string) bool {
+	if key != "length" {
+		c.touch()
+	}
+	return true
+}
+func (c *countingLike) Delete(string) bool { c.touch(); return true }
+func (c *countingLike) Keys() []string     { return nil }
+
+// Patch 27: a dense array a built-in sizes from a script's length is
+// checked first (V8's "Invalid array length" past V8's limit or when the
+// allocation hook refuses), and collecting a sparse array's elements no
+// longer reserves its whole length. Upstream: Array.from({length: 2**40})
+// and `new Array(2**32 - 1).sort()` were Go's fatal out of memory.
+func TestCellhostPatch_ArraysSizedByLengthAreChecked(t *testing.T) {
+	r := New()
+	refused := 0
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind == AllocArray && bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`Array.from({length: 2 ** 40}).length`:                                                              "RangeError: Invalid array length",
+		`Math.max.apply(null, {length: 2 ** 28})`:                                                           "RangeError: Invalid array length",
+		`Array.from({length: 2 ** 17}).length`:                                                              "RangeError: Invalid array length", // 2 MiB, refused by the hook
+		`Array.from({length: 2 ** 15}).length`:                                                              "32768",
+		`Array.prototype.toSorted.call({length: 2 ** 17}).length`:                                           "RangeError: Invalid array length",
+		`var a = []; a.length = 2 ** 20; a[7] = 2; a[3] = 1; a.sort(); [a[0], a[1], a[2], a.length].join()`: "1,2,,1048576",
+		`var p = []; p.length = 2 ** 20; p[0] = "a"; JSON.stringify({a: 1, b: 2}, p)`:                       `{"a":1}`,
+	} {
+		v, err := r.RunString(src)
+		got := ""
+		if err != nil {
+			var ex *Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("%s: %v", src, err)
+			}
+			got = ex.Value().String()
+		} else {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused != 1 {
+		t.Errorf("the hook refused %d allocations, want 1", refused)
+	}
 }

@@ -198,6 +198,8 @@ type Runtime struct {
 	vm   *vm
 	hash *maphash.Hash
 
+	nativeTicks uint32 // cellhost patch 27 (native_interrupt.go)
+
 	jobQueue []func()
 
 	weakRefState *weakRefState // cellhost patch: WeakRef, FinalizationRegistry
