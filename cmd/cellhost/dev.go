@@ -308,12 +308,18 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if o.noWatch {
 		close(watchDone)
 	} else {
+		// The directories are watched before the server answers (and
+		// before onReady): an edit made once the first request has been
+		// answered reloads. Before, the watch was set up concurrently and
+		// an edit right after start could go unseen on a loaded machine.
+		watching := make(chan struct{})
 		go func() {
 			defer close(watchDone)
-			if err := d.watch(watchCtx, o.onReload); err != nil {
+			if err := d.watch(watchCtx, o.onReload, watching); err != nil {
 				fmt.Fprintf(stderr, "%s %v; edits will not reload\n", markWarn, err)
 			}
 		}()
+		<-watching
 	}
 	if len(cfg.Crons) > 0 {
 		parseCrons(cfg.Crons, stderr)

@@ -347,8 +347,12 @@ func relevant(name string) bool {
 }
 
 // watch reloads the project on every relevant change until ctx ends.
-// onReload, if set, is called after each reload attempt.
-func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
+// onReload, if set, is called after each reload attempt. ready is closed
+// once the project's directories are watched (or watching failed): a
+// change made after that reloads.
+func (d *devServer) watch(ctx context.Context, onReload func(error), ready chan<- struct{}) error {
+	readyOnce := sync.OnceFunc(func() { close(ready) })
+	defer readyOnce()
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("watch project: %w", err)
@@ -378,6 +382,7 @@ func (d *devServer) watch(ctx context.Context, onReload func(error)) error {
 		}
 	}
 	rewatch()
+	readyOnce()
 	var fire <-chan time.Time
 	var timer *time.Timer
 	buildFile := "" // the last changed file under the build's watch_dir since the last build
