@@ -407,11 +407,25 @@ type modules struct {
 	closed bool
 }
 
+// closeMu serialises closing wazero modules across the process: modules
+// of different instances can share a memory (a memory made in JS is
+// re-exported by a glue module and imported by each instance), and
+// wazero's ModuleInstance.Close frees the memory's buffer without a lock,
+// so two cleanups closing two such modules at once raced on it (seen by
+// the race detector in testjs).
+var closeMu sync.Mutex
+
+func closeModule(mod api.Module) {
+	closeMu.Lock()
+	defer closeMu.Unlock()
+	_ = mod.Close(context.Background())
+}
+
 func (m *modules) add(mod api.Module) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
-		_ = mod.Close(context.Background())
+		closeModule(mod)
 		return
 	}
 	m.list = append(m.list, mod)
@@ -426,7 +440,7 @@ func (m *modules) close() {
 	}
 	m.closed = true
 	for _, mod := range m.list {
-		_ = mod.Close(context.Background())
+		closeModule(mod)
 	}
 	openModules.Add(-int64(len(m.list)))
 	m.list = nil
@@ -734,7 +748,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 	var deps []api.Module
 	fail := func(err error) {
 		for _, d := range deps {
-			_ = d.Close(context.Background())
+			closeModule(d)
 		}
 		panic(s.newError(s.linkErr, fn+": "+err.Error()))
 	}
@@ -781,7 +795,7 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 	s.refresh()
 	if err != nil {
 		for _, d := range deps {
-			_ = d.Close(context.Background())
+			closeModule(d)
 		}
 		if isTrap(err) {
 			s.throwCallError(err, nil)
