@@ -209,7 +209,12 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 				nb.acked.Add(1)
 				nb.last[i] = body.N
 				nb.hits[i]++
-				if body.Hits != nb.hits[i] {
+				if nb.hits[i] == 1 {
+					// The first answer sets the baseline: the same
+					// neighbour names serve several attacks in one node
+					// (SameShardWait), so the instance's count goes on.
+					nb.hits[i] = body.Hits
+				} else if body.Hits != nb.hits[i] {
 					t.Errorf("neighbour %s: its instance counts %d requests, %d were answered: it was reset", name, body.Hits, nb.hits[i])
 					nb.hits[i] = body.Hits
 				}
