@@ -56,7 +56,7 @@ func newWasmHost(t *testing.T, limits func(*host.Config)) *host.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
+	cfg := host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
 		Bindings:       []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
 		RequestTimeout: 10 * time.Minute}
 	limits(&cfg)
@@ -225,7 +225,7 @@ func TestWasm_NoRunTimeBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := host.New(host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr, CompatibilityDate: tc.date})
+			h, err := host.New(host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr, CompatibilityDate: tc.date})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,7 +303,7 @@ func TestWasm_InstancesClosedWithTheObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(host.Config{Bundle: b, Script: "wasm", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
+	h, err := host.New(host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
 		Bindings: []host.Binding{{Name: "GLUE", Class: "Counter"}}, IdleTimeout: -1, InstanceIdleTimeout: -1})
 	if err != nil {
 		t.Fatal(err)
