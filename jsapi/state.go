@@ -203,17 +203,24 @@ func (a *storageAPI) newMap() (*goja.Object, goja.Callable, error) {
 	return m, set, nil
 }
 
-// maxGetKeys is workerd's limit on the keys of one get([...]); put() of
-// an object and delete([...]) have none (recorded on workerd 2026-11-17,
-// SQLite- and KV-backed alike: 100 000 keys accepted).
+// maxGetKeys is workerd's limit on the key-value pairs one get([...])
+// returns: 129 keys that exist throw (recorded on workerd 2026-11-17),
+// 129 keys of which none exists give an empty Map (the kv-batch case,
+// recorded on workerd), so the limit counts the pairs found. put() of an
+// object and delete([...]) have none (100 000 keys accepted there).
 const maxGetKeys = 128
+
+// maxGetArray bounds the keys one get([...]) reads at all: cellhost's own
+// bound (workerd's answer for such an array was not recorded), so that a
+// 2**31-long array is refused before 2**31 keys are made.
+const maxGetArray = 1 << 20
 
 func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 	rt := a.rt
 	if obj, ok := call.Argument(0).(*goja.Object); ok && obj.ClassName() == "Array" {
 		// Checked before the keys are read: a huge array is refused at
 		// once.
-		if n := obj.Get("length").ToInteger(); n > maxGetKeys {
+		if n := obj.Get("length").ToInteger(); n > maxGetArray {
 			jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Maximum number of key value pairs is %d. %d pairs were provided.", maxGetKeys, n)))
 		}
 	}
@@ -235,6 +242,15 @@ func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 		}
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return keys[idx[x]] < keys[idx[y]] })
+	pairs := 0
+	for j, i := range idx {
+		if j == 0 || keys[i] != keys[idx[j-1]] {
+			pairs++
+		}
+	}
+	if pairs > maxGetKeys {
+		jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Maximum number of key value pairs is %d. %d pairs were provided.", maxGetKeys, pairs)))
+	}
 	m, set, err := a.newMap()
 	if err != nil {
 		return nil, err
