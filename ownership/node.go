@@ -340,6 +340,16 @@ func (n *Node) landed(etag string, st stamp) {
 	if n.fenced != nil && !n.joining {
 		return // a fenced node never extends its lease (but by rejoining)
 	}
+	if !n.joining && n.fenceAt > 0 && (n.state == stateStarted || n.state == stateClosing) && n.clock.Monotonic() >= n.fenceAt {
+		// The lease could have lapsed before this renewal landed (the
+		// process was paused, or the deadline timer has not run yet):
+		// other nodes may have taken cells over meanwhile, so the node
+		// fences exactly as the deadline timer would, rather than
+		// extending the lease and answering from its old instances (a
+		// stale read seen in TestChaos after a SIGCONT).
+		n.fenceLocked(fmt.Sprintf("no lease renewal landed in time: the lease could have lapsed (a renewal landed %v after the deadline)", (n.clock.Monotonic() - n.fenceAt).Round(time.Millisecond)))
+		return
+	}
 	n.etag = etag
 	n.late = nil // none of them can land on the new etag
 	if fa := st.mono + n.ttl - n.margin; fa > n.fenceAt {
