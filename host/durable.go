@@ -129,8 +129,8 @@ func (backupDurability) start(h *Host) {
 // final is the last save of a changed cell; the loops are stopped (no
 // checkpoint runs), and it runs within Close's ctx (the root context is
 // canceled by now).
-func (backupDurability) final(ctx context.Context, h *Host, c *cell) error {
-	if c.log == nil || c.db == nil || c.committed == c.backedUp {
+func (b backupDurability) final(ctx context.Context, h *Host, c *cell) error {
+	if c.log == nil || c.db == nil || !b.unsaved(c) {
 		return nil
 	}
 	fctx, cancel := context.WithTimeout(ctx, uploadDeadline)

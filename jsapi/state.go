@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/cellhost/cellhost/third_party/goja"
@@ -242,25 +243,17 @@ func (a *storageAPI) get(call goja.FunctionCall) (goja.Value, error) {
 		}
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return keys[idx[x]] < keys[idx[y]] })
-	pairs := 0
-	for j, i := range idx {
-		if j == 0 || keys[i] != keys[idx[j-1]] {
-			pairs++
-		}
-	}
-	if pairs > maxGetKeys {
-		jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Maximum number of key value pairs is %d. %d pairs were provided.", maxGetKeys, pairs)))
+	// A key asked for twice is one pair: sorted, its copies are adjacent
+	// (the first kept, as the stable sort leaves them in request order).
+	idx = slices.CompactFunc(idx, func(x, y int) bool { return keys[x] == keys[y] })
+	if len(idx) > maxGetKeys {
+		jserr.Throw(rt, jserr.RangeError(fmt.Sprintf("Maximum number of key value pairs is %d. %d pairs were provided.", maxGetKeys, len(idx))))
 	}
 	m, set, err := a.newMap()
 	if err != nil {
 		return nil, err
 	}
-	seen := map[string]bool{}
 	for _, i := range idx {
-		if seen[keys[i]] {
-			continue
-		}
-		seen[keys[i]] = true
 		v, err := clone.Deserialize(rt, vals[i])
 		if err != nil {
 			return nil, err
