@@ -385,8 +385,8 @@ func (a *servedApp) hasClass(class string) bool {
 }
 
 // snapshot is what a scrape of /metrics reads from the node.
-func (a *servedApp) snapshot(fl *fleetNode, node *ownership.Node) metrics.Snapshot {
-	var s metrics.Snapshot
+func (a *servedApp) snapshot(fl *fleetNode, node *ownership.Node) metricsSnapshot {
+	var s metricsSnapshot
 	if node != nil {
 		s.LeaseHeld = node.CanAck()
 	}

@@ -385,7 +385,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	defer app.close()
 	health := &nodeHealth{loaded: app.loaded, probe: leaseProbe(fl.store, o.node)}
 	health.node.Store(fl.node)
-	ms.Watch(func() metrics.Snapshot { return app.snapshot(fl, health.node.Load()) })
+	watchSnapshot(ms, func() metricsSnapshot { return app.snapshot(fl, health.node.Load()) })
 
 	if err := fl.startLease(ctx, o.bucket); err != nil {
 		return err

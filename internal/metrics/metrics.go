@@ -110,7 +110,7 @@ func (s *Set) Request(class string, code int, d time.Duration) {
 	s.requestDuration.WithLabelValues(class, c).Observe(d.Seconds())
 }
 
-// CommitRound implements host.Metrics.
+// CommitRound is called once per durability round (it satisfies host.Metrics).
 func (s *Set) CommitRound(dbs, failed int, d time.Duration) {
 	s.commits.Add(float64(dbs - failed))
 	s.commitFailures.Add(float64(failed))
