@@ -48,6 +48,14 @@ func (s *syncBuffer) String() string {
 func startHost(t *testing.T, caseDir string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// A case may import modules from its corpus' _shared directory
+	// (../_shared/...): copy it beside the case, as it sits in the corpus.
+	if shared := filepath.Join(caseDir, "..", "_shared"); dirExists(shared) {
+		if err := os.CopyFS(filepath.Join(dir, "_shared"), os.DirFS(shared)); err != nil {
+			t.Fatalf("copy _shared: %v", err)
+		}
+		dir = filepath.Join(dir, filepath.Base(filepath.Clean(caseDir)))
+	}
 	if err := os.CopyFS(dir, os.DirFS(caseDir)); err != nil {
 		t.Fatalf("copy case: %v", err)
 	}
@@ -205,4 +213,9 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
