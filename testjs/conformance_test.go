@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/apptest"
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
@@ -97,7 +98,7 @@ func startHostClock(t *testing.T, dir string, clock host.Clock) string {
 	log := &syncBuffer{}
 	hc.StateDir = filepath.Join(t.TempDir(), ".cellhost")
 	hc.Log = log
-	bindPlugins(t, cfg, &hc, t.TempDir())
+	apptest.BindPlugins(t, cfg, &hc, t.TempDir())
 	hc.Shards = testShards(t)
 	hc.Clock = clock
 	h, err := host.New(hc)

@@ -1,63 +1,20 @@
 package queues_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
 	"time"
 
-	"github.com/cellhost/cellhost/bindings/binding"
-	_ "github.com/cellhost/cellhost/bindings/standard"
-	"github.com/cellhost/cellhost/host"
-	"github.com/cellhost/cellhost/internal/wrangler"
-	"github.com/cellhost/cellhost/plugins"
-	"github.com/cellhost/cellhost/plugins/filestore"
+	"github.com/cellhost/cellhost/internal/apptest"
 )
 
 // startApp serves testdata/app on a real Host (cells in SQLite files
 // under a temporary directory) and returns its URL.
-func startApp(t *testing.T) string {
-	t.Helper()
-	cfg, err := wrangler.Resolve("testdata/app")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hc, err := cfg.HostConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	state := t.TempDir()
-	hc.StateDir = filepath.Join(state, "cells")
-	hc.Log = io.Discard
-	res := binding.NewResources(state, nil, func() (plugins.ObjectStore, error) {
-		return filestore.New(filepath.Join(state, "bucket"))
-	})
-	t.Cleanup(res.Close)
-	if err := cfg.BindPlugins(res, &hc); err != nil {
-		t.Fatal(err)
-	}
-	h, err := host.New(hc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Open(); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = h.Close(ctx)
-	})
-	return srv.URL
-}
+func startApp(t *testing.T) string { return apptest.Serve(t, "testdata/app") }
 
 func get(t *testing.T, u string) string {
 	t.Helper()
