@@ -104,6 +104,17 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 }
 
+// Jump moves both clocks by d without running the timers that became
+// due: a process resumed after a pause (SIGSTOP, a long GC stop), whose
+// other goroutines run before its timers do. The next Advance (Advance(0)
+// will do) runs them.
+func (c *fakeClock) Jump(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mono += d
+	c.wall = c.wall.Add(d)
+}
+
 // Settle waits for the functions of the timers fired so far to return.
 func (c *fakeClock) Settle() { c.fired.Wait() }
 

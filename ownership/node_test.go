@@ -404,6 +404,75 @@ func TestNode_SelfFencing(t *testing.T) {
 	}
 }
 
+// TestNode_RenewalLandingAfterDeadline pins the rule of commit e78c53e: a
+// renewal that lands after the lease's fence point fences the node, exactly
+// as the deadline timer would, instead of extending the lease. The race it
+// closes: a process paused mid-renewal (SIGSTOP past the TTL) resumes, its
+// renewal's write completes before its deadline timer runs, and an extended
+// lease would let it answer from instances whose cells another node took
+// over meanwhile (a stale read in TestChaos). The fake clock's Jump moves
+// time past the fence point without running the deadline timer, and the
+// store holds the renewal's write until then.
+func TestNode_RenewalLandingAfterDeadline(t *testing.T) {
+	m := newMockStore()
+	clock := newFakeClock()
+	n := newNode(t, m, clock, nodeA)
+	l, err := n.TryAcquire(context.Background(), scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := bucketkey.NodeKey(nodeA)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once atomic.Bool
+	m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
+		if k == key && once.CompareAndSwap(false, true) {
+			close(entered)
+			select { // held until the clock has passed the fence point
+			case <-release:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return m.mem.Put(ctx, k, body, opts)
+	}
+	expires0 := n.ExpiresMS()
+
+	clock.Advance(ttl / 3) // the renewal starts and its write is held
+	<-entered
+	// The process is paused, and resumes past the fence point (ttl - margin
+	// after the first write) but before the renewal's own (ttl - margin
+	// after it started): its deadline timer has not run yet.
+	clock.Jump(ttl - margin - ttl/3 + time.Second)
+	if n.CanAck() {
+		t.Fatal("CanAck true past the fence point")
+	}
+	close(release) // the renewal's write lands now, late
+	waitFor(t, "the late renewal to be handled", func() bool { return n.Fenced() || n.ExpiresMS() != expires0 })
+
+	if !n.Fenced() {
+		t.Fatalf("a renewal that landed after the deadline extended the lease (expires_ms %d -> %d, CanAck %v)", expires0, n.ExpiresMS(), n.CanAck())
+	}
+	if n.CanAck() {
+		t.Error("CanAck true after the late renewal")
+	}
+	if got := n.ExpiresMS(); got != expires0 {
+		t.Errorf("ExpiresMS = %d, want %d (the late renewal must not count)", got, expires0)
+	}
+	var fe *ownership.FencedError
+	if err := n.Err(); !errors.As(err, &fe) || !strings.Contains(fe.Reason, "after the deadline") {
+		t.Errorf("Err = %v, want a *FencedError naming the renewal that landed after the deadline", err)
+	}
+	if !closed(l.Lost) {
+		t.Error("the cell's Lost is open after the fence")
+	}
+	// The deadline timer, run at last, changes nothing.
+	clock.Advance(0)
+	clock.Settle()
+	if n.CanAck() || !n.Fenced() {
+		t.Error("the node acks again after its deadline timer ran")
+	}
+}
+
 // TestNode_SameNodeID documents section 4's rule that a configured node id
 // is a singleton: a second Node with the same id CASes over the lease, the
 // first fences at its next renewal (412) and loses its cells, and the second
