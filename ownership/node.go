@@ -39,6 +39,12 @@ type Config struct {
 	// for its read-back and a retry before the node must fence, which a
 	// loaded machine's slow bucket write was enough to cause (issue 31).
 	RenewEvery time.Duration
+	// HedgeAfter, when positive, is how long a renewal's write may be in
+	// flight before another is sent beside it (same If-Match, a newer
+	// stamp; at most two more, each HedgeAfter after the last): on a
+	// store whose latency varies per request, one slow write then no
+	// longer fences the node (see renew). 0: one write at a time.
+	HedgeAfter time.Duration
 	// FenceMargin is how long before its expires_ms the node stops
 	// acknowledging writes (TTL/5 when zero): the clock skew between nodes
 	// it tolerates. It must be less than TTL*2/3.
@@ -82,6 +88,7 @@ type Node struct {
 	probeKey   string
 	ttl        time.Duration
 	every      time.Duration // renewal period (Config.RenewEvery)
+	hedgeAfter time.Duration // Config.HedgeAfter
 	margin     time.Duration
 	clock      Clock
 	logf       func(format string, args ...any)
@@ -188,6 +195,7 @@ func New(cfg Config) (*Node, error) {
 		probeKey:   hex.EncodeToString(pub),
 		ttl:        cfg.TTL,
 		every:      cfg.RenewEvery,
+		hedgeAfter: cfg.HedgeAfter,
 		margin:     cfg.FenceMargin,
 		clock:      cfg.Clock,
 		logf:       cfg.Logf,
@@ -467,6 +475,18 @@ func (n *Node) run(ctx context.Context) {
 
 // renew writes the lease with If-Match of my last write's ETag. It reports
 // whether the lease was extended.
+//
+// With Config.HedgeAfter, a write still in flight after HedgeAfter gets a
+// sibling: the same If-Match, a newer stamp, sent beside it (at most
+// maxHedges of them, each HedgeAfter after the last). A slow store's
+// latency varies per request (a queued request, a stalled connection, a
+// process starved on a loaded machine): one slow write no longer costs the
+// whole fence window (issue 31: healthy nodes fenced when one S3 write took
+// more than the 1.2 s left of a 2 s TTL). Safety is unchanged: the writes
+// carry one If-Match, so at most one of them lands; a landed write's fence
+// point counts from when that write was stamped (before it was sent); a
+// rejected one is another writer unless the record read back is one of my
+// own writes (adoptLate), as for a single write.
 func (n *Node) renew(ctx context.Context) bool {
 	n.mu.Lock()
 	pending := n.pending != nil
@@ -483,36 +503,104 @@ func (n *Node) renew(ctx context.Context) bool {
 		return false
 	}
 	n.mu.Lock()
-	etag := n.etag
+	etag, anchor := n.etag, n.anchor
 	n.mu.Unlock()
-	mono, body := n.stamp()
-	pctx, cancel := context.WithTimeout(ctx, n.attemptTimeout())
-	n.mu.Lock()
-	n.attemptAt = mono.mono
-	n.mu.Unlock()
-	newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
-	cancel()
-	took := n.clock.Monotonic() - mono.mono
-	n.mu.Lock()
-	n.attemptAt = 0
-	n.mu.Unlock()
-	if took > n.ttl/4 {
-		n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+
+	type result struct {
+		w    pendingWrite
+		etag string
+		err  error
 	}
-	switch {
-	case err == nil:
-		n.landed(newEtag, mono)
-		return true
-	case rejected(err):
+	results := make(chan result, maxHedges+1) // every write's goroutine sends once and ends
+	sent := 0
+	launch := func() {
+		mono, body := n.stamp()
+		w := pendingWrite{body: body, stamp: mono}
+		if sent == 0 {
+			n.mu.Lock()
+			n.attemptAt = mono.mono
+			n.mu.Unlock()
+		}
+		sent++
+		pctx, cancel := context.WithTimeout(ctx, n.attemptTimeout())
+		n.wg.Add(1) // Close waits for it (ctx is the renewal loop's)
+		go func() {
+			defer n.wg.Done()
+			defer cancel()
+			newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
+			if took := n.clock.Monotonic() - mono.mono; took > n.ttl/4 {
+				n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+			}
+			results <- result{w, newEtag, err}
+		}()
+	}
+	var (
+		hedge   chan struct{}
+		hedgeT  Timer
+		unknown []pendingWrite // writes whose outcome is unknown
+		lastErr error
+		refused bool // a write was rejected: the record was not etag
+	)
+	armHedge := func() {
+		hedge = nil
+		if n.hedgeAfter > 0 && sent <= maxHedges {
+			h := make(chan struct{})
+			hedge = h
+			hedgeT = n.clock.AfterFunc(n.hedgeAfter, func() { close(h) })
+		}
+	}
+	defer func() {
+		if hedgeT != nil {
+			hedgeT.Stop()
+		}
+		n.mu.Lock()
+		n.attemptAt = 0
+		n.mu.Unlock()
+	}()
+	launch()
+	armHedge()
+	for outstanding := 1; outstanding > 0; {
+		select {
+		case r := <-results:
+			outstanding--
+			switch {
+			case r.err == nil:
+				// The others carry the same If-Match: none of them can
+				// land now; their goroutines end on their own.
+				n.landed(r.etag, r.w.stamp)
+				return true
+			case rejected(r.err):
+				refused, lastErr = true, r.err
+			default:
+				unknown, lastErr = append(unknown, r.w), r.err
+			}
+		case <-hedge:
+			if n.Fenced() || ctx.Err() != nil {
+				hedge = nil
+				continue
+			}
+			n.logf("ownership: lease renewal of %s still in flight after %v; sending another beside it", n.key, (time.Duration(sent) * n.hedgeAfter).Round(time.Millisecond))
+			launch()
+			outstanding++
+			armHedge()
+		}
+	}
+
+	if refused {
+		// Another writer, or one of my own writes (an unknown one of
+		// this renewal, or an earlier late one) landed unheard.
+		n.addLate(unknown...)
 		if n.adoptLate(ctx) {
 			return false // my own late write, or unreadable: try again soon
 		}
-		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, err))
+		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, lastErr))
 		return false
 	}
-	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, err)
+	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, lastErr)
+	last := unknown[len(unknown)-1]
+	n.addLate(unknown[:len(unknown)-1]...)
 	n.mu.Lock()
-	n.pending = &pendingWrite{body: body, stamp: mono}
+	n.pending = &last
 	n.mu.Unlock()
 	if ctx.Err() != nil {
 		return false // Close resolves it
@@ -527,7 +615,21 @@ func (n *Node) renew(ctx context.Context) bool {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.fenced == nil && n.anchor == mono.mono
+	return n.fenced == nil && n.anchor != anchor
+}
+
+// addLate remembers writes whose outcome is unknown and that may land
+// later (Node.late), keeping the newest maxLate.
+func (n *Node) addLate(ws ...pendingWrite) {
+	if len(ws) == 0 {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.late = append(n.late, ws...)
+	if len(n.late) > maxLate {
+		n.late = n.late[len(n.late)-maxLate:]
+	}
 }
 
 // resolvePending reads the lease back to settle an ambiguous write. It
@@ -558,7 +660,22 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	case bytes.Equal(body, p.body):
 		n.landed(gotEtag, p.stamp)
 	default:
-		n.fence(fmt.Sprintf("another writer changed %s", n.key))
+		// A sibling write of the same renewal (Config.HedgeAfter), or an
+		// earlier late one, may be what landed.
+		n.mu.Lock()
+		late := append([]pendingWrite(nil), n.late...)
+		n.mu.Unlock()
+		mine := false
+		for _, w := range late {
+			if bytes.Equal(body, w.body) {
+				n.landed(gotEtag, w.stamp)
+				mine = true
+				break
+			}
+		}
+		if !mine {
+			n.fence(fmt.Sprintf("another writer changed %s", n.key))
+		}
 	}
 	n.mu.Lock()
 	n.pending = nil
@@ -580,7 +697,11 @@ func (n *Node) attemptTimeout() time.Duration {
 }
 
 // maxLate bounds Node.late.
-const maxLate = 4
+const maxLate = 8
+
+// maxHedges is how many writes one renewal sends beside its first
+// (Config.HedgeAfter).
+const maxHedges = 2
 
 // adoptLate is called when a renewal's If-Match was rejected after
 // ambiguous writes that did not seem to land (late): if the record now
