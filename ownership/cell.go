@@ -108,7 +108,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 			n.mu.Lock()
 			n.refused[scope] = lostRecord{until: n.clock.Monotonic() + LostRecordRefusal, err: lost}
 			n.mu.Unlock()
-			n.logf("ownership: %v", lost)
+			n.logWarn("ownership: %v", lost)
 		}
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 	}
 	n.leases[scope] = l
 	n.mu.Unlock()
-	n.logf("ownership: acquired %s at epoch %d", scope, epoch)
+	n.logInfo("ownership: acquired %s at epoch %d", scope, epoch)
 	return l, nil
 }
 
@@ -214,7 +214,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 				if live {
 					return 0, false, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch, ExpiresMS: rec.ExpiresMS}
 				}
-				n.logf("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
+				n.logInfo("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
 			}
 			if cur.Epoch == math.MaxUint64 {
 				return 0, false, fmt.Errorf("acquire cell %s: epoch %d cannot grow", scope, cur.Epoch)
@@ -236,7 +236,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 			}
 		}
 		reconciles++
-		n.logf("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
+		n.logWarn("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
 		if reconciles >= maxReconciles {
 			return 0, false, fmt.Errorf("acquire cell %s: write %s: %w after %d reconciles: %v", scope, key, ErrUnresolved, reconciles, err)
 		}
@@ -403,7 +403,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
 	}
 	if relErr == nil {
-		n.logf("ownership: released %s at epoch %d", l.Scope, l.Epoch)
+		n.logInfo("ownership: released %s at epoch %d", l.Scope, l.Epoch)
 	}
 	return relErr
 }

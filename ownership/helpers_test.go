@@ -3,6 +3,7 @@ package ownership_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -211,6 +212,11 @@ const (
 	margin = 2 * time.Second
 )
 
+// testLog is a Node's logger writing to the test's log.
+func testLog(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), nil))
+}
+
 // newNode starts a Node on store with the fake clock (a fresh one when clock
 // is nil) and closes it when the test ends.
 func newNode(t *testing.T, store ownership.Store, clock *fakeClock, id string) *ownership.Node {
@@ -233,7 +239,7 @@ func newUnstartedNode(t *testing.T, store ownership.Store, clock *fakeClock, id 
 		TTL:         ttl,
 		FenceMargin: margin,
 		Clock:       clock,
-		Logf:        t.Logf,
+		Log:         testLog(t),
 	})
 	if err != nil {
 		t.Fatalf("New: %v", err)

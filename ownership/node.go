@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -51,8 +52,10 @@ type Config struct {
 	FenceMargin time.Duration
 	// Clock is the time source (SystemClock when nil).
 	Clock Clock
-	// Logf receives one line per notable event (nil discards them).
-	Logf func(format string, args ...any)
+	// Log receives one record per notable event: fences, ambiguous or
+	// slow renewals, takeovers at Warn; starts, acquisitions, releases at
+	// Info (nil discards them).
+	Log *slog.Logger
 	// SkipProbe skips the storage probe in Start (for tests with stores
 	// that script every call).
 	SkipProbe bool
@@ -91,7 +94,7 @@ type Node struct {
 	hedgeAfter time.Duration // Config.HedgeAfter
 	margin     time.Duration
 	clock      Clock
-	logf       func(format string, args ...any)
+	log        *slog.Logger
 	skipProbe  bool
 	rejoin     bool
 	key        string
@@ -180,8 +183,8 @@ func New(cfg Config) (*Node, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
 	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -198,7 +201,7 @@ func New(cfg Config) (*Node, error) {
 		hedgeAfter: cfg.HedgeAfter,
 		margin:     cfg.FenceMargin,
 		clock:      cfg.Clock,
-		logf:       cfg.Logf,
+		log:        cfg.Log,
 		skipProbe:  cfg.SkipProbe,
 		rejoin:     cfg.Rejoin,
 		rejoined:   make(chan struct{}),
@@ -250,7 +253,7 @@ func (n *Node) Start(ctx context.Context) error {
 	n.cancel = cancel
 	n.wg.Add(1)
 	go n.run(rctx)
-	n.logf("ownership: node %s started (generation %s, lease %s, ttl %v)", n.id, n.generation, n.key, n.ttl)
+	n.logInfo("ownership: node %s started (generation %s, lease %s, ttl %v)", n.id, n.generation, n.key, n.ttl)
 	return nil
 }
 
@@ -283,9 +286,9 @@ func (n *Node) acquireNodeLease(ctx context.Context) error {
 				return fmt.Errorf("read %s: %w", n.key, err)
 			}
 			if rec, derr := DecodeNodeRecord(n.key, cur); derr != nil {
-				n.logf("ownership: replacing undecodable %v", derr)
+				n.logWarn("ownership: replacing undecodable %v", derr)
 			} else if rec.Live(n.key, n.clock.Now()) {
-				n.logf("ownership: %s is live (generation %s): taking it over; the process holding it fences itself", n.key, rec.OwnershipIndexGeneration)
+				n.logWarn("ownership: %s is live (generation %s): taking it over; the process holding it fences itself", n.key, rec.OwnershipIndexGeneration)
 			}
 			mono, body = n.stamp()
 			etag, err = n.store.Put(ctx, n.key, body, plugins.PutOptions{IfMatch: curEtag})
@@ -370,6 +373,17 @@ func (n *Node) landed(etag string, st stamp) {
 	}
 }
 
+// logInfo and logWarn log one line, formatted, at their level.
+func (n *Node) logInfo(format string, args ...any) { n.logAt(slog.LevelInfo, format, args...) }
+func (n *Node) logWarn(format string, args ...any) { n.logAt(slog.LevelWarn, format, args...) }
+
+func (n *Node) logAt(lv slog.Level, format string, args ...any) {
+	ctx := context.Background()
+	if n.log.Enabled(ctx, lv) {
+		n.log.Log(ctx, lv, fmt.Sprintf(format, args...))
+	}
+}
+
 // armDeadlineLocked (re)starts the deadline timer for fenceAt.
 func (n *Node) armDeadlineLocked() {
 	if n.deadline != nil {
@@ -406,7 +420,7 @@ func (n *Node) fenceLocked(reason string) {
 		return
 	}
 	n.fenced = &FencedError{Reason: reason}
-	n.logf("ownership: node %s fenced: %s", n.id, reason)
+	n.logWarn("ownership: node %s fenced: %s", n.id, reason)
 	if n.deadline != nil {
 		n.deadline.Stop()
 	}
@@ -529,7 +543,7 @@ func (n *Node) renew(ctx context.Context) bool {
 			defer cancel()
 			newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
 			if took := n.clock.Monotonic() - mono.mono; took > n.ttl/4 {
-				n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+				n.logWarn("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
 			}
 			results <- result{w, newEtag, err}
 		}()
@@ -579,7 +593,7 @@ func (n *Node) renew(ctx context.Context) bool {
 				hedge = nil
 				continue
 			}
-			n.logf("ownership: lease renewal of %s still in flight after %v; sending another beside it", n.key, (time.Duration(sent) * n.hedgeAfter).Round(time.Millisecond))
+			n.logWarn("ownership: lease renewal of %s still in flight after %v; sending another beside it", n.key, (time.Duration(sent) * n.hedgeAfter).Round(time.Millisecond))
 			launch()
 			outstanding++
 			armHedge()
@@ -596,7 +610,7 @@ func (n *Node) renew(ctx context.Context) bool {
 		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, lastErr))
 		return false
 	}
-	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, lastErr)
+	n.logWarn("ownership: lease renewal of %s ambiguous: %v", n.key, lastErr)
 	last := unknown[len(unknown)-1]
 	n.addLate(unknown[:len(unknown)-1]...)
 	n.mu.Lock()
@@ -647,7 +661,7 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	case errors.Is(err, plugins.ErrNotFound):
 		n.fence(fmt.Sprintf("%s was deleted by another writer", n.key))
 	case err != nil:
-		n.logf("ownership: read back %s: %v", n.key, err)
+		n.logWarn("ownership: read back %s: %v", n.key, err)
 		return false
 	case gotEtag == etag:
 		// The write did not land (yet: it may still, see late).
@@ -723,12 +737,12 @@ func (n *Node) adoptLate(ctx context.Context) bool {
 	case errors.Is(err, plugins.ErrNotFound):
 		return false
 	case err != nil:
-		n.logf("ownership: read back %s after a rejected renewal: %v", n.key, err)
+		n.logWarn("ownership: read back %s after a rejected renewal: %v", n.key, err)
 		return true
 	}
 	for _, p := range late {
 		if bytes.Equal(body, p.body) {
-			n.logf("ownership: an earlier renewal of %s landed late; adopting it", n.key)
+			n.logWarn("ownership: an earlier renewal of %s landed late; adopting it", n.key)
 			n.landed(etag, p.stamp)
 			return true
 		}
@@ -868,7 +882,7 @@ func (n *Node) Close(ctx context.Context) error {
 			var lost *LeaseLostError
 			switch {
 			case errors.As(err, &lost):
-				n.logf("ownership: close: %v", err)
+				n.logWarn("ownership: close: %v", err)
 			case err != nil:
 				errsMu.Lock()
 				errs = append(errs, err)
@@ -896,7 +910,7 @@ func (n *Node) Close(ctx context.Context) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close node %s: %w", n.id, err)
 	}
-	n.logf("ownership: node %s closed", n.id)
+	n.logInfo("ownership: node %s closed", n.id)
 	return nil
 }
 
@@ -916,7 +930,7 @@ func (n *Node) deleteLease(ctx context.Context) error {
 	case err == nil, errors.Is(err, plugins.ErrNotFound):
 		return nil
 	case errors.Is(err, plugins.ErrPreconditionFailed):
-		n.logf("ownership: %s was changed by another writer; left in place", n.key)
+		n.logWarn("ownership: %s was changed by another writer; left in place", n.key)
 		return nil
 	}
 	return fmt.Errorf("delete %s: %w", n.key, err)

@@ -670,7 +670,7 @@ func TestNode_RenewEvery(t *testing.T) {
 // newHedgingNode starts a Node like newNode with Config.HedgeAfter.
 func newHedgingNode(t *testing.T, store ownership.Store, clock *fakeClock, hedgeAfter time.Duration) *ownership.Node {
 	t.Helper()
-	n, err := ownership.New(ownership.Config{Store: store, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, Logf: t.Logf, HedgeAfter: hedgeAfter})
+	n, err := ownership.New(ownership.Config{Store: store, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, Log: testLog(t), HedgeAfter: hedgeAfter})
 	if err != nil {
 		t.Fatal(err)
 	}

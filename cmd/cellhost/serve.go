@@ -157,7 +157,7 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 	// the node is about to serve.
 	node, err := ownership.New(ownership.Config{
 		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
-		Logf: slogf(log, "ownership"), SkipProbe: true,
+		Log: log.With("component", "ownership"), SkipProbe: true,
 	})
 	if err != nil {
 		f.close()
@@ -226,7 +226,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
 			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
-			Logf: slogf(log, "ownership"),
+			Log: log.With("component", "ownership"),
 		})
 		if err != nil {
 			return err
