@@ -128,6 +128,12 @@ type Node struct {
 	deadline  Timer                 // guarded by mu
 	leases    map[string]*Lease     // guarded by mu; by scope
 	refused   map[string]lostRecord // guarded by mu; by scope
+	// elsewhere is the owner TryAcquire last found owning a scope while
+	// its lease was live (CellOwnedElsewhereError), by scope: the next
+	// TryAcquire of that scope (the takeover once that lease expired)
+	// reads the owner's lease together with own.json instead of after
+	// it. Bounded by maxElsewhere (it starts over when full). Guarded by mu.
+	elsewhere map[string]string
 }
 
 type nodeState int
@@ -209,6 +215,7 @@ func New(cfg Config) (*Node, error) {
 		done:       make(chan struct{}),
 		leases:     map[string]*Lease{},
 		refused:    map[string]lostRecord{},
+		elsewhere:  map[string]string{},
 	}, nil
 }
 
