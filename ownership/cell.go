@@ -108,7 +108,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 			n.mu.Lock()
 			n.refused[scope] = lostRecord{until: n.clock.Monotonic() + LostRecordRefusal, err: lost}
 			n.mu.Unlock()
-			n.logf("ownership: %v", lost)
+			n.logWarn("ownership: %v", lost)
 		}
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 	}
 	n.leases[scope] = l
 	n.mu.Unlock()
-	n.logf("ownership: acquired %s at epoch %d", scope, epoch)
+	n.logInfo("ownership: acquired %s at epoch %d", scope, epoch)
 	return l, nil
 }
 
@@ -175,7 +175,10 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 	key := bucketkey.OwnKey(scope)
 	reconciles := 0
 	for range maxAcquireRounds {
-		// 1. Read own.json.
+		// 1. Read own.json; and, when a live other node owned the cell at
+		// the last look, that node's lease at the same time (step 3 reads
+		// it after own.json otherwise: one round trip less in a takeover).
+		early := n.readOwnerEarly(ctx, scope)
 		body, etag, err := n.store.Get(ctx, key)
 		var want OwnRecord
 		var opts plugins.PutOptions
@@ -207,14 +210,23 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 			}
 			if cur.Node != "" && cur.Node != n.id {
 				// 3/4. Another node: take over only when its lease is not live.
-				rec, live, lerr := n.nodeLease(ctx, cur.Node)
+				var rec NodeRecord
+				var live bool
+				var lerr error
+				if early != nil && early.node == cur.Node {
+					r := <-early.c
+					rec, live, lerr = r.rec, r.live, r.err
+				} else {
+					rec, live, lerr = n.nodeLease(ctx, cur.Node)
+				}
 				if lerr != nil {
 					return 0, false, fmt.Errorf("acquire cell %s: owner %s: %w", scope, cur.Node, lerr)
 				}
 				if live {
+					n.noteElsewhere(scope, cur.Node)
 					return 0, false, &CellOwnedElsewhereError{Scope: scope, Owner: cur.Node, Addr: rec.Addr, Epoch: cur.Epoch, ExpiresMS: rec.ExpiresMS}
 				}
-				n.logf("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
+				n.logInfo("ownership: taking %s over from %s (epoch %d), whose lease is not live", scope, cur.Node, cur.Epoch)
 			}
 			if cur.Epoch == math.MaxUint64 {
 				return 0, false, fmt.Errorf("acquire cell %s: epoch %d cannot grow", scope, cur.Epoch)
@@ -224,6 +236,7 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 		_, err = n.store.Put(ctx, key, want.Encode(), opts)
 		switch {
 		case err == nil:
+			n.noteElsewhere(scope, "")
 			return want.Epoch, opts.IfNoneMatch, nil
 		case rejected(err):
 			continue // 5. Another node won: back to step 1.
@@ -236,12 +249,61 @@ func (n *Node) acquire(ctx context.Context, scope string) (uint64, bool, error) 
 			}
 		}
 		reconciles++
-		n.logf("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
+		n.logWarn("ownership: write of %s ambiguous (%v); reconcile %d/%d did not confirm it (read: %v)", key, err, reconciles, maxReconciles, gerr)
 		if reconciles >= maxReconciles {
 			return 0, false, fmt.Errorf("acquire cell %s: write %s: %w after %d reconciles: %v", scope, key, ErrUnresolved, reconciles, err)
 		}
 	}
 	return 0, false, fmt.Errorf("acquire cell %s: %d writes of %s rejected in a row", scope, maxAcquireRounds, key)
+}
+
+// earlyLease is a read of a node's lease made together with own.json's.
+type earlyLease struct {
+	node string
+	c    chan earlyResult // one result; buffered, so an unused read ends alone
+}
+
+type earlyResult struct {
+	rec  NodeRecord
+	live bool
+	err  error
+}
+
+// maxElsewhere bounds Node.elsewhere.
+const maxElsewhere = 1 << 14
+
+// readOwnerEarly starts reading the lease of the node that owned scope at
+// the last look (Node.elsewhere), or returns nil. Reading the lease before
+// own.json rather than after it is as safe: the lease can be renewed right
+// after either read, and the takeover's conditional write on own.json (and
+// the owner's check of own.json before it acknowledges) is what decides.
+func (n *Node) readOwnerEarly(ctx context.Context, scope string) *earlyLease {
+	n.mu.Lock()
+	owner := n.elsewhere[scope]
+	n.mu.Unlock()
+	if owner == "" {
+		return nil
+	}
+	e := &earlyLease{node: owner, c: make(chan earlyResult, 1)}
+	go func() {
+		rec, live, err := n.nodeLease(ctx, owner)
+		e.c <- earlyResult{rec, live, err}
+	}()
+	return e
+}
+
+// noteElsewhere remembers that a live owner (owner; "" forgets) held scope.
+func (n *Node) noteElsewhere(scope, owner string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if owner == "" {
+		delete(n.elsewhere, scope)
+		return
+	}
+	if len(n.elsewhere) >= maxElsewhere {
+		clear(n.elsewhere)
+	}
+	n.elsewhere[scope] = owner
 }
 
 // NodeLease reads node's lease (nodes/<node>.json) and reports whether it
@@ -403,7 +465,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		return errors.Join(relErr, fmt.Errorf("release cell %s: delete marker: %w", l.Scope, err))
 	}
 	if relErr == nil {
-		n.logf("ownership: released %s at epoch %d", l.Scope, l.Epoch)
+		n.logInfo("ownership: released %s at epoch %d", l.Scope, l.Epoch)
 	}
 	return relErr
 }

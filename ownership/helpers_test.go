@@ -3,6 +3,7 @@ package ownership_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -104,6 +105,17 @@ func (c *fakeClock) Advance(d time.Duration) {
 	}
 }
 
+// Jump moves both clocks by d without running the timers that became
+// due: a process resumed after a pause (SIGSTOP, a long GC stop), whose
+// other goroutines run before its timers do. The next Advance (Advance(0)
+// will do) runs them.
+func (c *fakeClock) Jump(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mono += d
+	c.wall = c.wall.Add(d)
+}
+
 // Settle waits for the functions of the timers fired so far to return.
 func (c *fakeClock) Settle() { c.fired.Wait() }
 
@@ -200,6 +212,11 @@ const (
 	margin = 2 * time.Second
 )
 
+// testLog is a Node's logger writing to the test's log.
+func testLog(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), nil))
+}
+
 // newNode starts a Node on store with the fake clock (a fresh one when clock
 // is nil) and closes it when the test ends.
 func newNode(t *testing.T, store ownership.Store, clock *fakeClock, id string) *ownership.Node {
@@ -222,7 +239,7 @@ func newUnstartedNode(t *testing.T, store ownership.Store, clock *fakeClock, id 
 		TTL:         ttl,
 		FenceMargin: margin,
 		Clock:       clock,
-		Logf:        t.Logf,
+		Log:         testLog(t),
 	})
 	if err != nil {
 		t.Fatalf("New: %v", err)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -39,14 +40,22 @@ type Config struct {
 	// for its read-back and a retry before the node must fence, which a
 	// loaded machine's slow bucket write was enough to cause (issue 31).
 	RenewEvery time.Duration
+	// HedgeAfter, when positive, is how long a renewal's write may be in
+	// flight before another is sent beside it (same If-Match, a newer
+	// stamp; at most two more, each HedgeAfter after the last): on a
+	// store whose latency varies per request, one slow write then no
+	// longer fences the node (see renew). 0: one write at a time.
+	HedgeAfter time.Duration
 	// FenceMargin is how long before its expires_ms the node stops
 	// acknowledging writes (TTL/5 when zero): the clock skew between nodes
 	// it tolerates. It must be less than TTL*2/3.
 	FenceMargin time.Duration
 	// Clock is the time source (SystemClock when nil).
 	Clock Clock
-	// Logf receives one line per notable event (nil discards them).
-	Logf func(format string, args ...any)
+	// Log receives one record per notable event: fences, ambiguous or
+	// slow renewals, takeovers at Warn; starts, acquisitions, releases at
+	// Info (nil discards them).
+	Log *slog.Logger
 	// SkipProbe skips the storage probe in Start (for tests with stores
 	// that script every call).
 	SkipProbe bool
@@ -82,9 +91,10 @@ type Node struct {
 	probeKey   string
 	ttl        time.Duration
 	every      time.Duration // renewal period (Config.RenewEvery)
+	hedgeAfter time.Duration // Config.HedgeAfter
 	margin     time.Duration
 	clock      Clock
-	logf       func(format string, args ...any)
+	log        *slog.Logger
 	skipProbe  bool
 	rejoin     bool
 	key        string
@@ -118,6 +128,12 @@ type Node struct {
 	deadline  Timer                 // guarded by mu
 	leases    map[string]*Lease     // guarded by mu; by scope
 	refused   map[string]lostRecord // guarded by mu; by scope
+	// elsewhere is the owner TryAcquire last found owning a scope while
+	// its lease was live (CellOwnedElsewhereError), by scope: the next
+	// TryAcquire of that scope (the takeover once that lease expired)
+	// reads the owner's lease together with own.json instead of after
+	// it. Bounded by maxElsewhere (it starts over when full). Guarded by mu.
+	elsewhere map[string]string
 }
 
 type nodeState int
@@ -173,8 +189,8 @@ func New(cfg Config) (*Node, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
 	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	pub, _, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -188,9 +204,10 @@ func New(cfg Config) (*Node, error) {
 		probeKey:   hex.EncodeToString(pub),
 		ttl:        cfg.TTL,
 		every:      cfg.RenewEvery,
+		hedgeAfter: cfg.HedgeAfter,
 		margin:     cfg.FenceMargin,
 		clock:      cfg.Clock,
-		logf:       cfg.Logf,
+		log:        cfg.Log,
 		skipProbe:  cfg.SkipProbe,
 		rejoin:     cfg.Rejoin,
 		rejoined:   make(chan struct{}),
@@ -198,6 +215,7 @@ func New(cfg Config) (*Node, error) {
 		done:       make(chan struct{}),
 		leases:     map[string]*Lease{},
 		refused:    map[string]lostRecord{},
+		elsewhere:  map[string]string{},
 	}, nil
 }
 
@@ -242,7 +260,7 @@ func (n *Node) Start(ctx context.Context) error {
 	n.cancel = cancel
 	n.wg.Add(1)
 	go n.run(rctx)
-	n.logf("ownership: node %s started (generation %s, lease %s, ttl %v)", n.id, n.generation, n.key, n.ttl)
+	n.logInfo("ownership: node %s started (generation %s, lease %s, ttl %v)", n.id, n.generation, n.key, n.ttl)
 	return nil
 }
 
@@ -275,9 +293,9 @@ func (n *Node) acquireNodeLease(ctx context.Context) error {
 				return fmt.Errorf("read %s: %w", n.key, err)
 			}
 			if rec, derr := DecodeNodeRecord(n.key, cur); derr != nil {
-				n.logf("ownership: replacing undecodable %v", derr)
+				n.logWarn("ownership: replacing undecodable %v", derr)
 			} else if rec.Live(n.key, n.clock.Now()) {
-				n.logf("ownership: %s is live (generation %s): taking it over; the process holding it fences itself", n.key, rec.OwnershipIndexGeneration)
+				n.logWarn("ownership: %s is live (generation %s): taking it over; the process holding it fences itself", n.key, rec.OwnershipIndexGeneration)
 			}
 			mono, body = n.stamp()
 			etag, err = n.store.Put(ctx, n.key, body, plugins.PutOptions{IfMatch: curEtag})
@@ -362,6 +380,17 @@ func (n *Node) landed(etag string, st stamp) {
 	}
 }
 
+// logInfo and logWarn log one line, formatted, at their level.
+func (n *Node) logInfo(format string, args ...any) { n.logAt(slog.LevelInfo, format, args...) }
+func (n *Node) logWarn(format string, args ...any) { n.logAt(slog.LevelWarn, format, args...) }
+
+func (n *Node) logAt(lv slog.Level, format string, args ...any) {
+	ctx := context.Background()
+	if n.log.Enabled(ctx, lv) {
+		n.log.Log(ctx, lv, fmt.Sprintf(format, args...))
+	}
+}
+
 // armDeadlineLocked (re)starts the deadline timer for fenceAt.
 func (n *Node) armDeadlineLocked() {
 	if n.deadline != nil {
@@ -398,7 +427,7 @@ func (n *Node) fenceLocked(reason string) {
 		return
 	}
 	n.fenced = &FencedError{Reason: reason}
-	n.logf("ownership: node %s fenced: %s", n.id, reason)
+	n.logWarn("ownership: node %s fenced: %s", n.id, reason)
 	if n.deadline != nil {
 		n.deadline.Stop()
 	}
@@ -467,6 +496,18 @@ func (n *Node) run(ctx context.Context) {
 
 // renew writes the lease with If-Match of my last write's ETag. It reports
 // whether the lease was extended.
+//
+// With Config.HedgeAfter, a write still in flight after HedgeAfter gets a
+// sibling: the same If-Match, a newer stamp, sent beside it (at most
+// maxHedges of them, each HedgeAfter after the last). A slow store's
+// latency varies per request (a queued request, a stalled connection, a
+// process starved on a loaded machine): one slow write no longer costs the
+// whole fence window (issue 31: healthy nodes fenced when one S3 write took
+// more than the 1.2 s left of a 2 s TTL). Safety is unchanged: the writes
+// carry one If-Match, so at most one of them lands; a landed write's fence
+// point counts from when that write was stamped (before it was sent); a
+// rejected one is another writer unless the record read back is one of my
+// own writes (adoptLate), as for a single write.
 func (n *Node) renew(ctx context.Context) bool {
 	n.mu.Lock()
 	pending := n.pending != nil
@@ -483,36 +524,104 @@ func (n *Node) renew(ctx context.Context) bool {
 		return false
 	}
 	n.mu.Lock()
-	etag := n.etag
+	etag, anchor := n.etag, n.anchor
 	n.mu.Unlock()
-	mono, body := n.stamp()
-	pctx, cancel := context.WithTimeout(ctx, n.attemptTimeout())
-	n.mu.Lock()
-	n.attemptAt = mono.mono
-	n.mu.Unlock()
-	newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
-	cancel()
-	took := n.clock.Monotonic() - mono.mono
-	n.mu.Lock()
-	n.attemptAt = 0
-	n.mu.Unlock()
-	if took > n.ttl/4 {
-		n.logf("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+
+	type result struct {
+		w    pendingWrite
+		etag string
+		err  error
 	}
-	switch {
-	case err == nil:
-		n.landed(newEtag, mono)
-		return true
-	case rejected(err):
+	results := make(chan result, maxHedges+1) // every write's goroutine sends once and ends
+	sent := 0
+	launch := func() {
+		mono, body := n.stamp()
+		w := pendingWrite{body: body, stamp: mono}
+		if sent == 0 {
+			n.mu.Lock()
+			n.attemptAt = mono.mono
+			n.mu.Unlock()
+		}
+		sent++
+		pctx, cancel := context.WithTimeout(ctx, n.attemptTimeout())
+		n.wg.Add(1) // Close waits for it (ctx is the renewal loop's)
+		go func() {
+			defer n.wg.Done()
+			defer cancel()
+			newEtag, err := n.store.Put(pctx, n.key, body, plugins.PutOptions{IfMatch: etag})
+			if took := n.clock.Monotonic() - mono.mono; took > n.ttl/4 {
+				n.logWarn("ownership: lease renewal of %s took %v (err: %v)", n.key, took.Round(time.Millisecond), err)
+			}
+			results <- result{w, newEtag, err}
+		}()
+	}
+	var (
+		hedge   chan struct{}
+		hedgeT  Timer
+		unknown []pendingWrite // writes whose outcome is unknown
+		lastErr error
+		refused bool // a write was rejected: the record was not etag
+	)
+	armHedge := func() {
+		hedge = nil
+		if n.hedgeAfter > 0 && sent <= maxHedges {
+			h := make(chan struct{})
+			hedge = h
+			hedgeT = n.clock.AfterFunc(n.hedgeAfter, func() { close(h) })
+		}
+	}
+	defer func() {
+		if hedgeT != nil {
+			hedgeT.Stop()
+		}
+		n.mu.Lock()
+		n.attemptAt = 0
+		n.mu.Unlock()
+	}()
+	launch()
+	armHedge()
+	for outstanding := 1; outstanding > 0; {
+		select {
+		case r := <-results:
+			outstanding--
+			switch {
+			case r.err == nil:
+				// The others carry the same If-Match: none of them can
+				// land now; their goroutines end on their own.
+				n.landed(r.etag, r.w.stamp)
+				return true
+			case rejected(r.err):
+				refused, lastErr = true, r.err
+			default:
+				unknown, lastErr = append(unknown, r.w), r.err
+			}
+		case <-hedge:
+			if n.Fenced() || ctx.Err() != nil {
+				hedge = nil
+				continue
+			}
+			n.logWarn("ownership: lease renewal of %s still in flight after %v; sending another beside it", n.key, (time.Duration(sent) * n.hedgeAfter).Round(time.Millisecond))
+			launch()
+			outstanding++
+			armHedge()
+		}
+	}
+
+	if refused {
+		// Another writer, or one of my own writes (an unknown one of
+		// this renewal, or an earlier late one) landed unheard.
+		n.addLate(unknown...)
 		if n.adoptLate(ctx) {
 			return false // my own late write, or unreadable: try again soon
 		}
-		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, err))
+		n.fence(fmt.Sprintf("lease renewal rejected: another writer changed %s (%v)", n.key, lastErr))
 		return false
 	}
-	n.logf("ownership: lease renewal of %s ambiguous: %v", n.key, err)
+	n.logWarn("ownership: lease renewal of %s ambiguous: %v", n.key, lastErr)
+	last := unknown[len(unknown)-1]
+	n.addLate(unknown[:len(unknown)-1]...)
 	n.mu.Lock()
-	n.pending = &pendingWrite{body: body, stamp: mono}
+	n.pending = &last
 	n.mu.Unlock()
 	if ctx.Err() != nil {
 		return false // Close resolves it
@@ -527,7 +636,21 @@ func (n *Node) renew(ctx context.Context) bool {
 	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	return n.fenced == nil && n.anchor == mono.mono
+	return n.fenced == nil && n.anchor != anchor
+}
+
+// addLate remembers writes whose outcome is unknown and that may land
+// later (Node.late), keeping the newest maxLate.
+func (n *Node) addLate(ws ...pendingWrite) {
+	if len(ws) == 0 {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.late = append(n.late, ws...)
+	if len(n.late) > maxLate {
+		n.late = n.late[len(n.late)-maxLate:]
+	}
 }
 
 // resolvePending reads the lease back to settle an ambiguous write. It
@@ -545,7 +668,7 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	case errors.Is(err, plugins.ErrNotFound):
 		n.fence(fmt.Sprintf("%s was deleted by another writer", n.key))
 	case err != nil:
-		n.logf("ownership: read back %s: %v", n.key, err)
+		n.logWarn("ownership: read back %s: %v", n.key, err)
 		return false
 	case gotEtag == etag:
 		// The write did not land (yet: it may still, see late).
@@ -558,7 +681,22 @@ func (n *Node) resolvePending(ctx context.Context) bool {
 	case bytes.Equal(body, p.body):
 		n.landed(gotEtag, p.stamp)
 	default:
-		n.fence(fmt.Sprintf("another writer changed %s", n.key))
+		// A sibling write of the same renewal (Config.HedgeAfter), or an
+		// earlier late one, may be what landed.
+		n.mu.Lock()
+		late := append([]pendingWrite(nil), n.late...)
+		n.mu.Unlock()
+		mine := false
+		for _, w := range late {
+			if bytes.Equal(body, w.body) {
+				n.landed(gotEtag, w.stamp)
+				mine = true
+				break
+			}
+		}
+		if !mine {
+			n.fence(fmt.Sprintf("another writer changed %s", n.key))
+		}
 	}
 	n.mu.Lock()
 	n.pending = nil
@@ -580,7 +718,11 @@ func (n *Node) attemptTimeout() time.Duration {
 }
 
 // maxLate bounds Node.late.
-const maxLate = 4
+const maxLate = 8
+
+// maxHedges is how many writes one renewal sends beside its first
+// (Config.HedgeAfter).
+const maxHedges = 2
 
 // adoptLate is called when a renewal's If-Match was rejected after
 // ambiguous writes that did not seem to land (late): if the record now
@@ -602,12 +744,12 @@ func (n *Node) adoptLate(ctx context.Context) bool {
 	case errors.Is(err, plugins.ErrNotFound):
 		return false
 	case err != nil:
-		n.logf("ownership: read back %s after a rejected renewal: %v", n.key, err)
+		n.logWarn("ownership: read back %s after a rejected renewal: %v", n.key, err)
 		return true
 	}
 	for _, p := range late {
 		if bytes.Equal(body, p.body) {
-			n.logf("ownership: an earlier renewal of %s landed late; adopting it", n.key)
+			n.logWarn("ownership: an earlier renewal of %s landed late; adopting it", n.key)
 			n.landed(etag, p.stamp)
 			return true
 		}
@@ -747,7 +889,7 @@ func (n *Node) Close(ctx context.Context) error {
 			var lost *LeaseLostError
 			switch {
 			case errors.As(err, &lost):
-				n.logf("ownership: close: %v", err)
+				n.logWarn("ownership: close: %v", err)
 			case err != nil:
 				errsMu.Lock()
 				errs = append(errs, err)
@@ -775,7 +917,7 @@ func (n *Node) Close(ctx context.Context) error {
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close node %s: %w", n.id, err)
 	}
-	n.logf("ownership: node %s closed", n.id)
+	n.logInfo("ownership: node %s closed", n.id)
 	return nil
 }
 
@@ -795,7 +937,7 @@ func (n *Node) deleteLease(ctx context.Context) error {
 	case err == nil, errors.Is(err, plugins.ErrNotFound):
 		return nil
 	case errors.Is(err, plugins.ErrPreconditionFailed):
-		n.logf("ownership: %s was changed by another writer; left in place", n.key)
+		n.logWarn("ownership: %s was changed by another writer; left in place", n.key)
 		return nil
 	}
 	return fmt.Errorf("delete %s: %w", n.key, err)

@@ -3,6 +3,7 @@ package ownership_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -404,6 +405,75 @@ func TestNode_SelfFencing(t *testing.T) {
 	}
 }
 
+// TestNode_RenewalLandingAfterDeadline pins the rule of commit e78c53e: a
+// renewal that lands after the lease's fence point fences the node, exactly
+// as the deadline timer would, instead of extending the lease. The race it
+// closes: a process paused mid-renewal (SIGSTOP past the TTL) resumes, its
+// renewal's write completes before its deadline timer runs, and an extended
+// lease would let it answer from instances whose cells another node took
+// over meanwhile (a stale read in TestChaos). The fake clock's Jump moves
+// time past the fence point without running the deadline timer, and the
+// store holds the renewal's write until then.
+func TestNode_RenewalLandingAfterDeadline(t *testing.T) {
+	m := newMockStore()
+	clock := newFakeClock()
+	n := newNode(t, m, clock, nodeA)
+	l, err := n.TryAcquire(context.Background(), scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := bucketkey.NodeKey(nodeA)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once atomic.Bool
+	m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
+		if k == key && once.CompareAndSwap(false, true) {
+			close(entered)
+			select { // held until the clock has passed the fence point
+			case <-release:
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return m.mem.Put(ctx, k, body, opts)
+	}
+	expires0 := n.ExpiresMS()
+
+	clock.Advance(ttl / 3) // the renewal starts and its write is held
+	<-entered
+	// The process is paused, and resumes past the fence point (ttl - margin
+	// after the first write) but before the renewal's own (ttl - margin
+	// after it started): its deadline timer has not run yet.
+	clock.Jump(ttl - margin - ttl/3 + time.Second)
+	if n.CanAck() {
+		t.Fatal("CanAck true past the fence point")
+	}
+	close(release) // the renewal's write lands now, late
+	waitFor(t, "the late renewal to be handled", func() bool { return n.Fenced() || n.ExpiresMS() != expires0 })
+
+	if !n.Fenced() {
+		t.Fatalf("a renewal that landed after the deadline extended the lease (expires_ms %d -> %d, CanAck %v)", expires0, n.ExpiresMS(), n.CanAck())
+	}
+	if n.CanAck() {
+		t.Error("CanAck true after the late renewal")
+	}
+	if got := n.ExpiresMS(); got != expires0 {
+		t.Errorf("ExpiresMS = %d, want %d (the late renewal must not count)", got, expires0)
+	}
+	var fe *ownership.FencedError
+	if err := n.Err(); !errors.As(err, &fe) || !strings.Contains(fe.Reason, "after the deadline") {
+		t.Errorf("Err = %v, want a *FencedError naming the renewal that landed after the deadline", err)
+	}
+	if !closed(l.Lost) {
+		t.Error("the cell's Lost is open after the fence")
+	}
+	// The deadline timer, run at last, changes nothing.
+	clock.Advance(0)
+	clock.Settle()
+	if n.CanAck() || !n.Fenced() {
+		t.Error("the node acks again after its deadline timer ran")
+	}
+}
+
 // TestNode_SameNodeID documents section 4's rule that a configured node id
 // is a singleton: a second Node with the same id CASes over the lease, the
 // first fences at its next renewal (412) and loses its cells, and the second
@@ -594,5 +664,122 @@ func TestNode_RenewEvery(t *testing.T) {
 		want := uint64(t0.Add(tt.want + ttl).UnixMilli())
 		waitFor(t, "the renewal", func() bool { return n.ExpiresMS() == want })
 		n.Close(context.Background())
+	}
+}
+
+// newHedgingNode starts a Node like newNode with Config.HedgeAfter.
+func newHedgingNode(t *testing.T, store ownership.Store, clock *fakeClock, hedgeAfter time.Duration) *ownership.Node {
+	t.Helper()
+	n, err := ownership.New(ownership.Config{Store: store, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, Log: testLog(t), HedgeAfter: hedgeAfter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close(context.Background()) })
+	if err := n.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestNode_Renew_SlowStore: a store where one request stalls (a queued S3
+// request, a stalled connection, a starved process: issue 31's healthy
+// fences at load 15). The renewal's first write hangs past the fence
+// point. With HedgeAfter a second write, sent beside it, lands and the
+// node keeps its lease; without it the same store fences the node.
+func TestNode_Renew_SlowStore(t *testing.T) {
+	for _, hedge := range []time.Duration{0, time.Second} {
+		t.Run(fmt.Sprint("hedge=", hedge), func(t *testing.T) {
+			m := newMockStore()
+			clock := newFakeClock()
+			n := newHedgingNode(t, m, clock, hedge)
+			key := bucketkey.NodeKey(nodeA)
+			stalled := make(chan struct{})
+			var calls atomic.Int32
+			m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
+				if k == key && calls.Add(1) == 1 {
+					close(stalled)
+					<-ctx.Done() // the slow request: never answers
+					return "", ctx.Err()
+				}
+				return m.mem.Put(ctx, k, body, opts)
+			}
+			expires0 := n.ExpiresMS()
+			clock.Advance(ttl / 3)
+			<-stalled
+			if hedge == 0 {
+				// Nothing else is sent: the fence point passes with the
+				// write in flight.
+				clock.Advance(ttl - margin - ttl/3)
+				waitFor(t, "the deadline to fence the node", n.Fenced)
+				if calls.Load() != 1 {
+					t.Errorf("%d renewal writes without hedging, want 1", calls.Load())
+				}
+				return
+			}
+			clock.Advance(hedge) // the second write goes out beside the stalled one
+			want := uint64(t0.UnixMilli() + (ttl/3 + hedge + ttl).Milliseconds())
+			waitFor(t, "the second write to land", func() bool { return n.ExpiresMS() != expires0 || n.Fenced() })
+			if got := n.ExpiresMS(); got != want {
+				t.Fatalf("ExpiresMS = %d, want %d (the second write's stamp)", got, want)
+			}
+			// Past the first write's fence point, the node still acks.
+			clock.Advance(ttl - margin - ttl/3 - hedge)
+			clock.Settle()
+			if !n.CanAck() || n.Fenced() {
+				t.Errorf("CanAck %v, Fenced %v past the old fence point although the second write landed", n.CanAck(), n.Fenced())
+			}
+		})
+	}
+}
+
+// TestNode_Renew_SiblingLandedUnheard: the stalled first write lands in the
+// store but its answer is lost; the second write, sent beside it with the
+// same If-Match, is rejected. The rejection is the node's own write, not
+// another writer: the node reads the record back, adopts its own write and
+// keeps its lease.
+func TestNode_Renew_SiblingLandedUnheard(t *testing.T) {
+	m := newMockStore()
+	clock := newFakeClock()
+	n := newHedgingNode(t, m, clock, time.Second)
+	key := bucketkey.NodeKey(nodeA)
+	stalled, apply, applied := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	m.PutFunc = func(ctx context.Context, k string, body []byte, opts plugins.PutOptions) (string, error) {
+		if k != key {
+			return m.mem.Put(ctx, k, body, opts)
+		}
+		switch calls.Add(1) {
+		case 1:
+			close(stalled)
+			<-apply
+			_, err := m.mem.Put(ctx, k, body, opts)
+			close(applied)
+			if err != nil {
+				t.Errorf("first write: %v", err)
+			}
+			return "", errNetwork // landed, the answer lost
+		case 2:
+			close(apply)
+			<-applied
+		}
+		return m.mem.Put(ctx, k, body, opts)
+	}
+	clock.Advance(ttl / 3)
+	<-stalled
+	clock.Advance(time.Second)
+	want := uint64(t0.UnixMilli() + (ttl/3 + ttl).Milliseconds()) // the first write's
+	// (Once adopted, the node renews again at once: ExpiresMS may be that
+	// renewal's.)
+	waitFor(t, "the renewal to settle", func() bool { return n.ExpiresMS() >= want || n.Fenced() })
+	if n.Fenced() {
+		t.Fatalf("fenced on its own write: %v", n.Err())
+	}
+	if got := calls.Load(); got < 2 {
+		t.Errorf("%d writes, want 2 or more", got)
+	}
+	clock.Advance(ttl - margin - ttl/3 - time.Second + time.Millisecond)
+	clock.Settle()
+	if !n.CanAck() {
+		t.Error("CanAck false although the first write landed")
 	}
 }

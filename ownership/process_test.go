@@ -182,7 +182,7 @@ func crossProcessChild(t *testing.T, dir, ctl, id string) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	n, err := ownership.New(ownership.Config{Store: store, TTL: crossProcTTL, Logf: t.Logf})
+	n, err := ownership.New(ownership.Config{Store: store, TTL: crossProcTTL, Log: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func (n *Node) rejoinLoop(ctx context.Context) bool {
 			return false
 		}
 		if attempt == 1 || attempt%10 == 0 {
-			n.logf("ownership: node %s cannot rejoin yet (attempt %d): %v", n.id, attempt, err)
+			n.logWarn("ownership: node %s cannot rejoin yet (attempt %d): %v", n.id, attempt, err)
 		}
 		delay = min(delay*2, n.ttl)
 	}
@@ -96,7 +96,9 @@ func (n *Node) tryRejoin(ctx context.Context) error {
 	n.done = make(chan struct{})
 	close(n.rejoined)
 	n.rejoined = make(chan struct{})
-	n.logf("ownership: node %s rejoined with generation %s after its bucket answered again", n.id, n.generation)
+	// Warn, like the fence: the end of an outage is news to an operator
+	// (cellhost dev shows both without --verbose).
+	n.logWarn("ownership: node %s rejoined with generation %s after its bucket answered again", n.id, n.generation)
 	return nil
 }
 

@@ -17,7 +17,7 @@ import (
 func newRejoiningNode(t *testing.T, store ownership.Store, clock *fakeClock) *ownership.Node {
 	t.Helper()
 	n, err := ownership.New(ownership.Config{
-		Store: store, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, Logf: t.Logf, Rejoin: true,
+		Store: store, NodeID: nodeA, TTL: ttl, FenceMargin: margin, Clock: clock, Log: testLog(t), Rejoin: true,
 	})
 	if err != nil {
 		t.Fatal(err)

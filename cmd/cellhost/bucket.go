@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +29,7 @@ type fleetMembership struct {
 // joinBucket opens the bucket (default: a directory inside the state
 // directory), takes this node's lease on it and sets hc's Bucket and Node.
 // With durability "local" it does nothing.
-func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability string, log io.Writer) (*fleetMembership, error) {
+func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability string, log *slog.Logger) (*fleetMembership, error) {
 	if durability == "" {
 		durability = host.DurabilityLog
 	}
@@ -69,9 +69,7 @@ func joinBucket(ctx context.Context, hc *host.Config, bucketURL, durability stri
 		// A bucket outage fences the node; it takes a new lease when
 		// the bucket answers again, without a restart.
 		Rejoin: true,
-		Logf: func(format string, args ...any) {
-			fmt.Fprintf(log, format+"\n", args...)
-		},
+		Log:    log,
 	})
 	if err != nil {
 		store.Close()

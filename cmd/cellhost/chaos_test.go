@@ -492,7 +492,11 @@ type chaosReport struct {
 	stalledFences    int // file bucket: fences while another node, paused, held the bucket's lock
 	markersLeft      int
 	markersAfterStop int
-	problems         []string
+	// leftAfterStop are the lease records (nodes/), and on a file bucket
+	// the files of .cellhost-leases, left after every node stopped.
+	leftAfterStop []string
+	fileBucket    string // a file bucket's directory ("" on S3)
+	problems      []string
 }
 
 func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket string) *chaosReport {
@@ -556,6 +560,10 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 		return best
 	}
 	rep := &chaosReport{bucket: strings.SplitN(bucket, ":", 2)[0], cfg: cfg, recovery: map[string][]time.Duration{}, unrecovered: map[string]int{}}
+	rep.fileBucket, _ = strings.CutPrefix(bucket, "file://")
+	if rep.fileBucket == bucket {
+		rep.fileBucket = ""
+	}
 	var (
 		opsMu sync.Mutex
 		ops   []chaosOp
@@ -1061,6 +1069,26 @@ func checkMarkers(t *testing.T, rep *chaosReport, nodes []*chaosNode, store plug
 	if len(keys) > 0 {
 		rep.problems = append(rep.problems, fmt.Sprintf("%d markers left after every node stopped, e.g. %s", len(keys), keys[0]))
 	}
+	// Nothing else of the nodes is left either: every node deleted its
+	// lease when it stopped (a killed one's was taken back by its restart),
+	// and a file bucket keeps no file for a lease that is gone.
+	leases, err := listAll(ctx, store, "nodes/")
+	if err != nil {
+		rep.problems = append(rep.problems, "list leases: "+err.Error())
+	}
+	rep.leftAfterStop = append(rep.leftAfterStop, leases...)
+	if rep.fileBucket != "" {
+		entries, err := os.ReadDir(filepath.Join(rep.fileBucket, ".cellhost-leases"))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			rep.problems = append(rep.problems, "read the lease directory: "+err.Error())
+		}
+		for _, e := range entries {
+			rep.leftAfterStop = append(rep.leftAfterStop, ".cellhost-leases/"+e.Name())
+		}
+	}
+	if len(rep.leftAfterStop) > 0 {
+		rep.problems = append(rep.problems, fmt.Sprintf("%d lease records or files left after every node stopped: %s", len(rep.leftAfterStop), strings.Join(rep.leftAfterStop, ", ")))
+	}
 }
 
 // explainIllegal lists what makes obj's history suspicious: reads older
@@ -1139,7 +1167,7 @@ func renderChaosReport(r *chaosReport) string {
 	if r.bucket == "file" {
 		fmt.Fprintf(&b, "| fences while another node was paused holding the file bucket's lock (reported, see docs/architecture.md) | %d |\n", r.stalledFences)
 	}
-	fmt.Fprintf(&b, "| stale markers left (nodes up, after 60 s) | %d |\n| markers left after every node stopped | %d |\n\n", r.markersLeft, r.markersAfterStop)
+	fmt.Fprintf(&b, "| stale markers left (nodes up, after 60 s) | %d |\n| markers left after every node stopped | %d |\n| lease records or files left after every node stopped | %d |\n\n", r.markersLeft, r.markersAfterStop, len(r.leftAfterStop))
 	fmt.Fprintf(&b, "| fault | count | longest wait of a request for its object to answer (max over faults; median) | target |\n|---|---|---|---|\n")
 	kinds := []string{"kill", "stop", "term", "s3kill", "s3stop"}
 	names := map[string]string{"kill": "kill -9 of a node (restarted after 0.5-4 s)", "stop": "SIGSTOP of a node for 2-4 TTLs", "term": "SIGTERM of a node (restarted)",

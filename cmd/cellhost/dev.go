@@ -258,14 +258,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		fmt.Fprintf(stderr, "%s %v\n", markWarn, err)
 	}
 	keep.MaxResidentCells, keep.MaxOpenDatabases = o.maxResident, o.maxOpen
-	// Ownership's lines are internal (behind --verbose), except the two a
-	// user must see without asking: the node fenced itself (it answers 503
-	// until the bucket is back) and it rejoined.
-	var internal io.Writer = stateChanges{w: log}
-	if o.verbose {
-		internal = log
-	}
-	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, internal)
+	// Ownership's lines are internal (behind --verbose), except its
+	// warnings, which a user must see without asking: among them the node
+	// fenced itself (it answers 503 until the bucket is back) and it
+	// rejoined.
+	fleet, err := joinBucket(ctx, &keep, o.bucket, o.durability, slog.New(&devHandler{l: log, verbose: o.verbose, internal: true}))
 	if err != nil {
 		return err
 	}
@@ -432,13 +429,3 @@ func relOrAbs(p string) string {
 	return p
 }
 
-// stateChanges passes on only ownership's fence and rejoin lines (one
-// line per Write, as ownership's Logf writes them).
-type stateChanges struct{ w io.Writer }
-
-func (s stateChanges) Write(p []byte) (int, error) {
-	if bytes.Contains(p, []byte(" fenced: ")) || bytes.Contains(p, []byte(" rejoined ")) {
-		return s.w.Write(p)
-	}
-	return len(p), nil
-}

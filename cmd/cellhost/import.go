@@ -304,7 +304,7 @@ func openProjectHost(ctx context.Context, dir string, hc host.Config, state, buc
 	}
 	closers = append(closers, func() { lock.Close() })
 	keep.StateLock = lock
-	fleet, err := joinBucket(ctx, &keep, bucket, durability, io.Discard)
+	fleet, err := joinBucket(ctx, &keep, bucket, durability, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -75,8 +75,8 @@ func (l *lockedLineWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// slogf adapts a printf-style logging hook (ownership.Config.Logf,
-// fleet.ServerConfig.Logf) to the logger: messages about fences, ambiguous
+// slogf adapts a printf-style logging hook (fleet.ServerConfig.Logf; the
+// ownership package logs to slog itself) to the logger: messages about fences, ambiguous
 // writes and failures are warnings, the rest information.
 func slogf(l *slog.Logger, component string) func(format string, args ...any) {
 	l = l.With("component", component)

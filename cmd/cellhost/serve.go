@@ -156,8 +156,8 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 	// The storage probe runs here; the lease is taken by startLease once
 	// the node is about to serve.
 	node, err := ownership.New(ownership.Config{
-		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
-		Logf: slogf(log, "ownership"), SkipProbe: true,
+		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
+		Log: log.With("component", "ownership"), SkipProbe: true,
 	})
 	if err != nil {
 		f.close()
@@ -225,8 +225,8 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 	cancel()
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
-			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL),
-			Logf: slogf(log, "ownership"),
+			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
+			Log: log.With("component", "ownership"),
 		})
 		if err != nil {
 			return err
@@ -258,6 +258,12 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 // renewal slowed past its TTL/3 timeout by a loaded machine or bucket still
 // leaves time for its read-back and a retry before the fence point at
 // TTL - TTL/5 (with TTL/3, a healthy node fenced at load 15: issue 31).
+//
+// It is also how long a renewal's write may be in flight before another is
+// sent beside it (ownership.Config.HedgeAfter): at a 2 s TTL, writes at
+// 0.4, 0.8 and 1.2 s after the last landed one each have a chance to land
+// before the fence point at 1.6 s, where one slow S3 write used to fence a
+// healthy node.
 func renewEvery(ttl time.Duration) time.Duration { return ttl / 5 }
 
 // rejoinAttemptTimeout bounds one attempt to rejoin (storage probe and

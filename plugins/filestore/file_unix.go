@@ -61,3 +61,6 @@ func tryFlock(f *os.File) (bool, error) {
 		}
 	}
 }
+
+// removeLockFiles: a delete removes a lease's lock file too (leases.go).
+const removeLockFiles = true

@@ -63,3 +63,7 @@ func tryFlock(f *os.File) (bool, error) {
 	}
 	return false, err
 }
+
+// removeLockFiles: Windows cannot remove a file another handle has open,
+// so lease lock files stay (leases.go).
+const removeLockFiles = false

@@ -40,8 +40,14 @@ import (
 // holder costs a waiting writer its context, never a hang. A write goes to
 // a temporary file (fsynced), is renamed over the old one and the
 // directory is fsynced: readers take no lock and see the old or the new
-// file, whole. Lock files are never removed (one empty file per node id
-// ever leased), so two processes can never lock two inodes of one name.
+// file, whole. A delete removes the lease file and then, still holding the
+// lock, its lock file (on Unix; Windows cannot remove a file another
+// handle has open, and keeps one empty lock file per node id ever leased),
+// so that no file is left behind by nodes that are gone (dead-node GC or
+// a node's Close deletes its lease). A locker that opened the removed lock
+// file's inode before the removal and gets its lock afterwards finds that
+// the name no longer leads to that inode (lockedCurrent) and opens the
+// name again: two processes never hold locks on two inodes of one name.
 //
 // Rows under lease keys that an older cellhost left in the database are
 // ignored (List skips them): node leases live TTLs, and an older cellhost
@@ -111,7 +117,21 @@ func (l *leaseDir) lock(ctx context.Context, key, name string) (*os.File, error)
 			return nil, fmt.Errorf("lock %s: %w", key, err)
 		}
 		if ok {
-			return f, nil
+			current, err := lockedCurrent(f, l.path(name, lockExt))
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("lock %s: %w", key, err)
+			}
+			if current {
+				return f, nil
+			}
+			// A delete removed the lock file after this process opened
+			// it: lock the file now at that name (a new one).
+			f.Close()
+			if f, err = os.OpenFile(l.path(name, lockExt), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+				return nil, fmt.Errorf("open lock of %s: %w", key, err)
+			}
+			continue
 		}
 		if l.hookContended != nil {
 			l.hookContended(key)
@@ -219,11 +239,37 @@ func (l *leaseDir) del(ctx context.Context, key, name, ifMatch string) error {
 	}
 	switch err := os.Remove(l.path(name, leaseExt)); {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil // as the database's unconditional delete
 	case err != nil:
 		return err
 	}
+	// The lock file goes too, while it is held (see the top of the file;
+	// a locker waiting on it opens the name again).
+	if removeLockFiles {
+		if err := os.Remove(l.path(name, lockExt)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
 	return syncFile(l.dir)
+}
+
+// lockedCurrent reports whether the lock file f (locked) is still the file
+// at path: false once a delete removed it (and maybe another was created).
+func lockedCurrent(f *os.File, path string) (bool, error) {
+	if !removeLockFiles {
+		return true, nil
+	}
+	held, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	now, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(held, now), nil
 }
 
 // precondition checks If-None-Match / If-Match against key's current file,

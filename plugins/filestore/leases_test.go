@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cellhost/cellhost/plugins"
@@ -248,5 +249,106 @@ func TestLeases_ListMerges(t *testing.T) {
 				t.Errorf("List(%q) by %d: %v, want %v", prefix, limit, got, want)
 			}
 		}
+	}
+}
+
+// TestLeases_DeleteLeavesNoFiles: deleting a lease removes its file and its
+// lock file (dead-node GC and Close delete leases; nothing may pile up in
+// .cellhost-leases, one lock file per node id ever seen, as before).
+func TestLeases_DeleteLeavesNoFiles(t *testing.T) {
+	if !removeLockFiles {
+		t.Skip("lock files stay on this platform")
+	}
+	ctx := context.Background()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, k := range []string{"nodes/node_a.json", "nodes/node_b.json"} {
+		etag, err := s.Put(ctx, k, []byte("lease"), plugins.PutOptions{IfNoneMatch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Delete(ctx, k, etag); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Delete(ctx, "nodes/node_c.json", ""); err != nil { // never written
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Join(s.root, leaseDirName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left behind: %s", e.Name())
+	}
+}
+
+// TestLeases_LockAfterItsFileWasRemoved: a writer that opened a lease's lock
+// file and waits for it while the holder deletes the lease (removing the
+// lock file) must not go on with the removed file's lock, which a third
+// writer opening the name anew would not contend with: it locks the file
+// now at the name.
+func TestLeases_LockAfterItsFileWasRemoved(t *testing.T) {
+	if !removeLockFiles {
+		t.Skip("lock files stay on this platform")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const key = "nodes/node_a.json"
+	name := hexName(key)
+	held, err := a.leases.lock(ctx, key, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waiting := make(chan struct{})
+	var once sync.Once
+	b.leases.hookContended = func(string) { once.Do(func() { close(waiting) }) }
+	got := make(chan *os.File, 1)
+	go func() {
+		f, err := b.leases.lock(ctx, key, name)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- f
+	}()
+	<-waiting // b has opened the lock file and found it held
+	if err := os.Remove(a.leases.path(name, lockExt)); err != nil {
+		t.Fatal(err)
+	}
+	held.Close() // a's delete is over
+	f := <-got
+	if f == nil {
+		return
+	}
+	defer f.Close()
+	mine, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := os.Stat(a.leases.path(name, lockExt))
+	if err != nil || !os.SameFile(mine, now) {
+		t.Fatalf("b holds the lock of a removed lock file (the name now: %v)", err)
+	}
+	// A third writer contends with b.
+	other, err := os.OpenFile(a.leases.path(name, lockExt), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if ok, err := tryFlock(other); err != nil || ok {
+		t.Errorf("a third writer got the lock b holds (%v, %v)", ok, err)
 	}
 }
