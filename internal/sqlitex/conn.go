@@ -197,6 +197,10 @@ func (c *Conn) Autocommit() bool { return sqlite3.Xsqlite3_get_autocommit(c.tls,
 // (sqlite3_total_changes64).
 func (c *Conn) TotalChanges() int64 { return sqlite3.Xsqlite3_total_changes64(c.tls, c.db) }
 
+// Changes is the number of rows the last INSERT, UPDATE or DELETE changed
+// (sqlite3_changes64).
+func (c *Conn) Changes() int64 { return sqlite3.Xsqlite3_changes64(c.tls, c.db) }
+
 // ErrMsg is the message of the connection's last error (sqlite3_errmsg).
 func (c *Conn) ErrMsg() string { return libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db)) }
 

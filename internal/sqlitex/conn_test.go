@@ -146,6 +146,17 @@ func TestStmt_BindAndColumns(t *testing.T) {
 	if n := c.TotalChanges(); n != 3 {
 		t.Errorf("TotalChanges = %d, want 3", n)
 	}
+	if rc := c.Exec("UPDATE t SET n = 1 WHERE i <= 0"); rc != sqlite3.SQLITE_OK {
+		t.Fatalf("update: %d", rc)
+	}
+	if n := c.Changes(); n != 2 {
+		t.Errorf("Changes after an UPDATE of 2 rows = %d", n)
+	}
+	c.Exec("UPDATE t SET n = NULL")
+	c.Exec("DELETE FROM t WHERE i = 42")
+	if n := c.Changes(); n != 0 {
+		t.Errorf("Changes after a DELETE of no row = %d", n)
+	}
 	sel := mustPrepare(t, c, "SELECT i, f, s, b, n AS empty FROM t ORDER BY rowid")
 	if !sel.ReadOnly() {
 		t.Error("a SELECT is not ReadOnly")
