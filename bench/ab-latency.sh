@@ -12,7 +12,10 @@
 # medians and the ratios B/A. Every write run checks that the stored count
 # grew by at least the 2xx responses (and at most that plus the connections).
 # CONNS (64) is the throughput scenario's connections; CELLHOST_ARGS is
-# passed to both servers (e.g. "--durability local"). On 127.0.0.1 only.
+# passed to both servers (e.g. "--durability local"). Each scenario also
+# prints each server's CPU per request (user + system time from /proc over
+# the measured run / 2xx responses), which other load on the machine moves
+# much less than latency. On 127.0.0.1 only.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DUR=${1:-5}
@@ -26,6 +29,8 @@ for t in go wrk curl git awk timeout python3; do command -v "$t" >/dev/null || d
 
 # shellcheck source=ab-lib.sh
 source "$ROOT/bench/ab-lib.sh"
+# shellcheck source=workerd-lib.sh
+source "$ROOT/bench/workerd-lib.sh" # cpu_us, cpu_per
 
 cat > "$work/stat.lua" <<'LUA'
 done = function(summary, latency, requests)
@@ -36,7 +41,7 @@ done = function(summary, latency, requests)
 end
 LUA
 
-declare -A URL
+declare -A URL PID
 start() { # start <A|B>
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -45,6 +50,7 @@ start() { # start <A|B>
   # shellcheck disable=SC2086
   "$work/$1" dev "$work/proj-$1" --port "$port" --state "$work/state-$1" ${CELLHOST_ARGS:-} >"$work/log-$1" 2>&1 &
   PIDS+=($!)
+  PID[$1]=$!
   URL[$1]=http://127.0.0.1:$port
   for _ in $(seq 1 300); do
     curl -sf --max-time 5 "${URL[$1]}/?name=_probe&peek=1" >/dev/null 2>&1 && return 0
@@ -64,8 +70,12 @@ run() {
   before=$(peek "$url")
   timeout -k 5 $((DUR + 30)) wrk -t$t -c"$c" -d1s -s "$work/stat.lua" "$url" >/dev/null 2>&1 || die "warm-up failed"
   before=$(peek "$url")
+  local cpu0 cpu1
+  cpu0=$(cpu_us "${PID[$s]}")
   timeout -k 5 $((DUR + 30)) wrk -t$t -c"$c" -d"${DUR}s" --timeout 10s -s "$work/stat.lua" "$url" >"$out" 2>&1 || die "wrk failed"
+  cpu1=$(cpu_us "${PID[$s]}")
   ok=$(( $(stat_of "$out" requests) - $(stat_of "$out" bad) ))
+  L[$s,$sc,cpu]+=" $(cpu_per "$cpu0" "$cpu1" "$ok")"
   [ "$(stat_of "$out" bad)" -le $(( ok / 100 )) ] || die "$s $sc: $(stat_of "$out" bad) errors"
   if [[ $4 != *peek* ]]; then
     sleep 0.5; after=$(peek "$url")
@@ -90,8 +100,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", (a>0)?b/a:0}'; }
 for sc in write1 read1; do
   a50=$(median "${L[A,$sc,p50]}"); b50=$(median "${L[B,$sc,p50]}")
   a99=$(median "${L[A,$sc,p99]}"); b99=$(median "${L[B,$sc,p99]}")
-  echo "$sc (1 conn): p50 A $a50 ms, B $b50 ms (B/A $(ratio "$a50" "$b50")); p99 A $a99 ms, B $b99 ms (B/A $(ratio "$a99" "$b99")); req/s A $(median "${L[A,$sc,rps]}"), B $(median "${L[B,$sc,rps]}")"
+  ac=$(median "${L[A,$sc,cpu]}"); bc=$(median "${L[B,$sc,cpu]}")
+  echo "$sc (1 conn): p50 A $a50 ms, B $b50 ms (B/A $(ratio "$a50" "$b50")); p99 A $a99 ms, B $b99 ms (B/A $(ratio "$a99" "$b99")); req/s A $(median "${L[A,$sc,rps]}"), B $(median "${L[B,$sc,rps]}"); CPU/request A $ac us, B $bc us (B/A $(ratio "$ac" "$bc"))"
 done
 a=$(median "${L[A,writeN,rps]}"); b=$(median "${L[B,writeN,rps]}")
-echo "writeN ($CONNS conns, one object): A $a req/s, B $b req/s (B/A $(ratio "$a" "$b")); p50 A $(median "${L[A,writeN,p50]}") ms, B $(median "${L[B,writeN,p50]}") ms"
+ac=$(median "${L[A,writeN,cpu]}"); bc=$(median "${L[B,writeN,cpu]}")
+echo "writeN ($CONNS conns, one object): A $a req/s, B $b req/s (B/A $(ratio "$a" "$b")); p50 A $(median "${L[A,writeN,p50]}") ms, B $(median "${L[B,writeN,p50]}") ms; CPU/request A $ac us, B $bc us (B/A $(ratio "$ac" "$bc"))"
 echo "rounds: $ROUNDS x ${DUR}s; per-round values: $(for k in "${!L[@]}"; do echo -n "[$k:${L[$k]}] "; done)"

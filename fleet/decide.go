@@ -2,13 +2,16 @@ package fleet
 
 import (
 	"time"
+
+	"github.com/cellhost/cellhost/internal/backoff"
 )
 
 // RetryDelay is retry_delay_ms(tick, failures) of bucket-protocol.md
 // section 5: tick * 2^min(failures-1, 6), so 1x, 2x, 4x, ... up to 64x the
-// tick. failures < 1 counts as 1.
+// tick. failures < 1 counts as 1. It is the project's one back-off
+// (internal/backoff, which the LTX log's retries use too).
 func RetryDelay(tick time.Duration, failures int) time.Duration {
-	return time.Duration(RetryDelayMS(int64(tick), max(failures, 1))) // the formula is unit-free
+	return backoff.Delay(tick, failures)
 }
 
 // Jittered adds jitter to d: d + frac*d/2, where frac in [0, 1) comes from

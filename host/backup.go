@@ -51,23 +51,7 @@ func (c *cell) startBackup() {
 }
 
 // saveSnapshot uploads the whole committed database as the next LTX file of
-// the cell's epoch, then checks ownership.
+// the cell's epoch, then checks ownership (ltxlog.Writer.Save).
 func saveSnapshot(ctx context.Context, h *Host, l *cellLog) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.retired.Load() {
-		return errLogRetired
-	}
-	ps, err := l.capture.Snapshot()
-	if err != nil {
-		return err
-	}
-	if ps == nil || len(ps.Pages) == 0 {
-		return nil
-	}
-	ctx, cancel := l.uploadContext(ctx)
-	defer cancel()
-	// Every save is a snapshot: after the epoch's first, each covers TXIDs
-	// 1 to its own and makes the earlier ones obsolete.
-	return h.putLTX(ctx, l, ps, true)
+	return h.ltx().Save(ctx, l.Log)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/internal/queue"
+	"github.com/cellhost/cellhost/ltxlog"
 	"github.com/cellhost/cellhost/ownership"
 	"github.com/cellhost/cellhost/storage"
 )
@@ -133,7 +134,7 @@ func (b backupDurability) final(ctx context.Context, h *Host, c *cell) error {
 	if c.log == nil || c.db == nil || !b.unsaved(c) {
 		return nil
 	}
-	fctx, cancel := context.WithTimeout(ctx, uploadDeadline)
+	fctx, cancel := context.WithTimeout(ctx, ltxlog.UploadDeadline)
 	defer cancel()
 	return saveSnapshot(fctx, h, c.log)
 }
@@ -227,7 +228,7 @@ type syncBatch struct {
 	cells   []*cell
 	seqs    []uint64 // cells[i].committed at the end of the turn
 	dbs     []*storage.DB
-	logs    []*cellLog // cells[i].log at the end of the turn (nil: none)
+	logs    []*ltxlog.Log // cells[i].log at the end of the turn (nil: none)
 	replies []func()
 	alarms  []batchAlarm // armed alarms the commits made (AlarmPublisher)
 }
@@ -242,7 +243,7 @@ func (b *syncBatch) add(c *cell) {
 	b.cells = append(b.cells, c)
 	b.seqs = append(b.seqs, c.committed)
 	b.dbs = append(b.dbs, c.db)
-	b.logs = append(b.logs, c.log)
+	b.logs = append(b.logs, logOf(c.log))
 	if a, ok := c.durableAlarm(); ok {
 		b.alarms = append(b.alarms, batchAlarm{i: len(b.cells) - 1, a: a})
 	}
@@ -300,7 +301,7 @@ func (y *syncer) run() {
 // release (its producers: one for a lone writer).
 func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 	var dbs []*storage.DB
-	var logs []*cellLog
+	var logs []*ltxlog.Log
 	index := map[*storage.DB]int{}
 	for _, b := range batches {
 		for i, db := range b.dbs {
@@ -333,7 +334,7 @@ func (y *syncer) round(batches []*syncBatch) (size, producers int) {
 			}
 		}
 		if y.upload {
-			errs = y.h.uploadLogs(logs, errs)
+			errs = y.h.ltx().Round(y.h.ctx, logs, errs)
 		}
 		if m := y.h.cfg.Metrics; m != nil {
 			m.CommitRound(len(dbs), countErrs(errs), time.Since(start))

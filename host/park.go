@@ -82,11 +82,7 @@ func (c *cell) park() {
 	c.setOpen(false)
 	c.commitsSinceCheckpoint = 0 // closing checkpoints
 	if l := c.log; l != nil {
-		l.mu.Lock()
-		err := l.capture.Close()
-		l.capture = nil
-		l.mu.Unlock()
-		if err != nil {
+		if err := l.Detach(); err != nil {
 			c.logger().Error("close WAL capture: " + err.Error())
 		}
 	}
@@ -140,9 +136,7 @@ func (c *cell) reopen() {
 			if l := c.log; l != nil {
 				// A new capture: the closed connection checkpointed and
 				// removed the WAL that the last one read to its end.
-				l.mu.Lock()
-				l.capture = db.WALCapture()
-				l.mu.Unlock()
+				l.Attach(db.WALCapture())
 			}
 			c.scheduleSocketRowGC()
 			c.wakeNext()

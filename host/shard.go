@@ -404,11 +404,11 @@ func (s *shard) endTurn(more bool) {
 // is less than TTL - margin old on the monotonic clock). On the loop.
 func (c *cell) leaseHeld() bool {
 	l := c.log
-	if l == nil || l.lease == nil {
+	if l == nil || l.Lease() == nil {
 		return true
 	}
 	select {
-	case <-l.lease.Lost:
+	case <-l.Lease().Lost:
 		return false
 	default:
 	}

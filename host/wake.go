@@ -60,7 +60,7 @@ func (c *cell) durableAlarm() (DurableAlarm, bool) {
 	}
 	var epoch uint64
 	if c.log != nil {
-		epoch = c.log.epoch()
+		epoch = c.log.Epoch()
 	}
 	return DurableAlarm{Scope: c.scope, DueMS: n.a.AtMs, Epoch: epoch}, true
 }
@@ -176,7 +176,7 @@ func (c *cell) publishAlarm(a storage.Alarm, ok bool) {
 	}
 	var epoch uint64
 	if c.log != nil {
-		epoch = c.log.epoch()
+		epoch = c.log.Epoch()
 	}
 	if !ok {
 		a.AtMs = 0

@@ -46,12 +46,31 @@ type Lease struct {
 	gen      string // the node's generation when acquired (its marker)
 	lost     chan struct{}
 	lostOnce sync.Once
+	lostCtx  context.Context // canceled when lost closes (Context)
+	lostStop context.CancelFunc
 
 	mu       sync.Mutex // held across Release's store calls
 	released bool       // guarded by mu
 }
 
-func (l *Lease) lose() { l.lostOnce.Do(func() { close(l.lost) }) }
+func (l *Lease) lose() {
+	l.lostOnce.Do(func() {
+		close(l.lost)
+		if l.lostStop != nil {
+			l.lostStop()
+		}
+	})
+}
+
+// Context is canceled when Lost closes: what context.AfterFunc or a
+// derived context watches for the lease's loss without a goroutine of its
+// own.
+func (l *Lease) Context() context.Context {
+	if l.lostCtx == nil {
+		return context.Background() // a Lease not made by TryAcquire
+	}
+	return l.lostCtx
+}
 
 // TryAcquire takes the cell scope for this node (bucket-protocol.md
 // section 5, steps 1-6): it reads own.json; creates {me,1} when it is
@@ -114,6 +133,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 	}
 	lostC := make(chan struct{})
 	l := &Lease{Scope: scope, Epoch: epoch, Created: created, Lost: lostC, n: n, lost: lostC, gen: n.Generation()}
+	l.lostCtx, l.lostStop = context.WithCancel(context.Background())
 
 	marked := make(chan error, 1)
 	go func() {

@@ -63,8 +63,8 @@ func TestNode_TryAcquire(t *testing.T) {
 		if err := l.Check(ctx); !errors.Is(err, ownership.ErrReleased) {
 			t.Errorf("Check after Release = %v, want ErrReleased", err)
 		}
-		if closed(l.Lost) {
-			t.Error("Release closed Lost")
+		if closed(l.Lost) || l.Context().Err() != nil {
+			t.Error("Release closed Lost or canceled Context")
 		}
 		// Released ("") → {me, epoch+1}.
 		l2, err := n.TryAcquire(ctx, scope)
@@ -214,6 +214,9 @@ func TestNode_TryAcquire(t *testing.T) {
 		}
 		if !closed(l1.Lost) || closed(l2.Lost) {
 			t.Errorf("Lost closed: %v %v, want true false", closed(l1.Lost), closed(l2.Lost))
+		}
+		if l1.Context().Err() == nil || l2.Context().Err() != nil {
+			t.Errorf("Context canceled: %v %v, want the superseded lease's only", l1.Context().Err(), l2.Context().Err())
 		}
 		var lost *ownership.LeaseLostError
 		if err := l1.Release(ctx); !errors.As(err, &lost) {

@@ -554,7 +554,7 @@ func tooBig() error {
 // (kvRowSize checked the entry); the returned function puts the limit back.
 // On the DB's goroutine, around its own statements only.
 func (db *DB) raiseLength() (restore func()) {
-	r := &db.raw
-	sqlite3.Xsqlite3_limit(r.tls, r.db, sqlite3.SQLITE_LIMIT_LENGTH, int32(maxSQLiteLength+len(db.scope)+16))
-	return func() { sqlite3.Xsqlite3_limit(r.tls, r.db, sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteLength) }
+	r := db.raw
+	r.Limit(sqlite3.SQLITE_LIMIT_LENGTH, int32(maxSQLiteLength+len(db.scope)+16))
+	return func() { r.Limit(sqlite3.SQLITE_LIMIT_LENGTH, maxSQLiteLength) }
 }

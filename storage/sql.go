@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"modernc.org/libc"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -71,70 +69,46 @@ type SQLError struct {
 
 func (e *SQLError) Error() string { return e.Msg }
 
-// rawConn is the SQLite handle of a modernc.org/sqlite connection and the
-// libc thread state it is used with.
-type rawConn struct {
-	tls     *libc.TLS
-	db      uintptr
-	scratch uintptr // out-parameters of prepare: *sqlite3_stmt, tail
-}
-
-const ptrSize = sqlitex.PtrSize
-
-// openRaw reaches the SQLite handle under conn, installs authorize as its
-// authorizer and applies workerd's limits.
-func openRaw(conn *sql.Conn, authorize sqlite.AuthorizerFn) (r rawConn, err error) {
+// openRaw reaches the SQLite handle under conn (sqlitex.Conn), installs
+// authorize as its authorizer and applies workerd's limits.
+func openRaw(conn *sql.Conn, authorize sqlite.AuthorizerFn) (r *sqlitex.Conn, err error) {
 	err = conn.Raw(func(dc any) error {
-		r.tls, r.db, err = sqlitex.Handle(dc)
+		r, err = sqlitex.OpenConn(dc)
 		if err != nil {
 			return err
 		}
 		reg, ok := dc.(sqlite.AuthorizerRegisterer)
 		if !ok {
+			r.Close()
+			r = nil
 			return errors.New("modernc.org/sqlite connection without an authorizer")
 		}
 		return reg.RegisterAuthorizer(authorize)
 	})
 	if err != nil {
-		return rawConn{}, err
+		if r != nil {
+			r.Close()
+		}
+		return nil, err
 	}
 	for _, l := range sqliteLimits {
-		sqlite3.Xsqlite3_limit(r.tls, r.db, l.id, l.value)
-	}
-	r.scratch = libc.Xmalloc(r.tls, 2*uint64(ptrSize))
-	if r.scratch == 0 {
-		return rawConn{}, errors.New("allocate prepare scratch: out of memory")
+		r.Limit(l.id, l.value)
 	}
 	return r, nil
 }
-
-// progressDBs maps SQLite handles to their DB for the progress handler.
-var progressDBs sync.Map // uintptr → *DB
 
 // progressEvery is how many VM instructions run between two checks of the
 // SQL deadline.
 const progressEvery = 1000
 
-// progressCallback is SQLite's progress handler of every cell connection:
-// it interrupts the application's running statement once the DB's SQL
-// deadline passed (cellhost's own statements are never interrupted).
-// It runs inside SQLite calls, on the DB's goroutine.
-func progressCallback(_ *libc.TLS, handle uintptr) int32 {
-	v, ok := progressDBs.Load(handle)
-	if !ok {
-		return 0
-	}
-	db := v.(*DB)
-	if db.auth.user && !db.deadline.IsZero() && time.Now().After(db.deadline) {
-		return 1
-	}
-	return 0
-}
-
-// installProgress installs the progress handler for db.
+// installProgress installs db's progress handler: it interrupts the
+// application's running statement once the DB's SQL deadline passed
+// (cellhost's own statements are never interrupted). It runs inside SQLite
+// calls, on the DB's goroutine.
 func (db *DB) installProgress() {
-	progressDBs.Store(db.raw.db, db)
-	sqlite3.Xsqlite3_progress_handler(db.raw.tls, db.raw.db, progressEvery, sqlitex.CFuncPointer(progressCallback), db.raw.db)
+	db.raw.OnProgress(progressEvery, func() bool {
+		return db.auth.user && !db.deadline.IsZero() && time.Now().After(db.deadline)
+	})
 }
 
 // DefaultSQLTimeout bounds the SQL work of one transaction (one turn) when
@@ -153,26 +127,6 @@ func (db *DB) armDeadline() {
 	if db.deadline.IsZero() {
 		db.deadline = time.Now().Add(db.sqlTimeout)
 	}
-}
-
-func (r *rawConn) free() {
-	if r.scratch != 0 {
-		libc.Xfree(r.tls, r.scratch)
-		r.scratch = 0
-	}
-}
-
-// cBytes copies b into fresh C memory (NUL-terminated); free it with
-// libc.Xfree.
-func (r *rawConn) cBytes(b string) (uintptr, error) {
-	p := libc.Xmalloc(r.tls, uint64(len(b))+1)
-	if p == 0 {
-		return 0, errors.New("out of memory")
-	}
-	m := sqlitex.CMem(p, len(b)+1)
-	copy(m, b)
-	m[len(b)] = 0
-	return p, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -232,12 +186,12 @@ func (db *DB) sqlError(rc int32) error {
 		db.auth.err = nil
 		return err
 	}
-	r := &db.raw
-	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(r.tls, r.db))
-	if sqlite3.Xsqlite3_errcode(r.tls, r.db) == sqlite3.SQLITE_OK {
+	r := db.raw
+	msg := r.ErrMsg()
+	if r.ErrCode() == sqlite3.SQLITE_OK {
 		// The handle's error was cleared (the driver reset the
 		// statement): the code's own text is all there is.
-		msg = libc.GoString(sqlite3.Xsqlite3_errstr(r.tls, rc))
+		msg = r.ErrStr(rc)
 		var b strings.Builder
 		b.WriteString(msg)
 		b.WriteString(": ")
@@ -249,14 +203,14 @@ func (db *DB) sqlError(rc int32) error {
 	}
 	var b strings.Builder
 	b.WriteString(msg)
-	if off := sqlite3.Xsqlite3_error_offset(r.tls, r.db); off >= 0 {
+	if off := r.ErrorOffset(); off >= 0 {
 		b.WriteString(" at offset ")
 		b.WriteString(strconv.Itoa(int(off)))
 	}
 	primary := rc & 0xff
 	b.WriteString(": ")
 	b.WriteString(sqliteCodeName(primary))
-	ext := sqlite3.Xsqlite3_extended_errcode(r.tls, r.db)
+	ext := r.ExtendedErrCode()
 	if ext&0xff == primary && ext != primary {
 		b.WriteString(" (extended: ")
 		b.WriteString(sqliteCodeName(ext))
@@ -280,7 +234,7 @@ const (
 // text of its query (a single statement).
 type cachedStmt struct {
 	query   string
-	stmt    uintptr
+	stmt    sqlitex.Stmt
 	busy    bool // a cursor is using it
 	evicted bool // finalize when the cursor is done
 	ddl     bool // the statement changes the schema
@@ -307,7 +261,7 @@ func (c *stmtCache) get(query string) *cachedStmt {
 	return e
 }
 
-func (db *DB) cacheStmt(query string, stmt uintptr) *cachedStmt {
+func (db *DB) cacheStmt(query string, stmt sqlitex.Stmt) *cachedStmt {
 	c := &db.stmtCache
 	if c.m == nil {
 		c.m = make(map[string]*cachedStmt)
@@ -339,7 +293,7 @@ func (db *DB) evict(e *cachedStmt) {
 		e.evicted = true
 		return
 	}
-	sqlite3.Xsqlite3_finalize(db.raw.tls, e.stmt)
+	e.stmt.Finalize()
 }
 
 // clearStmtCache finalizes every cached statement not in use.
@@ -416,24 +370,15 @@ func (db *DB) Exec(query string, args ...any) (*Cursor, error) {
 // prepareMulti prepares query statement by statement, running all but the
 // last one, and leaves the last one prepared in c.
 func (db *DB) prepareMulti(c *Cursor, query string) error {
-	r := &db.raw
-	p, err := r.cBytes(query)
-	if err != nil {
-		return err
-	}
-	defer libc.Xfree(r.tls, p)
+	defer db.raw.DropText()
 	off := 0
 	for {
-		stmt, tail, err := db.prepare(p+uintptr(off), len(query)-off)
+		stmt, next, err := db.prepare(query, off)
 		if err != nil {
 			return err
 		}
-		if stmt == 0 {
+		if stmt.IsZero() {
 			return &SQLError{Msg: msgNoStatement}
-		}
-		next := int(tail - p)
-		if next < off || next > len(query) {
-			next = len(query)
 		}
 		schemaRead := db.auth.schemaRead || db.auth.tableList
 		dml := db.auth.dml
@@ -442,8 +387,8 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 		}
 		hidden := false
 		if schemaRead && db.hasInternalTables() {
-			if s2 := db.hideInternal(query[off:next]); s2 != 0 {
-				sqlite3.Xsqlite3_finalize(r.tls, stmt)
+			if s2 := db.hideInternal(query[off:next]); !s2.IsZero() {
+				stmt.Finalize()
 				stmt, hidden = s2, true
 			}
 		}
@@ -469,22 +414,21 @@ func (db *DB) prepareMulti(c *Cursor, query string) error {
 	}
 }
 
-// prepare compiles the application statement at p (n bytes) and returns it
-// (0 when the text holds only comments and spaces) and the address just
-// after it.
-func (db *DB) prepare(p uintptr, n int) (stmt, tail uintptr, err error) {
-	r := &db.raw
+// prepare compiles the application statement at text[off:] and returns
+// it (zero when the text holds only comments and spaces) and the offset
+// just after it.
+func (db *DB) prepare(text string, off int) (stmt sqlitex.Stmt, next int, err error) {
 	db.auth.user = true
 	db.auth.err = nil
 	db.auth.schemaRead, db.auth.tableList = false, false
 	db.auth.dml = dmlTarget{}
-	rc := sqlite3.Xsqlite3_prepare_v3(r.tls, r.db, p, int32(n), 0, r.scratch, r.scratch+ptrSize)
+	stmt, next, rc := db.raw.Prepare(text, off, 0)
 	db.auth.user = false
 	if rc != sqlite3.SQLITE_OK {
-		return 0, 0, db.stepFailed(rc)
+		return sqlitex.Stmt{}, 0, db.stepFailed(rc)
 	}
 	db.auth.err = nil
-	return sqlitex.PeekPtr(r.scratch), sqlitex.PeekPtr(r.scratch + ptrSize), nil
+	return stmt, next, nil
 }
 
 // hasInternalTables reports whether any of cellhost's internal tables
@@ -503,13 +447,13 @@ const hiddenTableList = `SELECT * FROM pragma_table_list WHERE NOT (schema = 'ma
 // hideInternal prepares the statement text again so that the schema table
 // (or PRAGMA table_list) it reads does not show cellhost's own additions to
 // workerd's internal tables (the schema is otherwise celld's, see
-// Options). It returns 0 when the statement cannot take the rewrite (it
-// then runs as written).
-func (db *DB) hideInternal(text string) uintptr {
+// Options). It returns a zero Stmt when the statement cannot take the
+// rewrite (it then runs as written).
+func (db *DB) hideInternal(text string) sqlitex.Stmt {
 	var rewritten string
 	if db.auth.tableList {
 		if !isPragmaTableList(text) {
-			return 0
+			return sqlitex.Stmt{}
 		}
 		rewritten = hiddenTableList
 	} else {
@@ -527,17 +471,11 @@ func (db *DB) hideInternal(text string) uintptr {
 			rewritten = text[:lead] + "WITH " + hiddenSchemaCTE + " " + rest
 		}
 	}
-	r := &db.raw
-	p, err := r.cBytes(rewritten)
-	if err != nil {
-		return 0
-	}
-	defer libc.Xfree(r.tls, p)
 	saved := db.auth
-	stmt, _, err := db.prepare(p, len(rewritten))
+	stmt, _, err := db.prepare(rewritten, 0)
 	db.auth.schema = saved.schema
 	if err != nil {
-		return 0
+		return sqlitex.Stmt{}
 	}
 	return stmt
 }
@@ -612,13 +550,12 @@ func isForeignKeysPragma(text string) bool {
 
 // runIntermediate runs a statement that is not the last of an exec: it is
 // stepped once (rows it returns are discarded) and finalized.
-func (db *DB) runIntermediate(c *Cursor, stmt uintptr) error {
-	r := &db.raw
-	defer sqlite3.Xsqlite3_finalize(r.tls, stmt)
-	if sqlite3.Xsqlite3_bind_parameter_count(r.tls, stmt) != 0 {
+func (db *DB) runIntermediate(c *Cursor, stmt sqlitex.Stmt) error {
+	defer stmt.Finalize()
+	if stmt.BindParameterCount() != 0 {
 		return &SQLError{Msg: msgMultiBindings}
 	}
-	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, stmt) != 0
+	ro := stmt.ReadOnly()
 	c.readOnly = c.readOnly && ro
 	rc := db.step(stmt)
 	if rc != sqlite3.SQLITE_ROW && rc != sqlite3.SQLITE_DONE {
@@ -631,9 +568,9 @@ func (db *DB) runIntermediate(c *Cursor, stmt uintptr) error {
 }
 
 // step steps an application statement.
-func (db *DB) step(stmt uintptr) int32 {
+func (db *DB) step(stmt sqlitex.Stmt) int32 {
 	db.auth.user = true
-	rc := sqlite3.Xsqlite3_step(db.raw.tls, stmt)
+	rc := stmt.Step()
 	db.auth.user = false
 	return rc
 }
@@ -643,7 +580,7 @@ func (db *DB) step(stmt uintptr) int32 {
 // CONFLICT ROLLBACK, I/O errors): the implicit transaction is then lost.
 func (db *DB) stepFailed(rc int32) error {
 	err := db.sqlError(rc)
-	if db.inTx && sqlite3.Xsqlite3_get_autocommit(db.raw.tls, db.raw.db) != 0 {
+	if db.inTx && db.raw.Autocommit() {
 		db.inTx = false
 		db.sp = nil
 		db.aborted = fmt.Errorf("%w: %w", ErrTxAborted, err)
@@ -654,11 +591,11 @@ func (db *DB) stepFailed(rc int32) error {
 
 // txAlive reports whether the implicit transaction is still open in SQLite.
 func (db *DB) txAlive() bool {
-	return db.inTx && sqlite3.Xsqlite3_get_autocommit(db.raw.tls, db.raw.db) == 0
+	return db.inTx && !db.raw.Autocommit()
 }
 
 func (db *DB) totalChanges() int64 {
-	return sqlite3.Xsqlite3_total_changes64(db.raw.tls, db.raw.db)
+	return db.raw.TotalChanges()
 }
 
 // schemaCookie returns the schema version of the main database.

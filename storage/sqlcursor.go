@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/cellhost/cellhost/internal/sqlitex"
-	"modernc.org/libc"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -17,7 +16,7 @@ import (
 // DB's goroutine only.
 type Cursor struct {
 	db     *DB
-	stmt   uintptr // 0 once finished
+	stmt   sqlitex.Stmt // zero once finished
 	cached *cachedStmt
 	cols   []string
 
@@ -56,14 +55,13 @@ func (c *Cursor) setWritten() {
 // registers the cursor while the statement stays open.
 func (c *Cursor) start(args []any) error {
 	db := c.db
-	r := &db.raw
-	n := int(sqlite3.Xsqlite3_bind_parameter_count(r.tls, c.stmt))
+	n := c.stmt.BindParameterCount()
 	if n != len(args) {
 		c.finish()
 		return &SQLError{Msg: msgWrongBindings}
 	}
 	for i, a := range args {
-		if rc := c.bind(int32(i+1), a); rc != sqlite3.SQLITE_OK {
+		if rc := c.bind(i+1, a); rc != sqlite3.SQLITE_OK {
 			err := db.sqlError(rc)
 			c.finish()
 			return err
@@ -72,7 +70,7 @@ func (c *Cursor) start(args []any) error {
 	if c.cached != nil {
 		db.steps(c.stmt, true)
 	}
-	ro := sqlite3.Xsqlite3_stmt_readonly(r.tls, c.stmt) != 0
+	ro := c.stmt.ReadOnly()
 	c.readOnly = c.readOnly && ro
 	c.changesBase = db.totalChanges()
 	ddl := !ro && (c.ddlStmt || db.auth.schema)
@@ -104,9 +102,9 @@ func (c *Cursor) start(args []any) error {
 	// The names after the first step (it may have prepared the statement
 	// again for a changed schema), kept with the bytecode's readInfo.
 	if c.read.cols == nil {
-		cols := make([]string, sqlite3.Xsqlite3_column_count(r.tls, c.stmt))
+		cols := make([]string, c.stmt.ColumnCount())
 		for i := range cols {
-			cols[i] = libc.GoString(sqlite3.Xsqlite3_column_name(r.tls, c.stmt, int32(i)))
+			cols[i] = c.stmt.ColumnName(i)
 		}
 		c.read.cols = cols
 	}
@@ -137,35 +135,21 @@ func (c *Cursor) start(args []any) error {
 	return failed
 }
 
-func (c *Cursor) bind(i int32, a any) int32 {
-	r := &c.db.raw
+func (c *Cursor) bind(i int, a any) int32 {
 	switch v := a.(type) {
 	case nil:
-		return sqlite3.Xsqlite3_bind_null(r.tls, c.stmt, i)
+		return c.stmt.BindNull(i)
 	case int64:
-		return sqlite3.Xsqlite3_bind_int64(r.tls, c.stmt, i, v)
+		return c.stmt.BindInt64(i, v)
 	case float64:
 		if math.IsNaN(v) {
-			return sqlite3.Xsqlite3_bind_null(r.tls, c.stmt, i)
+			return c.stmt.BindNull(i)
 		}
-		return sqlite3.Xsqlite3_bind_double(r.tls, c.stmt, i, v)
+		return c.stmt.BindFloat(i, v)
 	case string:
-		p, err := r.cBytes(v)
-		if err != nil {
-			return sqlite3.SQLITE_NOMEM
-		}
-		defer libc.Xfree(r.tls, p)
-		return sqlite3.Xsqlite3_bind_text64(r.tls, c.stmt, i, p, uint64(len(v)), sqlite3.SQLITE_TRANSIENT, sqlite3.SQLITE_UTF8)
+		return c.stmt.BindText(c.db.raw, i, v)
 	case []byte:
-		if len(v) == 0 {
-			return sqlite3.Xsqlite3_bind_zeroblob(r.tls, c.stmt, i, 0)
-		}
-		p, err := r.cBytes(string(v))
-		if err != nil {
-			return sqlite3.SQLITE_NOMEM
-		}
-		defer libc.Xfree(r.tls, p)
-		return sqlite3.Xsqlite3_bind_blob64(r.tls, c.stmt, i, p, uint64(len(v)), sqlite3.SQLITE_TRANSIENT)
+		return c.stmt.BindBlob(c.db.raw, i, v)
 	}
 	return sqlite3.SQLITE_MISMATCH
 }
@@ -181,7 +165,7 @@ func (c *Cursor) ReadOnly() bool { return c.readOnly }
 // counts them (sqlread.go).
 func (c *Cursor) RowsRead() int {
 	n := c.steps
-	if c.stmt != 0 {
+	if !c.stmt.IsZero() {
 		n = c.db.steps(c.stmt, false)
 	}
 	if c.read != nil {
@@ -256,25 +240,17 @@ func (c *Cursor) advance() error {
 
 // readRow reads the columns of the current row.
 func (c *Cursor) readRow() []any {
-	r := &c.db.raw
 	row := make([]any, len(c.cols))
 	for i := range row {
-		col := int32(i)
-		switch sqlite3.Xsqlite3_column_type(r.tls, c.stmt, col) {
+		switch c.stmt.ColumnType(i) {
 		case sqlite3.SQLITE_INTEGER:
-			row[i] = sqlite3.Xsqlite3_column_int64(r.tls, c.stmt, col)
+			row[i] = c.stmt.ColumnInt64(i)
 		case sqlite3.SQLITE_FLOAT:
-			row[i] = sqlite3.Xsqlite3_column_double(r.tls, c.stmt, col)
+			row[i] = c.stmt.ColumnFloat(i)
 		case sqlite3.SQLITE_TEXT:
-			p := sqlite3.Xsqlite3_column_text(r.tls, c.stmt, col)
-			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
-			row[i] = string(sqlitex.CMem(p, n))
+			row[i] = c.stmt.ColumnText(i)
 		case sqlite3.SQLITE_BLOB:
-			p := sqlite3.Xsqlite3_column_blob(r.tls, c.stmt, col)
-			n := int(sqlite3.Xsqlite3_column_bytes(r.tls, c.stmt, col))
-			b := make([]byte, n)
-			copy(b, sqlitex.CMem(p, n))
-			row[i] = b
+			row[i] = c.stmt.ColumnBlob(i)
 		default:
 			row[i] = nil
 		}
@@ -303,7 +279,7 @@ func (c *Cursor) Release() { c.released.Store(true) }
 
 // Open reports whether the cursor's statement is still open (rows not read
 // yet that it has not read ahead): only then does Release change anything.
-func (c *Cursor) Open() bool { return c.stmt != 0 }
+func (c *Cursor) Open() bool { return !c.stmt.IsZero() }
 
 // Close ends the cursor early; its remaining rows are discarded.
 func (c *Cursor) Close() {
@@ -315,24 +291,23 @@ func (c *Cursor) Close() {
 
 // finish releases the statement (back to the cache, or finalized).
 func (c *Cursor) finish() {
-	if c.stmt == 0 {
+	if c.stmt.IsZero() {
 		return
 	}
 	db := c.db
-	r := &db.raw
 	delete(db.cursors, c)
 	c.steps = db.steps(c.stmt, false)
 	if e := c.cached; e != nil && !db.closed {
-		sqlite3.Xsqlite3_reset(r.tls, c.stmt)
-		sqlite3.Xsqlite3_clear_bindings(r.tls, c.stmt)
+		c.stmt.Reset()
+		c.stmt.ClearBindings()
 		e.busy = false
 		if e.evicted {
-			sqlite3.Xsqlite3_finalize(r.tls, c.stmt)
+			c.stmt.Finalize()
 		}
 	} else if !db.closed {
-		sqlite3.Xsqlite3_finalize(r.tls, c.stmt)
+		c.stmt.Finalize()
 	}
-	c.stmt = 0
+	c.stmt = sqlitex.Stmt{}
 	c.cached = nil
 	db.dropStat4()
 }

@@ -37,13 +37,13 @@ type readInfo struct {
 
 // readInfoOf returns the readInfo of stmt, from *cache when it is still
 // valid (the statement was not prepared again since), updating *cache.
-func (db *DB) readInfoOf(stmt uintptr, cache *readInfo) *readInfo {
-	rep := sqlite3.Xsqlite3_stmt_status(db.raw.tls, stmt, sqlite3.SQLITE_STMTSTATUS_REPREPARE, 0)
+func (db *DB) readInfoOf(stmt sqlitex.Stmt, cache *readInfo) *readInfo {
+	rep := stmt.Status(sqlite3.SQLITE_STMTSTATUS_REPREPARE, false)
 	if cache.known && cache.reprepared == rep {
 		return cache
 	}
 	*cache = readInfo{known: true, reprepared: rep}
-	for _, op := range sqlitex.Program(stmt) {
+	for _, op := range stmt.Program() {
 		switch int32(op.Fopcode) {
 		case sqlite3.OP_Rewind, sqlite3.OP_Last, sqlite3.OP_Sort, sqlite3.OP_SorterSort,
 			sqlite3.OP_SeekGE, sqlite3.OP_SeekGT, sqlite3.OP_SeekLE, sqlite3.OP_SeekLT,
@@ -63,14 +63,10 @@ var stepCounters = [...]int32{0, sqlite3.SQLITE_STMTSTATUS_FULLSCAN_STEP, sqlite
 
 // steps returns the steps to a next entry stmt made since the counters
 // were last reset (reset: resets them).
-func (db *DB) steps(stmt uintptr, reset bool) int64 {
-	flag := int32(0)
-	if reset {
-		flag = 1
-	}
+func (db *DB) steps(stmt sqlitex.Stmt, reset bool) int64 {
 	var n int64
 	for _, op := range stepCounters {
-		n += int64(sqlite3.Xsqlite3_stmt_status(db.raw.tls, stmt, op, flag))
+		n += int64(stmt.Status(op, reset))
 	}
 	return n
 }
@@ -85,7 +81,7 @@ func (c *Cursor) noteCounts() {
 		c.counted = make([]int64, len(c.read.countRegs))
 	}
 	for i, reg := range c.read.countRegs {
-		if n, ok := sqlitex.RegisterInt(c.stmt, reg); ok {
+		if n, ok := c.stmt.RegisterInt(reg); ok {
 			c.counted[i] = n
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 // workerd counts rowsWritten with a patch of SQLite's VDBE (libSQL's row
@@ -149,13 +151,13 @@ type writeAmp struct {
 
 // extraWrites is what workerd's rowsWritten adds to SQLite's change count
 // for changes rows written by stmt, a statement with target t.
-func (db *DB) extraWrites(t *dmlTarget, stmt uintptr, changes int64) int64 {
+func (db *DB) extraWrites(t *dmlTarget, stmt sqlitex.Stmt, changes int64) int64 {
 	if t == nil || t.op == 0 || changes <= 0 {
 		return 0
 	}
 	rep := int32(-1)
-	if stmt != 0 {
-		rep = sqlite3.Xsqlite3_stmt_status(db.raw.tls, stmt, sqlite3.SQLITE_STMTSTATUS_REPREPARE, 0)
+	if !stmt.IsZero() {
+		rep = stmt.Status(sqlite3.SQLITE_STMTSTATUS_REPREPARE, false)
 	}
 	if !t.amp.known || t.amp.reprepared != rep || rep < 0 {
 		t.amp = db.writeAmp(t)

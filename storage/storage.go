@@ -156,7 +156,7 @@ type DB struct {
 	alarmDirty bool // the transaction may have changed the alarm
 
 	// The application's SQL (sql.go).
-	raw       rawConn
+	raw       *sqlitex.Conn
 	auth      authState
 	cursors   map[*Cursor]struct{} // cursors with an open statement
 	stmtCache stmtCache
@@ -512,10 +512,9 @@ func (db *DB) closeAll() error {
 	}
 	db.syncMu.Unlock()
 	var errs []error
-	if db.raw.db != 0 {
-		progressDBs.Delete(db.raw.db)
+	if db.raw != nil {
+		db.raw.Close()
 	}
-	db.raw.free()
 	for _, s := range []*sql.Stmt{db.begin, db.commit, db.rollback} {
 		if s != nil {
 			errs = append(errs, s.Close())

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"path/filepath"
 	"strconv"
@@ -10,8 +9,6 @@ import (
 	"testing"
 
 	sqlite3 "modernc.org/sqlite/lib"
-
-	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
 func TestOpen_Pragmas(t *testing.T) {
@@ -143,9 +140,8 @@ func TestDB_ScanStaysCached(t *testing.T) {
 	}
 	// SQLITE_DBSTATUS_CACHE_MISS, reset, then read after the second scan.
 	misses := func(reset int32) int32 {
-		cur := db.raw.scratch // two int32 out-parameters fit in the scratch
-		sqlite3.Xsqlite3_db_status(db.raw.tls, db.raw.db, sqlite3.SQLITE_DBSTATUS_CACHE_MISS, cur, cur+4, reset)
-		return int32(binary.NativeEndian.Uint32(sqlitex.CMem(cur, 4)))
+		cur, _, _ := db.raw.DBStatus(sqlite3.SQLITE_DBSTATUS_CACHE_MISS, reset != 0)
+		return cur
 	}
 	misses(1)
 	if n := count(); n != rows {

@@ -25,6 +25,7 @@ var rules = []struct {
 	{"bindings", []string{"host", "fleet", "ownership", "cmd"}, "bindings sit above storage and jsapi, below host"},
 	{"storage", []string{"bindings", "host", "fleet", "ownership", "cmd"}, "storage is below the bindings and the host"},
 	{"ownership", []string{"host", "fleet", "bindings", "jsapi", "cmd"}, "the bucket protocol is a library below host and fleet"},
+	{"ltxlog", []string{"host", "fleet", "bindings", "jsapi", "cmd"}, "the commit path sits on storage and ownership, below host"},
 	{"jsapi", []string{"storage", "host", "fleet", "ownership", "plugins", "bindings", "cmd", "internal/wrangler", "internal/metrics"}, "the engine knows nothing of cells, stores or the fleet"},
 	{"jsapi/web", []string{"=jsapi", "jsapi/node", "jsapi/wasm"}, "jsapi/web cannot import jsapi (knows nothing of DOs)"},
 	{"host", []string{"fleet", "cmd"}, "host and fleet meet only in cmd"},

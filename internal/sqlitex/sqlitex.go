@@ -1,10 +1,11 @@
 // Package sqlitex holds what the storage package and the file store both
-// need from modernc.org/sqlite beyond database/sql: data source names, the
-// C-level handle of a connection and access to C memory, C function
-// pointers to Go callbacks, and the upper bound of a key prefix for range
-// scans.
+// need from modernc.org/sqlite beyond database/sql: data source names, a
+// typed API over the C-level handle of a connection (Conn, Stmt: conn.go),
+// access to C memory, C function pointers to Go callbacks, and the upper
+// bound of a key prefix for range scans.
 //
-// Every unsafe line of the project is in this file. They stay (rather than
+// Every unsafe line of the project, and every call into modernc's
+// transpiled C (Xsqlite3_*, libc), is in this package. They stay (rather than
 // a move to zombiezen.com/go/sqlite, which runs the same modernc engine
 // behind a public API) because the raw path costs less CPU per statement,
 // measured 2026-12-01 with the same engine (modernc.org/sqlite v1.62.0,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sync"
 
-	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/cellhost/cellhost/internal/sqlitex"
@@ -21,13 +20,11 @@ import (
 // Get at a time; the Store keeps a pool of them (getters).
 type getter struct {
 	conn *sql.Conn // holds the connection out of the database/sql pool
-	tls  *libc.TLS
-	db   uintptr // sqlite3*
-	stmt uintptr // sqlGet, prepared
-	key  uintptr // C buffer of plugins.MaxKeyLen bytes for the bound key
+	raw  *sqlitex.Conn
+	stmt sqlitex.Stmt // sqlGet, prepared
 	// begin and commit (BEGIN, COMMIT) hold one read transaction over the
 	// Gets of getMany.
-	begin, commit uintptr
+	begin, commit sqlitex.Stmt
 }
 
 // newGetter takes a connection from rdb and prepares sqlGet on its raw
@@ -41,7 +38,7 @@ func newGetter(rdb *sql.DB) (*getter, error) {
 	g := &getter{conn: conn}
 	err = conn.Raw(func(dc any) error {
 		var err error
-		g.tls, g.db, err = sqlitex.Handle(dc)
+		g.raw, err = sqlitex.OpenConn(dc)
 		return err
 	})
 	if err != nil {
@@ -49,18 +46,13 @@ func newGetter(rdb *sql.DB) (*getter, error) {
 		return nil, err
 	}
 	for _, p := range []struct {
-		stmt *uintptr
+		stmt *sqlitex.Stmt
 		sql  string
 	}{{&g.stmt, sqlGet}, {&g.begin, "BEGIN"}, {&g.commit, "COMMIT"}} {
-		if *p.stmt, err = g.prepare(p.sql); err != nil {
+		if *p.stmt, err = g.raw.PrepareOne(p.sql); err != nil {
 			g.close()
-			return nil, err
+			return nil, fmt.Errorf("prepare %s: %w", p.sql, err)
 		}
-	}
-	g.key = libc.Xmalloc(g.tls, plugins.MaxKeyLen+1)
-	if g.key == 0 {
-		g.close()
-		return nil, errors.New("prepare get: out of memory")
 	}
 	return g, nil
 }
@@ -71,50 +63,24 @@ func (g *getter) get(key string) (etag string, body []byte, err error) {
 	if len(key) > plugins.MaxKeyLen {
 		return "", nil, plugins.ErrInvalidKey
 	}
-	copy(sqlitex.CMem(g.key, len(key)), key)
-	defer sqlite3.Xsqlite3_reset(g.tls, g.stmt) // ends the read transaction
-	// SQLITE_STATIC (0): the key buffer outlives the step.
-	if rc := sqlite3.Xsqlite3_bind_text(g.tls, g.stmt, 1, g.key, int32(len(key)), 0); rc != sqlite3.SQLITE_OK {
+	defer g.stmt.Reset() // ends the read transaction
+	if rc := g.stmt.BindText(g.raw, 1, key); rc != sqlite3.SQLITE_OK {
 		return "", nil, g.errorf("bind key", rc)
 	}
-	switch rc := sqlite3.Xsqlite3_step(g.tls, g.stmt); rc {
+	switch rc := g.stmt.Step(); rc {
 	case sqlite3.SQLITE_ROW:
 	case sqlite3.SQLITE_DONE:
 		return "", nil, plugins.ErrNotFound
 	default:
 		return "", nil, g.errorf("read", rc)
 	}
-	// Text first, then its length: the order SQLite documents.
-	p := sqlite3.Xsqlite3_column_text(g.tls, g.stmt, 0)
-	etag = string(sqlitex.CMem(p, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 0))))
-	p = sqlite3.Xsqlite3_column_blob(g.tls, g.stmt, 1)
-	body = make([]byte, int(sqlite3.Xsqlite3_column_bytes(g.tls, g.stmt, 1)))
-	copy(body, sqlitex.CMem(p, len(body)))
-	return etag, body, nil
-}
-
-// prepare compiles text on the getter's connection.
-func (g *getter) prepare(text string) (uintptr, error) {
-	ctext, err := libc.CString(text)
-	if err != nil {
-		return 0, fmt.Errorf("prepare %s: %w", text, err)
-	}
-	defer libc.Xfree(g.tls, ctext)
-	out := libc.Xmalloc(g.tls, uint64(ptrSize)) // the out-parameter *sqlite3_stmt
-	if out == 0 {
-		return 0, fmt.Errorf("prepare %s: out of memory", text)
-	}
-	defer libc.Xfree(g.tls, out)
-	if rc := sqlite3.Xsqlite3_prepare_v2(g.tls, g.db, ctext, int32(len(text)), out, 0); rc != sqlite3.SQLITE_OK {
-		return 0, g.errorf("prepare "+text, rc)
-	}
-	return sqlitex.PeekPtr(out), nil
+	return g.stmt.ColumnText(0), g.stmt.ColumnBlob(1), nil
 }
 
 // run steps a statement without results (BEGIN, COMMIT) and resets it.
-func (g *getter) run(stmt uintptr, what string) error {
-	defer sqlite3.Xsqlite3_reset(g.tls, stmt)
-	if rc := sqlite3.Xsqlite3_step(g.tls, stmt); rc != sqlite3.SQLITE_DONE {
+func (g *getter) run(stmt sqlitex.Stmt, what string) error {
+	defer stmt.Reset()
+	if rc := stmt.Step(); rc != sqlite3.SQLITE_DONE {
 		return g.errorf(what, rc)
 	}
 	return nil
@@ -137,42 +103,28 @@ func (g *getter) getMany(keys []string, out []plugins.GetResult) error {
 	}
 	// A read transaction has nothing to commit: this only ends it.
 	if err := g.run(g.commit, "end read"); err != nil {
-		sqlite3.Xsqlite3_exec(g.tls, g.db, rollbackText, 0, 0, 0) // leave no transaction open
+		g.raw.Exec("ROLLBACK") // leave no transaction open
 		return err
 	}
 	return nil
 }
 
-// rollbackText is "ROLLBACK" in C memory, for getMany's last resort.
-var rollbackText = func() uintptr {
-	p, err := libc.CString("ROLLBACK")
-	if err != nil {
-		panic(err)
-	}
-	return p
-}()
-
 func (g *getter) errorf(what string, rc int32) error {
-	msg := libc.GoString(sqlite3.Xsqlite3_errmsg(g.tls, g.db))
-	return fmt.Errorf("%s: %s (%d)", what, msg, rc)
+	return fmt.Errorf("%s: %w", what, g.raw.Err(rc))
 }
 
-// close finalizes the statement and returns the connection to rdb's pool.
+// close finalizes the statements and returns the connection to rdb's pool.
 func (g *getter) close() error {
-	for _, p := range []*uintptr{&g.stmt, &g.begin, &g.commit} {
-		if *p != 0 {
-			sqlite3.Xsqlite3_finalize(g.tls, *p)
-			*p = 0
-		}
+	for _, p := range []*sqlitex.Stmt{&g.stmt, &g.begin, &g.commit} {
+		p.Finalize()
+		*p = sqlitex.Stmt{}
 	}
-	if g.key != 0 {
-		libc.Xfree(g.tls, g.key)
-		g.key = 0
+	if g.raw != nil {
+		g.raw.Close()
+		g.raw = nil
 	}
 	return g.conn.Close()
 }
-
-const ptrSize = int(sqlitex.PtrSize)
 
 // getters is the pool of getters: up to max, opened on demand, closed by
 // Close after the Gets using them return.

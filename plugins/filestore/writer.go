@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"github.com/cellhost/cellhost/internal/queue"
 	"github.com/cellhost/cellhost/internal/sqlitex"
 	"github.com/cellhost/cellhost/plugins"
@@ -49,9 +51,13 @@ type writer struct {
 	path string
 	db   *sql.DB
 	conn *sql.Conn
+	// raw is conn's SQLite handle: a round's statements run on it past
+	// database/sql, whose per-statement conversions, context checks and
+	// allocations cost more CPU than a lone writer's small round itself.
+	raw  *sqlitex.Conn
 	stmt struct {
-		begin, commit, rollback                  *sql.Stmt
-		put, create, replace, del, delIf, exists *sql.Stmt
+		begin, commit, rollback                  sqlitex.Stmt
+		put, create, replace, del, delIf, exists sqlitex.Stmt
 	}
 
 	pending *queue.Queue[*op] // the next round of the loop
@@ -92,6 +98,10 @@ func newWriter(path string) (*writer, error) {
 	w := &writer{path: path, db: db, pending: queue.New[*op](), done: make(chan struct{}), linger: defaultLinger}
 	w.lingerP.Wait = w.lingerAfter
 	if err := w.prepare(); err != nil {
+		w.closeRaw()
+		if w.conn != nil {
+			w.conn.Close()
+		}
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -106,8 +116,11 @@ func (w *writer) prepare() error {
 		return err
 	}
 	w.conn = conn
+	if err := conn.Raw(func(dc any) (err error) { w.raw, err = sqlitex.OpenConn(dc); return err }); err != nil {
+		return err
+	}
 	for _, s := range []struct {
-		stmt **sql.Stmt
+		stmt *sqlitex.Stmt
 		sql  string
 	}{
 		{&w.stmt.begin, "BEGIN IMMEDIATE"},
@@ -120,7 +133,7 @@ func (w *writer) prepare() error {
 		{&w.stmt.delIf, sqlDelIf},
 		{&w.stmt.exists, sqlExists},
 	} {
-		stmt, err := conn.PrepareContext(ctx, s.sql)
+		stmt, err := w.raw.PrepareOne(s.sql)
 		if err != nil {
 			return fmt.Errorf("prepare %q: %w", s.sql, err)
 		}
@@ -230,21 +243,48 @@ func (w *writer) round(batch []*op) (backlog bool) {
 // transaction itself; each operation's own result is in its err.
 func (w *writer) try(batch []*op) (failed int, err error) {
 	w.rounds.Add(1)
-	if _, err := w.stmt.begin.Exec(); err != nil {
+	if _, err := w.exec(w.stmt.begin); err != nil {
 		return -1, fmt.Errorf("begin transaction on %s: %w", w.path, err)
 	}
 	for i, o := range batch {
 		o.err = w.apply(o)
 		if o.err != nil && !errors.Is(o.err, plugins.ErrPreconditionFailed) && !errors.Is(o.err, plugins.ErrNotFound) {
-			w.stmt.rollback.Exec() // SQLite may have rolled back already
+			w.exec(w.stmt.rollback) // SQLite may have rolled back already
 			return i, o.err
 		}
 	}
-	if _, err := w.stmt.commit.Exec(); err != nil {
-		w.stmt.rollback.Exec()
+	if _, err := w.exec(w.stmt.commit); err != nil {
+		w.exec(w.stmt.rollback)
 		return -1, fmt.Errorf("commit to %s: %w", w.path, err)
 	}
 	return -1, nil
+}
+
+// exec binds args (strings as TEXT, byte slices as BLOBs) to s, runs it
+// and resets it; it returns 1 when s stopped on a row (a query that found
+// one), else the number of rows s changed.
+func (w *writer) exec(s sqlitex.Stmt, args ...any) (changed int64, err error) {
+	defer s.Reset()
+	for i, a := range args {
+		var rc int32
+		switch v := a.(type) {
+		case string:
+			rc = s.BindText(w.raw, i+1, v)
+		case []byte:
+			rc = s.BindBlob(w.raw, i+1, v)
+		}
+		if rc != sqlite3.SQLITE_OK {
+			return 0, w.raw.Err(rc)
+		}
+	}
+	switch rc := s.Step(); rc {
+	case sqlite3.SQLITE_DONE:
+		return w.raw.Changes(), nil
+	case sqlite3.SQLITE_ROW:
+		return 1, nil
+	default:
+		return 0, w.raw.Err(rc)
+	}
 }
 
 // apply runs one operation inside the round's transaction. A rejected
@@ -256,27 +296,23 @@ func (w *writer) apply(o *op) error {
 		}
 	}
 	var (
-		res sql.Result
+		n   int64
 		err error
 	)
 	switch {
 	case o.del && o.ifMatch == "":
-		_, err = w.stmt.del.Exec(o.key)
+		_, err = w.exec(w.stmt.del, o.key)
 		return err
 	case o.del:
-		res, err = w.stmt.delIf.Exec(o.key, o.ifMatch)
+		n, err = w.exec(w.stmt.delIf, o.key, o.ifMatch)
 	case o.ifNoneMatch:
-		res, err = w.stmt.create.Exec(o.key, o.etag, o.body)
+		n, err = w.exec(w.stmt.create, o.key, o.etag, o.body)
 	case o.ifMatch != "":
-		res, err = w.stmt.replace.Exec(o.key, o.etag, o.body, o.ifMatch)
+		n, err = w.exec(w.stmt.replace, o.key, o.etag, o.body, o.ifMatch)
 	default:
-		_, err = w.stmt.put.Exec(o.key, o.etag, o.body)
+		_, err = w.exec(w.stmt.put, o.key, o.etag, o.body)
 		return err
 	}
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
 	if err != nil || n == 1 {
 		return err
 	}
@@ -284,12 +320,11 @@ func (w *writer) apply(o *op) error {
 		return plugins.ErrPreconditionFailed // the key exists
 	}
 	// If-Match did not match: a missing key is ErrNotFound, as AWS answers.
-	var one int
-	switch err := w.stmt.exists.QueryRow(o.key).Scan(&one); {
-	case errors.Is(err, sql.ErrNoRows):
-		return plugins.ErrNotFound
+	switch found, err := w.exec(w.stmt.exists, o.key); {
 	case err != nil:
 		return err
+	case found == 0:
+		return plugins.ErrNotFound
 	}
 	return plugins.ErrPreconditionFailed
 }
@@ -302,6 +337,21 @@ func (w *writer) close() error {
 	w.roundMu.Lock()
 	w.stopped = true
 	w.roundMu.Unlock()
+	w.closeRaw()
 	w.conn.Close()
 	return w.db.Close()
+}
+
+// closeRaw finalizes the round's statements and frees the raw handle's C
+// memory (the connection stays database/sql's).
+func (w *writer) closeRaw() {
+	st := &w.stmt
+	for _, s := range []*sqlitex.Stmt{&st.begin, &st.commit, &st.rollback, &st.put, &st.create, &st.replace, &st.del, &st.delIf, &st.exists} {
+		s.Finalize()
+		*s = sqlitex.Stmt{}
+	}
+	if w.raw != nil {
+		w.raw.Close()
+		w.raw = nil
+	}
 }
