@@ -554,3 +554,59 @@ func ResultsFile(results []Result, commit string) string {
 	}
 	return b.String()
 }
+
+// RawLine is one result as a line of a run's raw file: outcome, path and
+// reason, tab-separated (the reason on one line, cut to 200 bytes).
+func RawLine(r Result) string {
+	reason := strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(r.Reason)
+	if len(reason) > 200 {
+		reason = reason[:200] + "..."
+	}
+	return string(r.Outcome) + "\t" + r.Path + "\t" + reason + "\n"
+}
+
+// ReadRaw reads a raw file (RawLine's lines) into path -> result; a
+// missing file is an empty run, and a last line cut short by a killed
+// run is ignored (that test runs again).
+func ReadRaw(p string) (map[string]Result, error) {
+	out := map[string]Result{}
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if !strings.HasSuffix(l, "\n") {
+			continue // cut short
+		}
+		f := strings.SplitN(strings.TrimSuffix(l, "\n"), "\t", 3)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("%s: bad line %q", p, l)
+		}
+		o := Outcome(f[0])
+		if o != Pass && o != Fail && o != Skip {
+			return nil, fmt.Errorf("%s: bad outcome in %q", p, l)
+		}
+		out[f[1]] = Result{Path: f[1], Outcome: o, Reason: f[2]}
+	}
+	return out, nil
+}
+
+// NotRun is the reason given to a listed test a stopped run did not reach.
+const NotRun = "not run: the run stopped (its time limit) before this test; run-full.sh resumes it"
+
+// Complete is files' results in order, from done; a file not in done is
+// counted as skipped with the reason NotRun, not left out.
+func Complete(files []string, done map[string]Result) []Result {
+	out := make([]Result, len(files))
+	for i, f := range files {
+		r, ok := done[f]
+		if !ok {
+			r = Result{Path: f, Outcome: Skip, Reason: NotRun}
+		}
+		out[i] = r
+	}
+	return out
+}

@@ -61,7 +61,47 @@ func TestTest262(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &Runner{Root: root, Timeout: 10 * time.Second, Bundle: jsapi.BundleOptions{NoPolyfills: os.Getenv("CELLHOST_TEST262_NOPOLYFILLS") == "1"}}
-	results := runAll(r, files)
+	var results []Result
+	if raw := os.Getenv("CELLHOST_TEST262_RAW"); raw != "" {
+		// A resumable run: every result is appended to raw as it comes,
+		// tests already there are not run again, and with
+		// CELLHOST_TEST262_NORUN=1 only the report is written (what a run
+		// stopped by its time limit finished, the rest counted as not run).
+		done, err := ReadRaw(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var todo []string
+		for _, f := range files {
+			if _, ok := done[f]; !ok {
+				todo = append(todo, f)
+			}
+		}
+		t.Logf("%d of %d tests already in %s; %d to run", len(files)-len(todo), len(files), raw, len(todo))
+		if os.Getenv("CELLHOST_TEST262_NORUN") != "1" && len(todo) > 0 {
+			w, err := os.OpenFile(raw, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			runAllEach(r, todo, func(res Result) {
+				mu.Lock()
+				defer mu.Unlock()
+				if _, err := w.WriteString(RawLine(res)); err != nil {
+					t.Error(err)
+				}
+			})
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if done, err = ReadRaw(raw); err != nil {
+				t.Fatal(err)
+			}
+		}
+		results = Complete(files, done)
+	} else {
+		results = runAll(r, files)
+	}
 	s := Summarize(results)
 	report := fmt.Sprintf("directories: %s\nsample: every %d-th test of directories with more than 500 (1: all)\npolyfills: %v\n",
 		strings.Join(dirs, ", "), every, !r.Bundle.NoPolyfills) + Report(s, results, commitOf(root))
@@ -79,6 +119,12 @@ func TestTest262(t *testing.T) {
 }
 
 func runAll(r *Runner, files []string) []Result {
+	return runAllEach(r, files, nil)
+}
+
+// runAllEach runs files on GOMAXPROCS workers; each, when set, is called
+// with every result as it comes (from the workers' goroutines).
+func runAllEach(r *Runner, files []string, each func(Result)) []Result {
 	results := make([]Result, len(files))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -88,6 +134,9 @@ func runAll(r *Runner, files []string) []Result {
 			defer wg.Done()
 			for i := range next {
 				results[i] = r.Run(files[i])
+				if each != nil {
+					each(results[i])
+				}
 				if i%500 == 0 {
 					fmt.Fprintf(os.Stderr, "test262: %d/%d\n", i, len(files))
 				}
@@ -241,5 +290,41 @@ func TestFullRunTables(t *testing.T) {
 	rf := ResultsFile(results, "abc")
 	if want := "fail\tbuilt-ins/Array/b.js\tTest262Error: x\n"; !strings.Contains(rf, want) || strings.Contains(rf, "a.js") {
 		t.Errorf("ResultsFile:\n%s", rf)
+	}
+}
+
+// A raw file round-trips, a line cut short by a killed run is dropped (the
+// test runs again), and a listed test with no result is counted as not
+// run rather than left out of the totals.
+func TestRawResume(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "raw.tsv")
+	in := []Result{
+		{Path: "built-ins/a.js", Outcome: Pass},
+		{Path: "built-ins/b.js", Outcome: Fail, Reason: "Test262Error: x\tand\nmore"},
+	}
+	var b strings.Builder
+	for _, r := range in {
+		b.WriteString(RawLine(r))
+	}
+	b.WriteString("skip\tbuilt-ins/c.js\tcut sho") // no newline: killed mid-write
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done, err := ReadRaw(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(done) != 2 || done["built-ins/b.js"].Reason != "Test262Error: x and more" || done["built-ins/a.js"].Outcome != Pass {
+		t.Fatalf("ReadRaw = %+v", done)
+	}
+	all := Complete([]string{"built-ins/a.js", "built-ins/b.js", "built-ins/c.js"}, done)
+	if all[2].Outcome != Skip || all[2].Reason != NotRun {
+		t.Errorf("c.js = %+v, want skipped as not run", all[2])
+	}
+	if top := TopTable(all); !strings.Contains(top, "| built-ins | 1 | 1 | 1 | 50.0% |") {
+		t.Errorf("TopTable:\n%s", top)
+	}
+	if none, err := ReadRaw(filepath.Join(t.TempDir(), "absent")); err != nil || len(none) != 0 {
+		t.Errorf("absent file: %v %v", none, err)
 	}
 }

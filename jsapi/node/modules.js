@@ -940,12 +940,20 @@
   // syscall, path and message.
   defs.fs = () => {
     const { Buffer } = require("buffer");
+    const pathMod = require("path");
     const trees = new Map(); // scope -> /tmp directory node
-    const dir = () => ({ dir: true, children: new Map(), mtime: Date.now() });
-    const bundleDir = { dir: true, children: new Map(), mtime: 0, readonly: true };
-    for (const name of native.fsBundleFiles) bundleDir.children.set(name, { dir: false, data: new Uint8Array(0), mtime: 0, readonly: true });
-    const devDir = { dir: true, children: new Map(), mtime: 0, readonly: true };
-    for (const name of ["null", "zero", "full", "random"]) devDir.children.set(name, { dir: false, dev: name, data: new Uint8Array(0), mtime: 0 });
+    // Each node is a directory (children), a file (data), a symbolic link
+    // (link: its target as written) or a device (dev); a hard link is the
+    // same node under two names (nlink counts them).
+    let nextIno = 1;
+    const stamp = (n) => { const t = Date.now(); n.atime = n.mtime = n.ctime = n.birthtime = t; n.ino = nextIno++; n.nlink = 1; return n; };
+    const dir = (perm = 0o777) => stamp({ dir: true, children: new Map(), perm });
+    const file = (data) => stamp({ dir: false, data, perm: 0o666 });
+    const bundleDir = { dir: true, children: new Map(), atime: 0, mtime: 0, ctime: 0, birthtime: 0, readonly: true, perm: 0o555, ino: nextIno++, nlink: 1 };
+    for (const name of native.fsBundleFiles) bundleDir.children.set(name, { dir: false, data: new Uint8Array(0), atime: 0, mtime: 0, ctime: 0, birthtime: 0, readonly: true, perm: 0o444, ino: nextIno++, nlink: 1 });
+    const devDir = { dir: true, children: new Map(), atime: 0, mtime: 0, ctime: 0, birthtime: 0, readonly: true, perm: 0o555, ino: nextIno++, nlink: 1 };
+    for (const name of ["null", "zero", "full", "random"]) devDir.children.set(name, { dir: false, dev: name, data: new Uint8Array(0), atime: 0, mtime: 0, ctime: 0, birthtime: 0, perm: 0o666, ino: nextIno++, nlink: 1 });
+    const rootDir = { dir: true, readonly: true, perm: 0o555, atime: 0, mtime: 0, ctime: 0, birthtime: 0, ino: nextIno++, nlink: 1 };
     function tmp() {
       const scope = native.fsScope();
       let t = trees.get(scope);
@@ -955,61 +963,100 @@
       }
       return t;
     }
+    // libuv's errno numbers, as Node's errors carry them.
+    const errnos = { EPERM: -1, ENOENT: -2, EBADF: -9, EACCES: -13, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, EINVAL: -22, ENOTEMPTY: -39, ELOOP: -40 };
     const fsError = (code, syscall, message, p) => {
       const e = new Error(message);
+      e.errno = errnos[code];
       e.code = code;
       e.syscall = syscall;
       if (p !== undefined) e.path = p;
       return e;
     };
     const enoent = (syscall, p) => fsError("ENOENT", syscall, `no such file or directory, ${syscall} '${p}'`, p);
+    // workerd's texts (testjs/cases/node-fs, recorded on workerd): no path
+    // in EPERM and EISDIR.
     const eperm = (syscall) => fsError("EPERM", syscall, "operation not permitted");
     const eisdir = (syscall) => fsError("EISDIR", syscall, "illegal operation on a directory");
     const enotdir = (syscall, p) => fsError("ENOTDIR", syscall, `not a directory, ${syscall} '${p}'`, p);
-    const pathOf = (p) => {
-      if (p instanceof URL) p = decodeURIComponent(p.pathname);
-      else if (p instanceof Uint8Array) p = new TextDecoder().decode(p);
-      if (typeof p !== "string") throw Object.assign(new TypeError(`The "path" argument must be of type string or an instance of Buffer or URL. Received ${p === null ? "null" : typeof p}`), { code: "ERR_INVALID_ARG_TYPE" });
-      return require("path").resolve("/bundle", p);
+    const eexist = (syscall, p) => fsError("EEXIST", syscall, `file already exists, ${syscall} '${p}'`, p);
+    const received = (v) => v === null ? "null" : v === undefined ? "undefined" : typeof v === "function" ? `function ${v.name}` : typeof v === "object" ? (v.constructor && v.constructor.name ? `an instance of ${v.constructor.name}` : "an object") : `type ${typeof v} (${typeof v === "string" ? `'${v}'` : String(v)}${typeof v === "bigint" ? "n" : ""})`;
+    const argType = (name, want, v) => Object.assign(new TypeError(`The "${name}" ${name.includes(".") ? "property" : "argument"} must be ${want}. Received ${received(v)}`), { code: "ERR_INVALID_ARG_TYPE" });
+    const outOfRange = (name, want, v) => Object.assign(new RangeError(`The value of "${name}" is out of range. It must be ${want}. Received ${v}`), { code: "ERR_OUT_OF_RANGE" });
+    const pathOf = (p, name = "path") => {
+      if (p instanceof URL) {
+        if (p.protocol !== "file:") throw Object.assign(new TypeError("The URL must be of scheme file"), { code: "ERR_INVALID_URL_SCHEME" });
+        p = decodeURIComponent(p.pathname);
+      } else if (p instanceof Uint8Array) p = new TextDecoder().decode(p);
+      if (typeof p !== "string") throw argType(name, "of type string or an instance of Buffer or URL", p);
+      return pathMod.resolve("/bundle", p);
     };
     const parts = (abs) => abs.split("/").filter(Boolean);
-    // lookup returns the node at abs (or undefined) and its parent.
-    function lookup(abs) {
-      const ps = parts(abs);
-      let node = { dir: true, readonly: true, children: new Map([["bundle", bundleDir], ["tmp", tmp()], ["dev", devDir]]) };
-      let parent = null;
-      for (let i = 0; i < ps.length; i++) {
-        if (!node || !node.dir) return { node: undefined, parent: undefined, notDir: !!node };
-        parent = node;
-        node = node.children.get(ps[i]);
-      }
-      return { node, parent, name: ps[ps.length - 1] };
+    function top() {
+      rootDir.children = new Map([["bundle", bundleDir], ["tmp", tmp()], ["dev", devDir]]);
+      return rootDir;
     }
-    const writable = (abs) => abs === "/tmp" || abs.startsWith("/tmp/");
-    function readAll(p) {
+    // walk finds abs, following symbolic links on the way and, with
+    // follow, the last one too: the node (undefined when missing), its
+    // parent directory and name, and the path with the links resolved.
+    function walk(abs, follow = true, syscall = "open") {
+      let hops = 0;
+      for (;;) {
+        const ps = parts(abs);
+        let node = top(), parent = null, real = "";
+        let again = null;
+        for (let i = 0; i < ps.length; i++) {
+          if (!node) return { node: undefined, parent: undefined, name: ps[ps.length - 1], real: abs };
+          if (!node.dir) return { node: undefined, parent: undefined, name: ps[ps.length - 1], real: abs, notDir: true };
+          parent = node;
+          node = node.children.get(ps[i]);
+          if (node && node.link !== undefined && (i < ps.length - 1 || follow)) {
+            if (++hops > 40) throw fsError("ELOOP", syscall, `too many symbolic links encountered, ${syscall} '${abs}'`, abs);
+            const target = pathMod.resolve(real || "/", node.link);
+            const rest = ps.slice(i + 1).join("/");
+            again = rest ? target + "/" + rest : target;
+            break;
+          }
+          real += "/" + ps[i];
+        }
+        if (again !== null) { abs = again; continue; }
+        return { node, parent, name: ps[ps.length - 1], real: real || "/" };
+      }
+    }
+    const exists = (abs, follow) => { try { return !!walk(abs, follow).node; } catch { return false; } };
+    const writable = (real) => real.startsWith("/tmp/");
+    function readAll(p, syscall = "readAll") {
       const abs = pathOf(p);
-      const { node } = lookup(abs);
-      if (!node) throw enoent("readAll", abs);
-      if (node.dir) throw eisdir("readAll");
+      const { node } = walk(abs, true, syscall);
+      if (!node) throw enoent(syscall, abs);
+      if (node.dir) throw eisdir(syscall);
       if (node.dev === "zero" || node.dev === "random") return new Uint8Array(0);
+      node.atime = Date.now();
       return node.data;
     }
-    function writeAll(p, data, append) {
+    function writeAll(p, data, append, syscall = "writeAll") {
       const abs = pathOf(p);
-      const { node, parent, name, notDir } = lookup(abs);
+      const { node, parent, name, real, notDir } = walk(abs, true, syscall);
       if (node && node.dev) return;
-      if (!writable(abs) || abs === "/tmp") throw eperm("writeAll");
-      if (node && node.dir) throw eisdir("writeAll");
-      if (!parent || notDir) throw enoent("writeAll", abs);
+      if (!writable(real)) throw eperm(syscall);
+      if (node && node.dir) throw eisdir(syscall);
+      if (!parent || notDir) throw (notDir ? enotdir(syscall, abs) : enoent(syscall, abs));
       const bytes = toBytes(data);
-      if (node && append) {
-        const merged = new Uint8Array(node.data.length + bytes.length);
-        merged.set(node.data); merged.set(bytes, node.data.length);
-        node.data = merged; node.mtime = Date.now();
+      if (node) {
+        // The node itself changes, so that every hard link sees it.
+        if (append) {
+          const merged = new Uint8Array(node.data.length + bytes.length);
+          merged.set(node.data); merged.set(bytes, node.data.length);
+          node.data = merged;
+        } else {
+          // A copy: Buffer's slice() is a view, and the file must not
+          // change with the caller's buffer (Node and workerd copy).
+          node.data = new Uint8Array(bytes);
+        }
+        node.mtime = node.ctime = Date.now();
       } else {
-        // A copy: Buffer's slice() is a view, and the file must not change
-        // with the caller's buffer (Node and workerd copy).
-        parent.children.set(name, { dir: false, data: new Uint8Array(bytes), mtime: Date.now() });
+        parent.children.set(name, file(new Uint8Array(bytes)));
+        parent.mtime = Date.now();
       }
     }
     function toBytes(data, enc) {
@@ -1017,178 +1064,407 @@
       if (data instanceof Uint8Array) return data;
       if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       if (data instanceof ArrayBuffer) return new Uint8Array(data);
-      throw Object.assign(new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${data === null ? "null" : typeof data}`), { code: "ERR_INVALID_ARG_TYPE" });
+      throw argType("data", "of type string or an instance of Buffer, TypedArray, or DataView", data);
     }
     const encodingOf = (o) => (typeof o === "string" ? o : o && o.encoding) || null;
     const out = (bytes, o) => { const enc = encodingOf(o); const b = Buffer.from(bytes); return enc && enc !== "buffer" ? b.toString(enc) : b; };
+    const kindBits = (n) => n.dir ? 0o40000 : n.link !== undefined ? 0o120000 : n.dev ? 0o20000 : 0o100000;
+    const permOf = (n) => n.link !== undefined ? 0o777 : n.readonly ? (n.dir ? 0o555 : 0o444) : n.perm;
     class Stats {
-      constructor(node) {
-        const t = node.mtime || 0;
-        Object.assign(this, { dev: 0, mode: node.dir ? 0o40555 | (node.readonly ? 0 : 0o222) : 0o100444 | (node.readonly ? 0 : 0o222), nlink: 1, uid: 0, gid: 0, rdev: 0, blksize: 4096, ino: 0,
-          size: node.dir ? 0 : node.data.length, blocks: node.dir ? 0 : Math.ceil(node.data.length / 512), atimeMs: t, mtimeMs: t, ctimeMs: t, birthtimeMs: t,
-          atime: new Date(t), mtime: new Date(t), ctime: new Date(t), birthtime: new Date(t) });
-        Object.defineProperty(this, "_dir", { value: !!node.dir });
-        Object.defineProperty(this, "_dev", { value: !!node.dev });
+      constructor(node, bigint) {
+        const ms = { atimeMs: node.atime || 0, mtimeMs: node.mtime || 0, ctimeMs: node.ctime || 0, birthtimeMs: node.birthtime || 0 };
+        const size = node.dir ? 0 : node.link !== undefined ? node.link.length : node.data.length;
+        const vals = { dev: 0, mode: kindBits(node) | permOf(node), nlink: node.nlink || 1, uid: 0, gid: 0, rdev: 0, blksize: 4096, ino: node.ino || 0,
+          size, blocks: Math.ceil(size / 512) };
+        if (bigint) {
+          for (const k of Object.keys(vals)) this[k] = BigInt(vals[k]);
+          for (const [k, v] of Object.entries(ms)) { this[k] = BigInt(Math.floor(v)); this[k.replace("Ms", "Ns")] = BigInt(Math.floor(v)) * 1000000n; }
+        } else {
+          Object.assign(this, vals, ms);
+        }
+        for (const k of ["atime", "mtime", "ctime", "birthtime"]) this[k] = new Date(ms[k + "Ms"]);
+        Object.defineProperty(this, "_kind", { value: kindBits(node) });
       }
-      isFile() { return !this._dir && !this._dev; }
-      isDirectory() { return this._dir; }
-      isSymbolicLink() { return false; }
-      isCharacterDevice() { return this._dev; }
+      isFile() { return this._kind === 0o100000; }
+      isDirectory() { return this._kind === 0o40000; }
+      isSymbolicLink() { return this._kind === 0o120000; }
+      isCharacterDevice() { return this._kind === 0o20000; }
       isBlockDevice() { return false; }
       isFIFO() { return false; }
       isSocket() { return false; }
     }
     class Dirent {
-      constructor(name, node, parentPath) { this.name = name; this.parentPath = parentPath; this.path = parentPath; Object.defineProperty(this, "_n", { value: node }); }
-      isFile() { return !this._n.dir && !this._n.dev; }
-      isDirectory() { return !!this._n.dir; }
-      isSymbolicLink() { return false; }
-      isCharacterDevice() { return !!this._n.dev; }
-      isBlockDevice() { return false; }
-      isFIFO() { return false; }
-      isSocket() { return false; }
+      constructor(name, node, parentPath) { this.name = name; this.parentPath = parentPath; this.path = parentPath; Object.defineProperty(this, "_kind", { value: kindBits(node) }); }
+    }
+    for (const m of ["isFile", "isDirectory", "isSymbolicLink", "isCharacterDevice", "isBlockDevice", "isFIFO", "isSocket"]) Dirent.prototype[m] = Stats.prototype[m];
+    class StatFs {
+      constructor(bigint) { const v = { type: 0, bsize: 4096, blocks: 0, bfree: 0, bavail: 0, files: 0, ffree: 0 }; for (const k of Object.keys(v)) this[k] = bigint ? BigInt(v[k]) : v[k]; }
+    }
+    const optBool = (o, k, name) => { if (o && o[k] !== undefined && typeof o[k] !== "boolean") throw argType(`${name}.${k}`, "of type boolean", o[k]); return !!(o && o[k]); };
+    function modeArg(mode, name = "mode", dflt = 0) {
+      if (mode === undefined || mode === null) return dflt;
+      if (typeof mode === "string" && /^[0-7]+$/.test(mode)) return parseInt(mode, 8);
+      if (typeof mode !== "number") throw argType(name, "of type number", mode);
+      if (!Number.isInteger(mode)) throw outOfRange(name, "an integer", mode);
+      return mode;
+    }
+    function statOf(p, follow, o, syscall) {
+      const abs = pathOf(p);
+      const { node } = walk(abs, follow, syscall);
+      if (!node) { if (o && o.throwIfNoEntry === false) return undefined; throw enoent(syscall, abs); }
+      return new Stats(node, o && o.bigint);
+    }
+    function mkdirp(abs) { // the directories up to abs, in /tmp
+      const ps = parts(abs);
+      let cur = "";
+      for (const p of ps) {
+        cur += "/" + p;
+        const { node, parent, name, real } = walk(cur, true, "mkdir");
+        if (node) { if (!node.dir) throw enotdir("mkdir", cur); continue; }
+        if (!parent) throw enoent("mkdir", cur);
+        if (!writable(real)) throw eperm("mkdir", cur);
+        parent.children.set(name, dir());
+      }
+    }
+    function touch(p, atime, mtime, follow, syscall) {
+      const abs = pathOf(p);
+      const { node } = walk(abs, follow, syscall);
+      if (!node) throw enoent(syscall, abs);
+      const t = (v, n) => { if (v instanceof Date) return +v; if (typeof v === "string" && v !== "" && !isNaN(+v)) return +v * 1000; if (typeof v === "number" || typeof v === "bigint") return Number(v) * 1000; throw argType(n, "of type number or an instance of Date", v); };
+      node.atime = t(atime, "atime"); node.mtime = t(mtime, "mtime"); node.ctime = Date.now();
+    }
+    function chmod(p, mode, follow, syscall) {
+      const m = modeArg(mode);
+      const abs = pathOf(p);
+      const { node, real } = walk(abs, follow, syscall);
+      if (!node) throw enoent(syscall, abs);
+      if (!writable(real) && !node.dev) throw eperm(syscall, abs);
+      if (node.link === undefined) node.perm = m & 0o777;
+      node.ctime = Date.now();
+    }
+    const idArg = (v, name) => { if (typeof v !== "number") throw argType(name, "of type number", v); if (!Number.isInteger(v) || v < -1 || v > 4294967295) throw outOfRange(name, ">= -1 && <= 4294967295", v); };
+    function chown(p, uid, gid, follow, syscall) {
+      idArg(uid, "uid"); idArg(gid, "gid");
+      const abs = pathOf(p);
+      if (!walk(abs, follow, syscall).node) throw enoent(syscall, abs);
+    }
+    // cp: Node's fs.cp, as workerd gives it (no filter function).
+    function cpOptions(o) {
+      if (o === undefined || o === null) o = {};
+      if (typeof o !== "object") throw argType("options", "of type object", o);
+      const r = {};
+      for (const k of ["dereference", "errorOnExist", "force", "preserveTimestamps", "recursive", "verbatimSymlinks"]) r[k] = optBool(o, k, "options");
+      if (o.force === undefined) r.force = true;
+      if (o.filter !== undefined) {
+        if (typeof o.filter !== "function") throw argType("options.filter", "of type function", o.filter);
+        throw Object.assign(new Error("The filter option is not supported"), { code: "ERR_UNSUPPORTED_OPERATION" });
+      }
+      const mode = modeArg(o.mode, "options.mode");
+      if (mode & 4) throw Object.assign(new TypeError(`The property 'options.mode' is invalid. Received ${mode}`), { code: "ERR_INVALID_ARG_VALUE" }); // COPYFILE_FICLONE_FORCE
+      return r;
+    }
+    const cpError = (code, title, errno, detail, p) => {
+      const e = new Error(`${title}: cp returned ${errno} (${detail}) ${p}`);
+      return Object.assign(e, { code, errno: errnos[errno], syscall: "cp", path: p });
+    };
+    function cp(src, dest, o) {
+      const s = pathOf(src, "src"), d = pathOf(dest, "dest");
+      const sn = walk(s, o.dereference, "cp").node;
+      if (!sn) throw enoent("cp", s);
+      if (sn.dir) {
+        if (!o.recursive) throw cpError("ERR_FS_EISDIR", "Recursive option is required to copy a directory", "EISDIR", `${s} is a directory (not copied)`, s);
+        if (d === s || d.startsWith(s === "/" ? "/" : s + "/")) throw cpError("ERR_FS_CP_EINVAL", "Invalid src or dest", "EINVAL", `cannot copy ${s} to a subdirectory of self ${d}`, d);
+      }
+      copyEntry(s, sn, d, o);
+    }
+    function copyEntry(s, sn, d, o) {
+      const dl = walk(d, false, "cp");
+      let dn = dl.node;
+      if (dn && dn.link !== undefined && o.dereference) dn = walk(d, true, "cp").node;
+      if (sn.dir) {
+        if (dn && !dn.dir) throw cpError("ERR_FS_CP_DIR_TO_NON_DIR", "Cannot overwrite non-directory with directory", "EISDIR", `cannot overwrite non-directory ${d} with directory ${s}`, d);
+        if (!dn) mkdirp(d);
+        const dnode = walk(d, true, "cp").node;
+        for (const name of [...sn.children.keys()].sort()) {
+          let child = sn.children.get(name);
+          if (child.link !== undefined && o.dereference) {
+            child = walk(s + "/" + name, true, "cp").node;
+            if (!child) throw enoent("cp", s + "/" + name);
+          }
+          copyEntry(s + "/" + name, child, d + "/" + name, o);
+        }
+        if (o.preserveTimestamps) { dnode.atime = sn.atime; dnode.mtime = sn.mtime; }
+        return;
+      }
+      if (dn) {
+        if (sn.link !== undefined && dl.node.dir) throw fsError("ENOTDIR", "cp", `cannot overwrite directory ${d} with non-directory ${s}`, d);
+        if (sn.link === undefined && dn.dir) throw cpError("ERR_FS_CP_NON_DIR_TO_DIR", "Cannot overwrite directory with non-directory", "EISDIR", `cannot overwrite directory ${d} with non-directory ${s}`, d);
+        if (!o.force) {
+          if (o.errorOnExist) throw cpError("ERR_FS_CP_EEXIST", "Target already exists", "EEXIST", `${d} already exists`, d);
+          return;
+        }
+      }
+      mkdirp(pathMod.dirname(d));
+      const at = walk(d, false, "cp");
+      if (!writable(at.real)) throw eperm("cp", d);
+      if (sn.link !== undefined) {
+        const target = o.verbatimSymlinks || pathMod.isAbsolute(sn.link) ? sn.link : pathMod.resolve(pathMod.dirname(s), sn.link);
+        at.parent.children.set(at.name, stamp({ dir: false, link: target }));
+        return;
+      }
+      if (at.node && at.node.link !== undefined && !o.dereference) at.parent.children.delete(at.name);
+      writeAll(d, sn.dev ? new Uint8Array(0) : sn.data, false, "cp");
+      if (o.preserveTimestamps) { const n = walk(d, true, "cp").node; n.atime = sn.atime; n.mtime = sn.mtime; }
+    }
+    function remove(p, o, syscall) {
+      const abs = pathOf(p);
+      const { node, parent, name, real } = walk(abs, false, syscall);
+      if (!node) { if (o && o.force) return; throw enoent(syscall, abs); }
+      if (!writable(real)) throw eperm(syscall, abs);
+      if (node.dir && node.children.size > 0 && !(o && o.recursive)) throw fsError("ENOTEMPTY", "rm", `directory not empty, rm '${name}'`, name);
+      parent.children.delete(name);
+      node.nlink = Math.max(0, (node.nlink || 1) - 1);
+      parent.mtime = Date.now();
+    }
+    class Dir {
+      constructor(abs, names, node) { this.path = abs; Object.defineProperty(this, "_q", { value: names.map((n) => new Dirent(n, node.children.get(n), abs)), writable: true }); Object.defineProperty(this, "_closed", { value: false, writable: true }); }
+      _check() { if (this._closed) throw Object.assign(new Error("Directory handle was closed"), { code: "ERR_DIR_CLOSED" }); }
+      readSync() { this._check(); return this._q.shift() || null; }
+      read(cb) { let r, e = null; try { r = this.readSync(); } catch (err) { e = err; } if (typeof cb === "function") { native.setImmediate(() => (e ? cb(e) : cb(null, r))); return; } return e ? Promise.reject(e) : Promise.resolve(r); }
+      closeSync() { this._check(); this._closed = true; }
+      close(cb) { let e = null; try { this.closeSync(); } catch (err) { e = err; } if (typeof cb === "function") { native.setImmediate(() => cb(e)); return; } return e ? Promise.reject(e) : Promise.resolve(); }
+      // An async iterator by hand: goja compiles no async generator.
+      entries() {
+        const dir = this;
+        return { next: async () => { const d = dir.readSync(); if (d === null) { dir._closed = true; return { value: undefined, done: true }; } return { value: d, done: false }; },
+          return: async () => { dir._closed = true; return { value: undefined, done: true }; }, [Symbol.asyncIterator]() { return this; } };
+      }
+      [Symbol.asyncIterator]() { return this.entries(); }
+    }
+    function readdir(p, o) {
+      const abs = pathOf(p);
+      const { node } = walk(abs, true, "readdir");
+      if (!node) throw enoent("readdir", abs);
+      if (!node.dir) throw enotdir("readdir", abs);
+      const names = [...node.children.keys()].sort();
+      if (o && o.recursive) {
+        const all = [];
+        const visit = (n, rel, at) => {
+          for (const name of [...n.children.keys()].sort()) {
+            const c = n.children.get(name);
+            const r = rel ? rel + "/" + name : name;
+            all.push(o.withFileTypes ? new Dirent(name, c, at) : r);
+            if (c.dir) visit(c, r, at + "/" + name);
+          }
+        };
+        visit(node, "", abs);
+        return all;
+      }
+      if (o && o.withFileTypes) return names.map((n) => new Dirent(n, node.children.get(n), abs));
+      return encodingOf(o) === "buffer" ? names.map((n) => Buffer.from(n)) : names;
     }
     const sync = {
-      existsSync(p) { try { return !!lookup(pathOf(p)).node; } catch { return false; } },
-      accessSync(p) { const abs = pathOf(p); if (!lookup(abs).node) throw enoent("access", abs); },
+      existsSync(p) { try { return exists(pathOf(p), true); } catch { return false; } },
+      accessSync(p, mode) {
+        const m = mode === undefined ? 0 : mode;
+        if (typeof m !== "number") throw argType("mode", "of type number", m);
+        if (!Number.isInteger(m) || m < 0 || m > 7) throw outOfRange("mode", "an integer >= 0 && <= 7", m);
+        const abs = pathOf(p);
+        const { node, real } = walk(abs, true, "access");
+        // workerd answers ENOENT for a permission it does not give: nothing
+        // is executable, only /tmp and the devices are writable.
+        if (!node || (m & 1) || ((m & 2) && !(real === "/tmp" || writable(real) || node.dev))) throw enoent("access", abs);
+      },
       readFileSync(p, o) { return out(readAll(p), o); },
-      writeFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, o && o.flag === "a"); },
+      writeFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, !!(o && typeof o === "object" && typeof o.flag === "string" && o.flag.startsWith("a"))); },
       appendFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, true); },
-      statSync(p, o) {
-        const abs = pathOf(p);
-        const { node } = lookup(abs);
-        if (!node) { if (o && o.throwIfNoEntry === false) return undefined; throw enoent("stat", abs); }
-        return new Stats(node);
-      },
-      readdirSync(p, o) {
-        const abs = pathOf(p);
-        const { node } = lookup(abs);
-        if (!node) throw enoent("readdir", abs);
-        if (!node.dir) throw enotdir("readdir", abs);
-        const names = [...node.children.keys()].sort();
-        if (o && o.withFileTypes) return names.map((n) => new Dirent(n, node.children.get(n), abs));
-        return encodingOf(o) === "buffer" ? names.map((n) => Buffer.from(n)) : names;
-      },
+      statSync(p, o) { return statOf(p, true, o, "stat"); },
+      lstatSync(p, o) { return statOf(p, false, o, "lstat"); },
+      statfsSync(p, o) { const abs = pathOf(p); if (!walk(abs, true, "statfs").node) throw enoent("statfs", abs); return new StatFs(o && o.bigint); },
+      readdirSync(p, o) { return readdir(p, o); },
+      opendirSync(p, o) { const abs = pathOf(p); const { node } = walk(abs, true, "opendir"); if (!node) throw enoent("opendir", abs); if (!node.dir) throw enotdir("opendir", abs); return new Dir(abs, [...node.children.keys()].sort(), node); },
       mkdirSync(p, o) {
         const abs = pathOf(p);
-        const recursive = o && typeof o === "object" && o.recursive;
-        if (!writable(abs)) throw eperm("mkdir");
-        const ps = parts(abs);
-        let node = tmp(), first;
-        for (let i = 1; i < ps.length; i++) {
-          let next = node.children.get(ps[i]);
-          if (!next) {
-            if (!recursive && i < ps.length - 1) throw enoent("mkdir", abs);
-            next = dir();
-            node.children.set(ps[i], next);
-            if (first === undefined) first = "/" + ps.slice(0, i + 1).join("/");
-          } else if (!next.dir) {
-            throw enotdir("mkdir", abs);
-          }
-          node = next;
+        const recursive = optBool(o && typeof o === "object" ? o : undefined, "recursive", "options");
+        const { node, parent, name, real, notDir } = walk(abs, true, "mkdir");
+        if (node) { if (recursive && node.dir) return undefined; throw eexist("mkdir", abs); }
+        if (!recursive) {
+          if (!parent) throw (notDir ? enotdir("mkdir", abs) : enoent("mkdir", abs));
+          if (!writable(real)) throw eperm("mkdir", abs);
+          parent.children.set(name, dir(modeArg(o && typeof o === "object" ? o.mode : o, "mode", 0o777) & 0o777));
+          parent.mtime = Date.now();
+          return undefined;
         }
-        return recursive ? first : undefined;
+        let first, cur = "";
+        for (const seg of parts(abs)) {
+          cur += "/" + seg;
+          if (first === undefined && !exists(cur, true)) first = cur;
+        }
+        mkdirp(abs);
+        return first;
       },
-      rmSync(p, o) {
-        const abs = pathOf(p);
-        const { node, parent, name } = lookup(abs);
-        if (!node) { if (o && o.force) return; throw enoent("rm", abs); }
-        if (!writable(abs) || abs === "/tmp") throw eperm("rm");
-        if (node.dir && node.children.size > 0 && !(o && o.recursive)) throw fsError("ENOTEMPTY", "rm", `directory not empty, rm '${name}'`, name);
-        parent.children.delete(name);
+      mkdtempSync(prefix, o) {
+        if (typeof prefix !== "string" && !(prefix instanceof Uint8Array) && !(prefix instanceof URL)) throw argType("prefix", "of type string or an instance of Buffer or URL", prefix);
+        const base = prefix instanceof URL ? decodeURIComponent(prefix.pathname) : String(prefix instanceof Uint8Array ? new TextDecoder().decode(prefix) : prefix);
+        let p;
+        do { p = base + Math.random().toString(36).slice(2, 8).padEnd(6, "0"); } while (exists(pathOf(p), false));
+        sync.mkdirSync(p);
+        return encodingOf(o) === "buffer" ? Buffer.from(p) : p;
       },
+      rmSync(p, o) { remove(p, o, "rm"); },
       rmdirSync(p, o) {
         const abs = pathOf(p);
-        const { node } = lookup(abs);
-        if (node && !node.dir) throw enotdir("rmdir", abs);
-        sync.rmSync(p, o);
+        const { node } = walk(abs, false, "rmdir");
+        if (!node) throw enoent("rmdir", abs);
+        if (!node.dir) throw enotdir("rmdir", abs);
+        remove(p, o, "rmdir");
       },
       unlinkSync(p) {
         const abs = pathOf(p);
-        const { node, parent, name } = lookup(abs);
+        const { node, name } = walk(abs, false, "unlink");
         if (!node) throw fsError("ENOENT", "unlink", "File not found", name);
-        if (!writable(abs)) throw eperm("unlink");
-        if (node.dir) throw eisdir("unlink");
-        parent.children.delete(name);
+        if (node.dir) throw eisdir("unlink", abs);
+        remove(p, undefined, "unlink");
       },
       renameSync(from, to) {
-        const a = pathOf(from), b = pathOf(to);
-        const src = lookup(a);
+        const a = pathOf(from, "oldPath"), b = pathOf(to, "newPath");
+        const src = walk(a, false, "rename");
         if (!src.node) throw enoent("rename", a);
-        if (!writable(a) || !writable(b)) throw eperm("rename");
-        const dst = lookup(b);
+        const dst = walk(b, false, "rename");
         if (!dst.parent) throw enoent("rename", b);
+        if (!writable(src.real) || !writable(dst.real)) throw eperm("rename", a);
+        if (src.node.dir && (b === a || b.startsWith(a + "/"))) throw fsError("EINVAL", "rename", `invalid argument, rename '${a}' -> '${b}'`, a);
+        if (dst.node && dst.node.dir && !src.node.dir) throw eisdir("rename", b);
+        if (dst.node && !dst.node.dir && src.node.dir) throw enotdir("rename", b);
+        if (dst.node && dst.node.dir && dst.node.children.size > 0) throw fsError("ENOTEMPTY", "rename", `directory not empty, rename '${a}' -> '${b}'`, a);
         src.parent.children.delete(src.name);
         dst.parent.children.set(dst.name, src.node);
       },
-      copyFileSync(from, to) { writeAll(to, readAll(from), false); }, // writeAll copies
-      cpSync(from, to) { sync.copyFileSync(from, to); },
-      truncateSync(p, len = 0) { const b = readAll(p); writeAll(p, b.slice(0, len), false); },
-      realpathSync(p) { const abs = pathOf(p); if (!lookup(abs).node) throw enoent("realpath", abs); return abs; },
-      mkdtempSync(prefix) { let n = 0, p; do { p = prefix + Math.random().toString(36).slice(2, 8); } while (sync.existsSync(p) && ++n < 100); sync.mkdirSync(p); return p; },
-      lstatSync(p, o) { return sync.statSync(p, o); },
-      chmodSync() {}, chownSync() {}, utimesSync(p, a, m) { const { node } = lookup(pathOf(p)); if (node) node.mtime = +m * (typeof m === "number" ? 1000 : 1); },
+      copyFileSync(from, to, mode) {
+        const m = modeArg(mode);
+        const b = pathOf(to, "dest");
+        if ((m & 1) && exists(b, true)) throw eexist("copyfile", b);
+        writeAll(b, readAll(from, "copyfile"), false, "copyfile");
+      },
+      cpSync(from, to, o) { cp(from, to, cpOptions(o)); },
+      truncateSync(p, len = 0) { const b = readAll(p); const n = new Uint8Array(len); n.set(b.subarray(0, len)); writeAll(p, n, false); },
+      ftruncateSync(fd, len = 0) { sync.truncateSync(fdOf(fd, "ftruncate").abs, len); },
+      realpathSync(p, o) { const abs = pathOf(p); const { node, real } = walk(abs, true, "realpath"); if (!node) throw enoent("realpath", abs); return encodingOf(o) === "buffer" ? Buffer.from(real) : real; },
+      symlinkSync(target, p) {
+        const t = target instanceof URL ? decodeURIComponent(target.pathname) : target instanceof Uint8Array ? new TextDecoder().decode(target) : target;
+        if (typeof t !== "string") throw argType("target", "of type string or an instance of Buffer or URL", target);
+        const abs = pathOf(p);
+        const { node, parent, name, real } = walk(abs, false, "symlink");
+        if (node) throw eexist("symlink", abs);
+        if (!parent) throw enoent("symlink", abs);
+        if (!writable(real)) throw eperm("symlink", abs);
+        parent.children.set(name, stamp({ dir: false, link: t }));
+      },
+      readlinkSync(p, o) {
+        const abs = pathOf(p);
+        const { node } = walk(abs, false, "readlink");
+        if (!node) throw enoent("readlink", abs);
+        if (node.link === undefined) throw fsError("EINVAL", "readlink", `invalid argument, readlink '${abs}'`, abs);
+        return encodingOf(o) === "buffer" ? Buffer.from(node.link) : node.link;
+      },
+      linkSync(existing, p) {
+        const a = pathOf(existing, "existingPath"), b = pathOf(p, "newPath");
+        const src = walk(a, false, "link");
+        if (!src.node) throw enoent("link", a);
+        if (src.node.dir) throw eperm("link", a);
+        const dst = walk(b, false, "link");
+        if (dst.node) throw eexist("link", b);
+        if (!dst.parent) throw enoent("link", b);
+        if (!writable(dst.real)) throw eperm("link", b);
+        dst.parent.children.set(dst.name, src.node);
+        src.node.nlink = (src.node.nlink || 1) + 1;
+        src.node.ctime = Date.now();
+      },
+      chmodSync(p, mode) { chmod(p, mode, true, "chmod"); },
+      lchmodSync(p, mode) { chmod(p, mode, false, "lchmod"); },
+      chownSync(p, uid, gid) { chown(p, uid, gid, true, "chown"); },
+      lchownSync(p, uid, gid) { chown(p, uid, gid, false, "lchown"); },
+      utimesSync(p, a, m) { touch(p, a, m, true, "utime"); },
+      lutimesSync(p, a, m) { touch(p, a, m, false, "lutime"); },
     };
     sync.realpathSync.native = sync.realpathSync;
     // File descriptors: a table of open files, reads and writes at a position.
     const fds = new Map();
     let nextFd = 3;
+    function fdOf(fd, syscall) {
+      if (typeof fd !== "number") throw argType("fd", "of type number", fd);
+      if (!Number.isInteger(fd) || fd < 0 || fd > 2147483647) throw outOfRange("fd", "an integer >= 0 && <= 2147483647", fd);
+      const f = fds.get(fd);
+      if (!f) throw fsError("EBADF", syscall, `bad file descriptor, ${syscall}`);
+      return f;
+    }
     Object.assign(sync, {
       openSync(p, flags = "r") {
         const abs = pathOf(p);
-        const w = /[wa+]/.test(String(flags));
-        if (w) { if (!sync.existsSync(abs) || /w/.test(flags)) writeAll(abs, new Uint8Array(0), /a/.test(flags)); }
+        const fl = typeof flags === "number" ? ((flags & 3) === 0 ? "r" : (flags & 1024) ? "a" : (flags & 512) ? "w" : "r+") + ((flags & 128) ? "x" : "") : String(flags);
+        const w = /[wa+]/.test(fl);
+        if (/x/.test(fl) && exists(abs, true)) throw eexist("open", abs);
+        if (w) { if (!exists(abs, true) || /w/.test(fl)) writeAll(abs, new Uint8Array(0), /a/.test(fl)); }
         else readAll(abs);
         const fd = nextFd++;
-        fds.set(fd, { abs, pos: /a/.test(flags) ? readAll(abs).length : 0 });
+        fds.set(fd, { abs, pos: /a/.test(fl) ? readAll(abs).length : 0, append: /a/.test(fl) });
         return fd;
       },
-      closeSync(fd) { fds.delete(fd); },
+      closeSync(fd) { fdOf(fd, "close"); fds.delete(fd); },
       writeSync(fd, data, a, b, c) {
-        const f = fds.get(fd);
-        if (!f) throw fsError("EBADF", "write", "bad file descriptor");
-        const bytes = typeof data === "string" ? Buffer.from(data, typeof b === "string" ? b : "utf8") : toBytes(data).subarray(a || 0, b === undefined ? undefined : (a || 0) + b);
+        const f = fdOf(fd, "write");
+        const bytes = typeof data === "string" ? Buffer.from(data, typeof b === "string" ? b : "utf8") : toBytes(data).subarray(a || 0, b === undefined || b === null ? undefined : (a || 0) + b);
         const cur = readAll(f.abs);
-        const pos = typeof c === "number" ? c : f.pos;
+        const pos = f.append ? cur.length : typeof (typeof data === "string" ? a : c) === "number" ? (typeof data === "string" ? a : c) : f.pos;
         const next = new Uint8Array(Math.max(cur.length, pos + bytes.length));
         next.set(cur); next.set(bytes, pos);
         writeAll(f.abs, next, false);
-        f.pos = pos + bytes.length;
+        if (!(typeof (typeof data === "string" ? a : c) === "number") || f.append) f.pos = pos + bytes.length;
         return bytes.length;
       },
-      readSync(fd, buf, off = 0, len = buf.length - off, pos = null) {
-        const f = fds.get(fd);
-        if (!f) throw fsError("EBADF", "read", "bad file descriptor");
+      readSync(fd, buf, off = 0, len, pos = null) {
+        const f = fdOf(fd, "read");
+        if (off !== null && typeof off === "object" && !ArrayBuffer.isView(off)) ({ offset: off = 0, length: len, position: pos = null } = off);
+        if (len === undefined) len = buf.byteLength - off;
+        const view = buf instanceof Uint8Array ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
         const cur = readAll(f.abs);
-        const at = typeof pos === "number" ? pos : f.pos;
+        const at = typeof pos === "number" || typeof pos === "bigint" ? Number(pos) : f.pos;
         const n = Math.max(0, Math.min(len, cur.length - at));
-        buf.set(cur.subarray(at, at + n), off);
-        if (typeof pos !== "number") f.pos += n;
+        view.set(cur.subarray(at, at + n), off);
+        if (!(typeof pos === "number" || typeof pos === "bigint")) f.pos += n;
         return n;
       },
-      fstatSync(fd) { const f = fds.get(fd); if (!f) throw fsError("EBADF", "fstat", "bad file descriptor"); return sync.statSync(f.abs); },
-      fsyncSync() {}, fdatasyncSync() {},
+      fstatSync(fd, o) { const f = fdOf(fd, "fstat"); return statOf(f.abs, true, o, "fstat"); },
+      fchmodSync(fd, mode) { chmod(fdOf(fd, "fchmod").abs, mode, true, "fchmod"); },
+      fchownSync(fd, uid, gid) { chown(fdOf(fd, "fchown").abs, uid, gid, true, "fchown"); },
+      futimesSync(fd, a, m) { touch(fdOf(fd, "futime").abs, a, m, true, "futime"); },
+      fsyncSync(fd) { fdOf(fd, "fsync"); }, fdatasyncSync(fd) { fdOf(fd, "fdatasync"); },
     });
-    const fs = { ...sync, Stats, Dirent, constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, COPYFILE_EXCL: 1, S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384 }, F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
-    // Callback and promise forms run the synchronous operation.
+    const fs = { ...sync, Stats, Dirent, Dir, StatFs, constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4, S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384, S_IFCHR: 8192, S_IFLNK: 40960 }, F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+    // Callback and promise forms run the synchronous operation. As in
+    // Node, a bad argument (ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE, ...)
+    // throws at the call in the callback form and rejects in the promise
+    // form; what the file system answers goes to the callback.
+    const thrownAtCall = (e) => e && typeof e.code === "string" && e.code.startsWith("ERR_") && !e.code.startsWith("ERR_FS_");
     const promises = {};
     for (const name of Object.keys(sync)) {
       if (!name.endsWith("Sync")) continue;
       const base = name.slice(0, -4);
       const f = sync[name];
       if (base === "exists") {
-        fs.exists = (p, cb) => native.setImmediate(() => cb(f(p)));
+        fs.exists = (p, cb) => { if (typeof cb !== "function") throw argType("cb", "of type function", cb); native.setImmediate(() => cb(f(p))); };
         continue;
       }
       fs[base] = (...args) => {
         const cb = args.pop();
-        if (typeof cb !== "function") throw Object.assign(new TypeError(`The "cb" argument must be of type function. Received ${cb === undefined ? "undefined" : typeof cb}`), { code: "ERR_INVALID_ARG_TYPE" });
+        if (typeof cb !== "function") throw argType("cb", "of type function", cb);
         let r, e = null;
-        try { r = f(...args); } catch (err) { e = err; }
+        try { r = f(...args); } catch (err) { if (thrownAtCall(err)) throw err; e = err; }
         native.setImmediate(() => (e ? cb(e) : cb(null, r)));
       };
       promises[base] = async (...args) => f(...args);
     }
+    promises.opendir = async (p, o) => sync.opendirSync(p, o);
     promises.constants = fs.constants;
     fs.promises = promises;
     fs.createReadStream = (p, o) => { const { Readable } = require("stream"); const data = readAll(p); const enc = encodingOf(o); return Readable.from([enc ? Buffer.from(data).toString(enc) : Buffer.from(data)]); };

@@ -1,0 +1,80 @@
+package jsapi
+
+import "testing"
+
+// TestNodeFs_linksAndCp: node:fs's symbolic and hard links, cp with its
+// options and Node's error codes, opendir, access modes, and the callback
+// form's rule (a bad argument throws at the call, what the file system
+// answers goes to the callback), as workerd's node:fs gives them.
+func TestNodeFs_linksAndCp(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"symlinks", `import fs from "node:fs"; export function probe() {
+			fs.writeFileSync("/tmp/a", "foo"); fs.mkdirSync("/tmp/d"); fs.writeFileSync("/tmp/d/x", "in d");
+			fs.symlinkSync("/tmp/a", "/tmp/la"); fs.symlinkSync("d", "/tmp/ld"); fs.symlinkSync("/tmp/none", "/tmp/broken");
+			const out = [fs.readFileSync("/tmp/la", "utf8"), fs.lstatSync("/tmp/la").isSymbolicLink(), fs.statSync("/tmp/la").isFile(),
+				fs.readlinkSync("/tmp/ld"), fs.readFileSync("/tmp/ld/x", "utf8"), fs.realpathSync("/tmp/ld/x"), fs.existsSync("/tmp/broken"), fs.lstatSync("/tmp/broken").isSymbolicLink()];
+			try { fs.readlinkSync("/tmp/a") } catch (e) { out.push(e.code) }
+			try { fs.symlinkSync("/tmp/a", "/tmp/la") } catch (e) { out.push(e.code) }
+			fs.symlinkSync("/tmp/loop2", "/tmp/loop1"); fs.symlinkSync("/tmp/loop1", "/tmp/loop2");
+			try { fs.readFileSync("/tmp/loop1") } catch (e) { out.push(e.code) }
+			return out.join() }`,
+			"foo,true,true,d,in d,/tmp/d/x,false,true,EINVAL,EEXIST,ELOOP"},
+		{"hard links share the file", `import fs from "node:fs"; export function probe() {
+			fs.writeFileSync("/tmp/a", "one"); fs.linkSync("/tmp/a", "/tmp/b"); fs.writeFileSync("/tmp/b", "two");
+			const out = [fs.readFileSync("/tmp/a", "utf8"), fs.statSync("/tmp/a").nlink, fs.statSync("/tmp/a").ino === fs.statSync("/tmp/b").ino];
+			fs.unlinkSync("/tmp/a"); out.push(fs.readFileSync("/tmp/b", "utf8"), fs.statSync("/tmp/b").nlink);
+			return out.join() }`,
+			"two,2,true,two,1"},
+		{"cp", `import fs from "node:fs"; export function probe() {
+			const code = (f) => { try { f(); return "none" } catch (e) { return e.code } };
+			fs.writeFileSync("/tmp/a", "foo"); fs.mkdirSync("/tmp/b"); fs.writeFileSync("/tmp/b/e", "bar"); fs.mkdirSync("/tmp/e");
+			fs.symlinkSync("/tmp/a", "/tmp/c"); fs.symlinkSync("/tmp/b", "/tmp/d");
+			const out = [];
+			fs.cpSync("/tmp/a", "/tmp/new/dir/f"); out.push(fs.readFileSync("/tmp/new/dir/f", "utf8"));
+			fs.writeFileSync("/tmp/g", "orig"); fs.cpSync("/tmp/a", "/tmp/g", { force: false }); out.push(fs.readFileSync("/tmp/g", "utf8"));
+			out.push(code(() => fs.cpSync("/tmp/a", "/tmp/g", { force: false, errorOnExist: true })));
+			out.push(code(() => fs.cpSync("/tmp/a", "/tmp/b")));
+			out.push(code(() => fs.cpSync("/tmp/b", "/tmp/h")));
+			out.push(code(() => fs.cpSync("/tmp/b", "/tmp/a", { recursive: true })));
+			out.push(code(() => fs.cpSync("/tmp/c", "/tmp/e")));
+			out.push(code(() => fs.cpSync("/tmp/b", "/tmp/b/sub", { recursive: true })));
+			out.push(code(() => fs.cpSync("/tmp/nope", "/tmp/x")));
+			out.push(code(() => fs.cpSync("/tmp/a", "/tmp/x", { force: "yes" })));
+			out.push(code(() => fs.cpSync("/tmp/a", "/tmp/x", { filter: () => true })));
+			out.push(code(() => fs.cpSync("/tmp/a", "/tmp/x", { mode: 4 })));
+			fs.cpSync("/tmp/b", "/tmp/h", { recursive: true }); out.push(fs.readFileSync("/tmp/h/e", "utf8"));
+			fs.cpSync("/tmp/c", "/tmp/k"); out.push(fs.lstatSync("/tmp/k").isSymbolicLink());
+			fs.cpSync("/tmp/c", "/tmp/m", { dereference: true }); out.push(fs.lstatSync("/tmp/m").isFile());
+			fs.cpSync("/tmp/a", "/tmp/d"); out.push(fs.lstatSync("/tmp/d").isFile());
+			return out.join() }`,
+			"foo,orig,ERR_FS_CP_EEXIST,ERR_FS_CP_NON_DIR_TO_DIR,ERR_FS_EISDIR,ERR_FS_CP_DIR_TO_NON_DIR,ENOTDIR,ERR_FS_CP_EINVAL,ENOENT,ERR_INVALID_ARG_TYPE,ERR_UNSUPPORTED_OPERATION,ERR_INVALID_ARG_VALUE,bar,true,true,true"},
+		{"callback form: bad arguments throw, file errors reach the callback", `import fs from "node:fs"; export async function probe() {
+			const out = [];
+			try { fs.cp("/tmp/a", "/tmp/b", { filter: "x" }, () => out.push("called")) } catch (e) { out.push("threw " + e.code) }
+			try { fs.access("/", -1, () => out.push("called")) } catch (e) { out.push("threw " + e.code) }
+			await new Promise((r) => fs.cp("/tmp/nope", "/tmp/b", (e) => { out.push("cb " + e.code); r() }));
+			await fs.promises.cp("/tmp/a", "/tmp/b", { mode: 4 }).catch((e) => out.push("rejected " + e.code));
+			return out.join() }`,
+			"threw ERR_INVALID_ARG_TYPE,threw ERR_OUT_OF_RANGE,cb ENOENT,rejected ERR_INVALID_ARG_VALUE"},
+		{"access modes and errno", `import fs from "node:fs"; export function probe() {
+			const code = (f) => { try { f(); return "ok" } catch (e) { return e.code + e.errno } };
+			return [code(() => fs.accessSync("/tmp", fs.constants.W_OK)), code(() => fs.accessSync("/dev/null", fs.constants.W_OK)), code(() => fs.accessSync("/bundle", fs.constants.W_OK)),
+				code(() => fs.accessSync("/tmp", fs.constants.X_OK)), code(() => fs.accessSync("/", fs.constants.R_OK)), code(() => fs.accessSync("/", 8)), code(() => fs.accessSync("/", 1n))].join() }`,
+			"ok,ok,ENOENT-2,ENOENT-2,ok,ERR_OUT_OF_RANGEundefined,ERR_INVALID_ARG_TYPEundefined"},
+		{"opendir, statfs, chmod, utimes", `import fs from "node:fs"; export async function probe() {
+			fs.mkdirSync("/tmp/o/p", { recursive: true }); fs.writeFileSync("/tmp/o/f", "x");
+			const d = fs.opendirSync("/tmp/o"); const names = []; for (let e; (e = d.readSync()) !== null;) names.push(e.name + (e.isDirectory() ? "/" : "")); d.closeSync();
+			const it = []; for await (const e of await fs.promises.opendir("/tmp/o")) it.push(e.name);
+			fs.chmodSync("/tmp/o/f", 0o600); fs.utimesSync("/tmp/o/f", 1000, 2000);
+			const st = fs.statSync("/tmp/o/f");
+			return [names.join(" "), it.join(" "), (st.mode & 0o777).toString(8), st.mtimeMs, typeof fs.statfsSync("/tmp").bsize, typeof fs.lchmodSync, typeof fs.futimesSync, fs.readdirSync("/tmp/o", { recursive: true }).join(" ")].join() }`,
+			"f p/,f p,600,2000000,number,function,function,f p"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := runNodeModule(t, c.src, "2026-01-01", "nodejs_compat"); got != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
