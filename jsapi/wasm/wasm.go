@@ -539,6 +539,9 @@ func (s *state) globalSet(g *global, v goja.Value) {
 
 // toWasm is ToWebAssemblyValue.
 func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
+	if bits, ok := toWasmDirect(t, v); ok {
+		return bits
+	}
 	switch t {
 	case api.ValueTypeI32:
 		return uint64(toUint32(v.ToFloat()))
@@ -566,7 +569,45 @@ func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
 	return 0
 }
 
+// toWasmDirect is toWasm for the values whose conversion cannot run script
+// code or throw (a number for i32, f32 and f64, a BigInt for i64): the hot
+// path of every call across the boundary, done without calling into JS
+// (BigInt.asIntN) and, for an import's result, without setting up a try.
+func toWasmDirect(t api.ValueType, v goja.Value) (uint64, bool) {
+	switch t {
+	case api.ValueTypeI32:
+		if goja.IsNumber(v) {
+			return uint64(toUint32(v.ToFloat())), true
+		}
+	case api.ValueTypeF32:
+		if goja.IsNumber(v) {
+			return api.EncodeF32(float32(v.ToFloat())), true
+		}
+	case api.ValueTypeF64:
+		if goja.IsNumber(v) {
+			return api.EncodeF64(v.ToFloat()), true
+		}
+	case api.ValueTypeI64:
+		if goja.IsBigInt(v) {
+			bi, _ := v.Export().(*big.Int)
+			if bi.IsInt64() {
+				return uint64(bi.Int64()), true
+			}
+			// BigInt.asIntN(64, v): the low 64 bits of the two's
+			// complement (big.Int's And works in two's complement).
+			return new(big.Int).And(bi, maxUint64).Uint64(), true
+		}
+	}
+	return 0, false
+}
+
+var maxUint64 = new(big.Int).SetUint64(math.MaxUint64)
+
+// toUint32 is ECMAScript's ToUint32 of a number.
 func toUint32(f float64) uint32 {
+	if f > -2147483649 && f < 4294967296 { // truncation to int64 is exact
+		return uint32(int64(f))
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0
 	}
@@ -580,13 +621,13 @@ func toUint32(f float64) uint32 {
 func (s *state) fromWasm(t api.ValueType, v uint64) goja.Value {
 	switch t {
 	case api.ValueTypeI32:
-		return s.rt.ToValue(int32(uint32(v)))
+		return goja.IntValue(int64(int32(uint32(v))))
 	case api.ValueTypeI64:
 		return s.rt.ToValue(big.NewInt(int64(v)))
 	case api.ValueTypeF32:
-		return s.rt.ToValue(float64(api.DecodeF32(v)))
+		return goja.FloatValue(float64(api.DecodeF32(v)))
 	case api.ValueTypeF64:
-		return s.rt.ToValue(api.DecodeF64(v))
+		return goja.FloatValue(api.DecodeF64(v))
 	case api.ValueTypeExternref:
 		if v == 0 || v > uint64(len(s.externs)) {
 			return goja.Null()
@@ -844,6 +885,13 @@ type jsFunc struct{ fn goja.Callable }
 func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
 	wf := weak.Make(f.fn)
 	params, results := f.params, f.results
+	// The arguments' slice is reused from call to call: goja copies a JS
+	// function's arguments onto its own stack, and a native function may
+	// not keep its Arguments (goja hands it a window of that stack). A call
+	// re-entered while the slice is in use (the import, through wasm,
+	// calling itself) gets its own.
+	argBuf := make([]goja.Value, len(params))
+	busy := false
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
 		jf := wf.Value()
 		if jf == nil {
@@ -852,13 +900,25 @@ func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
 			panic(s.newError(s.runtimeErr, "the JavaScript import of a collected WebAssembly instance was called"))
 		}
 		s.refresh()
-		args := make([]goja.Value, len(params))
+		args := argBuf
+		if busy {
+			args = make([]goja.Value, len(params))
+		} else {
+			busy = true
+			defer func() { busy = false; clear(argBuf) }()
+		}
 		for i, t := range params {
 			args[i] = s.fromWasm(t, stack[i])
 		}
 		v, err := jf.fn(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)
+		}
+		if len(results) == 1 {
+			if bits, ok := toWasmDirect(results[0], v); ok {
+				stack[0] = bits
+				return
+			}
 		}
 		if ex := s.rt.Try(func() { s.results(results, v, stack) }); ex != nil {
 			panic(ex)
