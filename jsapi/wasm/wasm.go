@@ -84,7 +84,11 @@ type state struct {
 	// a wrapper JS dropped lets its instance be closed (instance.cleanup).
 	mems    map[api.Memory]weak.Pointer[memory]
 	live    []weak.Pointer[memory]
-	externs []goja.Value
+	externs externTable
+	// instantiating counts instantiations running their start function;
+	// converting the JS->wasm calls converting their arguments (externref
+	// handles made but not yet held by wasm): no sweep of externs then.
+	instantiating, converting int
 }
 
 var seq atomic.Uint64
@@ -530,6 +534,7 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 }
 
 func (s *state) globalSet(g *global, v goja.Value) {
+	s.maybeSweep()
 	mg, ok := g.g.(api.MutableGlobal)
 	if !g.mutable || !ok {
 		panic(s.rt.NewTypeError("set WebAssembly.Global.value): Can't set the value of an immutable global."))
@@ -563,8 +568,7 @@ func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
 		if goja.IsNull(v) {
 			return 0
 		}
-		s.externs = append(s.externs, v)
-		return uint64(len(s.externs))
+		return s.externs.handle(v)
 	}
 	return 0
 }
@@ -629,10 +633,7 @@ func (s *state) fromWasm(t api.ValueType, v uint64) goja.Value {
 	case api.ValueTypeF64:
 		return goja.FloatValue(api.DecodeF64(v))
 	case api.ValueTypeExternref:
-		if v == 0 || v > uint64(len(s.externs)) {
-			return goja.Null()
-		}
-		return s.externs[v-1]
+		return s.externs.value(v)
 	}
 	return goja.Null()
 }
@@ -832,7 +833,9 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 		deps = append(deps, glue)
 		resolve[g.name] = glue
 	}
+	s.instantiating++
 	mod, err := eng.InstantiateModule(s.ctx(base), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	s.instantiating--
 	s.refresh()
 	if err != nil {
 		for _, d := range deps {
@@ -1048,6 +1051,7 @@ func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
 const maxTableSize = 10000000
 
 func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
+	s.maybeSweep()
 	if uint64(s.tableLength(t))+uint64(n) > maxTableSize {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
 	}
@@ -1059,6 +1063,7 @@ func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
 }
 
 func (s *state) tableSet(t *table, i uint32, v goja.Value) {
+	s.maybeSweep()
 	ref := s.tableRef(t, "WebAssembly.Table.set()", v)
 	if size := s.tableLength(t); i >= size {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.set(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
@@ -1118,19 +1123,32 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 	native := func(call goja.FunctionCall) goja.Value {
 		var stack []uint64
 		fn := f
-		if busy {
+		s.maybeSweep()
+		reentered := busy
+		if reentered {
 			// Re-entered (wasm -> JS -> the same export): a call engine
 			// serves one call at a time.
 			fn = again()
 			stack = make([]uint64, len(buf))
 		} else {
 			busy = true
-			defer func() { busy = false }()
 			stack = buf
 		}
+		s.converting++
+		converted := false
+		defer func() {
+			if !converted { // a conversion threw
+				s.converting--
+			}
+			if !reentered {
+				busy = false
+			}
+		}()
 		for i, t := range params {
 			stack[i] = s.toWasm(t, call.Argument(i))
 		}
+		s.converting--
+		converted = true
 		err := s.call(inst, fn, stack)
 		s.refresh()
 		if err != nil {
