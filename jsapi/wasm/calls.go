@@ -26,6 +26,11 @@ import (
 type calls struct {
 	mu      sync.Mutex
 	running []*instance // the calls in progress, innermost last
+	// hooked: the interrupt hook ran since a call last saw the runtime
+	// not interrupted. Only then does a call ask goja (InterruptDone, a
+	// lock of its own) whether the interrupt is still pending: one lock,
+	// ours, on the path of an uninterrupted call.
+	hooked bool
 }
 
 // installHook, if set, is given each state Install makes (tests).
@@ -34,6 +39,7 @@ var installHook func(*state)
 // interrupted is the runtime's interrupt hook.
 func (c *calls) interrupted() {
 	c.mu.Lock()
+	c.hooked = true
 	for _, inst := range c.running {
 		inst.stop()
 	}
@@ -52,20 +58,24 @@ func (inst *instance) stop() {
 func (s *state) call(inst *instance, fn api.Function, stack []uint64) error {
 	c := s.calls
 	c.mu.Lock()
+	if c.hooked {
+		select {
+		case <-s.rt.InterruptDone():
+			// Interrupted before this call could be recorded: as wazero
+			// does with a done context, the module is closed and the call
+			// does not start. (Interrupt sets the flag before it runs the
+			// hook, and the hook sets hooked under mu: an interrupt that
+			// this check misses finds the call recorded.)
+			c.mu.Unlock()
+			inst.stop()
+			return sys.NewExitError(sys.ExitCodeContextCanceled)
+		default:
+			c.hooked = false // ClearInterrupt ran since
+		}
+	}
 	c.running = append(c.running, inst)
 	c.mu.Unlock()
-	var err error
-	select {
-	case <-s.rt.InterruptDone():
-		// Interrupted before the hook could see this call: as wazero does
-		// with a done context, the module is closed and the call does not
-		// start. (Interrupt sets the flag before it runs the hook, so an
-		// interrupt after this check finds the call recorded.)
-		inst.stop()
-		err = sys.NewExitError(sys.ExitCodeContextCanceled)
-	default:
-		err = fn.CallWithStack(context.Background(), stack)
-	}
+	err := fn.CallWithStack(context.Background(), stack)
 	c.mu.Lock()
 	c.running[len(c.running)-1] = nil
 	c.running = c.running[:len(c.running)-1]

@@ -84,7 +84,11 @@ type state struct {
 	// a wrapper JS dropped lets its instance be closed (instance.cleanup).
 	mems    map[api.Memory]weak.Pointer[memory]
 	live    []weak.Pointer[memory]
-	externs []goja.Value
+	externs externTable
+	// instantiating counts instantiations running their start function;
+	// converting the JS->wasm calls converting their arguments (externref
+	// handles made but not yet held by wasm): no sweep of externs then.
+	instantiating, converting int
 }
 
 var seq atomic.Uint64
@@ -530,6 +534,7 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 }
 
 func (s *state) globalSet(g *global, v goja.Value) {
+	s.maybeSweep()
 	mg, ok := g.g.(api.MutableGlobal)
 	if !g.mutable || !ok {
 		panic(s.rt.NewTypeError("set WebAssembly.Global.value): Can't set the value of an immutable global."))
@@ -539,6 +544,9 @@ func (s *state) globalSet(g *global, v goja.Value) {
 
 // toWasm is ToWebAssemblyValue.
 func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
+	if bits, ok := toWasmDirect(t, v); ok {
+		return bits
+	}
 	switch t {
 	case api.ValueTypeI32:
 		return uint64(toUint32(v.ToFloat()))
@@ -560,13 +568,50 @@ func (s *state) toWasm(t api.ValueType, v goja.Value) uint64 {
 		if goja.IsNull(v) {
 			return 0
 		}
-		s.externs = append(s.externs, v)
-		return uint64(len(s.externs))
+		return s.externs.handle(v)
 	}
 	return 0
 }
 
+// toWasmDirect is toWasm for the values whose conversion cannot run script
+// code or throw (a number for i32, f32 and f64, a BigInt for i64): the hot
+// path of every call across the boundary, done without calling into JS
+// (BigInt.asIntN) and, for an import's result, without setting up a try.
+func toWasmDirect(t api.ValueType, v goja.Value) (uint64, bool) {
+	switch t {
+	case api.ValueTypeI32:
+		if goja.IsNumber(v) {
+			return uint64(toUint32(v.ToFloat())), true
+		}
+	case api.ValueTypeF32:
+		if goja.IsNumber(v) {
+			return api.EncodeF32(float32(v.ToFloat())), true
+		}
+	case api.ValueTypeF64:
+		if goja.IsNumber(v) {
+			return api.EncodeF64(v.ToFloat()), true
+		}
+	case api.ValueTypeI64:
+		if goja.IsBigInt(v) {
+			bi, _ := v.Export().(*big.Int)
+			if bi.IsInt64() {
+				return uint64(bi.Int64()), true
+			}
+			// BigInt.asIntN(64, v): the low 64 bits of the two's
+			// complement (big.Int's And works in two's complement).
+			return new(big.Int).And(bi, maxUint64).Uint64(), true
+		}
+	}
+	return 0, false
+}
+
+var maxUint64 = new(big.Int).SetUint64(math.MaxUint64)
+
+// toUint32 is ECMAScript's ToUint32 of a number.
 func toUint32(f float64) uint32 {
+	if f > -2147483649 && f < 4294967296 { // truncation to int64 is exact
+		return uint32(int64(f))
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0
 	}
@@ -580,18 +625,15 @@ func toUint32(f float64) uint32 {
 func (s *state) fromWasm(t api.ValueType, v uint64) goja.Value {
 	switch t {
 	case api.ValueTypeI32:
-		return s.rt.ToValue(int32(uint32(v)))
+		return goja.IntValue(int64(int32(uint32(v))))
 	case api.ValueTypeI64:
 		return s.rt.ToValue(big.NewInt(int64(v)))
 	case api.ValueTypeF32:
-		return s.rt.ToValue(float64(api.DecodeF32(v)))
+		return goja.FloatValue(float64(api.DecodeF32(v)))
 	case api.ValueTypeF64:
-		return s.rt.ToValue(api.DecodeF64(v))
+		return goja.FloatValue(api.DecodeF64(v))
 	case api.ValueTypeExternref:
-		if v == 0 || v > uint64(len(s.externs)) {
-			return goja.Null()
-		}
-		return s.externs[v-1]
+		return s.externs.value(v)
 	}
 	return goja.Null()
 }
@@ -791,7 +833,9 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 		deps = append(deps, glue)
 		resolve[g.name] = glue
 	}
+	s.instantiating++
 	mod, err := eng.InstantiateModule(s.ctx(base), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	s.instantiating--
 	s.refresh()
 	if err != nil {
 		for _, d := range deps {
@@ -844,6 +888,13 @@ type jsFunc struct{ fn goja.Callable }
 func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
 	wf := weak.Make(f.fn)
 	params, results := f.params, f.results
+	// The arguments' slice is reused from call to call: goja copies a JS
+	// function's arguments onto its own stack, and a native function may
+	// not keep its Arguments (goja hands it a window of that stack). A call
+	// re-entered while the slice is in use (the import, through wasm,
+	// calling itself) gets its own.
+	argBuf := make([]goja.Value, len(params))
+	busy := false
 	return func(ctx context.Context, _ api.Module, stack []uint64) {
 		jf := wf.Value()
 		if jf == nil {
@@ -852,13 +903,25 @@ func (s *state) hostFunction(f hostFunc) api.GoModuleFunc {
 			panic(s.newError(s.runtimeErr, "the JavaScript import of a collected WebAssembly instance was called"))
 		}
 		s.refresh()
-		args := make([]goja.Value, len(params))
+		args := argBuf
+		if busy {
+			args = make([]goja.Value, len(params))
+		} else {
+			busy = true
+			defer func() { busy = false; clear(argBuf) }()
+		}
 		for i, t := range params {
 			args[i] = s.fromWasm(t, stack[i])
 		}
 		v, err := jf.fn(goja.Undefined(), args...)
 		if err != nil {
 			panic(err)
+		}
+		if len(results) == 1 {
+			if bits, ok := toWasmDirect(results[0], v); ok {
+				stack[0] = bits
+				return
+			}
 		}
 		if ex := s.rt.Try(func() { s.results(results, v, stack) }); ex != nil {
 			panic(ex)
@@ -988,6 +1051,7 @@ func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
 const maxTableSize = 10000000
 
 func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
+	s.maybeSweep()
 	if uint64(s.tableLength(t))+uint64(n) > maxTableSize {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
 	}
@@ -999,6 +1063,7 @@ func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
 }
 
 func (s *state) tableSet(t *table, i uint32, v goja.Value) {
+	s.maybeSweep()
 	ref := s.tableRef(t, "WebAssembly.Table.set()", v)
 	if size := s.tableLength(t); i >= size {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.set(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
@@ -1058,19 +1123,32 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 	native := func(call goja.FunctionCall) goja.Value {
 		var stack []uint64
 		fn := f
-		if busy {
+		s.maybeSweep()
+		reentered := busy
+		if reentered {
 			// Re-entered (wasm -> JS -> the same export): a call engine
 			// serves one call at a time.
 			fn = again()
 			stack = make([]uint64, len(buf))
 		} else {
 			busy = true
-			defer func() { busy = false }()
 			stack = buf
 		}
+		s.converting++
+		converted := false
+		defer func() {
+			if !converted { // a conversion threw
+				s.converting--
+			}
+			if !reentered {
+				busy = false
+			}
+		}()
 		for i, t := range params {
 			stack[i] = s.toWasm(t, call.Argument(i))
 		}
+		s.converting--
+		converted = true
 		err := s.call(inst, fn, stack)
 		s.refresh()
 		if err != nil {

@@ -5,6 +5,7 @@ package goja
 
 import (
 	"errors"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -989,5 +990,36 @@ func TestCellhostPatch_ArraysSizedByLengthAreChecked(t *testing.T) {
 	}
 	if refused != 1 {
 		t.Errorf("the hook refused %d allocations, want 1", refused)
+	}
+}
+
+func TestCellhostPatch_DirectNumberValues(t *testing.T) {
+	r := New()
+	ints := []int64{0, 1, -1, 255, 256, -256, -257, 1 << 31, -(1 << 31), 1<<53 - 1, -(1<<53 - 1), 1 << 53, -(1 << 53), 1<<63 - 1, -(1 << 63)}
+	for _, i := range ints {
+		got, want := IntValue(i), r.ToValue(i)
+		if !got.StrictEquals(want) || got.ExportType() != want.ExportType() {
+			t.Errorf("IntValue(%d) = %v (%v), ToValue gives %v (%v)", i, got, got.ExportType(), want, want.ExportType())
+		}
+	}
+	floats := []float64{0, math.Copysign(0, -1), 1.5, -1.5, 3, 1e300, math.NaN(), math.Inf(1), math.Inf(-1), 1 << 60}
+	for _, f := range floats {
+		got, want := FloatValue(f), r.ToValue(f)
+		if !got.SameAs(want) || got.ExportType() != want.ExportType() {
+			t.Errorf("FloatValue(%v) = %v (%v), ToValue gives %v (%v)", f, got, got.ExportType(), want, want.ExportType())
+		}
+	}
+	// -0 stays -0 through script code.
+	r.Set("negZero", FloatValue(math.Copysign(0, -1)))
+	if v, err := r.RunString("Object.is(negZero, -0)"); err != nil || !v.ToBoolean() {
+		t.Errorf("Object.is(negZero, -0): %v, %v", v, err)
+	}
+	var sink Value
+	n := 1000
+	byToValue := testing.AllocsPerRun(n, func() { sink = r.ToValue(int32(n + 70000)) })
+	direct := testing.AllocsPerRun(n, func() { sink = IntValue(int64(n + 70000)) })
+	_ = sink
+	if direct >= byToValue || direct > 1 {
+		t.Errorf("allocations per value: IntValue %v, ToValue %v; want IntValue <= 1 and fewer", direct, byToValue)
 	}
 }
