@@ -1,7 +1,7 @@
 // Command gen writes cellhost's Intl locale data from the CLDR JSON of the
 // npm cldr-json packages (cldr-core, cldr-dates-full, cldr-numbers-full,
 // cldr-units-full, cldr-misc-full, cldr-localenames-full) at the CLDR
-// version of workerd's ICU (ICU 78 = CLDR 48). Run it through `go generate
+// version whose data workerd's ICU 78.2 matches (CLDR 48.1; see README.md). Run it through `go generate
 // ./jsapi/web/cldr` after `jsapi/web/cldr/fetch-cldr.sh` has installed the
 // packages into ~/.cache/cellhost/cldr48 (or set CLDR_JSON to a
 // node_modules holding them). Nothing here is typed by hand: each file is a
@@ -349,8 +349,8 @@ func main() {
 	if core == nil {
 		fail(fmt.Errorf("no cldr-core in %s: run jsapi/web/cldr/fetch-cldr.sh or set CLDR_JSON", src))
 	}
-	if v := core["version"]; v != "48.0.0" {
-		fail(fmt.Errorf("cldr-core %v in %s; workerd's ICU 78 is CLDR 48.0.0", v, src))
+	if v := core["version"]; v != "48.1.0" {
+		fail(fmt.Errorf("cldr-core %v in %s; workerd's ICU 78.2 data is CLDR 48.1.0's (run fetch-cldr.sh)", v, src))
 	}
 	os.RemoveAll(*out)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
