@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cellhost/cellhost/internal/bucketkey"
-	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/internal/httpmsg"
 )
 
 // FuzzDecodeEnvelope: a decoded request re-encodes to a value that decodes
@@ -91,8 +91,8 @@ func FuzzServer(f *testing.F) {
 	f.Add([]byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`), "2.1", "node_a", "1000000000", "abababababababababababababababab", "00", "00", false)
 	f.Add([]byte(`{"class":"C","id":"abc","req":{"method":"GET","url":"http://x/","header":[]}}`), "2.1", "node_a", "1000000000", "abababababababababababababababab", "", "", true)
 	f.Fuzz(func(t *testing.T, body []byte, version, node, ts, nonce, sig, head string, signed bool) {
-		local := &fakeLocal{fetch: func(string, string, string, *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-			return &jsapi.HTTPResponse{Status: 200}, nil
+		local := &fakeLocal{fetch: func(string, string, string, *httpmsg.Request) (*httpmsg.Response, error) {
+			return &httpmsg.Response{Status: 200}, nil
 		}}
 		srv := NewServer(ServerConfig{Secret: testSecret(1), Local: local, Now: func() time.Time { return time.UnixMilli(1_000_000_000) }})
 		if signed {

@@ -19,7 +19,7 @@ import (
 
 	"golang.org/x/sync/semaphore"
 
-	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/ownership"
 )
 
@@ -36,7 +36,7 @@ type Local interface {
 	// here if nobody live owns it. It returns
 	// *ownership.CellOwnedElsewhereError when another live node owns it
 	// (the request did not run).
-	FetchHere(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error)
+	FetchHere(ctx context.Context, class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error)
 	// CallHere is FetchHere for an RPC call (or a property read when get).
 	CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error)
 }
@@ -111,9 +111,9 @@ func (e *UnavailableError) Unavailable() bool { return true }
 // Fetch forwards req for the object class/id to the node at addr. Errors:
 // *ownership.CellOwnedElsewhereError (that node does not own it and did
 // not run it: look up again), *ForwardError (Unsent tells whether it may
-// be sent again), *jsapi.ScriptError (the object threw),
+// be sent again), *httpmsg.ScriptError (the object threw),
 // *ownership.LostRecordError, *RemoteError.
-func (c *Client) Fetch(ctx context.Context, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+func (c *Client) Fetch(ctx context.Context, addr, class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error) {
 	env := &Envelope{Class: class, ID: id, Name: name, Req: &WireRequest{Method: req.Method, URL: req.URL, Header: req.Header, Body: req.Body}}
 	r, err := c.do(ctx, addr, PathFetch, env)
 	if err != nil {
@@ -122,7 +122,7 @@ func (c *Client) Fetch(ctx context.Context, addr, class, id, name string, req *j
 	if r.Status < 100 || r.Status > 999 {
 		return nil, &ForwardError{Addr: addr, Stage: StageSent, Err: fmt.Errorf("reply has status %d", r.Status)}
 	}
-	return &jsapi.HTTPResponse{Status: r.Status, StatusText: r.StatusText, Header: r.Header, Body: r.Body}, nil
+	return &httpmsg.Response{Status: r.Status, StatusText: r.StatusText, Header: r.Header, Body: r.Body}, nil
 }
 
 // Call forwards an RPC call; see Fetch for the errors.
@@ -201,7 +201,7 @@ func (c *Client) do(ctx context.Context, addr, path string, env *Envelope) (*Rep
 		case ErrKindLostRecord:
 			return nil, &ownership.LostRecordError{Scope: e.Scope, NewestEpoch: e.Epoch}
 		case ErrKindScript:
-			return nil, &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
+			return nil, &httpmsg.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
 		case ErrKindUnavailable:
 			return nil, &UnavailableError{Addr: addr, Message: e.Message}
 		default:
@@ -422,7 +422,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		res, err := s.local.CallHere(r.Context(), env.Class, env.ID, env.Name, env.Method, env.Args, env.Get)
 		reply.Result, reply.Error = res, wireError(err)
 	} else {
-		req := &jsapi.HTTPRequest{Method: env.Req.Method, URL: env.Req.URL, Header: env.Req.Header, Body: env.Req.Body}
+		req := &httpmsg.Request{Method: env.Req.Method, URL: env.Req.URL, Header: env.Req.Header, Body: env.Req.Body}
 		resp, err := s.local.FetchHere(r.Context(), env.Class, env.ID, env.Name, req)
 		if err == nil {
 			err = resp.BufferBody(maxEnvelope) // a streamed body goes back as bytes
@@ -551,7 +551,7 @@ func wireError(err error) *WireError {
 	}
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lost *ownership.LostRecordError
-	var se *jsapi.ScriptError
+	var se *httpmsg.ScriptError
 	var unavailable interface{ Unavailable() bool }
 	switch {
 	case errors.As(err, &elsewhere):

@@ -15,18 +15,18 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/ownership"
 )
 
 // fakeLocal answers with function fields and counts the requests it ran.
 type fakeLocal struct {
 	ran   atomic.Int32
-	fetch func(class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error)
+	fetch func(class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error)
 	call  func(class, id, name, method string, args []byte, get bool) ([]byte, error)
 }
 
-func (f *fakeLocal) FetchHere(_ context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+func (f *fakeLocal) FetchHere(_ context.Context, class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error) {
 	f.ran.Add(1)
 	return f.fetch(class, id, name, req)
 }
@@ -40,9 +40,9 @@ func testSecret(b byte) Secret { return Secret{Version: 1, Key: bytes.Repeat([]b
 
 func echoLocal() *fakeLocal {
 	return &fakeLocal{
-		fetch: func(class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
+		fetch: func(class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error) {
 			body := class + "/" + id + "/" + name + " " + req.Method + " " + req.URL + " " + string(req.Body)
-			return &jsapi.HTTPResponse{Status: 201, StatusText: "Created", Header: [][2]string{{"x-a", "1"}, {"x-a", "2"}}, Body: []byte(body)}, nil
+			return &httpmsg.Response{Status: 201, StatusText: "Created", Header: [][2]string{{"x-a", "1"}, {"x-a", "2"}}, Body: []byte(body)}, nil
 		},
 		call: func(class, id, name, method string, args []byte, get bool) ([]byte, error) {
 			return append([]byte(method+":"), args...), nil
@@ -59,7 +59,7 @@ func TestClient_Fetch(t *testing.T) {
 	c := NewClient(testSecret(1), "node_a")
 	defer c.Close()
 
-	resp, err := c.Fetch(context.Background(), addr, "C", "abc", "alice", &jsapi.HTTPRequest{Method: "POST", URL: "http://x/y", Header: [][2]string{{"h", "v"}}, Body: []byte("hi")})
+	resp, err := c.Fetch(context.Background(), addr, "C", "abc", "alice", &httpmsg.Request{Method: "POST", URL: "http://x/y", Header: [][2]string{{"h", "v"}}, Body: []byte("hi")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +91,8 @@ func TestClient_Errors(t *testing.T) {
 				t.Errorf("err = %#v", err)
 			}
 		}},
-		{"Script", &jsapi.ScriptError{Name: "TypeError", Message: "boom", Stack: "TypeError: boom\n at x"}, func(t *testing.T, err error) {
-			var e *jsapi.ScriptError
+		{"Script", &httpmsg.ScriptError{Name: "TypeError", Message: "boom", Stack: "TypeError: boom\n at x"}, func(t *testing.T, err error) {
+			var e *httpmsg.ScriptError
 			if !errors.As(err, &e) || e.Name != "TypeError" || e.Message != "boom" || e.Stack == "" {
 				t.Errorf("err = %#v", err)
 			}
@@ -106,12 +106,12 @@ func TestClient_Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			local := &fakeLocal{fetch: func(string, string, string, *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) { return nil, tt.err }}
+			local := &fakeLocal{fetch: func(string, string, string, *httpmsg.Request) (*httpmsg.Response, error) { return nil, tt.err }}
 			srv := httptest.NewServer(NewServer(ServerConfig{Secret: testSecret(1), Local: local}))
 			defer srv.Close()
 			c := NewClient(testSecret(1), "node_a")
 			defer c.Close()
-			_, err := c.Fetch(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "C", "abc", "", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+			_, err := c.Fetch(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "C", "abc", "", &httpmsg.Request{Method: "GET", URL: "http://x/"})
 			tt.check(t, err)
 		})
 	}
@@ -227,7 +227,7 @@ func TestClient_Stage(t *testing.T) {
 	defer c.Close()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := c.Fetch(context.Background(), tt.addr, "C", "abc", "", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+			_, err := c.Fetch(context.Background(), tt.addr, "C", "abc", "", &httpmsg.Request{Method: "GET", URL: "http://x/"})
 			var fe *ForwardError
 			if !errors.As(err, &fe) {
 				t.Fatalf("err = %v, want a *ForwardError", err)
@@ -419,7 +419,7 @@ func TestServer_RefuseFrom(t *testing.T) {
 	defer srv.Close()
 	c := NewClient(testSecret(1), "node_a")
 	defer c.Close()
-	_, err := c.Fetch(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "C", "abc", "", &jsapi.HTTPRequest{Method: "GET", URL: "http://x/"})
+	_, err := c.Fetch(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "C", "abc", "", &httpmsg.Request{Method: "GET", URL: "http://x/"})
 	if err == nil || local.ran.Load() != 0 {
 		t.Fatalf("a refused address: %v, %d ran", err, local.ran.Load())
 	}

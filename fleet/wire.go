@@ -112,7 +112,7 @@ type Envelope struct {
 	Get    bool         `json:"get,omitempty"`
 }
 
-// WireRequest is jsapi.HTTPRequest on the wire.
+// WireRequest is httpmsg.Request on the wire.
 type WireRequest struct {
 	Method string      `json:"method"`
 	URL    string      `json:"url"`

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/jsapi/internal/rtstate"
 )
 
@@ -28,46 +29,14 @@ var builtinNames = map[string]bool{
 }
 
 // Error is an error JS sees as an error object of class Name (a built-in
-// ECMAScript error class, or a DOMException name) with Message. Errors that
-// come from JS keep its stack; Remote marks one that crossed from another
-// Durable Object (JS sees error.remote = true).
-type Error struct {
-	Name    string
-	Message string
-	Stack   string // the stack of the JS throw, "" when the error is Go's
-	Remote  bool
-	// Reset: the call that failed reset its Durable Object (JS sees
-	// error.durableObjectReset = true; the caller's stub stays broken).
-	Reset bool
-	// Broken: the call's object was reset, but workerd's error says so in
-	// its message only (no durableObjectReset), e.g. a commit that failed
-	// a deferred foreign key. The caller's stub stays broken, as with
-	// Reset.
-	Broken bool
-	Err    error // the Go cause, if any
-	// Value is the thrown value in V8's serialization format, when the
-	// thrower's worker has workerd's enhanced_error_serialization: the
-	// catcher gets that value back (name, own properties, cause, or the
-	// plain object that was thrown), not a new error of Name.
-	Value []byte
-	// ObjectID is the id of the Durable Object the error came from (JS
-	// sees error.durableObjectId), "" for none.
-	ObjectID string
-}
+// ECMAScript error class, or a DOMException name) with Message; its fields
+// are documented on httpmsg.ScriptError, a leaf so that fleet carries it
+// between nodes without the engine.
+type Error = httpmsg.ScriptError
 
 // DecodeValue rebuilds a Value in rt (jsapi/clone installs it: jserr
 // cannot import clone, which imports jserr).
 var DecodeValue func(rt *goja.Runtime, b []byte) (goja.Value, error)
-
-func (e *Error) Error() string {
-	if e.Message == "" {
-		return e.Name
-	}
-	return e.Name + ": " + e.Message
-}
-
-// Unwrap returns the Go cause.
-func (e *Error) Unwrap() error { return e.Err }
 
 // New returns an *Error of class name (see Object for the names).
 func New(name, msg string) *Error { return &Error{Name: name, Message: msg} }

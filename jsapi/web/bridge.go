@@ -8,6 +8,7 @@ import (
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/internal/whatwgurl"
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )
@@ -21,44 +22,14 @@ import (
 // response's internal slots to native.outRequest/outResponse, which build
 // the Go value directly.
 
-// HTTPRequest is a request as Go sees it: the incoming HTTP request handed
-// to a worker, or the request a stub.fetch carries to another runtime.
-type HTTPRequest struct {
-	Method string
-	URL    string
-	Header [][2]string // in order; names lowercased
-	Body   []byte      // nil = no body
-	// BodyStream, when set (and Body nil), is a body read as it arrives:
-	// JS pulls it chunk by chunk (stream.go). Whoever ends up with the
-	// request reads or closes it.
-	BodyStream io.ReadCloser
-	// CF is the request's cf object as JSON ("" = none): what wrangler dev
-	// puts on an incoming request (cellhost dev's --cf), carried to an
-	// object when the worker passes the request on with stub.fetch.
-	CF string
-	// hrefURL: URL is a Request's url as exported (an href already, or a
-	// string that does not parse), so that the runtime it reaches next
-	// need not canonicalise it again.
-	hrefURL bool
-}
+// HTTPRequest is a request as Go sees it (httpmsg.Request: a leaf, so
+// that fleet carries it without the engine).
+type HTTPRequest = httpmsg.Request
 
-// HTTPResponse is a response as Go sees it.
-type HTTPResponse struct {
-	Status     int
-	StatusText string
-	Header     [][2]string // names lowercased, set-cookie values separate
-	Body       []byte      // nil = no body
-	// BodyStream, when set (and Body nil), is a streamed body: a JS
-	// ReadableStream being pumped, or a streamed body passed through. The
-	// receiver reads it to the end or closes it (which cancels the JS
-	// stream).
-	BodyStream io.ReadCloser
-	WebSocket  goja.Value // the webSocket init field when it is no Socket, or nil
-	// Socket is the WebSocket behind WebSocket (nil when it is not one):
-	// unlike the JS value it may cross to another runtime, where
-	// NewResponse gives it a JS object of that runtime.
-	Socket Socket
-}
+// HTTPResponse is a response as Go sees it (httpmsg.Response). Its
+// WebSocket is a goja.Value of the runtime that made it; its Socket a
+// Socket.
+type HTTPResponse = httpmsg.Response
 
 // Socket is a WebSocket a Response can carry across runtimes. jsapi's
 // WebSocket implements it; web knows nothing more of it.
@@ -229,7 +200,7 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 			Method:  c.Argument(0).String(),
 			URL:     c.Argument(1).String(),
 			Header:  exportHeaders(c.Argument(2), c.Argument(3)),
-			hrefURL: true,
+			HrefURL: true,
 		}
 		if cf := c.Argument(5); !goja.IsNull(cf) && !goja.IsUndefined(cf) {
 			st.outReq.CF = cf.String()
@@ -252,7 +223,9 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 		out.Body, out.BodyStream = exportBody(c.Argument(4))
 		if ws := c.Argument(5); !goja.IsNull(ws) && !goja.IsUndefined(ws) {
 			if st.socketOf != nil {
-				out.Socket = st.socketOf(ws)
+				if s := st.socketOf(ws); s != nil {
+					out.Socket = s
+				}
 			}
 			if out.Socket == nil {
 				// Only a Socket may leave the runtime: the JS value
@@ -297,7 +270,7 @@ func requestArgs(rt *goja.Runtime, r *HTTPRequest) (*state, [5]goja.Value, error
 		return nil, [5]goja.Value{}, err
 	}
 	url := r.URL
-	if !r.hrefURL {
+	if !r.HrefURL {
 		url = st.canonicalURL(url) // href(href(s)) = href(s): once is enough
 	}
 	method := r.Method
@@ -387,9 +360,9 @@ func NewResponse(rt *goja.Runtime, r *HTTPResponse) (goja.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := r.WebSocket
-	if r.Socket != nil {
-		ws = r.Socket.ValueIn(rt)
+	ws, _ := r.WebSocket.(goja.Value)
+	if s, ok := r.Socket.(Socket); ok && s != nil {
+		ws = s.ValueIn(rt)
 	}
 	if ws == nil {
 		ws = goja.Null()

@@ -459,7 +459,7 @@ async function attemptAsync(f) { try { return String(await f()); } catch (e) { r
 		}
 		ws := "nil"
 		if r.WebSocket != nil {
-			ws = fmt.Sprint(r.WebSocket.Export())
+			ws = fmt.Sprint(r.WebSocket.(goja.Value).Export())
 		}
 		return rt.ToValue(fmt.Sprintf("%d|%q|%q|%q|body-nil=%v|ws=%s", r.Status, r.StatusText, r.Header, r.Body, r.Body == nil, ws))
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
@@ -285,12 +286,8 @@ func readErrorText(err error) string {
 }
 
 // BodyLimitError ends a streamed body that grew past its limit: JS sees
-// a TypeError with its text.
-type BodyLimitError struct{ Limit int64 }
-
-func (e *BodyLimitError) Error() string {
-	return "Request body exceeded the size limit."
-}
+// a TypeError with its text (httpmsg.BodyLimitError).
+type BodyLimitError = httpmsg.BodyLimitError
 
 // streamNatives adds the natives behind streamed bodies.
 func streamNatives(rt *goja.Runtime, st *state, n natives) {
@@ -407,40 +404,3 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 	})
 }
 
-// BufferBody reads a streamed body (BodyStream) into Body, at most limit
-// bytes (a *BodyLimitError past it): for the paths that carry bodies as
-// bytes (a forward to another node).
-func (r *HTTPRequest) BufferBody(limit int64) error {
-	b, err := bufferStream(r.BodyStream, limit)
-	if err == nil && r.BodyStream != nil {
-		r.Body, r.BodyStream = b, nil
-	}
-	return err
-}
-
-// BufferBody is HTTPRequest.BufferBody for a response.
-func (r *HTTPResponse) BufferBody(limit int64) error {
-	b, err := bufferStream(r.BodyStream, limit)
-	if err == nil && r.BodyStream != nil {
-		r.Body, r.BodyStream = b, nil
-	}
-	return err
-}
-
-func bufferStream(s io.ReadCloser, limit int64) ([]byte, error) {
-	if s == nil {
-		return nil, nil
-	}
-	defer s.Close()
-	b, err := io.ReadAll(io.LimitReader(s, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, &BodyLimitError{Limit: limit}
-	}
-	if b == nil {
-		b = []byte{}
-	}
-	return b, nil
-}
