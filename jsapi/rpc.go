@@ -516,6 +516,11 @@ func (w *Worker) envelope(path, v, caps goja.Value) ([]byte, error) {
 // errEnvelope is the error for bytes that are not an RPC envelope.
 var errEnvelope = errors.New("corrupt RPC message")
 
+// maxEnvelopeID is the largest export id an envelope may carry: ids reach
+// JS as numbers, exact up to 2^53-1 (they count up from 1, so a larger one
+// is corrupt; FuzzEnvelopeTargetIDs found 2^61.6 read as two ids).
+const maxEnvelopeID = 1<<53 - 1
+
 // openEnvelope decodes an envelope into its path, capability list (as JS
 // descriptors) and value.
 func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goja.Value, err error) {
@@ -573,7 +578,11 @@ func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goj
 		switch byte1() {
 		case 1:
 			_ = d.Set("t", 1)
-			_ = d.Set("id", int64(uv()))
+			id := uv()
+			if id > maxEnvelopeID {
+				return nil, nil, nil, errEnvelope
+			}
+			_ = d.Set("id", int64(id))
 		case 2:
 			_ = d.Set("t", 2)
 			_ = d.Set("b", str())
@@ -582,7 +591,9 @@ func (w *Worker) openEnvelope(b []byte) (path []string, caps *goja.Object, v goj
 				_ = d.Set("n", str())
 			}
 		case 3: // a body stream, read by the value's codec
-			uv()
+			if uv() > maxEnvelopeID {
+				return nil, nil, nil, errEnvelope
+			}
 			continue
 		default:
 			return nil, nil, nil, errEnvelope

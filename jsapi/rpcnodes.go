@@ -88,7 +88,7 @@ func envelopeRefs(b []byte) (ids, bodies []uint64, err error) {
 		switch kind {
 		case 1, 3:
 			id, ok := uv()
-			if !ok {
+			if !ok || id > maxEnvelopeID {
 				return nil, nil, errEnvelope
 			}
 			if kind == 1 {

@@ -81,6 +81,13 @@ func DecodeRequest(b []byte) (*Request, error) {
 	if dec.More() {
 		return nil, errors.New("queue request: trailing data")
 	}
+	// One form for "none": an empty list decodes as an absent one, as
+	// EncodeRequest writes it (omitempty), so a request re-encoded and
+	// decoded again is the same (FuzzDecodeRequest found "acks":[]).
+	r.Messages = nilIfEmpty(r.Messages)
+	r.Acks = nilIfEmpty(r.Acks)
+	r.Retries = nilIfEmpty(r.Retries)
+	r.Dead = nilIfEmpty(r.Dead)
 	switch r.Op {
 	case "send", "settle", "kick":
 	default:
@@ -114,3 +121,10 @@ func DecodeRequest(b []byte) (*Request, error) {
 
 // maxDelayMs is Cloudflare's largest delay, 12 hours.
 const maxDelayMs = 12 * 3600 * 1000
+
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
