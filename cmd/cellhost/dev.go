@@ -428,4 +428,3 @@ func relOrAbs(p string) string {
 	}
 	return p
 }
-

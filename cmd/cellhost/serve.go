@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -156,7 +157,7 @@ func joinFleet(ctx context.Context, o serveOptions, addr string, log *slog.Logge
 	// The storage probe runs here; the lease is taken by startLease once
 	// the node is about to serve.
 	node, err := ownership.New(ownership.Config{
-		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
+		Store: store, NodeID: nodeID, Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: hedgeAfter(o.bucket, o.leaseTTL),
 		Log: log.With("component", "ownership"), SkipProbe: true,
 	})
 	if err != nil {
@@ -225,7 +226,7 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 	cancel()
 	for failures := 1; ; failures++ {
 		node, err := ownership.New(ownership.Config{
-			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: renewEvery(o.leaseTTL),
+			Store: f.store, NodeID: f.node.ID(), Addr: addr, TTL: o.leaseTTL, RenewEvery: renewEvery(o.leaseTTL), HedgeAfter: hedgeAfter(o.bucket, o.leaseTTL),
 			Log: log.With("component", "ownership"),
 		})
 		if err != nil {
@@ -259,12 +260,25 @@ func (f *fleetNode) rejoin(ctx context.Context, o serveOptions, addr string, log
 // leaves time for its read-back and a retry before the fence point at
 // TTL - TTL/5 (with TTL/3, a healthy node fenced at load 15: issue 31).
 //
-// It is also how long a renewal's write may be in flight before another is
-// sent beside it (ownership.Config.HedgeAfter): at a 2 s TTL, writes at
-// 0.4, 0.8 and 1.2 s after the last landed one each have a chance to land
-// before the fence point at 1.6 s, where one slow S3 write used to fence a
+// On S3 it is also how long a renewal's write may be in flight before
+// another is sent beside it (hedgeAfter): at a 2 s TTL, writes at 0.4, 0.8
+// and 1.2 s after the last landed one each have a chance to land before
+// the fence point at 1.6 s, where one slow S3 write used to fence a
 // healthy node.
 func renewEvery(ttl time.Duration) time.Duration { return ttl / 5 }
+
+// hedgeAfter is ownership.Config.HedgeAfter for bucket: renewEvery on S3,
+// where requests are independent and a sibling write can overtake a slow
+// one; 0 on a file bucket, where writes of one lease key are serialised by
+// its lock: a sibling only queues behind the slow write and adds two
+// fsyncs to a disk that is slow already (the chaos run on files fenced
+// more with siblings: 17 healthy fences against 4 at load 60).
+func hedgeAfter(bucket string, ttl time.Duration) time.Duration {
+	if strings.HasPrefix(bucket, "file:") {
+		return 0
+	}
+	return renewEvery(ttl)
+}
 
 // rejoinAttemptTimeout bounds one attempt to rejoin (storage probe and
 // lease write): the lease TTL, at least 1 s.

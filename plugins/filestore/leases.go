@@ -38,7 +38,8 @@ import (
 // (flock(2), LockFileEx on Windows), taken without blocking and polled
 // until the caller's context ends (at most busyTimeout), so a stopped
 // holder costs a waiting writer its context, never a hang. A write goes to
-// a temporary file (fsynced), is renamed over the old one and the
+// a temporary file (<hex>.tmp-<random>; one a killed writer left is
+// removed by the key's next write or delete), is renamed over the old one and the
 // directory is fsynced: readers take no lock and see the old or the new
 // file, whole. A delete removes the lease file and then, still holding the
 // lock, its lock file (on Unix; Windows cannot remove a file another
@@ -212,7 +213,8 @@ func (l *leaseDir) put(ctx context.Context, key, name string, body []byte, etag 
 	if _, err := rand.Read(suffix[:]); err != nil {
 		return err
 	}
-	tmp := filepath.Join(l.dir, leaseTmp+hex.EncodeToString(suffix[:]))
+	l.removeStaleTmp(name)
+	tmp := filepath.Join(l.dir, name+leaseTmp+hex.EncodeToString(suffix[:]))
 	data := append([]byte(v1Magic+strings.Trim(etag, `"`)+"\n"), body...)
 	if err := writeSynced(tmp, data); err != nil {
 		os.Remove(tmp)
@@ -242,6 +244,7 @@ func (l *leaseDir) del(ctx context.Context, key, name, ifMatch string) error {
 	case err != nil:
 		return err
 	}
+	l.removeStaleTmp(name)
 	// The lock file goes too, while it is held (see the top of the file;
 	// a locker waiting on it opens the name again).
 	if removeLockFiles {
@@ -250,6 +253,17 @@ func (l *leaseDir) del(ctx context.Context, key, name, ifMatch string) error {
 		}
 	}
 	return syncFile(l.dir)
+}
+
+// removeStaleTmp removes the temporary files of key name's earlier writes:
+// called with the key's lock held, and only a holder of the lock writes a
+// temporary file of the key, so any there is left by a process killed
+// between writing it and renaming it (the chaos suite's kill -9 left one).
+func (l *leaseDir) removeStaleTmp(name string) {
+	stale, _ := filepath.Glob(filepath.Join(l.dir, name+leaseTmp+"*"))
+	for _, p := range stale {
+		_ = os.Remove(p) // best effort: the next write or delete tries again
+	}
 }
 
 // lockedCurrent reports whether the lock file f (locked) is still the file

@@ -352,3 +352,45 @@ func TestLeases_LockAfterItsFileWasRemoved(t *testing.T) {
 		t.Errorf("a third writer got the lock b holds (%v, %v)", ok, err)
 	}
 }
+
+// TestLeases_KilledWriterLeavesNoTmp: a writer killed between writing its
+// temporary file and renaming it leaves the file behind; the key's next
+// write (or its delete) removes it, and another key's are left alone.
+func TestLeases_KilledWriterLeavesNoTmp(t *testing.T) {
+	ctx := context.Background()
+	s, err := New(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dir := filepath.Join(s.root, leaseDirName)
+	a, b := hexName("nodes/node_a.json"), hexName("nodes/node_b.json")
+	for _, n := range []string{a, b} {
+		if err := os.WriteFile(filepath.Join(dir, n+leaseTmp+"0123456789abcdef"), []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	etag, err := s.Put(ctx, "nodes/node_a.json", []byte("lease"), plugins.PutOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmps := func() (names []string) {
+		all, _ := filepath.Glob(filepath.Join(dir, "*"+leaseTmp+"*"))
+		for _, p := range all {
+			names = append(names, filepath.Base(p))
+		}
+		return names
+	}
+	if got := tmps(); len(got) != 1 || !strings.HasPrefix(got[0], b) {
+		t.Errorf("after a write of node_a: %v, want node_b's only", got)
+	}
+	if err := s.Delete(ctx, "nodes/node_a.json", etag); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "nodes/node_b.json", ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := tmps(); len(got) != 0 {
+		t.Errorf("after the deletes: %v", got)
+	}
+}
