@@ -77,6 +77,7 @@ func BenchmarkCell_KVPut(b *testing.B) {
 		values := [][]byte{value}
 		i := 0
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		for b.Loop() {
 			keys[0] = "key" + strconv.Itoa(i%1000)
 			i++
@@ -120,6 +121,7 @@ func BenchmarkCell_KVGet(b *testing.B) {
 		keys := []string{""}
 		i := 0
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		for b.Loop() {
 			keys[0] = "key" + strconv.Itoa(i%1000)
 			i++
@@ -184,6 +186,7 @@ func BenchmarkCell_SQLInsert(b *testing.B) {
 		db := openBenchCell(b)
 		query(b, db, benchSchema)
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		i := 0
 		for b.Loop() {
 			i++
@@ -231,6 +234,7 @@ func BenchmarkCell_SQLSelect(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		i := 0
 		for b.Loop() {
 			i++
@@ -296,6 +300,7 @@ func BenchmarkCell_SQLScan(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		for b.Loop() {
 			if n := len(query(b, db, `SELECT id, name, score FROM items WHERE id >= ? ORDER BY id LIMIT 100`, 500.0)); n != 100 {
 				b.Fatalf("rows = %d", n)
@@ -383,6 +388,7 @@ func BenchmarkCell_SQLCount(b *testing.B) {
 		db := openBenchCell(b)
 		fillItems(b, db, rows)
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		for b.Loop() {
 			c, err := db.Exec(`SELECT count(*) FROM items`)
 			if err != nil {
@@ -432,6 +438,7 @@ func BenchmarkCell_SQLUpdate(b *testing.B) {
 		db := openBenchCell(b)
 		fillItems(b, db, rows)
 		b.ReportAllocs()
+		defer threadCPU(b)()
 		i := 0
 		for b.Loop() {
 			i++
