@@ -80,3 +80,25 @@ func TestNodeFs_linksAndCp(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeFs_glob: globSync, glob and promises.glob match with minimatch
+// (Node's own matcher) over /tmp: brace and extglob patterns, ** into dot
+// directories as workerd's does, exclude as patterns or a function, and
+// Dirents with withFileTypes.
+func TestNodeFs_glob(t *testing.T) {
+	src := `import fs from "node:fs"; export async function probe() {
+		for (const d of ["/tmp/g/a/.hid/x", "/tmp/g/a/b/c", "/tmp/g/a/bc"]) fs.mkdirSync(d, { recursive: true });
+		for (const f of ["/tmp/g/a/.hid/x/f", "/tmp/g/a/b/c/f", "/tmp/g/a/bc/f", "/tmp/g/a/.b"]) fs.writeFileSync(f, "x");
+		const cwd = "/tmp/g", s = (a) => [...a].sort().join(" ");
+		const out = [s(fs.globSync("a/**/f", { cwd })), s(fs.globSync("a//{b,bc}/*", { cwd })), s(fs.globSync("./**/.b", { cwd })),
+			s(fs.globSync("a/+(b|bc)", { cwd })), s(fs.globSync("a/**", { cwd, exclude: ["**/.hid/**", "**/.hid"] })),
+			s(fs.globSync("a/*", { cwd, exclude: (p) => p.endsWith("bc") })), fs.globSync("a/b/c", { cwd, withFileTypes: true }).map((d) => d.name + d.isDirectory()).join(),
+			s(fs.globSync(["a/bc", "a/b"], { cwd }))];
+		out.push(s(await new Promise((r, j) => fs.glob("a/*/f", { cwd }, (e, m) => (e ? j(e) : r(m))))));
+		const it = []; for await (const m of fs.promises.glob("a/b*", { cwd })) it.push(m); out.push(s(it));
+		return out.join("|") }`
+	want := "a/.hid/x/f a/b/c/f a/bc/f|a/b/c a/bc/f|a/.b|a/b a/bc|a a/.b a/b a/b/c a/b/c/f a/bc a/bc/f|a/.b a/.hid a/b|ctrue|a/b a/bc|a/bc/f|a/b a/bc"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

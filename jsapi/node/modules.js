@@ -1495,6 +1495,58 @@
       promises[base] = async (...args) => f(...args);
     }
     promises.opendir = async (p, o) => sync.opendirSync(p, o);
+    // glob: minimatch (Node's own matcher) over a walk of cwd. As workerd's,
+    // ** goes into dot directories; a pattern with ".." is not walked.
+    function globSync(pattern, o) {
+      const patterns = Array.isArray(pattern) ? pattern : [pattern];
+      for (const p of patterns) if (typeof p !== "string") throw argType("pattern", "of type string or an instance of Array", p);
+      if (o !== undefined && o !== null && typeof o !== "object") throw argType("options", "of type object", o);
+      o = o || {};
+      if (o.exclude !== undefined && typeof o.exclude !== "function" && !Array.isArray(o.exclude)) throw argType("options.exclude", "of type function or an instance of Array", o.exclude);
+      const withTypes = optBool(o, "withFileTypes", "options");
+      const { Minimatch } = require("_minimatch");
+      const mmOpts = { dot: true, nocomment: true, nonegate: true, windowsPathsNoEscape: true };
+      const norm = (p) => p.replace(/\/+/g, "/").replace(/^(\.\/)+/, "");
+      const matchers = patterns.map((p) => new Minimatch(norm(p), mmOpts));
+      const excludes = Array.isArray(o.exclude) ? o.exclude.map((p) => new Minimatch(norm(p), mmOpts)) : [];
+      const cwd = o.cwd === undefined ? "/bundle" : pathOf(o.cwd, "options.cwd");
+      const root = walk(cwd, true, "scandir").node;
+      const out = [];
+      if (!root || !root.dir) return out;
+      const excluded = (rel, c, at) => {
+        if (typeof o.exclude === "function") return !!o.exclude(withTypes ? new Dirent(rel.split("/").pop(), c, at) : rel);
+        return excludes.some((m) => m.match(rel));
+      };
+      const visit = (n, rel, at) => {
+        for (const [name, c] of n.children) {
+          const r = rel ? rel + "/" + name : name;
+          if (excluded(r, c, at)) continue;
+          const d = c.link !== undefined ? undefined : c;
+          // "a/**" takes a itself too (Node's glob): a directory is tried as "a/" as well.
+          if (matchers.some((m) => m.match(r) || (d && d.dir && m.match(r + "/")))) out.push(withTypes ? new Dirent(name, c, at) : r);
+          if (d && d.dir) visit(d, r, at + "/" + name);
+        }
+      };
+      visit(root, "", cwd);
+      return out;
+    }
+    fs.globSync = globSync;
+    fs.glob = (pattern, o, cb) => {
+      if (typeof o === "function") { cb = o; o = undefined; }
+      if (typeof cb !== "function") throw argType("cb", "of type function", cb);
+      let r, e = null;
+      try { r = globSync(pattern, o); } catch (err) { if (thrownAtCall(err)) throw err; e = err; }
+      native.setImmediate(() => (e ? cb(e) : cb(null, r)));
+    };
+    // fsPromises.glob is an async iterator of the matches, as in Node.
+    promises.glob = (pattern, o) => {
+      let list;
+      const next = async () => {
+        if (!list) list = globSync(pattern, o);
+        return list.length ? { value: list.shift(), done: false } : { value: undefined, done: true };
+      };
+      return { next, return: async () => ({ value: undefined, done: true }), [Symbol.asyncIterator]() { return this; } };
+    };
     promises.constants = fs.constants;
     fs.promises = promises;
     fs.createReadStream = (p, o) => { const { Readable } = require("stream"); const data = readAll(p); const enc = encodingOf(o); return Readable.from([enc ? Buffer.from(data).toString(enc) : Buffer.from(data)]); };
