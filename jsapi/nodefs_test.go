@@ -1,6 +1,9 @@
 package jsapi
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNodeFs_linksAndCp: node:fs's symbolic and hard links, cp with its
 // options and Node's error codes, opendir, access modes, and the callback
@@ -100,5 +103,32 @@ func TestNodeFs_glob(t *testing.T) {
 	want := "a/.hid/x/f a/b/c/f a/bc/f|a/b/c a/bc/f|a/.b|a/b a/bc|a a/.b a/b a/b/c a/b/c/f a/bc a/bc/f|a/.b a/.hid a/b|ctrue|a/b a/bc|a/bc/f|a/b a/bc"
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeTest_mock: node:test's mock tracker records calls (arguments,
+// results, errors, this), swaps implementations (for good, once, for n
+// calls) and restores mocked methods; a bare "test" stays an npm name.
+func TestNodeTest_mock(t *testing.T) {
+	src := `import { mock } from "node:test"; export function probe() {
+		const out = [];
+		const f = mock.fn((a, b) => a + b);
+		f(1, 2); f.call("ctx", 3, 4);
+		out.push(f.mock.callCount(), f.mock.calls[1].arguments.join("+"), f.mock.calls[1].result, f.mock.calls[1].this);
+		f.mock.mockImplementationOnce(() => "once"); out.push(f(0, 0), f(5, 5));
+		const bad = mock.fn(() => { throw new TypeError("no") }); try { bad() } catch {} out.push(bad.mock.calls[0].error.message);
+		const obj = { n: 1, get v() { return 10 }, inc(x) { return this.n + x } };
+		const m = mock.method(obj, "inc"); out.push(obj.inc(2), m.mock.callCount(), m.mock.calls[0].this === obj);
+		mock.method(obj, "inc", () => 99, { times: 1 }); out.push(obj.inc(1), obj.inc(1));
+		mock.getter(obj, "v", () => 20); out.push(obj.v);
+		mock.restoreAll(); out.push(obj.inc(2), obj.v, typeof obj.inc.mock);
+		f.mock.resetCalls(); out.push(f.mock.callCount());
+		return out.join() }`
+	want := "2,3+4,7,ctx,once,10,no,3,1,true,99,2,20,3,10,undefined,0"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, err := buildNode(t, `import t from "test"; export const x = t;`, "2026-01-01", "nodejs_compat"); err == nil || strings.Contains(err.Error(), "node:test") {
+		t.Errorf("a bare \"test\" import should be left to npm resolution (no such package here), got %v", err)
 	}
 }

@@ -1560,6 +1560,91 @@
   };
   defs["fs/promises"] = () => require("fs").promises;
 
+  // ---- test: node:test's mock (MockTracker), what workerd's tests and
+  // apps' own checks use; test()/describe() need Node's runner, which a
+  // worker has no use for, and throw. ----
+  defs.test = () => {
+    const notImplemented = (name) => () => { throw Object.assign(new Error(`The ${name} method is not implemented`), { code: "ERR_METHOD_NOT_IMPLEMENTED" }); };
+    const fnArg = (v, name) => { if (v !== undefined && typeof v !== "function") throw Object.assign(new TypeError(`The "${name}" argument must be of type function. Received ${v === null ? "null" : typeof v}`), { code: "ERR_INVALID_ARG_TYPE" }); };
+    class MockFunctionContext {
+      constructor(impl, original, restore, times) {
+        this._calls = []; this._impl = impl; this._original = original; this._restore = restore;
+        this._once = new Map(); this._times = times; this._used = 0;
+      }
+      get calls() { return this._calls.slice(); }
+      callCount() { return this._calls.length; }
+      mockImplementation(fn) { fnArg(fn, "implementation"); this._impl = fn; this._times = Infinity; this._used = 0; }
+      mockImplementationOnce(fn, onCall) { fnArg(fn, "implementation"); this._once.set(onCall === undefined ? this._calls.length : onCall, fn); }
+      resetCalls() { this._calls = []; }
+      restore() { if (this._restore) this._restore(); }
+      _next() {
+        const n = this._calls.length;
+        if (this._once.has(n)) { const f = this._once.get(n); this._once.delete(n); return f; }
+        if (this._used < this._times) { this._used++; return this._impl; }
+        return this._original;
+      }
+    }
+    class MockTracker {
+      constructor() { this._mocks = []; }
+      fn(original = function () {}, implementation = original, options = {}) {
+        if (original !== null && typeof original === "object") { options = original; original = function () {}; implementation = original; }
+        else if (implementation !== null && typeof implementation === "object") { options = implementation; implementation = original; }
+        fnArg(original, "original"); fnArg(implementation, "implementation");
+        return this._make(implementation, original, undefined, options.times === undefined ? Infinity : options.times);
+      }
+      _make(impl, original, restore, times) {
+        const ctx = new MockFunctionContext(impl, original, restore, times);
+        const mocked = new Proxy(original, {
+          apply(target, self, args) {
+            const f = ctx._next();
+            const call = { arguments: args, error: undefined, result: undefined, stack: new Error(), target: undefined, this: self };
+            try { call.result = Reflect.apply(f, self, args); } catch (e) { call.error = e; ctx._calls.push(call); throw e; }
+            ctx._calls.push(call);
+            return call.result;
+          },
+          construct(target, args, newTarget) {
+            const f = ctx._next();
+            const call = { arguments: args, error: undefined, result: undefined, stack: new Error(), target: newTarget, this: undefined };
+            try { call.result = Reflect.construct(f, args, newTarget === mocked ? f : newTarget); } catch (e) { call.error = e; ctx._calls.push(call); throw e; }
+            call.this = call.result;
+            ctx._calls.push(call);
+            return call.result;
+          },
+          get(target, key, receiver) { return key === "mock" ? ctx : Reflect.get(target, key, receiver); },
+        });
+        this._mocks.push(ctx);
+        return mocked;
+      }
+      method(object, name, implementation, options) {
+        if (implementation !== null && typeof implementation === "object" && typeof implementation !== "function") { options = implementation; implementation = undefined; }
+        options = options || {};
+        if (object === null || (typeof object !== "object" && typeof object !== "function")) throw Object.assign(new TypeError(`The "object" argument must be of type object. Received ${object === null ? "null" : typeof object}`), { code: "ERR_INVALID_ARG_TYPE" });
+        let desc, owner = object;
+        while (owner && !(desc = Object.getOwnPropertyDescriptor(owner, name))) owner = Object.getPrototypeOf(owner);
+        if (!desc) throw Object.assign(new TypeError(`The argument 'methodName' must be a method. Received ${String(name)}`), { code: "ERR_INVALID_ARG_VALUE" });
+        const kind = options.getter ? "get" : options.setter ? "set" : "value";
+        const original = desc[kind];
+        if (typeof original !== "function") throw Object.assign(new TypeError(`The argument 'methodName' must be a method. Received ${String(name)}`), { code: "ERR_INVALID_ARG_VALUE" });
+        const own = Object.getOwnPropertyDescriptor(object, name);
+        const restore = () => { if (own) Object.defineProperty(object, name, own); else delete object[name]; };
+        const mocked = this._make(implementation === undefined ? original : implementation, original, restore, options.times === undefined ? Infinity : options.times);
+        const nd = { ...desc, configurable: true };
+        nd[kind] = mocked;
+        Object.defineProperty(object, name, nd);
+        return mocked;
+      }
+      getter(object, name, implementation, options) { return this.method(object, name, implementation, { ...(typeof implementation === "object" ? implementation : options), getter: true }); }
+      setter(object, name, implementation, options) { return this.method(object, name, implementation, { ...(typeof implementation === "object" ? implementation : options), setter: true }); }
+      reset() { this.restoreAll(); this._mocks = []; }
+      restoreAll() { for (const m of this._mocks.slice().reverse()) m.restore(); } // the last mock first: each put back what it found
+    }
+    const mock = new MockTracker();
+    const test = notImplemented("test");
+    Object.assign(test, { test, mock, describe: notImplemented("describe"), it: notImplemented("it"), suite: notImplemented("suite"),
+      before: notImplemented("before"), after: notImplemented("after"), beforeEach: notImplemented("beforeEach"), afterEach: notImplemented("afterEach"), MockTracker });
+    return test;
+  };
+
 
   // ---- modules workerd has that cellhost does not run yet: they load with
   // workerd's export names (libraries import them at the top), constants
