@@ -1,11 +1,16 @@
 package jsapi
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNodeFs_linksAndCp: node:fs's symbolic and hard links, cp with its
 // options and Node's error codes, opendir, access modes, and the callback
 // form's rule (a bad argument throws at the call, what the file system
-// answers goes to the callback), as workerd's node:fs gives them.
+// answers goes to the callback), as workerd's node:fs gives them: entries
+// listed in the order made, modes that chmod does not change (workerd
+// keeps none), statfs all zeros.
 func TestNodeFs_linksAndCp(t *testing.T) {
 	cases := []struct{ name, src, want string }{
 		{"symlinks", `import fs from "node:fs"; export function probe() {
@@ -67,8 +72,8 @@ func TestNodeFs_linksAndCp(t *testing.T) {
 			const it = []; for await (const e of await fs.promises.opendir("/tmp/o")) it.push(e.name);
 			fs.chmodSync("/tmp/o/f", 0o600); fs.utimesSync("/tmp/o/f", 1000, 2000);
 			const st = fs.statSync("/tmp/o/f");
-			return [names.join(" "), it.join(" "), (st.mode & 0o777).toString(8), st.mtimeMs, typeof fs.statfsSync("/tmp").bsize, typeof fs.lchmodSync, typeof fs.futimesSync, fs.readdirSync("/tmp/o", { recursive: true }).join(" ")].join() }`,
-			"f p/,f p,600,2000000,number,function,function,f p"},
+			return [names.join(" "), it.join(" "), (st.mode & 0o777).toString(8), st.mtimeMs, fs.statfsSync("/tmp").bsize, typeof fs.lchmodSync, typeof fs.futimesSync, fs.readdirSync("/tmp/o", { recursive: true }).join(" ")].join() }`,
+			"p/ f,p f,666,2000000,0,function,function,p f"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,5 +81,54 @@ func TestNodeFs_linksAndCp(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestNodeFs_glob: globSync, glob and promises.glob match with minimatch
+// (Node's own matcher) over /tmp: brace and extglob patterns, ** into dot
+// directories as workerd's does, exclude as patterns or a function, and
+// Dirents with withFileTypes.
+func TestNodeFs_glob(t *testing.T) {
+	src := `import fs from "node:fs"; export async function probe() {
+		for (const d of ["/tmp/g/a/.hid/x", "/tmp/g/a/b/c", "/tmp/g/a/bc"]) fs.mkdirSync(d, { recursive: true });
+		for (const f of ["/tmp/g/a/.hid/x/f", "/tmp/g/a/b/c/f", "/tmp/g/a/bc/f", "/tmp/g/a/.b"]) fs.writeFileSync(f, "x");
+		const cwd = "/tmp/g", s = (a) => [...a].sort().join(" ");
+		const out = [s(fs.globSync("a/**/f", { cwd })), s(fs.globSync("a//{b,bc}/*", { cwd })), s(fs.globSync("./**/.b", { cwd })),
+			s(fs.globSync("a/+(b|bc)", { cwd })), s(fs.globSync("a/**", { cwd, exclude: ["**/.hid/**", "**/.hid"] })),
+			s(fs.globSync("a/*", { cwd, exclude: (p) => p.endsWith("bc") })), fs.globSync("a/b/c", { cwd, withFileTypes: true }).map((d) => d.name + d.isDirectory()).join(),
+			s(fs.globSync(["a/bc", "a/b"], { cwd }))];
+		out.push(s(await new Promise((r, j) => fs.glob("a/*/f", { cwd }, (e, m) => (e ? j(e) : r(m))))));
+		const it = []; for await (const m of fs.promises.glob("a/b*", { cwd })) it.push(m); out.push(s(it));
+		return out.join("|") }`
+	want := "a/.hid/x/f a/b/c/f a/bc/f|a/b/c a/bc/f|a/.b|a/b a/bc|a a/.b a/b a/b/c a/b/c/f a/bc a/bc/f|a/.b a/.hid a/b|ctrue|a/b a/bc|a/bc/f|a/b a/bc"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeTest_mock: node:test's mock tracker records calls (arguments,
+// results, errors, this), swaps implementations (for good, once, for n
+// calls) and restores mocked methods; a bare "test" stays an npm name.
+func TestNodeTest_mock(t *testing.T) {
+	src := `import { mock } from "node:test"; export function probe() {
+		const out = [];
+		const f = mock.fn((a, b) => a + b);
+		f(1, 2); f.call("ctx", 3, 4);
+		out.push(f.mock.callCount(), f.mock.calls[1].arguments.join("+"), f.mock.calls[1].result, f.mock.calls[1].this);
+		f.mock.mockImplementationOnce(() => "once"); out.push(f(0, 0), f(5, 5));
+		const bad = mock.fn(() => { throw new TypeError("no") }); try { bad() } catch {} out.push(bad.mock.calls[0].error.message);
+		const obj = { n: 1, get v() { return 10 }, inc(x) { return this.n + x } };
+		const m = mock.method(obj, "inc"); out.push(obj.inc(2), m.mock.callCount(), m.mock.calls[0].this === obj);
+		mock.method(obj, "inc", () => 99, { times: 1 }); out.push(obj.inc(1), obj.inc(1));
+		mock.getter(obj, "v", () => 20); out.push(obj.v);
+		mock.restoreAll(); out.push(obj.inc(2), obj.v, typeof obj.inc.mock);
+		f.mock.resetCalls(); out.push(f.mock.callCount());
+		return out.join() }`
+	want := "2,3+4,7,ctx,once,10,no,3,1,true,99,2,20,3,10,undefined,0"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if _, err := buildNode(t, `import t from "test"; export const x = t;`, "2026-01-01", "nodejs_compat"); err == nil || strings.Contains(err.Error(), "node:test") {
+		t.Errorf("a bare \"test\" import should be left to npm resolution (no such package here), got %v", err)
 	}
 }

@@ -93,3 +93,22 @@ func TestRunnerSelfTest(t *testing.T) {
 		t.Errorf("tests %v, want %v", names, want)
 	}
 }
+
+// A narrowed run that rewrites the ratchet keeps the other files' lines:
+// only the files it ran are replaced, and the lines stay grouped by file.
+func TestKeepLines(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "exp.txt")
+	newRun := "# header\nb.wd-test\tt2\tFAIL: new\n"
+	old := "# header\na.wd-test\tt1\tFAIL: a\nb.wd-test\tt1\tFAIL: old\nc.wd-test\tt3\tFAIL: c\n"
+	if err := os.WriteFile(p, []byte(newRun), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := keepLines(p, old, []string{"b.wd-test"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	want := "# header\na.wd-test\tt1\tFAIL: a\nb.wd-test\tt2\tFAIL: new\nc.wd-test\tt3\tFAIL: c\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -143,8 +143,19 @@ func TestWorkerdTests(t *testing.T) {
 		}
 	}
 	if os.Getenv("CELLHOST_WORKERD_WRITE") == "1" {
+		old, err := os.ReadFile("expectations.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := wpt.WriteExpectations("expectations.txt", expectationsHeader, ran, all, exp); err != nil {
 			t.Fatal(err)
+		}
+		if narrowed {
+			// A narrowed run rewrites the lines of the files it ran and
+			// keeps the others' as they were.
+			if err := keepLines("expectations.txt", string(old), ran); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
@@ -357,4 +368,41 @@ func oneLine(s string) string {
 		s = s[:300] + "..."
 	}
 	return s
+}
+
+// keepLines adds to the expectations file at p the lines of old whose file
+// is not in ran, and sorts the lines by file (the header stays first).
+func keepLines(p, old string, ran []string) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, f := range ran {
+		done[f] = true
+	}
+	var header, lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "#"):
+			header = append(header, l)
+		default:
+			lines = append(lines, l)
+		}
+	}
+	for _, l := range strings.Split(old, "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if file, _, _ := strings.Cut(l, "\t"); !done[file] {
+			lines = append(lines, l)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		fi, _, _ := strings.Cut(lines[i], "\t")
+		fj, _, _ := strings.Cut(lines[j], "\t")
+		return fi < fj
+	})
+	return os.WriteFile(p, []byte(strings.Join(append(header, lines...), "\n")+"\n"), 0o644)
 }

@@ -63,8 +63,13 @@ var modules = []string{
 	"assert", "assert/strict", "async_hooks", "buffer", "cluster", "crypto", "diagnostics_channel", "dns", "dns/promises",
 	"events", "fs", "fs/promises", "http", "http2", "https", "module", "net", "punycode", "tls", "vm",
 	"os", "path", "path/posix", "process", "querystring", "stream", "stream/consumers", "stream/promises",
-	"stream/web", "string_decoder", "timers", "timers/promises", "url", "util", "util/types", "zlib",
+	"stream/web", "string_decoder", "test", "timers", "timers/promises", "url", "util", "util/types", "zlib",
 }
+
+// prefixOnly are Node's modules that exist only as "node:name": a bare
+// "test" or "sqlite" is an npm package in Node, so a bare import of one is
+// left to esbuild.
+var prefixOnly = map[string]bool{"test": true, "sqlite": true}
 
 // Builtin reports whether cellhost provides node:name.
 func Builtin(name string) bool {
@@ -81,11 +86,14 @@ func Builtin(name string) bool {
 // in node_modules.
 var nodeOnly = []string{
 	"child_process", "dgram", "inspector", "perf_hooks", "readline", "repl",
-	"sqlite", "test", "trace_events", "tty", "v8", "wasi", "worker_threads",
+	"sqlite", "trace_events", "tty", "v8", "wasi", "worker_threads",
 }
 
 // NodeName reports whether name is one of Node's built-in module names.
 func NodeName(name string) bool {
+	if prefixOnly[name] {
+		return false
+	}
 	if Builtin(name) {
 		return true
 	}

@@ -1069,13 +1069,15 @@
     const encodingOf = (o) => (typeof o === "string" ? o : o && o.encoding) || null;
     const out = (bytes, o) => { const enc = encodingOf(o); const b = Buffer.from(bytes); return enc && enc !== "buffer" ? b.toString(enc) : b; };
     const kindBits = (n) => n.dir ? 0o40000 : n.link !== undefined ? 0o120000 : n.dev ? 0o20000 : 0o100000;
-    const permOf = (n) => n.link !== undefined ? 0o777 : n.readonly ? (n.dir ? 0o555 : 0o444) : n.perm;
+    // workerd's modes: read for all, write where writable, never execute;
+    // a link reads as 0o444. ino, blksize and blocks are 0, a device's dev 1.
+    const permOf = (n) => n.link !== undefined || n.readonly ? 0o444 : 0o666;
     class Stats {
       constructor(node, bigint) {
         const ms = { atimeMs: node.atime || 0, mtimeMs: node.mtime || 0, ctimeMs: node.ctime || 0, birthtimeMs: node.birthtime || 0 };
         const size = node.dir ? 0 : node.link !== undefined ? node.link.length : node.data.length;
-        const vals = { dev: 0, mode: kindBits(node) | permOf(node), nlink: node.nlink || 1, uid: 0, gid: 0, rdev: 0, blksize: 4096, ino: node.ino || 0,
-          size, blocks: Math.ceil(size / 512) };
+        const vals = { dev: node.dev ? 1 : 0, mode: kindBits(node) | permOf(node), nlink: node.nlink || 1, uid: 0, gid: 0, rdev: 0, blksize: 0, ino: 0,
+          size, blocks: 0 };
         if (bigint) {
           for (const k of Object.keys(vals)) this[k] = BigInt(vals[k]);
           for (const [k, v] of Object.entries(ms)) { this[k] = BigInt(Math.floor(v)); this[k.replace("Ms", "Ns")] = BigInt(Math.floor(v)) * 1000000n; }
@@ -1097,9 +1099,8 @@
       constructor(name, node, parentPath) { this.name = name; this.parentPath = parentPath; this.path = parentPath; Object.defineProperty(this, "_kind", { value: kindBits(node) }); }
     }
     for (const m of ["isFile", "isDirectory", "isSymbolicLink", "isCharacterDevice", "isBlockDevice", "isFIFO", "isSocket"]) Dirent.prototype[m] = Stats.prototype[m];
-    class StatFs {
-      constructor(bigint) { const v = { type: 0, bsize: 4096, blocks: 0, bfree: 0, bavail: 0, files: 0, ffree: 0 }; for (const k of Object.keys(v)) this[k] = bigint ? BigInt(v[k]) : v[k]; }
-    }
+    // statfs: a plain object of zeros, as workerd answers.
+    const statfsOf = (bigint) => { const v = { type: 0, bsize: 0, blocks: 0, bfree: 0, bavail: 0, files: 0, ffree: 0 }; if (bigint) for (const k of Object.keys(v)) v[k] = BigInt(v[k]); return v; };
     const optBool = (o, k, name) => { if (o && o[k] !== undefined && typeof o[k] !== "boolean") throw argType(`${name}.${k}`, "of type boolean", o[k]); return !!(o && o[k]); };
     function modeArg(mode, name = "mode", dflt = 0) {
       if (mode === undefined || mode === null) return dflt;
@@ -1108,7 +1109,13 @@
       if (!Number.isInteger(mode)) throw outOfRange(name, "an integer", mode);
       return mode;
     }
+    function statOpts(o) {
+      if (o === undefined || o === null) return false;
+      if (typeof o !== "object") throw argType("options", "of type object", o);
+      return optBool(o, "bigint", "options");
+    }
     function statOf(p, follow, o, syscall) {
+      statOpts(o);
       const abs = pathOf(p);
       const { node } = walk(abs, follow, syscall);
       if (!node) { if (o && o.throwIfNoEntry === false) return undefined; throw enoent(syscall, abs); }
@@ -1138,9 +1145,8 @@
       const abs = pathOf(p);
       const { node, real } = walk(abs, follow, syscall);
       if (!node) throw enoent(syscall, abs);
-      if (!writable(real) && !node.dev) throw eperm(syscall, abs);
-      if (node.link === undefined) node.perm = m & 0o777;
-      node.ctime = Date.now();
+      if (m < 0 || m > 0o7777) throw outOfRange("mode", ">= 0 && <= 4095", m);
+      // workerd keeps no modes: a valid chmod changes nothing.
     }
     const idArg = (v, name) => { if (typeof v !== "number") throw argType(name, "of type number", v); if (!Number.isInteger(v) || v < -1 || v > 4294967295) throw outOfRange(name, ">= -1 && <= 4294967295", v); };
     function chown(p, uid, gid, follow, syscall) {
@@ -1217,6 +1223,8 @@
       if (o.preserveTimestamps) { const n = walk(d, true, "cp").node; n.atime = sn.atime; n.mtime = sn.mtime; }
     }
     function remove(p, o, syscall) {
+      if (o !== undefined && o !== null && typeof o !== "object") throw argType("options", "of type object", o);
+      if (o) { optBool(o, "recursive", "options"); optBool(o, "force", "options"); }
       const abs = pathOf(p);
       const { node, parent, name, real } = walk(abs, false, syscall);
       if (!node) { if (o && o.force) return; throw enoent(syscall, abs); }
@@ -1227,7 +1235,7 @@
       parent.mtime = Date.now();
     }
     class Dir {
-      constructor(abs, names, node) { this.path = abs; Object.defineProperty(this, "_q", { value: names.map((n) => new Dirent(n, node.children.get(n), abs)), writable: true }); Object.defineProperty(this, "_closed", { value: false, writable: true }); }
+      constructor(abs, entries) { this.path = abs; Object.defineProperty(this, "_q", { value: entries, writable: true }); Object.defineProperty(this, "_closed", { value: false, writable: true }); }
       _check() { if (this._closed) throw Object.assign(new Error("Directory handle was closed"), { code: "ERR_DIR_CLOSED" }); }
       readSync() { this._check(); return this._q.shift() || null; }
       read(cb) { let r, e = null; try { r = this.readSync(); } catch (err) { e = err; } if (typeof cb === "function") { native.setImmediate(() => (e ? cb(e) : cb(null, r))); return; } return e ? Promise.reject(e) : Promise.resolve(r); }
@@ -1246,11 +1254,13 @@
       const { node } = walk(abs, true, "readdir");
       if (!node) throw enoent("readdir", abs);
       if (!node.dir) throw enotdir("readdir", abs);
-      const names = [...node.children.keys()].sort();
+      if (o !== undefined && o !== null && typeof o !== "object" && typeof o !== "string") throw argType("options", "of type object", o);
+      if (o && typeof o === "object") { optBool(o, "withFileTypes", "options"); optBool(o, "recursive", "options"); }
+      const names = [...node.children.keys()];
       if (o && o.recursive) {
         const all = [];
         const visit = (n, rel, at) => {
-          for (const name of [...n.children.keys()].sort()) {
+          for (const name of n.children.keys()) {
             const c = n.children.get(name);
             const r = rel ? rel + "/" + name : name;
             all.push(o.withFileTypes ? new Dirent(name, c, at) : r);
@@ -1280,14 +1290,31 @@
       appendFileSync(p, data, o) { writeAll(p, typeof data === "string" ? Buffer.from(data, encodingOf(o) || "utf8") : data, true); },
       statSync(p, o) { return statOf(p, true, o, "stat"); },
       lstatSync(p, o) { return statOf(p, false, o, "lstat"); },
-      statfsSync(p, o) { const abs = pathOf(p); if (!walk(abs, true, "statfs").node) throw enoent("statfs", abs); return new StatFs(o && o.bigint); },
+      statfsSync(p, o) { const bigint = statOpts(o); const abs = pathOf(p); if (!walk(abs, true, "statfs").node) throw enoent("statfs", abs); return statfsOf(bigint); },
       readdirSync(p, o) { return readdir(p, o); },
-      opendirSync(p, o) { const abs = pathOf(p); const { node } = walk(abs, true, "opendir"); if (!node) throw enoent("opendir", abs); if (!node.dir) throw enotdir("opendir", abs); return new Dir(abs, [...node.children.keys()].sort(), node); },
+      opendirSync(p, o) {
+        if (o !== undefined && o !== null && typeof o !== "object") throw argType("options", "of type object", o);
+        if (o && o.encoding !== undefined && o.encoding !== null && !Buffer.isEncoding(o.encoding)) throw Object.assign(new TypeError(`The argument 'encoding' is invalid encoding. Received ${o.encoding}`), { code: "ERR_INVALID_ARG_VALUE" });
+        const abs = pathOf(p);
+        const { node } = walk(abs, true, "opendir");
+        if (!node) throw enoent("opendir", abs);
+        if (!node.dir) throw enotdir("opendir", abs);
+        // A recursive Dir names each entry by its path under abs (workerd).
+        const entries = [];
+        const visit = (n, rel) => {
+          for (const [name, c] of n.children) {
+            entries.push(new Dirent(rel + name, c, abs));
+            if (o && o.recursive && c.dir) visit(c, rel + name + "/");
+          }
+        };
+        visit(node, "");
+        return new Dir(abs, entries);
+      },
       mkdirSync(p, o) {
         const abs = pathOf(p);
         const recursive = optBool(o && typeof o === "object" ? o : undefined, "recursive", "options");
         const { node, parent, name, real, notDir } = walk(abs, true, "mkdir");
-        if (node) { if (recursive && node.dir) return undefined; throw eexist("mkdir", abs); }
+        if (node) { if (node.dir) return undefined; throw eexist("mkdir", abs); } // workerd: an existing directory is no error
         if (!recursive) {
           if (!parent) throw (notDir ? enotdir("mkdir", abs) : enoent("mkdir", abs));
           if (!writable(real)) throw eperm("mkdir", abs);
@@ -1307,7 +1334,7 @@
         if (typeof prefix !== "string" && !(prefix instanceof Uint8Array) && !(prefix instanceof URL)) throw argType("prefix", "of type string or an instance of Buffer or URL", prefix);
         const base = prefix instanceof URL ? decodeURIComponent(prefix.pathname) : String(prefix instanceof Uint8Array ? new TextDecoder().decode(prefix) : prefix);
         let p;
-        do { p = base + Math.random().toString(36).slice(2, 8).padEnd(6, "0"); } while (exists(pathOf(p), false));
+        do { p = base + String(Math.floor(Math.random() * 1e6)).padStart(6, "0"); } while (exists(pathOf(p), false)); // workerd's suffix is digits
         sync.mkdirSync(p);
         return encodingOf(o) === "buffer" ? Buffer.from(p) : p;
       },
@@ -1405,7 +1432,10 @@
         const w = /[wa+]/.test(fl);
         if (/x/.test(fl) && exists(abs, true)) throw eexist("open", abs);
         if (w) { if (!exists(abs, true) || /w/.test(fl)) writeAll(abs, new Uint8Array(0), /a/.test(fl)); }
-        else readAll(abs);
+        else {
+          const { node } = walk(abs, true, "open");
+          if (!node) throw enoent("open", abs); // a directory opens for reading (fstat, fchmod)
+        }
         const fd = nextFd++;
         fds.set(fd, { abs, pos: /a/.test(fl) ? readAll(abs).length : 0, append: /a/.test(fl) });
         return fd;
@@ -1440,7 +1470,7 @@
       futimesSync(fd, a, m) { touch(fdOf(fd, "futime").abs, a, m, true, "futime"); },
       fsyncSync(fd) { fdOf(fd, "fsync"); }, fdatasyncSync(fd) { fdOf(fd, "fdatasync"); },
     });
-    const fs = { ...sync, Stats, Dirent, Dir, StatFs, constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4, S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384, S_IFCHR: 8192, S_IFLNK: 40960 }, F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+    const fs = { ...sync, Stats, Dirent, Dir, constants: { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4, S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384, S_IFCHR: 8192, S_IFLNK: 40960 }, F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
     // Callback and promise forms run the synchronous operation. As in
     // Node, a bad argument (ERR_INVALID_ARG_TYPE, ERR_OUT_OF_RANGE, ...)
     // throws at the call in the callback form and rejects in the promise
@@ -1465,6 +1495,58 @@
       promises[base] = async (...args) => f(...args);
     }
     promises.opendir = async (p, o) => sync.opendirSync(p, o);
+    // glob: minimatch (Node's own matcher) over a walk of cwd. As workerd's,
+    // ** goes into dot directories; a pattern with ".." is not walked.
+    function globSync(pattern, o) {
+      const patterns = Array.isArray(pattern) ? pattern : [pattern];
+      for (const p of patterns) if (typeof p !== "string") throw argType("pattern", "of type string or an instance of Array", p);
+      if (o !== undefined && o !== null && typeof o !== "object") throw argType("options", "of type object", o);
+      o = o || {};
+      if (o.exclude !== undefined && typeof o.exclude !== "function" && !Array.isArray(o.exclude)) throw argType("options.exclude", "of type function or an instance of Array", o.exclude);
+      const withTypes = optBool(o, "withFileTypes", "options");
+      const { Minimatch } = require("_minimatch");
+      const mmOpts = { dot: true, nocomment: true, nonegate: true, windowsPathsNoEscape: true };
+      const norm = (p) => p.replace(/\/+/g, "/").replace(/^(\.\/)+/, "");
+      const matchers = patterns.map((p) => new Minimatch(norm(p), mmOpts));
+      const excludes = Array.isArray(o.exclude) ? o.exclude.map((p) => new Minimatch(norm(p), mmOpts)) : [];
+      const cwd = o.cwd === undefined ? "/bundle" : pathOf(o.cwd, "options.cwd");
+      const root = walk(cwd, true, "scandir").node;
+      const out = [];
+      if (!root || !root.dir) return out;
+      const excluded = (rel, c, at) => {
+        if (typeof o.exclude === "function") return !!o.exclude(withTypes ? new Dirent(rel.split("/").pop(), c, at) : rel);
+        return excludes.some((m) => m.match(rel));
+      };
+      const visit = (n, rel, at) => {
+        for (const [name, c] of n.children) {
+          const r = rel ? rel + "/" + name : name;
+          if (excluded(r, c, at)) continue;
+          const d = c.link !== undefined ? undefined : c;
+          // "a/**" takes a itself too (Node's glob): a directory is tried as "a/" as well.
+          if (matchers.some((m) => m.match(r) || (d && d.dir && m.match(r + "/")))) out.push(withTypes ? new Dirent(name, c, at) : r);
+          if (d && d.dir) visit(d, r, at + "/" + name);
+        }
+      };
+      visit(root, "", cwd);
+      return out;
+    }
+    fs.globSync = globSync;
+    fs.glob = (pattern, o, cb) => {
+      if (typeof o === "function") { cb = o; o = undefined; }
+      if (typeof cb !== "function") throw argType("cb", "of type function", cb);
+      let r, e = null;
+      try { r = globSync(pattern, o); } catch (err) { if (thrownAtCall(err)) throw err; e = err; }
+      native.setImmediate(() => (e ? cb(e) : cb(null, r)));
+    };
+    // fsPromises.glob is an async iterator of the matches, as in Node.
+    promises.glob = (pattern, o) => {
+      let list;
+      const next = async () => {
+        if (!list) list = globSync(pattern, o);
+        return list.length ? { value: list.shift(), done: false } : { value: undefined, done: true };
+      };
+      return { next, return: async () => ({ value: undefined, done: true }), [Symbol.asyncIterator]() { return this; } };
+    };
     promises.constants = fs.constants;
     fs.promises = promises;
     fs.createReadStream = (p, o) => { const { Readable } = require("stream"); const data = readAll(p); const enc = encodingOf(o); return Readable.from([enc ? Buffer.from(data).toString(enc) : Buffer.from(data)]); };
@@ -1477,6 +1559,91 @@
     return fs;
   };
   defs["fs/promises"] = () => require("fs").promises;
+
+  // ---- test: node:test's mock (MockTracker), what workerd's tests and
+  // apps' own checks use; test()/describe() need Node's runner, which a
+  // worker has no use for, and throw. ----
+  defs.test = () => {
+    const notImplemented = (name) => () => { throw Object.assign(new Error(`The ${name} method is not implemented`), { code: "ERR_METHOD_NOT_IMPLEMENTED" }); };
+    const fnArg = (v, name) => { if (v !== undefined && typeof v !== "function") throw Object.assign(new TypeError(`The "${name}" argument must be of type function. Received ${v === null ? "null" : typeof v}`), { code: "ERR_INVALID_ARG_TYPE" }); };
+    class MockFunctionContext {
+      constructor(impl, original, restore, times) {
+        this._calls = []; this._impl = impl; this._original = original; this._restore = restore;
+        this._once = new Map(); this._times = times; this._used = 0;
+      }
+      get calls() { return this._calls.slice(); }
+      callCount() { return this._calls.length; }
+      mockImplementation(fn) { fnArg(fn, "implementation"); this._impl = fn; this._times = Infinity; this._used = 0; }
+      mockImplementationOnce(fn, onCall) { fnArg(fn, "implementation"); this._once.set(onCall === undefined ? this._calls.length : onCall, fn); }
+      resetCalls() { this._calls = []; }
+      restore() { if (this._restore) this._restore(); }
+      _next() {
+        const n = this._calls.length;
+        if (this._once.has(n)) { const f = this._once.get(n); this._once.delete(n); return f; }
+        if (this._used < this._times) { this._used++; return this._impl; }
+        return this._original;
+      }
+    }
+    class MockTracker {
+      constructor() { this._mocks = []; }
+      fn(original = function () {}, implementation = original, options = {}) {
+        if (original !== null && typeof original === "object") { options = original; original = function () {}; implementation = original; }
+        else if (implementation !== null && typeof implementation === "object") { options = implementation; implementation = original; }
+        fnArg(original, "original"); fnArg(implementation, "implementation");
+        return this._make(implementation, original, undefined, options.times === undefined ? Infinity : options.times);
+      }
+      _make(impl, original, restore, times) {
+        const ctx = new MockFunctionContext(impl, original, restore, times);
+        const mocked = new Proxy(original, {
+          apply(target, self, args) {
+            const f = ctx._next();
+            const call = { arguments: args, error: undefined, result: undefined, stack: new Error(), target: undefined, this: self };
+            try { call.result = Reflect.apply(f, self, args); } catch (e) { call.error = e; ctx._calls.push(call); throw e; }
+            ctx._calls.push(call);
+            return call.result;
+          },
+          construct(target, args, newTarget) {
+            const f = ctx._next();
+            const call = { arguments: args, error: undefined, result: undefined, stack: new Error(), target: newTarget, this: undefined };
+            try { call.result = Reflect.construct(f, args, newTarget === mocked ? f : newTarget); } catch (e) { call.error = e; ctx._calls.push(call); throw e; }
+            call.this = call.result;
+            ctx._calls.push(call);
+            return call.result;
+          },
+          get(target, key, receiver) { return key === "mock" ? ctx : Reflect.get(target, key, receiver); },
+        });
+        this._mocks.push(ctx);
+        return mocked;
+      }
+      method(object, name, implementation, options) {
+        if (implementation !== null && typeof implementation === "object" && typeof implementation !== "function") { options = implementation; implementation = undefined; }
+        options = options || {};
+        if (object === null || (typeof object !== "object" && typeof object !== "function")) throw Object.assign(new TypeError(`The "object" argument must be of type object. Received ${object === null ? "null" : typeof object}`), { code: "ERR_INVALID_ARG_TYPE" });
+        let desc, owner = object;
+        while (owner && !(desc = Object.getOwnPropertyDescriptor(owner, name))) owner = Object.getPrototypeOf(owner);
+        if (!desc) throw Object.assign(new TypeError(`The argument 'methodName' must be a method. Received ${String(name)}`), { code: "ERR_INVALID_ARG_VALUE" });
+        const kind = options.getter ? "get" : options.setter ? "set" : "value";
+        const original = desc[kind];
+        if (typeof original !== "function") throw Object.assign(new TypeError(`The argument 'methodName' must be a method. Received ${String(name)}`), { code: "ERR_INVALID_ARG_VALUE" });
+        const own = Object.getOwnPropertyDescriptor(object, name);
+        const restore = () => { if (own) Object.defineProperty(object, name, own); else delete object[name]; };
+        const mocked = this._make(implementation === undefined ? original : implementation, original, restore, options.times === undefined ? Infinity : options.times);
+        const nd = { ...desc, configurable: true };
+        nd[kind] = mocked;
+        Object.defineProperty(object, name, nd);
+        return mocked;
+      }
+      getter(object, name, implementation, options) { return this.method(object, name, implementation, { ...(typeof implementation === "object" ? implementation : options), getter: true }); }
+      setter(object, name, implementation, options) { return this.method(object, name, implementation, { ...(typeof implementation === "object" ? implementation : options), setter: true }); }
+      reset() { this.restoreAll(); this._mocks = []; }
+      restoreAll() { for (const m of this._mocks.slice().reverse()) m.restore(); } // the last mock first: each put back what it found
+    }
+    const mock = new MockTracker();
+    const test = notImplemented("test");
+    Object.assign(test, { test, mock, describe: notImplemented("describe"), it: notImplemented("it"), suite: notImplemented("suite"),
+      before: notImplemented("before"), after: notImplemented("after"), beforeEach: notImplemented("beforeEach"), afterEach: notImplemented("afterEach"), MockTracker });
+    return test;
+  };
 
 
   // ---- modules workerd has that cellhost does not run yet: they load with

@@ -39,6 +39,14 @@ var readableStreamJS string
 
 var readableStreamProgram = goja.MustCompile("cellhost:node-stream.js", readableStreamJS, false)
 
+// minimatchJS is the matcher of node:fs's glob: minimatch, the one Node's
+// own fs.glob uses, bundled by vendor/build.sh.
+//
+//go:embed vendor/minimatch.js
+var minimatchJS string
+
+var minimatchProgram = goja.MustCompile("cellhost:node-minimatch.js", minimatchJS, false)
+
 // Options configure Install.
 type Options struct {
 	Compat Compat
@@ -141,6 +149,18 @@ func Install(rt *goja.Runtime, o Options) error {
 		// "string_decoder/" name the npm copies: the built-ins here).
 		vreq := func(name string) goja.Value { return req(strings.TrimSuffix(name, "/")) }
 		if _, err := call(goja.Undefined(), rt.ToValue(vreq), module, exports); err != nil {
+			panic(err)
+		}
+	})
+	reg.RegisterNativeModule("_minimatch", func(rt *goja.Runtime, module *goja.Object) {
+		fn, err := rt.RunProgram(minimatchProgram)
+		if err != nil {
+			panic(err)
+		}
+		call, _ := goja.AssertFunction(fn)
+		exports := rt.NewObject()
+		_ = module.Set("exports", exports)
+		if _, err := call(goja.Undefined(), rt.ToValue(func(name string) goja.Value { return req(name) }), module, exports); err != nil {
 			panic(err)
 		}
 	})

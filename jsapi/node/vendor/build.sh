@@ -16,7 +16,8 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 cd "$TMP"
 npm init -y >/dev/null
-npm install --no-audit --no-fund "readable-stream@$VERSION" "esbuild@$ESBUILD_VERSION" >/dev/null
+MINIMATCH_VERSION=10.0.3
+npm install --no-audit --no-fund "readable-stream@$VERSION" "minimatch@$MINIMATCH_VERSION" "esbuild@$ESBUILD_VERSION" >/dev/null
 cat > entry.js <<'JS'
 module.exports = require("readable-stream");
 JS
@@ -36,3 +37,18 @@ JS
   echo "})"
 } > "$HERE/readable-stream.js"
 echo "wrote $HERE/readable-stream.js ($(wc -c < "$HERE/readable-stream.js") bytes)"
+
+# minimatch: the glob matcher Node's own fs.glob uses, for node:fs's glob.
+cat > mm.js <<'JS'
+module.exports = require("minimatch");
+JS
+./node_modules/.bin/esbuild mm.js --bundle --format=cjs --platform=browser --target=es2017 \
+  --main-fields=main --legal-comments=inline --log-level=warning --outfile=mm-out.js
+{
+  echo "// minimatch $MINIMATCH_VERSION (https://github.com/isaacs/minimatch, ISC, the matcher of"
+  echo "// Node's fs.glob), bundled by build.sh. Do not edit."
+  echo "(function (require, module, exports) {"
+  cat mm-out.js
+  echo "})"
+} > "$HERE/minimatch.js"
+echo "wrote $HERE/minimatch.js ($(wc -c < "$HERE/minimatch.js") bytes)"
