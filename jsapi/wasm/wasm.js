@@ -116,45 +116,25 @@
     set value(v) { N.globalSet(handleOf(this, Global, "Receiver is not a WebAssembly.Global"), v); },
     valueOf() { return N.globalGet(handleOf(this, Global, "Receiver is not a WebAssembly.Global")); },
   });
-  function Table(desc) {
+  function Table(desc, value = undefined) {
       if (new.target === undefined) throw needNew("Table");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Table(): Argument 0 must be a table descriptor");
-      if (valueTypes[desc.element] === undefined || valueTypes[desc.element] < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
+      const elem = valueTypes[desc.element];
+      if (elem === undefined || elem < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
       const initial = limit(desc.initial, "WebAssembly.Table()", "initial", 10000000);
       const maximum = desc.maximum === undefined ? undefined : limit(desc.maximum, "WebAssembly.Table()", "maximum", 0xffffffff);
-      // A table made in JS holds JS values; it cannot be imported by a
-      // module (wazero has no host-side tables): see wasm.go.
-      handles.set(this, { js: new Array(initial).fill(null), maximum });
+      if (maximum !== undefined && maximum < initial) throw new RangeError("WebAssembly.Table(): Property 'maximum': value " + maximum + " is below the lower bound " + initial);
+      // A table of a module made for it (wasm.go newTable): modules import
+      // it like an exported one.
+      handles.set(this, N.newTable(elem, initial, maximum, arguments.length > 1, value));
   }
   methods(Table, {
-    get length() {
-      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      return h.js ? h.js.length : N.tableLength(h);
-    },
-    get(i) {
-      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      if (!h.js) return N.tableGet(h, i);
-      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
-      return h.js[i];
-    },
-    set(i, v = undefined) {
-      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      // A missing value is the element type's default: undefined for
-      // externref, null for funcref (Go's side).
-      if (!h.js) return N.tableSet(h, i, v);
-      if (arguments.length < 2) v = null;
-      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
-      h.js[i] = v;
-    },
-    grow(n, v = undefined) {
-      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      if (!h.js) return N.tableGrow(h, n, v);
-      if (arguments.length < 2) v = null;
-      const old = h.js.length;
-      if (old + n > (h.maximum ?? 10000000)) throw new RangeError("WebAssembly.Table.grow(): failed to grow table by " + n);
-      for (let k = 0; k < n; k++) h.js.push(v);
-      return old;
-    },
+    get length() { return N.tableLength(handleOf(this, Table, "Receiver is not a WebAssembly.Table")); },
+    get(i) { return N.tableGet(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), i); },
+    // A missing value is the element type's default: undefined for
+    // externref, null for funcref (Go's side).
+    set(i, v = undefined) { N.tableSet(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), i, v); },
+    grow(n, v = undefined) { return N.tableGrow(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), n, v); },
   });
   const validate = (bytes) => {
     if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.validate(): Argument 0 must be a buffer source");
@@ -224,6 +204,7 @@
     handleOf: (o) => handles.get(o),
     isMemory: (o) => o instanceof Memory, isGlobal: (o) => o instanceof Global, isTable: (o) => o instanceof Table,
     asIntN: (v) => BigInt.asIntN(64, v),
+    stamp: (o, h) => handles.set(o, h),
     freeze: Object.freeze,
   });
   Object.defineProperty(globalThis, "WebAssembly", { value: WebAssembly, writable: true, configurable: true, enumerable: false });
