@@ -91,13 +91,20 @@
       return N.memoryGrow(h, limit(delta, "WebAssembly.Memory.grow()", "Argument 0", 65536));
     },
   });
+  // enforceU32 is WebIDL's [EnforceRange] unsigned long, with V8's texts
+  // (its EnforceUint32): what names an argument ("Argument 0") or a
+  // descriptor property ("initial").
+  const enforceU32 = (v, fn, what) => {
+    const name = what.startsWith("Argument") ? what : "Property '" + what + "'";
+    const n = Math.trunc(Number(v));
+    if (!Number.isFinite(n)) throw new TypeError(fn + ": " + name + " must be convertible to a valid number");
+    if (n < 0) throw new TypeError(fn + ": " + name + " must be non-negative");
+    if (n > 0xffffffff) throw new TypeError(fn + ": " + name + " must be in the unsigned long range");
+    return n + 0;
+  };
   const limit = (v, fn, what, max) => {
     if (v === undefined) throw new TypeError(fn + ": Property '" + what + "' is required");
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) {
-      throw new TypeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + " must be convertible to a valid number");
-    }
-    const i = Math.trunc(n);
+    const i = enforceU32(v, fn, what);
     if (i > max) throw new RangeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + ": value " + i + " is above the upper bound " + max);
     return i;
   };
@@ -130,11 +137,20 @@
   }
   methods(Table, {
     get length() { return N.tableLength(handleOf(this, Table, "Receiver is not a WebAssembly.Table")); },
-    get(i) { return N.tableGet(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), i); },
+    get(i) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      return N.tableGet(h, enforceU32(i, "WebAssembly.Table.get()", "Argument 0"));
+    },
     // A missing value is the element type's default: undefined for
     // externref, null for funcref (Go's side).
-    set(i, v = undefined) { N.tableSet(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), i, v); },
-    grow(n, v = undefined) { return N.tableGrow(handleOf(this, Table, "Receiver is not a WebAssembly.Table"), n, v); },
+    set(i, v = undefined) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      N.tableSet(h, enforceU32(i, "WebAssembly.Table.set()", "Argument 0"), v);
+    },
+    grow(n, v = undefined) {
+      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
+      return N.tableGrow(h, enforceU32(n, "WebAssembly.Table.grow()", "Argument 0"), v);
+    },
   });
   const validate = (bytes) => {
     if (!isBufferSource(bytes)) throw new TypeError("WebAssembly.validate(): Argument 0 must be a buffer source");
