@@ -21,7 +21,8 @@
 #
 # Environment: BASE=<commit> also runs cellhost built from that commit (via
 # git archive) as a third server, "base", in the same rounds: before/after
-# ratios from one run. KEEP=1 keeps the temp dir. workerd comes from npm into
+# ratios from one run (BASE_BIN=<path>: a cellhost binary built from BASE
+# beforehand, used instead of building it). KEEP=1 keeps the temp dir. workerd comes from npm into
 # .cache/anchor (workerd-lib.sh); bench/wasm's npm dependency is installed
 # into the copy. On 127.0.0.1 only.
 set -euo pipefail
@@ -50,8 +51,12 @@ trap 'exit 130' INT TERM
 if [ -n "${BASE:-}" ]; then
   rev=$(git -C "$ROOT" rev-parse --short "$BASE^{commit}") || die "BASE=$BASE is not a commit"
   mkdir -p "$work/src-base"
-  git -C "$ROOT" archive "$rev" | tar -C "$work/src-base" -xf -
-  ( cd "$work/src-base" && timeout 600 go build -o "$work/cellhost-base" ./cmd/cellhost ) || die "build of $rev failed"
+  if [ -n "${BASE_BIN:-}" ]; then
+    cp "$BASE_BIN" "$work/cellhost-base"
+  else
+    git -C "$ROOT" archive "$rev" | tar -C "$work/src-base" -xf -
+    ( cd "$work/src-base" && timeout 1800 go build -o "$work/cellhost-base" ./cmd/cellhost ) || die "build of $rev failed"
+  fi
   echo "wasm bench: base is $rev" >&2
 fi
 mkdir -p "$work/proj"
