@@ -17,6 +17,7 @@ import (
 	"github.com/cellhost/cellhost/third_party/wazero"
 	"github.com/cellhost/cellhost/third_party/wazero/api"
 	"github.com/cellhost/cellhost/third_party/wazero/experimental"
+	wglobal "github.com/cellhost/cellhost/third_party/wazero/experimental/global"
 	wtable "github.com/cellhost/cellhost/third_party/wazero/experimental/table"
 	"github.com/cellhost/cellhost/third_party/wazero/sys"
 )
@@ -523,7 +524,15 @@ func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
 
 func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Value {
 	var bits uint64
-	if v != nil && !goja.IsUndefined(v) {
+	switch {
+	case vt == api.ValueTypeExternref:
+		// A missing value is undefined (the JS API's DefaultValue).
+		if v == nil {
+			v = goja.Undefined()
+		}
+		s.maybeSweep()
+		bits = s.toWasm(vt, v)
+	case v != nil && !goja.IsUndefined(v):
 		bits = s.toWasm(vt, v)
 	}
 	c, err := Compile(globalModule(vt, mutable, bits))
@@ -533,6 +542,11 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 	mod, err := theEngine().InstantiateModule(context.Background(), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		panic(s.rt.NewGoError(err))
+	}
+	if vt == api.ValueTypeExternref && bits != 0 {
+		// No constant expression makes a handle of ours (globalModule
+		// starts it null); wazero patch 4 sets it, immutable or not.
+		wglobal.Set(mod, 0, bits)
 	}
 	return s.rt.ToValue(&global{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
 }

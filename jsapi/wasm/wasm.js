@@ -71,9 +71,18 @@
   function Instance(module, importObject = undefined) {
     if (new.target === undefined) throw needNew("Instance");
     const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
+    if (importObject !== undefined && ((typeof importObject !== "object" && typeof importObject !== "function") || importObject === null)) {
+      throw new TypeError("WebAssembly.Instance(): Argument 1 must be an object");
+    }
     exportsOf.set(this, N.instantiate(h, importObject, "WebAssembly.Instance()"));
   }
-  methods(Instance, { get exports() { return exportsOf.get(this); } });
+  methods(Instance, {
+    get exports() {
+      const e = exportsOf.get(this);
+      if (e === undefined) throw new TypeError("Receiver is not a WebAssembly.Instance");
+      return e;
+    },
+  });
   function Memory(desc) {
       if (new.target === undefined) throw needNew("Memory");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Memory(): Argument 0 must be a memory descriptor");
