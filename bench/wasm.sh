@@ -19,7 +19,10 @@
 # a core). The summary prints both, ns per call for the call scenarios (CPU),
 # and cellhost / workerd.
 #
-# Environment: KEEP=1 keeps the temp dir. workerd comes from npm into
+# Environment: BASE=<commit> also runs cellhost built from that commit (via
+# git archive) as a third server, "base", in the same rounds: before/after
+# ratios from one run (BASE_BIN=<path>: a cellhost binary built from BASE
+# beforehand, used instead of building it). KEEP=1 keeps the temp dir. workerd comes from npm into
 # .cache/anchor (workerd-lib.sh); bench/wasm's npm dependency is installed
 # into the copy. On 127.0.0.1 only.
 set -euo pipefail
@@ -45,6 +48,17 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 ( cd "$ROOT" && timeout 600 go build -o "$work/cellhost" ./cmd/cellhost ) || die "build of the working tree failed"
+if [ -n "${BASE:-}" ]; then
+  rev=$(git -C "$ROOT" rev-parse --short "$BASE^{commit}") || die "BASE=$BASE is not a commit"
+  mkdir -p "$work/src-base"
+  if [ -n "${BASE_BIN:-}" ]; then
+    cp "$BASE_BIN" "$work/cellhost-base"
+  else
+    git -C "$ROOT" archive "$rev" | tar -C "$work/src-base" -xf -
+    ( cd "$work/src-base" && timeout 1800 go build -o "$work/cellhost-base" ./cmd/cellhost ) || die "build of $rev failed"
+  fi
+  echo "wasm bench: base is $rev" >&2
+fi
 mkdir -p "$work/proj"
 tar -C "$ROOT/bench/wasm" --exclude=./node_modules --exclude=./.wrangler --exclude=./.cellhost -cf - . | tar -C "$work/proj" -xf -
 ( cd "$work/proj" && timeout 600 npm ci --no-audit --no-fund --loglevel=error >&2 ) || die "npm ci of bench/wasm failed"
@@ -55,17 +69,29 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); pr
 "$work/cellhost" dev "$work/proj" --port "$port" --state "$work/state" >>"$work/log-cellhost" 2>&1 &
 CHPID=$!
 PIDS+=("$CHPID"); URL[cellhost]=http://127.0.0.1:$port
+SERVERS=(cellhost workerd)
+BASEPID=0
+if [ -n "${BASE:-}" ]; then
+  cp -r "$work/proj" "$work/proj-base"
+  bport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  "$work/cellhost-base" dev "$work/proj-base" --port "$bport" --state "$work/state-base" >>"$work/log-base" 2>&1 &
+  BASEPID=$!
+  PIDS+=("$BASEPID"); URL[base]=http://127.0.0.1:$bport
+  SERVERS+=(base)
+fi
 workerd_start "$work/proj-workerd" "$work/log-workerd" "$work/ctl-workerd"
 PIDS+=("$SPID"); URL[workerd]=http://127.0.0.1:$(workerd_port "$work/ctl-workerd" "$SPID")
-for s in cellhost workerd; do
+for s in "${SERVERS[@]}"; do
   for _ in $(seq 1 300); do curl -sf --max-time 5 "${URL[$s]}/noop" >/dev/null 2>&1 && break; sleep 0.1; done
   curl -sf --max-time 5 "${URL[$s]}/noop" >/dev/null || { cat "$work/log-$s" >&2; die "$s did not start"; }
 done
 
-python3 - "$ROUNDS" "${URL[cellhost]}" "${URL[workerd]}" "$CHPID" "$SPID" <<'PY'
+python3 - "$ROUNDS" "${URL[cellhost]}" "${URL[workerd]}" "$CHPID" "$SPID" "${URL[base]:-}" "$BASEPID" <<'PY'
 import os, sys, time, urllib.request, statistics
 rounds, urls = int(sys.argv[1]), {"cellhost": sys.argv[2], "workerd": sys.argv[3]}
 pids = {"cellhost": int(sys.argv[4]), "workerd": int(sys.argv[5])}
+if sys.argv[6]:
+    urls["base"], pids["base"] = sys.argv[6], int(sys.argv[7])
 tick = os.sysconf("SC_CLK_TCK")
 scen = [("noop", "/noop", 0), ("jsloop", "/jsloop?n=300000", 300000), ("js2wasm", "/js2wasm?n=300000", 300000),
         ("wasm2js", "/wasm2js?n=300000", 300000), ("mix", "/mix?n=20000000", 0), ("jpeg", "/jpeg?n=512", 0)]
@@ -111,5 +137,14 @@ for name, path, calls in scen:
     ratio = lambda a, b: f"{a / b:7.1f}" if b > 0 else "      -"
     per = f"{cc * 1e6 / calls:8.0f} ns / {cw * 1e6 / calls:5.0f} ns" if calls else ""
     print(f"{name:9} {c:11.1f} ms {w:6.1f} ms {ratio(c, w)} {cc:11.1f} ms {cw:6.1f} ms {ratio(cc, cw)}   {per}")
+if "base" in urls:
+    print("base (the BASE commit) against the working tree, same rounds:")
+    print(f"{'scenario':9} {'cpu: base':>10} {'cellhost':>9} {'workerd':>8} {'base/wd':>8} {'now/wd':>7} {'base/now':>8}   cpu per call (base / cellhost / workerd)")
+    for name, path, calls in scen:
+        if name == "noop": continue
+        b, c, w = (cms.get((name, s), 0) - cms.get(("noop", s), 0) for s in ("base", "cellhost", "workerd"))
+        ratio = lambda a, d: f"{a / d:8.1f}" if d > 0 else "       -"
+        per = f"{b * 1e6 / calls:6.0f} / {c * 1e6 / calls:6.0f} / {w * 1e6 / calls:5.0f} ns" if calls else ""
+        print(f"{name:9} {b:7.1f} ms {c:6.1f} ms {w:5.1f} ms {ratio(b, w)} {ratio(c, w)[1:]} {ratio(b, c)}   {per}")
 print(f"(wall: medians of {rounds} rounds; cpu: mean per request, {1000 // tick} ms ticks; noop subtracted from the others)")
 PY

@@ -227,14 +227,14 @@ func globalModule(vt api.ValueType, mutable bool, bits uint64) []byte {
 }
 
 // glueItem is one re-exported import: from module From, item Field of
-// kind k (0 function, 2 memory, 3 global) exported as Name.
+// kind k (0 function, 1 table, 2 memory, 3 global) exported as Name.
 type glueItem struct {
 	Name, From, Field string
 	Kind              byte
 	Params, Results   []api.ValueType // function
-	Min, Max          uint32          // memory
+	Min, Max          uint32          // memory, table
 	HasMax            bool
-	ValType           byte // global
+	ValType           byte // global; a table's element type
 	Mutable           bool
 }
 
@@ -252,6 +252,8 @@ func glueModule(items []glueItem) []byte {
 			types = append(leb(types, uint64(len(it.Results))), it.Results...)
 			imp = leb(imp, uint64(nt))
 			nt++
+		case 1:
+			imp = limitsBytes(append(imp, it.ValType), it.Min, it.Max, it.HasMax)
 		case 2:
 			imp = limitsBytes(imp, it.Min, it.Max, it.HasMax)
 		case 3:
@@ -280,25 +282,27 @@ func glueModule(items []glueItem) []byte {
 // and exports size, grow, get and set, which run table.size/grow/get/set.
 // wazero has no API for tables; wasm that imports one has them all.
 func tableModule(field string, elem byte) []byte {
-	types := []byte{4,
+	types := []byte{5,
 		0x60, 0, 1, api.ValueTypeI32, // size
 		0x60, 2, api.ValueTypeI32, elem, 1, api.ValueTypeI32, // grow
 		0x60, 1, api.ValueTypeI32, 1, elem, // get
 		0x60, 2, api.ValueTypeI32, elem, 0, // set
+		0x60, 3, api.ValueTypeI32, elem, api.ValueTypeI32, 0, // fill
 	}
 	imp := append(wname(wname([]byte{1}, "t"), field), 1, elem, 0, 0)
-	funcs := []byte{4, 0, 1, 2, 3}
-	exps := []byte{4}
-	for i, n := range []string{"size", "grow", "get", "set"} {
+	funcs := []byte{5, 0, 1, 2, 3, 4}
+	exps := []byte{5}
+	for i, n := range []string{"size", "grow", "get", "set", "fill"} {
 		exps = append(wname(exps, n), 0, byte(i))
 	}
 	bodies := [][]byte{
-		{0, 0xfc, 16, 0, 0x0b},                   // table.size 0
-		{0, 0x20, 1, 0x20, 0, 0xfc, 15, 0, 0x0b}, // table.grow 0 (init, n)
-		{0, 0x20, 0, 0x25, 0, 0x0b},              // table.get 0
-		{0, 0x20, 0, 0x20, 1, 0x26, 0, 0x0b},     // table.set 0
+		{0, 0xfc, 16, 0, 0x0b},                            // table.size 0
+		{0, 0x20, 1, 0x20, 0, 0xfc, 15, 0, 0x0b},          // table.grow 0 (init, n)
+		{0, 0x20, 0, 0x25, 0, 0x0b},                       // table.get 0
+		{0, 0x20, 0, 0x20, 1, 0x26, 0, 0x0b},              // table.set 0
+		{0, 0x20, 0, 0x20, 1, 0x20, 2, 0xfc, 17, 0, 0x0b}, // table.fill 0 (i, ref, n)
 	}
-	code := []byte{4}
+	code := []byte{5}
 	for _, body := range bodies {
 		code = append(leb(code, uint64(len(body))), body...)
 	}
@@ -308,6 +312,16 @@ func tableModule(field string, elem byte) []byte {
 	b = section(b, 3, funcs)
 	b = section(b, 7, exps)
 	b = section(b, 10, code)
+	return b
+}
+
+// tableDefModule defines a table of element type elem with the limits
+// and exports it as "t": a WebAssembly.Table made in JS, which modules
+// import like any exported table.
+func tableDefModule(elem byte, min, max uint32, hasMax bool) []byte {
+	b := append([]byte(nil), header...)
+	b = section(b, 4, limitsBytes([]byte{1, elem}, min, max, hasMax))
+	b = section(b, 7, append(wname([]byte{1}, "t"), 1, 0))
 	return b
 }
 

@@ -83,3 +83,35 @@ func TestExternrefs_Freed(t *testing.T) {
 		t.Errorf("one object crossing 5000 times took %d slots", d)
 	}
 }
+
+// TestExternrefs_GlobalInitialValue: new WebAssembly.Global({value:
+// "externref"}, v) holds v (wazero patch 4 sets the handle, which no
+// constant expression can make), mutable or not, and undefined when no
+// value is given (the JS API's DefaultValue).
+func TestExternrefs_GlobalInitialValue(t *testing.T) {
+	rt := goja.New()
+	if _, err := Install(rt, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := rt.RunString(`
+	const o = { o: 1 };
+	const bad = [];
+	const g1 = new WebAssembly.Global({ value: "externref" }, o);
+	const g2 = new WebAssembly.Global({ value: "externref", mutable: true }, "s");
+	const g3 = new WebAssembly.Global({ value: "externref" });
+	const g4 = new WebAssembly.Global({ value: "externref" }, null);
+	if (g1.value !== o) bad.push("immutable: " + g1.value);
+	if (g2.value !== "s") bad.push("mutable: " + g2.value);
+	if (g3.value !== undefined) bad.push("default: " + g3.value);
+	if (g4.value !== null) bad.push("null: " + g4.value);
+	g2.value = o;
+	if (g2.value !== o) bad.push("after set: " + g2.value);
+	bad.join("; ");
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := v.String(); s != "" {
+		t.Fatal(s)
+	}
+}

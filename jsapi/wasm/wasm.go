@@ -17,6 +17,7 @@ import (
 	"github.com/cellhost/cellhost/third_party/wazero"
 	"github.com/cellhost/cellhost/third_party/wazero/api"
 	"github.com/cellhost/cellhost/third_party/wazero/experimental"
+	wglobal "github.com/cellhost/cellhost/third_party/wazero/experimental/global"
 	wtable "github.com/cellhost/cellhost/third_party/wazero/experimental/table"
 	"github.com/cellhost/cellhost/third_party/wazero/sys"
 )
@@ -74,7 +75,7 @@ type state struct {
 	compileErr, linkErr, runtimeErr       *goja.Object
 	mkModule, mkMemory, mkGlobal, mkTable goja.Callable
 	handleOf, isMemory, isGlobal, isTable goja.Callable
-	asIntN, freeze                        goja.Callable
+	asIntN, freeze, stamp                 goja.Callable
 
 	calls   *calls
 	scopes  map[string][]weak.Pointer[modules] // by the object whose code made them
@@ -85,6 +86,9 @@ type state struct {
 	mems    map[api.Memory]weak.Pointer[memory]
 	live    []weak.Pointer[memory]
 	externs externTable
+	// refObjs finds the JS function of a funcref JS put in a table or read
+	// from one, so Table.get gives the same object back.
+	refObjs map[uint64]weak.Pointer[goja.Object]
 	// instantiating counts instantiations running their start function;
 	// converting the JS->wasm calls converting their arguments (externref
 	// handles made but not yet held by wasm): no sweep of externs then.
@@ -138,7 +142,7 @@ func install(rt *goja.Runtime, o Options) (*state, error) {
 		fn := func(k string) goja.Callable { c, _ := goja.AssertFunction(m.Get(k)); return c }
 		s.mkModule, s.mkMemory, s.mkGlobal, s.mkTable = fn("module"), fn("memory"), fn("global"), fn("table")
 		s.handleOf, s.isMemory, s.isGlobal, s.isTable = fn("handleOf"), fn("isMemory"), fn("isGlobal"), fn("isTable")
-		s.asIntN, s.freeze = fn("asIntN"), fn("freeze")
+		s.asIntN, s.freeze, s.stamp = fn("asIntN"), fn("freeze"), fn("stamp")
 	})
 	set("validate", func(b goja.Value) bool { return Validate(s.bytes(b)) })
 	set("allowCompile", func() bool { return o.AllowCompile != nil && o.AllowCompile() })
@@ -171,6 +175,7 @@ func install(rt *goja.Runtime, o Options) (*state, error) {
 	set("globalGet", func(g *global) goja.Value { return s.fromWasm(g.vt, g.g.Get()) })
 	set("globalSet", s.globalSet)
 	set("tableGet", s.tableGet)
+	set("newTable", s.newTable)
 	set("tableLength", s.tableLength)
 	set("tableGrow", s.tableGrow)
 	set("tableSet", s.tableSet)
@@ -519,7 +524,15 @@ func (s *state) newMemory(initial uint32, maximum goja.Value) goja.Value {
 
 func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Value {
 	var bits uint64
-	if v != nil && !goja.IsUndefined(v) {
+	switch {
+	case vt == api.ValueTypeExternref:
+		// A missing value is undefined (the JS API's DefaultValue).
+		if v == nil {
+			v = goja.Undefined()
+		}
+		s.maybeSweep()
+		bits = s.toWasm(vt, v)
+	case v != nil && !goja.IsUndefined(v):
 		bits = s.toWasm(vt, v)
 	}
 	c, err := Compile(globalModule(vt, mutable, bits))
@@ -529,6 +542,11 @@ func (s *state) newGlobal(vt api.ValueType, mutable bool, v goja.Value) goja.Val
 	mod, err := theEngine().InstantiateModule(context.Background(), c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		panic(s.rt.NewGoError(err))
+	}
+	if vt == api.ValueTypeExternref && bits != 0 {
+		// No constant expression makes a handle of ours (globalModule
+		// starts it null); wazero patch 4 sets it, immutable or not.
+		wglobal.Set(mod, 0, bits)
 	}
 	return s.rt.ToValue(&global{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "g", g: mod.ExportedGlobal("g"), vt: vt, mutable: mutable})
 }
@@ -773,7 +791,18 @@ func (s *state) instantiate(c *Compiled, importObject goja.Value, fn string) goj
 			g.items = append(g.items, glueItem{Name: im.Name, From: src, Field: gl.export, Kind: 3, ValType: im.ValType, Mutable: im.Mutable})
 			g.mixed = true
 		case "table":
-			panic(s.newError(s.linkErr, prefix+": cellhost cannot give a module a table from JavaScript (wazero has no host-made tables)"))
+			tb, _ := s.handle(v).(*table)
+			if tb == nil {
+				panic(s.newError(s.linkErr, prefix+": table import requires a WebAssembly.Table"))
+			}
+			if tb.elem != im.ValType {
+				panic(s.newError(s.linkErr, prefix+": imported table does not match the expected type"))
+			}
+			src := uniqueName("t")
+			sources[src] = tb.mod
+			keep = append(keep, tb)
+			g.items = append(g.items, glueItem{Name: im.Name, From: src, Field: tb.export, Kind: 1, ValType: im.ValType, Min: im.Min, Max: im.Max, HasMax: im.HasMax})
+			g.mixed = true
 		default:
 			panic(s.newError(s.linkErr, prefix+": tag imports are not supported"))
 		}
@@ -985,7 +1014,7 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 			if int(e.Index) < len(c.tables) {
 				elem = c.tables[e.Index]
 			}
-			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&table{inst: inst, mod: mod, index: e.Index, export: e.Name, elem: elem, types: c.types}))
+			v, _ = s.mkTable(goja.Undefined(), rt.ToValue(&table{inst: inst, mod: mod, index: e.Index, export: e.Name, elem: elem}))
 		default:
 			v = goja.Undefined()
 		}
@@ -997,15 +1026,72 @@ func (s *state) exportsObject(c *Compiled, inst *instance, mod api.Module) goja.
 	return obj
 }
 
-// table is a funcref table a module exports.
+// table is a WebAssembly.Table: a table a module exports, or one made in
+// JS (the only export of a module made for it, tableDefModule), which
+// modules import like any other.
 type table struct {
 	inst   *instance
 	mod    api.Module
 	index  uint32
 	export string
 	elem   byte
-	types  []FuncType // the module's function types, to look an entry up by
 	ops    api.Module // tableModule's instance, made on first use
+}
+
+// newTable is new WebAssembly.Table(desc, value): filled with value, or
+// the element type's default (null for funcref, undefined for externref)
+// when hasValue is false.
+func (s *state) newTable(elem byte, initial uint32, maximum goja.Value, hasValue bool, v goja.Value) goja.Value {
+	var max uint32
+	hasMax := maximum != nil && !goja.IsUndefined(maximum)
+	if hasMax {
+		max = uint32(maximum.ToInteger())
+	}
+	c, err := Compile(tableDefModule(elem, initial, max, hasMax))
+	if err != nil {
+		panic(s.rt.NewGoError(err))
+	}
+	mod, err := theEngine().InstantiateModule(context.Background(), c.cm, wazero.NewModuleConfig().WithName(""))
+	if err != nil {
+		s.throwRange("WebAssembly.Table(): could not allocate table")
+	}
+	t := &table{inst: s.newInstance([]api.Module{mod}, nil, s.scope()), mod: mod, export: "t", elem: elem}
+	if !hasValue || v == nil {
+		v = goja.Undefined()
+	}
+	s.maybeSweep()
+	if ref := s.tableRef(t, "WebAssembly.Table()", v); ref != 0 && initial > 0 {
+		s.op(t, "fill", 0, ref, uint64(initial))
+	}
+	return s.rt.ToValue(t)
+}
+
+// funcInfo is what JS's exported functions carry (stamped as their
+// handle): how to get the funcref that puts the function in a table.
+type funcInfo struct {
+	ref   uint64
+	refOf func() (uint64, bool)
+}
+
+func (f *funcInfo) funcref() (uint64, bool) {
+	if f.ref == 0 && f.refOf != nil {
+		f.ref, _ = f.refOf()
+	}
+	return f.ref, f.ref != 0
+}
+
+func (s *state) rememberRef(ref uint64, o *goja.Object) {
+	if s.refObjs == nil {
+		s.refObjs = map[uint64]weak.Pointer[goja.Object]{}
+	}
+	if n := len(s.refObjs); n >= 64 && n&(n-1) == 0 {
+		for k, w := range s.refObjs {
+			if w.Value() == nil {
+				delete(s.refObjs, k)
+			}
+		}
+	}
+	s.refObjs[ref] = weak.Make(o)
 }
 
 // op calls one of tableModule's functions on t.
@@ -1044,7 +1130,15 @@ func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
 	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
 		return 0
 	}
-	panic(s.rt.NewTypeError("%s: cellhost can only store null in a funcref table from JavaScript", fn))
+	// Only a WebAssembly function (an export; a JS function a module
+	// imported and exported again) goes in a funcref table.
+	if fi, ok := s.handle(v).(*funcInfo); ok {
+		if ref, ok := fi.funcref(); ok {
+			s.rememberRef(ref, v.(*goja.Object))
+			return ref
+		}
+	}
+	panic(s.rt.NewTypeError("%s: Argument 1 is invalid for table: function-typed object expected", fn))
 }
 
 // maxTableSize is V8's limit on a table's length (wasm::max_table_init_entries).
@@ -1078,45 +1172,45 @@ func elemName(e byte) string {
 	return "funcref"
 }
 
-// tableGet is Table.prototype.get for a table a module exports. wazero
-// looks an entry up only with its expected type (experimental/table), so
-// each of the module's function types is tried (wazero panics on a
-// mismatch); an empty or out-of-range entry is null (wazero does not tell
-// them apart).
+// tableGet is Table.prototype.get: an externref's value; a funcref's
+// function, the same object each time for an entry JS put there or read
+// before (refObjs), else a new wrapper of whatever function wasm put
+// there (wazero patch 3 finds it whatever its type).
 func (s *state) tableGet(t *table, i uint32) goja.Value {
 	if size := s.tableLength(t); i >= size {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.get(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
 	}
+	raw := s.op(t, "get", uint64(i))
 	if t.elem == api.ValueTypeExternref {
-		return s.fromWasm(api.ValueTypeExternref, s.op(t, "get", uint64(i)))
+		return s.fromWasm(api.ValueTypeExternref, raw)
 	}
-	for _, ft := range t.types {
-		f := lookup(t.mod, t.index, i, ft)
-		if f != nil {
-			return s.wrapFunction(t.inst, func() api.Function { return lookup(t.mod, t.index, i, ft) }, f, f.Definition().ParamTypes(), f.Definition().ResultTypes(), strconv.FormatUint(uint64(f.Definition().Index()), 10))
-		}
+	if raw == 0 {
+		return goja.Null()
 	}
-	return goja.Null()
-}
-
-func lookup(mod api.Module, table, i uint32, ft FuncType) (f api.Function) {
-	defer func() {
-		if recover() != nil {
-			f = nil
-		}
-	}()
-	return wtable.LookupFunction(mod, table, i, ft.Params, ft.Results)
+	if o := s.refObjs[raw].Value(); o != nil {
+		return o
+	}
+	f := wtable.LookupFunctionAnyType(t.mod, t.index, i)
+	if f == nil {
+		return goja.Null()
+	}
+	d := f.Definition()
+	again := func() api.Function { return wtable.LookupFunctionAnyType(t.mod, t.index, i) }
+	o := s.wrapFunction(t.inst, again, f, d.ParamTypes(), d.ResultTypes(), strconv.FormatUint(uint64(d.Index()), 10), &funcInfo{ref: raw})
+	s.rememberRef(raw, o.(*goja.Object))
+	return o
 }
 
 // exportFunction is an exported function as JS sees it: name is its index,
 // length its parameter count.
 func (s *state) exportFunction(inst *instance, mod api.Module, name string, def api.FunctionDefinition, index uint32) goja.Value {
-	return s.wrapFunction(inst, func() api.Function { return mod.ExportedFunction(name) }, mod.ExportedFunction(name), def.ParamTypes(), def.ResultTypes(), strconv.FormatUint(uint64(index), 10))
+	ref := func() (uint64, bool) { return wtable.FunctionRef(mod, index) }
+	return s.wrapFunction(inst, func() api.Function { return mod.ExportedFunction(name) }, mod.ExportedFunction(name), def.ParamTypes(), def.ResultTypes(), strconv.FormatUint(uint64(index), 10), &funcInfo{refOf: ref})
 }
 
 // wrapFunction is a wasm function as JS calls it; again makes another
 // api.Function for a re-entrant call.
-func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Function, params, results []api.ValueType, name string) goja.Value {
+func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Function, params, results []api.ValueType, name string, info *funcInfo) goja.Value {
 	rt := s.rt
 	buf := make([]uint64, max(len(params), len(results)))
 	busy := false
@@ -1171,5 +1265,8 @@ func (s *state) wrapFunction(inst *instance, again func() api.Function, f api.Fu
 	// writable, configurable, enumerable), as a function's own.
 	_ = o.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = o.DefineDataProperty("length", rt.ToValue(len(params)), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if _, err := s.stamp(goja.Undefined(), o, rt.ToValue(info)); err != nil {
+		panic(err)
+	}
 	return o
 }

@@ -71,9 +71,18 @@
   function Instance(module, importObject = undefined) {
     if (new.target === undefined) throw needNew("Instance");
     const h = handleOf(module, Module, "WebAssembly.Instance(): Argument 0 must be a WebAssembly.Module");
+    if (importObject !== undefined && ((typeof importObject !== "object" && typeof importObject !== "function") || importObject === null)) {
+      throw new TypeError("WebAssembly.Instance(): Argument 1 must be an object");
+    }
     exportsOf.set(this, N.instantiate(h, importObject, "WebAssembly.Instance()"));
   }
-  methods(Instance, { get exports() { return exportsOf.get(this); } });
+  methods(Instance, {
+    get exports() {
+      const e = exportsOf.get(this);
+      if (e === undefined) throw new TypeError("Receiver is not a WebAssembly.Instance");
+      return e;
+    },
+  });
   function Memory(desc) {
       if (new.target === undefined) throw needNew("Memory");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Memory(): Argument 0 must be a memory descriptor");
@@ -91,13 +100,20 @@
       return N.memoryGrow(h, limit(delta, "WebAssembly.Memory.grow()", "Argument 0", 65536));
     },
   });
+  // enforceU32 is WebIDL's [EnforceRange] unsigned long, with V8's texts
+  // (its EnforceUint32): what names an argument ("Argument 0") or a
+  // descriptor property ("initial").
+  const enforceU32 = (v, fn, what) => {
+    const name = what.startsWith("Argument") ? what : "Property '" + what + "'";
+    const n = Math.trunc(Number(v));
+    if (!Number.isFinite(n)) throw new TypeError(fn + ": " + name + " must be convertible to a valid number");
+    if (n < 0) throw new TypeError(fn + ": " + name + " must be non-negative");
+    if (n > 0xffffffff) throw new TypeError(fn + ": " + name + " must be in the unsigned long range");
+    return n + 0;
+  };
   const limit = (v, fn, what, max) => {
     if (v === undefined) throw new TypeError(fn + ": Property '" + what + "' is required");
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) {
-      throw new TypeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + " must be convertible to a valid number");
-    }
-    const i = Math.trunc(n);
+    const i = enforceU32(v, fn, what);
     if (i > max) throw new RangeError(fn + ": " + (what.startsWith("Argument") ? what : "Property '" + what + "'") + ": value " + i + " is above the upper bound " + max);
     return i;
   };
@@ -116,44 +132,33 @@
     set value(v) { N.globalSet(handleOf(this, Global, "Receiver is not a WebAssembly.Global"), v); },
     valueOf() { return N.globalGet(handleOf(this, Global, "Receiver is not a WebAssembly.Global")); },
   });
-  function Table(desc) {
+  function Table(desc, value = undefined) {
       if (new.target === undefined) throw needNew("Table");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Table(): Argument 0 must be a table descriptor");
-      if (valueTypes[desc.element] === undefined || valueTypes[desc.element] < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
+      const elem = valueTypes[desc.element];
+      if (elem === undefined || elem < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
       const initial = limit(desc.initial, "WebAssembly.Table()", "initial", 10000000);
       const maximum = desc.maximum === undefined ? undefined : limit(desc.maximum, "WebAssembly.Table()", "maximum", 0xffffffff);
-      // A table made in JS holds JS values; it cannot be imported by a
-      // module (wazero has no host-side tables): see wasm.go.
-      handles.set(this, { js: new Array(initial).fill(null), maximum });
+      if (maximum !== undefined && maximum < initial) throw new RangeError("WebAssembly.Table(): Property 'maximum': value " + maximum + " is below the lower bound " + initial);
+      // A table of a module made for it (wasm.go newTable): modules import
+      // it like an exported one.
+      handles.set(this, N.newTable(elem, initial, maximum, arguments.length > 1, value));
   }
   methods(Table, {
-    get length() {
-      const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      return h.js ? h.js.length : N.tableLength(h);
-    },
+    get length() { return N.tableLength(handleOf(this, Table, "Receiver is not a WebAssembly.Table")); },
     get(i) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      if (!h.js) return N.tableGet(h, i);
-      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.get(): invalid address " + i + " in " + (h.js.length ? "funcref" : "funcref") + " table of size " + h.js.length);
-      return h.js[i];
+      return N.tableGet(h, enforceU32(i, "WebAssembly.Table.get()", "Argument 0"));
     },
+    // A missing value is the element type's default: undefined for
+    // externref, null for funcref (Go's side).
     set(i, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      // A missing value is the element type's default: undefined for
-      // externref, null for funcref (Go's side).
-      if (!h.js) return N.tableSet(h, i, v);
-      if (arguments.length < 2) v = null;
-      if (i >>> 0 !== i || i >= h.js.length) throw new RangeError("WebAssembly.Table.set(): invalid address " + i + " in funcref table of size " + h.js.length);
-      h.js[i] = v;
+      N.tableSet(h, enforceU32(i, "WebAssembly.Table.set()", "Argument 0"), v);
     },
     grow(n, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      if (!h.js) return N.tableGrow(h, n, v);
-      if (arguments.length < 2) v = null;
-      const old = h.js.length;
-      if (old + n > (h.maximum ?? 10000000)) throw new RangeError("WebAssembly.Table.grow(): failed to grow table by " + n);
-      for (let k = 0; k < n; k++) h.js.push(v);
-      return old;
+      return N.tableGrow(h, enforceU32(n, "WebAssembly.Table.grow()", "Argument 0"), v);
     },
   });
   const validate = (bytes) => {
@@ -224,6 +229,7 @@
     handleOf: (o) => handles.get(o),
     isMemory: (o) => o instanceof Memory, isGlobal: (o) => o instanceof Global, isTable: (o) => o instanceof Table,
     asIntN: (v) => BigInt.asIntN(64, v),
+    stamp: (o, h) => handles.set(o, h),
     freeze: Object.freeze,
   });
   Object.defineProperty(globalThis, "WebAssembly", { value: WebAssembly, writable: true, configurable: true, enumerable: false });

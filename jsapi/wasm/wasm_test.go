@@ -59,8 +59,8 @@ func TestEncodedModules(t *testing.T) {
 		{"global-i64", globalModule(api.ValueTypeI64, true, 1<<62), []Export{{Name: "g", Kind: "global"}}},
 		{"global-f64", globalModule(api.ValueTypeF64, true, api.EncodeF64(1.5)), []Export{{Name: "g", Kind: "global"}}},
 		{"global-externref", globalModule(api.ValueTypeExternref, true, 0), []Export{{Name: "g", Kind: "global"}}},
-		{"table-externref", tableModule("tbl", api.ValueTypeExternref), []Export{{Name: "size", Kind: "function"}, {Name: "grow", Kind: "function", Index: 1}, {Name: "get", Kind: "function", Index: 2}, {Name: "set", Kind: "function", Index: 3}}},
-		{"table-funcref", tableModule("__indirect_function_table", valueTypeFuncref), []Export{{Name: "size", Kind: "function"}, {Name: "grow", Kind: "function", Index: 1}, {Name: "get", Kind: "function", Index: 2}, {Name: "set", Kind: "function", Index: 3}}},
+		{"table-externref", tableModule("tbl", api.ValueTypeExternref), []Export{{Name: "size", Kind: "function"}, {Name: "grow", Kind: "function", Index: 1}, {Name: "get", Kind: "function", Index: 2}, {Name: "set", Kind: "function", Index: 3}, {Name: "fill", Kind: "function", Index: 4}}},
+		{"table-funcref", tableModule("__indirect_function_table", valueTypeFuncref), []Export{{Name: "size", Kind: "function"}, {Name: "grow", Kind: "function", Index: 1}, {Name: "get", Kind: "function", Index: 2}, {Name: "set", Kind: "function", Index: 3}, {Name: "fill", Kind: "function", Index: 4}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Compile(tc.b)

@@ -1023,3 +1023,17 @@ func TestCellhostPatch_DirectNumberValues(t *testing.T) {
 		t.Errorf("allocations per value: IntValue %v, ToValue %v; want IntValue <= 1 and fewer", direct, byToValue)
 	}
 }
+
+func TestCellhostPatch_GlobalEvalFunctionsSeeItsLexicalBindings(t *testing.T) {
+	const SCRIPT = `
+	(0, eval)("let k = 7; function f() { return k }");
+	eval("const c = 8; function g() { return c }");
+	(0, eval)("function h() { return 1 } let q = 3; function h() { return q }");
+	(0, eval)("class C {} function mk() { return new C() }");
+	(0, eval)("var v = 1; let l = 2; function s() { return v + l }");
+	(0, eval)("function plain() { return typeof k }");
+	var r = (0, eval)("let z = 5; function later() { return z } later()");
+	[f(), g(), h(), mk().constructor.name, s(), plain(), typeof k, r, typeof later, delete globalThis.f, typeof f].join();
+	`
+	testScript(SCRIPT, asciiString("7,8,3,C,3,undefined,undefined,5,function,true,undefined"), t)
+}

@@ -945,10 +945,21 @@ func (c *compiler) compile(in *ast.Program, strict, inGlobal bool, evalVm *vm) {
 	funcs := c.extractFunctions(in.Body)
 	c.createFunctionBindings(funcs)
 	numFuncs := len(scope.bindings)
+	// cellhost patch 29: the functions of a non-strict eval in the global
+	// scope are created in the eval's lexical environment (the block of its
+	// top-level let, const and class), after entering it, as
+	// EvalDeclarationInstantiation does; they were created before the block
+	// and could not see those bindings.
+	funcsInBlock := inGlobal && !ownVarScope && eval && len(funcs) > 0
 	if inGlobal && !ownVarScope {
-		if numFuncs == len(funcs) {
+		switch {
+		case funcsInBlock:
+			if numFuncs != len(funcs) {
+				c.orderGlobalFuncBindings(scope, funcs)
+			}
+		case numFuncs == len(funcs):
 			c.compileFunctionsGlobalAllUnique(funcs)
-		} else {
+		default:
 			c.compileFunctionsGlobal(funcs)
 		}
 	}
@@ -958,13 +969,19 @@ func (c *compiler) compile(in *ast.Program, strict, inGlobal bool, evalVm *vm) {
 	for i, b := range scope.bindings {
 		vars[i] = b.name
 	}
+	var bindLater *bindGlobal
 	if len(vars) > 0 && !ownVarScope && ownLexScope {
 		if inGlobal {
-			c.emit(&bindGlobal{
+			b := &bindGlobal{
 				vars:      vars[numFuncs:],
 				funcs:     vars[:numFuncs],
 				deletable: eval,
-			})
+			}
+			if funcsInBlock {
+				bindLater = b // after the functions, made in the block
+			} else {
+				c.emit(b)
+			}
 		} else {
 			c.emit(&bindVars{names: vars, deletable: eval})
 		}
@@ -979,6 +996,16 @@ func (c *compiler) compile(in *ast.Program, strict, inGlobal bool, evalVm *vm) {
 			}
 			enter = &enterBlock{}
 			c.emit(enter)
+		}
+	}
+	if funcsInBlock {
+		if numFuncs == len(funcs) {
+			c.compileFunctionsGlobalAllUnique(funcs)
+		} else {
+			c.emitFunctionsGlobal(funcs)
+		}
+		if bindLater != nil {
+			c.emit(bindLater)
 		}
 	}
 	if len(scope.bindings) > 0 && !ownLexScope {
@@ -1085,6 +1112,46 @@ func (c *compiler) compileFunctionsGlobalAllUnique(list []*ast.FunctionDeclarati
 	for _, decl := range list {
 		c.compileFunctionLiteral(decl.Function, false).emitGetter(true)
 	}
+}
+
+// orderGlobalFuncBindings puts the bindings of the functions that win
+// (the last declaration of each name) first in s, in declaration order,
+// as compileFunctionsGlobal does, without compiling them. (cellhost patch 29)
+func (c *compiler) orderGlobalFuncBindings(s *scope, list []*ast.FunctionDeclaration) {
+	m := lastFuncDecls(list)
+	idx := 0
+	for i, decl := range list {
+		if name := decl.Function.Name.Name; m[name] == i {
+			s.bindings[idx] = s.boundNames[name]
+			idx++
+		}
+	}
+}
+
+// emitFunctionsGlobal is compileFunctionsGlobal's code without its binding
+// bookkeeping (orderGlobalFuncBindings did it). (cellhost patch 29)
+func (c *compiler) emitFunctionsGlobal(list []*ast.FunctionDeclaration) {
+	m := lastFuncDecls(list)
+	for i, decl := range list {
+		if m[decl.Function.Name.Name] == i {
+			c.compileFunctionLiteral(decl.Function, false).emitGetter(true)
+		} else {
+			leave := c.enterDummyMode()
+			c.compileFunctionLiteral(decl.Function, false).emitGetter(false)
+			leave()
+		}
+	}
+}
+
+func lastFuncDecls(list []*ast.FunctionDeclaration) map[unistring.String]int {
+	m := make(map[unistring.String]int, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		name := list[i].Function.Name.Name
+		if _, exists := m[name]; !exists {
+			m[name] = i
+		}
+	}
+	return m
 }
 
 func (c *compiler) compileFunctionsGlobal(list []*ast.FunctionDeclaration) {
