@@ -14,7 +14,9 @@ func TestOffsetAtWall(t *testing.T) {
 	if err != nil {
 		t.Skip("no tz database:", err)
 	}
-	wall := func(y int, m time.Month, d, h, min int) int64 { return time.Date(y, m, d, h, min, 0, 0, time.UTC).Unix() }
+	wall := func(y int, m time.Month, d, h, min int) int64 {
+		return time.Date(y, m, d, h, min, 0, 0, time.UTC).Unix()
+	}
 	for _, c := range []struct {
 		name string
 		wall int64
