@@ -391,6 +391,29 @@ func (l *dtfLocale) locationName(cldrID string) string {
 	return strings.Replace(l.tzn("regionFormat"), "{0}", loc, 1)
 }
 
+// offsetAtWall is loc's offset at the wall-clock time wall (seconds since
+// the epoch as if that clock were UTC), as ICU's TimeZone::getOffset with
+// local=true answers it (tzgnames.cpp compares the golden zone's offset at
+// the formatted zone's wall time): in an overlap the later instant (ICU's
+// kLatter), in a gap the offset from before it (kFormer).
+func offsetAtWall(loc *time.Location, wall int64) (int, bool) {
+	_, before := time.Unix(wall-86400, 0).In(loc).Zone()
+	_, after := time.Unix(wall+86400, 0).In(loc).Zone()
+	var best *time.Time
+	for _, o := range []int{before, after} {
+		t := time.Unix(wall-int64(o), 0).In(loc)
+		if _, got := t.Zone(); got == o && (best == nil || t.After(*best)) {
+			best = &t
+		}
+	}
+	if best == nil {
+		t := time.Unix(wall-86400, 0).In(loc)
+		best = &t
+	}
+	_, o := best.Zone()
+	return o, best.IsDST()
+}
+
 // zoneText formats a zone field (z, v, O, ...) at t.
 func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 	lt := t.In(z.loc)
@@ -430,9 +453,8 @@ func (l *dtfLocale) zoneText(ch byte, n int, z *zoneInfo, t time.Time) string {
 				golden := goldenZone(mz, l.region)
 				if golden != "" && golden != z.cldr {
 					if gl, err := time.LoadLocation(cldr.Supplemental().Str("zoneIANA", golden)); err == nil {
-						gt := t.In(gl)
-						_, goff := gt.Zone()
-						if goff != off || gt.IsDST() != dst {
+						goff, gdst := offsetAtWall(gl, t.Unix()+int64(off))
+						if goff != off || gdst != dst {
 							loc := genericCity(z.cldr)
 							if c, _ := zoneCountry(z.cldr); c != "" && goldenZone(mz, c) == z.cldr {
 								loc = l.d.Str("localeDisplayNames", "territories", c)
@@ -466,10 +488,10 @@ func (l *dtfLocale) dayPeriodText(ch byte, n int, t time.Time, hasMin, hasSec bo
 		ap = "pm"
 	}
 	if ch == 'a' {
-		// ICU's AmPmMarkers are the wide names (narrow for aaaaa)
-		if n < 5 {
-			w = "wide"
-		}
+		// ICU 78's SimpleDateFormat: a..aaa the abbreviated names
+		// (AmPmMarkersAbbr), aaaa the wide, aaaaa the narrow (in workerd's
+		// ICU data th has wide "ก่อนเที่ยง" but abbreviated "AM", and
+		// workerd writes "AM"); widthOf gives exactly that
 		return l.greg("dayPeriods", "format", w, ap)
 	}
 	min, sec := 0, 0

@@ -243,6 +243,19 @@ type dtFormatter struct {
 
 var patternCache sync.Map // pattern → []patItem
 
+// dtfResolution is what intlDateResolve answers for a dtfSpec (the
+// pattern, the components resolvedOptions reports, the numbering system),
+// kept per spec: a DateTimeFormat made again with the same locale and
+// options skips the pattern generator (most of a construction's Go time).
+// vals is never changed after it is built; each call copies it into a
+// new object.
+type dtfResolution struct {
+	keys []string
+	vals map[string]any
+}
+
+var dtfResolved = boundedCache[dtfSpec, dtfResolution]{max: 4096}
+
 func cachedItems(p string) []patItem {
 	if v, ok := patternCache.Load(p); ok {
 		return v.([]patItem)
@@ -255,15 +268,37 @@ func cachedItems(p string) []patItem {
 func dtfNatives(rt *goja.Runtime, n natives) {
 	// intlDateResolve(spec) → {pattern, resolved components}
 	n.setE("intlDateResolve", func(c goja.FunctionCall) (goja.Value, error) {
-		var s dtfSpec
-		if err := rt.ExportTo(c.Argument(0), &s); err != nil {
-			return nil, err
+		o := c.Argument(0).ToObject(rt)
+		str := func(k string) string {
+			v := o.Get(k)
+			if v == nil || goja.IsUndefined(v) {
+				return ""
+			}
+			return v.String()
 		}
-		p := dtfPattern(s)
-		r := resolvedFromPattern(p)
-		r["pattern"] = p
-		r["numberingSystem"] = getDTFLocale(s.Locale, s.NU, s.CA).numSys
-		return rt.ToValue(r), nil
+		s := dtfSpec{
+			Locale: str("Locale"), NU: str("NU"), CA: str("CA"), HC: str("HC"), Hour12: str("Hour12"),
+			Weekday: str("Weekday"), Era: str("Era"), Year: str("Year"), Month: str("Month"), Day: str("Day"),
+			DayPeriod: str("DayPeriod"), Hour: str("Hour"), Minute: str("Minute"), Second: str("Second"),
+			FracDigits: int(o.Get("FracDigits").ToInteger()), TimeZoneName: str("TimeZoneName"),
+			DateStyle: str("DateStyle"), TimeStyle: str("TimeStyle"),
+		}
+		r := dtfResolved.get(s, func() dtfResolution {
+			p := dtfPattern(s)
+			r := resolvedFromPattern(p)
+			r["pattern"] = p
+			r["numberingSystem"] = getDTFLocale(s.Locale, s.NU, s.CA).numSys
+			keys := make([]string, 0, len(r))
+			for k := range r {
+				keys = append(keys, k)
+			}
+			return dtfResolution{keys: keys, vals: r}
+		})
+		out := rt.NewObject()
+		for _, k := range r.keys {
+			out.Set(k, r.vals[k])
+		}
+		return out, nil
 	})
 	// intlDateFormatter(locale, nu, ca, pattern, timeZone) → a handle of
 	// what format needs, resolved once per DateTimeFormat

@@ -521,7 +521,12 @@ func formatNumber(x float64, o numOpts) []part {
 		np = l.pattern(p)
 	case "currency":
 		if o.CurrencyDisplay == "name" {
-			np = l.pattern(curPattern("standard-noCurrency"))
+			// ICU formats a currency's long name with the decimal pattern
+			// (number_formatimpl: unit-width-full-name takes the decimal
+			// style; the currency patterns' direction marks of he and fa
+			// are not written), the name from the unit pattern after it
+			p, _ := l.fmtKey("decimalFormats", "standard").(string)
+			np = l.pattern(p)
 			break
 		}
 		kind := "standard"

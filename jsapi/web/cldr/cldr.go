@@ -213,3 +213,25 @@ func overlay(base, over map[string]any) map[string]any {
 	}
 	return out
 }
+
+var (
+	uqOnce   sync.Once
+	uqFirst  int
+	uqStarts []int
+)
+
+// UmmAlQura is the Umm al-Qura month table (gen/main.go ummAlQura), loaded
+// on first call: first is the number of Islamic months before the table's
+// first (month index = (year-1)*12 + month-1), starts[i] the Julian day
+// number of the first day of month first+i (the last entry ends the table).
+func UmmAlQura() (first int, starts []int) {
+	uqOnce.Do(func() {
+		m := read("umalqura")
+		f, _ := m["firstMonth"].(float64)
+		uqFirst = int(f)
+		for _, v := range m["rjdStarts"].([]any) {
+			uqStarts = append(uqStarts, int(v.(float64))+2400000)
+		}
+	})
+	return uqFirst, uqStarts
+}

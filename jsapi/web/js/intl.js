@@ -313,38 +313,48 @@
     const dateComponents = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
     // initDateTimeFormat; required/defaults as ECMA-402's ToDateTimeOptions
     // ("date", "time" or "any" with "date", "time" or "all").
+    // option value lists, made once (not per construction)
+    const DTF_VALUES_0 = ["lookup", "best fit"];
+    const DTF_VALUES_1 = ["h11", "h12", "h23", "h24"];
+    const DTF_VALUES_2 = ["narrow", "short", "long"];
+    const DTF_VALUES_3 = ["2-digit", "numeric"];
+    const DTF_VALUES_4 = ["2-digit", "numeric", "narrow", "short", "long"];
+    const DTF_VALUES_5 = ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"];
+    const DTF_VALUES_6 = ["basic", "best fit"];
+    const DTF_VALUES_7 = ["full", "long", "medium", "short"];
+    const DTF_VALUES_8 = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
     function initDateTimeFormat(self, locales, options, required = "any", defaults = "date") {
       const opts = intlOptions(options);
       const C = "Intl.DateTimeFormat";
       const { base, ext } = lookupLocale(locales);
-      getOption(opts, "localeMatcher", ["lookup", "best fit"], "best fit", C);
+      getOption(opts, "localeMatcher", DTF_VALUES_0, "best fit", C);
       const calendar = getOption(opts, "calendar", undefined, undefined, C);
       if (calendar !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(calendar)) throw new RangeError("Invalid calendar : " + calendar);
       const numberingSystem = getOption(opts, "numberingSystem", undefined, undefined, C);
       if (numberingSystem !== undefined && !/^[a-zA-Z0-9]{3,8}(-[a-zA-Z0-9]{3,8})*$/.test(numberingSystem)) throw new RangeError("Invalid numberingSystem : " + numberingSystem);
       const hour12 = opts.hour12 === undefined ? undefined : Boolean(opts.hour12);
-      let hourCycle = getOption(opts, "hourCycle", ["h11", "h12", "h23", "h24"], undefined, C);
+      let hourCycle = getOption(opts, "hourCycle", DTF_VALUES_1, undefined, C);
       if (hour12 !== undefined) hourCycle = undefined;
       let timeZone = opts.timeZone;
       timeZone = timeZone === undefined ? "UTC" : native.intlZoneId(String(timeZone));
       const o = {
         Locale: base, NU: "", HC: "", Hour12: hour12 === undefined ? "" : String(hour12),
-        Weekday: getOption(opts, "weekday", ["narrow", "short", "long"], "", C),
-        Era: getOption(opts, "era", ["narrow", "short", "long"], "", C),
-        Year: getOption(opts, "year", ["2-digit", "numeric"], "", C),
-        Month: getOption(opts, "month", ["2-digit", "numeric", "narrow", "short", "long"], "", C),
-        Day: getOption(opts, "day", ["2-digit", "numeric"], "", C),
-        DayPeriod: getOption(opts, "dayPeriod", ["narrow", "short", "long"], "", C),
-        Hour: getOption(opts, "hour", ["2-digit", "numeric"], "", C),
-        Minute: getOption(opts, "minute", ["2-digit", "numeric"], "", C),
-        Second: getOption(opts, "second", ["2-digit", "numeric"], "", C),
+        Weekday: getOption(opts, "weekday", DTF_VALUES_2, "", C),
+        Era: getOption(opts, "era", DTF_VALUES_2, "", C),
+        Year: getOption(opts, "year", DTF_VALUES_3, "", C),
+        Month: getOption(opts, "month", DTF_VALUES_4, "", C),
+        Day: getOption(opts, "day", DTF_VALUES_3, "", C),
+        DayPeriod: getOption(opts, "dayPeriod", DTF_VALUES_2, "", C),
+        Hour: getOption(opts, "hour", DTF_VALUES_3, "", C),
+        Minute: getOption(opts, "minute", DTF_VALUES_3, "", C),
+        Second: getOption(opts, "second", DTF_VALUES_3, "", C),
         FracDigits: getNumberOption(opts, "fractionalSecondDigits", 1, 3, 0),
-        TimeZoneName: getOption(opts, "timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"], "", C),
+        TimeZoneName: getOption(opts, "timeZoneName", DTF_VALUES_5, "", C),
         DateStyle: "", TimeStyle: "",
       };
-      getOption(opts, "formatMatcher", ["basic", "best fit"], "best fit", C);
-      o.DateStyle = getOption(opts, "dateStyle", ["full", "long", "medium", "short"], "", C);
-      o.TimeStyle = getOption(opts, "timeStyle", ["full", "long", "medium", "short"], "", C);
+      getOption(opts, "formatMatcher", DTF_VALUES_6, "best fit", C);
+      o.DateStyle = getOption(opts, "dateStyle", DTF_VALUES_7, "", C);
+      o.TimeStyle = getOption(opts, "timeStyle", DTF_VALUES_7, "", C);
       const anyComponent = o.Weekday || o.Era || o.Year || o.Month || o.Day || o.DayPeriod || o.Hour || o.Minute || o.Second || o.FracDigits || o.TimeZoneName;
       if ((o.DateStyle || o.TimeStyle) && anyComponent) throw new TypeError("Invalid option : option");
       if (required === "date" && o.TimeStyle !== "" && o.DateStyle === "") throw new TypeError("Invalid option : timeStyle");
@@ -358,7 +368,7 @@
       }
       let locale = base;
       const extKeys = [];
-      if (hourCycle === undefined && hour12 === undefined && ["h11", "h12", "h23", "h24"].includes(ext.hc)) {
+      if (hourCycle === undefined && hour12 === undefined && DTF_VALUES_1.includes(ext.hc)) {
         hourCycle = ext.hc;
         extKeys.push("hc-" + ext.hc);
       }
@@ -383,7 +393,7 @@
         }
       }
       if (o.DateStyle === "" && o.TimeStyle === "") {
-        for (const k of ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"]) {
+        for (const k of DTF_VALUES_8) {
           if (r[k] !== undefined) resolved[k] = r[k];
         }
       }
@@ -642,8 +652,17 @@
         return out;
       };
       const el = (s) => [{ type: "element", value: s }];
-      if (items.length === 2) return fill(d["2"], el(items[0]), el(items[1]));
-      let acc = fill(d.end, el(items[items.length - 2]), el(items[items.length - 1]));
+      // ICU's ListFormatter adapts Hebrew's "ו" (and) to the word after
+      // it: "ו-" before one that does not start with a Hebrew letter
+      // (listformatter.cpp, shouldChangeToVavDash)
+      const vav = (pat, next) => {
+        if (pat !== "{0} ו{1}") return pat;
+        const c = next.codePointAt(0);
+        return c !== undefined && (c >= 0x590 && c <= 0x5ff || c >= 0xfb1d && c <= 0xfb4f) ? pat : "{0} ו-{1}";
+      };
+      const last = items[items.length - 1];
+      if (items.length === 2) return fill(vav(d["2"], last), el(items[0]), el(last));
+      let acc = fill(vav(d.end, last), el(items[items.length - 2]), el(last));
       for (let i = items.length - 3; i >= 0; i--) acc = fill(i === 0 ? d.start : d.middle, el(items[i]), acc);
       return acc;
     }

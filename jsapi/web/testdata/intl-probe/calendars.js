@@ -4,7 +4,7 @@
 // (record-calendars.sh writes calendars.json.gz) and on cellhost
 // (TestIntlCalendars compares). Each value is [label, output].
 function calendars() {
-  const cals = ["buddhist", "japanese", "roc", "persian", "indian", "hebrew", "islamic-civil", "islamic-tbla"];
+  const cals = ["buddhist", "japanese", "roc", "persian", "indian", "hebrew", "islamic-civil", "islamic-tbla", "islamic-umalqura"];
   const days = [];
   for (let t = Date.UTC(1868, 0, 1); t < Date.UTC(2200, 0, 1); t += 61 * 86400000) days.push(t);
   for (const [y, m, d] of [[1868, 9, 7], [1868, 9, 8], [1912, 7, 29], [1912, 7, 30], [1926, 12, 24], [1926, 12, 25], [1989, 1, 7], [1989, 1, 8], [2019, 4, 30], [2019, 5, 1], [1911, 12, 31], [1912, 1, 1]]) days.push(Date.UTC(y, m - 1, d));
