@@ -41,8 +41,8 @@ type Local interface {
 	CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error)
 }
 
-// Client forwards requests to the nodes that own objects. It implements
-// host.Remote. Safe for concurrent use.
+// Client forwards requests to the nodes that own objects, signed; a
+// Placement uses it. Safe for concurrent use.
 type Client struct {
 	secret Secret
 	node   string

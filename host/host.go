@@ -110,10 +110,10 @@ type Config struct {
 	// must be started; the host does not close it. Nil: no ownership
 	// checks (tests, single-process tools).
 	Node *ownership.Node
-	// Remote, if set, forwards a request for an object that a live other
-	// node owns to that node (remote.go); nil: such a request fails with
+	// Placement, if set, reaches objects that a live other node owns
+	// (placement.go; fleet.Placement); nil: a request for one fails with
 	// *ownership.CellOwnedElsewhereError.
-	Remote Remote
+	Placement Placement
 	// StateLock, if set, is the caller's lock of StateDir (LockState);
 	// otherwise Open takes it.
 	StateLock *StateLock
@@ -199,11 +199,7 @@ type Host struct {
 	dur      durability // Config.Durability's behaviour (durable.go)
 	closing  atomic.Bool
 	sockets  wsRegistry // upgraded WebSocket connections
-	owners   ownerCache // where remote objects were last served (remote.go)
-	// ownerLease reads another node's lease (tests; nil:
-	// cfg.Node.NodeLease).
-	ownerLease func(ctx context.Context, node string) (ownership.NodeRecord, bool, error)
-	counted    counters // stats.go
+	counted  counters   // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).
 	releasedAt atomic.Int64
@@ -517,8 +513,8 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 
 // FetchObject delivers req to the object class/id (name is the name the id
 // came from, or ""), and waits for its response until ctx ends. Safe from
-// any goroutine. With Config.Remote set, a request for an object another
-// live node owns goes to that node (remote.go).
+// any goroutine. With Config.Placement set, a request for an object another
+// live node owns goes to that node (placement.go).
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	return h.fetchRouted(ctx, class, id, name, req)
 }
@@ -633,7 +629,7 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c.s.post(func() {
 		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
-			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+			if n.s.h.cfg.Placement != nil && isElsewhere(err) {
 				n.s.h.goFunc(func(ctx context.Context) {
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
@@ -657,7 +653,7 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c.s.post(func() {
 		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
-			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+			if n.s.h.cfg.Placement != nil && isElsewhere(err) {
 				n.s.h.goFunc(func(ctx context.Context) {
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()

@@ -21,6 +21,13 @@ import (
 	"github.com/cellhost/cellhost/jsapi/wasm"
 )
 
+// fleet's Placement is host's, and the relays its Fetch returns are the
+// RemoteSockets host serves (host checks them by type assertion).
+var (
+	_ host.Placement    = (*fleet.Placement)(nil)
+	_ host.RemoteSocket = (*fleet.PendingRelay)(nil)
+)
+
 // servedApp is the application a serve node runs: one Host at a time. With
 // a project it is that project's for the whole run; without one it is the
 // newest deployment in the bucket, replaced by a newer one when it appears
@@ -133,11 +140,13 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 	base := hc
 	hc.StateLock = a.lock
 	hc.Durability = host.DurabilityLog
-	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
+	hc.Bucket, hc.Node = a.fl.store, a.fl.node
 	if a.fl.wake != nil {
 		hc.AlarmSink = a.fl.wake
 	}
 	a.hooks.apply(&hc)
+	// One Placement per host: its edge connections close with it.
+	hc.Placement = fleet.NewPlacement(fleet.PlacementConfig{Client: a.fl.client, Node: a.fl.node, Logger: hc.Logger, RequestTimeout: hc.RequestTimeout})
 	h, err := host.New(hc)
 	if err != nil {
 		return err
