@@ -117,10 +117,13 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	hc := host.Config{
 		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog, Wasm: mods,
 			WasmCompile: jsapi.WasmCompileFor(d.CompatibilityDate, d.CompatibilityFlags)},
-		Script: d.Script, Vars: d.Vars,
-		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
-		StateDir: a.state, Log: a.log,
-		MaxOpenDatabases: defaultMaxOpenDatabases(),
+		Script:             d.Script,
+		Vars:               d.Vars,
+		CompatibilityDate:  d.CompatibilityDate,
+		CompatibilityFlags: d.CompatibilityFlags,
+		Limits:             host.Limits{MaxOpenDatabases: defaultMaxOpenDatabases()},
+		Storage:            host.Storage{StateDir: a.state},
+		Logging:            host.Logging{Log: a.log},
 	}
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
