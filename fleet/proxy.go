@@ -80,7 +80,7 @@ func (s *Server) serveHTTPForward(w http.ResponseWriter, r *http.Request, refuse
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}

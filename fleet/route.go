@@ -44,7 +44,7 @@ type PlacementConfig struct {
 	// edge of a relay, and its NodeLease bounds every forward by the
 	// owner's lease. Nil in tests.
 	Node *ownership.Node
-	// Logger receives the edge's messages (slog.Default when nil).
+	// Logger receives the edge's messages (discarded when nil).
 	Logger *slog.Logger
 	// RequestTimeout is how long a WebSocket a worker's stub fetch got
 	// from another node waits to be returned or accept()ed before its
@@ -59,7 +59,7 @@ type PlacementConfig struct {
 func NewPlacement(cfg PlacementConfig) *Placement {
 	p := &Placement{client: cfg.Client, log: cfg.Logger, timeout: cfg.RequestTimeout, maxBody: cfg.MaxBodyBytes}
 	if p.log == nil {
-		p.log = slog.Default()
+		p.log = slog.New(slog.DiscardHandler)
 	}
 	if p.timeout <= 0 {
 		p.timeout = 2 * time.Minute

@@ -117,7 +117,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, refuse func
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}
