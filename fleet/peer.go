@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -41,8 +42,8 @@ type Local interface {
 	CallHere(ctx context.Context, class, id, name, method string, args []byte, get bool) ([]byte, error)
 }
 
-// Client forwards requests to the nodes that own objects. It implements
-// host.Remote. Safe for concurrent use.
+// Client forwards requests to the nodes that own objects, signed; a
+// Placement uses it. Safe for concurrent use.
 type Client struct {
 	secret Secret
 	node   string
@@ -278,7 +279,7 @@ type Server struct {
 	local  Local
 	skew   time.Duration
 	now    func() time.Time
-	logf   func(format string, args ...any)
+	log    *slog.Logger
 	status func() *NodeStatus
 	refuse func(string) bool
 
@@ -309,9 +310,9 @@ type ServerConfig struct {
 	Node   string // this node's id, which a ping answers
 	Secret Secret
 	Local  Local
-	Skew   time.Duration        // DefaultSkew when zero
-	Now    func() time.Time     // time.Now when nil
-	Logf   func(string, ...any) // nil discards
+	Skew   time.Duration    // DefaultSkew when zero
+	Now    func() time.Time // time.Now when nil
+	Log    *slog.Logger     // refused requests; discards when nil
 	// Status, if set, is the node's status a ping answers with.
 	Status func() *NodeStatus
 	// RefuseFrom, if set, reports whether a request from this remote
@@ -328,10 +329,10 @@ func NewServer(cfg ServerConfig) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, logf: cfg.Logf, status: cfg.Status, refuse: cfg.RefuseFrom, nonces: map[string]int64{},
+	return &Server{node: cfg.Node, secret: cfg.Secret, local: cfg.Local, skew: cfg.Skew, now: cfg.Now, log: cfg.Log, status: cfg.Status, refuse: cfg.RefuseFrom, nonces: map[string]int64{},
 		inflight: make(chan struct{}, maxPeerInFlight), bodies: semaphore.NewWeighted(peerBodyBudget)}
 }
 
@@ -376,7 +377,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.authenticateHead(r); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}
@@ -397,7 +398,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}

@@ -21,7 +21,8 @@ type HTTPLocal interface {
 // ProxyHTTP relays r (a WebSocket upgrade from a client) to the node at
 // addr for the object class/id, signed like every forward, and relays the
 // answer to w; after a 101 the connection's bytes flow both ways until one
-// side closes. It implements host.Remote. A node that cannot be reached
+// side closes (a WebSocket as bytes: Placement relays message by message
+// instead, DialSocket, and does not call it). A node that cannot be reached
 // gets the client a 503; the upgrade is the first message, so nothing ran.
 func (c *Client) ProxyHTTP(w http.ResponseWriter, r *http.Request, addr, class, id, name string) {
 	env := &Envelope{Class: class, ID: id, Name: name, Req: &WireRequest{Method: r.Method, URL: "http://" + r.Host + r.RequestURI, Header: [][2]string{}}}
@@ -79,7 +80,7 @@ func (s *Server) serveHTTPForward(w http.ResponseWriter, r *http.Request, refuse
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}

@@ -41,11 +41,11 @@ type SocketLocal interface {
 // Call it before the Client is used.
 func (c *Client) SetSelf(addr string) { c.self = addr }
 
-// SelfAddr implements host.SocketRemote.
+// SelfAddr is the address the edge asks when a relay's owner is gone (Placement).
 func (c *Client) SelfAddr() string { return c.self }
 
 // DialSocket opens a relay to the node at addr and returns it with the
-// owner's Hello. It implements host.SocketRemote. Errors: *ForwardError
+// owner's Hello (the edge, edge.go). Errors: *ForwardError
 // (Unsent: the node was not reached, nothing ran), *RemoteError (the node
 // refused the request).
 func (c *Client) DialSocket(ctx context.Context, addr string, open *wsrelay.Open) (*websocket.Conn, *wsrelay.Hello, error) {
@@ -117,7 +117,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request, refuse func
 		return
 	}
 	if err := s.authenticate(r, body); err != nil {
-		s.logf("fleet: refused a peer request from %s: %v", r.RemoteAddr, err)
+		s.log.Warn("refused a peer request", "from", r.RemoteAddr, "err", err)
 		refuse(http.StatusUnauthorized, err.Error())
 		return
 	}

@@ -55,39 +55,99 @@ type Config struct {
 	// (D1 databases) to env, with the shard's CellCaller. Called after
 	// Bind, on each shard's loop whenever it builds a runtime.
 	BindInternal func(rt *goja.Runtime, env *goja.Object, cells CellCaller) error
-	// ErrorPage, if set, writes the 500 answer to a request whose handler
-	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
-	// bare "Internal Server Error" workerd sends in production. cellhost
-	// dev sets it, as wrangler dev shows the error.
-	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
-	// RequestCF, if set, is the cf object (JSON) every request arriving
-	// over HTTP carries, for the worker and for /do/ routes: cellhost dev
-	// sets wrangler dev's offline placeholder, or the user's --cf file.
-	RequestCF string
-	// Console, if set, receives every console line with its level and the
-	// object whose event wrote it (scope "<Class>:<id>"; "" for the
-	// worker), instead of Log. Called on a shard's loop; it must not block.
-	Console func(scope, level, line string)
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string
 	CompatibilityFlags []string
-	StateDir           string    // cell databases and the state lock live here
-	Shards             int       // default: number of CPUs
-	Log                io.Writer // console output (and host messages by default); default os.Stderr
-	// Logger receives the host's own messages, with the attributes scope
-	// and shard where they apply. Default: readable lines on Log.
-	Logger *slog.Logger
+	Shards             int // default: number of CPUs
+	// Clock is the time of timers and eviction (the real clock when nil;
+	// clock.go).
+	Clock Clock
+
+	Limits
+	Storage
+	Fleet
+	Dev
+	Logging
+
+	// clock is idle eviction's clock (Clock.Now when nil); tests set it
+	// (export_test.go).
+	clock func() time.Time
+	// workerShard, when above 0, is 1 + the index of the shard every
+	// worker request runs on (tests that need the worker and an object on
+	// chosen shards); 0: the least busy.
+	workerShard int
+	// linger, when set (tests, export_test.go), gets the output gate's
+	// group-commit policy before the syncer starts, to record its waits
+	// and fix its clock.
+	linger func(*queue.Linger)
+}
+
+// The groups of Config, embedded: their fields read as Config's own
+// (cfg.StateDir), and a literal names the group
+// (Config{Storage: Storage{StateDir: dir}}). withDefaults fills every
+// zero that has a default, in one place.
+
+// withDefaults fills c's zero fields that have defaults and checks the
+// durability mode (New).
+func (c *Config) withDefaults() error {
+	if c.Shards <= 0 {
+		c.Shards = runtime.NumCPU()
+	}
+	if c.Clock == nil {
+		c.Clock = realClock{}
+	}
+	c.Logging.withDefaults()
+	c.Limits.withDefaults()
+	if c.CommitCoalesce == 0 {
+		c.CommitCoalesce = DefaultCommitCoalesce
+	}
+	return configureDurability(c)
+}
+
+func (l *Logging) withDefaults() {
+	if l.Log == nil {
+		l.Log = os.Stderr
+	}
+	if l.Logger == nil {
+		l.Logger = slog.New(newConsoleHandler(l.Log))
+	}
+}
+
+func (l *Limits) withDefaults() {
+	if l.IdleTimeout == 0 {
+		l.IdleTimeout = DefaultIdleTimeout
+	}
+	if l.MaxOpenDatabases == 0 {
+		l.MaxOpenDatabases = DefaultMaxOpenDatabases
+	}
+	if l.InstanceIdleTimeout == 0 {
+		l.InstanceIdleTimeout = DefaultInstanceIdleTimeout
+	}
+	if l.MemoryLimit == 0 {
+		l.MemoryLimit = DefaultMemoryLimit
+	}
+	if l.CPULimit <= 0 {
+		l.CPULimit = 30 * time.Second
+	}
+	if l.RequestTimeout <= 0 {
+		l.RequestTimeout = 2 * time.Minute
+	}
+	if l.MaxWebSocketsPerObject <= 0 {
+		l.MaxWebSocketsPerObject = DefaultMaxWebSocketsPerObject
+	}
+	if l.MaxWebSocketQueued <= 0 {
+		l.MaxWebSocketQueued = DefaultMaxWebSocketQueued
+	}
+}
+
+// Limits bounds what one object, connection or request may take; zero
+// means the default named on each field.
+type Limits struct {
 	// RequestTimeout bounds how long an HTTP request (Handler) waits for
 	// its answer; past it the answer is 500 and the log says why. Default
 	// 2 minutes. FetchObject and Fetch wait as long as their ctx allows.
 	RequestTimeout time.Duration
-	// RequestLog, if set, is called once for every request the Handler
-	// served, after its answer (the dev command prints a line for each).
-	RequestLog func(RequestInfo)
-	// Metrics, if set, is told of every durability round (metrics.go), for
-	// an exporter such as cellhost serve's /metrics.
-	Metrics Metrics
 	// CPULimit bounds one event's run on the loop (a macrotask); past it the
 	// JS is interrupted and the object reset. Default 30 s. A watchdog looks
 	// every eighth of it, so the interrupt comes within 1.125 times it.
@@ -100,43 +160,9 @@ type Config struct {
 	// not yet written (a client that does not read); past it the
 	// connection is closed with 1008. Default DefaultMaxWebSocketQueued.
 	MaxWebSocketQueued int64
-	// Durability is DurabilityLocal, DurabilityLog or DurabilityBackup;
-	// default: log when Bucket is set, else local.
-	Durability string
-	// Bucket is the object store holding the cells' LTX logs (log and
-	// backup modes).
-	Bucket plugins.ObjectStore
-	// Node is this process's membership of the fleet (cell ownership). It
-	// must be started; the host does not close it. Nil: no ownership
-	// checks (tests, single-process tools).
-	Node *ownership.Node
-	// Remote, if set, forwards a request for an object that a live other
-	// node owns to that node (remote.go); nil: such a request fails with
-	// *ownership.CellOwnedElsewhereError.
-	Remote Remote
-	// StateLock, if set, is the caller's lock of StateDir (LockState);
-	// otherwise Open takes it.
-	StateLock *StateLock
 	// IdleTimeout is how long an object stays resident without events
 	// before it is evicted (DefaultIdleTimeout when zero; negative: never).
 	IdleTimeout time.Duration
-	// BackupInterval is how often the backup mode saves changed cells
-	// (DefaultBackupInterval when zero): its RPO.
-	BackupInterval time.Duration
-	// Syncer makes commits durable on the local disk before replies leave
-	// (the output gate). Default: LocalSync in the local and backup modes,
-	// none in the log mode (the upload makes a commit durable); one set in
-	// the log mode runs before each round's upload. Tests set their own.
-	Syncer Syncer
-	// AlarmSink, if set, is told about every durable alarm (wake.go); idle
-	// objects with an armed alarm are then evicted like any other. Nil: an
-	// armed alarm keeps its object resident.
-	AlarmSink AlarmSink
-	// CommitCoalesce is how long the turns of one loop batch may keep an
-	// object's implicit transaction open so that they share one commit
-	// (DefaultCommitCoalesce when zero; negative: every turn commits on
-	// its own). See shard.endTurn.
-	CommitCoalesce time.Duration
 	// MaxResidentCells bounds the cells that hold their database open at
 	// once (0: no bound); past it the least recently used idle cells are
 	// evicted (resident.go).
@@ -152,27 +178,87 @@ type Config struct {
 	// limit, when zero; negative: no limit). Past it the object is reset
 	// (memwatch.go).
 	MemoryLimit int64
-
 	// InstanceIdleTimeout is how long an object's instance stays without
 	// events before it is dropped, the cell staying resident
 	// (DefaultInstanceIdleTimeout, workerd's 10 s, when zero; negative:
 	// never). Hibernatable WebSockets stay connected meanwhile.
 	InstanceIdleTimeout time.Duration
-	// Clock is the time of timers and eviction (the real clock when nil;
-	// clock.go).
-	Clock Clock
+}
 
-	// clock is idle eviction's clock (Clock.Now when nil); tests set it
-	// (export_test.go).
-	clock func() time.Time
-	// workerShard, when above 0, is 1 + the index of the shard every
-	// worker request runs on (tests that need the worker and an object on
-	// chosen shards); 0: the least busy.
-	workerShard int
-	// linger, when set (tests, export_test.go), gets the output gate's
-	// group-commit policy before the syncer starts, to record its waits
-	// and fix its clock.
-	linger func(*queue.Linger)
+// Storage is where cells live and how their commits become durable.
+type Storage struct {
+	StateDir string // cell databases and the state lock live here
+	// Durability is DurabilityLocal, DurabilityLog or DurabilityBackup;
+	// default: log when Bucket is set, else local.
+	Durability string
+	// Bucket is the object store holding the cells' LTX logs (log and
+	// backup modes).
+	Bucket plugins.ObjectStore
+	// StateLock, if set, is the caller's lock of StateDir (LockState);
+	// otherwise Open takes it.
+	StateLock *StateLock
+	// BackupInterval is how often the backup mode saves changed cells
+	// (DefaultBackupInterval when zero): its RPO.
+	BackupInterval time.Duration
+	// Syncer makes commits durable on the local disk before replies leave
+	// (the output gate). Default: LocalSync in the local and backup modes,
+	// none in the log mode (the upload makes a commit durable); one set in
+	// the log mode runs before each round's upload. Tests set their own.
+	Syncer Syncer
+	// CommitCoalesce is how long the turns of one loop batch may keep an
+	// object's implicit transaction open so that they share one commit
+	// (DefaultCommitCoalesce when zero; negative: every turn commits on
+	// its own). See shard.endTurn.
+	CommitCoalesce time.Duration
+}
+
+// Fleet is this process's membership of a fleet (nil fields: one node,
+// no ownership checks or forwarding).
+type Fleet struct {
+	// Node is this process's membership of the fleet (cell ownership). It
+	// must be started; the host does not close it. Nil: no ownership
+	// checks (tests, single-process tools).
+	Node *ownership.Node
+	// Placement, if set, reaches objects that a live other node owns
+	// (placement.go; fleet.Placement); nil: a request for one fails with
+	// *ownership.CellOwnedElsewhereError.
+	Placement Placement
+	// AlarmSink, if set, is told about every durable alarm (wake.go); idle
+	// objects with an armed alarm are then evicted like any other. Nil: an
+	// armed alarm keeps its object resident.
+	AlarmSink AlarmSink
+}
+
+// Dev holds the hooks of a development server (cellhost dev): error
+// pages, the request's cf object, console lines and request lines.
+type Dev struct {
+	// ErrorPage, if set, writes the 500 answer to a request whose handler
+	// threw (err; a *jsapi.ScriptError carries the stack) instead of the
+	// bare "Internal Server Error" workerd sends in production. cellhost
+	// dev sets it, as wrangler dev shows the error.
+	ErrorPage func(w http.ResponseWriter, r *http.Request, err error)
+	// RequestCF, if set, is the cf object (JSON) every request arriving
+	// over HTTP carries, for the worker and for /do/ routes: cellhost dev
+	// sets wrangler dev's offline placeholder, or the user's --cf file.
+	RequestCF string
+	// Console, if set, receives every console line with its level and the
+	// object whose event wrote it (scope "<Class>:<id>"; "" for the
+	// worker), instead of Log. Called on a shard's loop; it must not block.
+	Console func(scope, level, line string)
+	// RequestLog, if set, is called once for every request the Handler
+	// served, after its answer (the dev command prints a line for each).
+	RequestLog func(RequestInfo)
+}
+
+// Logging is where the host's messages and metrics go.
+type Logging struct {
+	Log io.Writer // console output (and host messages by default); default os.Stderr
+	// Logger receives the host's own messages, with the attributes scope
+	// and shard where they apply. Default: readable lines on Log.
+	Logger *slog.Logger
+	// Metrics, if set, is told of every durability round (metrics.go), for
+	// an exporter such as cellhost serve's /metrics.
+	Metrics Metrics
 }
 
 // DefaultCommitCoalesce is Config.CommitCoalesce when zero.
@@ -199,11 +285,7 @@ type Host struct {
 	dur      durability // Config.Durability's behaviour (durable.go)
 	closing  atomic.Bool
 	sockets  wsRegistry // upgraded WebSocket connections
-	owners   ownerCache // where remote objects were last served (remote.go)
-	// ownerLease reads another node's lease (tests; nil:
-	// cfg.Node.NodeLease).
-	ownerLease func(ctx context.Context, node string) (ownership.NodeRecord, bool, error)
-	counted    counters // stats.go
+	counted  counters   // stats.go
 	// releasedAt is counted.parked when memory was last returned to the
 	// operating system (park.go).
 	releasedAt atomic.Int64
@@ -238,47 +320,8 @@ func New(cfg Config) (*Host, error) {
 	if cfg.StateDir == "" {
 		return nil, errors.New("new host: no state directory")
 	}
-	if cfg.Shards <= 0 {
-		cfg.Shards = runtime.NumCPU()
-	}
-	if cfg.Log == nil {
-		cfg.Log = os.Stderr
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(newConsoleHandler(cfg.Log))
-	}
-	if cfg.CommitCoalesce == 0 {
-		cfg.CommitCoalesce = DefaultCommitCoalesce
-	}
-	if err := configureDurability(&cfg); err != nil {
+	if err := cfg.withDefaults(); err != nil {
 		return nil, fmt.Errorf("new host: %w", err)
-	}
-	if cfg.IdleTimeout == 0 {
-		cfg.IdleTimeout = DefaultIdleTimeout
-	}
-	if cfg.MaxOpenDatabases == 0 {
-		cfg.MaxOpenDatabases = DefaultMaxOpenDatabases
-	}
-	if cfg.InstanceIdleTimeout == 0 {
-		cfg.InstanceIdleTimeout = DefaultInstanceIdleTimeout
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
-	}
-	if cfg.MemoryLimit == 0 {
-		cfg.MemoryLimit = DefaultMemoryLimit
-	}
-	if cfg.CPULimit <= 0 {
-		cfg.CPULimit = 30 * time.Second
-	}
-	if cfg.RequestTimeout <= 0 {
-		cfg.RequestTimeout = 2 * time.Minute
-	}
-	if cfg.MaxWebSocketsPerObject <= 0 {
-		cfg.MaxWebSocketsPerObject = DefaultMaxWebSocketsPerObject
-	}
-	if cfg.MaxWebSocketQueued <= 0 {
-		cfg.MaxWebSocketQueued = DefaultMaxWebSocketQueued
 	}
 	h := &Host{cfg: cfg, dur: newDurability(cfg.Durability), log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
@@ -517,8 +560,8 @@ func (h *Host) ResolveID(class, idOrName string) (id, name string, err error) {
 
 // FetchObject delivers req to the object class/id (name is the name the id
 // came from, or ""), and waits for its response until ctx ends. Safe from
-// any goroutine. With Config.Remote set, a request for an object another
-// live node owns goes to that node (remote.go).
+// any goroutine. With Config.Placement set, a request for an object another
+// live node owns goes to that node (placement.go).
 func (h *Host) FetchObject(ctx context.Context, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
 	return h.fetchRouted(ctx, class, id, name, req)
 }
@@ -633,7 +676,7 @@ func (n *namespace) Fetch(id, name string, req *jsapi.HTTPRequest, done func(*js
 	c.s.post(func() {
 		c.unref()
 		c.fetch(name, req, func(resp *jsapi.HTTPResponse, err error) {
-			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+			if n.s.h.cfg.Placement != nil && isElsewhere(err) {
 				n.s.h.goFunc(func(ctx context.Context) {
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()
@@ -657,7 +700,7 @@ func (n *namespace) Call(id, name, method string, args []byte, get bool, done fu
 	c.s.post(func() {
 		c.unref()
 		c.call(name, method, args, get, func(res []byte, err error) {
-			if n.s.h.cfg.Remote != nil && isElsewhere(err) {
+			if n.s.h.cfg.Placement != nil && isElsewhere(err) {
 				n.s.h.goFunc(func(ctx context.Context) {
 					ctx, cancel := context.WithTimeout(ctx, n.s.h.cfg.RequestTimeout)
 					defer cancel()

@@ -59,9 +59,9 @@ func newHostB(t testing.TB, src, stateDir string, opts ...func(*host.Config)) *h
 		Bundle:   b,
 		Script:   "counter",
 		Bindings: []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
-		StateDir: stateDir,
 		Shards:   2,
-		Log:      os.Stderr,
+		Storage:  host.Storage{StateDir: stateDir},
+		Logging:  host.Logging{Log: os.Stderr},
 	}
 	for _, o := range opts {
 		o(&cfg)

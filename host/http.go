@@ -106,6 +106,7 @@ func (h *Host) httpError(err error, c echo.Context) {
 	}
 	var he *echo.HTTPError
 	var bad errBadRequest
+	var badForward interface{ BadRequest() bool }
 	var elsewhere *ownership.CellOwnedElsewhereError
 	var lostRecord *ownership.LostRecordError
 	var forward interface{ Unsent() bool }
@@ -119,6 +120,10 @@ func (h *Host) httpError(err error, c echo.Context) {
 		_ = plain(c, he.Code, http.StatusText(he.Code))
 	case errors.As(err, &bad):
 		_ = plain(c, http.StatusBadRequest, bad.Error())
+	case errors.As(err, &badForward) && badForward.BadRequest():
+		// A request the Placement could not forward as it came (its
+		// body past the peer protocol's limit).
+		_ = plain(c, http.StatusBadRequest, err.Error())
 	case errors.As(err, &elsewhere), errors.As(err, &lostRecord), errors.Is(err, ownership.ErrFenced):
 		// Fenced: the node's lease lapsed (a bucket outage); it takes
 		// cells again once it rejoins.

@@ -42,7 +42,7 @@ type InternalClass struct {
 // CellCaller reaches internal cells from JavaScript running on a shard.
 type CellCaller interface {
 	// CallCell sends req to the cell of class named key (a D1 database's
-	// id), on this node or, through Config.Remote, on the node that owns
+	// id), on this node or, through Config.Placement, on the node that owns
 	// it, and calls done with the answer on the caller's loop, exactly
 	// once. Call it on the loop of the runtime it was given to.
 	CallCell(class, key string, req []byte, done func([]byte, error))
@@ -94,7 +94,7 @@ func (sc shardCells) CallCell(class, key string, req []byte, done func([]byte, e
 			s.post(func() { done(resp, err) })
 		})
 	}
-	if _, ok := h.owners.get(class+":"+id, time.Now()); ok && h.cfg.Remote != nil {
+	if p := h.cfg.Placement; p != nil && p.ServedElsewhere(class, id) {
 		// Served by another node a moment ago: straight there, without
 		// asking the bucket who owns it (internalRouted looks up again
 		// if that node no longer does).
@@ -105,7 +105,7 @@ func (sc shardCells) CallCell(class, key string, req []byte, done func([]byte, e
 	c.s.post(func() {
 		c.unref()
 		c.serveInternal(req, func(resp []byte, err error) {
-			if h.cfg.Remote != nil && isElsewhere(err) {
+			if h.cfg.Placement != nil && isElsewhere(err) {
 				forward()
 				return
 			}
@@ -113,10 +113,6 @@ func (sc shardCells) CallCell(class, key string, req []byte, done func([]byte, e
 		})
 	})
 }
-
-// internalMethod is the method name an internal cell's request carries
-// between nodes (the peer protocol's calls need one).
-const internalMethod = "cellhost.serve"
 
 // CallCell is CellCaller.CallCell for Go code off the loops: it sends req
 // to the internal cell of class named key (forwarded to its owner when
@@ -130,11 +126,12 @@ func (h *Host) CallCell(ctx context.Context, class, key string, req []byte) ([]b
 
 // internalRouted is internalHere, forwarded to the owner. Off the loop.
 func (h *Host) internalRouted(ctx context.Context, class, id string, req []byte) ([]byte, error) {
-	return routed(ctx, h, &h.owners, class+":"+id,
-		func() ([]byte, error) { return h.internalHere(ctx, class, id, req) },
-		func(fctx context.Context, addr string) ([]byte, error) {
-			return h.cfg.Remote.Call(fctx, addr, class, id, "", internalMethod, req, false)
-		})
+	here := func() ([]byte, error) { return h.internalHere(ctx, class, id, req) }
+	p := h.cfg.Placement
+	if p == nil {
+		return here()
+	}
+	return p.Call(ctx, class, id, "", InternalMethod, false, here, func() ([]byte, error) { return req, nil })
 }
 
 // internalHere serves req on the internal cell class/id on this node,

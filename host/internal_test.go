@@ -161,9 +161,9 @@ func TestInternal_CellsAreLoggedAndHidden(t *testing.T) {
 func TestInternal_NameIsReserved(t *testing.T) {
 	h, err := host.New(host.Config{
 		Bundle:   &jsapi.Bundle{},
-		StateDir: t.TempDir(),
 		Bindings: []host.Binding{{Name: "T", Class: tallyClass}},
 		Internal: []host.InternalClass{{Name: tallyClass, Serve: serveTally}},
+		Storage:  host.Storage{StateDir: t.TempDir()},
 	})
 	if err == nil || !strings.Contains(err.Error(), "reserved") {
 		t.Errorf("New = %v, %v; want the name refused as reserved", h, err)

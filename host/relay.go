@@ -29,18 +29,6 @@ import (
 // into the object's hibernation set, and the next message reaches the new
 // instance's webSocketMessage.
 
-// SocketRemote is a Remote that relays WebSockets message by message
-// (fleet.Client). With it, this node holds the client's connection of an
-// object owned elsewhere and survives the owner's death; without it,
-// Remote.ProxyHTTP relays bytes.
-type SocketRemote interface {
-	// DialSocket opens a relay to the node at addr. An error with
-	// Unsent() true means the node was not reached.
-	DialSocket(ctx context.Context, addr string, open *wsrelay.Open) (*websocket.Conn, *wsrelay.Hello, error)
-	// SelfAddr is the address other nodes reach this node at.
-	SelfAddr() string
-}
-
 // cellSocketStore keeps the cell's hibernated WebSockets in its database,
 // in the turn's implicit transaction (jsapi.WebSocketStore).
 type cellSocketStore struct{ c *cell }
@@ -149,7 +137,7 @@ func (h *Host) ServeSocket(conn *websocket.Conn, open *wsrelay.Open) {
 	}
 	var hdr [][2]string
 	for _, kv := range resp.Header {
-		if !hopHeaders[kv[0]] {
+		if !wsrelay.HopHeader(kv[0]) {
 			hdr = append(hdr, kv)
 		}
 	}
@@ -211,7 +199,7 @@ func (h *Host) reattachSocket(conn *websocket.Conn, open *wsrelay.Open, fail fun
 // socketRowGrace is how long after an activation the rows of hibernated
 // WebSockets that no connection holds are kept, for an edge node to
 // re-attach them (twice the edge's own limit).
-var socketRowGrace = 2 * edgeReattachTimeout
+var socketRowGrace = 2 * wsrelay.ReattachTimeout
 
 // scheduleSocketRowGC deletes, socketRowGrace after the activation, the
 // rows of hibernated WebSockets that no connection re-attached: their

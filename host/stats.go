@@ -34,8 +34,11 @@ type Stats struct {
 func (h *Host) Stats() Stats {
 	resident, _ := h.ResidentCells()
 	h.sockets.mu.Lock()
-	ws := len(h.sockets.conns) + len(h.sockets.edges)
+	ws := len(h.sockets.conns)
 	h.sockets.mu.Unlock()
+	if p := h.cfg.Placement; p != nil {
+		ws += p.OpenSockets() // client connections held here for objects elsewhere
+	}
 	return Stats{ResidentCells: resident, WebSockets: ws, Requests: h.counted.requests.Load(),
 		Events: h.counted.events.Load(), AlarmsFired: h.counted.alarmsFired.Load(),
 		AlarmsDropped: h.counted.alarmsDropped.Load(), MemoryResets: h.counted.memoryResets.Load(),

@@ -56,9 +56,15 @@ func newWasmHost(t *testing.T, limits func(*host.Config)) *host.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
-		Bindings:       []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
-		RequestTimeout: 10 * time.Minute}
+	cfg := host.Config{
+		Bundle:   b,
+		Script:   "counter",
+		Shards:   1,
+		Bindings: []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "PLAIN", Class: "Plain"}},
+		Limits:   host.Limits{RequestTimeout: 10 * time.Minute},
+		Storage:  host.Storage{StateDir: t.TempDir()},
+		Logging:  host.Logging{Log: os.Stderr},
+	}
 	limits(&cfg)
 	h, err := host.New(cfg)
 	if err != nil {
@@ -225,7 +231,7 @@ func TestWasm_NoRunTimeBytes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := host.New(host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr, CompatibilityDate: tc.date})
+			h, err := host.New(host.Config{Bundle: b, Script: "counter", Shards: 1, CompatibilityDate: tc.date, Storage: host.Storage{StateDir: t.TempDir()}, Logging: host.Logging{Log: os.Stderr}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,8 +309,15 @@ func TestWasm_InstancesClosedWithTheObject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := host.New(host.Config{Bundle: b, Script: "counter", StateDir: t.TempDir(), Shards: 1, Log: os.Stderr,
-		Bindings: []host.Binding{{Name: "GLUE", Class: "Counter"}}, IdleTimeout: -1, InstanceIdleTimeout: -1})
+	h, err := host.New(host.Config{
+		Bundle:   b,
+		Script:   "counter",
+		Shards:   1,
+		Bindings: []host.Binding{{Name: "GLUE", Class: "Counter"}},
+		Limits:   host.Limits{IdleTimeout: -1, InstanceIdleTimeout: -1},
+		Storage:  host.Storage{StateDir: t.TempDir()},
+		Logging:  host.Logging{Log: os.Stderr},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

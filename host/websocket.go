@@ -17,6 +17,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/cellhost/cellhost/internal/queue"
+	"github.com/cellhost/cellhost/internal/wsrelay"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
@@ -47,12 +48,12 @@ import (
 
 const (
 	// wsMaxMessage is workerd's limit on a received message (1 MiB).
-	wsMaxMessage = 1 << 20
+	wsMaxMessage = wsrelay.MaxMessage
 	// wsInflight bounds the messages read from one connection and not yet
 	// handled: the reader stops reading beyond it.
 	wsInflight = 64
 	// wsWriteTimeout bounds one frame's write to a slow client.
-	wsWriteTimeout = 30 * time.Second
+	wsWriteTimeout = wsrelay.WriteTimeout
 	// DefaultMaxWebSocketsPerObject is Config.MaxWebSocketsPerObject's
 	// default. Cloudflare documents 32 768 per object; one node of
 	// cellhost holds all of them, at ~250 KB each (8 GB), so the default
@@ -63,7 +64,7 @@ const (
 	DefaultMaxWebSocketQueued = 16 << 20
 	// wsCloseTimeout is how long a server-initiated close waits for the
 	// client's Close frame before the TCP connection is closed.
-	wsCloseTimeout = 5 * time.Second
+	wsCloseTimeout = wsrelay.CloseTimeout
 )
 
 // wsOwner is who owns a WebSocketPair (jsapi.WebSocket.Owner): the object
@@ -467,7 +468,6 @@ func (h *Host) logUncaught(err error) {
 type wsRegistry struct {
 	mu     sync.Mutex
 	conns  map[*wsConn]struct{}
-	edges  map[*edgeConn]struct{} // edge.go
 	closed bool
 }
 
@@ -508,7 +508,9 @@ func (h *Host) closeWebSockets() {
 	for _, k := range conns {
 		k.wg.Wait()
 	}
-	h.closeEdges()
+	if p := h.cfg.Placement; p != nil {
+		p.CloseSockets() // the edge's client connections
+	}
 }
 
 // tooManySockets refuses an upgrade past Config.MaxWebSocketsPerObject.
@@ -516,12 +518,6 @@ type tooManySockets struct{ limit int }
 
 func (e *tooManySockets) Error() string {
 	return fmt.Sprintf("This Durable Object has too many open WebSockets (limit %d); close some before opening more.", e.limit)
-}
-
-// hopHeaders are response headers the upgrade writes itself.
-var hopHeaders = map[string]bool{
-	"upgrade": true, "connection": true, "sec-websocket-accept": true, "sec-websocket-extensions": true,
-	"content-length": true, "transfer-encoding": true, "content-type": true, "keep-alive": true,
 }
 
 var wsUpgrader = websocket.Upgrader{
@@ -535,8 +531,8 @@ var wsUpgrader = websocket.Upgrader{
 func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error {
 	r := ec.Request()
 	client := jsapi.SocketOf(resp)
-	if er, ok := client.Owner.(*edgeRelay); ok { // from an object on another node
-		return h.serveEdge(ec, er)
+	if rs, ok := client.Owner.(RemoteSocket); ok { // from an object on another node
+		return rs.ServeClient(ec.Response(), r)
 	}
 	o, _ := client.Owner.(*wsOwner)
 	if o == nil {
@@ -592,7 +588,7 @@ func (h *Host) upgradeWebSocket(ec echo.Context, resp *jsapi.HTTPResponse) error
 	}
 	hdr := http.Header{}
 	for _, kv := range resp.Header {
-		if !hopHeaders[kv[0]] {
+		if !wsrelay.HopHeader(kv[0]) {
 			hdr.Add(kv[0], kv[1])
 		}
 	}

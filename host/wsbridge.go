@@ -50,14 +50,14 @@ func (s *shard) bridgeSocket(standIn *jsapi.WebSocket) (jsapi.WebSocketConn, err
 			return nil, ErrClosed
 		}
 		return a, nil
-	case *edgeRelay:
-		if !o.claim() {
+	case RemoteSocket:
+		if !o.Claim() {
 			return nil, &jsapi.ScriptError{Name: "TypeError", Message: "Can't accept() WebSocket: its connection to the Durable Object's node was closed, unused for longer than the request timeout."}
 		}
 		k := newWSConn(s.h, here)
 		k.ws = standIn
 		k.register()
-		if !k.serve(o.relay) {
+		if !k.serve(o.Conn()) {
 			// The program sees a connection that went away.
 			s.post(func() { k.receive(wsOut{kind: wsOutDrop}) })
 		}

@@ -46,9 +46,15 @@ func runWorker(t *testing.T, store plugins.ObjectStore, body string, opts ...fun
 	for _, o := range opts {
 		o(bucket)
 	}
-	h, err := host.New(host.Config{Bundle: b, Script: "r2test", StateDir: t.TempDir(), Shards: 2, Log: io.Discard,
-		ErrorPage: func(w http.ResponseWriter, _ *http.Request, err error) { http.Error(w, err.Error(), 500) },
-		Bind:      func(rt *goja.Runtime, env *goja.Object) error { return r2.Bind(rt, env, "B", bucket) }})
+	h, err := host.New(host.Config{
+		Bundle:  b,
+		Script:  "r2test",
+		Shards:  2,
+		Bind:    func(rt *goja.Runtime, env *goja.Object) error { return r2.Bind(rt, env, "B", bucket) },
+		Storage: host.Storage{StateDir: t.TempDir()},
+		Dev:     host.Dev{ErrorPage: func(w http.ResponseWriter, _ *http.Request, err error) { http.Error(w, err.Error(), 500) }},
+		Logging: host.Logging{Log: io.Discard},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

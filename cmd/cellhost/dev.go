@@ -241,8 +241,11 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 		projectDir = abs // stacks name absolute files
 	}
 	log := newDevLog(hub.tee(stderr), projectDir)
-	keep := host.Config{StateDir: o.state, Log: log, BackupInterval: o.backupInterval, ErrorPage: errorPage(projectDir),
-		Logger: slog.New(&devHandler{l: log, verbose: o.verbose}), Console: log.console, RequestCF: cf}
+	keep := host.Config{
+		Storage: host.Storage{StateDir: o.state, BackupInterval: o.backupInterval},
+		Dev:     host.Dev{ErrorPage: errorPage(projectDir), Console: log.console, RequestCF: cf},
+		Logging: host.Logging{Log: log, Logger: slog.New(&devHandler{l: log, verbose: o.verbose})},
+	}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(cfg.Dir, ".cellhost")
 	}

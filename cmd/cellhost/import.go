@@ -294,7 +294,7 @@ func openProjectHost(ctx context.Context, dir string, hc host.Config, state, buc
 			done()
 		}
 	}()
-	keep := host.Config{StateDir: state, Log: stderr}
+	keep := host.Config{Storage: host.Storage{StateDir: state}, Logging: host.Logging{Log: stderr}}
 	if keep.StateDir == "" {
 		keep.StateDir = filepath.Join(dir, ".cellhost")
 	}

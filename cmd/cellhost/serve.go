@@ -428,7 +428,7 @@ func runServe(ctx context.Context, target string, o serveOptions, stdout, stderr
 	maxPub, maxInternal := defaultMaxConns()
 	var peerHandler http.Handler = fleet.NewServer(fleet.ServerConfig{Node: fl.node.ID(), Secret: fl.secret, Local: app, Status: status.status,
 		RefuseFrom: web.IsSubrequest, // a script's fetch() never reaches the internal listener
-		Logf:       slogf(logger, "peer")})
+		Log:        logger.With("component", "peer")})
 	var adminSrv *http.Server
 	if admin != nil {
 		adminSrv = httpguard.Server(adminHandler(ms, health, nil), httpguard.Config{})

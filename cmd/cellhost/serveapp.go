@@ -21,6 +21,13 @@ import (
 	"github.com/cellhost/cellhost/jsapi/wasm"
 )
 
+// fleet's Placement is host's, and the relays its Fetch returns are the
+// RemoteSockets host serves (host checks them by type assertion).
+var (
+	_ host.Placement    = (*fleet.Placement)(nil)
+	_ host.RemoteSocket = (*fleet.PendingRelay)(nil)
+)
+
 // servedApp is the application a serve node runs: one Host at a time. With
 // a project it is that project's for the whole run; without one it is the
 // newest deployment in the bucket, replaced by a newer one when it appears
@@ -110,10 +117,13 @@ func (a *servedApp) deploymentConfig(ctx context.Context, key string) (host.Conf
 	hc := host.Config{
 		Bundle: &jsapi.Bundle{Entry: d.Entry, Code: d.Code, Program: prog, Wasm: mods,
 			WasmCompile: jsapi.WasmCompileFor(d.CompatibilityDate, d.CompatibilityFlags)},
-		Script: d.Script, Vars: d.Vars,
-		CompatibilityDate: d.CompatibilityDate, CompatibilityFlags: d.CompatibilityFlags,
-		StateDir: a.state, Log: a.log,
-		MaxOpenDatabases: defaultMaxOpenDatabases(),
+		Script:             d.Script,
+		Vars:               d.Vars,
+		CompatibilityDate:  d.CompatibilityDate,
+		CompatibilityFlags: d.CompatibilityFlags,
+		Limits:             host.Limits{MaxOpenDatabases: defaultMaxOpenDatabases()},
+		Storage:            host.Storage{StateDir: a.state},
+		Logging:            host.Logging{Log: a.log},
 	}
 	for _, b := range d.Bindings {
 		hc.Bindings = append(hc.Bindings, host.Binding{Name: b.Name, Class: b.Class})
@@ -133,11 +143,13 @@ func (a *servedApp) start(hc host.Config, deploy string) error {
 	base := hc
 	hc.StateLock = a.lock
 	hc.Durability = host.DurabilityLog
-	hc.Bucket, hc.Node, hc.Remote = a.fl.store, a.fl.node, a.fl.client
+	hc.Bucket, hc.Node = a.fl.store, a.fl.node
 	if a.fl.wake != nil {
 		hc.AlarmSink = a.fl.wake
 	}
 	a.hooks.apply(&hc)
+	// One Placement per host: its edge connections close with it.
+	hc.Placement = fleet.NewPlacement(fleet.PlacementConfig{Client: a.fl.client, Node: a.fl.node, Logger: hc.Logger, RequestTimeout: hc.RequestTimeout})
 	h, err := host.New(hc)
 	if err != nil {
 		return err

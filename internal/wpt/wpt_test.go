@@ -222,7 +222,7 @@ func TestWPT(t *testing.T) {
 // runFile runs one test file on a fresh host (a fresh runtime).
 func runFile(t *testing.T, b *jsapi.Bundle, name string) FileResult {
 	t.Helper()
-	h, err := host.New(host.Config{Bundle: b, Script: "wpt", StateDir: t.TempDir(), Shards: 1, Log: io.Discard, Bind: scriptRunner})
+	h, err := host.New(host.Config{Bundle: b, Script: "wpt", Shards: 1, Bind: scriptRunner, Storage: host.Storage{StateDir: t.TempDir()}, Logging: host.Logging{Log: io.Discard}})
 	if err != nil {
 		t.Fatal(err)
 	}

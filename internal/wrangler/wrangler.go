@@ -615,7 +615,7 @@ func (cfg *Config) HostConfig() (host.Config, error) {
 	return host.Config{
 		Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars,
 		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
-		CPULimit: cfg.CPULimit,
+		Limits: host.Limits{CPULimit: cfg.CPULimit},
 	}, nil
 }
 

@@ -8,8 +8,9 @@
 // opens a new relay with Open.Socket set: the new owner re-attaches the
 // hibernated WebSocket stored under that id in the object's database.
 //
-// host (both ends) and fleet (the signed transport) share these types;
-// neither imports the other.
+// host (the owner's end, and a WebSocket a worker accept()s from a
+// relay) and fleet (the edge and the signed transport) share these types
+// and limits; neither imports the other.
 package wsrelay
 
 import (
@@ -18,7 +19,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
+
+// The limits both ends of a relay (and host's own client connections)
+// keep.
+const (
+	// MaxMessage is workerd's limit on a received message (1 MiB).
+	MaxMessage = 1 << 20
+	// WriteTimeout bounds one frame's write to a slow peer.
+	WriteTimeout = 30 * time.Second
+	// CloseTimeout is how long a side that sent or passed on a Close
+	// frame waits for the other's.
+	CloseTimeout = 5 * time.Second
+	// ReattachTimeout is how long an edge tries to re-attach a
+	// hibernatable socket whose owner died; an owner keeps the rows of
+	// hibernated sockets nobody re-attached twice as long.
+	ReattachTimeout = 60 * time.Second
+)
+
+// HopHeader reports whether the response header name (lowercased) is one
+// an upgrade writes itself, so it is not passed on from an object's
+// answer.
+func HopHeader(name string) bool { return hopHeaders[name] }
+
+var hopHeaders = map[string]bool{
+	"upgrade": true, "connection": true, "sec-websocket-accept": true, "sec-websocket-extensions": true,
+	"content-length": true, "transfer-encoding": true, "content-type": true, "keep-alive": true,
+}
 
 // Open is what the edge asks of the owner.
 type Open struct {

@@ -403,4 +403,3 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		return goja.Undefined(), nil
 	})
 }
-

@@ -1,4 +1,4 @@
-package host
+package fleet
 
 import (
 	"context"
@@ -10,16 +10,16 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-	"github.com/labstack/echo/v4"
 
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/internal/wsrelay"
-	"github.com/cellhost/cellhost/jsapi"
 	"github.com/cellhost/cellhost/ownership"
 )
 
 // WebSockets across nodes, the edge's half. A client that connects to this
 // node for an object another node owns keeps its connection here: the
-// edge upgrades it itself and opens a relay to the owner (relay.go).
+// edge upgrades it itself and opens a relay to the owner (DialSocket; the
+// owner's half is host's relay.go, behind SocketLocal).
 // Frames pass one for one, Close frames included, so the close handshake
 // is the program's, as on a direct connection.
 //
@@ -28,8 +28,9 @@ import (
 // re-attaches: a socket the object accepted with ctx.acceptWebSocket() (the
 // Hello named its durable id) is asked of the owner's address, then of
 // this node (which takes the object over once the dead owner's lease has
-// expired, or names the node that did), with back-off, until a node
-// re-attaches it or edgeReattachTimeout passes. Messages from the client
+// expired, or names the node that did), with back-off (RetryDelay from
+// edgeRetryBase, capped at edgeRetryMax), until a node re-attaches it or
+// wsrelay.ReattachTimeout passes. Messages from the client
 // wait meanwhile (up to edgeInflight, then the client is not read) and go
 // to the new owner in order. A message the client sent just before the
 // owner died may be lost with the owner, as on workerd. A socket accepted
@@ -39,7 +40,6 @@ import (
 
 const (
 	edgeInflight          = 64
-	edgeReattachTimeout   = 60 * time.Second
 	edgeRetryBase         = 100 * time.Millisecond
 	edgeRetryMax          = time.Second
 	reasonNotHibernatable = "owner node lost; an accept()ed WebSocket cannot move (use ctx.acceptWebSocket)"
@@ -65,8 +65,7 @@ type relayEnd struct {
 
 // edgeConn is one client connection held here for an object elsewhere.
 type edgeConn struct {
-	h    *Host
-	sr   SocketRemote
+	p    *Placement
 	open wsrelay.Open // Socket set once the owner named it
 	addr string       // the owner the current relay goes to
 
@@ -75,46 +74,43 @@ type edgeConn struct {
 
 	in    chan edgeFrame
 	ended chan relayEnd
-	stop  chan struct{} // closed by Host.Close
+	stop  chan struct{} // closed by Placement.CloseSockets (Host.Close)
 	done  chan struct{} // closed when run returns
 	once  sync.Once
 	wg    sync.WaitGroup
 }
 
-// edgeUpgrade serves the client's WebSocket upgrade for an object the
-// node at addr owns. req is the client's request as the object sees it.
-func (h *Host) edgeUpgrade(ec echo.Context, sr SocketRemote, addr, class, id, name string, req *jsapi.HTTPRequest) error {
-	open := h.relayOpen(class, id, name, req)
-	relay, hello, addr, err := h.dialRelay(ec.Request().Context(), sr, addr, &open)
+// edgeUpgrade serves the client's WebSocket upgrade (w, r) for an object
+// the node at addr owns. req is the client's request as the object sees
+// it. An answer other than 101 is returned for the host to write.
+func (p *Placement) edgeUpgrade(w http.ResponseWriter, r *http.Request, addr, class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error) {
+	open := p.relayOpen(class, id, name, req)
+	relay, hello, addr, err := p.dialRelay(r.Context(), addr, &open)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hello.Status != http.StatusSwitchingProtocols {
 		_ = relay.Close()
-		return h.write(ec, &jsapi.HTTPResponse{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body})
+		return &httpmsg.Response{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body}, nil
 	}
-	return h.serveEdge(ec, &edgeRelay{sr: sr, relay: relay, hello: hello, open: open, addr: addr})
+	return nil, (&PendingRelay{p: p, relay: relay, hello: hello, open: open, addr: addr}).ServeClient(w, r)
 }
 
 // relayOpen is the Open of a new relay for req.
-func (h *Host) relayOpen(class, id, name string, req *jsapi.HTTPRequest) wsrelay.Open {
-	open := wsrelay.Open{Class: class, ID: id, Name: name, Method: req.Method, URL: req.URL, Header: req.Header}
-	if h.cfg.Node != nil {
-		open.Edge = h.cfg.Node.ID()
-	}
-	return open
+func (p *Placement) relayOpen(class, id, name string, req *httpmsg.Request) wsrelay.Open {
+	return wsrelay.Open{Class: class, ID: id, Name: name, Method: req.Method, URL: req.URL, Header: req.Header, Edge: p.node}
 }
 
 // dialRelay opens a relay for open, starting at addr and following the
 // owner (at most maxForwardRounds look-ups). It returns the relay, the
 // owner's Hello (a 101, or another answer to pass on) and the owner's
 // address; a failed open is an error (the object's, or the forward's).
-func (h *Host) dialRelay(ctx context.Context, sr SocketRemote, addr string, open *wsrelay.Open) (*websocket.Conn, *wsrelay.Hello, string, error) {
+func (p *Placement) dialRelay(ctx context.Context, addr string, open *wsrelay.Open) (*websocket.Conn, *wsrelay.Hello, string, error) {
 	var relay *websocket.Conn
 	var hello *wsrelay.Hello
 	var err error
 	for round := 0; ; round++ {
-		relay, hello, err = sr.DialSocket(ctx, addr, open)
+		relay, hello, err = p.client.DialSocket(ctx, addr, open)
 		last := round+1 >= maxForwardRounds
 		if err == nil && hello.Error != nil && hello.Error.Kind == wsrelay.KindNotOwner && !last {
 			_ = relay.Close()
@@ -122,7 +118,7 @@ func (h *Host) dialRelay(ctx context.Context, sr SocketRemote, addr string, open
 			continue
 		}
 		if err != nil && unsent(err) && !last {
-			addr = sr.SelfAddr() // look the owner up again (here)
+			addr = p.client.SelfAddr() // look the owner up again (here)
 			continue
 		}
 		break
@@ -134,7 +130,7 @@ func (h *Host) dialRelay(ctx context.Context, sr SocketRemote, addr string, open
 		_ = relay.Close()
 		switch e.Kind {
 		case wsrelay.KindScript:
-			return nil, nil, "", &jsapi.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
+			return nil, nil, "", &httpmsg.ScriptError{Name: e.Name, Message: e.Message, Stack: e.Stack}
 		case wsrelay.KindNotOwner:
 			return nil, nil, "", &ownership.CellOwnedElsewhereError{Scope: open.Class + ":" + open.ID, Addr: e.Addr}
 		}
@@ -143,13 +139,14 @@ func (h *Host) dialRelay(ctx context.Context, sr SocketRemote, addr string, open
 	return relay, hello, addr, nil
 }
 
-// edgeRelay is an open relay whose 101 has not reached the client yet:
-// the Owner of the WebSocket in the Response a worker's stub fetch got
-// from an object on another node (remoteSocketResponse). Returning that
-// Response upgrades the client and serves the relay (serveEdge); a relay
-// nobody claims within the request timeout is closed.
-type edgeRelay struct {
-	sr    SocketRemote
+// PendingRelay is an open relay whose 101 has not reached the client yet:
+// the Socket of the Response a worker's stub fetch got from an object on
+// another node (remoteSocketResponse; a host.RemoteSocket). Returning
+// that Response upgrades the client and serves the relay (ServeClient);
+// accept()ing it serves the relay as the stand-in's connection (Conn); a
+// relay nobody claims within the request timeout is closed.
+type PendingRelay struct {
+	p     *Placement
 	relay *websocket.Conn
 	hello *wsrelay.Hello
 	open  wsrelay.Open
@@ -159,8 +156,8 @@ type edgeRelay struct {
 	timer *time.Timer
 }
 
-// claim reports whether er is still unclaimed, and claims it.
-func (er *edgeRelay) claim() bool {
+// Claim reports whether er is still unclaimed, and claims it.
+func (er *PendingRelay) Claim() bool {
 	ok := false
 	er.once.Do(func() {
 		ok = true
@@ -171,32 +168,35 @@ func (er *edgeRelay) claim() bool {
 	return ok
 }
 
+// Conn is the relay (host.RemoteSocket).
+func (er *PendingRelay) Conn() *websocket.Conn { return er.relay }
+
 // remoteSocketResponse opens a relay for a WebSocket upgrade a worker's
 // stub fetch sends to the object on the node at addr, and returns the
 // object's answer: a 101 carries a WebSocket the worker can only return
 // in its own Response. Off the loop.
-func (h *Host) remoteSocketResponse(ctx context.Context, sr SocketRemote, addr, class, id, name string, req *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	open := h.relayOpen(class, id, name, req)
-	relay, hello, addr, err := h.dialRelay(ctx, sr, addr, &open)
+func (p *Placement) remoteSocketResponse(ctx context.Context, addr, class, id, name string, req *httpmsg.Request) (*httpmsg.Response, error) {
+	open := p.relayOpen(class, id, name, req)
+	relay, hello, addr, err := p.dialRelay(ctx, addr, &open)
 	if err != nil {
 		return nil, err
 	}
 	if hello.Status != http.StatusSwitchingProtocols {
 		_ = relay.Close()
-		return &jsapi.HTTPResponse{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body}, nil
+		return &httpmsg.Response{Status: hello.Status, StatusText: hello.StatusText, Header: hello.Header, Body: hello.Body}, nil
 	}
-	er := &edgeRelay{sr: sr, relay: relay, hello: hello, open: open, addr: addr}
-	er.timer = time.AfterFunc(h.cfg.RequestTimeout, func() {
-		if er.claim() {
+	er := &PendingRelay{p: p, relay: relay, hello: hello, open: open, addr: addr}
+	er.timer = time.AfterFunc(p.timeout, func() {
+		if er.Claim() {
 			_ = relay.Close() // the owner sees a connection that went away
 		}
 	})
-	return &jsapi.HTTPResponse{Status: http.StatusSwitchingProtocols, StatusText: hello.StatusText, Header: hello.Header,
-		Socket: jsapi.NewRemoteSocket(er)}, nil
+	return &httpmsg.Response{Status: http.StatusSwitchingProtocols, StatusText: hello.StatusText, Header: hello.Header,
+		Socket: er}, nil
 }
 
 // isUpgradeRequest reports whether req asks for a WebSocket.
-func isUpgradeRequest(req *jsapi.HTTPRequest) bool {
+func isUpgradeRequest(req *httpmsg.Request) bool {
 	for _, kv := range req.Header {
 		if strings.EqualFold(kv[0], "upgrade") && strings.EqualFold(strings.TrimSpace(kv[1]), "websocket") {
 			return true
@@ -205,37 +205,37 @@ func isUpgradeRequest(req *jsapi.HTTPRequest) bool {
 	return false
 }
 
-// serveEdge upgrades the client's connection with the owner's 101 and
-// serves it through er's relay.
-func (h *Host) serveEdge(ec echo.Context, er *edgeRelay) error {
-	r := ec.Request()
+// ServeClient upgrades the client's connection (w, r) with the owner's
+// 101 and serves it through er's relay (host.RemoteSocket).
+func (er *PendingRelay) ServeClient(w http.ResponseWriter, r *http.Request) error {
+	p := er.p
 	relay, hello := er.relay, er.hello
-	if !er.claim() {
-		return &jsapi.ScriptError{Name: "TypeError", Message: "Can't return WebSocket that was already used in a response."}
+	if !er.Claim() {
+		return &httpmsg.ScriptError{Name: "TypeError", Message: "Can't return WebSocket that was already used in a response."}
 	}
 	if !websocket.IsWebSocketUpgrade(r) {
 		_ = relay.Close()
-		return &jsapi.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`}
+		return &httpmsg.ScriptError{Name: "TypeError", Message: `Worker tried to return a WebSocket in a response to a request which did not contain the header "Upgrade: websocket".`}
 	}
 	hdr := http.Header{}
 	for _, kv := range hello.Header {
-		if !hopHeaders[kv[0]] {
+		if !wsrelay.HopHeader(kv[0]) {
 			hdr.Add(kv[0], kv[1])
 		}
 	}
-	client, err := wsUpgrader.Upgrade(ec.Response(), r, hdr)
+	client, err := edgeUpgrader.Upgrade(w, r, hdr)
 	if err != nil {
 		_ = relay.Close() // the owner sees a connection that went away
 		return nil
 	}
-	client.SetReadLimit(wsMaxMessage)
+	client.SetReadLimit(wsrelay.MaxMessage)
 	client.SetCloseHandler(func(int, string) error { return nil }) // the program answers
 	relay.SetCloseHandler(func(int, string) error { return nil })  // the client answers
 	open := er.open
 	open.Socket = hello.Socket
-	e := &edgeConn{h: h, sr: er.sr, open: open, addr: er.addr, client: client,
+	e := &edgeConn{p: p, open: open, addr: er.addr, client: client,
 		in: make(chan edgeFrame, edgeInflight), ended: make(chan relayEnd, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	if !h.sockets.addEdge(e) {
+	if !p.edges.add(e) {
 		_ = client.Close()
 		_ = relay.Close()
 		return nil
@@ -246,7 +246,7 @@ func (h *Host) serveEdge(ec echo.Context, er *edgeRelay) error {
 		defer e.wg.Done()
 		e.run(relay)
 		close(e.done)
-		h.sockets.removeEdge(e)
+		p.edges.remove(e)
 	}()
 	return nil
 }
@@ -296,18 +296,18 @@ func (e *edgeConn) readRelay(relay *websocket.Conn) {
 func (e *edgeConn) writeClient(typ int, data []byte) {
 	e.cmu.Lock()
 	defer e.cmu.Unlock()
-	_ = e.client.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
+	_ = e.client.SetWriteDeadline(time.Now().Add(wsrelay.WriteTimeout))
 	_ = e.client.WriteMessage(typ, data)
 }
 
 func (e *edgeConn) closeClient(code int, reason string) {
 	e.cmu.Lock()
 	defer e.cmu.Unlock()
-	_ = e.client.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(wsWriteTimeout))
+	_ = e.client.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(wsrelay.WriteTimeout))
 }
 
 func writeClose(conn *websocket.Conn, code int, reason string) {
-	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(wsWriteTimeout))
+	_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(wsrelay.WriteTimeout))
 }
 
 // run is the edge's loop: client frames to the relay, the relay's end
@@ -333,7 +333,7 @@ func (e *edgeConn) run(relay *websocket.Conn) {
 			switch {
 			case !f.end:
 				if relay != nil {
-					_ = relay.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
+					_ = relay.SetWriteDeadline(time.Now().Add(wsrelay.WriteTimeout))
 					_ = relay.WriteMessage(f.typ, f.data) // a broken relay ends its reader
 				}
 			case !f.clean: // the client went away: the owner hears 1006
@@ -348,7 +348,7 @@ func (e *edgeConn) run(relay *websocket.Conn) {
 					finish()
 					return
 				}
-				closeTimer = time.After(wsCloseTimeout)
+				closeTimer = time.After(wsrelay.CloseTimeout)
 			}
 		case end := <-e.ended:
 			relays--
@@ -361,7 +361,7 @@ func (e *edgeConn) run(relay *websocket.Conn) {
 					finish()
 					return
 				}
-				closeTimer = time.After(wsCloseTimeout)
+				closeTimer = time.After(wsrelay.CloseTimeout)
 				continue
 			}
 			_ = relay.Close()
@@ -396,9 +396,9 @@ func (e *edgeConn) run(relay *websocket.Conn) {
 // reattach finds the object's new owner and re-attaches the socket there;
 // nil when it could not (the client was told why).
 func (e *edgeConn) reattach() *websocket.Conn {
-	h := e.h
-	h.log.Info("the relay of a WebSocket ended without a Close; re-attaching it", "scope", e.open.Class+":"+e.open.ID, "socket", e.open.Socket, "owner", e.addr)
-	deadline := time.Now().Add(edgeReattachTimeout)
+	log := e.p.log
+	log.Info("the relay of a WebSocket ended without a Close; re-attaching it", "scope", e.open.Class+":"+e.open.ID, "socket", e.open.Socket, "owner", e.addr)
+	deadline := time.Now().Add(wsrelay.ReattachTimeout)
 	addr := e.addr
 	for failures := 0; ; {
 		if time.Now().After(deadline) {
@@ -413,12 +413,12 @@ func (e *edgeConn) reattach() *websocket.Conn {
 			case <-ctx.Done():
 			}
 		}()
-		relay, hello, err := e.sr.DialSocket(ctx, addr, &e.open)
+		relay, hello, err := e.p.client.DialSocket(ctx, addr, &e.open)
 		cancel()
 		switch {
 		case err == nil && hello.Error == nil && hello.Status == http.StatusSwitchingProtocols:
 			relay.SetCloseHandler(func(int, string) error { return nil })
-			h.log.Info("re-attached a WebSocket on the Durable Object's new owner", "scope", e.open.Class+":"+e.open.ID, "socket", e.open.Socket, "owner", addr)
+			log.Info("re-attached a WebSocket on the Durable Object's new owner", "scope", e.open.Class+":"+e.open.ID, "socket", e.open.Socket, "owner", addr)
 			e.addr = addr
 			return relay
 		case err == nil && hello.Error != nil && hello.Error.Kind == wsrelay.KindNotOwner && hello.Error.Addr != "" && hello.Error.Addr != addr:
@@ -447,9 +447,8 @@ func (e *edgeConn) reattach() *websocket.Conn {
 		// object over once the dead owner's lease expired), after a
 		// back-off.
 		failures++
-		wait := edgeRetryBase << min(failures-1, 4)
-		wait = min(wait, edgeRetryMax)
-		wait = wait/2 + time.Duration(rand.Int64N(int64(wait/2)+1))
+		wait := min(RetryDelay(edgeRetryBase, failures), edgeRetryMax)
+		wait = wait/2 + time.Duration(rand.Int64N(int64(wait/2)+1)) // in [wait/2, wait]
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
@@ -458,37 +457,59 @@ func (e *edgeConn) reattach() *websocket.Conn {
 			e.closeClient(websocket.CloseGoingAway, "the node is shutting down")
 			return nil
 		}
-		addr = e.sr.SelfAddr()
+		addr = e.p.client.SelfAddr()
 	}
 }
 
-// addEdge registers e (false once the host is closing).
-func (r *wsRegistry) addEdge(e *edgeConn) bool {
+// edgeUpgrader upgrades a client's connection at the edge (any origin,
+// as host's own upgrades: the worker decides).
+var edgeUpgrader = websocket.Upgrader{
+	CheckOrigin:       func(*http.Request) bool { return true },
+	EnableCompression: false,
+}
+
+// edgeRegistry is a Placement's client connections (closed with its host).
+type edgeRegistry struct {
+	mu     sync.Mutex
+	m      map[*edgeConn]struct{}
+	closed bool
+}
+
+// add registers e (false once the host is closing).
+func (r *edgeRegistry) add(e *edgeConn) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return false
 	}
-	if r.edges == nil {
-		r.edges = map[*edgeConn]struct{}{}
+	if r.m == nil {
+		r.m = map[*edgeConn]struct{}{}
 	}
-	r.edges[e] = struct{}{}
+	r.m[e] = struct{}{}
 	return true
 }
 
-func (r *wsRegistry) removeEdge(e *edgeConn) {
+func (r *edgeRegistry) remove(e *edgeConn) {
 	r.mu.Lock()
-	delete(r.edges, e)
+	delete(r.m, e)
 	r.mu.Unlock()
 }
 
-// closeEdges stops every edge connection and waits for it. Called by
-// closeWebSockets once the registry is closed.
-func (h *Host) closeEdges() {
-	r := &h.sockets
+// OpenSockets implements host.Placement: the client connections held.
+func (p *Placement) OpenSockets() int {
+	p.edges.mu.Lock()
+	defer p.edges.mu.Unlock()
+	return len(p.edges.m)
+}
+
+// CloseSockets implements host.Placement: every edge connection stops
+// (the client hears 1001) and is waited for; no new one starts.
+func (p *Placement) CloseSockets() {
+	r := &p.edges
 	r.mu.Lock()
-	edges := make([]*edgeConn, 0, len(r.edges))
-	for e := range r.edges {
+	r.closed = true
+	edges := make([]*edgeConn, 0, len(r.m))
+	for e := range r.m {
 		edges = append(edges, e)
 	}
 	r.mu.Unlock()

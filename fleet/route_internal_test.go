@@ -1,29 +1,16 @@
-package host
+package fleet
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/cellhost/cellhost/jsapi"
+	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/ownership"
 )
-
-type stubRemote struct{}
-
-func (stubRemote) Fetch(context.Context, string, string, string, string, *jsapi.HTTPRequest) (*jsapi.HTTPResponse, error) {
-	return nil, errors.New("unused")
-}
-
-func (stubRemote) Call(context.Context, string, string, string, string, string, []byte, bool) ([]byte, error) {
-	return nil, errors.New("unused")
-}
-
-func (stubRemote) ProxyHTTP(http.ResponseWriter, *http.Request, string, string, string, string) {}
 
 type unsentErr struct{ unsent bool }
 
@@ -49,7 +36,7 @@ func TestRouted(t *testing.T) {
 		{"Local", "", []error{nil}, nil, "h", "ok"},
 		{"LocalError", "", []error{errors.New("boom")}, nil, "h", "boom"},
 		{"Forwarded", "", []error{elsewhere("b")}, []error{nil}, "h tb", "ok"},
-		{"ObjectThrew", "", []error{elsewhere("b")}, []error{&jsapi.ScriptError{Name: "Error", Message: "js"}}, "h tb", "js"},
+		{"ObjectThrew", "", []error{elsewhere("b")}, []error{&httpmsg.ScriptError{Name: "Error", Message: "js"}}, "h tb", "js"},
 		{"SentThenFailed", "", []error{elsewhere("b")}, []error{unsentErr{false}}, "h tb", "unsent false"},
 		{"NotSentLookAgainTakeHere", "", []error{elsewhere("b"), nil}, []error{unsentErr{true}}, "h tb h", "ok"},
 		{"NotOwnerLookAgain", "", []error{elsewhere("b"), elsewhere("c")}, []error{elsewhere("c"), nil}, "h tb h tc", "ok"},
@@ -61,10 +48,9 @@ func TestRouted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := &Host{cfg: Config{Remote: stubRemote{}}}
-			var owners ownerCache
+			p := &Placement{}
 			if tt.cached != "" {
-				owners.put("C:x", ownerRef{addr: tt.cached}, time.Now())
+				p.owners.put("C:x", ownerRef{addr: tt.cached}, time.Now())
 			}
 			var calls []string
 			here := func() (string, error) {
@@ -85,7 +71,7 @@ func TestRouted(t *testing.T) {
 				tt.there = tt.there[1:]
 				return "remote", err
 			}
-			_, err := routed(context.Background(), h, &owners, "C:x", here, there)
+			_, err := routed(context.Background(), p, "C:x", here, there)
 			if got := strings.Join(calls, " "); got != tt.want {
 				t.Errorf("calls = %q, want %q", got, tt.want)
 			}
@@ -96,18 +82,6 @@ func TestRouted(t *testing.T) {
 				t.Errorf("err = %v, want %q", err, tt.result)
 			}
 		})
-	}
-}
-
-func TestRouted_NoRemote(t *testing.T) {
-	h := &Host{}
-	var owners ownerCache
-	_, err := routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) {
-		t.Fatal("forwarded without a Remote")
-		return 0, nil
-	})
-	if !errors.As(err, new(*ownership.CellOwnedElsewhereError)) {
-		t.Errorf("err = %v, want CellOwnedElsewhereError", err)
 	}
 }
 
@@ -134,13 +108,13 @@ func TestOwnerCache_Expires(t *testing.T) {
 // TestRouted_CacheOnlyAnswers: a forward that got no answer does not make
 // its target the cached owner.
 func TestRouted_CacheOnlyAnswers(t *testing.T) {
-	h := &Host{cfg: Config{Remote: stubRemote{}}}
-	var owners ownerCache
-	_, _ = routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, unsentErr{false} })
+	p := &Placement{}
+	owners := &p.owners
+	_, _ = routed(context.Background(), p, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, unsentErr{false} })
 	if _, ok := owners.get("C:x", time.Now()); ok {
 		t.Error("a failed forward was cached")
 	}
-	_, _ = routed(context.Background(), h, &owners, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, nil })
+	_, _ = routed(context.Background(), p, "C:x", func() (int, error) { return 0, elsewhere("b") }, func(context.Context, string) (int, error) { return 0, nil })
 	if o, ok := owners.get("C:x", time.Now()); !ok || o.addr != "b" {
 		t.Errorf("an answered forward was not cached: %q %v", o.addr, ok)
 	}
@@ -160,7 +134,7 @@ func TestOwnerCache_LeaseExpiry(t *testing.T) {
 	}
 }
 
-// fakeLeases answers Host.ownerLease with a scripted lease per read.
+// fakeLeases answers Placement.lease with a scripted lease per read.
 type fakeLeases struct {
 	reads chan struct{} // one send per read (buffered)
 	recs  []ownership.NodeRecord
@@ -196,7 +170,7 @@ func TestRouted_OwnerLease(t *testing.T) {
 		want    string
 		result  string
 	}{
-		{"SentMayHaveApplied", true, false, "h tb", MsgMaybeApplied},
+		{"SentMayHaveApplied", true, false, "h tb", httpmsg.MsgMaybeApplied},
 		{"NotWrittenTakenHere", false, false, "h tb h", "ok"},
 		{"RenewedAnswers", true, true, "h tb", "ok"},
 	} {
@@ -207,8 +181,7 @@ func TestRouted_OwnerLease(t *testing.T) {
 				leases.recs = []ownership.NodeRecord{{Node: "node_b", ExpiresMS: uint64(time.Now().Add(time.Hour).UnixMilli())}}
 				leases.live = []bool{true}
 			}
-			h := &Host{cfg: Config{Remote: stubRemote{}}, ownerLease: leases.read}
-			var owners ownerCache
+			p := &Placement{lease: leases.read}
 			heres := []error{elsewhereUntil(past), nil}
 			var calls []string
 			here := func() (int, error) {
@@ -226,7 +199,7 @@ func TestRouted_OwnerLease(t *testing.T) {
 				<-ctx.Done() // the owner never answers
 				return 0, unsentErr{!tt.written}
 			}
-			_, err := routed(context.Background(), h, &owners, "C:x", here, there)
+			_, err := routed(context.Background(), p, "C:x", here, there)
 			if got := strings.Join(calls, " "); got != tt.want {
 				t.Errorf("calls = %q, want %q", got, tt.want)
 			}
@@ -236,8 +209,8 @@ func TestRouted_OwnerLease(t *testing.T) {
 			case tt.result != "ok" && (err == nil || !strings.Contains(err.Error(), tt.result)):
 				t.Errorf("err = %v, want %q", err, tt.result)
 			}
-			var ma *MaybeAppliedError
-			if tt.result == MsgMaybeApplied && !errors.As(err, &ma) {
+			var ma *httpmsg.MaybeAppliedError
+			if tt.result == httpmsg.MsgMaybeApplied && !errors.As(err, &ma) {
 				t.Errorf("err = %T, want *MaybeAppliedError", err)
 			}
 		})
