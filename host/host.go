@@ -68,6 +68,13 @@ type Config struct {
 	// object whose event wrote it (scope "<Class>:<id>"; "" for the
 	// worker), instead of Log. Called on a shard's loop; it must not block.
 	Console func(scope, level, line string)
+	// Constructed, if set, is called each time an object's instance is
+	// constructed, with the name of the id that woke it ("" when reached
+	// by an id string or woken by its alarm): cellhost dev records it for
+	// its inspector (which names objects made by getByName/idFromName and
+	// lists those that never wrote). Called on a shard's loop; it must
+	// not block.
+	Constructed func(class, id, name string)
 	// CompatibilityDate and CompatibilityFlags are the worker's (wrangler
 	// config); they select behaviour such as deleteAll() and alarms.
 	CompatibilityDate  string
