@@ -95,11 +95,11 @@ func (n *objectNames) record(class, id, name string) {
 	}
 	n.known[k] = name
 	n.pending = append(n.pending, objectRow{class, id, name})
-	n.mu.Unlock()
-	select {
+	select { // under mu: close cannot close wake in between
 	case n.wake <- struct{}{}:
 	default:
 	}
+	n.mu.Unlock()
 }
 
 // writer stores the queued rows until close.
