@@ -242,6 +242,9 @@ func (c *cell) construct(name string) error {
 	}
 	c.inst = inst
 	c.resetCause = nil
+	if f := s.h.cfg.Constructed; f != nil {
+		f(c.class, c.id, name)
+	}
 	return nil
 }
 

@@ -248,6 +248,13 @@ type Dev struct {
 	// RequestLog, if set, is called once for every request the Handler
 	// served, after its answer (the dev command prints a line for each).
 	RequestLog func(RequestInfo)
+	// Constructed, if set, is called each time an object's instance is
+	// constructed, with the name of the id that woke it ("" when reached
+	// by an id string or woken by its alarm): cellhost dev records it for
+	// its inspector (which names objects made by getByName/idFromName and
+	// lists those that never wrote). Called on a shard's loop; it must
+	// not block.
+	Constructed func(class, id, name string)
 }
 
 // Logging is where the host's messages and metrics go.
@@ -295,6 +302,9 @@ type Host struct {
 	cancel context.CancelFunc
 	// stop is closed when Close begins: the tickers end.
 	stop chan struct{}
+	// drained is closed once Close has stopped every loop and goroutine:
+	// no reply can come after it (await).
+	drained chan struct{}
 	wg   sync.WaitGroup // every goroutine started by goFunc
 	goMu sync.Mutex
 	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
@@ -312,6 +322,12 @@ type Host struct {
 // before the object could take them.
 var ErrClosed = errors.New("the host is shutting down")
 
+// ErrUnanswered is what a request still running when its host closed (a
+// cellhost dev reload, a shutdown) gets: its promise will never settle
+// once the loops have stopped, so it is failed (503) rather than left
+// waiting for a client's timeout.
+var ErrUnanswered = fmt.Errorf("the request was still running when the worker stopped (a reload or a shutdown); send it again: %w", ErrClosed)
+
 // New validates cfg and returns a Host that is not yet running.
 func New(cfg Config) (*Host, error) {
 	if cfg.Bundle == nil {
@@ -323,7 +339,7 @@ func New(cfg Config) (*Host, error) {
 	if err := cfg.withDefaults(); err != nil {
 		return nil, fmt.Errorf("new host: %w", err)
 	}
-	h := &Host{cfg: cfg, dur: newDurability(cfg.Durability), log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
+	h := &Host{cfg: cfg, dur: newDurability(cfg.Durability), log: cfg.Logger, classes: map[string]bool{}, cells: map[string]*cell{}, stop: make(chan struct{}), drained: make(chan struct{}), now: cfg.Clock.Now, clock: cfg.Clock, bodies: semaphore.NewWeighted(bodyBudget)}
 	if cfg.clock != nil {
 		h.now = cfg.clock
 	}
@@ -483,6 +499,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.gone = true
 	h.goMu.Unlock()
 	h.wg.Wait()
+	close(h.drained)
 
 	h.mu.Lock()
 	cells := make([]*cell, 0, len(h.cells))
@@ -610,6 +627,15 @@ func (h *Host) await(ctx context.Context, start func(reply func(*jsapi.HTTPRespo
 		return r.resp, r.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	case <-h.drained:
+		// The loops have stopped: a reply not sent by now never will
+		// be (a promise the closed loop would have settled).
+		select {
+		case r := <-ch:
+			return r.resp, r.err
+		default:
+			return nil, ErrUnanswered
+		}
 	}
 }
 

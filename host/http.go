@@ -136,6 +136,10 @@ func (h *Host) httpError(err error, c echo.Context) {
 		// answered one of these: 503 with the reason.
 		h.log.Error(err.Error())
 		_ = plain(c, http.StatusServiceUnavailable, err.Error())
+	case errors.Is(err, ErrClosed):
+		// The host closed (a dev reload, a shutdown) with the request
+		// still running: 503, to be sent again.
+		_ = plain(c, http.StatusServiceUnavailable, err.Error())
 	case errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
 		// The client went away before the answer: nobody to answer, and
 		// nothing the application threw. The event itself runs on.

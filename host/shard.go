@@ -128,7 +128,7 @@ func (s *shard) load() error {
 	}
 	stop := jsapi.GuardModuleScope(rt, s.h.cfg.CPULimit, s.h.cfg.MemoryLimit) // module scope's limits (memalloc.go)
 	w, err := jsapi.NewWorker(rt, jsapi.WorkerOptions{Bundle: s.h.cfg.Bundle, Namespaces: nss, Vars: s.h.cfg.Vars, Classes: classes,
-		BindingClasses: bindingClasses, Post: s.post, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket,
+		BindingClasses: bindingClasses, Post: s.post, PostAs: s.postAs, Bind: bind, CurrentScope: s.currentScope, BridgeSocket: s.bridgeSocket,
 		WasmMemoryLimit: s.h.cfg.MemoryLimit, WasmMemoryExceeded: s.wasmMemoryExceeded})
 	if why := stop(); why != nil {
 		rt.ClearInterrupt()
@@ -170,6 +170,25 @@ func (s *shard) replaceRuntime(reason string) {
 // goroutine; never blocks. Jobs posted after close are dropped: post then
 // reports false.
 func (s *shard) post(f func()) bool { return s.jobs.Push(f) }
+
+// postAs returns a post whose functions run as the code running now: as
+// the current cell's (shard.current, with its generation, as wrapDone
+// does), so that the continuation of the object's asynchronous work (a
+// fetch() response, a stream body's chunk, a blockConcurrencyWhile
+// callback) logs with its [Class:id] label and counts against its CPU
+// limit; plain post when the worker's own code runs. On the loop.
+func (s *shard) postAs() func(func()) bool {
+	c, gen := s.current, s.currentGen
+	if c == nil {
+		return s.post
+	}
+	return func(f func()) bool {
+		return s.post(func() {
+			s.setCurrent(c, gen)
+			f()
+		})
+	}
+}
 
 // postOrRun posts f, or, once the shard is closed, runs f on the calling
 // goroutine after the loop has stopped: what the loop owned is then the

@@ -22,6 +22,7 @@ type critSection struct {
 	resolve func(any) error
 	reject  func(any) error
 	started bool
+	post    func(func()) bool // runs the callback as the code that called (Worker.postHere)
 }
 
 // bcwState runs an object's blockConcurrencyWhile calls as workerd does: the
@@ -82,7 +83,7 @@ func (b *bcwState) call(fn goja.Value) goja.Value {
 		_ = reject(b.w.ErrorValue(b.broken))
 		return rt.ToValue(p)
 	}
-	cs := &critSection{fn: f, resolve: resolve, reject: reject, depth: 1}
+	cs := &critSection{fn: f, resolve: resolve, reject: reject, depth: 1, post: b.w.postHere()}
 	parent := b.cur
 	if parent == nil && len(b.running) > 0 {
 		parent = b.running[len(b.running)-1]
@@ -130,7 +131,7 @@ func (b *bcwState) next() {
 func (b *bcwState) start(cs *critSection) {
 	cs.started = true
 	b.running = append(b.running, cs)
-	if !b.w.post(func() { b.run(cs) }) {
+	if !cs.post(func() { b.run(cs) }) {
 		b.w.microtask(func() { b.run(cs) })
 	}
 }

@@ -64,6 +64,13 @@ type WorkerOptions struct {
 	// calls from other runtimes to targets this one exported arrive through
 	// it. Nil: such calls fail.
 	Post func(func()) bool
+	// PostAs, if set, is called on the loop and returns a Post whose
+	// functions run as the code running at the call (the object whose
+	// event, timer or continuation it is: its console label, its CPU
+	// limit). The continuations of the runtime's own asynchronous work
+	// (fetch(), stream bodies, blockConcurrencyWhile callbacks, RPC
+	// replies) are posted through it. Nil: Post.
+	PostAs func() func(func()) bool
 	// CurrentScope names the object whose code is running ("" while the
 	// worker's own handlers run): node:fs gives each object its own /tmp.
 	CurrentScope func() string
@@ -98,6 +105,7 @@ type Worker struct {
 	nsNames  map[Namespace]string // binding name of each namespace
 	rpc      rpcModel
 	postFn   func(func()) bool
+	postAsFn func() func(func()) bool // WorkerOptions.PostAs
 	// abandonStreams ends the stream bodies this runtime still feeds
 	// (web.SetPost); Retire calls it.
 	abandonStreams func()
@@ -153,7 +161,7 @@ type Worker struct {
 // and checks its exports. rt must already have the Web globals (InstallWeb)
 // and timers. NewWorker (enginepanic.go) calls it.
 func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
-	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post, gates: map[*goja.Object]*bcwState{}}
+	w := &Worker{rt: rt, nsObjs: map[*goja.Object]Namespace{}, nsNames: map[Namespace]string{}, Classes: map[string]*goja.Object{}, postFn: o.Post, postAsFn: o.PostAs, gates: map[*goja.Object]*bcwState{}}
 	if err := InstallWebSockets(rt); err != nil {
 		return nil, fmt.Errorf("load worker: %w", err)
 	}
@@ -164,6 +172,11 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 			return nil, fmt.Errorf("load worker: %w", err)
 		}
 		w.abandonStreams = abandon
+		if o.PostAs != nil {
+			if err := web.SetPostHere(rt, w.postHere); err != nil {
+				return nil, fmt.Errorf("load worker: %w", err)
+			}
+		}
 	}
 	if err := w.installRPC(); err != nil {
 		return nil, fmt.Errorf("load worker: install RPC: %w", err)

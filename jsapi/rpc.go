@@ -128,7 +128,7 @@ func (w *Worker) installRPC() error {
 	_ = native.Set("asyncStack", w.asyncStack)
 	_ = native.Set("later", func(f goja.Callable) {
 		run := func() { _, _ = f(goja.Undefined()) }
-		if !w.post(run) {
+		if !w.postHere()(run) {
 			w.microtask(run)
 		}
 	})
@@ -236,6 +236,25 @@ func (w *Worker) post(f func()) bool {
 	})
 }
 
+// postHere returns, on the loop, a post whose functions run as the code
+// running now (WorkerOptions.PostAs), or post when the host gives none.
+func (w *Worker) postHere() func(func()) bool {
+	if w.postAsFn == nil || w.postFn == nil {
+		return w.post
+	}
+	p := w.postAsFn()
+	return func(f func()) bool {
+		if w.retired.Load() {
+			return false
+		}
+		return p(func() {
+			if !w.retired.Load() {
+				f()
+			}
+		})
+	}
+}
+
 // Retire marks the worker as replaced: calls to the targets it exported
 // fail from now on, and its entries leave the table. Safe from any
 // goroutine.
@@ -287,8 +306,9 @@ func (w *Worker) capCall(call goja.FunctionCall) goja.Value {
 		}
 		caller := w
 		home := e.home
+		callerPost := w.postHere() // the reply runs as the code that called
 		reply := func(res []byte, err error) {
-			if !caller.post(func() {
+			if !callerPost(func() {
 				if err != nil && exportGone(id) != nil {
 					caller.sawGone(id)
 				}

@@ -260,6 +260,15 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	if err := ignoreState(keep.StateDir); err != nil {
 		fmt.Fprintf(stderr, "%s %v\n", markWarn, err)
 	}
+	// The objects the host constructs, with the names that reached them,
+	// for the inspector (objectnames.go); closed after the host (defers
+	// run last first).
+	names, err := openObjectNames(keep.StateDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s the inspector cannot keep object names in %s: %v\n", markWarn, names.path, err)
+	}
+	defer names.close()
+	keep.Constructed = names.record
 	keep.MaxResidentCells, keep.MaxOpenDatabases = o.maxResident, o.maxOpen
 	// Ownership's lines are internal (behind --verbose), except its
 	// warnings, which a user must see without asking: among them the node
@@ -278,7 +287,7 @@ func runDev(ctx context.Context, target string, o devOptions, stdout, stderr io.
 	d := &devServer{target: target, o: o, stdout: stdout, stderr: stderr, keep: keep, bindings: newBindingSet(keep.StateDir, keep.Bucket),
 		reqLog: hub.tee(stdout), color: isTerminal(stdout), cronWake: make(chan struct{}, 1)}
 	if !o.noInspector {
-		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject, name: d.objectName}
+		d.inspector = &inspector{stateDir: keep.StateDir, classes: d.classes, hub: hub, live: d.inspectObject, name: d.objectName, names: names}
 	}
 	if err := d.start(cfg, hc); err != nil {
 		return err

@@ -46,6 +46,9 @@ type inspector struct {
 	// name names an object its database does not name (a D1 database:
 	// its binding and id); nil or "": none.
 	name func(class, id string) string
+	// names are the objects the host constructed and the names that
+	// reached them (getByName/idFromName); nil: none recorded.
+	names *objectNames
 
 	mu sync.Mutex // guards rt: one scratch runtime decodes KV values
 	rt *goja.Runtime
@@ -56,6 +59,7 @@ type objectInfo struct {
 	Class, ID, Name string
 	Size            int64
 	Alarm           string
+	NoDB            bool // constructed, but it has no database (it never wrote)
 }
 
 // ServeHTTP serves the pages under /_cellhost.
@@ -74,13 +78,32 @@ func (in *inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// dbPath is the database of an object, ok when it exists.
 func (in *inspector) dbPath(class, id string) (string, bool) {
+	p, valid := in.dbPathOf(class, id)
+	if !valid {
+		return "", false
+	}
+	_, err := os.Stat(p)
+	return p, err == nil
+}
+
+// dbPathOf is where an object's database would be; valid is false for a
+// class or id that would leave the state directory.
+func (in *inspector) dbPathOf(class, id string) (string, bool) {
 	if strings.ContainsAny(class, `/\`) || strings.ContainsAny(id, `/\`) || class == ".." || id == ".." {
 		return "", false
 	}
-	p := filepath.Join(in.stateDir, "cells", class, id+".sqlite")
-	_, err := os.Stat(p)
-	return p, err == nil
+	return filepath.Join(in.stateDir, "cells", class, id+".sqlite"), true
+}
+
+// objectWithoutDB is the page of an object the host constructed that has
+// no database: its name and its live state.
+func (in *inspector) objectWithoutDB(w http.ResponseWriter, class, id string) {
+	data := map[string]any{"CSS": inspectorCSS, "Prefix": inspectorPrefix, "Class": class, "ID": id, "Name": in.recordedName(class, id), "NoDB": true}
+	in.addLive(data, class, id)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = objectTmpl.Execute(w, data)
 }
 
 // openRO opens an object's database read-only (query_only) on one
@@ -159,12 +182,15 @@ func inspectorAllowed(r *http.Request, extraHost string) (bool, string) {
 	return true, ""
 }
 
-// objects lists the objects of class that have a database.
+// objects lists the objects of class: those with a database, and those
+// the host constructed (recorded in names) that have none.
 func (in *inspector) objects(class string) []objectInfo {
 	files, _ := filepath.Glob(filepath.Join(in.stateDir, "cells", class, "*.sqlite"))
 	var out []objectInfo
+	seen := map[string]bool{}
 	for _, f := range files {
 		o := objectInfo{Class: class, ID: strings.TrimSuffix(filepath.Base(f), ".sqlite")}
+		seen[o.ID] = true
 		if st, err := os.Stat(f); err == nil {
 			o.Size = st.Size()
 		}
@@ -172,8 +198,8 @@ func (in *inspector) objects(class string) []objectInfo {
 			var name sql.NullString
 			_ = db.QueryRow(`SELECT actor_name FROM _cf_METADATA LIMIT 1`).Scan(&name)
 			o.Name = name.String
-			if o.Name == "" && in.name != nil {
-				o.Name = in.name(class, o.ID)
+			if o.Name == "" {
+				o.Name = in.recordedName(class, o.ID)
 			}
 			var at sql.NullInt64
 			var retry sql.NullInt64
@@ -187,8 +213,29 @@ func (in *inspector) objects(class string) []objectInfo {
 		}
 		out = append(out, o)
 	}
+	if in.names != nil {
+		for _, id := range in.names.ids(class) {
+			if !seen[id] {
+				out = append(out, objectInfo{Class: class, ID: id, Name: in.recordedName(class, id), NoDB: true})
+			}
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name+out[i].ID < out[j].Name+out[j].ID })
 	return out
+}
+
+// recordedName names an object its database does not: the name that
+// reached it (names), or what in.name says (a D1 database).
+func (in *inspector) recordedName(class, id string) string {
+	if in.names != nil {
+		if n := in.names.name(class, id); n != "" {
+			return n
+		}
+	}
+	if in.name != nil {
+		return in.name(class, id)
+	}
+	return ""
 }
 
 var inspectorCSS = template.CSS(`body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
@@ -201,8 +248,8 @@ var homeTmpl = template.Must(template.New("home").Parse(`<!DOCTYPE html><html><h
 <h1>cellhost inspector</h1>
 {{range .Classes}}<section class="class" data-class="{{.Name}}"><h2>{{.Name}}</h2>
 {{if .Objects}}<table><tr><th>object</th><th>name</th><th>database</th><th>alarm</th></tr>
-{{range .Objects}}<tr class="object"><td><a href="{{$.Prefix}}/object/{{.Class}}/{{.ID}}">{{printf "%.16s" .ID}}…</a></td><td>{{.Name}}</td><td>{{.Size}} bytes</td><td>{{.Alarm}}</td></tr>
-{{end}}</table>{{else}}<p>No object of this class has stored anything yet.</p>{{end}}</section>
+{{range .Objects}}<tr class="object"><td><a href="{{$.Prefix}}/object/{{.Class}}/{{.ID}}">{{printf "%.16s" .ID}}…</a></td><td class="name">{{.Name}}</td><td class="db">{{if .NoDB}}none (never wrote){{else}}{{.Size}} bytes{{end}}</td><td>{{.Alarm}}</td></tr>
+{{end}}</table>{{else}}<p>No object of this class has run yet.</p>{{end}}</section>
 {{end}}{{if .LiveLog}}<div id="live"><h2>Live log</h2><pre id="live-log" class="log"></pre></div>
 <script>(function () {
   const pre = document.getElementById("live-log");
@@ -247,17 +294,21 @@ var objectTmpl = template.Must(template.New("object").Parse(`<!DOCTYPE html><htm
 {{if .Live}}<h2 id="websockets">WebSockets</h2>{{if .Live.Resident}}{{if .Sockets}}<table class="websockets"><tr><th>#</th><th>accepted</th><th>state</th><th>tags</th><th>attachment</th></tr>
 {{range $i, $ws := .Sockets}}<tr class="websocket"><td>{{$i}}</td><td>{{$ws.Kind}}</td><td class="state">{{$ws.State}}</td><td class="tags">{{range $ws.Tags}}<code>{{.}}</code> {{end}}</td><td class="attachment">{{$ws.Attachment}}</td></tr>
 {{end}}</table>{{else}}<p class="websockets">No WebSocket is attached.</p>{{end}}{{else}}<p class="websockets">Not in memory: no WebSocket is attached.</p>{{end}}{{end}}
-<h2>Tables</h2><ul class="tables">{{range .Tables}}<li><a href="?table={{.Name}}">{{.Name}}</a> ({{.Rows}} rows)</li>{{end}}</ul>
+{{if .NoDB}}<p class="nodb">No database: this object never wrote.</p>{{else}}<h2>Tables</h2><ul class="tables">{{range .Tables}}<li><a href="?table={{.Name}}">{{.Name}}</a> ({{.Rows}} rows)</li>{{end}}</ul>
 <h2 id="kv">KV entries</h2>{{template "grid" .KV}}{{if .KV.More}}<a class="next" href="?kvpage={{.KVNext}}#kv">next page</a>{{end}}
 {{if .Table}}<h2 id="table">Table {{.Table}}</h2>{{template "grid" .TableRows}}{{if .TableRows.More}}<a class="next" href="?table={{.Table}}&page={{.TableNext}}#table">next page</a>{{end}}{{end}}
 <h2 id="sql">SQL (read-only)</h2><form method="post" action="#sql"><textarea name="q" rows="3">{{.Query}}</textarea><button>Run</button></form>
-{{if .Query}}{{template "grid" .Result}}{{end}}
+{{if .Query}}{{template "grid" .Result}}{{end}}{{end}}
 </body></html>
 {{define "grid"}}{{if .Err}}<p class="err">{{.Err}}</p>{{else}}<table class="grid"><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</table>{{end}}{{end}}`))
 
 func (in *inspector) object(w http.ResponseWriter, r *http.Request, class, id string) {
 	path, ok := in.dbPath(class, id)
 	if !ok {
+		if _, valid := in.dbPathOf(class, id); valid && in.names != nil && in.names.has(class, id) {
+			in.objectWithoutDB(w, class, id)
+			return
+		}
 		http.NotFound(w, r)
 		return
 	}
@@ -302,6 +353,31 @@ func (in *inspector) object(w http.ResponseWriter, r *http.Request, class, id st
 	}
 	data := map[string]any{"CSS": inspectorCSS, "Prefix": inspectorPrefix, "Class": class, "ID": id, "Name": info.Name, "Alarm": info.Alarm,
 		"Tables": tables, "KV": kv, "KVNext": kvPage + 1}
+	in.addLive(data, class, id)
+	if t := r.URL.Query().Get("table"); t != "" {
+		found := false
+		for _, x := range tables {
+			found = found || x.Name == t
+		}
+		if found {
+			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+			data["Table"] = t
+			data["TableRows"] = in.page(ctx, db, `SELECT * FROM "`+strings.ReplaceAll(t, `"`, `""`)+`"`, p, false)
+			data["TableNext"] = p + 1
+		}
+	}
+	if r.Method == http.MethodPost {
+		q := r.FormValue("q")
+		data["Query"] = q
+		data["Result"] = in.page(ctx, db, q, 0, false)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = objectTmpl.Execute(w, data)
+}
+
+// addLive adds an object's state in memory (its WebSockets, its armed
+// alarm) to a page's data.
+func (in *inspector) addLive(data map[string]any, class, id string) {
 	if in.live != nil {
 		st := in.live(class, id)
 		data["Live"] = &st
@@ -325,25 +401,6 @@ func (in *inspector) object(w http.ResponseWriter, r *http.Request, class, id st
 		}
 		data["Sockets"] = rows
 	}
-	if t := r.URL.Query().Get("table"); t != "" {
-		found := false
-		for _, x := range tables {
-			found = found || x.Name == t
-		}
-		if found {
-			p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-			data["Table"] = t
-			data["TableRows"] = in.page(ctx, db, `SELECT * FROM "`+strings.ReplaceAll(t, `"`, `""`)+`"`, p, false)
-			data["TableNext"] = p + 1
-		}
-	}
-	if r.Method == http.MethodPost {
-		q := r.FormValue("q")
-		data["Query"] = q
-		data["Result"] = in.page(ctx, db, q, 0, false)
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = objectTmpl.Execute(w, data)
 }
 
 // page runs q (read-only) and returns rows page*size... of it; decode

@@ -179,6 +179,7 @@ func (d *devServer) open(hc host.Config) (*host.Host, error) {
 	hc.StateDir, hc.Log, hc.StateLock = k.StateDir, k.Log, k.StateLock
 	hc.Bucket, hc.Node, hc.Durability, hc.BackupInterval = k.Bucket, k.Node, k.Durability, k.BackupInterval
 	hc.ErrorPage, hc.Logger, hc.Console, hc.RequestCF = k.ErrorPage, k.Logger, k.Console, k.RequestCF
+	hc.Constructed = k.Constructed
 	hc.AlarmSink, hc.MaxResidentCells, hc.MaxOpenDatabases = k.AlarmSink, k.MaxResidentCells, k.MaxOpenDatabases
 	h, err := host.New(hc)
 	if err != nil {

@@ -98,9 +98,10 @@ type state struct {
 	outReq *HTTPRequest
 	outRes *HTTPResponse
 
-	socketOf func(goja.Value) Socket // set by SetSocketOf
-	post     func(func()) bool       // set by SetPost (stream.go)
-	sinks    sinkSet                 // the stream bodies this runtime feeds
+	socketOf func(goja.Value) Socket  // set by SetSocketOf
+	post     func(func()) bool        // set by SetPost (stream.go)
+	postHere func() func(func()) bool // set by SetPostHere (stream.go)
+	sinks    sinkSet                  // the stream bodies this runtime feeds
 
 	hrefs           urlCache[string]     // request URL → href (NewRequest)
 	records         urlCache[goja.Value] // URL → record array or null (native.urlParse without base)

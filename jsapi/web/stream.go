@@ -197,6 +197,20 @@ func SetPost(rt *goja.Runtime, post func(func()) bool) (abandon func(), err erro
 	return st.sinks.abandon, nil
 }
 
+// SetPostHere gives the bridge a function that, called on the loop,
+// returns a Post whose functions run as the code running at that moment
+// (the object whose request, timer or continuation it is): a fetch()'s
+// response and a stream body's chunks then reach the object's code as its
+// own (its console label, its CPU limit). Call after SetPost.
+func SetPostHere(rt *goja.Runtime, postHere func() func(func()) bool) error {
+	st, err := requireState(rt)
+	if err != nil {
+		return err
+	}
+	st.postHere = postHere
+	return nil
+}
+
 // sinkSet is the sinks a runtime feeds (safe from any goroutine).
 type sinkSet struct {
 	mu   sync.Mutex
@@ -239,6 +253,9 @@ var errAbandoned = &StreamError{Message: "The script that produced this stream b
 // postOn returns a Post for rt: the state's, or one that runs f at once
 // (on the caller's goroutine, which for a scratch runtime is the loop).
 func (st *state) postOn() (post func(func()) bool, async bool) {
+	if st.postHere != nil && st.post != nil {
+		return st.postHere(), true
+	}
 	if st.post != nil {
 		return st.post, true
 	}
