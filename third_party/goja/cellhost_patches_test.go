@@ -1070,3 +1070,48 @@ func TestCellhostPatch_CollectedValuesAreChecked(t *testing.T) {
 		t.Errorf("the hook refused %d allocations, want at least 6", refused)
 	}
 }
+
+// Patch 29: a string replace/replaceAll builds in a loop, and split's
+// pieces, are approved by the allocation hook before they are made (the
+// hook refuses past 1 MiB here): upstream built them whole, so
+// `s.replaceAll("x", "y".repeat(500))` of a 1 MiB string made 512 MiB that
+// no limit saw first. Texts are V8's for a string or an array it cannot make.
+func TestCellhostPatch_StringBuildsAreChecked(t *testing.T) {
+	r := New()
+	refused := 0
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`"x".repeat(2 ** 12).replaceAll("x", "y".repeat(600)).length`:       "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replaceAll("x", () => "y".repeat(600)).length`: "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replace(/x/g, "y".repeat(600)).length`:         "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replaceAll("x", "y".repeat(60)).length`:        "245760",
+		`"x".repeat(2 ** 17).split("").length`:                              "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 16).split(",").length`:                            "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 10).split(",").length`:                            "1025",
+		`"\u00e9,".repeat(2 ** 17).split(",").length`:                       "RangeError: Invalid array length",
+	} {
+		v, err := r.RunString(src)
+		got := ""
+		if err != nil {
+			var ex *Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("%s: %v", src, err)
+			}
+			got = ex.Value().String()
+		} else {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused < 6 {
+		t.Errorf("the hook refused %d allocations, want at least 6", refused)
+	}
+}
