@@ -242,6 +242,13 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 		if err != nil {
 			return nil, err
 		}
+		// The copy is sized by the body (a request's, a Response's, a KV
+		// or R2 value's): the object's memory limit approves it first
+		// (goja fork's allocation hook), not only the host-wide body
+		// budget that admitted the body (issue 23).
+		if !rt.AllowAllocation(int64(len(src)), goja.AllocArrayBuffer) {
+			return nil, jserr.RangeError("Array buffer allocation failed")
+		}
 		b := make([]byte, len(src))
 		copy(b, src)
 		return rt.ToValue(rt.NewArrayBuffer(b)), nil

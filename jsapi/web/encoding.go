@@ -68,6 +68,13 @@ func encodingNatives(rt *goja.Runtime, n natives) {
 		if err != nil {
 			return nil, err
 		}
+		// text()/json() of a body and TextDecoder make a string about as
+		// long as the bytes: approved by the object's memory limit first
+		// (goja fork's allocation hook; V8's text for a string it cannot
+		// make).
+		if !rt.AllowAllocation(int64(len(b)), goja.AllocString) {
+			return nil, jserr.RangeError("Invalid string length")
+		}
 		switch enc {
 		case "utf-8":
 			if !ignoreBOM && len(b) >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf {

@@ -1565,6 +1565,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 			if a := r.checkStdArrayObjWithProto(arr); a != nil {
 				var values []Value
 				iter.iterate(func(val Value) {
+					r.checkValuesGrowth(len(values)) // cellhost patch 30
 					values = append(values, val)
 				})
 				setArrayValues(a, values)
@@ -1586,12 +1587,19 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 		if ctor != nil {
 			arr = ctor([]Value{intToValue(l)}, nil)
 		} else {
+			// cellhost patch 30: the array the loop below fills holds l
+			// elements however it grows (Array.from({length: 2 ** 40}, f)
+			// was Go's fatal out of memory); V8's ArrayCreate(l) refuses
+			// past 2 ** 32 - 1.
+			if l > math.MaxUint32 {
+				panic(r.newError(r.getRangeError(), "Invalid array length"))
+			}
+			r.checkValuesAlloc(l)
 			arr = r.newArrayValues(nil)
 		}
 		if mapFn == nil {
 			if a := r.checkStdArrayObjWithProto(arr); a != nil {
-				r.checkValuesAlloc(l) // cellhost patch 27
-				values := make([]Value, l)
+				values := make([]Value, l) // checked above (cellhost patches 27, 28)
 				for k := int64(0); k < l; k++ {
 					r.nativeTick() // cellhost patch 27
 					values[k] = nilSafe(arrayLike.self.getIdx(valueInt(k), nil))

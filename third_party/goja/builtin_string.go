@@ -609,11 +609,13 @@ func (r *Runtime) stringReplace(s String, found []regexpResult, newstring String
 	a, u := devirtualizeString(s)
 
 	var buf StringBuilder
+	grow := r.stringGrowth(&buf) // cellhost patch 31
 
 	lastIndex := 0
 	lengthS := s.Length()
 	if rcall != nil {
 		for _, item := range found {
+			grow.check()
 			if item.indexes[0] != lastIndex {
 				buf.WriteSubstring(s, lastIndex, item.indexes[0])
 			}
@@ -646,6 +648,7 @@ func (r *Runtime) stringReplace(s String, found []regexpResult, newstring String
 		}
 	} else {
 		for _, item := range found {
+			grow.check()
 			if item.indexes[0] != lastIndex {
 				buf.WriteString(s.Substring(lastIndex, item.indexes[0]))
 			}
@@ -740,6 +743,7 @@ func (r *Runtime) stringproto_replaceAll(call FunctionCall) Value {
 
 	pos := s.index(searchStr, 0)
 	for pos != -1 {
+		r.nativeTick() // cellhost patch 31
 		found = append(found, regexpResult{indexes: []int{pos, pos + searchLength}})
 		pos = s.index(searchStr, pos+advanceBy)
 	}
@@ -860,6 +864,17 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				splitLimit = limit + 1
 			}
 
+			// cellhost patch 31: the pieces are counted before SplitN makes
+			// them (a Go string and a Value each: two slots):
+			// "x".repeat(2 ** 28).split("") asked for 8 GiB at once.
+			n := int64(len(sa))
+			if len(sepa) > 0 {
+				n = int64(strings.Count(string(sa), string(sepa))) + 1
+			}
+			if limit > 0 {
+				n = min(n, int64(limit))
+			}
+			r.checkValuesAlloc(2 * n)
 			split := strings.SplitN(string(sa), string(sepa), splitLimit)
 
 			if limit > 0 && len(split) > limit {
@@ -891,6 +906,7 @@ func (r *Runtime) stringproto_split(call FunctionCall) Value {
 				limit = min(math.MaxInt, math.MaxUint32)
 			}
 			for ; limit > 0; limit-- {
+				r.checkValuesGrowth(len(valueArray)) // cellhost patch 31
 				var sb strings.Builder
 				for i := range idx {
 					if su[i] >= utf8.RuneSelf {

@@ -954,9 +954,8 @@ func (c *countingLike) Keys() []string     { return nil }
 // checked first (V8's "Invalid array length" past V8's limit or when the
 // allocation hook refuses), and collecting a sparse array's elements no
 // longer reserves its whole length. Upstream: `new Array(2**32 - 1).sort()`
-// was Go's fatal out of memory. Not covered yet: Array.from of an
-// array-like without an iterator (Array.from({length: 2**40}) is still
-// Go's fatal out of memory, as upstream).
+// was Go's fatal out of memory. Array.from of an array-like without an
+// iterator is patch 30's (TestCellhostPatch_CollectedValuesAreChecked).
 func TestCellhostPatch_ArraysSizedByLengthAreChecked(t *testing.T) {
 	r := New()
 	refused := 0
@@ -1036,4 +1035,129 @@ func TestCellhostPatch_GlobalEvalFunctionsSeeItsLexicalBindings(t *testing.T) {
 	[f(), g(), h(), mk().constructor.name, s(), plain(), typeof k, r, typeof later, delete globalThis.f, typeof f].join();
 	`
 	testScript(SCRIPT, asciiString("7,8,3,C,3,undefined,undefined,5,function,true,undefined"), t)
+}
+
+// Patch 30: collecting an iterator's values (spread in a call or an array
+// literal, a rest element, Array.from and the Set constructor over an
+// iterable) stops at an Interrupt although the iterator is native (no VM
+// instruction runs between two values): the array iterator over the
+// counting array-like interrupts at its first element. Upstream went on
+// through all 2^24 (`Math.max(...new Array(2 ** 26))` held its runtime for
+// minutes past any Interrupt).
+func TestCellhostPatch_IteratorCollectionStopsAtInterrupt(t *testing.T) {
+	for _, src := range []string{
+		`Math.max(...Array.prototype.values.call(o))`,
+		`[...Array.prototype.values.call(o)]`,
+		`var [a, ...rest] = Array.prototype.values.call(o)`,
+		`Array.from(Array.prototype.values.call(o))`,
+		`new Set(Array.prototype.values.call(o))`,
+		`for (const x of Array.prototype.values.call(o)) ;`,
+	} {
+		t.Run(src, func(t *testing.T) {
+			r := New()
+			c := &countingLike{r: r}
+			_ = r.Set("o", r.NewDynamicObject(c))
+			_, err := r.RunString(src)
+			var ie *InterruptedError
+			if !errors.As(err, &ie) || ie.Value() != "stop" {
+				t.Fatalf("%s: %v, want the interrupt", src, err)
+			}
+			if c.n > 2*nativeTickEvery {
+				t.Errorf("%s touched %d elements after the interrupt, want at most %d", src, c.n, 2*nativeTickEvery)
+			}
+		})
+	}
+}
+
+// Patch 30: a slice of collected values asks the allocation hook before it
+// doubles (past 2^16 values), and Array.from of an array-like checks its
+// length before filling an array: upstream, `[...a]` of a 2^32 - 1-long
+// sparse array and `Array.from({length: 2 ** 40})` grew a Go slice until
+// Go's fatal out of memory. Texts are node's (V8's).
+func TestCellhostPatch_CollectedValuesAreChecked(t *testing.T) {
+	r := New()
+	refused := 0
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind == AllocArray && bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`Array.from({length: 2 ** 40}).length`:                              "RangeError: Invalid array length",
+		`Array.from({length: 2 ** 40}, x => 1).length`:                      "RangeError: Invalid array length",
+		`Array.from({length: 2 ** 17}, x => 1).length`:                      "RangeError: Invalid array length", // 2 MiB, refused
+		`Array.from({length: 2 ** 15}, x => 1).length`:                      "32768",
+		`[...Array.prototype.values.call({length: 2 ** 17})].length`:        "RangeError: Invalid array length",
+		`Array.from(Array.prototype.values.call({length: 2 ** 17})).length`: "RangeError: Invalid array length",
+		`var [a, ...r] = Array.prototype.values.call({length: 2 ** 17})`:    "RangeError: Invalid array length",
+		`Math.max(...Array.prototype.values.call({length: 2 ** 17}))`:       "RangeError: Maximum call stack size exceeded",
+		`Math.max(...new Array(2 ** 15).fill(1))`:                           "1",
+		`[...new Array(2 ** 15).fill(1)].length`:                            "32768",
+		`var a = []; for (let i = 0; i < 2 ** 17; i++) a.push(i)`:           "RangeError: Invalid array length", // push grows past 1 MiB
+	} {
+		v, err := r.RunString(src)
+		got := ""
+		if err != nil {
+			var ex *Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("%s: %v", src, err)
+			}
+			got = ex.Value().String()
+		} else {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused < 6 { // each 2^17 case (no V8 limit reached) is the hook's refusal
+		t.Errorf("the hook refused %d allocations, want at least 6", refused)
+	}
+}
+
+// Patch 31: a string replace/replaceAll builds in a loop, and split's
+// pieces, are approved by the allocation hook before they are made (the
+// hook refuses past 1 MiB here): upstream built them whole, so
+// `s.replaceAll("x", "y".repeat(500))` of a 1 MiB string made 512 MiB that
+// no limit saw first. Texts are V8's for a string or an array it cannot make.
+func TestCellhostPatch_StringBuildsAreChecked(t *testing.T) {
+	r := New()
+	refused := 0
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`"x".repeat(2 ** 12).replaceAll("x", "y".repeat(600)).length`:       "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replaceAll("x", () => "y".repeat(600)).length`: "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replace(/x/g, "y".repeat(600)).length`:         "RangeError: Invalid string length",
+		`"x".repeat(2 ** 12).replaceAll("x", "y".repeat(60)).length`:        "245760",
+		`"x".repeat(2 ** 17).split("").length`:                              "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 16).split(",").length`:                            "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 10).split(",").length`:                            "1025",
+		`"\u00e9,".repeat(2 ** 17).split(",").length`:                       "RangeError: Invalid array length",
+	} {
+		v, err := r.RunString(src)
+		got := ""
+		if err != nil {
+			var ex *Exception
+			if !errors.As(err, &ex) {
+				t.Fatalf("%s: %v", src, err)
+			}
+			got = ex.Value().String()
+		} else {
+			got = v.String()
+		}
+		if got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused < 6 {
+		t.Errorf("the hook refused %d allocations, want at least 6", refused)
+	}
 }

@@ -2788,6 +2788,7 @@ func iteratorValue(iterResult *Object) Value {
 func (ir *iteratorRecord) iterate(step func(Value)) {
 	r := ir.iterator.runtime
 	for {
+		r.nativeTick() // cellhost patch 30: a native iterator (an array's) runs no VM instruction
 		if ir.next == nil {
 			panic(r.NewTypeError("iterator.next is missing or not a function"))
 		}

@@ -2815,6 +2815,7 @@ func (_pushArraySpread) exec(vm *vm) {
 			vm.throw(vm.r.newError(vm.r.getRangeError(), "Invalid array length"))
 			return
 		}
+		vm.r.checkValuesGrowth(len(arr.values)) // cellhost patch 30
 		arr.values = append(arr.values, val)
 		arr.objCount++
 	})
@@ -2829,7 +2830,11 @@ var pushSpread _pushSpread
 func (_pushSpread) exec(vm *vm) {
 	vm.sp--
 	obj := vm.stack[vm.sp]
+	n := 0
 	vm.iteratorOf(obj, iterSiteSpreadCall).iterate(func(val Value) {
+		if n++; n > maxSpreadArgs || !vm.r.allowValuesGrowth(n-1) { // cellhost patch 30
+			panic(vm.r.newError(vm.r.getRangeError(), "Maximum call stack size exceeded"))
+		}
 		vm.push(val)
 	})
 	vm.pc++
@@ -2847,6 +2852,7 @@ func (_newArrayFromIter) exec(vm *vm) {
 	vm.iterStack = vm.iterStack[:l]
 	if iter.iterator != nil {
 		iter.iterate(func(val Value) {
+			vm.r.checkValuesGrowth(len(values)) // cellhost patch 30
 			values = append(values, val)
 		})
 	}
