@@ -1060,7 +1060,7 @@ func (s *state) newTable(elem byte, initial uint32, maximum goja.Value, hasValue
 		v = goja.Undefined()
 	}
 	s.maybeSweep()
-	if ref := s.tableRef(t, "WebAssembly.Table()", v); ref != 0 && initial > 0 {
+	if ref := s.tableRef(t, "WebAssembly.Table()", v, hasValue); ref != 0 && initial > 0 {
 		s.op(t, "fill", 0, ref, uint64(initial))
 	}
 	return s.rt.ToValue(t)
@@ -1123,11 +1123,13 @@ func (s *state) op(t *table, name string, args ...uint64) uint64 {
 
 func (s *state) tableLength(t *table) uint32 { return uint32(s.op(t, "size")) }
 
-func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
+// tableRef is v as an element of t; given is false when JS passed no value
+// (funcref's default, null; an explicit undefined is refused as V8 does).
+func (s *state) tableRef(t *table, fn string, v goja.Value, given bool) uint64 {
 	if t.elem == api.ValueTypeExternref {
 		return s.toWasm(api.ValueTypeExternref, v)
 	}
-	if v == nil || goja.IsNull(v) || goja.IsUndefined(v) {
+	if v == nil || goja.IsNull(v) || (!given && goja.IsUndefined(v)) {
 		return 0
 	}
 	// Only a WebAssembly function (an export; a JS function a module
@@ -1144,21 +1146,21 @@ func (s *state) tableRef(t *table, fn string, v goja.Value) uint64 {
 // maxTableSize is V8's limit on a table's length (wasm::max_table_init_entries).
 const maxTableSize = 10000000
 
-func (s *state) tableGrow(t *table, n uint32, v goja.Value) uint32 {
+func (s *state) tableGrow(t *table, n uint32, v goja.Value, given bool) uint32 {
 	s.maybeSweep()
 	if uint64(s.tableLength(t))+uint64(n) > maxTableSize {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
 	}
-	r := s.op(t, "grow", uint64(n), s.tableRef(t, "WebAssembly.Table.grow()", v))
+	r := s.op(t, "grow", uint64(n), s.tableRef(t, "WebAssembly.Table.grow()", v, given))
 	if int32(uint32(r)) == -1 {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.grow(): failed to grow table by %d", n))
 	}
 	return uint32(r)
 }
 
-func (s *state) tableSet(t *table, i uint32, v goja.Value) {
+func (s *state) tableSet(t *table, i uint32, v goja.Value, given bool) {
 	s.maybeSweep()
-	ref := s.tableRef(t, "WebAssembly.Table.set()", v)
+	ref := s.tableRef(t, "WebAssembly.Table.set()", v, given)
 	if size := s.tableLength(t); i >= size {
 		s.throwRange(fmt.Sprintf("WebAssembly.Table.set(): invalid address %d in %s table of size %d", i, elemName(t.elem), size))
 	}

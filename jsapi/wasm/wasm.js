@@ -136,7 +136,7 @@
       if (new.target === undefined) throw needNew("Table");
       if (typeof desc !== "object" || desc === null) throw new TypeError("WebAssembly.Table(): Argument 0 must be a table descriptor");
       const elem = valueTypes[desc.element];
-      if (elem === undefined || elem < 0x6f) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
+      if (elem !== 0x6f && elem !== 0x70) throw new TypeError("WebAssembly.Table(): Descriptor property 'element' must be a WebAssembly reference type");
       const initial = limit(desc.initial, "WebAssembly.Table()", "initial", 10000000);
       const maximum = desc.maximum === undefined ? undefined : limit(desc.maximum, "WebAssembly.Table()", "maximum", 0xffffffff);
       if (maximum !== undefined && maximum < initial) throw new RangeError("WebAssembly.Table(): Property 'maximum': value " + maximum + " is below the lower bound " + initial);
@@ -152,13 +152,14 @@
     },
     // A missing value is the element type's default: undefined for
     // externref, null for funcref (Go's side).
+    // (an explicit undefined is a value: refused for funcref).
     set(i, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      N.tableSet(h, enforceU32(i, "WebAssembly.Table.set()", "Argument 0"), v);
+      N.tableSet(h, enforceU32(i, "WebAssembly.Table.set()", "Argument 0"), v, arguments.length > 1);
     },
     grow(n, v = undefined) {
       const h = handleOf(this, Table, "Receiver is not a WebAssembly.Table");
-      return N.tableGrow(h, enforceU32(n, "WebAssembly.Table.grow()", "Argument 0"), v);
+      return N.tableGrow(h, enforceU32(n, "WebAssembly.Table.grow()", "Argument 0"), v, arguments.length > 1);
     },
   });
   const validate = (bytes) => {
