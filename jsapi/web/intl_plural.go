@@ -23,8 +23,11 @@ type pluralOperands struct {
 
 func operandsOf(ip, fp string) pluralOperands {
 	var o pluralOperands
+	// n is the whole value (ro: 1e21 is "other", "de litri", not "few"
+	// as n = 0 would make it); i keeps ICU's low 18 digits
+	o.n, _ = strconv.ParseFloat(ip+"."+fp+"0", 64)
 	if len(ip) > 18 {
-		ip = ip[len(ip)-18:] // ICU keeps the low 18 digits of i
+		ip = ip[len(ip)-18:]
 	}
 	o.i, _ = strconv.ParseInt(ip, 10, 64)
 	o.v = len(fp)
@@ -36,7 +39,6 @@ func operandsOf(ip, fp string) pluralOperands {
 	if tf != "" {
 		o.t, _ = strconv.ParseInt(tf, 10, 64)
 	}
-	o.n, _ = strconv.ParseFloat(ip+"."+fp+"0", 64)
 	return o
 }
 

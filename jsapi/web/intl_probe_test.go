@@ -23,7 +23,7 @@ import (
 // unexplained count reaches 0, probeRatchet bounds it: the test fails
 // when more values differ than it allows, and asks for it to be lowered
 // when fewer do.
-const probeRatchet = 17
+const probeRatchet = 15
 
 // By default every 10th value is computed (every 40th under -race); set
 // INTL_PROBE_FULL=1 for all of them (the count reported in docs).
