@@ -141,6 +141,22 @@ func (l *Limits) withDefaults() {
 	}
 }
 
+// Node is what host uses of this process's membership of the fleet
+// (*ownership.Node implements it).
+type Node interface {
+	// ID is the node's id (owner marks of the backup mode).
+	ID() string
+	// TryAcquireThen takes the lease of the cell scope (the own.json CAS)
+	// and runs then (the restore and the database open) while the
+	// node-cells marker is written; it releases the lease if then fails.
+	TryAcquireThen(ctx context.Context, scope string, then func(*ownership.Lease) error) (*ownership.Lease, error)
+	// CanAck reports whether the node may acknowledge a write or answer
+	// from memory now: not fenced, and its last renewal recent enough.
+	CanAck() bool
+}
+
+var _ Node = (*ownership.Node)(nil)
+
 // Limits bounds what one object, connection or request may take; zero
 // means the default named on each field.
 type Limits struct {
@@ -215,10 +231,10 @@ type Storage struct {
 // Fleet is this process's membership of a fleet (nil fields: one node,
 // no ownership checks or forwarding).
 type Fleet struct {
-	// Node is this process's membership of the fleet (cell ownership). It
-	// must be started; the host does not close it. Nil: no ownership
-	// checks (tests, single-process tools).
-	Node *ownership.Node
+	// Node is this process's membership of the fleet (cell ownership;
+	// an *ownership.Node). It must be started; the host does not close
+	// it. Nil: no ownership checks (tests, single-process tools).
+	Node Node
 	// Placement, if set, reaches objects that a live other node owns
 	// (placement.go; fleet.Placement); nil: a request for one fails with
 	// *ownership.CellOwnedElsewhereError.
