@@ -340,3 +340,4 @@ func TestRawResume(t *testing.T) {
 		t.Errorf("absent file: %v %v", none, err)
 	}
 }
+
