@@ -41,7 +41,7 @@ go test -c -o "$bin" ./internal/test262/
 cd internal/test262
 rc=0
 CELLHOST_TEST262="$dir" CELLHOST_TEST262_DIRS=all CELLHOST_TEST262_RAW="$raw" \
-	timeout "${CELLHOST_TEST262_LIMIT:-0}" nice -n 19 "$bin" -test.run 'TestTest262$' -test.count=1 -test.timeout 0 || rc=$?
+	timeout "${CELLHOST_TEST262_LIMIT:-0}" nice -n "${CELLHOST_TEST262_NICE:-19}" "$bin" -test.run 'TestTest262$' -test.count=1 -test.timeout 0 || rc=$?
 if [ "$rc" = 124 ]; then echo "run-full.sh: stopped by CELLHOST_TEST262_LIMIT; what finished is in $raw" >&2; fi
 # The report, from the raw file (also after a stop).
 CELLHOST_TEST262="$dir" CELLHOST_TEST262_DIRS=all CELLHOST_TEST262_RAW="$raw" CELLHOST_TEST262_NORUN=1 \

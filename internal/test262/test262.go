@@ -133,9 +133,16 @@ func (r *Runner) testDir() string {
 	return filepath.Join(r.Root, "test")
 }
 
-// Run runs the test at rel (relative to test/, or to Tests).
-func (r *Runner) Run(rel string) Result {
-	res := Result{Path: rel}
+// Run runs the test at rel (relative to test/, or to Tests). A Go panic
+// out of the engine (a goja bug: one test must not end a full run) is the
+// test's failure, named as such.
+func (r *Runner) Run(rel string) (res Result) {
+	res = Result{Path: rel}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Outcome, res.Reason = Fail, oneLine(fmt.Sprint("Go panic in the engine: ", p))
+		}
+	}()
 	src, err := os.ReadFile(filepath.Join(r.testDir(), rel))
 	if err != nil {
 		res.Outcome, res.Reason = Fail, err.Error()

@@ -1161,3 +1161,30 @@ func TestCellhostPatch_StringBuildsAreChecked(t *testing.T) {
 		t.Errorf("the hook refused %d allocations, want at least 6", refused)
 	}
 }
+
+// Patch 32: String.prototype's Annex B HTML methods, as V8 has them: the
+// tag, the attribute with '"' escaped, the lengths, and V8's TypeError for
+// a null or undefined receiver.
+func TestCellhostPatch_StringHTMLMethods(t *testing.T) {
+	r := New()
+	for src, want := range map[string]string{
+		`"x".anchor('a"b')`: `<a name="a&quot;b">x</a>`,
+		`"x".link("u")`:     `<a href="u">x</a>`,
+		`"x".fontcolor()`:   `<font color="undefined">x</font>`,
+		`"x".fontsize(7)`:   `<font size="7">x</font>`,
+		`["big", "blink", "bold", "fixed", "italics", "small", "strike", "sub", "sup"].map(m => "x"[m]()).join("")`: "<big>x</big><blink>x</blink><b>x</b><tt>x</tt><i>x</i><small>x</small><strike>x</strike><sub>x</sub><sup>x</sup>",
+		`String.prototype.bold.call(12)`: "<b>12</b>",
+		`[String.prototype.anchor.length, String.prototype.big.length, String.prototype.sup.name]`:  "1,0,sup",
+		`try { String.prototype.big.call(null) } catch (e) { e instanceof TypeError && e.message }`: "String.prototype.big called on null or undefined",
+		`Object.getOwnPropertyDescriptor(String.prototype, "link").enumerable`:                      "false",
+	} {
+		v, err := r.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := v.String(); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}
