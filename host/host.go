@@ -321,9 +321,9 @@ type Host struct {
 	// drained is closed once Close has stopped every loop and goroutine:
 	// no reply can come after it (await).
 	drained chan struct{}
-	wg   sync.WaitGroup // every goroutine started by goFunc
-	goMu sync.Mutex
-	gone bool // guarded by goMu: Close waits on wg; goFunc runs inline
+	wg      sync.WaitGroup // every goroutine started by goFunc
+	goMu    sync.Mutex
+	gone    bool // guarded by goMu: Close waits on wg; goFunc runs inline
 
 	now       func() time.Time    // idle eviction's clock (Config.clock, else Clock.Now)
 	clock     Clock               // Config.Clock
