@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cellhost/cellhost/internal/backoff"
 	"github.com/cellhost/cellhost/internal/httpmsg"
 	"github.com/cellhost/cellhost/ownership"
 )
@@ -279,14 +280,7 @@ func waitLeaseExpiry(ctx context.Context, o ownerRef) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return backoff.Sleep(ctx, d)
 }
 
 // forwardFailed reports whether err is a forward that got no answer

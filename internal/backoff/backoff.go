@@ -35,7 +35,13 @@ func (p Policy) Delay(failures int) time.Duration {
 // Wait sleeps for the delay after failures consecutive failures, or until
 // ctx ends; it reports whether the full delay passed.
 func (p Policy) Wait(ctx context.Context, failures int) bool {
-	t := time.NewTimer(p.Delay(failures))
+	return Sleep(ctx, p.Delay(failures))
+}
+
+// Sleep sleeps for d, or until ctx ends; it reports whether the full d
+// passed.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
