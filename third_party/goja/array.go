@@ -370,9 +370,6 @@ func (a *arrayObject) expand(idx uint32) bool {
 				}
 				tl := int(targetLen)
 				newCap := growCap(tl, len(a.values), cap(a.values))
-				if newCap >= 1<<16 { // cellhost patch 30: the hook approves a large growth
-					a.val.runtime.checkValuesAlloc(int64(newCap))
-				}
 				newValues := make([]Value, tl, newCap)
 				copy(newValues, a.values)
 				a.values = newValues

@@ -1577,6 +1577,7 @@ func (r *Runtime) array_from(call FunctionCall) Value {
 			if mapFn != nil {
 				val = mapFn(FunctionCall{This: t, Arguments: []Value{val, intToValue(k)}})
 			}
+			r.checkValuesGrowth(int(k)) // cellhost patch 30: the array doubles as it fills
 			createDataPropertyOrThrow(arr, intToValue(k), val)
 			k++
 		})

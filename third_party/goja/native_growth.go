@@ -9,8 +9,10 @@ package goja
 // Interrupt and pushed 2^26 values on the VM stack; `[...a]` of a
 // 2^32 - 1-long sparse array doubled its slice until Go's fatal out of
 // memory. A dense array's own growth (arrayObject.expand: push, an index
-// write, createDataProperty in Array.from's loop) asks the same way once
-// its capacity reaches 2^16 slots.
+// write) is not checked here: a script that fills its heap by pushing is
+// the memory watchdog's to reset with the memory-limit error, as workerd
+// resets an isolate whose V8 heap is full; a refused growth must not be a
+// catchable RangeError (host TestInterrupt_ResetsOnlyTheOffendingObject).
 
 // maxSpreadArgs bounds the arguments a spread call pushes on the VM stack.
 // V8 puts them on the machine stack and throws `RangeError: Maximum call
