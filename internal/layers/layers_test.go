@@ -39,6 +39,8 @@ var rules = []struct {
 	{"internal/httpguard", []string{""}, "a leaf"},
 	{"internal/wsrelay", []string{""}, "a leaf"},
 	{"internal/httpmsg", []string{""}, "a leaf"},
+	{"internal/backoff", []string{""}, "a leaf"},
+	{"internal/memrelief", []string{""}, "a leaf"},
 }
 
 // TestFleetBuildsWithoutTheEngine checks that fleet (its tests included)
