@@ -137,15 +137,23 @@ func (h *Host) internalRouted(ctx context.Context, class, id string, req []byte)
 // internalHere serves req on the internal cell class/id on this node,
 // never forwarding it (CallHere's path for internal classes). Off the loop.
 func (h *Host) internalHere(ctx context.Context, class, id string, req []byte) ([]byte, error) {
+	c := h.cellFor(class, id)
+	return h.awaitOnLoop(ctx, c, func(reply func([]byte, error)) { c.serveInternal(req, reply) })
+}
+
+// awaitOnLoop runs start on c's shard loop (dropping the reference
+// cellFor took) and waits, off the loop, for the reply it is given, for
+// ctx or for the request timeout: CallHere's and internalHere's wait. A
+// shard that no longer takes jobs (closing) answers ErrClosed at once.
+func (h *Host) awaitOnLoop(ctx context.Context, c *cell, start func(reply func([]byte, error))) ([]byte, error) {
 	type res struct {
 		b   []byte
 		err error
 	}
 	ch := make(chan res, 1)
-	c := h.cellFor(class, id)
 	if !c.s.post(func() {
 		c.unref()
-		c.serveInternal(req, func(b []byte, err error) { ch <- res{b, err} })
+		start(func(b []byte, err error) { ch <- res{b, err} })
 	}) {
 		return nil, ErrClosed
 	}

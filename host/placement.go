@@ -3,9 +3,7 @@ package host
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
@@ -136,25 +134,7 @@ func (h *Host) callHere(ctx context.Context, class, id, name, method string, arg
 		return nil, err
 	}
 	c := h.cellFor(class, id)
-	type res struct {
-		b   []byte
-		err error
-	}
-	ch := make(chan res, 1)
-	c.s.post(func() {
-		c.unref()
-		c.call(name, method, args, get, func(b []byte, err error) { ch <- res{b, err} })
-	})
-	t := time.NewTimer(h.cfg.RequestTimeout)
-	defer t.Stop()
-	select {
-	case r := <-ch:
-		return r.b, r.err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-t.C:
-		return nil, fmt.Errorf("%w (%s)", ErrTimeout, h.cfg.RequestTimeout)
-	}
+	return h.awaitOnLoop(ctx, c, func(reply func([]byte, error)) { c.call(name, method, args, get, reply) })
 }
 
 // fetchRouted is FetchHere, forwarded to the owner by the Placement when
