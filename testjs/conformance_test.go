@@ -15,6 +15,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/apptest"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
@@ -91,7 +92,7 @@ func startHostClock(t *testing.T, dir string, clock host.Clock) string {
 	if err != nil {
 		t.Fatalf("load case: %v", err)
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		t.Fatalf("load case: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cellhost/cellhost/bindings/service"
 	"github.com/cellhost/cellhost/fleet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/filestore"
@@ -33,7 +34,7 @@ func newBindingSet(stateDir string, bucket plugins.ObjectStore) *bindingSet {
 // bind sets hc.Internal and hc.BindInternal for the project's bindings
 // (wrangler.Config.BindPlugins).
 func (b *bindingSet) bind(cfg *wrangler.Config, hc *host.Config) error {
-	return cfg.BindPlugins(b.res, hc)
+	return project.BindPlugins(cfg, b.res, hc)
 }
 
 func (b *bindingSet) close() { b.res.Close() }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cellhost/cellhost/fleet"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -51,7 +52,7 @@ func runDeploy(ctx context.Context, target, bucket string, stdout, stderr io.Wri
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
-	hc, err := cfg.HostConfig() // bundles and checks the classes
+	hc, err := project.HostConfig(cfg) // bundles and checks the classes
 	if err != nil {
 		return err
 	}

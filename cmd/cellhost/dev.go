@@ -25,6 +25,7 @@ import (
 
 	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/httpguard"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/jsapi"
 )
@@ -131,7 +132,7 @@ func prepareHost(target, state string, log io.Writer) (host.Config, *wrangler.Co
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(log, "warning: %s\n", w)
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		return host.Config{}, nil, err
 	}
@@ -180,7 +181,7 @@ func loadProjectBuilt(target string, o devOptions, warn io.Writer, build func(*w
 			return nil, host.Config{}, err
 		}
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		return nil, host.Config{}, err
 	}

@@ -18,6 +18,7 @@ import (
 	_ "github.com/cellhost/cellhost/bindings/standard"
 	"github.com/cellhost/cellhost/examples/custombinding/greet"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/filestore"
@@ -52,7 +53,7 @@ func open(dir, state string) (*host.Host, func(), error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -60,7 +61,7 @@ func open(dir, state string) (*host.Host, func(), error) {
 	res := binding.NewResources(state, nil, func() (plugins.ObjectStore, error) {
 		return filestore.New(filepath.Join(state, "bucket"))
 	})
-	if err := cfg.BindPlugins(res, &hc); err != nil {
+	if err := project.BindPlugins(cfg, res, &hc); err != nil {
 		res.Close()
 		return nil, nil, err
 	}

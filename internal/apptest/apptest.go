@@ -15,6 +15,7 @@ import (
 	"github.com/cellhost/cellhost/bindings/binding"
 	_ "github.com/cellhost/cellhost/bindings/standard" // the standard binding plugins
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/filestore"
@@ -29,7 +30,7 @@ func BindPlugins(t testing.TB, cfg *wrangler.Config, hc *host.Config, stateDir s
 		return filestore.New(filepath.Join(stateDir, "bucket"))
 	})
 	t.Cleanup(res.Close)
-	if err := cfg.BindPlugins(res, hc); err != nil {
+	if err := project.BindPlugins(cfg, res, hc); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -42,7 +43,7 @@ func Serve(t testing.TB, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/cellhost/cellhost/bindings/queues"
 	_ "github.com/cellhost/cellhost/bindings/standard" // the binding plugins a wrangler config names
 	"github.com/cellhost/cellhost/host"
+	proj "github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
 	"github.com/cellhost/cellhost/plugins/filestore"
@@ -204,7 +205,7 @@ func prepare(c *Config, work string, n int, rel string) (*project, error) {
 	cfg.Alias["cloudflare:test"] = filepath.Join(work, "cloudflare-test.js")
 	cfg.Alias["vitest"] = filepath.Join(work, "vitest.js")
 	cfg.Main = entry
-	hc, err := cfg.HostConfig()
+	hc, err := proj.HostConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +295,7 @@ func (p *project) run(ctx context.Context, c *Config, o Options, sel any) (*runR
 		return filestore.New(filepath.Join(state, "bucket"))
 	})
 	defer res.Close()
-	if err := p.cfg.BindPlugins(res, &hc); err != nil {
+	if err := proj.BindPlugins(p.cfg, res, &hc); err != nil {
 		return nil, err
 	}
 	h, err := host.New(hc)

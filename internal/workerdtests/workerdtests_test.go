@@ -18,6 +18,7 @@ import (
 	"github.com/cellhost/cellhost/bindings/binding"
 	_ "github.com/cellhost/cellhost/bindings/standard"
 	"github.com/cellhost/cellhost/host"
+	"github.com/cellhost/cellhost/internal/project"
 	"github.com/cellhost/cellhost/internal/wpt"
 	"github.com/cellhost/cellhost/internal/wrangler"
 	"github.com/cellhost/cellhost/plugins"
@@ -243,7 +244,7 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 	if err != nil {
 		return fail("config: " + err.Error())
 	}
-	hc, err := cfg.HostConfig()
+	hc, err := project.HostConfig(cfg)
 	if err != nil {
 		return fail("load: " + oneLine(strings.ReplaceAll(err.Error(), proj+string(filepath.Separator), "")))
 	}
@@ -263,7 +264,7 @@ func runSuite(t *testing.T, dir string, st *Suite) wpt.FileResult {
 		return filestore.New(filepath.Join(work, "bucket"))
 	})
 	defer bres.Close()
-	if err := cfg.BindPlugins(bres, &hc); err != nil {
+	if err := project.BindPlugins(cfg, bres, &hc); err != nil {
 		return fail("bindings: " + err.Error())
 	}
 	h, err := host.New(hc)

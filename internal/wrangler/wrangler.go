@@ -1,6 +1,8 @@
 // Package wrangler reads wrangler configuration files (wrangler.jsonc,
-// wrangler.json, wrangler.toml) strictly and turns a project into a host
-// configuration. It is shared by cmd/cellhost and testjs.
+// wrangler.json, wrangler.toml) strictly: the config only, decoded and
+// validated, nothing run. internal/project turns a Config into a host
+// configuration. It is shared by cmd/cellhost, the test harnesses and
+// cellhost test.
 package wrangler
 
 import (
@@ -20,13 +22,19 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/cellhost/cellhost/bindings/binding"
-	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/jsapi"
 )
 
 // configNames are the wrangler configuration files, in the order wrangler
 // looks for them.
 var configNames = []string{"wrangler.jsonc", "wrangler.json", "wrangler.toml"}
+
+// Binding is one Durable Object binding: env.<Name> is a namespace of the
+// class Class exported by the entry module.
+type Binding struct {
+	Name  string
+	Class string
+}
 
 // Config is the part of a wrangler configuration cellhost uses.
 type Config struct {
@@ -36,7 +44,7 @@ type Config struct {
 	Main               string // absolute path of the entry module
 	CompatibilityDate  string
 	CompatibilityFlags []string
-	Bindings           []host.Binding
+	Bindings           []Binding // the Durable Object bindings (durable_objects.bindings)
 	Vars               map[string]any
 	// CPULimit is limits.cpu_ms: the CPU time one event may use before it
 	// is interrupted (0: the host's default, 30 s, as on Cloudflare).
@@ -317,7 +325,7 @@ func LoadWith(path string, opt Options) (*Config, error) {
 			if err := claim(b.Name, "a durable_objects binding"); err != nil {
 				return nil, err
 			}
-			cfg.Bindings = append(cfg.Bindings, host.Binding{Name: b.Name, Class: b.ClassName})
+			cfg.Bindings = append(cfg.Bindings, Binding{Name: b.Name, Class: b.ClassName})
 		}
 	}
 	if err := cfg.decodePlugins(pluginKeys, pluginRaw, claim); err != nil {
@@ -584,39 +592,6 @@ func ResolveWith(arg string, opt Options) (*Config, error) {
 		return nil, err
 	}
 	return cfg, nil
-}
-
-// HostConfig bundles the entry module and returns the host configuration for
-// the project (every field but StateDir and Log). With no config file, every
-// exported class becomes a Durable Object class bound under its own name.
-func (cfg *Config) HostConfig() (host.Config, error) {
-	bundle, err := jsapi.BuildBundleWith(cfg.Main, cfg.BundleOptions())
-	if err != nil {
-		return host.Config{}, err
-	}
-	bindings := cfg.Bindings
-	required := make([]string, 0, len(bindings))
-	for _, b := range bindings {
-		required = append(required, b.Class)
-	}
-	cpu := cfg.CPULimit
-	if cpu <= 0 {
-		cpu = jsapi.DefaultModuleCPULimit
-	}
-	classes, err := jsapi.CheckWorkerLimits(bundle, required, cpu, jsapi.DefaultModuleMemoryLimit)
-	if err != nil {
-		return host.Config{}, err
-	}
-	if cfg.Path == "" {
-		for _, c := range classes {
-			bindings = append(bindings, host.Binding{Name: c, Class: c})
-		}
-	}
-	return host.Config{
-		Bundle: bundle, Script: cfg.Name, Bindings: bindings, Vars: cfg.Vars,
-		CompatibilityDate: cfg.CompatibilityDate, CompatibilityFlags: cfg.CompatibilityFlags,
-		Limits: host.Limits{CPULimit: cfg.CPULimit},
-	}, nil
 }
 
 // BundleOptions are the bundler's settings from the configuration.

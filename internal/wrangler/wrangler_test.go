@@ -14,7 +14,6 @@ import (
 	"github.com/cellhost/cellhost/bindings/r2"
 	"github.com/cellhost/cellhost/bindings/service"
 	_ "github.com/cellhost/cellhost/bindings/standard"
-	"github.com/cellhost/cellhost/host"
 	"github.com/cellhost/cellhost/internal/wrangler"
 )
 
@@ -43,7 +42,7 @@ func TestLoad_Accepted(t *testing.T) {
 			Main:               filepath.Join(dir, "src/index.js"),
 			CompatibilityDate:  "2026-01-01",
 			CompatibilityFlags: []string{"nodejs_compat"},
-			Bindings:           []host.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "ROOM", Class: "Room"}},
+			Bindings:           []wrangler.Binding{{Name: "COUNTER", Class: "Counter"}, {Name: "ROOM", Class: "Room"}},
 			Vars:               map[string]any{"GREETING": "hi", "LIMIT": float64(3)},
 		}
 	}
