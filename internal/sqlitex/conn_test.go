@@ -14,11 +14,11 @@ import (
 	"github.com/cellhost/cellhost/internal/sqlitex"
 )
 
-// openConn opens a database and returns its sqlitex.Conn (closed at the
-// end of the test) and the database/sql connection under it.
-func openConn(t *testing.T) (*sqlitex.Conn, *sql.Conn) {
+// sqlConn opens a new database file in the test's directory and returns
+// one database/sql connection to it; both are closed when the test ends.
+func sqlConn(t *testing.T) *sql.Conn {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "c.db"))
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "x.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +28,14 @@ func openConn(t *testing.T) (*sqlitex.Conn, *sql.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// openConn opens a database and returns its sqlitex.Conn (closed at the
+// end of the test) and the database/sql connection under it.
+func openConn(t *testing.T) (*sqlitex.Conn, *sql.Conn) {
+	t.Helper()
+	conn := sqlConn(t)
 	var c *sqlitex.Conn
 	if err := conn.Raw(func(dc any) (err error) { c, err = sqlitex.OpenConn(dc); return err }); err != nil {
 		t.Fatalf("OpenConn: %v", err)

@@ -38,17 +38,7 @@ func TestPrefixEnd(t *testing.T) {
 }
 
 func TestHandle(t *testing.T) {
-	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "x.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
+	err := sqlConn(t).Raw(func(dc any) error {
 		tls, h, err := sqlitex.Handle(dc)
 		if err != nil {
 			return err
@@ -100,19 +90,10 @@ func TestDSN(t *testing.T) {
 // rawConn opens a database and returns its C handle, for the tests below.
 func rawConn(t *testing.T) (*sql.Conn, *libc.TLS, uintptr) {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "x.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := sqlConn(t)
 	var tls *libc.TLS
 	var h uintptr
-	err = conn.Raw(func(dc any) (err error) { tls, h, err = sqlitex.Handle(dc); return err })
+	err := conn.Raw(func(dc any) (err error) { tls, h, err = sqlitex.Handle(dc); return err })
 	if err != nil {
 		t.Fatalf("Handle: %v", err)
 	}
