@@ -48,7 +48,7 @@ func getCF(t *testing.T, p *devProc, path string) cfReply {
 // object the request is passed on to and on /do/ routes; --cf and
 // CLOUDFLARE_CF_FETCH_PATH lay keys over it.
 func TestDev_RequestCF(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	dir := writeProject(t, map[string]string{"wrangler.jsonc": cfConfig, "index.js": cfModule})
 	var want map[string]any
 	if err := json.Unmarshal(cfPlaceholder, &want); err != nil {

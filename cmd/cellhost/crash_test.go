@@ -86,7 +86,7 @@ func TestCrash_AcknowledgedWritesSurvive(t *testing.T) {
 	}
 	// The tests of real processes that mostly wait (for restarts, leases,
 	// wake polls) run beside each other.
-	t.Parallel()
+	parallel(t)
 	dir := t.TempDir()
 	t.Run("file", func(t *testing.T) { crashAndRestore(t, dir, "file://"+filepath.Join(dir, "bucket"), false, nil) })
 	// The log mode replies without an fsync of the cell's own database

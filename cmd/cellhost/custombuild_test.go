@@ -20,7 +20,7 @@ func buildWorker(v string) string {
 // changes; a failed build keeps the previous code serving; a build that
 // fails at start ends the command with wrangler's message.
 func TestDev_CustomBuild(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	dir := writeProject(t, map[string]string{"wrangler.jsonc": buildConfig, "src/worker.js": buildWorker("v1")})
 	p := runDevProc(t, dir, nil, "--port", "0", "--state", t.TempDir())
 	for _, want := range []string{"[custom build] Running: echo to-stderr >&2; if grep", "[custom build] built in src for dev", "[custom build] to-stderr"} {

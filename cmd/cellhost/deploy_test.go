@@ -55,7 +55,7 @@ func getText(t *testing.T, u string) (int, string) {
 // version: both nodes switch to it without a restart, and the object keeps
 // its state.
 func TestFleet_DeployAndRPC(t *testing.T) {
-	t.Parallel() // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
+	parallel(t) // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir := t.TempDir()

@@ -30,7 +30,7 @@ func TestShortenStack_NoInternalFrames(t *testing.T) {
 // relative to the project with esbuild's code frame (line and caret), at
 // start and on reload.
 func TestDev_ErrorOutput(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	dir := writeProject(t, map[string]string{
 		"wrangler.jsonc": `{"name": "e", "main": "src/server/index.ts", "compatibility_date": "2026-01-01", "compatibility_flags": ["nodejs_compat"]}`,
 		"src/server/index.ts": `import { Buffer } from "node:buffer";

@@ -20,7 +20,7 @@ export default { fetch(req, env) { return Response.json({ url: req.url, name: en
 // warning line each; the config's dev.port/dev.ip/dev.local_protocol apply
 // when their flags are not given; -v prints the version, as wrangler's.
 func TestDev_WranglerFlags(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	dir := writeProject(t, map[string]string{
 		"conf/other.jsonc": `{"name": "t", "main": "../index.js", "compatibility_date": "2026-01-01",
   "durable_objects": {"bindings": [{"name": "C", "class_name": "C"}]}}`,

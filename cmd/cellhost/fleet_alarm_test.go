@@ -19,6 +19,7 @@ import (
 // waker, takes the cell once the dead node's lease expired and runs the
 // alarm, with no request.
 func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), writeAlarmProject(t)
@@ -73,6 +74,7 @@ func TestFleet_AlarmOfAKilledOwner(t *testing.T) {
 // is taken over by the elected waker (the failover sweep) once the owner's
 // lease expired, with no request, and its state is there.
 func TestFleet_FailoverSweep(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

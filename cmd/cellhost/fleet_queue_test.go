@@ -48,7 +48,7 @@ func TestFleet_QueueMessageOfAKilledNode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
-	t.Parallel()
+	parallel(t)
 	var hold atomic.Bool
 	hold.Store(true)
 	held := make(chan string, 10)

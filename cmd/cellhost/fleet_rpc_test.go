@@ -44,7 +44,7 @@ export default {
 // references (their ids mean something in one process only) with a clear
 // error instead of reaching an unrelated target.
 func TestFleet_RPCCapabilitiesAcrossNodes(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), t.TempDir()

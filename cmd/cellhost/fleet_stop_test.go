@@ -22,6 +22,7 @@ import (
 // goes on from the last one, through either node, and the resumed node
 // serves again without a restart.
 func TestFleet_StoppedOwner(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

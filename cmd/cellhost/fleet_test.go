@@ -236,7 +236,7 @@ func fleetBuckets(t *testing.T, f func(t *testing.T, bucket string)) {
 // object counts 1, 2, 3, ... whichever node is asked, so exactly one node
 // serves it, and own.json names one of the three.
 func TestFleet_AnyNodeAnswers(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
@@ -330,6 +330,7 @@ func hostIDFromName(script, class, name string) string { return host.IDFromName(
 // count, no value is acknowledged twice (one writer per epoch), and the
 // count exceeds the acknowledged writes by at most the ambiguous ones.
 func TestFleet_KillOwner(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)
@@ -452,6 +453,7 @@ func TestFleet_KillOwner(t *testing.T) {
 // request to another node afterwards is served (no wait for the TTL) and
 // counts on.
 func TestFleet_GracefulHandover(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir, project := t.TempDir(), counterProject(t)

@@ -46,7 +46,7 @@ export default { async fetch(request, env) {
 // to the owner, whose object answers. A worker on that node can be the
 // object's client too (it accepts the socket its stub fetch got).
 func TestFleet_WebSocketThroughAnotherNode(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	fleetBuckets(t, func(t *testing.T, bucket string) {
 		bin := fleetBinary(t)
 		dir := t.TempDir()
@@ -142,6 +142,7 @@ export default { fetch(request, env) {
 // With SIGTERM instead (a graceful handover) the same holds, without the
 // TTL wait.
 func TestFleet_WebSocketSurvivesOwnerDeath(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) { testWebSocketSurvives(t, sig) })
 	}

@@ -12,7 +12,7 @@ import (
 // `git status` of a project lists nothing of .cellhost/ (the templates
 // ignore .wrangler/ only).
 func TestDev_StateGitignore(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

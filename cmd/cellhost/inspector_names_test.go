@@ -21,7 +21,7 @@ import (
 // none, with a page of its own. Before, the names column was empty for
 // all of them and such an object was not listed.
 func TestDev_InspectorNamesObjects(t *testing.T) {
-	t.Parallel()
+	parallel(t)
 	dir := writeProject(t, map[string]string{
 		"wrangler.jsonc": `{"name": "names", "main": "index.js", "durable_objects": {"bindings": [{"name": "C", "class_name": "Counter"}]},
 		  "migrations": [{"tag": "v1", "new_sqlite_classes": ["Counter"]}]}`,

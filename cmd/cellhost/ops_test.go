@@ -100,7 +100,7 @@ func getStatus(t *testing.T, u string) (int, string) {
 // cell gauges, Go runtime metrics), /healthz and /readyz, the request id,
 // the JSON log, and that cellhost diagnose prints the same numbers.
 func TestOps_MetricsHealthDiagnose(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
@@ -289,6 +289,7 @@ func s3ViaProxy(t *testing.T) (string, *faultProxy) {
 // the bucket is back and it has taken a new lease /readyz answers 200
 // again; the metrics count one fence and one rejoin.
 func TestOps_ReadyzFollowsTheLease(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

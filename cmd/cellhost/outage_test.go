@@ -92,6 +92,7 @@ func (p *faultProxy) serve() {
 // is acknowledged while it is fenced, and once the bucket is back it
 // rejoins and serves again; no acknowledged write is lost.
 func TestOutage_NodeFencesAndRejoins(t *testing.T) {
+	leaseTimed(t) // timed by leases: one at a time, beside the other process tests (main_test.go)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

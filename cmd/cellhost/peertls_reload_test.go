@@ -19,7 +19,7 @@ import (
 // CA 1 (reload), after which a node with a CA 1 certificate is refused.
 // A CA file that does not load keeps the material loaded before.
 func TestPeerTLS_ReloadRotatesTheCA(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
@@ -152,7 +152,7 @@ func TestPeerTLS_ReloadRotatesTheCA(t *testing.T) {
 // ExecReload sends SIGHUP to every node) logs that there is nothing to
 // reload and keeps serving, instead of dying of SIGHUP's default action.
 func TestServe_SIGHUPWithoutTLS(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

@@ -84,7 +84,7 @@ func writePEM(t *testing.T, file, typ string, der []byte) {
 // a certificate of another CA are refused, and that node's request does not
 // reach the object.
 func TestPeerTLS_MutualTLSFleet(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
@@ -152,7 +152,7 @@ func TestPeerTLS_MutualTLSFleet(t *testing.T) {
 // to the internal listener and a node with a certificate of another CA are
 // refused.
 func TestPeerTLS_FleetCA(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}

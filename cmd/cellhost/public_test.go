@@ -164,7 +164,7 @@ func (pp publicProject) assemble(t *testing.T, dir string) {
 // unset is skipped. npm dependencies are installed with `npm ci --offline`
 // from npm's cache.
 func TestPublicProjects(t *testing.T) {
-	t.Parallel()
+	t.Parallel() // only starts the projects, each of which takes a place (parallel)
 	entries, err := os.ReadDir(publicDir)
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +187,7 @@ func TestPublicProjects(t *testing.T) {
 	}
 	for _, pp := range publicProjects {
 		t.Run(pp.name, func(t *testing.T) {
-			t.Parallel()
+			parallel(t)
 			name := pp.name
 			rec := filepath.Join(publicDir, name)
 			dir := t.TempDir()

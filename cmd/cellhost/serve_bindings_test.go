@@ -41,7 +41,7 @@ export default {
 // the owner), and b's writes reach the same database; once a is killed
 // (kill -9), b takes the database over from the bucket with every write.
 func TestServe_Bindings(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	bin := fleetBinary(t)
 	dir := t.TempDir()
 	bucket := "file://" + filepath.Join(dir, "bucket")
@@ -106,7 +106,7 @@ func TestServe_Bindings(t *testing.T) {
 // TestServe_DeployedBindings: a deployment carries the vars and the R2,
 // KV, D1 and service bindings; a node without a project binds them.
 func TestServe_DeployedBindings(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	bin := fleetBinary(t)
 	dir := t.TempDir()
 	bucket := "file://" + filepath.Join(dir, "bucket")

@@ -59,7 +59,7 @@ func waitCount(t *testing.T, client *http.Client, u string) int {
 //
 //	CELLHOST_UPGRADE_FROM=<previous release or landed commit> go test ./cmd/cellhost -run TestUpgrade
 func TestUpgrade_MixedFleet(t *testing.T) {
-	t.Parallel() // a real process with its own ports and directories (see docs/testing.md)
+	parallel(t) // a real process with its own ports and directories (see docs/testing.md)
 	rev := os.Getenv("CELLHOST_UPGRADE_FROM")
 	if rev == "" || testing.Short() {
 		t.Skip("set CELLHOST_UPGRADE_FROM to the commit of the previous build (git archive; builds it)")

@@ -152,7 +152,7 @@ func TestWake_AlarmSurvivesRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
-	t.Parallel() // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
+	parallel(t) // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
 	bin := buildCellhost(t)
 	project := writeAlarmProject(t)
 	t.Run("log", func(t *testing.T) {
@@ -275,7 +275,7 @@ func TestWake_FailoverAndDeadNodeGC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
-	t.Parallel() // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
+	parallel(t) // beside the other waiting process tests (see TestCrash_AcknowledgedWritesSurvive)
 	bin := buildCellhost(t)
 	project := writeAlarmProject(t)
 	dir := t.TempDir()

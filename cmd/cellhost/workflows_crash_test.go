@@ -64,7 +64,7 @@ func TestCrash_WorkflowResumesAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
-	t.Parallel()
+	parallel(t)
 	var hold atomic.Bool
 	hold.Store(true)
 	held := make(chan struct{}, 10)
