@@ -82,6 +82,26 @@ func BenchmarkPut64(b *testing.B) {
 		})
 		b.ReportMetric(float64(b.N)/float64(s.w.rounds.Load()-rounds), "ops/round")
 	})
+	// Two Stores on one directory, 32 writers each: two nodes of one
+	// machine on a file bucket, whose rounds take turns at SQLite's write
+	// lock (and whose fsyncs, made outside it, may overlap).
+	b.Run("SQLite2Stores", func(b *testing.B) {
+		dir := b.TempDir()
+		var ss [2]*Store
+		for i := range ss {
+			s, err := New(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			ss[i] = s
+		}
+		ctx := context.Background()
+		runWriters(b, func(i int) error {
+			_, err := ss[i%2].Put(ctx, benchKey(i), body, plugins.PutOptions{})
+			return err
+		})
+	})
 	b.Run("FilePerObject", func(b *testing.B) {
 		v := &v1Writer{root: b.TempDir()}
 		v.cond = sync.NewCond(&v.mu)

@@ -15,7 +15,9 @@
 //
 // with page_size 16384, journal_mode WAL (checkpointed by the writer every
 // 1000 pages, SQLite's default) and, on the writing connection, synchronous
-// FULL: a commit returns only after its WAL frames are fsynced.
+// NORMAL: COMMIT writes the round's WAL frames, and the writer fsyncs the
+// WAL file itself once COMMIT has released SQLite's write lock; a write
+// returns only after that fsync (see "A paused process").
 // The ETag embeds a checksum of the body, which Get verifies (ErrCorrupt).
 // Two more names are reserved: <root>/.cellhost-store.lock, which New
 // flocks while it opens (or creates, or migrates) the database, and
@@ -56,6 +58,22 @@
 // round holds SQLite's write lock (BEGIN IMMEDIATE, waiting up to 10 s for
 // another process's round), so two processes cannot both win a create, and
 // a commit is visible to the readers of every process.
+//
+// # A paused process
+//
+// A process stopped (SIGSTOP, a VM pause) while it holds SQLite's write
+// lock holds up every other writer of the directory until it resumes; no
+// setting can take the lock from it. So the lock is held for as short a
+// time as a round allows: its statements and COMMIT's writes of WAL
+// frames to the page cache (tens to hundreds of microseconds), never the
+// fsync that makes the round durable (milliseconds, much more on a busy
+// disk), which runs after COMMIT (writer.syncWAL) and before any result
+// of the round is delivered. A process stopped between its COMMIT and its
+// fsync holds nothing (TestWriter_PausedAfterCommit); one stopped inside
+// the short locked part still stalls the others. Measured with
+// BenchmarkPut64 at load 31, one run each way alternated three times:
+// 141-152 -> 72-113 us per put, 54-57 -> 59 ops per round, 24-27 -> 21-23
+// us of CPU per put.
 //
 // # Why SQLite
 //

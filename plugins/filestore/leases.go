@@ -39,7 +39,9 @@ import (
 // until the caller's context ends (at most busyTimeout), so a stopped
 // holder costs a waiting writer its context, never a hang. A write goes to
 // a temporary file (<hex>.tmp-<random>; one a killed writer left is
-// removed by the key's next write or delete), is renamed over the old one and the
+// removed by the key's next write or delete; the key-less ".tmp-<random>"
+// of an older cellhost by New and deletes, once older than oldTmpAge),
+// is renamed over the old one and the
 // directory is fsynced: readers take no lock and see the old or the new
 // file, whole. A delete removes the lease file and then, still holding the
 // lock, its lock file (on Unix; Windows cannot remove a file another
@@ -64,6 +66,12 @@ const (
 	leasePollMin  = 200 * time.Microsecond
 	leasePollMax  = 5 * time.Millisecond
 	leaseLockWait = busyTimeout * time.Millisecond
+	// oldTmpAge is how old a temporary file of the format before keyed
+	// temporary names (".tmp-<16 hex>", no key: no lock tells whether its
+	// writer lives) must be before it is removed: a live writer renames
+	// its file within one write and fsync of at most maxLeaseBody, and
+	// takes the key's lock for at most leaseLockWait before it.
+	oldTmpAge = 10 * leaseLockWait
 )
 
 // leaseFile returns the file name (without extension) of a lease key, and
@@ -97,7 +105,35 @@ func openLeaseDir(root string) (*leaseDir, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, err
 	}
-	return &leaseDir{dir: dir}, nil
+	l := &leaseDir{dir: dir}
+	l.removeOldTmp(time.Now())
+	return l, nil
+}
+
+// removeOldTmp removes the temporary files an older cellhost (before
+// temporary files were named after their key) left in the directory,
+// killed between writing one and renaming it: ".tmp-" and 16 hex digits,
+// last modified more than oldTmpAge before now. Such a file has no key and
+// so no lock to tell whether its writer lives; its age does (see
+// oldTmpAge). New and the dead-node GC's deletes (del) run it. Best
+// effort: a file that cannot be removed is tried again next time.
+func (l *leaseDir) removeOldTmp(now time.Time) {
+	ents, err := os.ReadDir(l.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), leaseTmp)
+		if !ok || len(rest) != 16 || !e.Type().IsRegular() {
+			continue
+		}
+		if _, err := hex.DecodeString(rest); err != nil {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > oldTmpAge {
+			_ = os.Remove(filepath.Join(l.dir, e.Name()))
+		}
+	}
 }
 
 func (l *leaseDir) path(name, ext string) string { return filepath.Join(l.dir, name+ext) }
@@ -245,6 +281,7 @@ func (l *leaseDir) del(ctx context.Context, key, name, ifMatch string) error {
 		return err
 	}
 	l.removeStaleTmp(name)
+	l.removeOldTmp(time.Now())
 	// The lock file goes too, while it is held (see the top of the file;
 	// a locker waiting on it opens the name again).
 	if removeLockFiles {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cellhost/cellhost/plugins"
 )
@@ -393,4 +394,68 @@ func TestLeases_KilledWriterLeavesNoTmp(t *testing.T) {
 	if got := tmps(); len(got) != 0 {
 		t.Errorf("after the deletes: %v", got)
 	}
+}
+
+// TestLeases_OldFormatTmpRemovedOnceOld: the key-less temporary files of
+// an older cellhost (".tmp-<16 hex>", left by a writer killed before its
+// rename) are removed when a Store opens the directory and when a lease is
+// deleted, but only once older than oldTmpAge: a younger one may be a live
+// writer's (its mtime is set ahead here, so the check does not depend on
+// how long the test takes); files of other names are left alone.
+func TestLeases_OldFormatTmpRemovedOnceOld(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	dir := filepath.Join(root, leaseDirName)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	files := []struct {
+		name  string
+		mtime time.Time
+		kept  bool
+	}{
+		{leaseTmp + "0123456789abcdef", now.Add(-2 * oldTmpAge), false},
+		{leaseTmp + "fedcba9876543210", now.Add(time.Hour), true},      // young: maybe a live writer's
+		{leaseTmp + "0123456789abcdeg", now.Add(-2 * oldTmpAge), true}, // not 16 hex digits
+		{leaseTmp + "0123456789abcdef0", now.Add(-2 * oldTmpAge), true},
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, f.mtime, f.mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		for _, f := range files {
+			_, err := os.Stat(filepath.Join(dir, f.name))
+			if got := err == nil; got != f.kept {
+				t.Errorf("%s: %s there: %v, want %v", when, f.name, got, f.kept)
+			}
+		}
+	}
+	s, err := New(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check("after New")
+
+	// The young one ages past the bound; a delete (dead-node GC's) removes it.
+	old := now.Add(-2 * oldTmpAge)
+	if err := os.Chtimes(filepath.Join(dir, files[1].name), old, old); err != nil {
+		t.Fatal(err)
+	}
+	files[1].kept = false
+	if _, err := s.Put(ctx, "nodes/node_a.json", []byte("lease"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "nodes/node_a.json", ""); err != nil {
+		t.Fatal(err)
+	}
+	check("after a delete")
 }

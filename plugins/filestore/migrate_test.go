@@ -238,7 +238,7 @@ func TestNew_Fresh(t *testing.T) {
 		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
 	}
 	var sync int
-	if err := s.w.conn.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&sync); err != nil || sync != 2 {
-		t.Errorf("synchronous of the writer = %d, %v; want 2 (FULL)", sync, err)
+	if err := s.w.conn.QueryRowContext(context.Background(), "PRAGMA synchronous").Scan(&sync); err != nil || sync != 1 {
+		t.Errorf("synchronous of the writer = %d, %v; want 1 (NORMAL: the writer fsyncs the WAL itself, after COMMIT)", sync, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -48,7 +50,12 @@ type op struct {
 // writer owns the store's one write connection and runs the rounds of
 // group commit on it (see the package doc).
 type writer struct {
-	path string
+	path    string
+	walPath string
+	// wal is the WAL file, open for syncWAL's fsync (opened at the first
+	// round, reopened if SQLite ever replaced the file); only rounds use
+	// it, under roundMu.
+	wal  *os.File
 	db   *sql.DB
 	conn *sql.Conn
 	// raw is conn's SQLite handle: a round's statements run on it past
@@ -83,19 +90,27 @@ type writer struct {
 	// hookQueued, when set (by tests), runs when a writer has queued o
 	// for the loop.
 	hookQueued func(*op)
+	// hookCommitted, when set (by tests), runs after a round's COMMIT has
+	// released SQLite's write lock and before syncWAL's fsync.
+	hookCommitted func()
 }
 
 func newWriter(path string) (*writer, error) {
 	db, err := sql.Open("sqlite", sqlitex.DSN(path,
 		"busy_timeout("+strconv.Itoa(busyTimeout)+")",
 		"journal_mode(WAL)",
-		"synchronous(FULL)",
+		// NORMAL: COMMIT writes the round's WAL frames without an fsync,
+		// and the writer fsyncs the WAL itself after COMMIT has released
+		// SQLite's write lock (syncWAL), so the lock is never held across
+		// a disk flush (see the package doc, "A paused process").
+		// Checkpoints still fsync the WAL before and the database after.
+		"synchronous(NORMAL)",
 	))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	w := &writer{path: path, db: db, pending: queue.New[*op](), done: make(chan struct{}), linger: defaultLinger}
+	w := &writer{path: path, walPath: path + "-wal", db: db, pending: queue.New[*op](), done: make(chan struct{}), linger: defaultLinger}
 	w.lingerP.Wait = w.lingerAfter
 	if err := w.prepare(); err != nil {
 		w.closeRaw()
@@ -257,7 +272,62 @@ func (w *writer) try(batch []*op) (failed int, err error) {
 		w.exec(w.stmt.rollback)
 		return -1, fmt.Errorf("commit to %s: %w", w.path, err)
 	}
+	// The write lock is released: a pause from here on holds up no other
+	// process. The round's results wait for the fsync.
+	if w.hookCommitted != nil {
+		w.hookCommitted()
+	}
+	if err := w.syncWAL(); err != nil {
+		// Committed (other processes may read it) but not known durable:
+		// as ambiguous as a failed COMMIT.
+		return -1, fmt.Errorf("commit to %s: sync the write-ahead log: %w", w.path, err)
+	}
 	return -1, nil
+}
+
+// syncWAL makes the round just committed durable: it fsyncs the WAL file,
+// which holds the round's frames (written by COMMIT, with synchronous
+// NORMAL, to the page cache), outside SQLite's write lock. An fsync
+// flushes the file's dirty pages whoever wrote them, so frames of other
+// processes' later rounds are flushed too, which costs nothing to
+// correctness. If a checkpoint has copied the frames into the database
+// meanwhile, the checkpointer fsynced the WAL before copying (SQLite does
+// at every synchronous level but OFF), so the round was durable already;
+// a WAL restarted after a complete checkpoint (the same file, rewritten
+// from its start) only follows a checkpoint that fsynced the database.
+// The file SQLite writes is the one at walPath while a connection (this
+// writer's) is open; should it ever be another inode (a WAL removed by the
+// last connection closing and created again), the new file is opened and
+// the database file is fsynced too.
+func (w *writer) syncWAL() error {
+	fi, err := os.Stat(w.walPath)
+	if errors.Is(err, fs.ErrNotExist) { // checkpointed into the database and removed
+		return syncFile(w.path)
+	}
+	if err != nil {
+		return err
+	}
+	if w.wal != nil {
+		if cur, err := w.wal.Stat(); err != nil || !os.SameFile(cur, fi) {
+			w.wal.Close()
+			w.wal = nil
+			if err := syncFile(w.path); err != nil {
+				return err
+			}
+		}
+	}
+	if w.wal == nil {
+		// This descriptor takes no lock, and SQLite locks the database
+		// and -shm files, never the WAL, so closing it drops none of
+		// SQLite's POSIX locks. Read-write, as Windows' FlushFileBuffers
+		// needs.
+		f, err := os.OpenFile(w.walPath, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		w.wal = f
+	}
+	return w.wal.Sync()
 }
 
 // exec binds args (strings as TEXT, byte slices as BLOBs) to s, runs it
@@ -338,6 +408,10 @@ func (w *writer) close() error {
 	w.stopped = true
 	w.roundMu.Unlock()
 	w.closeRaw()
+	if w.wal != nil {
+		w.wal.Close()
+		w.wal = nil
+	}
 	w.conn.Close()
 	return w.db.Close()
 }
