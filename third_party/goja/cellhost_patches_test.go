@@ -1187,3 +1187,34 @@ func TestCellhostPatch_StringHTMLMethods(t *testing.T) {
 		}
 	}
 }
+
+// Patch 33: Date.prototype.getYear, setYear and toGMTString (Annex B), with
+// the values and texts workerd gives for the same expressions.
+func TestCellhostPatch_DateAnnexB(t *testing.T) {
+	r := New()
+	for src, want := range map[string]string{
+		`new Date(2000, 0).getYear()`: "100",
+		`new Date(1899, 5).getYear()`: "-1",
+		`new Date(NaN).getYear()`:     "NaN",
+		`(() => { const d = new Date(2000, 5, 15, 10); d.setYear(99); return [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours()] })()`: "1999,5,15,10",
+		`(() => { const d = new Date(2000, 5, 15, 10); d.setYear(2005.7); return d.getFullYear() })()`:                                        "2005",
+		`(() => { const d = new Date(NaN); d.setYear(5); return [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours()] })()`:              "1905,0,1,0",
+		`(() => { const d = new Date(0); return [d.setYear(NaN), d.getTime()] })()`:                                                           "NaN,NaN",
+		// the time value is read before the argument is converted
+		`(() => { const d = new Date(NaN); const r = d.setYear({ valueOf() { d.setTime(0); return 1 } }); return [r === d.getTime(), d.getYear()] })()`: "true,1",
+		`Date.prototype.toGMTString === Date.prototype.toUTCString`:                                                                                     "true",
+		`[Date.prototype.getYear.length, Date.prototype.setYear.length, Date.prototype.toGMTString.name]`:                                               "0,1,toUTCString",
+		`Object.getOwnPropertyDescriptor(Date.prototype, "setYear").enumerable`:                                                                         "false",
+		`(() => { try { Date.prototype.getYear.call({}) } catch (e) { return e.constructor.name + ": " + e.message } })()`:                              "TypeError: Method Date.prototype.getYear called on incompatible receiver #<Object>",
+		`(() => { try { Date.prototype.setYear.call(1, 2) } catch (e) { return e.constructor.name + ": " + e.message } })()`:                            "TypeError: Method Date.prototype.setYear called on incompatible receiver 1",
+	} {
+		v, err := r.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := v.String(); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}
