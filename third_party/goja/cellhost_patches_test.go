@@ -1218,3 +1218,39 @@ func TestCellhostPatch_DateAnnexB(t *testing.T) {
 		}
 	}
 }
+
+// Patch 34: duplicate named groups in alternatives, through RE2 and
+// through regexp2 (a backreference, a sticky search, matchAll), and V8's
+// SyntaxError for two groups of one name that can both take part; every
+// expected value is workerd's for the same expression.
+func TestCellhostPatch_DuplicateNamedGroups(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`String(/(?<a>x)|(?<a>y)/.exec("y").groups.a)`, `y`},
+		{`JSON.stringify(/(?<a>x)|(?<a>y)/.exec("x").groups)`, `{"a":"x"}`},
+		{`JSON.stringify(/(?:(?<x>a)|(?<x>b))\k<x>/.exec("bb"))`, `["bb",null,"b"]`},
+		{`JSON.stringify(/(?:(?<x>a)|(?<x>b))\k<x>/.exec("aa"))`, `["aa","a",null]`},
+		{`String(/(?:(?<x>a)|(?<x>b))\k<x>/.test("ab"))`, `false`},
+		{`JSON.stringify([..."ab".matchAll(/(?<x>a)|(?<x>b)/g)].map(m => m.groups.x))`, `["a","b"]`},
+		{`"ab".replace(/(?<x>a)|(?<x>b)/g, "[$<x>]")`, `[a][b]`},
+		{`"ab".replaceAll(/(?<x>a)|(?<x>b)/g, "[$<x>]")`, `[a][b]`},
+		{`(() => { try { new RegExp("(?<x>a)(?<x>b)"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)(?<x>b)/: Duplicate capture group name`},
+		{`(() => { try { new RegExp("(?<x>a)(?<x>b)", "gu"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)(?<x>b)/gu: Duplicate capture group name`},
+		{`(() => { try { new RegExp("(?<x>a)|(?:(?<x>b)|c)(?<x>d)"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)|(?:(?<x>b)|c)(?<x>d)/: Duplicate capture group name`},
+		{`new RegExp("(?<x>a)|(?:(?<x>b)|(?<x>c))").exec("c").groups.x`, `c`},
+		{`Object.keys(/(?<y>a)(?<x>b)|(?<x>c)(?<y>d)/.exec("cd").groups).join()`, `y,x`},
+		{`JSON.stringify(/(?<y>\d{4})-\d\d|\d\d-(?<y>\d{4})/.exec("12-1999").groups)`, `{"y":"1999"}`},
+		{`(() => { const r = /(?<x>a)|(?<x>b)/y; r.lastIndex = 1; return r.exec("ab").groups.x })()`, `b`},
+		{`JSON.stringify("xab".split(/(?<x>a)|(?<x>b)/))`, `["x","a",null,"",null,"b",""]`},
+		{`/[(?<x>]|(?<x>a)/.exec("a").groups.x`, `a`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
