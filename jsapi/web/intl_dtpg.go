@@ -447,15 +447,15 @@ func (g *dtpg) getBestRaw(src *skeleton, include int) (best *ptnEntry, missing, 
 }
 
 const (
-	flagCapJ     = 1
-	flagFixFrac  = 2
+	flagCapJ    = 1
+	flagFixFrac = 2
 	// flagNoHourLength: without UDATPG_MATCH_HOUR_FIELD_LENGTH (ICU's
 	// DateFormat::getBestPattern), the hour keeps the pattern's width
 	flagNoHourLength = 4
-	dateMask     = 1<<fDayPeriod - 1
-	timeMask     = (1<<fieldCount - 1) &^ dateMask
-	fractionMask = 1 << fFraction
-	secFracMask  = 1<<fSecond | 1<<fFraction
+	dateMask         = 1<<fDayPeriod - 1
+	timeMask         = (1<<fieldCount - 1) &^ dateMask
+	fractionMask     = 1 << fFraction
+	secFracMask      = 1<<fSecond | 1<<fFraction
 )
 
 // adjustFieldTypes is ICU's adjustFieldTypes with options
