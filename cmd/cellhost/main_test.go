@@ -42,7 +42,7 @@ var (
 // parallel is t.Parallel for a test of real processes with its own ports,
 // directories and bucket: it runs beside the others, -test.parallel at most.
 func parallel(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	running <- struct{}{}
 	t.Cleanup(func() { <-running })
 }
@@ -50,7 +50,7 @@ func parallel(t *testing.T) {
 // leaseTimed is parallel for a test whose checks are timed by leases: it
 // also waits for the lease lane, so no two such tests run at once.
 func leaseTimed(t *testing.T) {
-	parallel(t)
+	t.Parallel()
 	leaseLane.Lock()
 	running <- struct{}{}
 	t.Cleanup(func() {
@@ -73,24 +73,43 @@ func TestMain(m *testing.M) {
 	}
 	running = make(chan struct{}, n)
 	flag.Set("test.parallel", "1024") // the gates above bound the tests
+	// A whole run needs the binary: build it while the first tests (which
+	// run in this process) go on, rather than when the first process test
+	// asks for it. A run narrowed with -run builds it on demand.
+	var prebuilt sync.WaitGroup
+	if f := flag.Lookup("test.run"); !testing.Short() && f != nil && f.Value.String() == "" {
+		prebuilt.Go(buildShared)
+	}
 	code := m.Run()
+	prebuilt.Wait()
 	if sharedBin.dir != "" {
 		os.RemoveAll(sharedBin.dir)
 	}
 	os.Exit(code)
 }
 
-// fleetBinary builds the real binary once for every fleet test.
-func fleetBinary(t *testing.T) string {
-	t.Helper()
+// buildShared builds the real binary, once per test binary run. -trimpath
+// (as release/build.sh builds) keeps the checkout's directory out of the
+// build cache's keys: a fresh clone, or another worktree, reuses what an
+// earlier run on the machine compiled of the module's unchanged packages
+// (goja, wazero, jsapi, ...) instead of compiling them all again (4 min of
+// this package's wall time at load 30 without it).
+func buildShared() {
 	sharedBin.once.Do(func() {
 		sharedBin.dir, sharedBin.err = os.MkdirTemp("", "cellhost-fleet-bin-")
 		if sharedBin.err != nil {
 			return
 		}
 		sharedBin.path = filepath.Join(sharedBin.dir, "cellhost")
-		sharedBin.out, sharedBin.err = exec.Command("go", "build", "-o", sharedBin.path, ".").CombinedOutput()
+		sharedBin.out, sharedBin.err = exec.Command("go", "build", "-trimpath", "-o", sharedBin.path, ".").CombinedOutput()
 	})
+}
+
+// fleetBinary returns the real binary every process test runs, built once
+// (buildShared).
+func fleetBinary(t *testing.T) string {
+	t.Helper()
+	buildShared()
 	if sharedBin.err != nil {
 		t.Fatalf("go build: %v\n%s", sharedBin.err, sharedBin.out)
 	}

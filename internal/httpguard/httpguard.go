@@ -128,7 +128,12 @@ func Handler(h http.Handler, c Config) http.Handler {
 
 // body is a request body whose every read must return within d. At its end
 // the deadline is cleared: net/http then reads in the background to see
-// the client go away, and that read must not time out.
+// the client go away, and that read must not time out. A read that failed
+// (the body stopped arriving, or was malformed) leaves the deadline past
+// instead: net/http discards the unread rest before it writes the answer,
+// and with no deadline that discard waited for the client for ever, the
+// answer unsent and the connection's slot held (the long hostile form:
+// 4 200 connections holding unsent bodies kept every slot of the cap).
 type body struct {
 	r    io.ReadCloser
 	rc   *http.ResponseController
@@ -143,7 +148,11 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	if err != nil && !b.done {
 		b.done = true
-		_ = b.rc.SetReadDeadline(time.Time{})
+		if err == io.EOF {
+			_ = b.rc.SetReadDeadline(time.Time{})
+		} else {
+			_ = b.rc.SetReadDeadline(time.Now())
+		}
 	}
 	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 		err = &BodyTimeoutError{After: b.d}

@@ -153,6 +153,34 @@ func TestServer_BodyAndWriteProgress(t *testing.T) {
 	}
 }
 
+// TestServer_StalledBodyFreesItsConnection: once a body read failed (it
+// stopped arriving), the connection is closed after the answer, not left
+// to net/http's discard of the unread rest, which waited for the client
+// with no deadline: the long hostile form's 4 200 connections holding
+// unsent bodies kept their slots of the connection cap after their 408s,
+// and no new connection got one for as long as the attacker held them.
+func TestServer_StalledBodyFreesItsConnection(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			http.Error(w, "stalled", http.StatusRequestTimeout)
+		}
+	})
+	l, addr := serve(t, h, Config{BodyProgress: 50 * time.Millisecond}, 10)
+	c := dial(t, addr)
+	_, _ = io.WriteString(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 65536\r\n\r\nabc")
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("stalled body: %v %v, want 408", resp, err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	waitFor(t, "the server to close the stalled connection", func() bool { return l.Open() == 0 })
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second)) // bounds a broken test only
+	if n, err := br.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("the connection after the 408: read %d, %v; want EOF", n, err)
+	}
+}
+
 // TestServer_HijackClearsDeadlines: a hijacked connection (a WebSocket)
 // keeps no deadline of the guard's.
 func TestServer_HijackClearsDeadlines(t *testing.T) {

@@ -15,7 +15,7 @@ func TestRelief_OncePerQuietPeriod(t *testing.T) {
 	frees := 0
 	t0 := time.Unix(1000, 0)
 	r := New(Config{Activity: func() int64 { return activity }, Quiet: 30 * time.Second,
-		Read: func() Stats { return stats }, Free: func() { frees++ }}, t0)
+		Read: func() Stats { return stats }, Free: func() { frees++ }, Collect: func() {}}, t0)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
 	if r.Check(at(29)) || frees != 0 {
 		t.Fatal("freed before the quiet period passed")
@@ -37,6 +37,34 @@ func TestRelief_OncePerQuietPeriod(t *testing.T) {
 	stats.Retained = 41 << 20
 	if !r.Check(at(92)) || frees != 2 || r.Frees != 2 {
 		t.Fatal("not freed once more was held in the same quiet period")
+	}
+}
+
+// TestRelief_StaleLiveFigure: the last collection ran during the burst and
+// counted its garbage live (issue 23's 4 200 unsent bodies: nothing was
+// given back for as long as the process stayed idle). Once quiet, Relief
+// collects, reads the fresh figure and gives the memory back; it collects
+// at most once per quiet period.
+func TestRelief_StaleLiveFigure(t *testing.T) {
+	var activity int64
+	stats := Stats{Live: 75 << 20, Retained: 160 << 20} // 160 <= 2 x 75 + 16
+	frees, collects := 0, 0
+	var fresh uint64 = 12 << 20 // what a collection finds live
+	t0 := time.Unix(1000, 0)
+	r := New(Config{Activity: func() int64 { return activity }, Quiet: 30 * time.Second,
+		Read: func() Stats { return stats }, Free: func() { frees++ },
+		Collect: func() { collects++; stats.Live = fresh }}, t0)
+	if !r.Check(t0.Add(30*time.Second)) || collects != 1 || frees != 1 {
+		t.Fatalf("quiet with a stale live figure: %d collections, %d frees; want 1 and 1", collects, frees)
+	}
+	activity++
+	stats, fresh = Stats{Live: 30 << 20, Retained: 70 << 20}, 30<<20 // truly live: nothing to give
+	r.Check(t0.Add(31 * time.Second))
+	for s := 61; s < 120; s++ {
+		r.Check(t0.Add(time.Duration(s) * time.Second))
+	}
+	if collects != 2 || frees != 1 {
+		t.Fatalf("a quiet period with nothing to give back: %d collections, %d frees; want 2 and 1", collects, frees)
 	}
 }
 

@@ -341,3 +341,34 @@ func TestRawResume(t *testing.T) {
 	}
 }
 
+// The runner skips a feature as not shipped by workerd only if the probe
+// of workerd (probe-workerd.sh) found it absent, and skips no feature the
+// probe found shipped: those tests count, as failures where goja lacks
+// them.
+func TestSkippedFeaturesMatchWorkerd(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "workerd-features.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probed := map[string]string{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		f, state, ok := strings.Cut(l, "\t")
+		if !ok || (state != "shipped" && state != "absent") {
+			t.Fatalf("workerd-features.tsv: bad line %q", l)
+		}
+		probed[f] = state
+	}
+	for f, why := range skippedFeatures {
+		if strings.HasPrefix(why, notInWorkerd) && probed[f] != "absent" {
+			t.Errorf("%s is skipped as %q but the probe of workerd says %q", f, why, probed[f])
+		}
+	}
+	for f, state := range probed {
+		if why, ok := skippedFeatures[f]; ok && state == "shipped" {
+			t.Errorf("%s is shipped by workerd but skipped (%s): its tests must count", f, why)
+		}
+	}
+}

@@ -240,14 +240,12 @@ func tabularIslamicFromJDN(j, epoch int) (y, m, d int) {
 	return y, m + 1, doy - (59*m+1)/2 + 1
 }
 
-// ummAlQuraFromJDN: inside the Umm al-Qura table (1343-1500 AH, 1924-2077;
-// cldr.UmmAlQura, from npm's @tabby_ai/hijri-converter) the month whose
-// start is the last at or before j; outside it the tabular civil calendar,
-// as ICU does beyond its own table. ICU's table (1300-1600 AH) is its own
-// data, not on any registry: it agrees with this one on every date
-// TestIntlCalendars samples from 1999 to 2029 (1420-1450 AH); before and
-// after, about 40% of sampled dates are a day apart from workerd's (the
-// test logs the count and compares only the agreeing span).
+// ummAlQuraFromJDN: inside ICU's Umm al-Qura table (1300-1600 AH,
+// 1882-2174; cldr.UmmAlQura) the month whose start is the last at or
+// before j; outside it the tabular civil calendar, as ICU does beyond its
+// table. ICU's table is its own data, published on no registry, so
+// cldr/record-umalqura.sh records it from ICU in workerd (go generate);
+// TestIntlCalendars compares every sampled date from 1868 to 2200.
 func ummAlQuraFromJDN(j int) (y, m, d int) {
 	first, starts := cldr.UmmAlQura()
 	if len(starts) < 2 || j < starts[0] || j >= starts[len(starts)-1] {

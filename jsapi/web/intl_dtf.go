@@ -27,6 +27,10 @@ type dtfLocale struct {
 	calName  string         // CLDR calendar name ("gregorian", "buddhist"...)
 	cal      map[string]any // its data (cldr.Data.Calendar)
 	gens     lazyCache[byte, *dtpg]
+	key      string // tag|nu|ca, this state's key in dtfLocales
+
+	itvOnce sync.Once
+	itv     map[string]*[iCount]string // intervalInfo
 }
 
 var dtfLocales lazyCache[string, *dtfLocale]
@@ -36,7 +40,12 @@ var dtfLocales lazyCache[string, *dtfLocale]
 // ("" for the locale's default) and calendar ca (a CLDR name from
 // resolveCalendar; "" for Gregorian).
 func getDTFLocale(tag, nu, ca string) *dtfLocale {
-	return dtfLocales.get(tag+"|"+nu+"|"+ca, func() *dtfLocale { return newDTFLocale(tag, nu, ca) })
+	key := tag + "|" + nu + "|" + ca
+	return dtfLocales.get(key, func() *dtfLocale {
+		l := newDTFLocale(tag, nu, ca)
+		l.key = key
+		return l
+	})
 }
 
 func newDTFLocale(tag, nu, ca string) *dtfLocale {

@@ -447,12 +447,15 @@ func (g *dtpg) getBestRaw(src *skeleton, include int) (best *ptnEntry, missing, 
 }
 
 const (
-	flagCapJ     = 1
-	flagFixFrac  = 2
-	dateMask     = 1<<fDayPeriod - 1
-	timeMask     = (1<<fieldCount - 1) &^ dateMask
-	fractionMask = 1 << fFraction
-	secFracMask  = 1<<fSecond | 1<<fFraction
+	flagCapJ    = 1
+	flagFixFrac = 2
+	// flagNoHourLength: without UDATPG_MATCH_HOUR_FIELD_LENGTH (ICU's
+	// DateFormat::getBestPattern), the hour keeps the pattern's width
+	flagNoHourLength = 4
+	dateMask         = 1<<fDayPeriod - 1
+	timeMask         = (1<<fieldCount - 1) &^ dateMask
+	fractionMask     = 1 << fFraction
+	secFracMask      = 1<<fSecond | 1<<fFraction
 )
 
 // adjustFieldTypes is ICU's adjustFieldTypes with options
@@ -489,7 +492,7 @@ func (g *dtpg) adjust(pattern string, spec *skeleton, req *skeleton, flags int) 
 			reqLen = 3
 		}
 		adj := reqLen
-		if f == fMinute || f == fSecond {
+		if f == fMinute || f == fSecond || f == fHour && flags&flagNoHourLength != 0 {
 			adj = it.n
 		} else if spec != nil && reqCh != 'c' && reqCh != 'e' {
 			skelLen := len(spec.orig[f])
@@ -559,8 +562,13 @@ func (g *dtpg) mapMeta(sk string) (string, int) {
 }
 
 // bestPattern is ICU's getBestPattern(skeleton, UDATPG_MATCH_HOUR_FIELD_LENGTH).
-func (g *dtpg) bestPattern(sk string) string {
+func (g *dtpg) bestPattern(sk string) string { return g.bestPatternFlags(sk, 0) }
+
+// bestPatternFlags is getBestPattern with flagNoHourLength for ICU's
+// options without UDATPG_MATCH_HOUR_FIELD_LENGTH.
+func (g *dtpg) bestPatternFlags(sk string, opt int) string {
 	mapped, flags := g.mapMeta(sk)
+	flags |= opt
 	req := newSkeleton(mapped)
 	best, missing, extra := g.getBestRaw(req, -1)
 	if best != nil && missing == 0 && extra == 0 {

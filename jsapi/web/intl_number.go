@@ -823,6 +823,21 @@ func formatNumber(x float64, o numOpts) []part {
 			out = append(append(labelParts(pre, "unit"), out...), labelParts(suf, "unit")...)
 		}
 	}
+	return mergeLiterals(out)
+}
+
+// mergeLiterals joins adjacent literal parts: V8 reports the text
+// between two of ICU's fields as one literal (he: the pattern's U+200F
+// and the minus sign's U+200E are one part).
+func mergeLiterals(ps []part) []part {
+	out := ps[:0:0]
+	for _, p := range ps {
+		if p.typ == "literal" && len(out) > 0 && out[len(out)-1].typ == "literal" {
+			out[len(out)-1].val += p.val
+			continue
+		}
+		out = append(out, p)
+	}
 	return out
 }
 

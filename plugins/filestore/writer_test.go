@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -276,5 +277,49 @@ func TestWriter_BusyWritersQueue(t *testing.T) {
 	defer s.w.roundMu.Unlock()
 	if len(lingered) != 1 || lingered[0] != defaultLinger {
 		t.Errorf("the loop's round lingered %v, want [%v]", lingered, defaultLinger)
+	}
+}
+
+// TestWriter_SyncWALFollowsTheFile: syncWAL fsyncs the file at the WAL's
+// name; should its descriptor lead to another inode (a WAL removed and
+// created again), it opens the name again.
+func TestWriter_SyncWALFollowsTheFile(t *testing.T) {
+	s := newTestStore(t)
+	ctx := context.Background()
+	if _, err := s.Put(ctx, "a", []byte("1"), plugins.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w := s.w
+	w.roundMu.Lock()
+	defer w.roundMu.Unlock()
+	if w.wal == nil {
+		t.Fatal("no WAL descriptor after a round")
+	}
+	same := func() bool {
+		t.Helper()
+		held, err := w.wal.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		now, err := os.Stat(w.walPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return os.SameFile(held, now)
+	}
+	if !same() {
+		t.Fatal("the WAL descriptor is not the file at the WAL's name")
+	}
+	other, err := os.Open(w.path) // another inode in its place
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.wal.Close()
+	w.wal = other
+	if err := w.syncWAL(); err != nil {
+		t.Fatal(err)
+	}
+	if !same() {
+		t.Error("syncWAL kept a descriptor of another file")
 	}
 }

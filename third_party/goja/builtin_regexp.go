@@ -248,6 +248,9 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 			return
 		}
 	}
+	if err = checkRegexpDupNames(patternStr, flags); err != nil { // cellhost patch 34
+		return
+	}
 	if unicodeSets {
 		if err = checkUnicodeSetsPattern(patternStr); err != nil {
 			return

@@ -1187,3 +1187,70 @@ func TestCellhostPatch_StringHTMLMethods(t *testing.T) {
 		}
 	}
 }
+
+// Patch 33: Date.prototype.getYear, setYear and toGMTString (Annex B), with
+// the values and texts workerd gives for the same expressions.
+func TestCellhostPatch_DateAnnexB(t *testing.T) {
+	r := New()
+	for src, want := range map[string]string{
+		`new Date(2000, 0).getYear()`: "100",
+		`new Date(1899, 5).getYear()`: "-1",
+		`new Date(NaN).getYear()`:     "NaN",
+		`(() => { const d = new Date(2000, 5, 15, 10); d.setYear(99); return [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours()] })()`: "1999,5,15,10",
+		`(() => { const d = new Date(2000, 5, 15, 10); d.setYear(2005.7); return d.getFullYear() })()`:                                        "2005",
+		`(() => { const d = new Date(NaN); d.setYear(5); return [d.getFullYear(), d.getMonth(), d.getDate(), d.getHours()] })()`:              "1905,0,1,0",
+		`(() => { const d = new Date(0); return [d.setYear(NaN), d.getTime()] })()`:                                                           "NaN,NaN",
+		// the time value is read before the argument is converted
+		`(() => { const d = new Date(NaN); const r = d.setYear({ valueOf() { d.setTime(0); return 1 } }); return [r === d.getTime(), d.getYear()] })()`: "true,1",
+		`Date.prototype.toGMTString === Date.prototype.toUTCString`:                                                                                     "true",
+		`[Date.prototype.getYear.length, Date.prototype.setYear.length, Date.prototype.toGMTString.name]`:                                               "0,1,toUTCString",
+		`Object.getOwnPropertyDescriptor(Date.prototype, "setYear").enumerable`:                                                                         "false",
+		`(() => { try { Date.prototype.getYear.call({}) } catch (e) { return e.constructor.name + ": " + e.message } })()`:                              "TypeError: Method Date.prototype.getYear called on incompatible receiver #<Object>",
+		`(() => { try { Date.prototype.setYear.call(1, 2) } catch (e) { return e.constructor.name + ": " + e.message } })()`:                            "TypeError: Method Date.prototype.setYear called on incompatible receiver 1",
+	} {
+		v, err := r.RunString(src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := v.String(); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}
+
+// Patch 34: duplicate named groups in alternatives, through RE2 and
+// through regexp2 (a backreference, a sticky search, matchAll), and V8's
+// SyntaxError for two groups of one name that can both take part; every
+// expected value is workerd's for the same expression.
+func TestCellhostPatch_DuplicateNamedGroups(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`String(/(?<a>x)|(?<a>y)/.exec("y").groups.a)`, `y`},
+		{`JSON.stringify(/(?<a>x)|(?<a>y)/.exec("x").groups)`, `{"a":"x"}`},
+		{`JSON.stringify(/(?:(?<x>a)|(?<x>b))\k<x>/.exec("bb"))`, `["bb",null,"b"]`},
+		{`JSON.stringify(/(?:(?<x>a)|(?<x>b))\k<x>/.exec("aa"))`, `["aa","a",null]`},
+		{`String(/(?:(?<x>a)|(?<x>b))\k<x>/.test("ab"))`, `false`},
+		{`JSON.stringify([..."ab".matchAll(/(?<x>a)|(?<x>b)/g)].map(m => m.groups.x))`, `["a","b"]`},
+		{`"ab".replace(/(?<x>a)|(?<x>b)/g, "[$<x>]")`, `[a][b]`},
+		{`"ab".replaceAll(/(?<x>a)|(?<x>b)/g, "[$<x>]")`, `[a][b]`},
+		{`(() => { try { new RegExp("(?<x>a)(?<x>b)"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)(?<x>b)/: Duplicate capture group name`},
+		{`(() => { try { new RegExp("(?<x>a)(?<x>b)", "gu"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)(?<x>b)/gu: Duplicate capture group name`},
+		{`(() => { try { new RegExp("(?<x>a)|(?:(?<x>b)|c)(?<x>d)"); return "no" } catch (e) { return e.constructor.name + ": " + e.message } })()`, `SyntaxError: Invalid regular expression: /(?<x>a)|(?:(?<x>b)|c)(?<x>d)/: Duplicate capture group name`},
+		{`new RegExp("(?<x>a)|(?:(?<x>b)|(?<x>c))").exec("c").groups.x`, `c`},
+		{`Object.keys(/(?<y>a)(?<x>b)|(?<x>c)(?<y>d)/.exec("cd").groups).join()`, `y,x`},
+		{`JSON.stringify(/(?<y>\d{4})-\d\d|\d\d-(?<y>\d{4})/.exec("12-1999").groups)`, `{"y":"1999"}`},
+		{`(() => { const r = /(?<x>a)|(?<x>b)/y; r.lastIndex = 1; return r.exec("ab").groups.x })()`, `b`},
+		{`JSON.stringify("xab".split(/(?<x>a)|(?<x>b)/))`, `["x","a",null,"",null,"b",""]`},
+		{`/[(?<x>]|(?<x>a)/.exec("a").groups.x`, `a`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

@@ -23,6 +23,9 @@ type regexp2MatchCache struct {
 type regexp2Wrapper struct {
 	rx    *regexp2.Regexp
 	cache *regexp2MatchCache
+	// dupNames maps the names regexpDupNames gave repeated groups back to
+	// the pattern's (cellhost patch 34)
+	dupNames map[string]string
 }
 
 type regexpWrapper regexp.Regexp
@@ -105,12 +108,13 @@ func compileRegexp2(src string, multiline, dotAll, ignoreCase, unicode bool) (*r
 	if unicode {
 		src = parser.PropertyEscapesForRegexp2(src) // cellhost patch
 	}
-	regexp2Pattern, err1 := regexp2.Compile(src, opts)
+	src2, dupNames := regexpDupNames(src, false) // cellhost patch 34
+	regexp2Pattern, err1 := regexp2.Compile(src2, opts)
 	if err1 != nil {
 		return nil, fmt.Errorf("Invalid regular expression (regexp2): %s (%v)", src, err1)
 	}
 
-	return &regexp2Wrapper{rx: regexp2Pattern}, nil
+	return &regexp2Wrapper{rx: regexp2Pattern, dupNames: dupNames}, nil
 }
 
 func (p *regexpPattern) createRegexp2() {
@@ -278,9 +282,9 @@ func (r *regexp2Wrapper) findSubmatchIndexUTF16(s String, start int, doCache boo
 	}
 	for _, group := range groups {
 		if len(group.Captures) > 0 {
-			result.appendIndexesAndGroup(group.RuneIndex, group.RuneIndex+group.RuneLength, group.Name)
+			result.appendIndexesAndGroup(group.RuneIndex, group.RuneIndex+group.RuneLength, r.groupNameOf(group.Name))
 		} else {
-			result.appendIndexesAndGroup(-1, 0, group.Name)
+			result.appendIndexesAndGroup(-1, 0, r.groupNameOf(group.Name))
 		}
 	}
 	return result
@@ -343,9 +347,9 @@ func (r *regexp2Wrapper) findSubmatchIndexUnicode(s String, start int, doCache b
 	}
 	for _, group := range groups {
 		if len(group.Captures) > 0 {
-			result.appendIndexesAndGroup(posMap[group.RuneIndex], posMap[group.RuneIndex+group.RuneLength], group.Name)
+			result.appendIndexesAndGroup(posMap[group.RuneIndex], posMap[group.RuneIndex+group.RuneLength], r.groupNameOf(group.Name))
 		} else {
-			result.appendIndexesAndGroup(-1, 0, group.Name)
+			result.appendIndexesAndGroup(-1, 0, r.groupNameOf(group.Name))
 		}
 	}
 	return result
@@ -373,9 +377,9 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, s
 			if len(group.Captures) > 0 {
 				startPos := group.RuneIndex
 				endPos := group.RuneIndex + group.RuneLength
-				result.appendIndexesAndGroup(startPos, endPos, group.Name)
+				result.appendIndexesAndGroup(startPos, endPos, r.groupNameOf(group.Name))
 			} else {
-				result.appendIndexesAndGroup(-1, 0, group.Name)
+				result.appendIndexesAndGroup(-1, 0, r.groupNameOf(group.Name))
 			}
 		}
 
@@ -459,9 +463,9 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 			if len(group.Captures) > 0 {
 				start := posMap[group.RuneIndex]
 				end := posMap[group.RuneIndex+group.RuneLength]
-				result.appendIndexesAndGroup(start, end, group.Name)
+				result.appendIndexesAndGroup(start, end, r.groupNameOf(group.Name))
 			} else {
-				result.appendIndexesAndGroup(-1, 0, group.Name)
+				result.appendIndexesAndGroup(-1, 0, r.groupNameOf(group.Name))
 			}
 		}
 
@@ -494,7 +498,8 @@ func (r *regexp2Wrapper) findAllSubmatchIndex(s String, start, limit int, sticky
 
 func (r *regexp2Wrapper) clone() *regexp2Wrapper {
 	return &regexp2Wrapper{
-		rx: r.rx,
+		rx:       r.rx,
+		dupNames: r.dupNames,
 	}
 }
 
@@ -549,6 +554,7 @@ func (r *regexpWrapper) clone() *regexpWrapper {
 
 func (r *Runtime) createRegexpGroupsObj(valueArray []Value, groupNames []string) *Object {
 	var groups *baseObject
+	var matched map[string]bool // cellhost patch 34: names of groups that took part
 	for index := 1; index < len(valueArray); index++ {
 		if index < len(groupNames) {
 			name := groupNames[index]
@@ -556,6 +562,17 @@ func (r *Runtime) createRegexpGroupsObj(valueArray []Value, groupNames []string)
 				continue
 			} else if groups == nil {
 				groups = r.newBaseObject(nil, classObject)
+			}
+			// a name may be repeated in alternatives: the group that took
+			// part gives the value, whatever its place
+			if matched[name] {
+				continue
+			}
+			if valueArray[index] != _undefined {
+				if matched == nil {
+					matched = map[string]bool{}
+				}
+				matched[name] = true
 			}
 			groups.setOwnStr(unistring.NewFromString(name), valueArray[index], false)
 		}
@@ -573,7 +590,11 @@ func createRegexpGroupsMap(result regexpResult) (groups map[unistring.String]int
 			if group := result.groups[i]; group != "" {
 				idx := i * 2
 				if idx < len(result.indexes)-1 {
-					groups[unistring.NewFromString(group)] = idx
+					// cellhost patch 34: of groups sharing a name, the one that took part
+					name := unistring.NewFromString(group)
+					if prev, ok := groups[name]; !ok || result.indexes[prev] < 0 {
+						groups[name] = idx
+					}
 				}
 			}
 		}

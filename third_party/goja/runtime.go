@@ -151,6 +151,8 @@ type global struct {
 	stringproto_trimEnd   *Object
 	stringproto_trimStart *Object
 
+	dateproto_toUTCString *Object // cellhost patch 33: also toGMTString
+
 	parseFloat, parseInt *Object
 
 	typedArrayValues *Object

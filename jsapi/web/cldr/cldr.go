@@ -6,6 +6,7 @@
 package cldr
 
 //go:generate go run ./gen -o data
+//go:generate bash record-umalqura.sh
 
 import (
 	"bytes"
@@ -220,7 +221,7 @@ var (
 	uqStarts []int
 )
 
-// UmmAlQura is the Umm al-Qura month table (gen/main.go ummAlQura), loaded
+// UmmAlQura is the Umm al-Qura month table (record-umalqura.sh), loaded
 // on first call: first is the number of Islamic months before the table's
 // first (month index = (year-1)*12 + month-1), starts[i] the Julian day
 // number of the first day of month first+i (the last entry ends the table).

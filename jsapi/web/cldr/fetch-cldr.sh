@@ -19,6 +19,4 @@ npm install --no-audit --no-fund --legacy-peer-deps cldr-core@48.1.0 cldr-dates-
 npm install --no-audit --no-fund --legacy-peer-deps cldr-cal-hebrew-full@48.2.0 cldr-cal-islamic-full@48.2.0 \
   cldr-cal-persian-full@46.1.0 cldr-cal-buddhist-full@39.0.0 cldr-cal-japanese-full@39.0.0 \
   cldr-cal-roc-full@28.0.0 cldr-cal-indian-full@28.0.0
-# the Umm al-Qura month table (gen/main.go ummAlQura)
-npm install --no-audit --no-fund --legacy-peer-deps @tabby_ai/hijri-converter@1.0.5
 echo "CLDR_JSON=$DIR/node_modules"

@@ -26,9 +26,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -475,7 +473,6 @@ func main() {
 	sup["zoneCanonical"] = zoneCanon
 	sup["zoneIANA"] = zoneIANA
 	total := write(*out, "supplemental.json.gz", sup)
-	total += write(*out, "umalqura.json.gz", ummAlQura())
 	full := map[string]map[string]any{}
 	var get func(l string) map[string]any
 	get = func(l string) map[string]any {
@@ -508,33 +505,4 @@ func main() {
 		total += write(*out, l+".json.gz", dd)
 	}
 	fmt.Printf("cldr gen: %d locales, %d bytes compressed\n", len(locales), total)
-}
-
-// ummAlQura is the Umm al-Qura calendar's table of month starts from the
-// npm package @tabby_ai/hijri-converter (MIT; the official Umm al-Qura
-// dates of 1343-1500 AH, from the Python hijri-converter), installed by
-// fetch-cldr.sh beside the CLDR packages: its MONTH_STARTS (each month's
-// first day as a reduced Julian day, JD - 2 400 000) and HIJRI_OFFSET (the
-// months before the first one, (1343-1)*12). ICU's islamic-umalqura is
-// such a table too; TestIntlCalendars compares the result with workerd's.
-func ummAlQura() map[string]any {
-	b, err := os.ReadFile(filepath.Join(src, "@tabby_ai/hijri-converter/dist/_lib/ummalqura.js"))
-	if err != nil {
-		fail(fmt.Errorf("%v: run fetch-cldr.sh", err))
-	}
-	off := regexp.MustCompile(`exports\.HIJRI_OFFSET = (\d+) \* 12;`).FindSubmatch(b)
-	starts := regexp.MustCompile(`(?s)exports\.MONTH_STARTS = \[(.*?)\];`).FindSubmatch(b)
-	if off == nil || starts == nil {
-		fail(fmt.Errorf("ummalqura.js: no HIJRI_OFFSET or MONTH_STARTS"))
-	}
-	y, _ := strconv.Atoi(string(off[1]))
-	var ms []int
-	for _, f := range strings.FieldsFunc(string(starts[1]), func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\r' || r == '\t' }) {
-		n, err := strconv.Atoi(f)
-		if err != nil {
-			fail(fmt.Errorf("ummalqura.js MONTH_STARTS: %v", err))
-		}
-		ms = append(ms, n)
-	}
-	return map[string]any{"firstMonth": y * 12, "rjdStarts": ms}
 }
