@@ -1254,3 +1254,35 @@ func TestCellhostPatch_DuplicateNamedGroups(t *testing.T) {
 		}
 	}
 }
+
+// Patch 35: an error's stack is an own accessor shared by every error, as
+// V8 has it; every expected value is workerd's for the same expression.
+func TestCellhostPatch_ErrorStackAccessor(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`(() => { const d = Object.getOwnPropertyDescriptor(new Error("x"), "stack"); return [typeof d.get, typeof d.set, d.enumerable, d.configurable, "value" in d] })()`, `function,function,false,true,false`},
+		{`(() => { const a = Object.getOwnPropertyDescriptor(new Error("x"), "stack"), b = Object.getOwnPropertyDescriptor(new TypeError("y"), "stack"); return [a.get === b.get, a.set === b.set, a.get.name, a.get.length, a.set.length] })()`, `true,true,,0,1`},
+		{`Object.getOwnPropertyNames(new Error("x")).join()`, `stack,message`},
+		{`Object.getOwnPropertyDescriptor(Error.prototype, "stack") === undefined`, `true`},
+		{`new Error("x").stack.split("\n")[0]`, `Error: x`},
+		{`(() => { const e = new Error("x"); e.stack = 5; const d = Object.getOwnPropertyDescriptor(e, "stack"); return [typeof e.stack, e.stack, "get" in d] })()`, `number,5,true`},
+		{`(() => { const e = new Error("x"); const g = Object.getOwnPropertyDescriptor(e, "stack").get; return [g.call({}), g.call(1)] })()`, `,`},
+		{`(() => { const e = new Error("x"); const s = Object.getOwnPropertyDescriptor(e, "stack").set; const o = {}; s.call(o, 7); return Object.getOwnPropertyDescriptor(o, "stack") === undefined })()`, `true`},
+		{`(() => { const e = new Error("x"); return [delete e.stack, "stack" in e] })()`, `true,false`},
+		{`(() => { class E extends Error {} return typeof Object.getOwnPropertyDescriptor(new E("q"), "stack").get })()`, `function`},
+		{`(() => { try { null.x } catch (e) { return Object.getOwnPropertyNames(e).join() } })()`, `stack,message`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); return o.stack === e.stack })()`, `false`},
+		{`(() => { const e = new RangeError("r"); e.stack = "custom"; return String(e.stack) })()`, `custom`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); return [typeof o.stack, String(o.stack).split("\n")[0]] })()`, `undefined,undefined`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); o.stack = 3; return [e.stack === 3, Object.getOwnPropertyNames(o).join(), o.stack] })()`, `false,,`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
