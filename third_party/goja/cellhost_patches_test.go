@@ -1286,3 +1286,31 @@ func TestCellhostPatch_ErrorStackAccessor(t *testing.T) {
 		}
 	}
 }
+
+// Patch 36: Object.prototype's __defineGetter__, __defineSetter__,
+// __lookupGetter__ and __lookupSetter__ (Annex B); every expected value is
+// workerd's for the same expression.
+func TestCellhostPatch_ObjectLegacyAccessors(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`(() => { try { ({}).__defineGetter__("x", 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Object.prototype.__defineGetter__: Expecting function`},
+		{`(() => { try { ({}).__defineSetter__("x", {}) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Object.prototype.__defineSetter__: Expecting function`},
+		{`(() => { try { Object.prototype.__lookupGetter__.call(undefined, "x") } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot convert undefined or null to object`},
+		{`(() => { try { Object.prototype.__defineGetter__.call(null, "x", () => 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot convert undefined or null to object`},
+		{`(() => { try { const o = Object.freeze({}); o.__defineGetter__("x", () => 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot define property x, object is not extensible`},
+		{`(() => { const o = {}; o.__defineGetter__("x", function () { return 7 }); const d = Object.getOwnPropertyDescriptor(o, "x"); return [o.x, d.enumerable, d.configurable, typeof d.set].join() })()`, `7,true,true,undefined`},
+		{`(() => { const o = {}; let v; o.__defineSetter__("y", function (a) { v = a }); o.y = 3; return [v, Object.getOwnPropertyDescriptor(o, "y").enumerable].join() })()`, `3,true`},
+		{`(() => { const g = function () {}; const p = {}; p.__defineGetter__("z", g); const o = Object.create(p); return [o.__lookupGetter__("z") === g, o.__lookupSetter__("z"), ({ z: 1 }).__lookupGetter__("z")].join() })()`, `true,,`},
+		{`[Object.prototype.__defineGetter__.length, Object.prototype.__lookupSetter__.length, Object.prototype.__lookupGetter__.name, Object.getOwnPropertyDescriptor(Object.prototype, "__defineSetter__").enumerable].join()`, `2,1,__lookupGetter__,false`},
+		{`(() => { const s = Symbol("s"); const o = {}; const g = () => 1; o.__defineGetter__(s, g); return o.__lookupGetter__(s) === g })()`, `true`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
