@@ -66,3 +66,31 @@ func TestIntlNumber_PartsMergeLiterals(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", v.String(), want)
 	}
 }
+
+// TestIntlDateTimeFormat_BoundFormat: format's bound function is the
+// native one (intlDateBound) with ECMA-402's shape (length 1, name "",
+// not a constructor, no prototype, the same function on every get), reads
+// its date as ToNumber, throws V8's RangeError for a time value out of
+// range, and formats now without a date; Date#toLocaleString without
+// arguments reuses one formatter and formats as a new DateTimeFormat does.
+func TestIntlDateTimeFormat_BoundFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v, err := rt.RunString(`(() => {
+		const f = new Intl.DateTimeFormat("en", {timeZone: "UTC"});
+		const g = f.format;
+		const err = (fn) => { try { fn(); return "none"; } catch (e) { return e.constructor.name + ": " + e.message; } };
+		const d = (k) => JSON.stringify(Object.getOwnPropertyDescriptor(g, k));
+		return [g.length, JSON.stringify(g.name), d("length"), d("name"), String(Object.getOwnPropertyNames(g)),
+			typeof g.prototype, g === f.format, g(0), g(new Date(86400000)), g({valueOf: () => 2 * 86400000}),
+			err(() => g(NaN)), err(() => g(8.64e15 + 1)), err(() => new g(0)), typeof g() === "string" && g().length > 0,
+			new Date(0).toLocaleString(), new Date(0).toLocaleString() === new Intl.DateTimeFormat(undefined, {year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", timeZone: "UTC"}).format(0),
+			new Date(0).toLocaleDateString(), new Date(0).toLocaleTimeString()].join(" | ");
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `1 | "" | {"value":1,"writable":false,"enumerable":false,"configurable":true} | {"value":"","writable":false,"enumerable":false,"configurable":true} | length,name | undefined | true | 1/1/1970 | 1/2/1970 | 1/3/1970 | RangeError: Invalid time value | RangeError: Invalid time value | TypeError: g is not a constructor | true | 1/1/1970, 12:00:00 AM | true | 1/1/1970 | 12:00:00 AM`
+	if v.String() != want {
+		t.Errorf("got  %s\nwant %s", v.String(), want)
+	}
+}

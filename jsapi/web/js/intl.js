@@ -401,6 +401,7 @@
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
       dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined, f: native.intlDateFormatter(base, o.NU, o.CA, r.pattern, timeZone) });
     }
+    const dateNow = Date.now;
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
       if (!Number.isFinite(x) || Math.abs(x) > 8.64e15) throw new RangeError("Invalid time value");
@@ -435,7 +436,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => native.intlDateString(st.f, dateValue(date));
+        if (st.bound === undefined) st.bound = native.intlDateBound(st.f, dateNow);
         return st.bound;
       },
     });
@@ -1048,10 +1049,21 @@
   }
   const dateGetTime = Date.prototype.getTime;
   function dateLocale(required, defaults) {
+    // without locales and options the formatter is always the same: made
+    // once, as V8 caches it (the default locale and zone do not change)
+    let byDefault;
     return function (locales, options) {
       const t = dateGetTime.call(this);
       if (Number.isNaN(t)) return "Invalid Date";
       const api = intl();
+      if (locales === undefined && options === undefined) {
+        if (byDefault === undefined) {
+          const f = Object.create(api.DateTimeFormat.prototype);
+          api.initDateTimeFormat(f, undefined, undefined, required, defaults);
+          byDefault = f.format;
+        }
+        return byDefault(t);
+      }
       const f = Object.create(api.DateTimeFormat.prototype);
       api.initDateTimeFormat(f, locales, options, required, defaults);
       return f.format(t);
