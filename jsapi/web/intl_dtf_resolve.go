@@ -269,6 +269,10 @@ func cachedItems(p string) []patItem {
 }
 
 func dtfNatives(rt *goja.Runtime, n natives) {
+	// resolvedObjs keeps this runtime's answers of intlDateResolve per
+	// spec (the JS side only reads them), so a construction with options
+	// seen before builds no object; bounded as dtfResolved.
+	resolvedObjs := map[dtfSpec]*goja.Object{}
 	// intlDateResolve(spec) → {pattern, resolved components}
 	n.setE("intlDateResolve", func(c goja.FunctionCall) (goja.Value, error) {
 		o := c.Argument(0).ToObject(rt)
@@ -297,9 +301,15 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 			}
 			return dtfResolution{keys: keys, vals: r}
 		})
+		if o, ok := resolvedObjs[s]; ok {
+			return o, nil
+		}
 		out := rt.NewObject()
 		for _, k := range r.keys {
 			out.Set(k, r.vals[k])
+		}
+		if len(resolvedObjs) < 512 {
+			resolvedObjs[s] = out
 		}
 		return out, nil
 	})

@@ -18,7 +18,10 @@
       if (locales === undefined) return [];
       const list = typeof locales === "string" || (isObject(locales) && intlLocaleTags.has(locales)) ? [locales] : Array.from(Object(locales));
       const out = [];
-      for (const l of list) {
+      // indexed loops over our own arrays: no iterator objects (a
+      // construction's hot path)
+      for (let i = 0; i < list.length; i++) {
+        const l = list[i];
         if (typeof l !== "string" && !isObject(l)) throw new TypeError("Language ID should be string or object.");
         const tag = native.intlCanonical(isObject(l) && intlLocaleTags.has(l) ? intlLocaleTags.get(l) : String(l));
         if (!out.includes(tag)) out.push(tag);
@@ -30,7 +33,9 @@
     // requested tag with a supported prefix, else en-US; ext holds the
     // tag's -u- keywords.
     function lookupLocale(locales) {
-      for (const tag of canonicalLocales(locales)) {
+      const tags = canonicalLocales(locales);
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i];
         const base = native.intlLookup(tag);
         if (base !== "") return { base, ext: unicodeExtension(tag) };
       }
@@ -42,7 +47,8 @@
       if (i < 0) return ext;
       const parts = tag.slice(i + 3).split("-");
       let key;
-      for (const p of parts) {
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i];
         if (p.length === 1) break;
         if (p.length === 2) {
           key = p;
@@ -393,7 +399,8 @@
         }
       }
       if (o.DateStyle === "" && o.TimeStyle === "") {
-        for (const k of DTF_VALUES_8) {
+        for (let i = 0; i < DTF_VALUES_8.length; i++) {
+          const k = DTF_VALUES_8[i];
           if (r[k] !== undefined) resolved[k] = r[k];
         }
       }
