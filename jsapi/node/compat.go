@@ -63,7 +63,7 @@ var modules = []string{
 	"assert", "assert/strict", "async_hooks", "buffer", "cluster", "crypto", "diagnostics_channel", "dns", "dns/promises",
 	"events", "fs", "fs/promises", "http", "http2", "https", "module", "net", "punycode", "tls", "vm",
 	"os", "path", "path/posix", "process", "querystring", "stream", "stream/consumers", "stream/promises",
-	"stream/web", "string_decoder", "test", "timers", "timers/promises", "url", "util", "util/types", "zlib",
+	"stream/web", "_stream_duplex", "_stream_passthrough", "_stream_readable", "_stream_transform", "_stream_writable", "string_decoder", "test", "timers", "timers/promises", "url", "util", "util/types", "zlib",
 }
 
 // prefixOnly are Node's modules that exist only as "node:name": a bare
