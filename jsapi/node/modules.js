@@ -2086,6 +2086,125 @@
   };
 
 
+  // ---- modules workerd gives as Node's names over what a worker has (or
+  // as stubs: a call that cannot work throws Node's
+  // ERR_METHOD_NOT_IMPLEMENTED, "The X method is not implemented") ----
+  const notImplemented = (what) => Object.assign(new Error(`The ${what} method is not implemented`), { code: "ERR_METHOD_NOT_IMPLEMENTED" });
+  const describeArg = (v) => v === null ? "null" : v === undefined ? "undefined" : typeof v === "function" ? `function ${v.name}` : typeof v === "object" ? (v.constructor && v.constructor.name ? `an instance of ${v.constructor.name}` : "an object") : `type ${typeof v} (${typeof v === "string" ? `'${v}'` : String(v)}${typeof v === "bigint" ? "n" : ""})`;
+  const invalidArg = (name, want, v) => Object.assign(new TypeError(`The "${name}" ${name.includes(".") ? "property" : "argument"} must be ${want}. Received ${describeArg(v)}`), { code: "ERR_INVALID_ARG_TYPE" });
+  // node:sys is node:util under its old name.
+  defs.sys = () => require("util");
+  // node:path/win32: path.win32 (workerd's node:path is POSIX; so is
+  // cellhost's win32, see path above).
+  defs["path/win32"] = () => require("path").win32;
+  // node:console: the global console with Node's extra methods; a second
+  // Console and the inspector's context/createTask are not available.
+  defs.console = () => {
+    const c = Object.create(null);
+    const base = globalThis.console;
+    for (const k of ["log", "info", "debug", "warn", "error", "dir", "time", "timeEnd", "timeLog", "trace", "assert", "clear", "count", "countReset", "group", "groupEnd", "table", "dirxml", "groupCollapsed", "profile", "profileEnd", "timeStamp"]) {
+      c[k] = typeof base[k] === "function" ? base[k].bind(base) : () => {};
+    }
+    c.Console = function Console() { throw notImplemented("Console"); };
+    c.context = () => { throw notImplemented("console.context"); };
+    c.createTask = () => { throw notImplemented("console.createTask"); };
+    return c;
+  };
+  // node:worker_threads: one thread, the main one; MessageChannel is the
+  // global one; a Worker cannot be started.
+  defs.worker_threads = () => {
+    const { EventEmitter } = require("events");
+    class BroadcastChannel { constructor() { throw notImplemented("BroadcastChannel"); } }
+    class Worker extends EventEmitter {
+      constructor() { super(); throw notImplemented("Worker"); }
+      cpuUsage() { return Promise.reject(notImplemented("Worker.cpuUsage")); }
+      postMessage() {}
+      async postMessageToThread() {}
+      ref() {}
+      unref() {}
+      async terminate() { throw notImplemented("Worker.terminate"); }
+      async getHeapSnapshot() { throw notImplemented("Worker.getHeapSnapshot"); }
+      async getHeapStatistics() { throw notImplemented("Worker.getHeapStatistics"); }
+      async startCpuProfile() { throw notImplemented("Worker.startCpuProfile"); }
+      async startHeapProfile() { throw notImplemented("Worker.startHeapProfile"); }
+      async [Symbol.asyncDispose || Symbol.for("Symbol.asyncDispose")]() {}
+    }
+    const env = new Map();
+    return {
+      BroadcastChannel, MessageChannel: globalThis.MessageChannel, MessagePort: globalThis.MessagePort, Worker,
+      SHARE_ENV: Symbol.for("nodejs.worker_threads.SHARE_ENV"),
+      getEnvironmentData: (k) => env.get(k), setEnvironmentData: (k, v) => { if (v === undefined) env.delete(k); else env.set(k, v); },
+      isMainThread: true, isMarkedAsUntransferable: () => false, markAsUntransferable() {}, markAsUncloneable() {},
+      moveMessagePortToContext: () => new globalThis.MessageChannel().port1, parentPort: null, receiveMessageOnPort: () => undefined,
+      resourceLimits: {}, postMessageToThread() { throw notImplemented("worker_threads.postMessageToThread"); },
+      threadId: 0, workerData: null, isInternalThread: false,
+    };
+  };
+  // node:sqlite: its constants; the database classes cannot be made.
+  defs.sqlite = () => {
+    const names = ["CREATE_INDEX", "CREATE_TABLE", "CREATE_TEMP_INDEX", "CREATE_TEMP_TABLE", "CREATE_TEMP_TRIGGER", "CREATE_TEMP_VIEW", "CREATE_TRIGGER", "CREATE_VIEW", "DELETE", "DROP_INDEX", "DROP_TABLE", "DROP_TEMP_INDEX", "DROP_TEMP_TABLE", "DROP_TEMP_TRIGGER", "DROP_TEMP_VIEW", "DROP_TRIGGER", "DROP_VIEW", "INSERT", "PRAGMA", "READ", "SELECT", "TRANSACTION", "UPDATE", "ATTACH", "DETACH", "ALTER_TABLE", "REINDEX", "ANALYZE", "CREATE_VTABLE", "DROP_VTABLE", "FUNCTION", "SAVEPOINT"];
+    // sqlite3.h's values.
+    const constants = { SQLITE_CHANGESET_OMIT: 0, SQLITE_CHANGESET_REPLACE: 1, SQLITE_CHANGESET_ABORT: 2, SQLITE_CHANGESET_DATA: 1, SQLITE_CHANGESET_NOTFOUND: 2, SQLITE_CHANGESET_CONFLICT: 3, SQLITE_CHANGESET_CONSTRAINT: 4, SQLITE_CHANGESET_FOREIGN_KEY: 5, SQLITE_OK: 0, SQLITE_DENY: 1, SQLITE_IGNORE: 2 };
+    names.forEach((n, i) => { constants["SQLITE_" + n] = i + 1; });
+    constants.SQLITE_COPY = 0;
+    constants.SQLITE_RECURSIVE = 33;
+    const illegal = () => new TypeError("Illegal constructor");
+    class DatabaseSync { constructor() { throw illegal(); } }
+    class StatementSync { constructor() { throw illegal(); } }
+    return { DatabaseSync, StatementSync, constants, backup() { throw notImplemented("sqlite.backup"); } };
+  };
+  // node:child_process: arguments checked as Node checks them, then no
+  // process can be started.
+  defs.child_process = () => {
+    const { EventEmitter } = require("events");
+    class ChildProcess extends EventEmitter {
+      constructor() { super(); throw notImplemented("child_process.ChildProcess"); }
+      kill() { return false; }
+      send() { return false; }
+      disconnect() {}
+      unref() {}
+      ref() {}
+    }
+    const str = (v, name) => { if (typeof v !== "string") throw invalidArg(name, "of type string", v); };
+    const opts = (v, name = "options") => { if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) throw invalidArg(name, "of type object", v); };
+    const fn = (v, name = "callback") => { if (v !== undefined && v !== null && typeof v !== "function") throw invalidArg(name, "of type function", v); };
+    const arr = (v, name = "args") => { if (v !== undefined && v !== null && !Array.isArray(v)) throw invalidArg(name, "an instance of Array", v); };
+    // file, [args], [options], [callback]: an array, object and function
+    // in that order, each optional.
+    const fileArgs = (name, file, rest, withCb) => {
+      str(file, "file");
+      let i = 0;
+      if (Array.isArray(rest[i]) || rest[i] === null || rest[i] === undefined) { arr(rest[i]); i++; }
+      if (rest[i] !== undefined && typeof rest[i] !== "function") { opts(rest[i]); i++; }
+      if (withCb) { fn(rest[i]); i++; }
+      if (rest.length > i && rest[i] !== undefined) throw invalidArg("args", "an instance of Array", rest[i]);
+      throw notImplemented("child_process." + name);
+    };
+    return {
+      ChildProcess,
+      _forkChild() { throw notImplemented("child_process._forkChild"); },
+      exec(command, options, callback) {
+        str(command, "command");
+        if (typeof options === "function") { callback = options; options = undefined; }
+        opts(options);
+        fn(callback);
+        throw notImplemented("child_process.exec");
+      },
+      execSync(command, options) { str(command, "command"); opts(options); throw notImplemented("child_process.execSync"); },
+      execFile(file, ...rest) { fileArgs("execFile", file, rest, true); },
+      execFileSync(file, ...rest) { fileArgs("execFileSync", file, rest, false); },
+      fork(modulePath, ...rest) {
+        if (typeof modulePath !== "string" && !(modulePath instanceof URL)) throw invalidArg("modulePath", "of type string or an instance of URL", modulePath);
+        let i = 0;
+        if (Array.isArray(rest[i]) || rest[i] === null || rest[i] === undefined) { arr(rest[i]); i++; }
+        opts(rest[i]);
+        throw notImplemented("child_process.fork");
+      },
+      spawn(file, ...rest) { fileArgs("spawn", file, rest, false); },
+      spawnSync(file, ...rest) { fileArgs("spawnSync", file, rest, false); },
+    };
+  };
+
   // ---- modules workerd has that cellhost does not run yet: they load with
   // workerd's export names (libraries import them at the top), constants
   // are real, and a call throws naming what is missing ----
