@@ -224,3 +224,25 @@ export default {};`
 		t.Errorf("invalid wasm import: got %v", err)
 	}
 }
+
+// TestNodeFlaggedModules: node:child_process, worker_threads, console and
+// sqlite load only under their enable_nodejs_<name>_module flag, as in
+// workerd; what cannot work there throws Node's
+// ERR_METHOD_NOT_IMPLEMENTED after Node's argument checks; node:sys is
+// node:util and node:path/win32 is path.win32.
+func TestNodeFlaggedModules(t *testing.T) {
+	if _, err := buildNode(t, `import cp from "node:child_process"; export const probe = () => cp;`, "2026-01-01", "nodejs_compat"); err == nil || !strings.Contains(err.Error(), `No such module "node:child_process".`) {
+		t.Errorf("child_process without its flag: %v", err)
+	}
+	src := `import cp from "node:child_process"; import wt from "node:worker_threads"; import sqlite from "node:sqlite";
+		import con from "node:console"; import sys from "node:sys"; import util from "node:util"; import win32 from "node:path/win32";
+		export function probe() {
+		const code = (f) => { try { f(); return "none"; } catch (e) { return e.code || e.message; } };
+		return [code(() => cp.exec(1)), code(() => cp.exec("ls", () => {})), code(() => cp.spawn("ls", ["-l"], "x")), code(() => new cp.ChildProcess()),
+			code(() => new wt.Worker()), wt.isMainThread, wt.threadId, code(() => new sqlite.DatabaseSync()), sqlite.constants.SQLITE_RECURSIVE,
+			code(() => con.Console()), typeof con.profile, sys === util, typeof win32.resolve].join() }`
+	want := "ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,true,0,Illegal constructor,33,ERR_METHOD_NOT_IMPLEMENTED,function,true,function"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat", "enable_nodejs_child_process_module", "enable_nodejs_worker_threads_module", "enable_nodejs_sqlite_module", "enable_nodejs_console_module"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -132,3 +132,100 @@ func TestNodeTest_mock(t *testing.T) {
 		t.Errorf("a bare \"test\" import should be left to npm resolution (no such package here), got %v", err)
 	}
 }
+
+// TestNodeFs_streams: createReadStream and createWriteStream as Node's fs
+// streams: they open on construction ('open' with the descriptor, then
+// 'ready'), read between start and end (inclusive) in highWaterMark
+// chunks, count bytesRead and bytesWritten, write at start, take a custom
+// fs, close the descriptor when done, and check their options with Node's
+// error codes; fsPromises.open answers a FileHandle.
+func TestNodeFs_streams(t *testing.T) {
+	src := `import fs from "node:fs"; export async function probe() {
+		const out = [];
+		fs.writeFileSync("/tmp/r", "0123456789");
+		const r = fs.createReadStream("/tmp/r", { start: 2, end: 7, highWaterMark: 4, encoding: "utf8" });
+		r.on("open", (fd) => out.push("open " + typeof fd + " " + r.pending));
+		const chunks = [];
+		for await (const c of r) chunks.push(c);
+		out.push(chunks.join("|"), r.bytesRead, r.destroyed);
+		const opens = [];
+		const custom = { open: (...a) => { opens.push(a[0]); return fs.open(...a); }, write: fs.write, close: fs.close };
+		const w = fs.createWriteStream("/tmp/w", { fs: custom });
+		await new Promise((res, rej) => { w.on("error", rej); w.write("abc"); w.end("def", res); });
+		out.push(fs.readFileSync("/tmp/w", "utf8"), w.bytesWritten, opens.join());
+		const w2 = fs.createWriteStream("/tmp/w", { flags: "r+", start: 1 });
+		await new Promise((res) => w2.end("XY", res));
+		out.push(fs.readFileSync("/tmp/w", "utf8"));
+		const code = (f) => { try { f(); return "none"; } catch (e) { return e.code; } };
+		out.push(code(() => fs.createReadStream("/tmp/r", { start: 5, end: 2 })), code(() => fs.createReadStream("/tmp/r", { start: "1" })),
+			code(() => fs.createWriteStream("/tmp/w", { fs: { write: 1 } })));
+		const missing = fs.createReadStream("/tmp/none");
+		out.push(await new Promise((res) => missing.on("error", (e) => res(e.code))));
+		const fh = await fs.promises.open("/tmp/w", "r");
+		out.push(fh.constructor.name, (await fh.readFile("utf8")));
+		await fh.close();
+		out.push(await fh.stat().catch((e) => e.code));
+		return out.join(",") }`
+	want := "open number false,2345|67,6,true,abcdef,6,/tmp/w,aXYdef,ERR_OUT_OF_RANGE,ERR_INVALID_ARG_TYPE,ERR_INVALID_ARG_TYPE,ENOENT,FileHandle,aXYdef,EBADF"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeStream_legacyModules: node:_stream_readable and the other
+// legacy names answer node:stream's classes (by default and by name, as
+// workerd's modules export them), duplexPair (newer than readable-stream)
+// pipes each side into the other, and a StringDecoder of null decodes
+// UTF-8 as Node's does.
+func TestNodeStream_legacyModules(t *testing.T) {
+	src := `import { Readable, Writable, Duplex, Transform, PassThrough, duplexPair } from "node:stream";
+		import R from "node:_stream_readable"; import { StringDecoder } from "node:string_decoder";
+		export async function probe() {
+		const out = [R === Readable, (await import("node:_stream_readable")).Readable === Readable,
+			(await import("node:_stream_writable")).Writable === Writable, (await import("node:_stream_duplex")).default === Duplex,
+			(await import("node:_stream_transform")).Transform === Transform, (await import("node:_stream_passthrough")).PassThrough === PassThrough];
+		const [a, b] = duplexPair();
+		const got = new Promise((res) => b.on("data", (c) => res(c.toString())));
+		a.write("ping");
+		out.push(await got, new StringDecoder(null).encoding);
+		return out.join() }`
+	want := "true,true,true,true,true,true,ping,utf8"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeBuffer_offsetsAndLegacy: Buffer's readers and writers check the
+// offset as Node's do (type, integer, range with the last valid offset,
+// a buffer too short for the value), where an offset of Infinity once
+// reached goja_nodejs's slice bounds and stopped the shard; SlowBuffer,
+// utf8Slice and its kin, buf.parent and buf.offset, and Buffer.from of an
+// object's valueOf and of toJSON's shape.
+func TestNodeBuffer_offsetsAndLegacy(t *testing.T) {
+	src := `import { Buffer, SlowBuffer } from "node:buffer"; export function probe() {
+		const b = Buffer.from([1, 2, 3, 4]);
+		const err = (f) => { try { return "ok " + f(); } catch (e) { return e.code + ": " + e.message; } };
+		return [err(() => b.readInt32LE(Infinity)), err(() => b.readUInt16BE(3)), err(() => b.readInt8(1.5)), err(() => b.readFloatLE("0")),
+			err(() => Buffer.alloc(2).readDoubleBE(0)), err(() => b.readIntLE(0, 7)), err(() => b.readUIntBE(1, 3)), err(() => b.writeUInt16LE(1, 2 ** 40)),
+			err(() => b.readUInt32BE()), typeof SlowBuffer(3).readUInt8, Buffer.from("héllo").utf8Slice(1, 3), b.hexSlice(), b.parent === b.buffer, b.offset,
+			Buffer.from(new String("str")).toString(), Buffer.from(b.toJSON()).equals(b)].join("\n") }`
+	want := `ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 0. Received Infinity
+ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 2. Received 3
+ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be an integer. Received 1.5
+ERR_INVALID_ARG_TYPE: The "offset" argument must be of type number. Received type string ('0')
+ERR_BUFFER_OUT_OF_BOUNDS: Attempt to access memory outside buffer bounds
+ERR_OUT_OF_RANGE: The value of "byteLength" is out of range. It must be >= 1 and <= 6. Received 7
+ok 131844
+ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 2. Received 1_099_511_627_776
+ok 16909060
+function
+é
+01020304
+true
+0
+str
+true`
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

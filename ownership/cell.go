@@ -146,7 +146,7 @@ func (n *Node) TryAcquireThen(ctx context.Context, scope string, then func(*Leas
 	}
 	if err := <-marked; err != nil || thenErr != nil {
 		if err != nil {
-			err = fmt.Errorf("acquire cell %s: write marker: %w", scope, err)
+			err = &MarkerError{Scope: scope, Err: err}
 		}
 		if err == nil {
 			err = thenErr

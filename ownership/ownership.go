@@ -167,6 +167,26 @@ func (e *LeaseLostError) Error() string {
 	return fmt.Sprintf("cell %s: lease at epoch %d lost: %s names node %s at epoch %d", e.Scope, e.Epoch, bucketkey.OwnKey(e.Scope), owner, e.Found.Epoch)
 }
 
+// MarkerError means the node-cells marker of a cell just acquired could
+// not be written (bucket-protocol step 6): the lease was released and
+// nothing was served, so the request was not run. It answers 503 (its
+// Unavailable method), never a bare 500 (issue 31: the chaos suite saw a
+// 500 when versitygw answered a marker write 409 while dead-node GC
+// deleted the markers beside it).
+type MarkerError struct {
+	Scope string
+	Err   error
+}
+
+func (e *MarkerError) Error() string {
+	return "the Durable Object " + e.Scope + " could not be activated: its node-cells marker could not be written to the bucket; the request was not run (" + e.Err.Error() + ")"
+}
+
+func (e *MarkerError) Unwrap() error { return e.Err }
+
+// Unavailable marks the error as a 503 for the host (host/http.go).
+func (e *MarkerError) Unavailable() bool { return true }
+
 // FencedError means the node has fenced itself: its lease has lapsed or
 // could have, so writes to the cell must not be acknowledged. Its message
 // is the user-visible self-fencing text of durable-objects.md section 8.

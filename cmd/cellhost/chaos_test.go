@@ -427,6 +427,34 @@ type chaosOp struct {
 
 func chaosObject(i int) string { return fmt.Sprintf("o%03d", i) }
 
+// explainWait describes a request's wait for its object, for a missed
+// availability target: the object, when the request was sent (relative to
+// the fault) and what the object's requests sent until the answer got,
+// through which node (a node that keeps refusing, or timeouts through
+// every node, point at different causes).
+func explainWait(list []chaosOp, obj int, call, answered, fault time.Time) string {
+	counts := map[string]int{}
+	var keys []string
+	for _, op := range list {
+		if op.call.After(answered) {
+			break
+		}
+		k := fmt.Sprintf("via node %d: %d", op.via, op.status)
+		if op.status == 0 {
+			k = fmt.Sprintf("via node %d: no answer", op.via)
+		}
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s x%d", k, counts[k])
+	}
+	return fmt.Sprintf("%s, sent %v after the fault; its requests until the answer: %s", chaosObject(obj), call.Sub(fault).Round(time.Millisecond), strings.Join(parts, ", "))
+}
+
 // classify turns an answer into an outcome. A 503 without the "may or may
 // not" sentence is a refusal before anything ran (fenced, owner
 // unreachable before sending, owned elsewhere).
@@ -925,7 +953,8 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 	}
 	for _, ev := range rep.events {
 		worst := time.Duration(0)
-		for _, list := range byObj {
+		var why string // the worst wait's object and what its requests got meanwhile
+		for obj, list := range byObj {
 			for i, op := range list {
 				if op.call.Before(ev.measureAt) || !op.call.Before(ev.until) {
 					continue
@@ -953,7 +982,10 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 					}
 					answered = ev.until
 				}
-				worst = max(worst, answered.Sub(op.call))
+				if w := answered.Sub(op.call); w > worst {
+					worst = w
+					why = explainWait(list[i:], obj, op.call, answered, ev.at)
+				}
 			}
 		}
 		rep.recovery[ev.kind] = append(rep.recovery[ev.kind], worst)
@@ -961,8 +993,8 @@ func checkChaos(t *testing.T, rep *chaosReport, nodes []*chaosNode) {
 		// paused inside a bucket transaction stalls every node's writes.
 		asserted := ev.kind != "term" && !(rep.bucket == "file" && ev.kind == "stop")
 		if asserted && worst > allowance {
-			rep.targetMissed = append(rep.targetMissed, fmt.Sprintf("after %s of node %d at %s a request waited %v for its object to answer (target TTL + 2 s + warm-up p99 = %v)",
-				ev.kind, ev.node, ev.at.Format("15:04:05.000"), worst.Round(time.Millisecond), allowance.Round(time.Millisecond)))
+			rep.targetMissed = append(rep.targetMissed, fmt.Sprintf("after %s of node %d at %s a request waited %v for its object to answer (target TTL + 2 s + warm-up p99 = %v): %s",
+				ev.kind, ev.node, ev.at.Format("15:04:05.000"), worst.Round(time.Millisecond), allowance.Round(time.Millisecond), why))
 		}
 	}
 

@@ -17,6 +17,19 @@ type Compat struct {
 	// (nodejs_compat_populate_process_env, default with nodejs_compat from
 	// 2025-04-01).
 	PopulateEnv bool
+	// Flagged: the modules workerd gives only under their own
+	// enable_nodejs_<name>_module flag (flagged below), by name.
+	Flagged map[string]bool
+}
+
+// flagged are the modules workerd gates behind a flag of their own
+// (enable_nodejs_child_process_module, ...): without it an import is "No
+// such module", as in workerd.
+var flagged = map[string]string{
+	"child_process":  "enable_nodejs_child_process_module",
+	"worker_threads": "enable_nodejs_worker_threads_module",
+	"console":        "enable_nodejs_console_module",
+	"sqlite":         "enable_nodejs_sqlite_module",
 }
 
 // v2Date is the compatibility date from which nodejs_compat implies
@@ -44,6 +57,14 @@ func CompatFor(date string, flags []string) Compat {
 		c.PopulateEnv = (date >= envDate || has["nodejs_compat_populate_process_env"]) && !has["nodejs_compat_do_not_populate_process_env"]
 	}
 	c.ALS = c.Modules || has["nodejs_als"]
+	for name, flag := range flagged {
+		if c.Modules && has[flag] {
+			if c.Flagged == nil {
+				c.Flagged = map[string]bool{}
+			}
+			c.Flagged[name] = true
+		}
+	}
 	return c
 }
 
@@ -51,6 +72,9 @@ func CompatFor(date string, flags []string) Compat {
 func (c Compat) Enabled(name string) bool {
 	if !Builtin(name) {
 		return false
+	}
+	if _, gated := flagged[name]; gated {
+		return c.Flagged[name]
 	}
 	if c.Modules {
 		return true
@@ -63,7 +87,7 @@ var modules = []string{
 	"assert", "assert/strict", "async_hooks", "buffer", "cluster", "crypto", "diagnostics_channel", "dns", "dns/promises",
 	"events", "fs", "fs/promises", "http", "http2", "https", "module", "net", "punycode", "tls", "vm",
 	"os", "path", "path/posix", "process", "querystring", "stream", "stream/consumers", "stream/promises",
-	"stream/web", "string_decoder", "test", "timers", "timers/promises", "url", "util", "util/types", "zlib",
+	"stream/web", "sys", "path/win32", "child_process", "worker_threads", "console", "sqlite", "_stream_duplex", "_stream_passthrough", "_stream_readable", "_stream_transform", "_stream_writable", "string_decoder", "test", "timers", "timers/promises", "url", "util", "util/types", "zlib",
 }
 
 // prefixOnly are Node's modules that exist only as "node:name": a bare
@@ -85,8 +109,8 @@ func Builtin(name string) bool {
 // bare import of one under V2 names the missing module instead of looking
 // in node_modules.
 var nodeOnly = []string{
-	"child_process", "dgram", "inspector", "perf_hooks", "readline", "repl",
-	"sqlite", "trace_events", "tty", "v8", "wasi", "worker_threads",
+	"dgram", "inspector", "perf_hooks", "readline", "repl",
+	"trace_events", "tty", "v8", "wasi",
 }
 
 // NodeName reports whether name is one of Node's built-in module names.

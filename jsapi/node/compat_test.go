@@ -1,6 +1,9 @@
 package node
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // TestCompatFor: what workerd's compatibility dates and flags enable.
 func TestCompatFor(t *testing.T) {
@@ -18,8 +21,10 @@ func TestCompatFor(t *testing.T) {
 		{"2026-01-01", []string{"nodejs_compat", "nodejs_compat_do_not_populate_process_env"}, Compat{Modules: true, V2: true, ALS: true}},
 		{"2024-01-01", []string{"nodejs_compat_v2"}, Compat{Modules: true, V2: true, ALS: true}},
 		{"2024-01-01", []string{"nodejs_compat", "nodejs_compat_populate_process_env"}, Compat{Modules: true, ALS: true, PopulateEnv: true}},
+		{"2024-01-01", []string{"nodejs_compat", "enable_nodejs_child_process_module"}, Compat{Modules: true, ALS: true, Flagged: map[string]bool{"child_process": true}}},
+		{"2024-01-01", []string{"enable_nodejs_child_process_module"}, Compat{}},
 	} {
-		if got := CompatFor(c.date, c.flags); got != c.want {
+		if got := CompatFor(c.date, c.flags); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("CompatFor(%s, %v) = %+v, want %+v", c.date, c.flags, got, c.want)
 		}
 	}

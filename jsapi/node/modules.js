@@ -93,6 +93,17 @@
     }
     const goFrom = Buffer.from;
     def(Buffer, "from", function from(value, encodingOrOffset, length) {
+      // Node's fromObject paths goja_nodejs lacks: an object's valueOf, a
+      // {type: "Buffer", data} (toJSON's shape), Symbol.toPrimitive.
+      if (typeof value === "object" && value !== null && !(value instanceof ArrayBuffer) && !ArrayBuffer.isView(value)) {
+        const v = typeof value.valueOf === "function" ? value.valueOf() : undefined;
+        if (v != null && v !== value && (typeof v === "string" || typeof v === "object")) return Buffer.from(v, encodingOrOffset, length);
+        if (value.length === undefined && value.type === "Buffer" && Array.isArray(value.data)) return goFrom.call(this, value.data);
+        if (value.length === undefined && typeof value[Symbol.toPrimitive] === "function") {
+          const p = value[Symbol.toPrimitive]("string");
+          if (typeof p === "string") return Buffer.from(p, encodingOrOffset);
+        }
+      }
       if (typeof value !== "string") return goFrom.apply(this, arguments);
       const kind = extraOf(encodingOrOffset);
       return kind ? toBuf(encodeExtra(value, kind)) : goFrom.call(this, value, goEncoding(encodingOrOffset));
@@ -115,8 +126,71 @@
       return bytes.length;
     });
     def(P, "toLocaleString", P.toString);
+    // Node's legacy accessors: buf.parent and buf.offset.
+    Object.defineProperty(P, "parent", { get() { return this instanceof Buffer ? this.buffer : undefined; }, enumerable: true, configurable: true });
+    Object.defineProperty(P, "offset", { get() { return this instanceof Buffer ? this.byteOffset : undefined; }, enumerable: true, configurable: true });
+    // Node's per-encoding methods (utf8Slice, hexWrite, ...), which
+    // libraries call directly.
+    for (const [name, enc] of [["utf8", "utf8"], ["latin1", "latin1"], ["ascii", "ascii"], ["hex", "hex"], ["base64", "base64"], ["base64url", "base64url"], ["ucs2", "utf16le"]]) {
+      def(P, name + "Slice", function (start = 0, end = this.length) { return this.toString(enc, start, end); });
+      def(P, name + "Write", function (str, offset = 0, length = this.length - offset) { return this.write(str, offset, length, enc); });
+    }
+    // Offsets as Node checks them (lib/internal/buffer.js: checkBounds,
+    // boundsError), before goja_nodejs's readers and writers run: a
+    // non-number offset is ERR_INVALID_ARG_TYPE, a fraction or one past
+    // the end ERR_OUT_OF_RANGE with the range, a buffer shorter than the
+    // value ERR_BUFFER_OUT_OF_BOUNDS.
+    const numText = (v) => {
+      if (Object.is(v, -0)) return "-0";
+      let t = String(v);
+      if (Number.isInteger(v) && Math.abs(v) > 2 ** 32) {
+        let res = "", i = t.length;
+        const start = t[0] === "-" ? 1 : 0;
+        for (; i >= start + 4; i -= 3) res = "_" + t.slice(i - 3, i) + res;
+        t = t.slice(0, i) + res;
+      }
+      return t;
+    };
+    const typeText = (v) => v === null ? "null" : v === undefined ? "undefined" : typeof v === "function" ? `function ${v.name}` : typeof v === "object" ? (v.constructor && v.constructor.name ? `an instance of ${v.constructor.name}` : "an object") : `type ${typeof v} (${typeof v === "string" ? `'${v}'` : String(v)}${typeof v === "bigint" ? "n" : ""})`;
+    const notNumber = (name, v) => Object.assign(new TypeError(`The "${name}" argument must be of type number. Received ${typeText(v)}`), { code: "ERR_INVALID_ARG_TYPE" });
+    const outOfRange = (name, range, v) => Object.assign(new RangeError(`The value of "${name}" is out of range. It must be ${range}. Received ${numText(v)}`), { code: "ERR_OUT_OF_RANGE" });
+    function boundsError(value, length, type) {
+      if (Math.floor(value) !== value) {
+        if (typeof value !== "number") throw notNumber(type || "offset", value);
+        throw outOfRange(type || "offset", "an integer", value);
+      }
+      if (length < 0) throw Object.assign(new RangeError("Attempt to access memory outside buffer bounds"), { code: "ERR_BUFFER_OUT_OF_BOUNDS" });
+      throw outOfRange(type || "offset", `>= ${type ? 1 : 0} and <= ${length}`, value);
+    }
+    function checkOffset(buf, offset, size) {
+      if (typeof offset !== "number") throw notNumber("offset", offset);
+      const last = buf.length - size;
+      if (!(offset >= 0 && offset <= last && Math.floor(offset) === offset)) boundsError(offset, last);
+    }
+    const fixed = { 8: 1, 16: 2, 32: 4, Float: 4, Double: 8, BigInt64: 8, BigUInt64: 8, BigUint64: 8 };
+    for (const k of Object.getOwnPropertyNames(P)) {
+      const m = /^(read|write)(U?[Ii]nt(8|16|32)|Float|Double|BigU?[Ii]nt64)(LE|BE)?$/.exec(k);
+      if (!m || typeof P[k] !== "function") continue;
+      const size = m[3] ? fixed[m[3]] : fixed[m[2]];
+      const orig = P[k];
+      if (m[1] === "read") def(P, k, { [k](offset = 0) { checkOffset(this, offset, size); return orig.call(this, offset); } }[k]);
+      else def(P, k, { [k](value, offset = 0) { checkOffset(this, offset, size); return orig.call(this, value, offset); } }[k]);
+    }
+    for (const k of Object.getOwnPropertyNames(P)) {
+      const m = /^(read|write)U?[Ii]nt(LE|BE)$/.exec(k);
+      if (!m || typeof P[k] !== "function") continue;
+      const orig = P[k];
+      const checkLen = (offset, byteLength, buf) => {
+        if (offset === undefined) throw notNumber("offset", offset);
+        if (!(byteLength >= 1 && byteLength <= 6 && Math.floor(byteLength) === byteLength)) boundsError(byteLength, 6, "byteLength");
+        checkOffset(buf, offset, byteLength);
+      };
+      if (m[1] === "read") def(P, k, { [k](offset, byteLength) { checkLen(offset, byteLength, this); return orig.call(this, offset, byteLength); } }[k]);
+      else def(P, k, { [k](value, offset, byteLength) { checkLen(offset, byteLength, this); return orig.call(this, value, offset, byteLength); } }[k]);
+    }
     return {
       Buffer,
+      SlowBuffer: function SlowBuffer(size) { return Buffer.allocUnsafeSlow(size); },
       atob: globalThis.atob, btoa: globalThis.btoa, Blob: globalThis.Blob, File: globalThis.File,
       kMaxLength: 2 ** 32, kStringMaxLength: 2 ** 29 - 24, INSPECT_MAX_BYTES: 50,
       constants: { MAX_LENGTH: 2 ** 32, MAX_STRING_LENGTH: 2 ** 29 - 24 },
@@ -496,7 +570,8 @@
       }
     }
     function normalize(enc) {
-      const e = String(enc === undefined ? "utf8" : enc).toLowerCase();
+      // Node's normalizeEncoding: null, undefined and "" are UTF-8.
+      const e = String(enc === undefined || enc === null || enc === "" ? "utf8" : enc).toLowerCase();
       switch (e) {
         case "utf8": case "utf-8": return "utf8";
         case "ucs2": case "ucs-2": case "utf16le": case "utf-16le": return "utf16le";
@@ -834,9 +909,41 @@
       if (Stream[k] === rs[k] || k === "prototype" || k === "length" || k === "name") continue;
       Object.defineProperty(Stream, k, { value: rs[k], writable: true, configurable: true, enumerable: true });
     }
+    // duplexPair (Node 22.6) is newer than readable-stream 4.8: two
+    // Duplexes, each writing into the other's readable side; a write's
+    // callback waits until the other side is read from.
+    if (!Stream.duplexPair) {
+      const other = Symbol("otherSide"), pending = Symbol("pendingCallback");
+      class DuplexSide extends rs.Duplex {
+        _read() { const cb = this[pending]; if (cb) { this[pending] = null; cb(); } }
+        _write(chunk, encoding, cb) {
+          if (chunk.length === 0) return queueMicrotask(cb);
+          this[other].push(chunk);
+          this[other][pending] = cb;
+        }
+        _final(cb) { this[other].on("end", cb); this[other].push(null); }
+      }
+      const duplexPair = function duplexPair(options) {
+        const a = new DuplexSide(options), b = new DuplexSide(options);
+        a[other] = b;
+        b[other] = a;
+        return [a, b];
+      };
+      Object.defineProperty(Stream, "duplexPair", { value: duplexPair, writable: true, configurable: true, enumerable: true });
+    }
     return Stream;
   };
   defs["stream/promises"] = () => require("stream").promises;
+  // Node's legacy module names for the stream classes: each exports the
+  // class itself, which also names itself (workerd's ESM modules export it
+  // by name: `(await import("node:_stream_readable")).Readable`).
+  for (const [mod, cls] of [["_stream_readable", "Readable"], ["_stream_writable", "Writable"], ["_stream_duplex", "Duplex"], ["_stream_transform", "Transform"], ["_stream_passthrough", "PassThrough"]]) {
+    defs[mod] = () => {
+      const C = require("stream")[cls];
+      if (!Object.prototype.hasOwnProperty.call(C, cls)) Object.defineProperty(C, cls, { value: C, writable: true, configurable: true });
+      return C;
+    };
+  }
   defs["stream/web"] = () => {
     const names = ["ReadableStream", "ReadableStreamDefaultReader", "ReadableStreamBYOBReader", "ReadableStreamBYOBRequest", "ReadableByteStreamController", "ReadableStreamDefaultController", "TransformStream", "TransformStreamDefaultController", "WritableStream", "WritableStreamDefaultWriter", "WritableStreamDefaultController", "ByteLengthQueuingStrategy", "CountQueuingStrategy", "TextEncoderStream", "TextDecoderStream", "CompressionStream", "DecompressionStream"];
     const out = {};
@@ -878,6 +985,10 @@
         const q = opts.params[constants.BROTLI_PARAM_QUALITY];
         if (q !== undefined) o.quality = q;
       }
+      if (mode.startsWith("zstd") && opts.params) {
+        const l = opts.params[constants.ZSTD_c_compressionLevel];
+        if (l !== undefined) o.zstdLevel = l;
+      }
       return o;
     };
     class ZlibBase extends Transform {
@@ -913,12 +1024,16 @@
       close(cb) { if (cb) this.once("close", cb); this.destroy(); }
     }
     const exp = { constants, crc32: (data, value) => z.crc32(data, value) };
-    const kinds = { Deflate: "deflate", Inflate: "inflate", Gzip: "gzip", Gunzip: "gunzip", DeflateRaw: "deflateRaw", InflateRaw: "inflateRaw", Unzip: "unzip", BrotliCompress: "brotliCompress", BrotliDecompress: "brotliDecompress" };
+    const kinds = { Deflate: "deflate", Inflate: "inflate", Gzip: "gzip", Gunzip: "gunzip", DeflateRaw: "deflateRaw", InflateRaw: "inflateRaw", Unzip: "unzip", BrotliCompress: "brotliCompress", BrotliDecompress: "brotliDecompress", ZstdCompress: "zstdCompress", ZstdDecompress: "zstdDecompress" };
     for (const [cls, mode] of Object.entries(kinds)) {
       const C = { [cls]: class extends ZlibBase { constructor(opts) { super(mode, opts); } } }[cls];
       exp[cls] = C;
       exp["create" + cls] = (opts) => new C(opts);
-      exp[mode + "Sync"] = (buf, opts) => z.process(mode, toInput(buf), engineOptions(mode, opts));
+      // { info: true }: Node answers the buffer and the engine that made it.
+      exp[mode + "Sync"] = (buf, opts) => {
+        const out = z.process(mode, toInput(buf), engineOptions(mode, opts));
+        return opts && opts.info ? { buffer: out, engine: new C(opts) } : out;
+      };
       exp[mode] = (buf, opts, cb) => {
         if (typeof opts === "function") { cb = opts; opts = {}; }
         if (typeof cb !== "function") throw Object.assign(new TypeError(`The "callback" argument must be of type function. Received ${cb === undefined ? "undefined" : typeof cb}`), { code: "ERR_INVALID_ARG_TYPE" });
@@ -1549,12 +1664,337 @@
     };
     promises.constants = fs.constants;
     fs.promises = promises;
-    fs.createReadStream = (p, o) => { const { Readable } = require("stream"); const data = readAll(p); const enc = encodingOf(o); return Readable.from([enc ? Buffer.from(data).toString(enc) : Buffer.from(data)]); };
-    fs.createWriteStream = (p, o) => {
-      const { Writable } = require("stream");
-      writeAll(p, new Uint8Array(0), o && o.flags === "a");
-      return new Writable({ write(chunk, enc, cb) { try { writeAll(p, typeof chunk === "string" ? Buffer.from(chunk, enc) : chunk, true); cb(); } catch (e) { cb(e); } } });
+    // writev/readv: the buffers in order, at position (or the fd's own).
+    sync.writevSync = fs.writevSync = (fd, buffers, pos = null) => {
+      if (!Array.isArray(buffers)) throw argType("buffers", "an instance of ArrayBufferView[]", buffers);
+      let n = 0;
+      for (const b of buffers) { n += typeof pos === "number" ? sync.writeSync(fd, b, 0, b.byteLength, pos + n) : sync.writeSync(fd, b, 0, b.byteLength); }
+      return n;
     };
+    sync.readvSync = fs.readvSync = (fd, buffers, pos = null) => {
+      if (!Array.isArray(buffers)) throw argType("buffers", "an instance of ArrayBufferView[]", buffers);
+      let n = 0;
+      for (const b of buffers) {
+        const got = sync.readSync(fd, b, 0, b.byteLength, typeof pos === "number" ? pos + n : null);
+        n += got;
+        if (got < b.byteLength) break;
+      }
+      return n;
+    };
+    // The callback forms of read, write, writev and readv answer the
+    // buffer(s) too, as Node's do: (err, bytes, buffer).
+    const withBuffer = (name, f, bufArg) => (...args) => {
+      const cb = args.pop();
+      if (typeof cb !== "function") throw argType("cb", "of type function", cb);
+      let r, e = null;
+      try { r = f(...args); } catch (err) { if (thrownAtCall(err)) throw err; e = err; }
+      native.setImmediate(() => (e ? cb(e) : cb(null, r, args[bufArg])));
+    };
+    fs.read = withBuffer("read", sync.readSync, 1);
+    fs.write = withBuffer("write", sync.writeSync, 1);
+    fs.writev = withBuffer("writev", sync.writevSync, 1);
+    fs.readv = withBuffer("readv", sync.readvSync, 1);
+
+    // ---- FileHandle: fsPromises.open's answer, over a descriptor ----
+    const kFd = Symbol("fd");
+    const asyncDispose = Symbol.asyncDispose || Symbol.for("Symbol.asyncDispose");
+    class FileHandle extends require("events").EventEmitter {
+      constructor(fd) { super(); this[kFd] = fd; }
+      // A closed handle's fd is undefined, as workerd's.
+      get fd() { return this[kFd] === -1 ? undefined : this[kFd]; }
+      _fd(syscall) {
+        if (this[kFd] === -1) throw fsError("EBADF", syscall, `bad file descriptor, ${syscall}`);
+        return this[kFd];
+      }
+      async stat(o) { return sync.fstatSync(this._fd("fstat"), o); }
+      async chmod(mode) { return sync.fchmodSync(this._fd("fchmod"), mode); }
+      async chown(uid, gid) { return sync.fchownSync(this._fd("fchown"), uid, gid); }
+      async utimes(a, m) { return sync.futimesSync(this._fd("futime"), a, m); }
+      async sync() { return sync.fsyncSync(this._fd("fsync")); }
+      async datasync() { return sync.fdatasyncSync(this._fd("fdatasync")); }
+      async truncate(len = 0) { return sync.ftruncateSync(this._fd("ftruncate"), len); }
+      async read(buf, off, len, pos) {
+        if (buf === undefined || (buf !== null && typeof buf === "object" && !ArrayBuffer.isView(buf))) {
+          const o = buf || {};
+          buf = o.buffer || Buffer.alloc(16384);
+          ({ offset: off = 0, length: len = buf.byteLength - off, position: pos = null } = o);
+        }
+        const bytesRead = sync.readSync(this._fd("read"), buf, off, len, pos);
+        return { bytesRead, buffer: buf };
+      }
+      async readv(buffers, pos) { return { bytesRead: sync.readvSync(this._fd("read"), buffers, pos), buffers }; }
+      async write(data, a, b, c) {
+        const bytesWritten = sync.writeSync(this._fd("write"), data, a, b, c);
+        return { bytesWritten, buffer: data };
+      }
+      async writev(buffers, pos) { return { bytesWritten: sync.writevSync(this._fd("write"), buffers, pos), buffers }; }
+      // workerd reads the whole file, whatever the descriptor's position.
+      async readFile(o) { return sync.readFileSync(fds.get(this._fd("read")).abs, o); }
+      async writeFile(data, o) {
+        const enc = encodingOf(o) || "utf8";
+        sync.writeSync(this._fd("write"), typeof data === "string" ? Buffer.from(data, enc) : data);
+      }
+      async appendFile(data, o) { return this.writeFile(data, o); }
+      async close() {
+        if (this[kFd] === -1) return;
+        const fd = this[kFd];
+        this[kFd] = -1;
+        sync.closeSync(fd);
+        this.emit("close");
+      }
+      // A byte stream of the file from the descriptor's position; the
+      // handle closes at its end unless autoClose is false, and a handle
+      // closed meanwhile ends it.
+      readableWebStream(o = {}) {
+        this._fd("read");
+        const fh = this, autoClose = o.autoClose === undefined ? true : !!o.autoClose;
+        return new ReadableStream({
+          type: "bytes",
+          async pull(c) {
+            if (fh[kFd] === -1) { c.close(); return; }
+            const buf = new Uint8Array(16384);
+            const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+            if (bytesRead === 0) {
+              c.close();
+              if (autoClose) await fh.close();
+              return;
+            }
+            c.enqueue(buf.subarray(0, bytesRead));
+          },
+          cancel() { if (autoClose) return fh.close(); },
+        });
+      }
+      createReadStream(o) { return new ReadStream(undefined, { ...o, fd: this }); }
+      createWriteStream(o) { return new WriteStream(undefined, { ...o, fd: this }); }
+      [asyncDispose]() { return this.close(); }
+    }
+    promises.open = async (p, flags, mode) => new FileHandle(sync.openSync(p, flags, mode));
+    promises.FileHandle = FileHandle;
+
+    // ---- ReadStream and WriteStream: Node's fs streams (lib/internal/
+    // fs/streams.js, written again here over this file system: readable-
+    // stream has no fs). They open through options.fs (or this module),
+    // read and write at start/pos, and close the descriptor on destroy
+    // when autoClose. ----
+    const { Readable, Writable, finished } = require("stream");
+    const kIo = Symbol("performingIO"), kIoDone = Symbol("ioDone"), kFs = Symbol("fs"), kHandle = Symbol("handle");
+    const fnCheck = (v, name) => { if (typeof v !== "function") throw argType(name, "of type function", v); };
+    const intCheck = (v, name) => {
+      if (typeof v !== "number") throw argType(name, "of type number", v);
+      if (!Number.isInteger(v)) throw outOfRange(name, "an integer", v);
+      if (v < 0 || v > Number.MAX_SAFE_INTEGER) throw outOfRange(name, ">= 0 && <= 9007199254740991", v);
+    };
+    const streamOptions = (o) => {
+      if (o === undefined || o === null) return {};
+      if (typeof o === "string") return { encoding: o };
+      if (typeof o !== "object") throw argType("options", "of type string or an instance of Object", o);
+      // Node's copyObject: inherited options count too.
+      const c = {};
+      for (const k in o) c[k] = o[k];
+      if (c.signal !== undefined && !(c.signal instanceof AbortSignal)) throw argType("options.signal", "an instance of AbortSignal", c.signal);
+      return c;
+    };
+    // Custom fs operations fill in what they leave out from this module.
+    const fsOps = (o, names) => {
+      if (!o.fs) return fs;
+      const ops = {};
+      for (const k of names) ops[k] = o.fs[k] === undefined ? fs[k] : o.fs[k];
+      return ops;
+    };
+    // A FileHandle as options.fd: its descriptor, with its methods as fs.
+    function handleFs(stream, fh) {
+      stream[kHandle] = fh;
+      stream[kFs] = {
+        read: (fd, buf, off, len, pos, cb) => fh.read(buf, off, len, pos).then((r) => cb(null, r.bytesRead, r.buffer), cb),
+        write: (fd, buf, off, len, pos, cb) => fh.write(buf, off, len, pos).then((r) => cb(null, r.bytesWritten, r.buffer), cb),
+        writev: (fd, bufs, pos, cb) => fh.writev(bufs, pos).then((r) => cb(null, r.bytesWritten, r.buffers), cb),
+        close: (fd, cb) => fh.close().then(() => cb(null), cb),
+        fsync: (fd, cb) => fh.sync().then(() => cb(null), cb),
+      };
+      fh.on("close", () => { if (!stream.destroyed) stream.destroy(); });
+      return fh.fd;
+    }
+    function importFd(stream, path, o, dflags) {
+      if (o.fd instanceof FileHandle) {
+        if (o.fs) throw Object.assign(new Error("The FileHandle with fs method is not implemented"), { code: "ERR_METHOD_NOT_IMPLEMENTED" });
+        stream.fd = handleFs(stream, o.fd);
+        stream.path = undefined;
+      } else if (o.fd !== undefined && o.fd !== null) {
+        intCheck(o.fd, "fd");
+        stream.fd = o.fd;
+        stream.path = undefined;
+      } else {
+        stream.fd = null;
+        stream.path = path instanceof URL ? decodeURIComponent(path.pathname) : path;
+        if (typeof stream.path !== "string" && !(stream.path instanceof Uint8Array)) throw argType("path", "of type string or an instance of Buffer or URL", path);
+        stream.flags = o.flags === undefined ? dflags : o.flags;
+        stream.mode = o.mode === undefined ? 0o666 : o.mode;
+      }
+    }
+    function construct(cb) {
+      if (typeof this.fd === "number") return cb();
+      if (this.open !== openFs) {
+        // Node's backward compatibility for a monkey-patched open(): it
+        // opens, and its 'open' (or 'error') event ends construction.
+        const emit = this.emit;
+        this.emit = function (ev, ...args) {
+          if (ev === "open") { this.emit = emit; cb(); return emit.call(this, ev, ...args); }
+          if (ev === "error") { this.emit = emit; return cb(args[0]); }
+          return emit.call(this, ev, ...args);
+        };
+        this.open();
+        return;
+      }
+      this[kFs].open(this.path, this.flags, this.mode, (er, fd) => {
+        if (er) return cb(er);
+        this.fd = fd;
+        cb();
+        this.emit("open", this.fd);
+        this.emit("ready");
+      });
+    }
+    // The deprecated open() method; construction opens the file.
+    function openFs() {}
+    // Node's errorOrDestroy: a stream that does not autoDestroy keeps its
+    // descriptor and only reports the error.
+    function errorOrDestroy(stream, err) {
+      const st = stream._readableState || stream._writableState;
+      if (st.autoDestroy) return stream.destroy(err);
+      if (!st.errored) st.errored = err;
+      stream.emit("error", err);
+    }
+    function closeStream(stream, err, cb) {
+      if (stream.fd === null || stream.fd === undefined) return cb(err);
+      const fd = stream.fd;
+      const done = (er) => cb(er || err);
+      stream.fd = null;
+      if (stream.flush) stream[kFs].fsync(fd, (fe) => stream[kFs].close(fd, (ce) => done(fe || ce)));
+      else stream[kFs].close(fd, done);
+    }
+    function destroyStream(err, cb) {
+      if (this[kIo]) this.once(kIoDone, (er) => closeStream(this, err || er, cb));
+      else closeStream(this, err, cb);
+    }
+    function ReadStream(path, options) {
+      if (!(this instanceof ReadStream)) return new ReadStream(path, options);
+      const o = streamOptions(options);
+      if (o.highWaterMark === undefined) o.highWaterMark = 64 * 1024;
+      this[kFs] = fsOps(o, ["open", "read", "close"]);
+      fnCheck(this[kFs].open, "options.fs.open");
+      fnCheck(this[kFs].read, "options.fs.read");
+      fnCheck(this[kFs].close, "options.fs.close");
+      o.autoDestroy = o.autoClose === undefined ? true : o.autoClose;
+      importFd(this, path, o, "r");
+      this.start = o.start;
+      this.end = o.end;
+      this.pos = undefined;
+      this.bytesRead = 0;
+      this[kIo] = false;
+      if (this.start !== undefined) { intCheck(this.start, "start"); this.pos = this.start; }
+      if (this.end === undefined) this.end = Infinity;
+      else if (this.end !== Infinity) {
+        intCheck(this.end, "end");
+        if (this.start !== undefined && this.start > this.end) throw outOfRange("start", `<= "end" (here: ${this.end})`, this.start);
+      }
+      Readable.call(this, o);
+    }
+    Object.setPrototypeOf(ReadStream.prototype, Readable.prototype);
+    Object.setPrototypeOf(ReadStream, Readable);
+    const invalidThis = (type) => Object.assign(new TypeError(`Value of "this" must be of type ${type}`), { code: "ERR_INVALID_THIS" });
+    Object.defineProperties(ReadStream.prototype, {
+      autoClose: { get() { if (!(this instanceof ReadStream)) throw invalidThis("ReadStream"); return this._readableState.autoDestroy; }, set(v) { this._readableState.autoDestroy = v; }, configurable: true },
+      pending: { get() { return this.fd === null; }, configurable: true },
+    });
+    ReadStream.prototype._construct = construct;
+    ReadStream.prototype.open = openFs;
+    ReadStream.prototype._read = function (n) {
+      n = this.pos !== undefined ? Math.min(this.end - this.pos + 1, n) : Math.min(this.end - this.bytesRead + 1, n);
+      if (n <= 0) { this.push(null); return; }
+      const buf = Buffer.alloc(n);
+      this[kIo] = true;
+      this[kFs].read(this.fd, buf, 0, n, this.pos === undefined ? null : this.pos, (er, bytesRead) => {
+        this[kIo] = false;
+        if (this.destroyed) { this.emit(kIoDone, er); return; }
+        if (er) { errorOrDestroy(this, er); return; }
+        if (bytesRead > 0) {
+          if (this.pos !== undefined) this.pos += bytesRead;
+          this.bytesRead += bytesRead;
+          this.push(bytesRead !== buf.length ? Buffer.from(buf.subarray(0, bytesRead)) : buf);
+        } else this.push(null);
+      });
+    };
+    ReadStream.prototype._destroy = destroyStream;
+    ReadStream.prototype.close = function (cb) {
+      if (typeof cb === "function") finished(this, cb);
+      this.destroy();
+    };
+    function WriteStream(path, options) {
+      if (!(this instanceof WriteStream)) return new WriteStream(path, options);
+      const o = streamOptions(options);
+      o.decodeStrings = true;
+      this[kFs] = fsOps(o, ["open", "write", "writev", "close", "fsync"]);
+      fnCheck(this[kFs].open, "options.fs.open");
+      if (!this[kFs].write && !this[kFs].writev) throw argType("options.fs.write", "of type function", this[kFs].write);
+      if (this[kFs].write) fnCheck(this[kFs].write, "options.fs.write");
+      else this._write = null;
+      if (this[kFs].writev) fnCheck(this[kFs].writev, "options.fs.writev");
+      else this._writev = null;
+      fnCheck(this[kFs].close, "options.fs.close");
+      o.autoDestroy = o.autoClose === undefined ? true : o.autoClose;
+      if (o.flush !== undefined && o.flush !== null && typeof o.flush !== "boolean") throw argType("options.flush", "of type boolean", o.flush);
+      this.flush = !!o.flush;
+      if (this.flush) fnCheck(this[kFs].fsync, "options.fs.fsync");
+      importFd(this, path, o, "w");
+      this.start = o.start;
+      this.pos = undefined;
+      this.bytesWritten = 0;
+      this[kIo] = false;
+      if (this.start !== undefined) { intCheck(this.start, "start"); this.pos = this.start; }
+      Writable.call(this, o);
+      if (o.encoding) this.setDefaultEncoding(o.encoding);
+    }
+    Object.setPrototypeOf(WriteStream.prototype, Writable.prototype);
+    Object.setPrototypeOf(WriteStream, Writable);
+    Object.defineProperties(WriteStream.prototype, {
+      autoClose: { get() { if (!(this instanceof WriteStream)) throw invalidThis("WriteStream"); return this._writableState.autoDestroy; }, set(v) { this._writableState.autoDestroy = v; }, configurable: true },
+      pending: { get() { return this.fd === null; }, configurable: true },
+    });
+    WriteStream.prototype._construct = construct;
+    WriteStream.prototype.open = openFs;
+    const ioDone = (stream, cb) => (er, bytes) => {
+      stream[kIo] = false;
+      if (stream.destroyed) { cb(er); stream.emit(kIoDone, er); return; }
+      if (er) return cb(er);
+      stream.bytesWritten += bytes;
+      cb();
+    };
+    WriteStream.prototype._write = function (data, encoding, cb) {
+      this[kIo] = true;
+      this[kFs].write(this.fd, data, 0, data.length, this.pos === undefined ? null : this.pos, ioDone(this, cb));
+      if (this.pos !== undefined) this.pos += data.length;
+    };
+    WriteStream.prototype._writev = function (data, cb) {
+      const chunks = data.map((d) => d.chunk);
+      const size = chunks.reduce((n, c) => n + c.length, 0);
+      this[kIo] = true;
+      this[kFs].writev(this.fd, chunks, this.pos === undefined ? null : this.pos, ioDone(this, cb));
+      if (this.pos !== undefined) this.pos += size;
+    };
+    WriteStream.prototype._destroy = destroyStream;
+    WriteStream.prototype.close = function (cb) {
+      if (cb) {
+        if (this.closed) { queueMicrotask(cb); return; }
+        this.on("close", cb);
+      }
+      if (!this.autoClose) this.on("finish", this.destroy);
+      this.end();
+    };
+    WriteStream.prototype.destroySoon = WriteStream.prototype.end;
+    fs.ReadStream = ReadStream;
+    fs.WriteStream = WriteStream;
+    // Function declarations, as Node's: some code calls them with new.
+    fs.createReadStream = function createReadStream(p, o) { return new ReadStream(p, o); };
+    fs.createWriteStream = function createWriteStream(p, o) { return new WriteStream(p, o); };
     fs.watch = fs.watchFile = () => { throw new Error("fs.watch is not supported by cellhost"); };
     return fs;
   };
@@ -1645,6 +2085,125 @@
     return test;
   };
 
+
+  // ---- modules workerd gives as Node's names over what a worker has (or
+  // as stubs: a call that cannot work throws Node's
+  // ERR_METHOD_NOT_IMPLEMENTED, "The X method is not implemented") ----
+  const notImplemented = (what) => Object.assign(new Error(`The ${what} method is not implemented`), { code: "ERR_METHOD_NOT_IMPLEMENTED" });
+  const describeArg = (v) => v === null ? "null" : v === undefined ? "undefined" : typeof v === "function" ? `function ${v.name}` : typeof v === "object" ? (v.constructor && v.constructor.name ? `an instance of ${v.constructor.name}` : "an object") : `type ${typeof v} (${typeof v === "string" ? `'${v}'` : String(v)}${typeof v === "bigint" ? "n" : ""})`;
+  const invalidArg = (name, want, v) => Object.assign(new TypeError(`The "${name}" ${name.includes(".") ? "property" : "argument"} must be ${want}. Received ${describeArg(v)}`), { code: "ERR_INVALID_ARG_TYPE" });
+  // node:sys is node:util under its old name.
+  defs.sys = () => require("util");
+  // node:path/win32: path.win32 (workerd's node:path is POSIX; so is
+  // cellhost's win32, see path above).
+  defs["path/win32"] = () => require("path").win32;
+  // node:console: the global console with Node's extra methods; a second
+  // Console and the inspector's context/createTask are not available.
+  defs.console = () => {
+    const c = Object.create(null);
+    const base = globalThis.console;
+    for (const k of ["log", "info", "debug", "warn", "error", "dir", "time", "timeEnd", "timeLog", "trace", "assert", "clear", "count", "countReset", "group", "groupEnd", "table", "dirxml", "groupCollapsed", "profile", "profileEnd", "timeStamp"]) {
+      c[k] = typeof base[k] === "function" ? base[k].bind(base) : () => {};
+    }
+    c.Console = function Console() { throw notImplemented("Console"); };
+    c.context = () => { throw notImplemented("console.context"); };
+    c.createTask = () => { throw notImplemented("console.createTask"); };
+    return c;
+  };
+  // node:worker_threads: one thread, the main one; MessageChannel is the
+  // global one; a Worker cannot be started.
+  defs.worker_threads = () => {
+    const { EventEmitter } = require("events");
+    class BroadcastChannel { constructor() { throw notImplemented("BroadcastChannel"); } }
+    class Worker extends EventEmitter {
+      constructor() { super(); throw notImplemented("Worker"); }
+      cpuUsage() { return Promise.reject(notImplemented("Worker.cpuUsage")); }
+      postMessage() {}
+      async postMessageToThread() {}
+      ref() {}
+      unref() {}
+      async terminate() { throw notImplemented("Worker.terminate"); }
+      async getHeapSnapshot() { throw notImplemented("Worker.getHeapSnapshot"); }
+      async getHeapStatistics() { throw notImplemented("Worker.getHeapStatistics"); }
+      async startCpuProfile() { throw notImplemented("Worker.startCpuProfile"); }
+      async startHeapProfile() { throw notImplemented("Worker.startHeapProfile"); }
+      async [Symbol.asyncDispose || Symbol.for("Symbol.asyncDispose")]() {}
+    }
+    const env = new Map();
+    return {
+      BroadcastChannel, MessageChannel: globalThis.MessageChannel, MessagePort: globalThis.MessagePort, Worker,
+      SHARE_ENV: Symbol.for("nodejs.worker_threads.SHARE_ENV"),
+      getEnvironmentData: (k) => env.get(k), setEnvironmentData: (k, v) => { if (v === undefined) env.delete(k); else env.set(k, v); },
+      isMainThread: true, isMarkedAsUntransferable: () => false, markAsUntransferable() {}, markAsUncloneable() {},
+      moveMessagePortToContext: () => new globalThis.MessageChannel().port1, parentPort: null, receiveMessageOnPort: () => undefined,
+      resourceLimits: {}, postMessageToThread() { throw notImplemented("worker_threads.postMessageToThread"); },
+      threadId: 0, workerData: null, isInternalThread: false,
+    };
+  };
+  // node:sqlite: its constants; the database classes cannot be made.
+  defs.sqlite = () => {
+    const names = ["CREATE_INDEX", "CREATE_TABLE", "CREATE_TEMP_INDEX", "CREATE_TEMP_TABLE", "CREATE_TEMP_TRIGGER", "CREATE_TEMP_VIEW", "CREATE_TRIGGER", "CREATE_VIEW", "DELETE", "DROP_INDEX", "DROP_TABLE", "DROP_TEMP_INDEX", "DROP_TEMP_TABLE", "DROP_TEMP_TRIGGER", "DROP_TEMP_VIEW", "DROP_TRIGGER", "DROP_VIEW", "INSERT", "PRAGMA", "READ", "SELECT", "TRANSACTION", "UPDATE", "ATTACH", "DETACH", "ALTER_TABLE", "REINDEX", "ANALYZE", "CREATE_VTABLE", "DROP_VTABLE", "FUNCTION", "SAVEPOINT"];
+    // sqlite3.h's values.
+    const constants = { SQLITE_CHANGESET_OMIT: 0, SQLITE_CHANGESET_REPLACE: 1, SQLITE_CHANGESET_ABORT: 2, SQLITE_CHANGESET_DATA: 1, SQLITE_CHANGESET_NOTFOUND: 2, SQLITE_CHANGESET_CONFLICT: 3, SQLITE_CHANGESET_CONSTRAINT: 4, SQLITE_CHANGESET_FOREIGN_KEY: 5, SQLITE_OK: 0, SQLITE_DENY: 1, SQLITE_IGNORE: 2 };
+    names.forEach((n, i) => { constants["SQLITE_" + n] = i + 1; });
+    constants.SQLITE_COPY = 0;
+    constants.SQLITE_RECURSIVE = 33;
+    const illegal = () => new TypeError("Illegal constructor");
+    class DatabaseSync { constructor() { throw illegal(); } }
+    class StatementSync { constructor() { throw illegal(); } }
+    return { DatabaseSync, StatementSync, constants, backup() { throw notImplemented("sqlite.backup"); } };
+  };
+  // node:child_process: arguments checked as Node checks them, then no
+  // process can be started.
+  defs.child_process = () => {
+    const { EventEmitter } = require("events");
+    class ChildProcess extends EventEmitter {
+      constructor() { super(); throw notImplemented("child_process.ChildProcess"); }
+      kill() { return false; }
+      send() { return false; }
+      disconnect() {}
+      unref() {}
+      ref() {}
+    }
+    const str = (v, name) => { if (typeof v !== "string") throw invalidArg(name, "of type string", v); };
+    const opts = (v, name = "options") => { if (v !== undefined && v !== null && (typeof v !== "object" || Array.isArray(v))) throw invalidArg(name, "of type object", v); };
+    const fn = (v, name = "callback") => { if (v !== undefined && v !== null && typeof v !== "function") throw invalidArg(name, "of type function", v); };
+    const arr = (v, name = "args") => { if (v !== undefined && v !== null && !Array.isArray(v)) throw invalidArg(name, "an instance of Array", v); };
+    // file, [args], [options], [callback]: an array, object and function
+    // in that order, each optional.
+    const fileArgs = (name, file, rest, withCb) => {
+      str(file, "file");
+      let i = 0;
+      if (Array.isArray(rest[i]) || rest[i] === null || rest[i] === undefined) { arr(rest[i]); i++; }
+      if (rest[i] !== undefined && typeof rest[i] !== "function") { opts(rest[i]); i++; }
+      if (withCb) { fn(rest[i]); i++; }
+      if (rest.length > i && rest[i] !== undefined) throw invalidArg("args", "an instance of Array", rest[i]);
+      throw notImplemented("child_process." + name);
+    };
+    return {
+      ChildProcess,
+      _forkChild() { throw notImplemented("child_process._forkChild"); },
+      exec(command, options, callback) {
+        str(command, "command");
+        if (typeof options === "function") { callback = options; options = undefined; }
+        opts(options);
+        fn(callback);
+        throw notImplemented("child_process.exec");
+      },
+      execSync(command, options) { str(command, "command"); opts(options); throw notImplemented("child_process.execSync"); },
+      execFile(file, ...rest) { fileArgs("execFile", file, rest, true); },
+      execFileSync(file, ...rest) { fileArgs("execFileSync", file, rest, false); },
+      fork(modulePath, ...rest) {
+        if (typeof modulePath !== "string" && !(modulePath instanceof URL)) throw invalidArg("modulePath", "of type string or an instance of URL", modulePath);
+        let i = 0;
+        if (Array.isArray(rest[i]) || rest[i] === null || rest[i] === undefined) { arr(rest[i]); i++; }
+        opts(rest[i]);
+        throw notImplemented("child_process.fork");
+      },
+      spawn(file, ...rest) { fileArgs("spawn", file, rest, false); },
+      spawnSync(file, ...rest) { fileArgs("spawnSync", file, rest, false); },
+    };
+  };
 
   // ---- modules workerd has that cellhost does not run yet: they load with
   // workerd's export names (libraries import them at the top), constants

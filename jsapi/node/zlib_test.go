@@ -3,6 +3,8 @@ package node
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
+	"errors"
 	"testing"
 )
 
@@ -88,12 +90,12 @@ func runZlib(mode zlibMode, in []byte) ([]byte, error) {
 // FuzzZlibDecode: arbitrary input to every decompressor gives output or an
 // error, never a panic, and maxOutputLength bounds what is produced.
 func FuzzZlibDecode(f *testing.F) {
-	for _, b64 := range []string{"eJzLSM3JyVcozy/KSQEAGgsEXQ==", "H4sIAAAAAAAAA8tIzcnJVyjPL8pJAQCFEUoNCwAAAA==", "y0jNyclXKM8vykkBAA==", "CwWAaGVsbG8gd29ybGQD"} {
+	for _, b64 := range []string{"eJzLSM3JyVcozy/KSQEAGgsEXQ==", "H4sIAAAAAAAAA8tIzcnJVyjPL8pJAQCFEUoNCwAAAA==", "y0jNyclXKM8vykkBAA==", "CwWAaGVsbG8gd29ybGQD", "KLUv/SALWQAAaGVsbG8gd29ybGQ="} {
 		b, _ := base64.StdEncoding.DecodeString(b64)
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, m := range []zlibMode{modeInflate, modeGunzip, modeInflateRaw, modeUnzip, modeBrotliDecompress} {
+		for _, m := range []zlibMode{modeInflate, modeGunzip, modeInflateRaw, modeUnzip, modeBrotliDecompress, modeZstdDecompress} {
 			s, _ := newZlibStream(m, zlibOptions{Level: -1, MaxOutputLength: 1 << 16})
 			_, _ = s.write(in)
 			out, err := s.end()
@@ -102,4 +104,53 @@ func FuzzZlibDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestZstd: node:zlib's zstd engines (klauspost/compress/zstd) read a frame
+// written by hand to the format (RFC 8878: one raw block), round-trip at
+// the levels ZSTD_c_compressionLevel takes, and fail bad, cut and
+// oversized input with workerd's messages.
+func TestZstd(t *testing.T) {
+	frame, _ := hex.DecodeString("28b52ffd200b590000" + hex.EncodeToString([]byte("hello world")))
+	if got, err := runZlib(modeZstdDecompress, frame); err != nil || string(got) != "hello world" {
+		t.Fatalf("known frame: got %q, %v", got, err)
+	}
+	in := bytes.Repeat([]byte("Hello, Zstd compression! "), 400)
+	for _, level := range []int{0, 1, 3, 19, 22} {
+		s, err := newZlibStream(modeZstdCompress, zlibOptions{ZstdLevel: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := s.write(in)
+		b, err := s.end()
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := append(a, b...)
+		if !bytes.HasPrefix(z, []byte{0x28, 0xb5, 0x2f, 0xfd}) || len(z) >= len(in)/10 {
+			t.Errorf("level %d: %d bytes, not a small zstd frame", level, len(z))
+		}
+		got, err := runZlib(modeZstdDecompress, z)
+		if err != nil || !bytes.Equal(got, in) {
+			t.Errorf("level %d: round trip: %v", level, err)
+		}
+	}
+	z, _ := runZlib(modeZstdCompress, in)
+	for _, c := range []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("This is not valid zstd compressed data"), "Zstd decompression failed: Unknown frame descriptor"},
+		{z[:len(z)/2], "Unexpected end of file"},
+	} {
+		_, err := runZlib(modeZstdDecompress, c.in)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q: got %v, want %q", c.in[:8], err, c.want)
+		}
+	}
+	s, _ := newZlibStream(modeZstdDecompress, zlibOptions{MaxOutputLength: 10})
+	_, _ = s.write(z)
+	if _, err := s.end(); !errors.Is(err, errOutputTooLarge) {
+		t.Errorf("maxOutputLength 10: got %v", err)
+	}
 }

@@ -26,6 +26,11 @@ modules=(
   es.math.f16round es.data-view.get-float16 es.data-view.set-float16
   es.suppressed-error.constructor es.disposable-stack.constructor
   es.async-disposable-stack.constructor es.async-iterator.async-dispose
+  es.iterator.zip es.iterator.zip-keyed
+  es.map.get-or-insert es.map.get-or-insert-computed
+  es.weak-map.get-or-insert es.weak-map.get-or-insert-computed
+  es.math.sum-precise
+  esnext.iterator.includes esnext.iterator.join
 )
 NODE_PATH="$work/node_modules" node -e '
 const builder = require("core-js-builder");

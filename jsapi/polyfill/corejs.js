@@ -25,8 +25,13 @@
  * es.iterator.some
  * es.iterator.take
  * es.iterator.to-array
+ * es.iterator.zip
+ * es.iterator.zip-keyed
  * es.map.group-by
+ * es.map.get-or-insert
+ * es.map.get-or-insert-computed
  * es.math.f16round
+ * es.math.sum-precise
  * es.object.group-by
  * es.promise.try
  * es.promise.with-resolvers
@@ -36,6 +41,10 @@
  * es.regexp.escape
  * es.string.is-well-formed
  * es.string.to-well-formed
+ * es.weak-map.get-or-insert
+ * es.weak-map.get-or-insert-computed
+ * esnext.iterator.includes
+ * esnext.iterator.join
  */
 !function (undefined) { 'use strict'; /******/ (function(modules) { // webpackBootstrap
 /******/ 	// The module cache
@@ -147,16 +156,25 @@ __webpack_require__(129);
 __webpack_require__(130);
 __webpack_require__(131);
 __webpack_require__(132);
-__webpack_require__(135);
+__webpack_require__(137);
 __webpack_require__(138);
-__webpack_require__(139);
-__webpack_require__(144);
-__webpack_require__(145);
-__webpack_require__(156);
-__webpack_require__(157);
-__webpack_require__(158);
-__webpack_require__(163);
-module.exports = __webpack_require__(164);
+__webpack_require__(141);
+__webpack_require__(142);
+__webpack_require__(143);
+__webpack_require__(146);
+__webpack_require__(147);
+__webpack_require__(148);
+__webpack_require__(153);
+__webpack_require__(154);
+__webpack_require__(165);
+__webpack_require__(166);
+__webpack_require__(167);
+__webpack_require__(172);
+__webpack_require__(173);
+__webpack_require__(174);
+__webpack_require__(176);
+__webpack_require__(179);
+module.exports = __webpack_require__(182);
 
 
 /***/ }),
@@ -3881,12 +3899,342 @@ $({ target: 'Iterator', proto: true, real: true }, {
 "use strict";
 
 var $ = __webpack_require__(2);
+var anObject = __webpack_require__(45);
+var anObjectOrUndefined = __webpack_require__(133);
+var call = __webpack_require__(7);
+var uncurryThis = __webpack_require__(13);
+var getIteratorRecord = __webpack_require__(134);
+var getIteratorFlattenable = __webpack_require__(123);
+var getModeOption = __webpack_require__(135);
+var iteratorClose = __webpack_require__(104);
+var iteratorCloseAll = __webpack_require__(105);
+var iteratorZip = __webpack_require__(136);
+var IS_PURE = __webpack_require__(35);
+
+var concat = uncurryThis([].concat);
+var push = uncurryThis([].push);
+var THROW = 'throw';
+
+// `Iterator.zip` method
+// https://github.com/tc39/proposal-joint-iteration
+$({ target: 'Iterator', stat: true, forced: IS_PURE }, {
+  zip: function zip(iterables /* , options */) {
+    anObject(iterables);
+    var options = arguments.length > 1 ? anObjectOrUndefined(arguments[1]) : undefined;
+    var mode = getModeOption(options);
+    var paddingOption = mode === 'longest' ? anObjectOrUndefined(options && options.padding) : undefined;
+
+    var iters = [];
+    var padding = [];
+    var inputIter = getIteratorRecord(iterables);
+    var iter, done, next;
+    while (!done) {
+      try {
+        next = anObject(call(inputIter.next, inputIter.iterator));
+        done = next.done;
+      } catch (error) {
+        return iteratorCloseAll(iters, THROW, error);
+      }
+      if (!done) {
+        try {
+          iter = getIteratorFlattenable(next.value, false);
+        } catch (error) {
+          return iteratorCloseAll(concat([inputIter], iters), THROW, error);
+        }
+        push(iters, iter);
+      }
+    }
+
+    var iterCount = iters.length;
+    var i, paddingDone, paddingIter;
+    if (mode === 'longest') {
+      if (paddingOption === undefined) {
+        for (i = 0; i < iterCount; i++) push(padding, undefined);
+      } else {
+        try {
+          paddingIter = getIteratorRecord(paddingOption);
+        } catch (error) {
+          return iteratorCloseAll(iters, THROW, error);
+        }
+        var usingIterator = true;
+        for (i = 0; i < iterCount; i++) {
+          if (usingIterator) {
+            try {
+              next = anObject(call(paddingIter.next, paddingIter.iterator));
+              paddingDone = next.done;
+              next = next.value;
+            } catch (error) {
+              return iteratorCloseAll(iters, THROW, error);
+            }
+            if (paddingDone) {
+              usingIterator = false;
+            } else {
+              push(padding, next);
+            }
+          } else {
+            push(padding, undefined);
+          }
+        }
+
+        if (usingIterator) {
+          try {
+            iteratorClose(paddingIter.iterator, 'normal');
+          } catch (error) {
+            return iteratorCloseAll(iters, THROW, error);
+          }
+        }
+      }
+    }
+
+    return iteratorZip(iters, mode, padding);
+  }
+});
+
+
+/***/ }),
+/* 133 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var isObject = __webpack_require__(19);
+
+var $String = String;
+var $TypeError = TypeError;
+
+module.exports = function (argument) {
+  if (argument === undefined || isObject(argument)) return argument;
+  throw new $TypeError($String(argument) + ' is not an object or undefined');
+};
+
+
+/***/ }),
+/* 134 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var getIterator = __webpack_require__(118);
+var getIteratorDirect = __webpack_require__(109);
+
+module.exports = function (argument) {
+  return getIteratorDirect(getIterator(argument));
+};
+
+
+/***/ }),
+/* 135 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $TypeError = TypeError;
+
+module.exports = function (options) {
+  var mode = options && options.mode;
+  if (mode === undefined || mode === 'shortest' || mode === 'longest' || mode === 'strict') return mode || 'shortest';
+  throw new $TypeError('Incorrect `mode` option');
+};
+
+
+/***/ }),
+/* 136 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var call = __webpack_require__(7);
+var uncurryThis = __webpack_require__(13);
+var anObject = __webpack_require__(45);
+var createIteratorProxy = __webpack_require__(102);
+var iteratorCloseAll = __webpack_require__(105);
+
+var $TypeError = TypeError;
+var slice = uncurryThis([].slice);
+var push = uncurryThis([].push);
+var ITERATOR_IS_EXHAUSTED = 'Iterator is exhausted';
+var THROW = 'throw';
+
+// eslint-disable-next-line max-statements -- specification case
+var IteratorProxy = createIteratorProxy(function () {
+  var iterCount = this.iterCount;
+  if (!iterCount) {
+    this.done = true;
+    return;
+  }
+  var openIters = this.openIters;
+  var iters = this.iters;
+  var padding = this.padding;
+  var mode = this.mode;
+  var finishResults = this.finishResults;
+
+  var results = [];
+  var result, done;
+  for (var i = 0; i < iterCount; i++) {
+    var iter = iters[i];
+    if (iter === null) {
+      result = padding[i];
+    } else {
+      try {
+        result = anObject(call(iter.next, iter.iterator));
+        done = result.done;
+        result = result.value;
+      } catch (error) {
+        openIters[i] = undefined;
+        return iteratorCloseAll(openIters, THROW, error);
+      }
+      if (done) {
+        openIters[i] = undefined;
+        this.openItersCount--;
+        if (mode === 'shortest') {
+          this.done = true;
+          return iteratorCloseAll(openIters, 'normal', undefined);
+        }
+        if (mode === 'strict') {
+          if (i) {
+            return iteratorCloseAll(openIters, THROW, new $TypeError(ITERATOR_IS_EXHAUSTED));
+          }
+
+          var open, openDone;
+          for (var k = 1; k < iterCount; k++) {
+            // eslint-disable-next-line max-depth -- specification case
+            try {
+              open = anObject(call(iters[k].next, iters[k].iterator));
+              openDone = open.done;
+              open = open.value;
+            } catch (error) {
+              openIters[k] = undefined;
+              return iteratorCloseAll(openIters, THROW, error);
+            }
+            // eslint-disable-next-line max-depth -- specification case
+            if (openDone) {
+              openIters[k] = undefined;
+              this.openItersCount--;
+            } else {
+              return iteratorCloseAll(openIters, THROW, new $TypeError(ITERATOR_IS_EXHAUSTED));
+            }
+          }
+          this.done = true;
+          return;
+        }
+        if (!this.openItersCount) {
+          this.done = true;
+          return;
+        }
+        iters[i] = null;
+        result = padding[i];
+      }
+    }
+    push(results, result);
+  }
+
+  return finishResults ? finishResults(results) : results;
+});
+
+module.exports = function (iters, mode, padding, finishResults) {
+  var iterCount = iters.length;
+  return new IteratorProxy({
+    iters: iters,
+    iterCount: iterCount,
+    openIters: slice(iters, 0),
+    openItersCount: iterCount,
+    mode: mode,
+    padding: padding,
+    finishResults: finishResults
+  });
+};
+
+
+/***/ }),
+/* 137 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var anObject = __webpack_require__(45);
+var anObjectOrUndefined = __webpack_require__(133);
+var createProperty = __webpack_require__(98);
+var call = __webpack_require__(7);
+var uncurryThis = __webpack_require__(13);
+var getBuiltIn = __webpack_require__(22);
+var propertyIsEnumerableModule = __webpack_require__(9);
+var getIteratorFlattenable = __webpack_require__(123);
+var getModeOption = __webpack_require__(135);
+var iteratorCloseAll = __webpack_require__(105);
+var iteratorZip = __webpack_require__(136);
+var IS_PURE = __webpack_require__(35);
+
+var push = uncurryThis([].push);
+var THROW = 'throw';
+
+// `Iterator.zipKeyed` method
+// https://github.com/tc39/proposal-joint-iteration
+$({ target: 'Iterator', stat: true, forced: IS_PURE }, {
+  zipKeyed: function zipKeyed(iterables /* , options */) {
+    anObject(iterables);
+    var options = arguments.length > 1 ? anObjectOrUndefined(arguments[1]) : undefined;
+    var mode = getModeOption(options);
+    var paddingOption = mode === 'longest' ? anObjectOrUndefined(options && options.padding) : undefined;
+
+    var iters = [];
+    var padding = [];
+    var allKeys = getBuiltIn('Reflect', 'ownKeys')(iterables);
+    var keys = [];
+    var propertyIsEnumerable = propertyIsEnumerableModule.f;
+    var i, key, value;
+    for (i = 0; i < allKeys.length; i++) try {
+      key = allKeys[i];
+      if (!call(propertyIsEnumerable, iterables, key)) continue;
+      value = iterables[key];
+      if (value !== undefined) {
+        push(keys, key);
+        push(iters, getIteratorFlattenable(value, false));
+      }
+    } catch (error) {
+      return iteratorCloseAll(iters, THROW, error);
+    }
+
+    var iterCount = iters.length;
+    if (mode === 'longest') {
+      if (paddingOption === undefined) {
+        for (i = 0; i < iterCount; i++) push(padding, undefined);
+      } else {
+        for (i = 0; i < keys.length; i++) {
+          try {
+            value = paddingOption[keys[i]];
+          } catch (error) {
+            return iteratorCloseAll(iters, THROW, error);
+          }
+          push(padding, value);
+        }
+      }
+    }
+
+    return iteratorZip(iters, mode, padding, function (results) {
+      var obj = getBuiltIn('Object', 'create')(null);
+      for (var j = 0; j < iterCount; j++) {
+        createProperty(obj, keys[j], results[j]);
+      }
+      return obj;
+    });
+  }
+});
+
+
+/***/ }),
+/* 138 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
 var uncurryThis = __webpack_require__(13);
 var aCallable = __webpack_require__(29);
 var requireObjectCoercible = __webpack_require__(15);
 var iterate = __webpack_require__(115);
-var doesNotExceedSafeInteger = __webpack_require__(133);
-var MapHelpers = __webpack_require__(134);
+var doesNotExceedSafeInteger = __webpack_require__(139);
+var MapHelpers = __webpack_require__(140);
 var IS_PURE = __webpack_require__(35);
 var fails = __webpack_require__(6);
 
@@ -3923,7 +4271,7 @@ $({ target: 'Map', stat: true, forced: IS_PURE || DOES_NOT_WORK_WITH_PRIMITIVES 
 
 
 /***/ }),
-/* 133 */
+/* 139 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -3938,7 +4286,7 @@ module.exports = function (it) {
 
 
 /***/ }),
-/* 134 */
+/* 140 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -3960,13 +4308,69 @@ module.exports = {
 
 
 /***/ }),
-/* 135 */
+/* 141 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var $ = __webpack_require__(2);
-var floatRound = __webpack_require__(136);
+var MapHelpers = __webpack_require__(140);
+var IS_PURE = __webpack_require__(35);
+
+var get = MapHelpers.get;
+var has = MapHelpers.has;
+var set = MapHelpers.set;
+
+// `Map.prototype.getOrInsert` method
+// https://tc39.es/ecma262/#sec-map.prototype.getorinsert
+$({ target: 'Map', proto: true, real: true, forced: IS_PURE }, {
+  getOrInsert: function getOrInsert(key, value) {
+    if (has(this, key)) return get(this, key);
+    set(this, key, value);
+    return value;
+  }
+});
+
+
+/***/ }),
+/* 142 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var aCallable = __webpack_require__(29);
+var MapHelpers = __webpack_require__(140);
+var IS_PURE = __webpack_require__(35);
+
+var get = MapHelpers.get;
+var has = MapHelpers.has;
+var set = MapHelpers.set;
+
+// `Map.prototype.getOrInsertComputed` method
+// https://tc39.es/ecma262/#sec-map.prototype.getorinsertcomputed
+$({ target: 'Map', proto: true, real: true, forced: IS_PURE }, {
+  getOrInsertComputed: function getOrInsertComputed(key, callbackfn) {
+    var hasKey = has(this, key);
+    aCallable(callbackfn);
+    if (hasKey) return get(this, key);
+    // CanonicalizeKeyedCollectionKey
+    if (key === 0 && 1 / key === -Infinity) key = 0;
+    var value = callbackfn(key);
+    set(this, key, value);
+    return value;
+  }
+});
+
+
+/***/ }),
+/* 143 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var floatRound = __webpack_require__(144);
 
 var FLOAT16_EPSILON = 0.0009765625;
 var FLOAT16_MAX_VALUE = 65504;
@@ -3982,12 +4386,12 @@ $({ target: 'Math', stat: true }, {
 
 
 /***/ }),
-/* 136 */
+/* 144 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
-var sign = __webpack_require__(137);
+var sign = __webpack_require__(145);
 var roundTiesToEven = __webpack_require__(89);
 
 var abs = Math.abs;
@@ -4008,7 +4412,7 @@ module.exports = function (x, FLOAT_EPSILON, FLOAT_MAX_VALUE, FLOAT_MIN_VALUE) {
 
 
 /***/ }),
-/* 137 */
+/* 145 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4024,7 +4428,165 @@ module.exports = Math.sign || function sign(x) {
 
 
 /***/ }),
-/* 138 */
+/* 146 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+// based on Shewchuk's algorithm for exactly floating point addition
+// adapted from https://github.com/tc39/proposal-math-sum/blob/3513d58323a1ae25560e8700aa5294500c6c9287/polyfill/polyfill.mjs
+var $ = __webpack_require__(2);
+var uncurryThis = __webpack_require__(13);
+var iterate = __webpack_require__(115);
+
+var $RangeError = RangeError;
+var $TypeError = TypeError;
+var $Infinity = Infinity;
+var $NaN = NaN;
+var abs = Math.abs;
+var pow = Math.pow;
+var push = uncurryThis([].push);
+
+var POW_2_1023 = pow(2, 1023);
+var MAX_SAFE_INTEGER = pow(2, 53) - 1; // 2 ** 53 - 1 === 9007199254740991
+var MAX_DOUBLE = Number.MAX_VALUE; // 2 ** 1024 - 2 ** (1023 - 52) === 1.79769313486231570815e+308
+var MAX_ULP = pow(2, 971); // 2 ** (1023 - 52) === 1.99584030953471981166e+292
+
+var NOT_A_NUMBER = {};
+var MINUS_INFINITY = {};
+var PLUS_INFINITY = {};
+var MINUS_ZERO = {};
+var FINITE = {};
+
+// prerequisite: abs(x) >= abs(y)
+var twosum = function (x, y) {
+  var hi = x + y;
+  var lo = y - (hi - x);
+  return { hi: hi, lo: lo };
+};
+
+// `Math.sumPrecise` method
+// https://tc39.es/ecma262/#sec-math.sumprecise
+$({ target: 'Math', stat: true }, {
+  // eslint-disable-next-line max-statements -- ok
+  sumPrecise: function sumPrecise(items) {
+    var numbers = [];
+    var count = 0;
+    var state = MINUS_ZERO;
+
+    iterate(items, function (n) {
+      if (++count > MAX_SAFE_INTEGER) throw new $RangeError('Maximum allowed index exceeded');
+      if (typeof n != 'number') throw new $TypeError('Value is not a number');
+      if (state !== NOT_A_NUMBER) {
+        // eslint-disable-next-line no-self-compare -- NaN check
+        if (n !== n) state = NOT_A_NUMBER;
+        else if (n === $Infinity) state = state === MINUS_INFINITY ? NOT_A_NUMBER : PLUS_INFINITY;
+        else if (n === -$Infinity) state = state === PLUS_INFINITY ? NOT_A_NUMBER : MINUS_INFINITY;
+        else if ((n !== 0 || (1 / n) === $Infinity) && (state === MINUS_ZERO || state === FINITE)) {
+          state = FINITE;
+          push(numbers, n);
+        }
+      }
+    });
+
+    switch (state) {
+      case NOT_A_NUMBER: return $NaN;
+      case MINUS_INFINITY: return -$Infinity;
+      case PLUS_INFINITY: return $Infinity;
+      case MINUS_ZERO: return -0;
+    }
+
+    var partials = [];
+    var overflow = 0; // conceptually 2 ** 1024 times this value; the final partial is biased by this amount
+    var x, y, sum, hi, lo, tmp;
+
+    for (var i = 0; i < numbers.length; i++) {
+      x = numbers[i];
+      var actuallyUsedPartials = 0;
+      for (var j = 0; j < partials.length; j++) {
+        y = partials[j];
+        if (abs(x) < abs(y)) {
+          tmp = x;
+          x = y;
+          y = tmp;
+        }
+        sum = twosum(x, y);
+        hi = sum.hi;
+        lo = sum.lo;
+        if (abs(hi) === $Infinity) {
+          var sign = hi === $Infinity ? 1 : -1;
+          overflow += sign;
+
+          x = (x - (sign * POW_2_1023)) - (sign * POW_2_1023);
+          if (abs(x) < abs(y)) {
+            tmp = x;
+            x = y;
+            y = tmp;
+          }
+          sum = twosum(x, y);
+          hi = sum.hi;
+          lo = sum.lo;
+        }
+        if (lo !== 0) partials[actuallyUsedPartials++] = lo;
+        x = hi;
+      }
+      partials.length = actuallyUsedPartials;
+      if (x !== 0) push(partials, x);
+    }
+
+    // compute the exact sum of partials, stopping once we lose precision
+    var n = partials.length - 1;
+    hi = 0;
+    lo = 0;
+
+    if (overflow !== 0) {
+      var next = n >= 0 ? partials[n] : 0;
+      n--;
+      if (abs(overflow) > 1 || (overflow > 0 && next > 0) || (overflow < 0 && next < 0)) {
+        return overflow > 0 ? $Infinity : -$Infinity;
+      }
+      // here we actually have to do the arithmetic
+      // drop a factor of 2 so we can do it without overflow
+      // assert(abs(overflow) === 1)
+      sum = twosum(overflow * POW_2_1023, next / 2);
+      hi = sum.hi;
+      lo = sum.lo;
+      lo *= 2;
+      if (abs(2 * hi) === $Infinity) {
+        // rounding to the maximum value
+        if (hi > 0) {
+          return (hi === POW_2_1023 && lo === -(MAX_ULP / 2) && n >= 0 && partials[n] < 0) ? MAX_DOUBLE : $Infinity;
+        } return (hi === -POW_2_1023 && lo === (MAX_ULP / 2) && n >= 0 && partials[n] > 0) ? -MAX_DOUBLE : -$Infinity;
+      }
+
+      if (lo !== 0) {
+        partials[++n] = lo;
+        lo = 0;
+      }
+
+      hi *= 2;
+    }
+
+    while (n >= 0) {
+      sum = twosum(hi, partials[n--]);
+      hi = sum.hi;
+      lo = sum.lo;
+      if (lo !== 0) break;
+    }
+
+    if (n >= 0 && ((lo < 0 && partials[n] < 0) || (lo > 0 && partials[n] > 0))) {
+      y = lo * 2;
+      x = hi + y;
+      if (y === x - hi) hi = x;
+    }
+
+    return hi;
+  }
+});
+
+
+/***/ }),
+/* 147 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4037,7 +4599,7 @@ var aCallable = __webpack_require__(29);
 var requireObjectCoercible = __webpack_require__(15);
 var toPropertyKey = __webpack_require__(17);
 var iterate = __webpack_require__(115);
-var doesNotExceedSafeInteger = __webpack_require__(133);
+var doesNotExceedSafeInteger = __webpack_require__(139);
 var fails = __webpack_require__(6);
 
 // eslint-disable-next-line es/no-object-groupby -- testing
@@ -4074,7 +4636,7 @@ $({ target: 'Object', stat: true, forced: DOES_NOT_WORK_WITH_PRIMITIVES }, {
 
 
 /***/ }),
-/* 139 */
+/* 148 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4082,11 +4644,11 @@ $({ target: 'Object', stat: true, forced: DOES_NOT_WORK_WITH_PRIMITIVES }, {
 var $ = __webpack_require__(2);
 var globalThis = __webpack_require__(3);
 var apply = __webpack_require__(128);
-var slice = __webpack_require__(140);
-var promiseResolve = __webpack_require__(141);
-var newPromiseCapabilityModule = __webpack_require__(142);
+var slice = __webpack_require__(149);
+var promiseResolve = __webpack_require__(150);
+var newPromiseCapabilityModule = __webpack_require__(151);
 var aCallable = __webpack_require__(29);
-var perform = __webpack_require__(143);
+var perform = __webpack_require__(152);
 var fails = __webpack_require__(6);
 
 var Promise = globalThis.Promise;
@@ -4122,7 +4684,7 @@ $({ target: 'Promise', stat: true, forced: FORCED }, {
 
 
 /***/ }),
-/* 140 */
+/* 149 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4133,14 +4695,14 @@ module.exports = uncurryThis([].slice);
 
 
 /***/ }),
-/* 141 */
+/* 150 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var anObject = __webpack_require__(45);
 var isObject = __webpack_require__(19);
-var newPromiseCapability = __webpack_require__(142);
+var newPromiseCapability = __webpack_require__(151);
 
 module.exports = function (C, x) {
   anObject(C);
@@ -4153,7 +4715,7 @@ module.exports = function (C, x) {
 
 
 /***/ }),
-/* 142 */
+/* 151 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4181,7 +4743,7 @@ module.exports.f = function (C) {
 
 
 /***/ }),
-/* 143 */
+/* 152 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4196,13 +4758,13 @@ module.exports = function (exec) {
 
 
 /***/ }),
-/* 144 */
+/* 153 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var $ = __webpack_require__(2);
-var newPromiseCapabilityModule = __webpack_require__(142);
+var newPromiseCapabilityModule = __webpack_require__(151);
 
 // `Promise.withResolvers` method
 // https://tc39.es/ecma262/#sec-promise.withResolvers
@@ -4219,13 +4781,13 @@ $({ target: 'Promise', stat: true }, {
 
 
 /***/ }),
-/* 145 */
+/* 154 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var $ = __webpack_require__(2);
-var fromAsync = __webpack_require__(146);
+var fromAsync = __webpack_require__(155);
 var fails = __webpack_require__(6);
 
 // eslint-disable-next-line es/no-array-fromasync -- safe
@@ -4248,24 +4810,24 @@ $({ target: 'Array', stat: true, forced: INCORRECT_CONSTRUCTURING }, {
 
 
 /***/ }),
-/* 146 */
+/* 155 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var bind = __webpack_require__(95);
 var uncurryThis = __webpack_require__(13);
-var isConstructor = __webpack_require__(147);
-var getAsyncIterator = __webpack_require__(148);
+var isConstructor = __webpack_require__(156);
+var getAsyncIterator = __webpack_require__(157);
 var getIterator = __webpack_require__(118);
 var getIteratorDirect = __webpack_require__(109);
 var getIteratorMethod = __webpack_require__(101);
 var getMethod = __webpack_require__(28);
 var getBuiltIn = __webpack_require__(22);
-var getBuiltInPrototypeMethod = __webpack_require__(151);
+var getBuiltInPrototypeMethod = __webpack_require__(160);
 var wellKnownSymbol = __webpack_require__(32);
-var AsyncFromSyncIterator = __webpack_require__(149);
-var toArray = __webpack_require__(152).toArray;
+var AsyncFromSyncIterator = __webpack_require__(158);
+var toArray = __webpack_require__(161).toArray;
 
 var ASYNC_ITERATOR = wellKnownSymbol('asyncIterator');
 var arrayIterator = uncurryThis(getBuiltInPrototypeMethod('Array', 'values'));
@@ -4304,7 +4866,7 @@ module.exports = function fromAsync(items /* , mapfn = undefined, thisArg = unde
 
 
 /***/ }),
-/* 147 */
+/* 156 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4363,13 +4925,13 @@ module.exports = !construct || fails(function () {
 
 
 /***/ }),
-/* 148 */
+/* 157 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var call = __webpack_require__(7);
-var AsyncFromSyncIterator = __webpack_require__(149);
+var AsyncFromSyncIterator = __webpack_require__(158);
 var anObject = __webpack_require__(45);
 var getIterator = __webpack_require__(118);
 var getIteratorDirect = __webpack_require__(109);
@@ -4385,7 +4947,7 @@ module.exports = function (it, usingIterator) {
 
 
 /***/ }),
-/* 149 */
+/* 158 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4398,7 +4960,7 @@ var defineBuiltIns = __webpack_require__(92);
 var InternalStateModule = __webpack_require__(50);
 var iteratorClose = __webpack_require__(104);
 var getBuiltIn = __webpack_require__(22);
-var AsyncIteratorPrototype = __webpack_require__(150);
+var AsyncIteratorPrototype = __webpack_require__(159);
 var createIterResultObject = __webpack_require__(103);
 
 var Promise = getBuiltIn('Promise');
@@ -4476,7 +5038,7 @@ module.exports = AsyncFromSyncIterator;
 
 
 /***/ }),
-/* 150 */
+/* 159 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4521,7 +5083,7 @@ module.exports = AsyncIteratorPrototype;
 
 
 /***/ }),
-/* 151 */
+/* 160 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4536,7 +5098,7 @@ module.exports = function (CONSTRUCTOR, METHOD) {
 
 
 /***/ }),
-/* 152 */
+/* 161 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4547,12 +5109,12 @@ var call = __webpack_require__(7);
 var aCallable = __webpack_require__(29);
 var anObject = __webpack_require__(45);
 var isObject = __webpack_require__(19);
-var doesNotExceedSafeInteger = __webpack_require__(133);
+var doesNotExceedSafeInteger = __webpack_require__(139);
 var getBuiltIn = __webpack_require__(22);
 var createProperty = __webpack_require__(98);
-var setArrayLength = __webpack_require__(153);
+var setArrayLength = __webpack_require__(162);
 var getIteratorDirect = __webpack_require__(109);
-var closeAsyncIteration = __webpack_require__(155);
+var closeAsyncIteration = __webpack_require__(164);
 
 var createMethod = function (TYPE) {
   var IS_TO_ARRAY = TYPE === 0;
@@ -4643,13 +5205,13 @@ module.exports = {
 
 
 /***/ }),
-/* 153 */
+/* 162 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var DESCRIPTORS = __webpack_require__(5);
-var isArray = __webpack_require__(154);
+var isArray = __webpack_require__(163);
 
 var $TypeError = TypeError;
 // eslint-disable-next-line es/no-object-getownpropertydescriptor -- safe
@@ -4677,7 +5239,7 @@ module.exports = SILENT_ON_NON_WRITABLE_LENGTH_SET ? function (O, length) {
 
 
 /***/ }),
-/* 154 */
+/* 163 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4693,7 +5255,7 @@ module.exports = Array.isArray || function isArray(argument) {
 
 
 /***/ }),
-/* 155 */
+/* 164 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4727,7 +5289,7 @@ module.exports = function (iterator, method, argument, reject) {
 
 
 /***/ }),
-/* 156 */
+/* 165 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4869,7 +5431,7 @@ $({ global: true, constructor: true, forced: SYNC_DISPOSE_RETURNING_PROMISE_RESO
 
 
 /***/ }),
-/* 157 */
+/* 166 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4881,7 +5443,7 @@ var getBuiltIn = __webpack_require__(22);
 var getMethod = __webpack_require__(28);
 var hasOwn = __webpack_require__(37);
 var wellKnownSymbol = __webpack_require__(32);
-var AsyncIteratorPrototype = __webpack_require__(150);
+var AsyncIteratorPrototype = __webpack_require__(159);
 
 var ASYNC_DISPOSE = wellKnownSymbol('asyncDispose');
 var Promise = getBuiltIn('Promise');
@@ -4902,17 +5464,17 @@ if (!hasOwn(AsyncIteratorPrototype, ASYNC_DISPOSE)) {
 
 
 /***/ }),
-/* 158 */
+/* 167 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
 
 var $ = __webpack_require__(2);
 var uncurryThis = __webpack_require__(13);
-var aString = __webpack_require__(159);
+var aString = __webpack_require__(168);
 var hasOwn = __webpack_require__(37);
-var padStart = __webpack_require__(160).start;
-var WHITESPACES = __webpack_require__(162);
+var padStart = __webpack_require__(169).start;
+var WHITESPACES = __webpack_require__(171);
 
 var $Array = Array;
 var $escape = RegExp.escape;
@@ -4979,7 +5541,7 @@ $({ target: 'RegExp', stat: true, forced: FORCED }, {
 
 
 /***/ }),
-/* 159 */
+/* 168 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -4993,7 +5555,7 @@ module.exports = function (argument) {
 
 
 /***/ }),
-/* 160 */
+/* 169 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -5001,7 +5563,7 @@ module.exports = function (argument) {
 var uncurryThis = __webpack_require__(13);
 var toLength = __webpack_require__(63);
 var toString = __webpack_require__(81);
-var $repeat = __webpack_require__(161);
+var $repeat = __webpack_require__(170);
 var requireObjectCoercible = __webpack_require__(15);
 
 var repeat = uncurryThis($repeat);
@@ -5036,7 +5598,7 @@ module.exports = {
 
 
 /***/ }),
-/* 161 */
+/* 170 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -5061,7 +5623,7 @@ module.exports = function repeat(count) {
 
 
 /***/ }),
-/* 162 */
+/* 171 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -5072,7 +5634,7 @@ module.exports = '\u0009\u000A\u000B\u000C\u000D\u0020\u00A0\u1680\u2000\u2001\u
 
 
 /***/ }),
-/* 163 */
+/* 172 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -5102,7 +5664,7 @@ $({ target: 'String', proto: true }, {
 
 
 /***/ }),
-/* 164 */
+/* 173 */
 /***/ (function(module, exports, __webpack_require__) {
 
 "use strict";
@@ -5147,6 +5709,250 @@ $({ target: 'String', proto: true, forced: TO_STRING_CONVERSION_BUG }, {
         result[++i] = charAt(S, i);
       }
     } return join(result, '');
+  }
+});
+
+
+/***/ }),
+/* 174 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var WeakMapHelpers = __webpack_require__(175);
+var IS_PURE = __webpack_require__(35);
+
+var get = WeakMapHelpers.get;
+var has = WeakMapHelpers.has;
+var set = WeakMapHelpers.set;
+
+// `WeakMap.prototype.getOrInsert` method
+// https://tc39.es/ecma262/#sec-weakmap.prototype.getorinsert
+$({ target: 'WeakMap', proto: true, real: true, forced: IS_PURE }, {
+  getOrInsert: function getOrInsert(key, value) {
+    if (has(this, key)) return get(this, key);
+    set(this, key, value);
+    return value;
+  }
+});
+
+
+/***/ }),
+/* 175 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var uncurryThis = __webpack_require__(13);
+
+// eslint-disable-next-line es/no-weak-map -- safe
+var WeakMapPrototype = WeakMap.prototype;
+
+module.exports = {
+  // eslint-disable-next-line es/no-weak-map -- safe
+  WeakMap: WeakMap,
+  set: uncurryThis(WeakMapPrototype.set),
+  get: uncurryThis(WeakMapPrototype.get),
+  has: uncurryThis(WeakMapPrototype.has),
+  remove: uncurryThis(WeakMapPrototype['delete'])
+};
+
+
+/***/ }),
+/* 176 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var aCallable = __webpack_require__(29);
+var aWeakMap = __webpack_require__(177);
+var aWeakKey = __webpack_require__(178);
+var WeakMapHelpers = __webpack_require__(175);
+var IS_PURE = __webpack_require__(35);
+
+var get = WeakMapHelpers.get;
+var has = WeakMapHelpers.has;
+var set = WeakMapHelpers.set;
+
+var FORCED = IS_PURE || !function () {
+  try {
+    // eslint-disable-next-line es/no-weak-map, no-throw-literal -- testing
+    if (WeakMap.prototype.getOrInsertComputed) new WeakMap().getOrInsertComputed(1, function () { throw 1; });
+  } catch (error) {
+    // FF144 Nightly - Beta 3 bug
+    // https://bugzilla.mozilla.org/show_bug.cgi?id=1988369
+    return error instanceof TypeError;
+  }
+}();
+
+// `WeakMap.prototype.getOrInsertComputed` method
+// https://tc39.es/ecma262/#sec-weakmap.prototype.getorinsertcomputed
+$({ target: 'WeakMap', proto: true, real: true, forced: FORCED }, {
+  getOrInsertComputed: function getOrInsertComputed(key, callbackfn) {
+    if (!IS_PURE) aWeakMap(this);
+    aWeakKey(key);
+    aCallable(callbackfn);
+    if (has(this, key)) return get(this, key);
+    var value = callbackfn(key);
+    set(this, key, value);
+    return value;
+  }
+});
+
+
+/***/ }),
+/* 177 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var has = __webpack_require__(175).has;
+
+// Perform ? RequireInternalSlot(M, [[WeakMapData]])
+module.exports = function (it) {
+  has(it);
+  return it;
+};
+
+
+/***/ }),
+/* 178 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var WeakMapHelpers = __webpack_require__(175);
+
+var weakmap = new WeakMapHelpers.WeakMap();
+var set = WeakMapHelpers.set;
+var remove = WeakMapHelpers.remove;
+
+module.exports = function (key) {
+  set(weakmap, key, 1);
+  remove(weakmap, key);
+  return key;
+};
+
+
+/***/ }),
+/* 179 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var anObject = __webpack_require__(45);
+var isIntegralNumber = __webpack_require__(180);
+var iterate = __webpack_require__(115);
+var iteratorClose = __webpack_require__(104);
+var sameValueZero = __webpack_require__(181);
+var IS_PURE = __webpack_require__(35);
+
+var $RangeError = RangeError;
+var $TypeError = TypeError;
+var $Infinity = Infinity;
+
+var INVALID_SKIPPED_ELEMENTS = 'skippedElements should be a positive safe integer';
+
+// `Iterator.prototype.includes` method
+// https://github.com/tc39/proposal-iterator-includes
+$({ target: 'Iterator', proto: true, real: true, forced: IS_PURE }, {
+  includes: function includes(searchElement /* , skippedElements */) {
+    anObject(this);
+    var skippedElements = arguments.length > 1 ? arguments[1] : undefined;
+    var skipped = 0;
+    var toSkip;
+    try {
+      if (skippedElements === undefined) {
+        toSkip = 0;
+      } else if (skippedElements === $Infinity || skippedElements === -$Infinity || isIntegralNumber(skippedElements)) {
+        toSkip = skippedElements;
+      } else {
+        throw new $TypeError(INVALID_SKIPPED_ELEMENTS);
+      }
+      if (toSkip < 0 || (toSkip !== $Infinity && toSkip > 0x1FFFFFFFFFFFFF)) {
+        throw new $RangeError(INVALID_SKIPPED_ELEMENTS);
+      }
+    } catch (error) {
+      iteratorClose(this, 'throw', error);
+    }
+
+    return iterate(this, function (value, stop) {
+      if (skipped < toSkip) skipped++;
+      else if (sameValueZero(value, searchElement)) return stop();
+    }, { IS_ITERATOR: true, INTERRUPTED: true }).stopped;
+  }
+});
+
+
+/***/ }),
+/* 180 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var isObject = __webpack_require__(19);
+
+var floor = Math.floor;
+
+// `IsIntegralNumber` abstract operation
+// https://tc39.es/ecma262/#sec-isintegralnumber
+// eslint-disable-next-line es/no-number-isinteger -- safe
+module.exports = Number.isInteger || function isInteger(it) {
+  return !isObject(it) && isFinite(it) && floor(it) === it;
+};
+
+
+/***/ }),
+/* 181 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+// `SameValueZero` abstract operation
+// https://tc39.es/ecma262/#sec-samevaluezero
+module.exports = function (x, y) {
+  // eslint-disable-next-line no-self-compare -- NaN check
+  return x === y || x !== x && y !== y;
+};
+
+
+/***/ }),
+/* 182 */
+/***/ (function(module, exports, __webpack_require__) {
+
+"use strict";
+
+var $ = __webpack_require__(2);
+var $toString = __webpack_require__(81);
+var anObject = __webpack_require__(45);
+var isNullOrUndefined = __webpack_require__(16);
+var iterate = __webpack_require__(115);
+var iteratorClose = __webpack_require__(104);
+var uncurryThis = __webpack_require__(13);
+var IS_PURE = __webpack_require__(35);
+
+var $join = uncurryThis([].join);
+var push = uncurryThis([].push);
+
+// `Iterator.prototype.join` method
+// https://github.com/tc39/proposal-iterator-join
+$({ target: 'Iterator', proto: true, real: true, forced: IS_PURE }, {
+  join: function join(separator) {
+    anObject(this);
+    var sep;
+    try {
+      sep = separator === undefined ? ',' : $toString(separator);
+    } catch (error) {
+      iteratorClose(this, 'throw', error);
+    }
+    var result = [];
+    iterate(this, function (value) {
+      push(result, isNullOrUndefined(value) ? '' : $toString(value));
+    }, { IS_ITERATOR: true });
+    return $join(result, sep);
   }
 });
 

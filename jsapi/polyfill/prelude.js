@@ -8,8 +8,9 @@
       Object.defineProperty(obj, name, { value, writable: true, enumerable: false, configurable: true });
     }
   }
-  // V8's Error.captureStackTrace(target, constructorOpt): an own, writable,
-  // non-enumerable "stack" string on target, headed like Error.prototype.toString.
+  // V8's Error.captureStackTrace(target, constructorOpt): an own,
+  // non-enumerable "stack" accessor on target (reads the trace, headed like
+  // Error.prototype.toString; keeps what is written).
   define(Error, "captureStackTrace", function captureStackTrace(target, constructorOpt) {
     if (target === null || (typeof target !== "object" && typeof target !== "function")) {
       throw new TypeError("Invalid argument");
@@ -27,9 +28,12 @@
     } catch {
       header = "Error";
     }
+    // An accessor pair, as V8 defines it (and as goja patch 35 gives errors).
+    let stack = [header, ...frames.map((f) => "    " + f.trim())].join("\n");
     Object.defineProperty(target, "stack", {
-      value: [header, ...frames.map((f) => "    " + f.trim())].join("\n"),
-      writable: true, enumerable: false, configurable: true,
+      get() { return stack; },
+      set(v) { stack = v; },
+      enumerable: false, configurable: true,
     });
   });
   define(Error, "stackTraceLimit", 10);

@@ -1,8 +1,11 @@
 package web
 
 import (
+	"math"
 	"strings"
 	"sync"
+
+	"github.com/cellhost/cellhost/jsapi/jserr"
 
 	"github.com/cellhost/cellhost/third_party/goja"
 )
@@ -266,6 +269,10 @@ func cachedItems(p string) []patItem {
 }
 
 func dtfNatives(rt *goja.Runtime, n natives) {
+	// resolvedObjs keeps this runtime's answers of intlDateResolve per
+	// spec (the JS side only reads them), so a construction with options
+	// seen before builds no object; bounded as dtfResolved.
+	resolvedObjs := map[dtfSpec]*goja.Object{}
 	// intlDateResolve(spec) → {pattern, resolved components}
 	n.setE("intlDateResolve", func(c goja.FunctionCall) (goja.Value, error) {
 		o := c.Argument(0).ToObject(rt)
@@ -294,9 +301,15 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 			}
 			return dtfResolution{keys: keys, vals: r}
 		})
+		if o, ok := resolvedObjs[s]; ok {
+			return o, nil
+		}
 		out := rt.NewObject()
 		for _, k := range r.keys {
 			out.Set(k, r.vals[k])
+		}
+		if len(resolvedObjs) < 512 {
+			resolvedObjs[s] = out
 		}
 		return out, nil
 	})
@@ -332,6 +345,34 @@ func dtfNatives(rt *goja.Runtime, n natives) {
 	n.set("intlDateString", func(c goja.FunctionCall) goja.Value {
 		f := formatter(c.Argument(0))
 		return rt.ToValue(f.l.formatString(f.items, int64(c.Argument(1).ToFloat()), f.z))
+	})
+	// intlDateBound(f, now) → the bound format function of a
+	// DateTimeFormat: a native function (length 1, name "") that reads
+	// the date and formats it in Go, so a call costs one native call
+	// instead of a JS closure, a JS dateValue and a native lookup (now:
+	// the realm's original Date.now, for format() without a date).
+	n.set("intlDateBound", func(c goja.FunctionCall) goja.Value {
+		f := formatter(c.Argument(0))
+		now, _ := goja.AssertFunction(c.Argument(1))
+		fn := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			var x float64
+			if d := c.Argument(0); goja.IsUndefined(d) {
+				v, err := now(goja.Undefined())
+				if err != nil {
+					panic(err)
+				}
+				x = v.ToFloat()
+			} else {
+				x = d.ToFloat()
+			}
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 8.64e15 {
+				jserr.Throw(rt, jserr.RangeError("Invalid time value"))
+			}
+			return rt.ToValue(f.l.formatString(f.items, int64(x), f.z))
+		}).(*goja.Object)
+		_ = fn.DefineDataProperty("length", rt.ToValue(1), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = fn.DefineDataProperty("name", rt.ToValue(""), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		return fn
 	})
 	// intlDateRange(f, a, b) → flat [type, value, source, ...]
 	n.set("intlDateRange", func(c goja.FunctionCall) goja.Value {

@@ -25,6 +25,7 @@ type numLocale struct {
 	sym         map[string]string
 	minGrouping int
 	patterns    lazyCache[string, *numPattern]
+	seps        lazyCache[[2]string, *numLocale] // withSeparators
 }
 
 var numLocales lazyCache[string, *numLocale]
@@ -400,6 +401,92 @@ func (l *numLocale) currencyText(code, display string) string {
 	return code
 }
 
+// currencyFormat is the currency-specific format ICU formats a currency
+// with, whatever the width (ok false for none): CLDR gives a few
+// currencies a pattern or separators of their own in a locale (tr TRY
+// "¤#,##0.00"; en-150 EUR with "." and ","; pt-CV CVE's "$" decimal).
+// ICU's DecimalFormatSymbols loads the format of the currency of the
+// tag's region (ucurr_forLocale: an explicit region only) and then of the
+// formatter's currency, and keeps the first when the second has none, so
+// tr-TR formats every currency with TRY's pattern and plain tr only TRY;
+// NumberFormatterImpl then takes that pattern over the style's (symbol,
+// code, name and accounting alike) and its separators. A missing part is
+// the locale's own (ICU's data fills it so). Not reproduced: with such a
+// pattern, a symbol ending in a letter and the long name, ICU puts the
+// name one character before the end of the number once currency spacing
+// added its NBSP (workerd: tr-TR AED name 1234.5 "AED 1.234,5 BAE
+// dirhemi0"), an ICU bug outside the probe.
+func (l *numLocale) currencyFormat(tag, code string) (pattern, dec, grp string, ok bool) {
+	var def cldr.Data // the locale whose data gave the entry
+	entry := func(c string) bool {
+		m := l.d.Map("currencies", c)
+		pattern, _ = m["pattern"].(string)
+		dec, _ = m["decimal"].(string)
+		grp, _ = m["group"].(string)
+		if pattern == "" && dec == "" && grp == "" {
+			return false
+		}
+		// ICU's data completes an entry where CLDR gives it (en-150 EUR
+		// with en-150's "." and ","), and a child inherits it whole (en-DE,
+		// whose own separators are "," and "."): the topmost ancestor
+		// with the same entry
+		id := cldr.DataLocale(tag)
+		def = cldr.Locale(id)
+		for p := cldr.Parent(id); p != "" && p != "und"; p = cldr.Parent(p) {
+			pd := cldr.Locale(p)
+			pm := pd.Map("currencies", c)
+			if pm["pattern"] != m["pattern"] || pm["decimal"] != m["decimal"] || pm["group"] != m["group"] {
+				break
+			}
+			def = pd
+		}
+		return true
+	}
+	ok = entry(code)
+	if !ok {
+		if r := cldr.ParseTag(tag).Region; r != "" {
+			if c := cldr.Supplemental().Str("regionCurrency", r); c != "" {
+				ok = entry(c)
+			}
+		}
+	}
+	if !ok {
+		return "", "", "", false
+	}
+	symbol := func(k string) string {
+		if v := def.Str("numbers", "symbols-numberSystem-"+l.ns, k); v != "" {
+			return v
+		}
+		return l.sym[k]
+	}
+	if pattern == "" {
+		pattern, _ = l.fmtKey("currencyFormats", "standard").(string)
+	}
+	if dec == "" {
+		dec = symbol("decimal")
+	}
+	if grp == "" {
+		grp = symbol("group")
+	}
+	return pattern, dec, grp, true
+}
+
+// withSeparators is l with other decimal and group symbols (a currency's
+// own, see currencyFormat), kept per pair.
+func (l *numLocale) withSeparators(dec, grp string) *numLocale {
+	if dec == l.sym["decimal"] && grp == l.sym["group"] {
+		return l
+	}
+	return l.seps.get([2]string{dec, grp}, func() *numLocale {
+		c := &numLocale{d: l.d, tag: l.tag, ns: l.ns, digits: l.digits, minGrouping: l.minGrouping, sym: map[string]string{}}
+		for k, v := range l.sym {
+			c.sym[k] = v
+		}
+		c.sym["decimal"], c.sym["group"] = dec, grp
+		return c
+	})
+}
+
 // unitPattern is the pattern of a unit at a width and plural category.
 func (l *numLocale) unitPattern(unit, width, cat string) string {
 	m := l.d.Map("units", width)
@@ -515,11 +602,22 @@ func formatNumber(x float64, o numOpts) []part {
 	if o.Style == "currency" {
 		sym = l.currencyText(o.Currency, o.CurrencyDisplay)
 	}
+	sticky := ""
+	if o.Style == "currency" {
+		if p, dec, grp, ok := l.currencyFormat(o.Locale, o.Currency); ok {
+			sticky = p
+			l = l.withSeparators(dec, grp)
+		}
+	}
 	switch o.Style {
 	case "percent":
 		p, _ := l.fmtKey("percentFormats", "standard").(string)
 		np = l.pattern(p)
 	case "currency":
+		if sticky != "" {
+			np = l.pattern(sticky)
+			break
+		}
 		if o.CurrencyDisplay == "name" {
 			// ICU formats a currency's long name with the decimal pattern
 			// (number_formatimpl: unit-width-full-name takes the decimal

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -64,5 +65,66 @@ func TestIntlNumber_PartsMergeLiterals(t *testing.T) {
 	want := "[{\"type\":\"literal\",\"value\":\"\u200f\u200e\"},{\"type\":\"minusSign\",\"value\":\"-\"},{\"type\":\"integer\",\"value\":\"1\"},{\"type\":\"group\",\"value\":\",\"},{\"type\":\"integer\",\"value\":\"234\"},{\"type\":\"decimal\",\"value\":\".\"},{\"type\":\"fraction\",\"value\":\"50\"},{\"type\":\"literal\",\"value\":\"\u00a0\u200f\"},{\"type\":\"currency\",\"value\":\"€\"}]"
 	if v.String() != want {
 		t.Errorf("got  %s\nwant %s", v.String(), want)
+	}
+}
+
+// TestIntlDateTimeFormat_BoundFormat: format's bound function is the
+// native one (intlDateBound) with ECMA-402's shape (length 1, name "",
+// not a constructor, no prototype, the same function on every get), reads
+// its date as ToNumber, throws V8's RangeError for a time value out of
+// range, and formats now without a date; Date#toLocaleString without
+// arguments reuses one formatter and formats as a new DateTimeFormat does.
+func TestIntlDateTimeFormat_BoundFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v, err := rt.RunString(`(() => {
+		const f = new Intl.DateTimeFormat("en", {timeZone: "UTC"});
+		const g = f.format;
+		const err = (fn) => { try { fn(); return "none"; } catch (e) { return e.constructor.name + ": " + e.message; } };
+		const d = (k) => JSON.stringify(Object.getOwnPropertyDescriptor(g, k));
+		return [g.length, JSON.stringify(g.name), d("length"), d("name"), String(Object.getOwnPropertyNames(g)),
+			typeof g.prototype, g === f.format, g(0), g(new Date(86400000)), g({valueOf: () => 2 * 86400000}),
+			err(() => g(NaN)), err(() => g(8.64e15 + 1)), err(() => new g(0)), typeof g() === "string" && g().length > 0,
+			new Date(0).toLocaleString(), new Date(0).toLocaleString() === new Intl.DateTimeFormat(undefined, {year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric", timeZone: "UTC"}).format(0),
+			new Date(0).toLocaleDateString(), new Date(0).toLocaleTimeString()].join(" | ");
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `1 | "" | {"value":1,"writable":false,"enumerable":false,"configurable":true} | {"value":"","writable":false,"enumerable":false,"configurable":true} | length,name | undefined | true | 1/1/1970 | 1/2/1970 | 1/3/1970 | RangeError: Invalid time value | RangeError: Invalid time value | TypeError: g is not a constructor | true | 1/1/1970, 12:00:00 AM | true | 1/1/1970 | 12:00:00 AM`
+	if v.String() != want {
+		t.Errorf("got  %s\nwant %s", v.String(), want)
+	}
+}
+
+// TestIntlNumber_CurrencyFormat: a currency's own pattern and separators
+// (CLDR's currencies.json "pattern", "decimal", "group"), as ICU's
+// DecimalFormatSymbols keeps them: the region's currency's when the
+// formatter's currency has none (tr-TR formats JPY and EUR with TRY's
+// "¤#,##0.00", even the long name and accounting; tr and tr-CY do not),
+// completed with the separators of the locale that defines the entry
+// (en-DE takes en-150's). Values recorded on workerd in session 7.
+func TestIntlNumber_CurrencyFormat(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	for _, want := range []string{
+		"tr|JPY|name|standard|1.235 Japon yeni|-1 Japon yeni|0 Japon yeni",
+		"tr|TRY|name|standard|₺1.234,50 Türk lirası|-₺1,00 Türk lirası|₺0,00 Türk lirası",
+		"tr-TR|JPY|name|standard|¥1.235 Japon yeni|-¥1 Japon yeni|¥0 Japon yeni",
+		"tr-TR|EUR|symbol|accounting|€1.234,50|-€1,00|€0,00",
+		"tr-CY|EUR|symbol|accounting|€1.234,50|(€1,00)|€0,00",
+		"en-150|EUR|symbol|standard|€1,234.50|-€1.00|€0.00",
+		"en-AT|EUR|code|standard|EUR 1.234,50|-EUR 1,00|EUR 0,00",
+		"de-AT|EUR|symbol|standard|€ 1.234,50|-€ 1,00|€ 0,00",
+		"en-DE|EUR|name|standard|€1,234.50 euros|-€1.00 euros|€0.00 euros",
+		"pt-CV|USD|symbol|standard|1234$50 US$|-1$00 US$|0$00 US$",
+	} {
+		f := strings.Split(want, "|")
+		src := fmt.Sprintf(`(() => { const f = new Intl.NumberFormat(%q, {style: "currency", currency: %q, currencyDisplay: %q, currencySign: %q}); return [%q, %q, %q, %q, f.format(1234.5), f.format(-1), f.format(0)].join("|"); })()`, f[0], f[1], f[2], f[3], f[0], f[1], f[2], f[3])
+		v, err := rt.RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.String() != want {
+			t.Errorf("got  %q\nwant %q", v.String(), want)
+		}
 	}
 }

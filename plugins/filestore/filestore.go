@@ -70,10 +70,11 @@
 // disk), which runs after COMMIT (writer.syncWAL) and before any result
 // of the round is delivered. A process stopped between its COMMIT and its
 // fsync holds nothing (TestWriter_PausedAfterCommit); one stopped inside
-// the short locked part still stalls the others. Measured with
-// BenchmarkPut64 at load 31, one run each way alternated three times:
-// 141-152 -> 72-113 us per put, 54-57 -> 59 ops per round, 24-27 -> 21-23
-// us of CPU per put.
+// the short locked part still stalls the others. Group commit keeps its
+// shared fsync: BenchmarkPut64, 9 pairs of runs before/after alternated at
+// load 14-40 (noisy): median 141 -> 113 us per put, the same 54-61
+// operations per round and 20-27 us of CPU per put; BenchmarkPut1 (a lone
+// writer) on par once syncWAL used fdatasync, as SQLite does.
 //
 // # Why SQLite
 //

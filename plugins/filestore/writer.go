@@ -327,7 +327,7 @@ func (w *writer) syncWAL() error {
 		}
 		w.wal = f
 	}
-	return w.wal.Sync()
+	return datasync(w.wal)
 }
 
 // exec binds args (strings as TEXT, byte slices as BLOBs) to s, runs it

@@ -10,6 +10,9 @@ type errorObject struct {
 	baseObject
 	stack          []StackFrame
 	stackPropAdded bool
+	// stackValue is what the stack accessor returns: the formatted trace,
+	// made at the first read, or the value last set (cellhost patch 35).
+	stackValue Value
 }
 
 func (e *errorObject) formatStack() String {
@@ -28,9 +31,21 @@ func (e *errorObject) formatStack() String {
 	return b.String()
 }
 
+// addStackProp makes the own "stack" property. cellhost patch 35: as V8,
+// an accessor (non-enumerable, configurable) whose getter and setter are
+// shared by every error: the getter formats the trace at its first read,
+// the setter keeps any value (e.stack = 5 reads back 5, the property stays
+// an accessor). Upstream made a writable data property.
 func (e *errorObject) addStackProp() Value {
 	if !e.stackPropAdded {
-		res := e._putProp(propNameStack, e.formatStack(), true, false, true)
+		r := e.val.runtime
+		res := &valueProperty{
+			accessor:     true,
+			configurable: true,
+			getterFunc:   r.getErrorStackGetter(),
+			setterFunc:   r.getErrorStackSetter(),
+		}
+		e._put(propNameStack, res)
 		if len(e.propNames) > 1 {
 			// reorder property names to ensure 'stack' is the first one
 			copy(e.propNames[1:], e.propNames)
@@ -40,6 +55,46 @@ func (e *errorObject) addStackProp() Value {
 		return res
 	}
 	return nil
+}
+
+// stackHolder is the error whose stack the accessor reads or writes: the
+// receiver itself, as V8's (an object inheriting from an error reads
+// undefined and its writes are dropped).
+func stackHolder(receiver Value) *errorObject {
+	if o, ok := receiver.(*Object); ok {
+		if e, ok := o.self.(*errorObject); ok {
+			return e
+		}
+	}
+	return nil
+}
+
+func (r *Runtime) getErrorStackGetter() *Object {
+	if r.global.errorStackGetter == nil {
+		r.global.errorStackGetter = r.newNativeFunc(func(call FunctionCall) Value {
+			e := stackHolder(call.This)
+			if e == nil {
+				return _undefined
+			}
+			if e.stackValue == nil {
+				e.stackValue = e.formatStack()
+			}
+			return e.stackValue
+		}, "", 0)
+	}
+	return r.global.errorStackGetter
+}
+
+func (r *Runtime) getErrorStackSetter() *Object {
+	if r.global.errorStackSetter == nil {
+		r.global.errorStackSetter = r.newNativeFunc(func(call FunctionCall) Value {
+			if e := stackHolder(call.This); e != nil {
+				e.stackValue = call.Argument(0)
+			}
+			return _undefined
+		}, "", 1)
+	}
+	return r.global.errorStackSetter
 }
 
 func (e *errorObject) getStr(p unistring.String, receiver Value) Value {

@@ -698,6 +698,7 @@ func createObjectProtoTemplate() *objectTemplate {
 	t.putStr("propertyIsEnumerable", func(r *Runtime) Value {
 		return r.methodProp(r.objectproto_propertyIsEnumerable, "propertyIsEnumerable", 1)
 	})
+	putObjectAnnexB(t) // cellhost patch 36
 	t.putStr(__proto__, func(r *Runtime) Value {
 		return &valueProperty{
 			accessor:     true,

@@ -1254,3 +1254,63 @@ func TestCellhostPatch_DuplicateNamedGroups(t *testing.T) {
 		}
 	}
 }
+
+// Patch 35: an error's stack is an own accessor shared by every error, as
+// V8 has it; every expected value is workerd's for the same expression.
+func TestCellhostPatch_ErrorStackAccessor(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`(() => { const d = Object.getOwnPropertyDescriptor(new Error("x"), "stack"); return [typeof d.get, typeof d.set, d.enumerable, d.configurable, "value" in d] })()`, `function,function,false,true,false`},
+		{`(() => { const a = Object.getOwnPropertyDescriptor(new Error("x"), "stack"), b = Object.getOwnPropertyDescriptor(new TypeError("y"), "stack"); return [a.get === b.get, a.set === b.set, a.get.name, a.get.length, a.set.length] })()`, `true,true,,0,1`},
+		{`Object.getOwnPropertyNames(new Error("x")).join()`, `stack,message`},
+		{`Object.getOwnPropertyDescriptor(Error.prototype, "stack") === undefined`, `true`},
+		{`new Error("x").stack.split("\n")[0]`, `Error: x`},
+		{`(() => { const e = new Error("x"); e.stack = 5; const d = Object.getOwnPropertyDescriptor(e, "stack"); return [typeof e.stack, e.stack, "get" in d] })()`, `number,5,true`},
+		{`(() => { const e = new Error("x"); const g = Object.getOwnPropertyDescriptor(e, "stack").get; return [g.call({}), g.call(1)] })()`, `,`},
+		{`(() => { const e = new Error("x"); const s = Object.getOwnPropertyDescriptor(e, "stack").set; const o = {}; s.call(o, 7); return Object.getOwnPropertyDescriptor(o, "stack") === undefined })()`, `true`},
+		{`(() => { const e = new Error("x"); return [delete e.stack, "stack" in e] })()`, `true,false`},
+		{`(() => { class E extends Error {} return typeof Object.getOwnPropertyDescriptor(new E("q"), "stack").get })()`, `function`},
+		{`(() => { try { null.x } catch (e) { return Object.getOwnPropertyNames(e).join() } })()`, `stack,message`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); return o.stack === e.stack })()`, `false`},
+		{`(() => { const e = new RangeError("r"); e.stack = "custom"; return String(e.stack) })()`, `custom`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); return [typeof o.stack, String(o.stack).split("\n")[0]] })()`, `undefined,undefined`},
+		{`(() => { const e = new Error("x"); const o = Object.create(e); o.stack = 3; return [e.stack === 3, Object.getOwnPropertyNames(o).join(), o.stack] })()`, `false,,`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+// Patch 36: Object.prototype's __defineGetter__, __defineSetter__,
+// __lookupGetter__ and __lookupSetter__ (Annex B); every expected value is
+// workerd's for the same expression.
+func TestCellhostPatch_ObjectLegacyAccessors(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`(() => { try { ({}).__defineGetter__("x", 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Object.prototype.__defineGetter__: Expecting function`},
+		{`(() => { try { ({}).__defineSetter__("x", {}) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Object.prototype.__defineSetter__: Expecting function`},
+		{`(() => { try { Object.prototype.__lookupGetter__.call(undefined, "x") } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot convert undefined or null to object`},
+		{`(() => { try { Object.prototype.__defineGetter__.call(null, "x", () => 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot convert undefined or null to object`},
+		{`(() => { try { const o = Object.freeze({}); o.__defineGetter__("x", () => 1) } catch (e) { return e.constructor.name + ": " + e.message } })()`, `TypeError: Cannot define property x, object is not extensible`},
+		{`(() => { const o = {}; o.__defineGetter__("x", function () { return 7 }); const d = Object.getOwnPropertyDescriptor(o, "x"); return [o.x, d.enumerable, d.configurable, typeof d.set].join() })()`, `7,true,true,undefined`},
+		{`(() => { const o = {}; let v; o.__defineSetter__("y", function (a) { v = a }); o.y = 3; return [v, Object.getOwnPropertyDescriptor(o, "y").enumerable].join() })()`, `3,true`},
+		{`(() => { const g = function () {}; const p = {}; p.__defineGetter__("z", g); const o = Object.create(p); return [o.__lookupGetter__("z") === g, o.__lookupSetter__("z"), ({ z: 1 }).__lookupGetter__("z")].join() })()`, `true,,`},
+		{`[Object.prototype.__defineGetter__.length, Object.prototype.__lookupSetter__.length, Object.prototype.__lookupGetter__.name, Object.getOwnPropertyDescriptor(Object.prototype, "__defineSetter__").enumerable].join()`, `2,1,__lookupGetter__,false`},
+		{`(() => { const s = Symbol("s"); const o = {}; const g = () => 1; o.__defineGetter__(s, g); return o.__lookupGetter__(s) === g })()`, `true`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

@@ -153,6 +153,8 @@ type global struct {
 
 	dateproto_toUTCString *Object // cellhost patch 33: also toGMTString
 
+	errorStackGetter, errorStackSetter *Object // cellhost patch 35
+
 	parseFloat, parseInt *Object
 
 	typedArrayValues *Object

@@ -18,7 +18,10 @@
       if (locales === undefined) return [];
       const list = typeof locales === "string" || (isObject(locales) && intlLocaleTags.has(locales)) ? [locales] : Array.from(Object(locales));
       const out = [];
-      for (const l of list) {
+      // indexed loops over our own arrays: no iterator objects (a
+      // construction's hot path)
+      for (let i = 0; i < list.length; i++) {
+        const l = list[i];
         if (typeof l !== "string" && !isObject(l)) throw new TypeError("Language ID should be string or object.");
         const tag = native.intlCanonical(isObject(l) && intlLocaleTags.has(l) ? intlLocaleTags.get(l) : String(l));
         if (!out.includes(tag)) out.push(tag);
@@ -30,7 +33,9 @@
     // requested tag with a supported prefix, else en-US; ext holds the
     // tag's -u- keywords.
     function lookupLocale(locales) {
-      for (const tag of canonicalLocales(locales)) {
+      const tags = canonicalLocales(locales);
+      for (let i = 0; i < tags.length; i++) {
+        const tag = tags[i];
         const base = native.intlLookup(tag);
         if (base !== "") return { base, ext: unicodeExtension(tag) };
       }
@@ -42,7 +47,8 @@
       if (i < 0) return ext;
       const parts = tag.slice(i + 3).split("-");
       let key;
-      for (const p of parts) {
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i];
         if (p.length === 1) break;
         if (p.length === 2) {
           key = p;
@@ -393,7 +399,8 @@
         }
       }
       if (o.DateStyle === "" && o.TimeStyle === "") {
-        for (const k of DTF_VALUES_8) {
+        for (let i = 0; i < DTF_VALUES_8.length; i++) {
+          const k = DTF_VALUES_8[i];
           if (r[k] !== undefined) resolved[k] = r[k];
         }
       }
@@ -401,6 +408,7 @@
       if (o.TimeStyle) resolved.timeStyle = o.TimeStyle;
       dateFormats.set(self, { o, pattern: r.pattern, locale: base, nu: o.NU, timeZone, resolved, bound: undefined, f: native.intlDateFormatter(base, o.NU, o.CA, r.pattern, timeZone) });
     }
+    const dateNow = Date.now;
     function dateValue(date) {
       const x = date === undefined ? Date.now() : Number(date);
       if (!Number.isFinite(x) || Math.abs(x) > 8.64e15) throw new RangeError("Invalid time value");
@@ -435,7 +443,7 @@
     }, {
       format() {
         const st = intlBrand(dateFormats, this, "get Intl.DateTimeFormat.prototype.format");
-        if (st.bound === undefined) st.bound = (date) => native.intlDateString(st.f, dateValue(date));
+        if (st.bound === undefined) st.bound = native.intlDateBound(st.f, dateNow);
         return st.bound;
       },
     });
@@ -1048,10 +1056,21 @@
   }
   const dateGetTime = Date.prototype.getTime;
   function dateLocale(required, defaults) {
+    // without locales and options the formatter is always the same: made
+    // once, as V8 caches it (the default locale and zone do not change)
+    let byDefault;
     return function (locales, options) {
       const t = dateGetTime.call(this);
       if (Number.isNaN(t)) return "Invalid Date";
       const api = intl();
+      if (locales === undefined && options === undefined) {
+        if (byDefault === undefined) {
+          const f = Object.create(api.DateTimeFormat.prototype);
+          api.initDateTimeFormat(f, undefined, undefined, required, defaults);
+          byDefault = f.format;
+        }
+        return byDefault(t);
+      }
       const f = Object.create(api.DateTimeFormat.prototype);
       api.initDateTimeFormat(f, locales, options, required, defaults);
       return f.format(t);

@@ -2531,3 +2531,23 @@ func TestBuffer_writeUIntLE(t *testing.T) {
 
 	runTestCases(t, tcs)
 }
+
+// TestBufferOffsetOverflow (cellhost): an offset near MaxInt64 (Infinity
+// converts to it) throws the out-of-range error instead of wrapping past
+// the bounds check and panicking in a slice expression.
+func TestBufferOffsetOverflow(t *testing.T) {
+	vm := goja.New()
+	new(require.Registry).Enable(vm)
+	for _, src := range []string{"b.readInt32LE(Infinity)", "b.readDoubleBE(Infinity)", "b.readIntBE(Infinity, 2)", "b.writeUInt16LE(1, Infinity)"} {
+		v, err := vm.RunString(`const b = require("node:buffer").Buffer.alloc(4);
+			(() => { try { ` + src + `; return "no error"; } catch (e) { return e.name + " " + e.code; } })()`)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := v.String(); got != "RangeError ERR_OUT_OF_RANGE" {
+			t.Errorf("%s: %s", src, got)
+		}
+		vm = goja.New()
+		new(require.Registry).Enable(vm)
+	}
+}

@@ -352,7 +352,15 @@ func main() {
 	if v := core["version"]; v != "48.1.0" {
 		fail(fmt.Errorf("cldr-core %v in %s; workerd's ICU 78.2 data is CLDR 48.1.0's (run fetch-cldr.sh)", v, src))
 	}
-	os.RemoveAll(*out)
+	// the generated files go (a locale CLDR dropped must not stay);
+	// record-umalqura.sh's table is not this generator's and stays
+	if old, err := filepath.Glob(filepath.Join(*out, "*.json.gz")); err == nil {
+		for _, f := range old {
+			if filepath.Base(f) != "umalqura.json.gz" {
+				os.Remove(f)
+			}
+		}
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
 	}
@@ -452,17 +460,24 @@ func main() {
 	}
 	// the currencies in use (supportedValuesOf("currency")): a region's
 	// tender without an end date
+	// (and per region its first, which ICU's ucurr_forLocale answers and
+	// DecimalFormatSymbols loads its currency pattern from)
 	current := map[string]bool{}
-	for _, l := range at(load("cldr-core", "supplemental/currencyData.json"), "supplemental", "currencyData", "region").(map[string]any) {
+	regionCurrency := map[string]any{}
+	for r, l := range at(load("cldr-core", "supplemental/currencyData.json"), "supplemental", "currencyData", "region").(map[string]any) {
 		for _, e := range l.([]any) {
 			for code, v := range e.(map[string]any) {
 				m := v.(map[string]any)
 				if m["_to"] == nil && m["_tender"] != "false" {
 					current[code] = true
+					if regionCurrency[r] == nil {
+						regionCurrency[r] = code
+					}
 				}
 			}
 		}
 	}
+	sup["regionCurrency"] = regionCurrency
 	var currencies []string
 	for c := range current {
 		currencies = append(currencies, c)

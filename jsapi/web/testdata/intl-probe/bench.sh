@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# bench.sh: times DateTimeFormat construction and format on workerd, as
-# BenchmarkIntlDateTimeFormat does in cellhost (same calls). workerd freezes
+# bench.sh: times DateTimeFormat construction, format and
+# Date#toLocaleString on workerd and then runs BenchmarkIntlDateTimeFormat
+# (the same calls in cellhost) in the same run, and prints cellhost's CPU
+# per op over workerd's (BENCH_GO=0 skips the Go side). workerd freezes
 # the clock inside a request, so each op is timed from outside: a request
 # doing N ops minus one doing none, per op. Prints ns/op (wall) and
 # cpu-ns/op (workerd's CPU time from /proc, as the Go benchmark's
 # cpu-ns/op: on a shared machine wall time mostly measures the wait).
 set -euo pipefail
-WORKERD=${WORKERD:-$HOME/.cache/cellhost/intl-anchor/node_modules/.bin/workerd}
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORKERD=${WORKERD:-$HERE/../../../../.cache/anchor/node_modules/.bin/workerd}
+[ -x "$WORKERD" ] || WORKERD=$HOME/.cache/cellhost/intl-anchor/node_modules/.bin/workerd
 N=${N:-20000}
 TMP=$(mktemp -d)
 PID=
@@ -14,7 +18,10 @@ trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT
 cat > "$TMP/w.js" <<'JS'
 const d = Date.UTC(2026, 2, 8, 12, 0, 0);
 const f = new Intl.DateTimeFormat("de-DE", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" });
+const date = new Date(d);
 const ops = {
+  toLocaleString: () => date.toLocaleString("de-DE", { timeZone: "Europe/Berlin" }),
+  "toLocaleString-default": () => date.toLocaleString(),
   construct: () => new Intl.DateTimeFormat("de-DE", { dateStyle: "medium", timeStyle: "short", timeZone: "Europe/Berlin" }),
   format: () => f.format(d),
   "construct-components": () => new Intl.DateTimeFormat("en-US", { weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: "America/New_York" }),
@@ -44,7 +51,8 @@ for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/?op=form
 t() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT/?op=$1&n=$2"; }
 cpu() { awk '{print $14 + $15}' /proc/$PID/stat; } # utime+stime in clock ticks
 HZ=$(getconf CLK_TCK)
-for op in construct format construct-components; do
+declare -A WCPU
+for op in construct format construct-components toLocaleString toLocaleString-default; do
   t "$op" 2000 >/dev/null # warm up
   best=
   bestcpu=
@@ -56,4 +64,13 @@ for op in construct format construct-components; do
     if [ -z "$bestcpu" ] || [ "$cns" -lt "$bestcpu" ]; then bestcpu=$cns; fi
   done
   echo "workerd $op: $best ns/op, $bestcpu cpu-ns/op (best of 3, N=$N)"
+  WCPU[$op]=$bestcpu
+done
+kill $PID 2>/dev/null; PID=
+[ "${BENCH_GO:-1}" = 0 ] && exit 0
+cd "$HERE/../.."
+go test -run XXX -bench 'IntlDateTimeFormat' -benchtime "${N}x" -count 1 . | tee "$TMP/go"
+for op in "${!WCPU[@]}"; do
+  c=$(awk -v op="BenchmarkIntlDateTimeFormat/$op-" 'index($1, op) == 1 { for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }' "$TMP/go")
+  [ -n "$c" ] && python3 -c "print('%-24s cellhost %8.0f cpu-ns/op, workerd %8d: %.2fx' % ('$op', $c, ${WCPU[$op]}, $c / max(${WCPU[$op]}, 1)))"
 done
