@@ -128,3 +128,18 @@ func TestIntlNumber_CurrencyFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestIntl_LocaleMethodShapes: the built-ins' locale methods keep their
+// ECMA-402 shape after protoMethod's named-parameter wrapper (length 0,
+// String#localeCompare 1; no prototype) and pass their arguments on.
+func TestIntl_LocaleMethodShapes(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	v, err := rt.RunString(`[Date.prototype.toLocaleString, Date.prototype.toLocaleDateString, Date.prototype.toLocaleTimeString, Number.prototype.toLocaleString, String.prototype.localeCompare].map(f => f.name + "/" + f.length + "/" + ("prototype" in f)).join(" ") + " " + "a".localeCompare("b") + " " + (1234.5).toLocaleString("de", {maximumFractionDigits: 0}) + " " + new Date(0).toLocaleTimeString("de", {timeZone: "Asia/Tokyo"})`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "toLocaleString/0/false toLocaleDateString/0/false toLocaleTimeString/0/false toLocaleString/0/false localeCompare/1/false -1 1.235 09:00:00"
+	if v.String() != want {
+		t.Errorf("got  %s\nwant %s", v.String(), want)
+	}
+}

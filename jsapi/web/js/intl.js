@@ -1031,12 +1031,16 @@
   // ---- the locale-sensitive methods of the built-ins
   let defaultNumberFormat;
   // a built-in method: no prototype, length 0 (toLocaleString & co.)
-  function protoMethod(proto, name, f) {
+  function protoMethod(proto, name, f, length = 0) {
+    // named parameters, not a rest parameter and apply (no array per
+    // call; the methods read at most three arguments), length set back
+    // to ECMA-402's (0; localeCompare 1)
     const m = {
-      [name](...args) {
-        return f.apply(this, args);
+      [name](a, b, c) {
+        return f.call(this, a, b, c);
       },
     }[name];
+    Object.defineProperty(m, "length", { value: length });
     Object.defineProperty(proto, name, { value: m, writable: true, configurable: true });
   }
   const numberValueOf = Number.prototype.valueOf;
@@ -1085,4 +1089,4 @@
     const c = Object.create(api.Collator.prototype);
     api.initCollator(c, locales, options);
     return api.collatorCompare(api.collators.get(c), String(this), that);
-  });
+  }, 1);
