@@ -1314,3 +1314,28 @@ func TestCellhostPatch_ObjectLegacyAccessors(t *testing.T) {
 		}
 	}
 }
+
+// Patch 37: regexp modifiers groups (?ims-ims:...), through RE2 and through
+// regexp2 (a lookaround), and their early errors; every expected value is
+// workerd's for the same expression.
+func TestCellhostPatch_RegexpModifiers(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`[/(?i:a)b/.test("Ab"), /(?i:a)b/.test("AB"), /(?-i:a)b/i.test("aB"), /(?-i:a)b/i.test("AB")].join()`, `true,false,true,false`},
+		{`[/(?s:.)/.test("\n"), /(?-s:.)/s.test("\n"), /(?s:.)./.test("\n\n"), /(?s:.)./.test("\nx")].join()`, `true,false,false,true`},
+		{`[/(?m:^b)/.test("a\nb"), /^b/.test("a\nb"), /(?-m:^b)/m.test("a\nb")].join()`, `true,false,false`},
+		{`["(?ii:a)", "(?-:a)", "(?i-i:a)", "(?x:a)", "(?i-:a)", "(?-i-s:a)", "(?i"].map(p => { try { new RegExp(p); return "ok" } catch (e) { return e.constructor.name } }).join()`, `SyntaxError,SyntaxError,SyntaxError,SyntaxError,ok,SyntaxError,SyntaxError`},
+		{`[/(?i:a)(?=b)/.test("Ab"), /(?i:a)(?=b)/.test("AB"), /(?<=(?i:a))b/.test("Ab")].join()`, `true,false,true`},
+		{`[/(?ims:^a.)/.test("x\nA\n"), /(?i:[a-c])/.test("B"), /(?i:\w)/.test("_"), new RegExp("(?i:a)", "g").flags].join()`, `true,true,true,g`},
+		{`/(?i:a)|b/.exec("A")[0] + /a|(?i:b)/.test("A")`, `Afalse`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
