@@ -351,7 +351,7 @@ func (r *Runner) exec(rel, src string, m *meta) (err error) {
 // script changes only its text (comments, spacing, keep-names wrappers):
 // tests of Function.prototype.toString would measure the bundler, which
 // rewrites a worker's source under wrangler and workerd too, not the
-// engine (docs/test262-full.md, "Scripts and the bundler"). Negative tests
+// engine (docs/testing.md, test262 in full: "Scripts and the bundler"). Negative tests
 // still go through esbuild, whose early errors a worker's build meets, and
 // module tests are bundled as a worker's entry module is.
 func (r *Runner) compileDirect(name, code string, strict bool) (*goja.Program, error) {
