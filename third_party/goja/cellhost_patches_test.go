@@ -1339,3 +1339,29 @@ func TestCellhostPatch_RegexpModifiers(t *testing.T) {
 		}
 	}
 }
+
+// Patch 38: the RegExp d flag (hasIndices) and match.indices, through RE2,
+// regexp2 (a lookbehind) and matchAll; every expected value is workerd's
+// for the same expression.
+func TestCellhostPatch_RegexpHasIndices(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`JSON.stringify(/a(b)?(c)/d.exec("xac").indices)`, `[[1,3],null,[2,3]]`},
+		{`JSON.stringify(/(?<x>a)|(?<x>b)/d.exec("b").indices.groups)`, `{"x":[0,1]}`},
+		{`JSON.stringify(/a/d.exec("a").indices.groups)`, `undefined`},
+		{`[/a/d.flags, /a/dgimsy.flags, String(/a/dg), /a/d.hasIndices, /a/.hasIndices, Object.getOwnPropertyDescriptor(RegExp.prototype, "hasIndices").get.name].join()`, `d,dgimsy,/a/dg,true,false,get hasIndices`},
+		{`Object.keys(/a/d.exec("a")).join()`, `0,index,input,groups,indices`},
+		{`(() => { try { new RegExp("a", "dd"); return "ok" } catch (e) { return e.constructor.name } })()`, `SyntaxError`},
+		{`JSON.stringify([..."a1b2".matchAll(/\d/dg)].map(m => m.indices[0]))`, `[[1,2],[3,4]]`},
+		{`JSON.stringify(/(?<=(a))b/d.exec("ab").indices)`, `[[1,2],[0,1]]`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
