@@ -57,6 +57,15 @@ type meta struct {
 	} `yaml:"negative"`
 }
 
+func (m *meta) feature(f string) bool {
+	for _, x := range m.Features {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
 func (m *meta) flag(f string) bool {
 	for _, x := range m.Flags {
 		if x == f {
@@ -278,7 +287,10 @@ func (r *Runner) exec(rel, src string, m *meta) (err error) {
 			return fmt.Errorf("polyfills: %w", err)
 		}
 	}
-	if m.flag("module") {
+	// A script that imports (import()) is bundled as a module is: a
+	// worker's import() reaches only what its bundle holds (esbuild's
+	// transform of a lone script would leave require(), which workers lack).
+	if m.flag("module") || m.feature("dynamic-import") {
 		if prelude.Len() > 0 {
 			p, err := r.compileScript(rel+".harness.js", prelude.String(), false)
 			if err != nil {
@@ -339,7 +351,7 @@ func (r *Runner) exec(rel, src string, m *meta) (err error) {
 // script changes only its text (comments, spacing, keep-names wrappers):
 // tests of Function.prototype.toString would measure the bundler, which
 // rewrites a worker's source under wrangler and workerd too, not the
-// engine (docs/test262-full.md, "Scripts and the bundler"). Negative tests
+// engine (docs/testing.md, test262 in full: "Scripts and the bundler"). Negative tests
 // still go through esbuild, whose early errors a worker's build meets, and
 // module tests are bundled as a worker's entry module is.
 func (r *Runner) compileDirect(name, code string, strict bool) (*goja.Program, error) {

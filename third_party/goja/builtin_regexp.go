@@ -188,6 +188,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
 	var unicodeSets bool // cellhost patch: the v flag (regexp_unicodesets.go)
+	var hasIndices bool  // cellhost patch 38: the d flag (regexp_indices.go)
 	var wrapper *regexpWrapper
 	var wrapper2 *regexp2Wrapper
 
@@ -238,6 +239,12 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 					return
 				}
 				unicodeSets = true
+			case 'd': // cellhost patch 38
+				if hasIndices {
+					invalidFlags()
+					return
+				}
+				hasIndices = true
 			default:
 				invalidFlags()
 				return
@@ -316,6 +323,7 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		sticky:         sticky,
 		unicode:        unicode,
 		unicodeSets:    unicodeSets,
+		hasIndices:     hasIndices,
 	}
 	return
 }
@@ -463,6 +471,9 @@ func (r *Runtime) regexpproto_toString(call FunctionCall) Value {
 			sb.WriteString(this.source)
 		}
 		sb.WriteRune('/')
+		if this.pattern.hasIndices { // cellhost patch 38
+			sb.WriteRune('d')
+		}
 		if this.pattern.global {
 			sb.WriteRune('g')
 		}
@@ -641,10 +652,16 @@ func (r *Runtime) regexpproto_getSticky(call FunctionCall) Value {
 }
 
 func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode, unicodeSets bool
+	var global, ignoreCase, multiline, dotAll, sticky, unicode, unicodeSets, hasIndices bool
 
 	thisObj := r.toObject(call.This)
 	size := 0
+	if v := thisObj.self.getStr("hasIndices", nil); v != nil { // cellhost patch 38
+		hasIndices = v.ToBoolean()
+		if hasIndices {
+			size++
+		}
+	}
 	if v := thisObj.self.getStr("global", nil); v != nil {
 		global = v.ToBoolean()
 		if global {
@@ -690,6 +707,9 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 
 	var sb strings.Builder
 	sb.Grow(size)
+	if hasIndices {
+		sb.WriteByte('d')
+	}
 	if global {
 		sb.WriteByte('g')
 	}
@@ -1405,6 +1425,11 @@ func (r *Runtime) getRegExpPrototype() *Object {
 		o.setOwnStr("sticky", &valueProperty{
 			configurable: true,
 			getterFunc:   r.newNativeFunc(r.regexpproto_getSticky, "get sticky", 0),
+			accessor:     true,
+		}, false)
+		o.setOwnStr("hasIndices", &valueProperty{ // cellhost patch 38
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getHasIndices, "get hasIndices", 0),
 			accessor:     true,
 		}, false)
 		o.setOwnStr("unicodeSets", &valueProperty{ // cellhost patch

@@ -1314,3 +1314,54 @@ func TestCellhostPatch_ObjectLegacyAccessors(t *testing.T) {
 		}
 	}
 }
+
+// Patch 37: regexp modifiers groups (?ims-ims:...), through RE2 and through
+// regexp2 (a lookaround), and their early errors; every expected value is
+// workerd's for the same expression.
+func TestCellhostPatch_RegexpModifiers(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`[/(?i:a)b/.test("Ab"), /(?i:a)b/.test("AB"), /(?-i:a)b/i.test("aB"), /(?-i:a)b/i.test("AB")].join()`, `true,false,true,false`},
+		{`[/(?s:.)/.test("\n"), /(?-s:.)/s.test("\n"), /(?s:.)./.test("\n\n"), /(?s:.)./.test("\nx")].join()`, `true,false,false,true`},
+		{`[/(?m:^b)/.test("a\nb"), /^b/.test("a\nb"), /(?-m:^b)/m.test("a\nb")].join()`, `true,false,false`},
+		{`["(?ii:a)", "(?-:a)", "(?i-i:a)", "(?x:a)", "(?i-:a)", "(?-i-s:a)", "(?i"].map(p => { try { new RegExp(p); return "ok" } catch (e) { return e.constructor.name } }).join()`, `SyntaxError,SyntaxError,SyntaxError,SyntaxError,ok,SyntaxError,SyntaxError`},
+		{`[/(?i:a)(?=b)/.test("Ab"), /(?i:a)(?=b)/.test("AB"), /(?<=(?i:a))b/.test("Ab")].join()`, `true,false,true`},
+		{`[/(?ims:^a.)/.test("x\nA\n"), /(?i:[a-c])/.test("B"), /(?i:\w)/.test("_"), new RegExp("(?i:a)", "g").flags].join()`, `true,true,true,g`},
+		{`/(?i:a)|b/.exec("A")[0] + /a|(?i:b)/.test("A")`, `Afalse`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+// Patch 38: the RegExp d flag (hasIndices) and match.indices, through RE2,
+// regexp2 (a lookbehind) and matchAll; every expected value is workerd's
+// for the same expression.
+func TestCellhostPatch_RegexpHasIndices(t *testing.T) {
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`JSON.stringify(/a(b)?(c)/d.exec("xac").indices)`, `[[1,3],null,[2,3]]`},
+		{`JSON.stringify(/(?<x>a)|(?<x>b)/d.exec("b").indices.groups)`, `{"x":[0,1]}`},
+		{`JSON.stringify(/a/d.exec("a").indices.groups)`, `undefined`},
+		{`[/a/d.flags, /a/dgimsy.flags, String(/a/dg), /a/d.hasIndices, /a/.hasIndices, Object.getOwnPropertyDescriptor(RegExp.prototype, "hasIndices").get.name].join()`, `d,dgimsy,/a/dg,true,false,get hasIndices`},
+		{`Object.keys(/a/d.exec("a")).join()`, `0,index,input,groups,indices`},
+		{`(() => { try { new RegExp("a", "dd"); return "ok" } catch (e) { return e.constructor.name } })()`, `SyntaxError`},
+		{`JSON.stringify([..."a1b2".matchAll(/\d/dg)].map(m => m.indices[0]))`, `[[1,2],[3,4]]`},
+		{`JSON.stringify(/(?<=(a))b/d.exec("ab").indices)`, `[[1,2],[0,1]]`},
+	} {
+		v, err := r.RunString("String(" + c.src + ")")
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

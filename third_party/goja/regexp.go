@@ -68,6 +68,7 @@ type regexpPattern struct {
 
 	global, ignoreCase, multiline, dotAll, sticky, unicode bool
 	unicodeSets                                            bool // cellhost patch: the v flag (unicode is set too)
+	hasIndices                                             bool // cellhost patch 38: the d flag
 
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
@@ -214,6 +215,7 @@ func (p *regexpPattern) clone() *regexpPattern {
 		unicode:    p.unicode,
 		// cellhost patch: the v flag
 		unicodeSets: p.unicodeSets,
+		hasIndices:  p.hasIndices, // cellhost patch 38
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()
@@ -618,8 +620,9 @@ func (r *regexpObject) execResultToArray(target String, result regexpResult) Val
 		}
 	}
 	match := r.val.runtime.newArrayValues(valueArray)
-	match.self.setOwnStr("input", target, false)
+	// cellhost patch 38: index before input, as RegExpBuiltinExec creates them
 	match.self.setOwnStr("index", intToValue(int64(matchIndex)), false)
+	match.self.setOwnStr("input", target, false)
 
 	groups := r.val.runtime.createRegexpGroupsObj(valueArray, result.groups)
 
@@ -635,6 +638,9 @@ func (r *regexpObject) execResultToArray(target String, result regexpResult) Val
 		Configurable: FLAG_TRUE,
 		Enumerable:   FLAG_TRUE,
 	}, false)
+	if r.pattern.hasIndices { // cellhost patch 38
+		r.val.runtime.putMatchIndices(match, valueArray, result)
+	}
 
 	return match
 }

@@ -183,6 +183,30 @@ func (self *_RegExp_parser) scanGroup() {
 				self.writeByte('P') // older Go versions compatibility
 				self.pass()         // <
 				self.scanGroupName()
+			case ch == 'i' || ch == 'm' || ch == 's' || ch == '-':
+				// cellhost patch 37: a modifiers group, (?ims-ims:...)
+				add, remove, n, ok := regexpModifiers(str[1:])
+				if !ok {
+					self.error(true, "Invalid group")
+					return
+				}
+				// written as RE2 takes them ("(?i-:" has an empty clear part
+				// RE2 refuses)
+				for i := 0; i <= n; i++ { // '?', the flags and ':'
+					self.read()
+				}
+				flags := add
+				if remove != "" {
+					flags += "-" + remove
+				}
+				self.writeString("?" + flags + ":")
+				saved := self.dotAll
+				defer func() { self.dotAll = saved }()
+				if strings.IndexByte(add, 's') >= 0 {
+					self.dotAll = true
+				} else if strings.IndexByte(remove, 's') >= 0 {
+					self.dotAll = false
+				}
 			case ch != ':':
 				self.error(true, "Invalid group")
 				return
@@ -570,4 +594,43 @@ func (self *_RegExp_parser) error(fatal bool, msg string, msgValues ...interface
 	}
 	self.offset = self.length
 	self.chr = -1
+}
+
+// regexpModifiers reads the flags of a modifiers group after "(?": the
+// flags it sets, those it clears, and the length up to and including the
+// ':'. It refuses what ES2025 makes an early error: a flag other than i, m,
+// s, one given twice (in either part or both), no flag at all ("(?-:"), or
+// no ':'. RE2 and regexp2 take the group as JavaScript writes it; '.' in
+// it follows its s (the parser writes Re2Dot where dotAll is off).
+func regexpModifiers(s string) (add, remove string, n int, ok bool) {
+	seen := map[byte]bool{}
+	dash := false
+	for n = 0; n < len(s); n++ {
+		c := s[n]
+		switch c {
+		case 'i', 'm', 's':
+			if seen[c] {
+				return "", "", 0, false
+			}
+			seen[c] = true
+			if dash {
+				remove += string(c)
+			} else {
+				add += string(c)
+			}
+		case '-':
+			if dash {
+				return "", "", 0, false
+			}
+			dash = true
+		case ':':
+			if add == "" && remove == "" {
+				return "", "", 0, false
+			}
+			return add, remove, n + 1, true
+		default:
+			return "", "", 0, false
+		}
+	}
+	return "", "", 0, false
 }
