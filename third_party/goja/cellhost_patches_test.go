@@ -1187,3 +1187,75 @@ func TestCellhostPatch_StringHTMLMethods(t *testing.T) {
 		}
 	}
 }
+
+// Patch 33: collecting every match of a global RegExp (match, split with
+// a RegExp, replace, and the generic path of a RegExp subclass) asks the
+// allocation hook as the list grows and stops at an Interrupt: upstream
+// collected them all in one native call that neither saw (`"x".repeat(2 **
+// 26).match(/x/g)` ran to the end, or to Go's fatal out of memory). Past
+// 4096 matches the collection goes on in regexp2's loop: the results are
+// the same.
+func TestCellhostPatch_RegExpMatchCollection(t *testing.T) {
+	run := func(r *Runtime, src string) string {
+		v, err := r.RunString(src)
+		if err != nil {
+			var ex *Exception
+			var ie *InterruptedError
+			switch {
+			case errors.As(err, &ex):
+				return ex.Value().String()
+			case errors.As(err, &ie):
+				return "interrupted: " + ie.Value().(string)
+			}
+			t.Fatalf("%s: %v", src, err)
+		}
+		return v.String()
+	}
+	refusing := New()
+	refused := 0
+	refusing.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind == AllocArray && bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`"x".repeat(2 ** 17).match(/x/g).length`:                                       "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 17).split(/,/).length`:                                       "RangeError: Invalid array length",
+		`"x".repeat(2 ** 17).replace(/x/g, "y").length`:                                "RangeError: Invalid array length",
+		`class R extends RegExp {}; "x".repeat(2 ** 17).match(new R("x", "g")).length`: "RangeError: Invalid array length",
+		`"x".repeat(5000).match(/x/g).length`:                                          "5000",
+		`"x".repeat(5000).match(/(x)/g).slice(-2).join()`:                              "x,x",
+		`"\u00e9a".repeat(5000).match(/\u00e9/gu).length`:                              "5000",
+		`"a,b".repeat(3000).split(/,/).length`:                                         "3001",
+		`"a,b".repeat(3000).split(/(,)/).length`:                                       "6001",
+		`"x".repeat(5000).replace(/x/g, "y") === "y".repeat(5000)`:                     "true",
+		`"xy".repeat(5000).replace(/(x)(y)/g, "$2$1").slice(0, 4)`:                     "yxyx",
+	} {
+		if got := run(refusing, src); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused < 4 {
+		t.Errorf("the hook refused %d allocations, want at least 4", refused)
+	}
+	// The hook interrupts (as cellhost's memory watchdog may) and approves:
+	// the collection stops at the interrupt instead of finishing.
+	for _, src := range []string{
+		`"x".repeat(2 ** 18).match(/x/g).length`,
+		`"x,".repeat(2 ** 18).split(/,/).length`,
+		`"x".repeat(2 ** 18).replace(/x/g, "y").length`,
+	} {
+		r := New()
+		r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+			if kind == AllocArray && bytes > 1<<20 {
+				r.Interrupt("stop")
+			}
+			return true
+		})
+		if got := run(r, src); got != "interrupted: stop" {
+			t.Errorf("%s = %s, want the interrupt", src, got)
+		}
+	}
+}
