@@ -1259,3 +1259,57 @@ func TestCellhostPatch_RegExpMatchCollection(t *testing.T) {
 		}
 	}
 }
+
+// Patch 34: toUpperCase/toLowerCase of a string past 1 MiB ask the
+// allocation hook for the result and, for ASCII, convert 1 MiB at a time,
+// stopping at an Interrupt between pieces: upstream converted 32 MiB in
+// one native call that neither saw. The results are the same.
+func TestCellhostPatch_CaseMappingIsChecked(t *testing.T) {
+	r := New()
+	if _, err := r.RunString(`var a = "aB".repeat(2 ** 20), u = "\u00df\u03a3a".repeat(2 ** 19)`); err != nil {
+		t.Fatal(err)
+	}
+	mode := "refuse"
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind != AllocString || bytes <= 1<<20 {
+			return true
+		}
+		if mode == "interrupt" {
+			r.Interrupt("stop")
+			return true
+		}
+		return mode != "refuse"
+	})
+	run := func(src string) string {
+		v, err := r.RunString(src)
+		var ex *Exception
+		var ie *InterruptedError
+		switch {
+		case err == nil:
+			return v.String()
+		case errors.As(err, &ex):
+			return ex.Value().String()
+		case errors.As(err, &ie):
+			r.ClearInterrupt()
+			return "interrupted: " + ie.Value().(string)
+		}
+		t.Fatalf("%s: %v", src, err)
+		return ""
+	}
+	for _, c := range []struct{ mode, src, want string }{
+		{"refuse", `a.toUpperCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `a.toLocaleLowerCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `u.toUpperCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `a.slice(0, 2 ** 19).toUpperCase() === "AB".repeat(2 ** 18)`, "true"},
+		{"interrupt", `a.toUpperCase().length`, "interrupted: stop"},
+		{"interrupt", `a.toLowerCase().length`, "interrupted: stop"},
+		{"approve", `a.toUpperCase() === "AB".repeat(2 ** 20) && a.toLowerCase() === "ab".repeat(2 ** 20)`, "true"},
+		{"approve", `u.toUpperCase() === "SS\u03a3A".repeat(2 ** 19)`, "true"},
+		{"approve", `u.toLowerCase().slice(0, 6)`, "\u00df\u03c3a\u00df\u03c3a"},
+	} {
+		mode = c.mode
+		if got := run(c.src); got != c.want {
+			t.Errorf("%s (%s) = %s, want %s", c.src, c.mode, got, c.want)
+		}
+	}
+}
