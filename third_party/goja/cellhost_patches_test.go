@@ -1313,3 +1313,86 @@ func TestCellhostPatch_CaseMappingIsChecked(t *testing.T) {
 		}
 	}
 }
+
+// Patch 35: BigInt results past V8's 2^30 bits are V8's RangeError, found
+// before the work; past 1 MiB the allocation hook is asked; a product of
+// two large operands is computed in tiles and stops at an Interrupt.
+// Upstream: `1n << 2n ** 40n` and `BigInt.asUintN(2 ** 40, 5n)` asked Go
+// for 128 GiB (fatal out of memory), `1n << 2n ** 64n` was 1n, and a large
+// product ran to its end in one math/big call. Texts and values are
+// node's.
+func TestCellhostPatch_BigIntLimits(t *testing.T) {
+	r := New()
+	run := func(src string) string {
+		v, err := r.RunString(src)
+		var ex *Exception
+		var ie *InterruptedError
+		switch {
+		case err == nil:
+			return v.String()
+		case errors.As(err, &ex):
+			return ex.Value().String()
+		case errors.As(err, &ie):
+			r.ClearInterrupt()
+			return "interrupted: " + ie.Value().(string)
+		}
+		t.Fatalf("%s: %v", src, err)
+		return ""
+	}
+	const tooLarge = "RangeError: Maximum BigInt size exceeded"
+	for src, want := range map[string]string{
+		`1n << (2n ** 31n)`:                            tooLarge,
+		`1n << (2n ** 40n)`:                            tooLarge,
+		`1n << (2n ** 64n)`:                            tooLarge,
+		`2n ** (2n ** 31n)`:                            tooLarge,
+		`3n ** (2n ** 30n)`:                            tooLarge,
+		`BigInt.asUintN(2 ** 31, -1n)`:                 tooLarge,
+		`(1n << (2n ** 30n - 2n)) * 4n`:                tooLarge,
+		`BigInt.asUintN(2 ** 40, 5n)`:                  "5",
+		`BigInt.asIntN(2 ** 40, -5n)`:                  "-5",
+		`BigInt.asUintN(8, -1n)`:                       "255",
+		`BigInt.asIntN(8, 255n)`:                       "-1",
+		`5n >> (2n ** 64n)`:                            "0",
+		`-5n >> (2n ** 64n)`:                           "-1",
+		`0n << (2n ** 64n)`:                            "0",
+		`(1n << (2n ** 30n - 1n)).toString(16).length`: "268435456",
+		`2n ** 100n`:                                   "1267650600228229401496703205376",
+		`(-3n) ** 3n`:                                  "-27",
+		`0n ** 0n`:                                     "1",
+	} {
+		if got := run(src); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	// The tiled product equals math/big's, signs included.
+	if got := run(`var a = (7n << 600000n) + 12345n, b = -((5n << 400000n) + 99n), p = a * b;
+		[p === -(((7n << 600000n) * (5n << 400000n)) + 99n * (7n << 600000n) + 12345n * (5n << 400000n) + 12345n * 99n),
+		 (a * a) % 1000000007n === ((a % 1000000007n) * (a % 1000000007n)) % 1000000007n,
+		 (3n ** 200000n) % 1000003n === 1000003n ** 0n * ((3n ** 100000n % 1000003n) ** 2n % 1000003n)].join()`); got != "true,true,true" {
+		t.Errorf("tiled products: %s", got)
+	}
+	// The hook, refusing past 1 MiB, and interrupting.
+	mode := "refuse"
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if bytes <= 1<<20 {
+			return true
+		}
+		if mode == "interrupt" {
+			r.Interrupt("stop")
+			return true
+		}
+		return false
+	})
+	// (Variables, not literals: the compiler folds a constant expression
+	// in a runtime of its own, which has no hook.)
+	if got := run(`var one = 1n, k = 24n; (one << (2n ** k)) === 0n`); got != tooLarge {
+		t.Errorf("a 2 MiB shift with the hook refusing: %s", got)
+	}
+	if got := run(`var x = (one << (2n ** 23n)) - one; (x * x) === 0n`); got != tooLarge {
+		t.Errorf("a 2^24-bit product with the hook refusing: %s", got)
+	}
+	mode = "interrupt"
+	if got := run(`(x * x) === 0n`); got != "interrupted: stop" {
+		t.Errorf("a tiled product with an interrupt pending: %s", got)
+	}
+}

@@ -1327,7 +1327,7 @@ func (_add) exec(vm *vm) {
 			}
 		case *valueBigInt:
 			if right, ok := right.(*valueBigInt); ok {
-				ret = (*valueBigInt)(new(big.Int).Add((*big.Int)(left), (*big.Int)(right)))
+				ret = (*valueBigInt)(vm.r.bigAdd((*big.Int)(left), (*big.Int)(right), false)) // cellhost patch 35
 			} else {
 				panic(errMixBigIntType)
 			}
@@ -1372,7 +1372,7 @@ func (_sub) exec(vm *vm) {
 		}
 	case *valueBigInt:
 		if right, ok := right.(*valueBigInt); ok {
-			result = (*valueBigInt)(new(big.Int).Sub((*big.Int)(left), (*big.Int)(right)))
+			result = (*valueBigInt)(vm.r.bigAdd((*big.Int)(left), (*big.Int)(right), true)) // cellhost patch 35
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1418,7 +1418,7 @@ func (_mul) exec(vm *vm) {
 		}
 	case *valueBigInt:
 		if right, ok := right.(*valueBigInt); ok {
-			result = (*valueBigInt)(new(big.Int).Mul((*big.Int)(left), (*big.Int)(right)))
+			result = (*valueBigInt)(vm.r.bigMul((*big.Int)(left), (*big.Int)(right))) // cellhost patch 35
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1450,7 +1450,7 @@ func (_exp) exec(vm *vm) {
 			if (*big.Int)(y).Cmp(big.NewInt(0)) < 0 {
 				panic(vm.r.newError(vm.r.getRangeError(), "exponent must be positive"))
 			}
-			result = (*valueBigInt)(new(big.Int).Exp((*big.Int)(x), (*big.Int)(y), nil))
+			result = (*valueBigInt)(vm.r.bigExp((*big.Int)(x), (*big.Int)(y))) // cellhost patch 35
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1785,12 +1785,7 @@ func (_sal) exec(vm *vm) {
 
 	if left, ok := left.(*valueBigInt); ok {
 		if right, ok := right.(*valueBigInt); ok {
-			n := uint((*big.Int)(right).Uint64())
-			if (*big.Int)(right).Sign() < 0 {
-				result = (*valueBigInt)(new(big.Int).Rsh((*big.Int)(left), n))
-			} else {
-				result = (*valueBigInt)(new(big.Int).Lsh((*big.Int)(left), n))
-			}
+			result = (*valueBigInt)(vm.r.bigShift((*big.Int)(left), (*big.Int)(right), true)) // cellhost patch 35
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1816,12 +1811,7 @@ func (_sar) exec(vm *vm) {
 
 	if left, ok := left.(*valueBigInt); ok {
 		if right, ok := right.(*valueBigInt); ok {
-			n := uint((*big.Int)(right).Uint64())
-			if (*big.Int)(right).Sign() < 0 {
-				result = (*valueBigInt)(new(big.Int).Lsh((*big.Int)(left), n))
-			} else {
-				result = (*valueBigInt)(new(big.Int).Rsh((*big.Int)(left), n))
-			}
+			result = (*valueBigInt)(vm.r.bigShift((*big.Int)(left), (*big.Int)(right), false)) // cellhost patch 35
 			goto end
 		}
 		panic(errMixBigIntType)
