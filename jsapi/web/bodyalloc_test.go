@@ -98,3 +98,19 @@ func TestWeb_streamedBodyReadsAskTheAllocationHook(t *testing.T) {
 	}
 	t.Logf("the hook was asked for %v bytes", asked)
 }
+
+// TestWeb_searchParamsAskTheAllocationHook: parsing a query of millions of
+// pairs (new URLSearchParams, url.searchParams) asks the hook for their
+// strings and slots first; refused, V8's RangeError. On the old code the
+// 4 million pairs were made unseen.
+func TestWeb_searchParamsAskTheAllocationHook(t *testing.T) {
+	rt, _ := newWebRuntime(t)
+	jstest.Run(t, rt, tryJS)
+	jstest.Run(t, rt, `var q = "a=1&".repeat(4e6)`)
+	rt.SetAllocationHook(func(n int64, _ goja.AllocationKind) bool { return n <= 64<<20 })
+	jsCases(t, rt, [][2]string{
+		{`attempt(() => new URLSearchParams(q).size)`, "RangeError: Invalid array length"},
+		{`attempt(() => new URL("http://x/?" + q).searchParams.size)`, "RangeError: Invalid array length"},
+		{`attempt(() => new URLSearchParams(q.slice(0, 4e5)).size)`, "100000"},
+	})
+}
