@@ -1396,3 +1396,35 @@ func TestCellhostPatch_BigIntLimits(t *testing.T) {
 		t.Errorf("a tiled product with an interrupt pending: %s", got)
 	}
 }
+
+// Patch 36: filling the value stack to 2^20 values reallocates it a few
+// dozen times, not 2^20/1024 (upstream's fixed 1024-slot growth made a
+// spread call of 2^20 arguments quadratic). Patch 30's cap of 2^20 spread
+// arguments is checked here too: at the cap the call is made, one more is
+// V8's RangeError.
+func TestCellhostPatch_StackGrowthAndSpreadCap(t *testing.T) {
+	var s valueStack
+	reallocs, last := 0, -1
+	for i := 0; i < 1<<20; i++ {
+		s.expand(i)
+		if c := cap(s); c != last {
+			reallocs, last = reallocs+1, c
+		}
+	}
+	if reallocs > 64 {
+		t.Errorf("the stack was reallocated %d times for 2^20 values, want at most 64", reallocs)
+	}
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`var a = new Array(2 ** 20).fill(1); Math.max(...a)`, "1"},
+		{`a.push(1); try { Math.max(...a) } catch (e) { e instanceof RangeError && e.message }`, "Maximum call stack size exceeded"},
+	} {
+		v, err := r.RunString(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

@@ -457,7 +457,9 @@ func (s *valueStack) expand(idx int) {
 		if idx < 1024 {
 			newCap = idx * 2
 		} else {
-			newCap = (idx + 1025) &^ 1023
+			// cellhost patch 36: a quarter more each time, not 1024 slots
+			// more (stackGrowth).
+			newCap = (idx + idx/stackGrowth + 1025) &^ 1023
 		}
 		n := make([]Value, idx, newCap)
 		copy(n, *s)
