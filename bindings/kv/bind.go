@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/third_party/goja"
 )
 
@@ -31,6 +32,17 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, n *Namespace) error {
 		}
 		if !ok {
 			return goja.Null()
+		}
+		// The value was read whole from the store (up to KV's 25 MiB):
+		// before it reaches JS, the object's memory limit approves it
+		// (the goja fork's allocation hook; issue 23), as it approves a
+		// body's copy. Refused: V8's RangeError for a string or a buffer
+		// it cannot make.
+		if text && !rt.AllowAllocation(int64(len(e.Value)), goja.AllocString) {
+			jserr.Throw(rt, jserr.RangeError("Invalid string length"))
+		}
+		if !text && !rt.AllowAllocation(int64(len(e.Value)), goja.AllocArrayBuffer) {
+			jserr.Throw(rt, jserr.RangeError("Array buffer allocation failed"))
 		}
 		o := rt.NewObject()
 		if text {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/cellhost/cellhost/jsapi/jserr"
 	"github.com/cellhost/cellhost/third_party/goja"
 )
 
@@ -155,6 +156,12 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, b *Bucket) error {
 		}
 		if o == nil {
 			return goja.Null()
+		}
+		// The body was read whole from the store: before it reaches JS,
+		// the object's memory limit approves it (the goja fork's
+		// allocation hook; issue 23). Refused: V8's RangeError.
+		if ok && !rt.AllowAllocation(int64(len(o.Body)), goja.AllocArrayBuffer) {
+			jserr.Throw(rt, jserr.RangeError("Array buffer allocation failed"))
 		}
 		m := metaJS(rt, o)
 		if ok {

@@ -233,7 +233,15 @@ func TestHostile(t *testing.T) {
 			held = append(held, c)
 			io.WriteString(c, "POST /do/Counter/starved HTTP/1.1\r\nHost: x\r\nContent-Length: 65536\r\n\r\n")
 		}
-		client := &http.Client{Timeout: 20 * time.Second}
+		// The probes have a transport of their own: a connection they
+		// open past the cap is answered 503 at once, and in the shared
+		// pool that answer reached a neighbour's request instead
+		// (net/http: "Unsolicited response received on idle HTTP
+		// channel"), failing it although the neighbour's own connection
+		// was never refused.
+		probes := &http.Transport{MaxIdleConnsPerHost: 1}
+		defer probes.CloseIdleConnections()
+		client := &http.Client{Timeout: 20 * time.Second, Transport: probes}
 		post := func() int {
 			resp, err := client.Post(n.base+"/do/Counter/poster", "text/plain", strings.NewReader("small"))
 			if err != nil {

@@ -50,7 +50,7 @@ type Config struct {
 	// alone (default 16 MiB).
 	Slack uint64
 	// Read reads the heap (default: runtime/metrics); Free gives memory
-	// back (default: debug.FreeOSMemory); Collect runs a collection, so
+	// back (default: freeAll); Collect runs a collection, so
 	// that Read's live figure is current (default: runtime.GC).
 	Read    func() Stats
 	Free    func()
@@ -82,7 +82,7 @@ func New(c Config, now time.Time) *Relief {
 		c.Read = ReadStats
 	}
 	if c.Free == nil {
-		c.Free = debug.FreeOSMemory
+		c.Free = freeAll
 	}
 	if c.Collect == nil {
 		c.Collect = runtime.GC
@@ -129,6 +129,17 @@ func (r *Relief) Run(ctx context.Context) {
 			r.Check(now)
 		}
 	}
+}
+
+// freeAll collects twice and gives the free pages back: what a sync.Pool
+// holds survives one collection in its victim cache, and net/http keeps
+// each connection's bufio buffers in pools (4 KiB to read, 2 and 4 KiB to
+// write), as Echo keeps its contexts. Measured (the long hostile form's
+// 4 200 unsent bodies): after debug.FreeOSMemory alone 77 MB stayed live
+// with no connection left, RSS 150 MB for 64 MB before the attack.
+func freeAll() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 var statNames = []string{

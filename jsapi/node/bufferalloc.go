@@ -72,4 +72,46 @@ func boundBufferAllocations(rt *goja.Runtime, ctor *goja.Object) {
 		}
 		return total
 	})
+	boundBufferToString(rt, ctor)
+}
+
+// boundBufferToString makes Buffer.prototype.toString ask the allocation
+// hook for the string it makes, two bytes a byte of the range (hex is two
+// characters a byte, base64 four for three, UTF-8 at most one UTF-16 unit a
+// byte): goja_nodejs encodes a whole 100 MB buffer into a string in one
+// call that no limit saw. Refused: V8's `RangeError: Invalid string length`.
+func boundBufferToString(rt *goja.Runtime, ctor *goja.Object) {
+	proto, ok := ctor.Get("prototype").(*goja.Object)
+	if !ok {
+		return
+	}
+	orig, ok := goja.AssertFunction(proto.Get("toString"))
+	if !ok {
+		return
+	}
+	f := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		if o, ok := call.This.(*goja.Object); ok {
+			if b, ok := o.Export().([]byte); ok && len(b) >= 1<<19 {
+				n := int64(len(b))
+				start, end := int64(0), n
+				if a := call.Argument(1); goja.IsNumber(a) {
+					start = min(max(a.ToInteger(), 0), n)
+				}
+				if a := call.Argument(2); goja.IsNumber(a) {
+					end = min(max(a.ToInteger(), 0), n)
+				}
+				if end > start && !rt.AllowAllocation(2*(end-start), goja.AllocString) {
+					jserr.Throw(rt, jserr.RangeError("Invalid string length"))
+				}
+			}
+		}
+		v, err := orig(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}).ToObject(rt)
+	_ = f.DefineDataProperty("name", rt.ToValue("toString"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = f.DefineDataProperty("length", rt.ToValue(3), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	_ = proto.Set("toString", f) // keeps the property's attributes (enumerable, as node's)
 }

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cellhost/cellhost/third_party/goja"
@@ -50,5 +51,40 @@ func TestBuffer_AllocationsAskTheHook(t *testing.T) {
 	}
 	if n != 4 {
 		t.Fatalf("the hook was asked for 4 GiB %d times, want 4 (asked %v)", n, asked)
+	}
+}
+
+// TestBuffer_toStringAsksTheHook: a large Buffer's toString asks the hook
+// for the string it makes (two bytes a byte of the range) before
+// goja_nodejs encodes it; refused, V8's RangeError. On the old code the
+// 2 MiB buffer was encoded unseen.
+func TestBuffer_toStringAsksTheHook(t *testing.T) {
+	rt := goja.New()
+	if err := Install(rt, Options{Compat: Compat{Modules: true, V2: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.RunString(`var big = Buffer.alloc(2 * 1024 * 1024, 97)`); err != nil {
+		t.Fatal(err)
+	}
+	rt.SetAllocationHook(func(n int64, kind goja.AllocationKind) bool { return n <= 1<<20 })
+	for src, want := range map[string]string{
+		`big.toString().length`:                                             "RangeError: Invalid string length",
+		`big.toString("hex").length`:                                        "RangeError: Invalid string length",
+		`big.toString("base64", 0, 2 ** 20).length`:                         "RangeError: Invalid string length",
+		`big.toString("utf8", 0, 1000)`:                                     "",
+		`big.toString("latin1", 10, 300000).length`:                         "299990",
+		`Buffer.from("hi").toString("hex")`:                                 "6869",
+		`Buffer.prototype.toString.length + Buffer.prototype.toString.name`: "3toString",
+	} {
+		if src == `big.toString("utf8", 0, 1000)` {
+			want = strings.Repeat("a", 1000)
+		}
+		v, err := rt.RunString(`try { String(` + src + `) } catch (e) { e.constructor.name + ": " + e.message }`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.String(); got != want {
+			t.Errorf("%s = %.60s, want %.60s", src, got, want)
+		}
 	}
 }

@@ -305,7 +305,7 @@ func subtleNatives(rt *goja.Runtime, n natives) {
 		if l := c.Argument(2); !goja.IsNull(l) && !goja.IsUndefined(l) {
 			length = int(l.ToInteger())
 		}
-		out, err := deriveBits(a, k, length, key)
+		out, err := deriveBits(a, k, length, key, rt.InterruptDone())
 		if err != nil {
 			return nil, err
 		}
@@ -401,7 +401,7 @@ func derivedKeyLength(a algParams) (int, error) {
 	return -1, nil
 }
 
-func deriveBits(a algParams, k *cryptoKey, length int, key func(goja.Value) *cryptoKey) ([]byte, error) {
+func deriveBits(a algParams, k *cryptoKey, length int, key func(goja.Value) *cryptoKey, stop <-chan struct{}) ([]byte, error) {
 	switch k.alg {
 	case "PBKDF2":
 		h, err := a.requireHash("algorithm")
@@ -425,7 +425,7 @@ func deriveBits(a algParams, k *cryptoKey, length int, key func(goja.Value) *cry
 		if iter <= 0 {
 			return nil, domErr("OperationError", "PBKDF2 requires a positive iteration count (requested %d).", iter)
 		}
-		return pbkdf2Key(h, k.secret, salt, int(iter), length/8)
+		return pbkdf2Key(h, k.secret, salt, int(iter), length/8, stop)
 	case "HKDF":
 		h, err := a.requireHash("algorithm")
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/cellhost/cellhost/third_party/goja"
 
 	"github.com/cellhost/cellhost/internal/whatwgurl"
+	"github.com/cellhost/cellhost/jsapi/jserr"
 )
 
 // urlNatives are URL's and URLSearchParams' natives, over internal/whatwgurl.
@@ -50,13 +51,21 @@ func urlNatives(rt *goja.Runtime, st *state, n natives) {
 		return rt.ToValue(h)
 	})
 	// formParse(str) → flat [k, v, ...]
-	n.set("formParse", func(c goja.FunctionCall) goja.Value {
-		pairs := whatwgurl.ParseForm(c.Argument(0).String())
+	n.setE("formParse", func(c goja.FunctionCall) (goja.Value, error) {
+		s := c.Argument(0).String()
+		// new URLSearchParams("a&".repeat(4e6)) makes 8 million strings
+		// and array slots in this one call: the object's memory limit
+		// approves them first (the goja fork's allocation hook; issue 23),
+		// about 64 bytes a name or value besides their text.
+		if len(s) >= 1<<16 && !rt.AllowAllocation(int64(strings.Count(s, "&")+1)*2*64, goja.AllocArray) {
+			return nil, jserr.RangeError("Invalid array length")
+		}
+		pairs := whatwgurl.ParseForm(s)
 		out := make([]interface{}, len(pairs))
 		for i, p := range pairs {
 			out[i] = p
 		}
-		return rt.NewArray(out...)
+		return rt.NewArray(out...), nil
 	})
 	// formGet(str, name) → the first value of name, null, or undefined when
 	// name is not ASCII (the caller then compares UTF-16 names itself)

@@ -244,6 +244,9 @@ func (r *Runtime) bigint_asIntN(call FunctionCall) Value {
 		panic(r.NewTypeError("Invalid value: not (convertible to) a safe integer"))
 	}
 	bigint := toBigInt(call.Argument(1))
+	if (*big.Int)(bigint).BitLen() < bits { // cellhost patch 41: already in range
+		return bigint
+	}
 
 	twoToBits := new(big.Int).Lsh(big.NewInt(1), uint(bits))
 	mod := new(big.Int).Mod((*big.Int)(bigint), twoToBits)
@@ -263,6 +266,12 @@ func (r *Runtime) bigint_asUintN(call FunctionCall) Value {
 		panic(r.NewTypeError("Invalid value: not (convertible to) a safe integer"))
 	}
 	bigint := (*big.Int)(toBigInt(call.Argument(1)))
+	// cellhost patch 41: a non-negative value shorter than bits is its own
+	// result; a negative one makes a bits-long result, within V8's limit.
+	if bigint.Sign() >= 0 && bigint.BitLen() <= bits {
+		return (*valueBigInt)(bigint)
+	}
+	r.checkBigBits(int64(bits))
 	ret := new(big.Int).Mod(bigint, new(big.Int).Lsh(big.NewInt(1), uint(bits)))
 	return (*valueBigInt)(ret)
 }

@@ -757,12 +757,14 @@ func (r *Runtime) getGlobalRegexpMatches(rxObj *Object, s String, fullUnicode bo
 		panic(r.NewTypeError("exec is not a function"))
 	}
 	var a []Value
+	g := matchGrowth{r: r, next: 1 << 16} // cellhost patch 39
 	for {
 		res := r.regExpExec(execFn, rxObj, s)
 		if res == _null {
 			break
 		}
 		a = append(a, res)
+		g.check(len(a))
 		matchStr := nilSafe(r.toObject(res).self.getIdx(valueInt(0), nil)).toString()
 		if matchStr.Length() == 0 {
 			thisIndex := toLength(rxObj.self.getStr("lastIndex", nil))
@@ -825,7 +827,7 @@ func (r *Runtime) regexpproto_stdMatcher(call FunctionCall) Value {
 	}
 	if rx.pattern.global {
 		rx.setOwnStr("lastIndex", intToValue(0), true)
-		results := rx.pattern.findAllSubmatchIndex(s, 0, -1, rx.pattern.sticky)
+		results := r.findAllMatches(rx.pattern, s, 0, -1, rx.pattern.sticky) // cellhost patch 39
 		if len(results) == 0 {
 			return _null
 		}
@@ -984,6 +986,7 @@ func (r *Runtime) regexpproto_stdSplitterGeneric(splitter *Object, s String, lim
 
 	q := p
 	for q < size {
+		r.nativeTick() // cellhost patch 39
 		splitter.self.setOwnStr("lastIndex", intToValue(int64(q)), true)
 		z := r.regExpExec(execFn, splitter, s)
 		if z == _null {
@@ -1091,7 +1094,7 @@ func (r *Runtime) regexpproto_stdSplitter(call FunctionCall) Value {
 	lastIndex := 0
 	found := 0
 
-	results := pattern.findAllSubmatchIndex(s, 0, -1, false)
+	results := r.findAllMatches(pattern, s, 0, -1, false) // cellhost patch 39
 	if targetLength == 0 {
 		if len(results) == 0 {
 			valueArray = append(valueArray, s)
@@ -1327,7 +1330,7 @@ func (r *Runtime) regexpproto_stdReplacer(call FunctionCall) Value {
 	} else {
 		index = rx.getLastIndex()
 	}
-	found := rx.pattern.findAllSubmatchIndex(s, toIntStrict(index), find, rx.pattern.sticky)
+	found := r.findAllMatches(rx.pattern, s, toIntStrict(index), find, rx.pattern.sticky) // cellhost patch 39
 	if rx.pattern.global || rx.pattern.sticky {
 		var newLastIndex int64
 		if !rx.pattern.global && len(found) > 0 {

@@ -1013,14 +1013,14 @@ func (r *Runtime) stringproto_toLowerCase(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	return s.toLower()
+	return r.changeCase(s, false) // cellhost patch 40
 }
 
 func (r *Runtime) stringproto_toUpperCase(call FunctionCall) Value {
 	r.checkObjectCoercible(call.This)
 	s := call.This.toString()
 
-	return s.toUpper()
+	return r.changeCase(s, true) // cellhost patch 40
 }
 
 func (r *Runtime) stringproto_trim(call FunctionCall) Value {

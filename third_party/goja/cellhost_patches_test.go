@@ -1365,3 +1365,244 @@ func TestCellhostPatch_RegexpHasIndices(t *testing.T) {
 		}
 	}
 }
+
+// Patch 39: collecting every match of a global RegExp (match, split with
+// a RegExp, replace, and the generic path of a RegExp subclass) asks the
+// allocation hook as the list grows and stops at an Interrupt: upstream
+// collected them all in one native call that neither saw (`"x".repeat(2 **
+// 26).match(/x/g)` ran to the end, or to Go's fatal out of memory). Past
+// 4096 matches the collection goes on in regexp2's loop: the results are
+// the same.
+func TestCellhostPatch_RegExpMatchCollection(t *testing.T) {
+	run := func(r *Runtime, src string) string {
+		v, err := r.RunString(src)
+		if err != nil {
+			var ex *Exception
+			var ie *InterruptedError
+			switch {
+			case errors.As(err, &ex):
+				return ex.Value().String()
+			case errors.As(err, &ie):
+				return "interrupted: " + ie.Value().(string)
+			}
+			t.Fatalf("%s: %v", src, err)
+		}
+		return v.String()
+	}
+	refusing := New()
+	refused := 0
+	refusing.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind == AllocArray && bytes > 1<<20 {
+			refused++
+			return false
+		}
+		return true
+	})
+	for src, want := range map[string]string{
+		`"x".repeat(2 ** 17).match(/x/g).length`:                                       "RangeError: Invalid array length",
+		`"x,".repeat(2 ** 17).split(/,/).length`:                                       "RangeError: Invalid array length",
+		`"x".repeat(2 ** 17).replace(/x/g, "y").length`:                                "RangeError: Invalid array length",
+		`class R extends RegExp {}; "x".repeat(2 ** 17).match(new R("x", "g")).length`: "RangeError: Invalid array length",
+		`"x".repeat(5000).match(/x/g).length`:                                          "5000",
+		`"x".repeat(5000).match(/(x)/g).slice(-2).join()`:                              "x,x",
+		`"\u00e9a".repeat(5000).match(/\u00e9/gu).length`:                              "5000",
+		`"a,b".repeat(3000).split(/,/).length`:                                         "3001",
+		`"a,b".repeat(3000).split(/(,)/).length`:                                       "6001",
+		`"x".repeat(5000).replace(/x/g, "y") === "y".repeat(5000)`:                     "true",
+		`"xy".repeat(5000).replace(/(x)(y)/g, "$2$1").slice(0, 4)`:                     "yxyx",
+	} {
+		if got := run(refusing, src); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	if refused < 4 {
+		t.Errorf("the hook refused %d allocations, want at least 4", refused)
+	}
+	// The hook interrupts (as cellhost's memory watchdog may) and approves:
+	// the collection stops at the interrupt instead of finishing.
+	for _, src := range []string{
+		`"x".repeat(2 ** 18).match(/x/g).length`,
+		`"x,".repeat(2 ** 18).split(/,/).length`,
+		`"x".repeat(2 ** 18).replace(/x/g, "y").length`,
+	} {
+		r := New()
+		r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+			if kind == AllocArray && bytes > 1<<20 {
+				r.Interrupt("stop")
+			}
+			return true
+		})
+		if got := run(r, src); got != "interrupted: stop" {
+			t.Errorf("%s = %s, want the interrupt", src, got)
+		}
+	}
+}
+
+// Patch 40: toUpperCase/toLowerCase of a string past 1 MiB ask the
+// allocation hook for the result and, for ASCII, convert 1 MiB at a time,
+// stopping at an Interrupt between pieces: upstream converted 32 MiB in
+// one native call that neither saw. The results are the same.
+func TestCellhostPatch_CaseMappingIsChecked(t *testing.T) {
+	r := New()
+	if _, err := r.RunString(`var a = "aB".repeat(2 ** 20), u = "\u00df\u03a3a".repeat(2 ** 19)`); err != nil {
+		t.Fatal(err)
+	}
+	mode := "refuse"
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if kind != AllocString || bytes <= 1<<20 {
+			return true
+		}
+		if mode == "interrupt" {
+			r.Interrupt("stop")
+			return true
+		}
+		return mode != "refuse"
+	})
+	run := func(src string) string {
+		v, err := r.RunString(src)
+		var ex *Exception
+		var ie *InterruptedError
+		switch {
+		case err == nil:
+			return v.String()
+		case errors.As(err, &ex):
+			return ex.Value().String()
+		case errors.As(err, &ie):
+			r.ClearInterrupt()
+			return "interrupted: " + ie.Value().(string)
+		}
+		t.Fatalf("%s: %v", src, err)
+		return ""
+	}
+	for _, c := range []struct{ mode, src, want string }{
+		{"refuse", `a.toUpperCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `a.toLocaleLowerCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `u.toUpperCase().length`, "RangeError: Invalid string length"},
+		{"refuse", `a.slice(0, 2 ** 19).toUpperCase() === "AB".repeat(2 ** 18)`, "true"},
+		{"interrupt", `a.toUpperCase().length`, "interrupted: stop"},
+		{"interrupt", `a.toLowerCase().length`, "interrupted: stop"},
+		{"approve", `a.toUpperCase() === "AB".repeat(2 ** 20) && a.toLowerCase() === "ab".repeat(2 ** 20)`, "true"},
+		{"approve", `u.toUpperCase() === "SS\u03a3A".repeat(2 ** 19)`, "true"},
+		{"approve", `u.toLowerCase().slice(0, 6)`, "\u00df\u03c3a\u00df\u03c3a"},
+	} {
+		mode = c.mode
+		if got := run(c.src); got != c.want {
+			t.Errorf("%s (%s) = %s, want %s", c.src, c.mode, got, c.want)
+		}
+	}
+}
+
+// Patch 41: BigInt results past V8's 2^30 bits are V8's RangeError, found
+// before the work; past 1 MiB the allocation hook is asked; a product of
+// two large operands is computed in tiles and stops at an Interrupt.
+// Upstream: `1n << 2n ** 40n` and `BigInt.asUintN(2 ** 40, 5n)` asked Go
+// for 128 GiB (fatal out of memory), `1n << 2n ** 64n` was 1n, and a large
+// product ran to its end in one math/big call. Texts and values are
+// node's.
+func TestCellhostPatch_BigIntLimits(t *testing.T) {
+	r := New()
+	run := func(src string) string {
+		v, err := r.RunString(src)
+		var ex *Exception
+		var ie *InterruptedError
+		switch {
+		case err == nil:
+			return v.String()
+		case errors.As(err, &ex):
+			return ex.Value().String()
+		case errors.As(err, &ie):
+			r.ClearInterrupt()
+			return "interrupted: " + ie.Value().(string)
+		}
+		t.Fatalf("%s: %v", src, err)
+		return ""
+	}
+	const tooLarge = "RangeError: Maximum BigInt size exceeded"
+	for src, want := range map[string]string{
+		`1n << (2n ** 31n)`:                            tooLarge,
+		`1n << (2n ** 40n)`:                            tooLarge,
+		`1n << (2n ** 64n)`:                            tooLarge,
+		`2n ** (2n ** 31n)`:                            tooLarge,
+		`3n ** (2n ** 30n)`:                            tooLarge,
+		`BigInt.asUintN(2 ** 31, -1n)`:                 tooLarge,
+		`(1n << (2n ** 30n - 2n)) * 4n`:                tooLarge,
+		`BigInt.asUintN(2 ** 40, 5n)`:                  "5",
+		`BigInt.asIntN(2 ** 40, -5n)`:                  "-5",
+		`BigInt.asUintN(8, -1n)`:                       "255",
+		`BigInt.asIntN(8, 255n)`:                       "-1",
+		`5n >> (2n ** 64n)`:                            "0",
+		`-5n >> (2n ** 64n)`:                           "-1",
+		`0n << (2n ** 64n)`:                            "0",
+		`(1n << (2n ** 30n - 1n)).toString(16).length`: "268435456",
+		`2n ** 100n`:                                   "1267650600228229401496703205376",
+		`(-3n) ** 3n`:                                  "-27",
+		`0n ** 0n`:                                     "1",
+	} {
+		if got := run(src); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+	// The tiled product equals math/big's, signs included.
+	if got := run(`var a = (7n << 600000n) + 12345n, b = -((5n << 400000n) + 99n), p = a * b;
+		[p === -(((7n << 600000n) * (5n << 400000n)) + 99n * (7n << 600000n) + 12345n * (5n << 400000n) + 12345n * 99n),
+		 (a * a) % 1000000007n === ((a % 1000000007n) * (a % 1000000007n)) % 1000000007n,
+		 (3n ** 200000n) % 1000003n === 1000003n ** 0n * ((3n ** 100000n % 1000003n) ** 2n % 1000003n)].join()`); got != "true,true,true" {
+		t.Errorf("tiled products: %s", got)
+	}
+	// The hook, refusing past 1 MiB, and interrupting.
+	mode := "refuse"
+	r.SetAllocationHook(func(bytes int64, kind AllocationKind) bool {
+		if bytes <= 1<<20 {
+			return true
+		}
+		if mode == "interrupt" {
+			r.Interrupt("stop")
+			return true
+		}
+		return false
+	})
+	// (Variables, not literals: the compiler folds a constant expression
+	// in a runtime of its own, which has no hook.)
+	if got := run(`var one = 1n, k = 24n; (one << (2n ** k)) === 0n`); got != tooLarge {
+		t.Errorf("a 2 MiB shift with the hook refusing: %s", got)
+	}
+	if got := run(`var x = (one << (2n ** 23n)) - one; (x * x) === 0n`); got != tooLarge {
+		t.Errorf("a 2^24-bit product with the hook refusing: %s", got)
+	}
+	mode = "interrupt"
+	if got := run(`(x * x) === 0n`); got != "interrupted: stop" {
+		t.Errorf("a tiled product with an interrupt pending: %s", got)
+	}
+}
+
+// Patch 42: filling the value stack to 2^20 values reallocates it a few
+// dozen times, not 2^20/1024 (upstream's fixed 1024-slot growth made a
+// spread call of 2^20 arguments quadratic). Patch 30's cap of 2^20 spread
+// arguments is checked here too: at the cap the call is made, one more is
+// V8's RangeError.
+func TestCellhostPatch_StackGrowthAndSpreadCap(t *testing.T) {
+	var s valueStack
+	reallocs, last := 0, -1
+	for i := 0; i < 1<<20; i++ {
+		s.expand(i)
+		if c := cap(s); c != last {
+			reallocs, last = reallocs+1, c
+		}
+	}
+	if reallocs > 64 {
+		t.Errorf("the stack was reallocated %d times for 2^20 values, want at most 64", reallocs)
+	}
+	r := New()
+	for _, c := range []struct{ src, want string }{
+		{`var a = new Array(2 ** 20).fill(1); Math.max(...a)`, "1"},
+		{`a.push(1); try { Math.max(...a) } catch (e) { e instanceof RangeError && e.message }`, "Maximum call stack size exceeded"},
+	} {
+		v, err := r.RunString(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := v.String(); got != c.want {
+			t.Errorf("%s = %s, want %s", c.src, got, c.want)
+		}
+	}
+}

@@ -20,7 +20,16 @@ const nativeTickEvery = 1 << 12
 // nativeTickEvery of them, throws the pending interrupt as the VM does.
 func (r *Runtime) nativeTick() {
 	r.nativeTicks++
-	if r.nativeTicks&(nativeTickEvery-1) != 0 || atomic.LoadUint32(&r.vm.interrupted) == 0 {
+	if r.nativeTicks&(nativeTickEvery-1) != 0 {
+		return
+	}
+	r.interruptNow()
+}
+
+// interruptNow throws the pending interrupt, if any, as the VM does
+// (cellhost patch 40: for loops whose every iteration is long).
+func (r *Runtime) interruptNow() {
+	if atomic.LoadUint32(&r.vm.interrupted) == 0 {
 		return
 	}
 	vm := r.vm

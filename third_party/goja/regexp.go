@@ -357,7 +357,7 @@ func (r *regexp2Wrapper) findSubmatchIndexUnicode(s String, start int, doCache b
 	return result
 }
 
-func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, sticky bool) []regexpResult {
+func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, sticky bool, each func(int)) []regexpResult {
 	wrapped := r.rx
 	match, runes, err := r.findUTF16Cached(s, start, false)
 	if match == nil || err != nil {
@@ -366,7 +366,7 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, s
 	if limit < 0 {
 		limit = len(runes) + 1
 	}
-	results := make([]regexpResult, 0, limit)
+	results := make([]regexpResult, 0, min(limit, 16)) // cellhost patch 39: not len(runes)+1 up front
 	for match != nil {
 		groups := match.Groups()
 
@@ -393,6 +393,9 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUTF16(s String, start, limit int, s
 		}
 
 		results = append(results, result)
+		if each != nil {
+			each(len(results)) // cellhost patch 39
+		}
 		limit--
 		if limit <= 0 {
 			break
@@ -443,12 +446,12 @@ func posMapReverseLookup(posMap []int, pos int) (int, bool) {
 	return mapped, false
 }
 
-func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, limit int, sticky bool) []regexpResult {
+func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, limit int, sticky bool, each func(int)) []regexpResult {
 	wrapped := r.rx
 	if limit < 0 {
 		limit = len(s) + 1
 	}
-	results := make([]regexpResult, 0, limit)
+	results := make([]regexpResult, 0, min(limit, 16)) // cellhost patch 39: not len(s)+1 up front
 	match, posMap, err := r.findUnicodeCached(s, start, false)
 	if err != nil {
 		return nil
@@ -479,6 +482,9 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 		}
 
 		results = append(results, result)
+		if each != nil {
+			each(len(results)) // cellhost patch 39
+		}
 		match, err = wrapped.FindNextMatch(match)
 		if err != nil {
 			return nil
@@ -488,14 +494,20 @@ func (r *regexp2Wrapper) findAllSubmatchIndexUnicode(s unicodeString, start, lim
 }
 
 func (r *regexp2Wrapper) findAllSubmatchIndex(s String, start, limit int, sticky, fullUnicode bool) []regexpResult {
+	return r.findAllSubmatchIndexEach(s, start, limit, sticky, fullUnicode, nil)
+}
+
+// findAllSubmatchIndexEach is findAllSubmatchIndex calling each with the
+// number of matches found after each one (cellhost patch 39).
+func (r *regexp2Wrapper) findAllSubmatchIndexEach(s String, start, limit int, sticky, fullUnicode bool, each func(int)) []regexpResult {
 	a, u := devirtualizeString(s)
 	if u != nil {
 		if fullUnicode {
-			return r.findAllSubmatchIndexUnicode(u, start, limit, sticky)
+			return r.findAllSubmatchIndexUnicode(u, start, limit, sticky, each)
 		}
-		return r.findAllSubmatchIndexUTF16(u, start, limit, sticky)
+		return r.findAllSubmatchIndexUTF16(u, start, limit, sticky, each)
 	}
-	return r.findAllSubmatchIndexUTF16(a, start, limit, sticky)
+	return r.findAllSubmatchIndexUTF16(a, start, limit, sticky, each)
 }
 
 func (r *regexp2Wrapper) clone() *regexp2Wrapper {

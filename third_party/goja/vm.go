@@ -457,7 +457,9 @@ func (s *valueStack) expand(idx int) {
 		if idx < 1024 {
 			newCap = idx * 2
 		} else {
-			newCap = (idx + 1025) &^ 1023
+			// cellhost patch 42: a quarter more each time, not 1024 slots
+			// more (stackGrowth).
+			newCap = (idx + idx/stackGrowth + 1025) &^ 1023
 		}
 		n := make([]Value, idx, newCap)
 		copy(n, *s)
@@ -1327,7 +1329,7 @@ func (_add) exec(vm *vm) {
 			}
 		case *valueBigInt:
 			if right, ok := right.(*valueBigInt); ok {
-				ret = (*valueBigInt)(new(big.Int).Add((*big.Int)(left), (*big.Int)(right)))
+				ret = (*valueBigInt)(vm.r.bigAdd((*big.Int)(left), (*big.Int)(right), false)) // cellhost patch 41
 			} else {
 				panic(errMixBigIntType)
 			}
@@ -1372,7 +1374,7 @@ func (_sub) exec(vm *vm) {
 		}
 	case *valueBigInt:
 		if right, ok := right.(*valueBigInt); ok {
-			result = (*valueBigInt)(new(big.Int).Sub((*big.Int)(left), (*big.Int)(right)))
+			result = (*valueBigInt)(vm.r.bigAdd((*big.Int)(left), (*big.Int)(right), true)) // cellhost patch 41
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1418,7 +1420,7 @@ func (_mul) exec(vm *vm) {
 		}
 	case *valueBigInt:
 		if right, ok := right.(*valueBigInt); ok {
-			result = (*valueBigInt)(new(big.Int).Mul((*big.Int)(left), (*big.Int)(right)))
+			result = (*valueBigInt)(vm.r.bigMul((*big.Int)(left), (*big.Int)(right))) // cellhost patch 41
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1450,7 +1452,7 @@ func (_exp) exec(vm *vm) {
 			if (*big.Int)(y).Cmp(big.NewInt(0)) < 0 {
 				panic(vm.r.newError(vm.r.getRangeError(), "exponent must be positive"))
 			}
-			result = (*valueBigInt)(new(big.Int).Exp((*big.Int)(x), (*big.Int)(y), nil))
+			result = (*valueBigInt)(vm.r.bigExp((*big.Int)(x), (*big.Int)(y))) // cellhost patch 41
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1785,12 +1787,7 @@ func (_sal) exec(vm *vm) {
 
 	if left, ok := left.(*valueBigInt); ok {
 		if right, ok := right.(*valueBigInt); ok {
-			n := uint((*big.Int)(right).Uint64())
-			if (*big.Int)(right).Sign() < 0 {
-				result = (*valueBigInt)(new(big.Int).Rsh((*big.Int)(left), n))
-			} else {
-				result = (*valueBigInt)(new(big.Int).Lsh((*big.Int)(left), n))
-			}
+			result = (*valueBigInt)(vm.r.bigShift((*big.Int)(left), (*big.Int)(right), true)) // cellhost patch 41
 			goto end
 		}
 		panic(errMixBigIntType)
@@ -1816,12 +1813,7 @@ func (_sar) exec(vm *vm) {
 
 	if left, ok := left.(*valueBigInt); ok {
 		if right, ok := right.(*valueBigInt); ok {
-			n := uint((*big.Int)(right).Uint64())
-			if (*big.Int)(right).Sign() < 0 {
-				result = (*valueBigInt)(new(big.Int).Lsh((*big.Int)(left), n))
-			} else {
-				result = (*valueBigInt)(new(big.Int).Rsh((*big.Int)(left), n))
-			}
+			result = (*valueBigInt)(vm.r.bigShift((*big.Int)(left), (*big.Int)(right), false)) // cellhost patch 41
 			goto end
 		}
 		panic(errMixBigIntType)
