@@ -10,6 +10,12 @@
     const { Buffer } = require("_buffer");
     const P = Buffer.prototype;
     const toBuf = (u) => Object.setPrototypeOf(u, P);
+    // A Buffer method called on an object that only inherits from
+    // Buffer.prototype (Buffer.prototype itself, a fake) throws V8's
+    // TypeError, as Node's do, before goja_nodejs reads it as bytes
+    // (where such a receiver never returned).
+    const taLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+    const receiver = (b) => { taLength.call(b); return b; };
     const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, configurable: true });
     const encodings = ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "ucs-2", "utf16le", "utf-16le"];
     def(Buffer, "isBuffer", (b) => b instanceof Buffer);
@@ -33,7 +39,7 @@
       return src.length;
     });
     const fill = Uint8Array.prototype.fill;
-    def(P, "fill", function (v, start = 0, end = this.length, enc) {
+    def(P, "fill", function (v, start = 0, end = receiver(this).length, enc) {
       if (typeof start === "string") { enc = start; start = 0; end = this.length; }
       if (typeof v === "number") return fill.call(this, v, start, end), this;
       const src = typeof v === "string" ? Buffer.from(v, enc) : v;
@@ -51,8 +57,8 @@
       }
       return -1;
     }
-    def(P, "indexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
-    def(P, "lastIndexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
+    def(P, "indexOf", function (v, from, enc) { receiver(this); if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
+    def(P, "lastIndexOf", function (v, from, enc) { receiver(this); if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
     def(P, "includes", function (v, from, enc) { return this.indexOf(v, from, enc) !== -1; });
     // latin1/binary, ascii and utf16le/ucs2: goja_nodejs's Buffer has no
     // codec for them (jws, inside jsonwebtoken, uses "binary").
@@ -110,12 +116,14 @@
     });
     const goToString = P.toString;
     def(P, "toString", function toString(encoding, start, end) {
+      receiver(this);
       const kind = extraOf(encoding);
       if (!kind) return goToString.call(this, goEncoding(encoding), start, end);
       return decodeExtra(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), kind);
     });
     const goWrite = P.write;
     def(P, "write", function write(string, offset, length, encoding) {
+      receiver(this);
       if (typeof offset === "string") [encoding, offset, length] = [offset, 0, undefined];
       else if (typeof length === "string") [encoding, length] = [length, undefined];
       const kind = extraOf(encoding);
@@ -1833,7 +1841,7 @@
     }
     function construct(cb) {
       if (typeof this.fd === "number") return cb();
-      if (this.open !== openFs) {
+      if (typeof this.open === "function" && this.open !== openFs) {
         // Node's backward compatibility for a monkey-patched open(): it
         // opens, and its 'open' (or 'error') event ends construction.
         const emit = this.emit;
