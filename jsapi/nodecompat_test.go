@@ -238,10 +238,10 @@ func TestNodeFlaggedModules(t *testing.T) {
 		import con from "node:console"; import sys from "node:sys"; import util from "node:util"; import win32 from "node:path/win32";
 		export function probe() {
 		const code = (f) => { try { f(); return "none"; } catch (e) { return e.code || e.message; } };
-		return [code(() => cp.exec(1)), code(() => cp.exec("ls", () => {})), code(() => cp.spawn("ls", ["-l"], "x")), code(() => new cp.ChildProcess()),
+		return [code(() => cp.exec(1)), code(() => cp.exec("ls", () => {})), code(() => cp.spawnSync("ls", ["-l"], "x")), code(() => cp.spawn()), code(() => new cp.ChildProcess()),
 			code(() => new wt.Worker()), wt.isMainThread, wt.threadId, code(() => new sqlite.DatabaseSync()), sqlite.constants.SQLITE_RECURSIVE,
 			code(() => con.Console()), typeof con.profile, sys === util, typeof win32.resolve].join() }`
-	want := "ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,true,0,Illegal constructor,33,ERR_METHOD_NOT_IMPLEMENTED,function,true,function"
+	want := "ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,true,0,Illegal constructor,33,ERR_METHOD_NOT_IMPLEMENTED,function,true,function"
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat", "enable_nodejs_child_process_module", "enable_nodejs_worker_threads_module", "enable_nodejs_sqlite_module", "enable_nodejs_console_module"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
