@@ -209,13 +209,15 @@ func TestNodeStream_legacyModules(t *testing.T) {
 // that only inherits from Buffer.prototype throws (+Buffer.prototype never
 // returned before).
 func TestNodeBuffer_offsetsAndLegacy(t *testing.T) {
-	src := `import { Buffer, SlowBuffer } from "node:buffer"; export function probe() {
+	src := `import { Buffer, SlowBuffer, isUtf8, isAscii } from "node:buffer"; export function probe() {
 		const b = Buffer.from([1, 2, 3, 4]);
 		const err = (f) => { try { return "ok " + f(); } catch (e) { return e.code + ": " + e.message; } };
 		return [err(() => b.readInt32LE(Infinity)), err(() => b.readUInt16BE(3)), err(() => b.readInt8(1.5)), err(() => b.readFloatLE("0")),
 			err(() => Buffer.alloc(2).readDoubleBE(0)), err(() => b.readIntLE(0, 7)), err(() => b.readUIntBE(1, 3)), err(() => b.writeUInt16LE(1, 2 ** 40)),
 			err(() => b.readUInt32BE()), typeof SlowBuffer(3).readUInt8, Buffer.from("héllo").utf8Slice(1, 3), b.hexSlice(), b.parent === b.buffer, b.offset,
-			Buffer.from(new String("str")).toString(), Buffer.from(b.toJSON()).equals(b), err(() => +Buffer.prototype).split(":")[0]].join("\n") }`
+			Buffer.from(new String("str")).toString(), Buffer.from(b.toJSON()).equals(b), err(() => +Buffer.prototype).split(":")[0],
+			Buffer.from([1, 2, 3, 4]).swap16().toString("hex"), Buffer.from([1, 2, 3, 4]).swap32().toString("hex"), err(() => Buffer.alloc(3).swap16()),
+			err(() => isUtf8("x")), isAscii(new Uint8Array([1, 200]))].join("\n") }`
 	want := `ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 0. Received Infinity
 ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 2. Received 3
 ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be an integer. Received 1.5
@@ -232,7 +234,12 @@ true
 0
 str
 true
-undefined`
+undefined
+02010403
+04030201
+ERR_INVALID_BUFFER_SIZE: Buffer size must be a multiple of 16-bits
+ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of ArrayBuffer, Buffer, or TypedArray. Received type string ('x')
+false`
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -134,6 +134,22 @@
       return bytes.length;
     });
     def(P, "toLocaleString", P.toString);
+    // isUtf8/isAscii take an ArrayBuffer or a view, as Node's.
+    const bytesInput = (b) => {
+      if (!(b instanceof ArrayBuffer) && !ArrayBuffer.isView(b)) throw Object.assign(new TypeError(`The "input" argument must be an instance of ArrayBuffer, Buffer, or TypedArray. Received ${typeText(b)}`), { code: "ERR_INVALID_ARG_TYPE" });
+    };
+    // swap16/32/64: byte order swapped in place, in 2-, 4- or 8-byte units.
+    for (const bits of [16, 32, 64]) {
+      const n = bits / 8;
+      def(P, "swap" + bits, function () {
+        receiver(this);
+        if (this.length % n !== 0) throw Object.assign(new RangeError(`Buffer size must be a multiple of ${bits}-bits`), { code: "ERR_INVALID_BUFFER_SIZE" });
+        for (let i = 0; i < this.length; i += n) {
+          for (let a = i, b = i + n - 1; a < b; a++, b--) { const t = this[a]; this[a] = this[b]; this[b] = t; }
+        }
+        return this;
+      });
+    }
     // Node's legacy accessors: buf.parent and buf.offset.
     Object.defineProperty(P, "parent", { get() { return this instanceof Buffer ? this.buffer : undefined; }, enumerable: true, configurable: true });
     Object.defineProperty(P, "offset", { get() { return this instanceof Buffer ? this.byteOffset : undefined; }, enumerable: true, configurable: true });
@@ -202,8 +218,8 @@
       atob: globalThis.atob, btoa: globalThis.btoa, Blob: globalThis.Blob, File: globalThis.File,
       kMaxLength: 2 ** 32, kStringMaxLength: 2 ** 29 - 24, INSPECT_MAX_BYTES: 50,
       constants: { MAX_LENGTH: 2 ** 32, MAX_STRING_LENGTH: 2 ** 29 - 24 },
-      isUtf8: (b) => { try { new TextDecoder("utf-8", { fatal: true }).decode(b); return true; } catch { return false; } },
-      isAscii: (b) => Array.prototype.every.call(new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength), (x) => x < 128),
+      isUtf8: (b) => { bytesInput(b); try { new TextDecoder("utf-8", { fatal: true }).decode(b); return true; } catch { return false; } },
+      isAscii: (b) => { bytesInput(b); return Array.prototype.every.call(ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b), (x) => x < 128); },
     };
   };
 
