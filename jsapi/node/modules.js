@@ -2265,6 +2265,36 @@
     };
   }
 
+  // node:cluster as workerd has it: the primary of no workers; a worker
+  // cannot be forked.
+  defs.cluster = () => {
+    const { EventEmitter } = require("events");
+    class Worker extends EventEmitter {
+      constructor() {
+        super();
+        this._connected = false;
+        this.id = 0;
+        this.exitedAfterDisconnect = false;
+        this.process = globalThis.process;
+      }
+      isConnected() { return this._connected; }
+      isDead() { return true; }
+      send() { return false; }
+      kill() { this._connected = false; }
+      destroy() { this._connected = false; }
+      disconnect() { this._connected = false; return this; }
+    }
+    const cluster = new EventEmitter();
+    Object.assign(cluster, {
+      Worker, SCHED_NONE: 1, SCHED_RR: 2, schedulingPolicy: 2, isMaster: true, isPrimary: true, isWorker: false, settings: {}, workers: {},
+      fork() { throw notImplemented("cluster.fork"); },
+      disconnect() { throw notImplemented("cluster.disconnect"); },
+      setupPrimary() { throw notImplemented("cluster.setupPrimary"); },
+      setupMaster() { throw notImplemented("cluster.setupMaster"); },
+    });
+    return cluster;
+  };
+
   const require = native.require;
   return defs;
 });
