@@ -244,3 +244,33 @@ false`
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestNodeEvents_captureRejections: with captureRejections, a listener's
+// rejected promise reaches the emitter's 'error' listener (or its
+// Symbol.for("nodejs.rejection") method), as in Node; node:stream's
+// classes pass the option through.
+func TestNodeEvents_captureRejections(t *testing.T) {
+	src := `import { EventEmitter } from "node:events"; import { Readable } from "node:stream"; export async function probe() {
+		const out = [];
+		const e = new EventEmitter({ captureRejections: true });
+		const got = new Promise((res) => e.on("error", (err) => res(err.message)));
+		e.on("x", async () => { throw new Error("boom"); });
+		e.emit("x");
+		out.push(await got);
+		const f = new EventEmitter({ captureRejections: true });
+		const viaSymbol = new Promise((res) => { f[Symbol.for("nodejs.rejection")] = (err, type) => res(type + " " + err.message); });
+		f.on("y", async () => { throw new Error("bang"); });
+		f.emit("y");
+		out.push(await viaSymbol);
+		const r = new Readable({ captureRejections: true, read() {} });
+		const destroyed = new Promise((res) => r.on("error", (err) => res(err.message + " " + r.destroyed)));
+		r.on("data", async () => { throw new Error("kaboom"); });
+		r.push("hello");
+		out.push(await destroyed);
+		try { new EventEmitter({ captureRejections: 1 }); } catch (err) { out.push(err.code); }
+		return out.join() }`
+	want := "boom,y bang,kaboom true,ERR_INVALID_ARG_TYPE"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -329,12 +329,39 @@
     EventEmitter.defaultMaxListeners = 10;
     EventEmitter.captureRejectionSymbol = Symbol.for("nodejs.rejection");
     EventEmitter.errorMonitor = Symbol("events.errorMonitor");
-    EventEmitter.init = function () {
+    // captureRejections (Node's): a listener's rejected promise becomes
+    // the emitter's 'error' event, or its [Symbol.for("nodejs.rejection")].
+    let captureDefault = false;
+    Object.defineProperty(EventEmitter, "captureRejections", {
+      get() { return captureDefault; },
+      set(v) { if (typeof v !== "boolean") throw Object.assign(new TypeError(`The "EventEmitter.captureRejections" property must be of type boolean. Received ${v === null ? "null" : typeof v}`), { code: "ERR_INVALID_ARG_TYPE" }); captureDefault = v; },
+      enumerable: true, configurable: true,
+    });
+    EventEmitter.init = function (opts) {
       if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
         this._events = Object.create(null);
       }
       this._maxListeners = this._maxListeners || undefined;
+      if (opts && opts.captureRejections !== undefined) {
+        if (typeof opts.captureRejections !== "boolean") throw Object.assign(new TypeError(`The "options.captureRejections" property must be of type boolean. Received ${opts.captureRejections === null ? "null" : typeof opts.captureRejections}`), { code: "ERR_INVALID_ARG_TYPE" });
+        this[kCapture] = opts.captureRejections;
+      } else if (this[kCapture] === undefined || this[kCapture] === Object.getPrototypeOf(this)[kCapture]) {
+        this[kCapture] = captureDefault;
+      }
     };
+    function rejected(ee, err, type, args) {
+      const handler = ee[EventEmitter.captureRejectionSymbol];
+      if (typeof handler === "function") return handler.call(ee, err, type, ...args);
+      const prev = ee[kCapture];
+      try { ee[kCapture] = false; ee.emit("error", err); } finally { ee[kCapture] = prev; }
+    }
+    function addCatch(ee, result, type, args) {
+      if (!ee[kCapture] || result === undefined || result === null) return;
+      try {
+        const then = result.then;
+        if (typeof then === "function") then.call(result, undefined, (err) => queueMicrotask(() => rejected(ee, err, type, args)));
+      } catch (err) { ee.emit("error", err); }
+    }
     const P = EventEmitter.prototype;
     P.setMaxListeners = function (n) { this._maxListeners = n; return this; };
     P.getMaxListeners = function () { return this._maxListeners === undefined ? EventEmitter.defaultMaxListeners : this._maxListeners; };
@@ -356,7 +383,7 @@
         return false;
       }
       const list = typeof handler === "function" ? [handler] : handler.slice();
-      for (const fn of list) Reflect.apply(fn, this, args);
+      for (const fn of list) addCatch(this, Reflect.apply(fn, this, args), type, args);
       return true;
     };
     function add(target, type, listener, prepend) {
@@ -451,7 +478,6 @@
     };
     EventEmitter.EventEmitter = EventEmitter;
     EventEmitter.usingDomains = false;
-    void kCapture;
     return EventEmitter;
   };
 
