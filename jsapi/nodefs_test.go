@@ -274,3 +274,19 @@ func TestNodeEvents_captureRejections(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestNodeBuffer_utf8Replacement: invalid UTF-8 decodes with one U+FFFD for
+// each maximal invalid subpart, as V8 (and the WHATWG decoder) do, so a
+// StringDecoder fed the bytes in pieces and Buffer.toString agree (workerd's
+// string-decoder fuzz test compares the two).
+func TestNodeBuffer_utf8Replacement(t *testing.T) {
+	src := `import { Buffer } from "node:buffer"; import { StringDecoder } from "node:string_decoder"; export function probe() {
+		const b = Buffer.from([0xe2, 0x82, 0x41, 0xff, 0xf0, 0x9f, 0x98]);
+		const d = new StringDecoder("utf8");
+		const pieces = d.write(b.subarray(0, 2)) + d.write(b.subarray(2)) + d.end();
+		return [JSON.stringify(b.toString()), pieces === b.toString(), b.toString("utf8", 2, 3), Buffer.from("héllo").toString(undefined, 1, 3)].join() }`
+	want := "\"\ufffdA\ufffd\ufffd\",true,A,é"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

@@ -115,8 +115,17 @@
       return kind ? toBuf(encodeExtra(value, kind)) : goFrom.call(this, value, goEncoding(encodingOrOffset));
     });
     const goToString = P.toString;
+    // UTF-8 decodes as V8 does (the WHATWG decoder: one U+FFFD for each
+    // maximal invalid subpart), not as Go's per-byte replacement.
+    const utf8Decoder = new TextDecoder("utf-8");
     def(P, "toString", function toString(encoding, start, end) {
       receiver(this);
+      if (encoding === undefined || encoding === null || (typeof encoding === "string" && /^utf-?8$/i.test(encoding))) {
+        const len = this.length;
+        start = start === undefined ? 0 : Math.max(0, Math.min(len, Math.trunc(+start) || 0));
+        end = end === undefined ? len : Math.max(start, Math.min(len, Math.trunc(+end) || 0));
+        return start === 0 && end === len ? utf8Decoder.decode(this) : utf8Decoder.decode(Uint8Array.prototype.subarray.call(this, start, end));
+      }
       const kind = extraOf(encoding);
       if (!kind) return goToString.call(this, goEncoding(encoding), start, end);
       return decodeExtra(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), kind);
