@@ -117,10 +117,13 @@
     const goToString = P.toString;
     // UTF-8 decodes as V8 does (the WHATWG decoder: one U+FFFD for each
     // maximal invalid subpart), not as Go's per-byte replacement.
-    const utf8Decoder = new TextDecoder("utf-8");
+    // (Made on first use: the runtime's TextDecoder comes from jsapi/web;
+    // without one, goja_nodejs's decoder stays.)
+    let utf8Decoder;
     def(P, "toString", function toString(encoding, start, end) {
       receiver(this);
-      if (encoding === undefined || encoding === null || (typeof encoding === "string" && /^utf-?8$/i.test(encoding))) {
+      if (utf8Decoder === undefined) utf8Decoder = typeof TextDecoder === "function" ? new TextDecoder("utf-8") : null;
+      if (utf8Decoder && (encoding === undefined || encoding === null || (typeof encoding === "string" && /^utf-?8$/i.test(encoding)))) {
         const len = this.length;
         start = start === undefined ? 0 : Math.max(0, Math.min(len, Math.trunc(+start) || 0));
         end = end === undefined ? len : Math.max(start, Math.min(len, Math.trunc(+end) || 0));
