@@ -229,19 +229,21 @@ export default {};`
 // sqlite load only under their enable_nodejs_<name>_module flag, as in
 // workerd; what cannot work there throws Node's
 // ERR_METHOD_NOT_IMPLEMENTED after Node's argument checks; node:sys is
-// node:util and node:path/win32 is path.win32.
+// node:util, node:path/win32 is path.win32, and node:cluster is a primary
+// without workers.
 func TestNodeFlaggedModules(t *testing.T) {
 	if _, err := buildNode(t, `import cp from "node:child_process"; export const probe = () => cp;`, "2026-01-01", "nodejs_compat"); err == nil || !strings.Contains(err.Error(), `No such module "node:child_process".`) {
 		t.Errorf("child_process without its flag: %v", err)
 	}
 	src := `import cp from "node:child_process"; import wt from "node:worker_threads"; import sqlite from "node:sqlite";
-		import con from "node:console"; import sys from "node:sys"; import util from "node:util"; import win32 from "node:path/win32";
+		import con from "node:console"; import sys from "node:sys"; import util from "node:util"; import win32 from "node:path/win32"; import cluster from "node:cluster";
 		export function probe() {
 		const code = (f) => { try { f(); return "none"; } catch (e) { return e.code || e.message; } };
-		return [code(() => cp.exec(1)), code(() => cp.exec("ls", () => {})), code(() => cp.spawn("ls", ["-l"], "x")), code(() => new cp.ChildProcess()),
+		return [code(() => cp.exec(1)), code(() => cp.exec("ls", () => {})), code(() => cp.spawnSync("ls", ["-l"], "x")), code(() => cp.spawn()), code(() => new cp.ChildProcess()),
 			code(() => new wt.Worker()), wt.isMainThread, wt.threadId, code(() => new sqlite.DatabaseSync()), sqlite.constants.SQLITE_RECURSIVE,
-			code(() => con.Console()), typeof con.profile, sys === util, typeof win32.resolve].join() }`
-	want := "ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,true,0,Illegal constructor,33,ERR_METHOD_NOT_IMPLEMENTED,function,true,function"
+			code(() => con.Console()), typeof con.profile, sys === util, typeof win32.resolve,
+			cluster.isPrimary, code(() => cluster.fork()), new cluster.Worker().disconnect().isDead(), typeof cluster.on].join() }`
+	want := "ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_INVALID_ARG_TYPE,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,ERR_METHOD_NOT_IMPLEMENTED,true,0,Illegal constructor,33,ERR_METHOD_NOT_IMPLEMENTED,function,true,function,true,ERR_METHOD_NOT_IMPLEMENTED,true,function"
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat", "enable_nodejs_child_process_module", "enable_nodejs_worker_threads_module", "enable_nodejs_sqlite_module", "enable_nodejs_console_module"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

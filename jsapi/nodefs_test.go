@@ -165,8 +165,13 @@ func TestNodeFs_streams(t *testing.T) {
 		out.push(fh.constructor.name, (await fh.readFile("utf8")));
 		await fh.close();
 		out.push(await fh.stat().catch((e) => e.code));
+		// A stream still opens with the deprecated open() method deleted.
+		delete fs.ReadStream.prototype.open;
+		const again = [];
+		for await (const c of fs.createReadStream("/tmp/r", { encoding: "utf8" })) again.push(c);
+		out.push(again.join(""));
 		return out.join(",") }`
-	want := "open number false,2345|67,6,true,abcdef,6,/tmp/w,aXYdef,ERR_OUT_OF_RANGE,ERR_INVALID_ARG_TYPE,ERR_INVALID_ARG_TYPE,ENOENT,FileHandle,aXYdef,EBADF"
+	want := "open number false,2345|67,6,true,abcdef,6,/tmp/w,aXYdef,ERR_OUT_OF_RANGE,ERR_INVALID_ARG_TYPE,ERR_INVALID_ARG_TYPE,ENOENT,FileHandle,aXYdef,EBADF,0123456789"
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
@@ -200,15 +205,19 @@ func TestNodeStream_legacyModules(t *testing.T) {
 // a buffer too short for the value), where an offset of Infinity once
 // reached goja_nodejs's slice bounds and stopped the shard; SlowBuffer,
 // utf8Slice and its kin, buf.parent and buf.offset, and Buffer.from of an
-// object's valueOf and of toJSON's shape.
+// object's valueOf and of toJSON's shape; a Buffer method on a receiver
+// that only inherits from Buffer.prototype throws (+Buffer.prototype never
+// returned before).
 func TestNodeBuffer_offsetsAndLegacy(t *testing.T) {
-	src := `import { Buffer, SlowBuffer } from "node:buffer"; export function probe() {
+	src := `import { Buffer, SlowBuffer, isUtf8, isAscii } from "node:buffer"; export function probe() {
 		const b = Buffer.from([1, 2, 3, 4]);
 		const err = (f) => { try { return "ok " + f(); } catch (e) { return e.code + ": " + e.message; } };
 		return [err(() => b.readInt32LE(Infinity)), err(() => b.readUInt16BE(3)), err(() => b.readInt8(1.5)), err(() => b.readFloatLE("0")),
 			err(() => Buffer.alloc(2).readDoubleBE(0)), err(() => b.readIntLE(0, 7)), err(() => b.readUIntBE(1, 3)), err(() => b.writeUInt16LE(1, 2 ** 40)),
 			err(() => b.readUInt32BE()), typeof SlowBuffer(3).readUInt8, Buffer.from("héllo").utf8Slice(1, 3), b.hexSlice(), b.parent === b.buffer, b.offset,
-			Buffer.from(new String("str")).toString(), Buffer.from(b.toJSON()).equals(b)].join("\n") }`
+			Buffer.from(new String("str")).toString(), Buffer.from(b.toJSON()).equals(b), err(() => +Buffer.prototype).split(":")[0],
+			Buffer.from([1, 2, 3, 4]).swap16().toString("hex"), Buffer.from([1, 2, 3, 4]).swap32().toString("hex"), err(() => Buffer.alloc(3).swap16()),
+			err(() => isUtf8("x")), isAscii(new Uint8Array([1, 200]))].join("\n") }`
 	want := `ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 0. Received Infinity
 ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be >= 0 and <= 2. Received 3
 ERR_OUT_OF_RANGE: The value of "offset" is out of range. It must be an integer. Received 1.5
@@ -224,7 +233,59 @@ function
 true
 0
 str
-true`
+true
+undefined
+02010403
+04030201
+ERR_INVALID_BUFFER_SIZE: Buffer size must be a multiple of 16-bits
+ERR_INVALID_ARG_TYPE: The "input" argument must be an instance of ArrayBuffer, Buffer, or TypedArray. Received type string ('x')
+false`
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeEvents_captureRejections: with captureRejections, a listener's
+// rejected promise reaches the emitter's 'error' listener (or its
+// Symbol.for("nodejs.rejection") method), as in Node; node:stream's
+// classes pass the option through.
+func TestNodeEvents_captureRejections(t *testing.T) {
+	src := `import { EventEmitter } from "node:events"; import { Readable } from "node:stream"; export async function probe() {
+		const out = [];
+		const e = new EventEmitter({ captureRejections: true });
+		const got = new Promise((res) => e.on("error", (err) => res(err.message)));
+		e.on("x", async () => { throw new Error("boom"); });
+		e.emit("x");
+		out.push(await got);
+		const f = new EventEmitter({ captureRejections: true });
+		const viaSymbol = new Promise((res) => { f[Symbol.for("nodejs.rejection")] = (err, type) => res(type + " " + err.message); });
+		f.on("y", async () => { throw new Error("bang"); });
+		f.emit("y");
+		out.push(await viaSymbol);
+		const r = new Readable({ captureRejections: true, read() {} });
+		const destroyed = new Promise((res) => r.on("error", (err) => res(err.message + " " + r.destroyed)));
+		r.on("data", async () => { throw new Error("kaboom"); });
+		r.push("hello");
+		out.push(await destroyed);
+		try { new EventEmitter({ captureRejections: 1 }); } catch (err) { out.push(err.code); }
+		return out.join() }`
+	want := "boom,y bang,kaboom true,ERR_INVALID_ARG_TYPE"
+	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestNodeBuffer_utf8Replacement: invalid UTF-8 decodes with one U+FFFD for
+// each maximal invalid subpart, as V8 (and the WHATWG decoder) do, so a
+// StringDecoder fed the bytes in pieces and Buffer.toString agree (workerd's
+// string-decoder fuzz test compares the two).
+func TestNodeBuffer_utf8Replacement(t *testing.T) {
+	src := `import { Buffer } from "node:buffer"; import { StringDecoder } from "node:string_decoder"; export function probe() {
+		const b = Buffer.from([0xe2, 0x82, 0x41, 0xff, 0xf0, 0x9f, 0x98]);
+		const d = new StringDecoder("utf8");
+		const pieces = d.write(b.subarray(0, 2)) + d.write(b.subarray(2)) + d.end();
+		return [JSON.stringify(b.toString()), pieces === b.toString(), b.toString("utf8", 2, 3), Buffer.from("héllo").toString(undefined, 1, 3)].join() }`
+	want := "\"\ufffdA\ufffd\ufffd\",true,A,é"
 	if got := runNodeModule(t, src, "2026-01-01", "nodejs_compat"); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}

@@ -10,6 +10,12 @@
     const { Buffer } = require("_buffer");
     const P = Buffer.prototype;
     const toBuf = (u) => Object.setPrototypeOf(u, P);
+    // A Buffer method called on an object that only inherits from
+    // Buffer.prototype (Buffer.prototype itself, a fake) throws V8's
+    // TypeError, as Node's do, before goja_nodejs reads it as bytes
+    // (where such a receiver never returned).
+    const taLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+    const receiver = (b) => { taLength.call(b); return b; };
     const def = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, configurable: true });
     const encodings = ["utf8", "utf-8", "hex", "base64", "base64url", "ascii", "latin1", "binary", "ucs2", "ucs-2", "utf16le", "utf-16le"];
     def(Buffer, "isBuffer", (b) => b instanceof Buffer);
@@ -33,7 +39,7 @@
       return src.length;
     });
     const fill = Uint8Array.prototype.fill;
-    def(P, "fill", function (v, start = 0, end = this.length, enc) {
+    def(P, "fill", function (v, start = 0, end = receiver(this).length, enc) {
       if (typeof start === "string") { enc = start; start = 0; end = this.length; }
       if (typeof v === "number") return fill.call(this, v, start, end), this;
       const src = typeof v === "string" ? Buffer.from(v, enc) : v;
@@ -51,8 +57,8 @@
       }
       return -1;
     }
-    def(P, "indexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
-    def(P, "lastIndexOf", function (v, from, enc) { if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
+    def(P, "indexOf", function (v, from, enc) { receiver(this); if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, false); });
+    def(P, "lastIndexOf", function (v, from, enc) { receiver(this); if (typeof from === "string") { enc = from; from = undefined; } return indexOf(this, v, from, enc, true); });
     def(P, "includes", function (v, from, enc) { return this.indexOf(v, from, enc) !== -1; });
     // latin1/binary, ascii and utf16le/ucs2: goja_nodejs's Buffer has no
     // codec for them (jws, inside jsonwebtoken, uses "binary").
@@ -109,13 +115,27 @@
       return kind ? toBuf(encodeExtra(value, kind)) : goFrom.call(this, value, goEncoding(encodingOrOffset));
     });
     const goToString = P.toString;
+    // UTF-8 decodes as V8 does (the WHATWG decoder: one U+FFFD for each
+    // maximal invalid subpart), not as Go's per-byte replacement.
+    // (Made on first use: the runtime's TextDecoder comes from jsapi/web;
+    // without one, goja_nodejs's decoder stays.)
+    let utf8Decoder;
     def(P, "toString", function toString(encoding, start, end) {
+      receiver(this);
+      if (utf8Decoder === undefined) utf8Decoder = typeof TextDecoder === "function" ? new TextDecoder("utf-8") : null;
+      if (utf8Decoder && (encoding === undefined || encoding === null || (typeof encoding === "string" && /^utf-?8$/i.test(encoding)))) {
+        const len = this.length;
+        start = start === undefined ? 0 : Math.max(0, Math.min(len, Math.trunc(+start) || 0));
+        end = end === undefined ? len : Math.max(start, Math.min(len, Math.trunc(+end) || 0));
+        return start === 0 && end === len ? utf8Decoder.decode(this) : utf8Decoder.decode(Uint8Array.prototype.subarray.call(this, start, end));
+      }
       const kind = extraOf(encoding);
       if (!kind) return goToString.call(this, goEncoding(encoding), start, end);
       return decodeExtra(Uint8Array.prototype.subarray.call(this, start || 0, end === undefined ? this.length : end), kind);
     });
     const goWrite = P.write;
     def(P, "write", function write(string, offset, length, encoding) {
+      receiver(this);
       if (typeof offset === "string") [encoding, offset, length] = [offset, 0, undefined];
       else if (typeof length === "string") [encoding, length] = [length, undefined];
       const kind = extraOf(encoding);
@@ -126,6 +146,22 @@
       return bytes.length;
     });
     def(P, "toLocaleString", P.toString);
+    // isUtf8/isAscii take an ArrayBuffer or a view, as Node's.
+    const bytesInput = (b) => {
+      if (!(b instanceof ArrayBuffer) && !ArrayBuffer.isView(b)) throw Object.assign(new TypeError(`The "input" argument must be an instance of ArrayBuffer, Buffer, or TypedArray. Received ${typeText(b)}`), { code: "ERR_INVALID_ARG_TYPE" });
+    };
+    // swap16/32/64: byte order swapped in place, in 2-, 4- or 8-byte units.
+    for (const bits of [16, 32, 64]) {
+      const n = bits / 8;
+      def(P, "swap" + bits, function () {
+        receiver(this);
+        if (this.length % n !== 0) throw Object.assign(new RangeError(`Buffer size must be a multiple of ${bits}-bits`), { code: "ERR_INVALID_BUFFER_SIZE" });
+        for (let i = 0; i < this.length; i += n) {
+          for (let a = i, b = i + n - 1; a < b; a++, b--) { const t = this[a]; this[a] = this[b]; this[b] = t; }
+        }
+        return this;
+      });
+    }
     // Node's legacy accessors: buf.parent and buf.offset.
     Object.defineProperty(P, "parent", { get() { return this instanceof Buffer ? this.buffer : undefined; }, enumerable: true, configurable: true });
     Object.defineProperty(P, "offset", { get() { return this instanceof Buffer ? this.byteOffset : undefined; }, enumerable: true, configurable: true });
@@ -194,8 +230,8 @@
       atob: globalThis.atob, btoa: globalThis.btoa, Blob: globalThis.Blob, File: globalThis.File,
       kMaxLength: 2 ** 32, kStringMaxLength: 2 ** 29 - 24, INSPECT_MAX_BYTES: 50,
       constants: { MAX_LENGTH: 2 ** 32, MAX_STRING_LENGTH: 2 ** 29 - 24 },
-      isUtf8: (b) => { try { new TextDecoder("utf-8", { fatal: true }).decode(b); return true; } catch { return false; } },
-      isAscii: (b) => Array.prototype.every.call(new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength), (x) => x < 128),
+      isUtf8: (b) => { bytesInput(b); try { new TextDecoder("utf-8", { fatal: true }).decode(b); return true; } catch { return false; } },
+      isAscii: (b) => { bytesInput(b); return Array.prototype.every.call(ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b), (x) => x < 128); },
     };
   };
 
@@ -305,12 +341,39 @@
     EventEmitter.defaultMaxListeners = 10;
     EventEmitter.captureRejectionSymbol = Symbol.for("nodejs.rejection");
     EventEmitter.errorMonitor = Symbol("events.errorMonitor");
-    EventEmitter.init = function () {
+    // captureRejections (Node's): a listener's rejected promise becomes
+    // the emitter's 'error' event, or its [Symbol.for("nodejs.rejection")].
+    let captureDefault = false;
+    Object.defineProperty(EventEmitter, "captureRejections", {
+      get() { return captureDefault; },
+      set(v) { if (typeof v !== "boolean") throw Object.assign(new TypeError(`The "EventEmitter.captureRejections" property must be of type boolean. Received ${v === null ? "null" : typeof v}`), { code: "ERR_INVALID_ARG_TYPE" }); captureDefault = v; },
+      enumerable: true, configurable: true,
+    });
+    EventEmitter.init = function (opts) {
       if (this._events === undefined || this._events === Object.getPrototypeOf(this)._events) {
         this._events = Object.create(null);
       }
       this._maxListeners = this._maxListeners || undefined;
+      if (opts && opts.captureRejections !== undefined) {
+        if (typeof opts.captureRejections !== "boolean") throw Object.assign(new TypeError(`The "options.captureRejections" property must be of type boolean. Received ${opts.captureRejections === null ? "null" : typeof opts.captureRejections}`), { code: "ERR_INVALID_ARG_TYPE" });
+        this[kCapture] = opts.captureRejections;
+      } else if (this[kCapture] === undefined || this[kCapture] === Object.getPrototypeOf(this)[kCapture]) {
+        this[kCapture] = captureDefault;
+      }
     };
+    function rejected(ee, err, type, args) {
+      const handler = ee[EventEmitter.captureRejectionSymbol];
+      if (typeof handler === "function") return handler.call(ee, err, type, ...args);
+      const prev = ee[kCapture];
+      try { ee[kCapture] = false; ee.emit("error", err); } finally { ee[kCapture] = prev; }
+    }
+    function addCatch(ee, result, type, args) {
+      if (!ee[kCapture] || result === undefined || result === null) return;
+      try {
+        const then = result.then;
+        if (typeof then === "function") then.call(result, undefined, (err) => queueMicrotask(() => rejected(ee, err, type, args)));
+      } catch (err) { ee.emit("error", err); }
+    }
     const P = EventEmitter.prototype;
     P.setMaxListeners = function (n) { this._maxListeners = n; return this; };
     P.getMaxListeners = function () { return this._maxListeners === undefined ? EventEmitter.defaultMaxListeners : this._maxListeners; };
@@ -332,7 +395,7 @@
         return false;
       }
       const list = typeof handler === "function" ? [handler] : handler.slice();
-      for (const fn of list) Reflect.apply(fn, this, args);
+      for (const fn of list) addCatch(this, Reflect.apply(fn, this, args), type, args);
       return true;
     };
     function add(target, type, listener, prepend) {
@@ -427,7 +490,6 @@
     };
     EventEmitter.EventEmitter = EventEmitter;
     EventEmitter.usingDomains = false;
-    void kCapture;
     return EventEmitter;
   };
 
@@ -1833,7 +1895,7 @@
     }
     function construct(cb) {
       if (typeof this.fd === "number") return cb();
-      if (this.open !== openFs) {
+      if (typeof this.open === "function" && this.open !== openFs) {
         // Node's backward compatibility for a monkey-patched open(): it
         // opens, and its 'open' (or 'error') event ends construction.
         const emit = this.emit;
@@ -2200,7 +2262,8 @@
         opts(rest[i]);
         throw notImplemented("child_process.fork");
       },
-      spawn(file, ...rest) { fileArgs("spawn", file, rest, false); },
+      // workerd's spawn checks nothing before it throws.
+      spawn() { throw notImplemented("child_process.spawn"); },
       spawnSync(file, ...rest) { fileArgs("spawnSync", file, rest, false); },
     };
   };
@@ -2239,6 +2302,36 @@
       return m;
     };
   }
+
+  // node:cluster as workerd has it: the primary of no workers; a worker
+  // cannot be forked.
+  defs.cluster = () => {
+    const { EventEmitter } = require("events");
+    class Worker extends EventEmitter {
+      constructor() {
+        super();
+        this._connected = false;
+        this.id = 0;
+        this.exitedAfterDisconnect = false;
+        this.process = globalThis.process;
+      }
+      isConnected() { return this._connected; }
+      isDead() { return true; }
+      send() { return false; }
+      kill() { this._connected = false; }
+      destroy() { this._connected = false; }
+      disconnect() { this._connected = false; return this; }
+    }
+    const cluster = new EventEmitter();
+    Object.assign(cluster, {
+      Worker, SCHED_NONE: 1, SCHED_RR: 2, schedulingPolicy: 2, isMaster: true, isPrimary: true, isWorker: false, settings: {}, workers: {},
+      fork() { throw notImplemented("cluster.fork"); },
+      disconnect() { throw notImplemented("cluster.disconnect"); },
+      setupPrimary() { throw notImplemented("cluster.setupPrimary"); },
+      setupMaster() { throw notImplemented("cluster.setupMaster"); },
+    });
+    return cluster;
+  };
 
   const require = native.require;
   return defs;
