@@ -138,8 +138,8 @@ func describeJSON(t *testing.T, rt *goja.Runtime, v goja.Value) any {
 // gojaLacks are the fixture's values goja cannot build or hold, with why;
 // the test fails when one of them starts to work (remove it here then).
 var gojaLacks = map[string]string{
-	"regexp_v":     "goja has no RegExp v (unicodeSets) flag",
-	"float16":      "goja has no Float16Array (its view tag 'h' is pinned here all the same)",
+	"regexp_v": "goja has no RegExp v (unicodeSets) flag",
+	"float16":  "goja has no Float16Array (its view tag 'h' is pinned here all the same)",
 }
 
 // TestWorkerdFixture: for every value workerd stored, cellhost writes the

@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/andybalholm/brotli"
-	"github.com/klauspost/compress/zstd"
 	"github.com/cellhost/cellhost/third_party/goja"
 	"github.com/cellhost/cellhost/third_party/goja_nodejs/buffer"
+	"github.com/klauspost/compress/zstd"
 )
 
 // zlibConstants is Node.js's zlib.constants (node 20's, which workerd's
