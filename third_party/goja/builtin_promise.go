@@ -651,14 +651,6 @@ func (r *Runtime) getPromise() *Object {
 	return ret
 }
 
-func (r *Runtime) wrapPromiseReaction(fObj *Object) func(interface{}) error {
-	f, _ := AssertFunction(fObj)
-	return func(x interface{}) error {
-		_, err := f(nil, r.ToValue(x))
-		return err
-	}
-}
-
 // NewPromise creates and returns a Promise and resolving functions for it.
 // The returned errors will be uncatchable errors, such as InterruptedError or StackOverflowError, which should be propagated upwards.
 // Exceptions are handled through [PromiseRejectionTracker].
@@ -683,8 +675,22 @@ func (r *Runtime) wrapPromiseReaction(fObj *Object) func(interface{}) error {
 //	}
 func (r *Runtime) NewPromise() (promise *Promise, resolve, reject func(reason interface{}) error) {
 	p := r.newPromise(r.getPromisePrototype())
-	resolveF, rejectF := p.createResolvingFunctions()
-	return p, r.wrapPromiseReaction(resolveF), r.wrapPromiseReaction(rejectF)
+	// cellhost patch 34: the Go functions settle the promise's resolving
+	// record directly, as calling its two resolving function objects (what
+	// upstream made here, each with its property map, only for Go to call
+	// them) does: same record, same runWrapped (uncatchable errors, the job
+	// queue run when the call is the outermost).
+	s := &promiseResolving{p: p}
+	return p, r.wrapResolving(s.resolve), r.wrapResolving(s.reject)
+}
+
+// wrapResolving is what calling a resolving function object through
+// AssertFunction gives (upstream's wrapPromiseReaction), for its Go side f.
+func (r *Runtime) wrapResolving(f func(Value) Value) func(interface{}) error {
+	return func(x interface{}) error {
+		v := r.ToValue(x)
+		return r.runWrapped(func() { f(v) })
+	}
 }
 
 // SetPromiseRejectionTracker registers a function that will be called in two scenarios: when a promise is rejected
