@@ -684,6 +684,29 @@ func (r *Runtime) NewPromise() (promise *Promise, resolve, reject func(reason in
 	return p, r.wrapResolving(s.resolve), r.wrapResolving(s.reject)
 }
 
+// Then adds reactions to p as the intrinsic `p.then(onFulfilled,
+// onRejected)` does, with Go handlers (cellhost patch 35): they run in
+// promise jobs, in order with the other reactions of p, with the value or
+// the reason; a nil handler passes the result on. Unlike a call of `then`
+// from Go it makes no function objects and no derived promise (nothing can
+// observe that promise), and it reads no property of p: it is V8's
+// `Promise::Then` for embedders, which does not consult a `then` that
+// script code replaced. p becomes handled. Call it on the runtime's
+// goroutine, as NewPromise's functions.
+func (p *Promise) Then(onFulfilled, onRejected func(Value)) {
+	wrap := func(f func(Value)) *jobCallback {
+		if f == nil {
+			return nil
+		}
+		return &jobCallback{callback: func(call FunctionCall) Value {
+			f(call.Argument(0))
+			return _undefined
+		}}
+	}
+	p.addReactions(&promiseReaction{typ: promiseReactionFulfill, handler: wrap(onFulfilled)},
+		&promiseReaction{typ: promiseReactionReject, handler: wrap(onRejected)})
+}
+
 // wrapResolving is what calling a resolving function object through
 // AssertFunction gives (upstream's wrapPromiseReaction), for its Go side f.
 func (r *Runtime) wrapResolving(f func(Value) Value) func(interface{}) error {

@@ -1329,3 +1329,66 @@ func TestCellhostPatch_NewPromiseMakesNoFunctions(t *testing.T) {
 		t.Errorf("%.0f allocations per NewPromise and resolve, want at most 12", allocs)
 	}
 }
+
+// Patch 35: Promise.Then adds Go reactions: they run in promise jobs in
+// the order of all reactions of the promise, a nil handler passes, an
+// already settled promise queues its job at once, and a rejection handled
+// only by Then is not reported as unhandled.
+func TestCellhostPatch_PromiseThenGoReactions(t *testing.T) {
+	r := New()
+	var unhandled int
+	r.SetPromiseRejectionTracker(func(p *Promise, op PromiseRejectionOperation) {
+		if op == PromiseRejectionReject {
+			unhandled++
+		}
+	})
+	var log []string
+	r.Set("note", func(s string) { log = append(log, s) })
+	p, resolve, _ := r.NewPromise()
+	q, _, reject := r.NewPromise()
+	r.Set("p", p)
+	if _, err := r.RunString(`p.then(v => note("js1:" + v))`); err != nil {
+		t.Fatal(err)
+	}
+	p.Then(func(v Value) { log = append(log, "go:"+v.String()) }, func(Value) { log = append(log, "wrong") })
+	p.Then(nil, nil)
+	if _, err := r.RunString(`p.then(v => note("js2:" + v))`); err != nil {
+		t.Fatal(err)
+	}
+	q.Then(nil, func(e Value) { log = append(log, "rejected:"+e.String()) })
+	if err := resolve(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := reject("no"); err != nil {
+		t.Fatal(err)
+	}
+	// settled already: the job is queued, run by the next outermost call
+	p.Then(func(v Value) { log = append(log, "late:"+v.String()) }, nil)
+	if _, err := r.RunString(`0`); err != nil {
+		t.Fatal(err)
+	}
+	const want = "js1:5,go:5,js2:5,rejected:no,late:5"
+	if got := strings.Join(log, ","); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if unhandled != 0 {
+		t.Errorf("%d rejections reported unhandled, want 0 (Then handles them)", unhandled)
+	}
+	// no function objects and no derived promise: fewer allocations than
+	// calling the intrinsic then from Go with two Go functions as values
+	then, _ := AssertFunction(r.Get("Promise").ToObject(r).Get("prototype").ToObject(r).Get("then"))
+	viaJS := testing.AllocsPerRun(100, func() {
+		p, _, _ := r.NewPromise()
+		if _, err := then(r.ToValue(p), r.ToValue(func(Value) {}), r.ToValue(func(Value) {})); err != nil {
+			t.Fatal(err)
+		}
+	})
+	direct := testing.AllocsPerRun(100, func() {
+		p, _, _ := r.NewPromise()
+		p.Then(func(Value) {}, func(Value) {})
+	})
+	t.Logf("allocations: NewPromise + then from Go %.0f, NewPromise + Then %.0f", viaJS, direct)
+	if direct >= viaJS/2 {
+		t.Errorf("Then: %.0f allocations, want fewer than half of then's %.0f", direct, viaJS)
+	}
+}
