@@ -90,22 +90,25 @@ type WorkerOptions struct {
 // Worker is a bundle evaluated in one runtime, with its env and exports.
 // All methods must be called on the runtime's goroutine.
 type Worker struct {
-	rt       *goja.Runtime
-	Env      *goja.Object
-	Exports  *goja.Object
-	Default  goja.Value              // the default export, or nil
-	Classes  map[string]*goja.Object // every exported class (function) by name
-	settle   goja.Callable
-	makeID   goja.Callable
-	defer_   goja.Callable // do.js defer: fn in a promise job of its own
-	noop     goja.Callable
-	entryCls *goja.Object // WorkerEntrypoint
-	doCls    *goja.Object // DurableObject
-	nsObjs   map[*goja.Object]Namespace
-	nsNames  map[Namespace]string // binding name of each namespace
-	rpc      rpcModel
-	postFn   func(func()) bool
-	postAsFn func() func(func()) bool // WorkerOptions.PostAs
+	rt      *goja.Runtime
+	Env     *goja.Object
+	Exports *goja.Object
+	Default goja.Value              // the default export, or nil
+	Classes map[string]*goja.Object // every exported class (function) by name
+	settle  goja.Callable
+	// promiseCtor and promiseThen are the intrinsic Promise and
+	// Promise.prototype.then, for Settle's Go reactions.
+	promiseCtor, promiseThen goja.Value
+	makeID                   goja.Callable
+	defer_                   goja.Callable // do.js defer: fn in a promise job of its own
+	noop                     goja.Callable
+	entryCls                 *goja.Object // WorkerEntrypoint
+	doCls                    *goja.Object // DurableObject
+	nsObjs                   map[*goja.Object]Namespace
+	nsNames                  map[Namespace]string // binding name of each namespace
+	rpc                      rpcModel
+	postFn                   func(func()) bool
+	postAsFn                 func() func(func()) bool // WorkerOptions.PostAs
 	// abandonStreams ends the stream bodies this runtime still feeds
 	// (web.SetPost); Retire calls it.
 	abandonStreams func()
@@ -197,6 +200,8 @@ func newWorker(rt *goja.Runtime, o WorkerOptions) (*Worker, error) {
 	}
 	model := mv.ToObject(rt)
 	w.settle, _ = goja.AssertFunction(model.Get("settle"))
+	w.promiseCtor = rt.Get("Promise")
+	w.promiseThen = w.promiseCtor.ToObject(rt).Get("prototype").ToObject(rt).Get("then")
 	w.makeID, _ = goja.AssertFunction(model.Get("makeId"))
 	w.defer_, _ = goja.AssertFunction(model.Get("defer"))
 	w.noop, _ = goja.AssertFunction(model.Get("noop"))
@@ -519,6 +524,14 @@ func (w *Worker) Settle(v goja.Value, ok func(goja.Value), fail func(goja.Value)
 			return
 		case goja.PromiseStateRejected:
 			fail(p.Result())
+			return
+		}
+		// A pending promise whose then and constructor are the
+		// intrinsic ones: `Promise.resolve(v).then(ok, fail)` would add
+		// the same two reactions; goja adds them with Go handlers (fork
+		// patch 45), without two function objects and a derived promise.
+		if obj.Get("then") == w.promiseThen && obj.Get("constructor") == w.promiseCtor {
+			p.Then(ok, fail)
 			return
 		}
 	} else if then := obj.Get("then"); then == nil || goja.IsUndefined(then) {

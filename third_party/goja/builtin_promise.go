@@ -651,14 +651,6 @@ func (r *Runtime) getPromise() *Object {
 	return ret
 }
 
-func (r *Runtime) wrapPromiseReaction(fObj *Object) func(interface{}) error {
-	f, _ := AssertFunction(fObj)
-	return func(x interface{}) error {
-		_, err := f(nil, r.ToValue(x))
-		return err
-	}
-}
-
 // NewPromise creates and returns a Promise and resolving functions for it.
 // The returned errors will be uncatchable errors, such as InterruptedError or StackOverflowError, which should be propagated upwards.
 // Exceptions are handled through [PromiseRejectionTracker].
@@ -683,8 +675,45 @@ func (r *Runtime) wrapPromiseReaction(fObj *Object) func(interface{}) error {
 //	}
 func (r *Runtime) NewPromise() (promise *Promise, resolve, reject func(reason interface{}) error) {
 	p := r.newPromise(r.getPromisePrototype())
-	resolveF, rejectF := p.createResolvingFunctions()
-	return p, r.wrapPromiseReaction(resolveF), r.wrapPromiseReaction(rejectF)
+	// cellhost patch 44: the Go functions settle the promise's resolving
+	// record directly, as calling its two resolving function objects (what
+	// upstream made here, each with its property map, only for Go to call
+	// them) does: same record, same runWrapped (uncatchable errors, the job
+	// queue run when the call is the outermost).
+	s := &promiseResolving{p: p}
+	return p, r.wrapResolving(s.resolve), r.wrapResolving(s.reject)
+}
+
+// Then adds reactions to p as the intrinsic `p.then(onFulfilled,
+// onRejected)` does, with Go handlers (cellhost patch 45): they run in
+// promise jobs, in order with the other reactions of p, with the value or
+// the reason; a nil handler passes the result on. Unlike a call of `then`
+// from Go it makes no function objects and no derived promise (nothing can
+// observe that promise), and it reads no property of p: it is V8's
+// `Promise::Then` for embedders, which does not consult a `then` that
+// script code replaced. p becomes handled. Call it on the runtime's
+// goroutine, as NewPromise's functions.
+func (p *Promise) Then(onFulfilled, onRejected func(Value)) {
+	wrap := func(f func(Value)) *jobCallback {
+		if f == nil {
+			return nil
+		}
+		return &jobCallback{callback: func(call FunctionCall) Value {
+			f(call.Argument(0))
+			return _undefined
+		}}
+	}
+	p.addReactions(&promiseReaction{typ: promiseReactionFulfill, handler: wrap(onFulfilled)},
+		&promiseReaction{typ: promiseReactionReject, handler: wrap(onRejected)})
+}
+
+// wrapResolving is what calling a resolving function object through
+// AssertFunction gives (upstream's wrapPromiseReaction), for its Go side f.
+func (r *Runtime) wrapResolving(f func(Value) Value) func(interface{}) error {
+	return func(x interface{}) error {
+		v := r.ToValue(x)
+		return r.runWrapped(func() { f(v) })
+	}
 }
 
 // SetPromiseRejectionTracker registers a function that will be called in two scenarios: when a promise is rejected

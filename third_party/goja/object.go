@@ -223,7 +223,7 @@ type baseObject struct {
 
 	symValues *orderedMap
 
-	privateElements map[*privateEnvType]*privateElements
+	privateElements *privateSet // cellhost patch 43: was a map
 }
 
 type guardedObject struct {
@@ -824,20 +824,60 @@ func (o *baseObject) _putSym(s *Symbol, prop Value) {
 }
 
 func (o *baseObject) getPrivateEnv(typ *privateEnvType, create bool) *privateElements {
-	env := o.privateElements[typ]
+	env := o.privateElements.get(typ)
 	if env != nil && create {
 		panic(o.val.runtime.NewTypeError("Private fields for the class have already been set"))
 	}
 	if env == nil && create {
+		if o.privateElements == nil {
+			s := &privateSet{typ: typ}
+			s.env.fields = make([]Value, typ.numFields)
+			o.privateElements = s
+			return &s.env
+		}
 		env = &privateElements{
 			fields: make([]Value, typ.numFields),
 		}
-		if o.privateElements == nil {
-			o.privateElements = make(map[*privateEnvType]*privateElements)
-		}
-		o.privateElements[typ] = env
+		o.privateElements.more = append(o.privateElements.more, privateSetEntry{typ: typ, env: env})
 	}
 	return env
+}
+
+// privateSet is an object's private elements, one record per class whose
+// private names it carries (cellhost patch 43). Upstream kept them in a
+// map keyed by the class's privateEnvType: a map header, its first group
+// and the record, three allocations per instance of a class with a
+// private name, and a hashed lookup on every private access. An object
+// carries one such class (its own) in most programs, a few along a
+// subclass chain: the first record is inline and the others are found by
+// a linear scan of more, in the order their classes initialised them.
+// Pointers to the records stay valid: the set is never copied, and the
+// records in more are allocated one by one.
+type privateSet struct {
+	typ  *privateEnvType
+	env  privateElements
+	more []privateSetEntry
+}
+
+type privateSetEntry struct {
+	typ *privateEnvType
+	env *privateElements
+}
+
+// get returns the record of typ, or nil. s may be nil.
+func (s *privateSet) get(typ *privateEnvType) *privateElements {
+	if s == nil {
+		return nil
+	}
+	if s.typ == typ {
+		return &s.env
+	}
+	for i := range s.more {
+		if s.more[i].typ == typ {
+			return s.more[i].env
+		}
+	}
+	return nil
 }
 
 func (o *Object) tryPrimitive(methodName unistring.String) Value {
