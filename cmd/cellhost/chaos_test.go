@@ -87,6 +87,7 @@ func TestChaos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real serve processes under faults")
 	}
+	leaseTimed(t) // lease TTLs time its faults; its settings go to cmd.Env, not t.Setenv
 	cfg := chaosConfigFromEnv()
 	bin := os.Getenv("CELLHOST_CHAOS_BIN") // another build (the "before" column of a comparison)
 	if bin == "" {
@@ -550,11 +551,7 @@ func runChaos(t *testing.T, cfg chaosConfig, bin string, s3srv *chaosS3, bucket 
 		}
 	})
 
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	store, err := plugins.OpenStore(context.Background(), bucket)
+	store, err := s3srv.openStore(bucket) // the nodes get the credentials in their cmd.Env
 	if err != nil {
 		t.Fatal(err)
 	}

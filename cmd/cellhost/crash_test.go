@@ -43,8 +43,18 @@ func freePort(t *testing.T) int {
 // startDev starts `cellhost dev` as a real process and waits until it serves.
 func startDev(t *testing.T, bin string, args ...string) (*exec.Cmd, string) {
 	t.Helper()
+	return startDevEnv(t, bin, nil, args...)
+}
+
+// startDevEnv is startDev with env ("K=V") added to the process's
+// environment (the test's own is left alone, so the test may be parallel).
+func startDevEnv(t *testing.T, bin string, env []string, args ...string) (*exec.Cmd, string) {
+	t.Helper()
 	port := freePort(t)
 	cmd := exec.Command(bin, append([]string{"dev"}, append(args, "--port", strconv.Itoa(port))...)...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	stderr, _ := cmd.StderrPipe()
 	cmd.Stdout = io.Discard
 	if err := cmd.Start(); err != nil {

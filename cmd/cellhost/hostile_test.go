@@ -98,12 +98,8 @@ func startHostile(t *testing.T, bin string, env ...string) *relNode {
 // trailing comma), such as "\"limits\": {\"cpu_ms\": 1000},".
 func startHostileWith(t *testing.T, bin, limits string, env ...string) *relNode {
 	t.Helper()
-	env = append(hostileQuiet(), env...)
-	for _, e := range env { // the process inherits the test's environment
-		k, v, _ := strings.Cut(e, "=")
-		t.Setenv(k, v)
-	}
-	cmd, base := startDev(t, bin, hostileProject(t, "", limits), "--state", filepath.Join(t.TempDir(), "state"))
+	env = append(hostileQuiet(), env...) // the process's own (cmd.Env), not t.Setenv: TestHostile runs beside others
+	cmd, base := startDevEnv(t, bin, env, hostileProject(t, "", limits), "--state", filepath.Join(t.TempDir(), "state"))
 	n := &relNode{cmd: cmd, base: base}
 	t.Cleanup(func() {
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -177,6 +173,7 @@ func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the real binary")
 	}
+	parallel(t) // its processes' settings go through cmd.Env; no lease times it
 	bin := buildCellhost(t)
 
 	// 23.1: allocations sized past the limit were Go's fatal out of memory.
@@ -212,9 +209,6 @@ func TestHostile(t *testing.T) {
 	t.Run("UnsentBodies", func(t *testing.T) {
 		n := startHostile(t, bin)
 		before := settled(n)
-		tr := http.DefaultTransport.(*http.Transport) // see Connections
-		defer func(old int) { tr.MaxIdleConnsPerHost = old }(tr.MaxIdleConnsPerHost)
-		tr.MaxIdleConnsPerHost = 16
 		nb := startNeighbours(t, n, "none")
 		for nb.acked.Load() < int64(len(nb.names)) {
 			time.Sleep(10 * time.Millisecond)
@@ -289,12 +283,8 @@ func TestHostile(t *testing.T) {
 		}
 		n := startHostile(t, bin, env...)
 		before := settled(n)
-		// The neighbours keep their connections (net/http keeps 2 idle
-		// per host by default, and would open new ones: those, past the
-		// cap, get the 503 the attack is meant to get).
-		tr := http.DefaultTransport.(*http.Transport)
-		defer func(old int) { tr.MaxIdleConnsPerHost = old }(tr.MaxIdleConnsPerHost)
-		tr.MaxIdleConnsPerHost = 16
+		// The neighbours keep their connections (their own client, see
+		// neighbours.client): those they opened before hold their slots.
 		nb := startNeighbours(t, n, "none")
 		for nb.acked.Load() < int64(len(nb.names)) { // each has its connection
 			time.Sleep(10 * time.Millisecond)

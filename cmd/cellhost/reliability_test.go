@@ -157,6 +157,11 @@ type neighbours struct {
 	// The longest answer of a neighbour on the attacked shard and on
 	// another, in nanoseconds (the same-shard wait).
 	maxSame, maxOther atomic.Int64
+	// client is the neighbours' own: it keeps their connections (16 idle
+	// per host; net/http's default of 2 would open new ones, which past a
+	// connection cap get the 503 meant for the attack) without changing
+	// http.DefaultTransport under tests running beside this one.
+	client *http.Client
 }
 
 func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
@@ -178,7 +183,11 @@ func startNeighbours(t *testing.T, n *relNode, attacked string) *neighbours {
 	nb.last = make([]int64, len(nb.names))
 	nb.hits = make([]int64, len(nb.names))
 	var wg sync.WaitGroup
-	client := &http.Client{Timeout: 30 * time.Second}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 16
+	t.Cleanup(tr.CloseIdleConnections)
+	nb.client = &http.Client{Timeout: 30 * time.Second, Transport: tr}
+	client := nb.client
 	for i, name := range nb.names {
 		wg.Go(func() {
 			for {
@@ -232,7 +241,7 @@ func (nb *neighbours) finish(t *testing.T, n *relNode) {
 	close(nb.stop)
 	<-nb.finished
 	for i, name := range nb.names {
-		resp, err := http.Get(n.base + "/do/Counter/" + name + "?peek=1")
+		resp, err := nb.client.Get(n.base + "/do/Counter/" + name + "?peek=1")
 		if err != nil {
 			t.Fatal(err)
 		}

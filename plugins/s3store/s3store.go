@@ -18,7 +18,9 @@
 //     false); else on when an endpoint is configured (from any source
 //     above) and off for AWS's endpoints. The AWS SDK reads no environment
 //     variable for it.
-//   - credentials: the environment only, through the SDK's default chain:
+//   - credentials: Config's AccessKeyID and SecretAccessKey (and
+//     SessionToken) when a program sets them (Open; never from a URL); else
+//     the environment, through the SDK's default chain:
 //     AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN; the
 //     shared config and credentials files (AWS_PROFILE, or the URL's profile
 //     parameter, selects the profile); web identity; container and instance
@@ -71,6 +73,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
@@ -135,6 +138,28 @@ type Config struct {
 	Region    string // "" = from the environment, else DefaultRegion
 	PathStyle PathStyle
 	Profile   string // shared-config profile; "" = AWS_PROFILE or default
+
+	// Explicit credentials, for a program that holds them (a test with
+	// its own S3 server beside others, an embedding program): with
+	// AccessKeyID set they replace the SDK's default chain (environment,
+	// shared files, roles) for this store only, leaving the process's
+	// environment alone. Both or neither of AccessKeyID and
+	// SecretAccessKey; ParseURL never sets them.
+	AccessKeyID     string
+	SecretAccessKey string
+	SessionToken    string // optional, with the two above
+}
+
+// String leaves the secrets out, should a Config be logged.
+func (c Config) String() string {
+	redact := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return "REDACTED"
+	}
+	return fmt.Sprintf("{Bucket:%s Prefix:%s Endpoint:%s Region:%s PathStyle:%d Profile:%s AccessKeyID:%s SecretAccessKey:%s SessionToken:%s}",
+		c.Bucket, c.Prefix, c.Endpoint, c.Region, c.PathStyle, c.Profile, c.AccessKeyID, redact(c.SecretAccessKey), redact(c.SessionToken))
 }
 
 var bucketPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9.\-_]{1,61}[a-z0-9]$`)
@@ -240,9 +265,17 @@ func explicitEndpoint(cfg Config) bool {
 }
 
 // Open loads the AWS configuration from the environment, overrides it with
-// cfg and returns a store on a new S3 client. It sends no request.
+// cfg (its credentials too, when set) and returns a store on a new S3
+// client. It sends no request.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	var opts []func(*config.LoadOptions) error
+	switch {
+	case cfg.AccessKeyID != "" && cfg.SecretAccessKey != "":
+		opts = append(opts, config.WithCredentialsProvider(
+			credentials.NewStaticCredentialsProvider(cfg.AccessKeyID, cfg.SecretAccessKey, cfg.SessionToken)))
+	case cfg.AccessKeyID != "" || cfg.SecretAccessKey != "" || cfg.SessionToken != "":
+		return nil, errors.New("open s3 store: explicit credentials need both AccessKeyID and SecretAccessKey (or neither, for the environment's)")
+	}
 	if cfg.Region != "" {
 		opts = append(opts, config.WithRegion(cfg.Region))
 	}
