@@ -37,17 +37,8 @@ export default {
   },
 };
 JS
-PORT=$((20000 + RANDOM % 20000))
-cat > "$TMP/c.capnp" <<C
-using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = (modules = [(name = "w.js", esModule = embed "w.js")], compatibilityDate = "2026-01-01"))],
-  sockets = [(name = "http", address = "127.0.0.1:$PORT", http = (), service = "main")]
-);
-C
-"$WORKERD" serve "$TMP/c.capnp" >"$TMP/log" 2>&1 &
-PID=$!
-for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/?op=format&n=1" && break; sleep 0.2; done
+. "$HERE/serve-workerd.sh"
+serve_workerd "/?op=format&n=1"
 t() { curl -s -o /dev/null -w '%{time_total}' "http://127.0.0.1:$PORT/?op=$1&n=$2"; }
 cpu() { awk '{print $14 + $15}' /proc/$PID/stat; } # utime+stime in clock ticks
 HZ=$(getconf CLK_TCK)
