@@ -580,10 +580,9 @@ func partType(ch byte) string {
 
 var spaceFix = strings.NewReplacer("\u202f", " ", "\u2009", " ")
 
-// formatPattern formats ms (epoch milliseconds) in zone z with pattern.
-func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part {
-	t := time.UnixMilli(ms).In(z.loc)
-	hasMin, hasSec := false, false
+// hasMinSec says whether a pattern shows minutes and seconds (a day
+// period's text depends on it).
+func hasMinSec(items []patItem) (hasMin, hasSec bool) {
 	for _, it := range items {
 		if it.field && it.ch == 'm' {
 			hasMin = true
@@ -592,6 +591,13 @@ func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part
 			hasSec = true
 		}
 	}
+	return
+}
+
+// formatPattern formats ms (epoch milliseconds) in zone z with pattern.
+func (l *dtfLocale) formatPattern(items []patItem, ms int64, z *zoneInfo) []part {
+	t := time.UnixMilli(ms).In(z.loc)
+	hasMin, hasSec := hasMinSec(items)
 	cd := calendarDate(l.calName, t)
 	var out []part
 	for _, it := range items {
@@ -708,15 +714,7 @@ func (l *dtfLocale) calMap(keys ...string) map[string]any {
 // the parts).
 func (l *dtfLocale) formatString(items []patItem, ms int64, z *zoneInfo) string {
 	t := time.UnixMilli(ms).In(z.loc)
-	hasMin, hasSec := false, false
-	for _, it := range items {
-		if it.field && it.ch == 'm' {
-			hasMin = true
-		}
-		if it.field && it.ch == 's' {
-			hasSec = true
-		}
-	}
+	hasMin, hasSec := hasMinSec(items)
 	cd := calendarDate(l.calName, t)
 	var sb strings.Builder
 	sb.Grow(32)

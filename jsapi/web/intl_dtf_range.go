@@ -720,15 +720,7 @@ type rseg struct {
 func (f *intervalFormat) segs(out []rseg, p string, ms int64, z *zoneInfo) []rseg {
 	items := cachedItems(p)
 	t := time.UnixMilli(ms).In(z.loc)
-	hasMin, hasSec := false, false
-	for _, it := range items {
-		if it.field && it.ch == 'm' {
-			hasMin = true
-		}
-		if it.field && it.ch == 's' {
-			hasSec = true
-		}
-	}
+	hasMin, hasSec := hasMinSec(items)
 	cd := calendarDate(f.l.calName, t)
 	for _, it := range items {
 		if !it.field {
