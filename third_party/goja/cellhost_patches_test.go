@@ -1811,3 +1811,42 @@ func TestCellhostPatch_PromiseThenGoReactions(t *testing.T) {
 		t.Errorf("Then: %.0f allocations, want fewer than half of then's %.0f", direct, viaJS)
 	}
 }
+
+// Patch 46: an arrow function that is the first to read its enclosing
+// function's `arguments` reads it from the stash. Upstream bound the name
+// there without moving it to the stash, so the arrow compiled a read of
+// its own stack frame: a Go panic (index out of range in loadStack1) when
+// it ran, the "internal error in shard" of workerd's node tests, whose
+// assert.ok builds its message in such an arrow. Values are V8's.
+func TestCellhostPatch_ArrowReadsOuterArguments(t *testing.T) {
+	r50 := New()
+	for _, c := range []struct{ src, want string }{
+		{`function ok(v, m) { if (!v) return (() => arguments.length)(); } ok(false)`, "1"},
+		{`function f() { return (() => arguments.length)() } f(1, 2, 3)`, "3"},
+		{`function f() { return (() => () => arguments[1])()() } f(1, 2, 3)`, "2"},
+		{`function f() { { let x = 1; return (() => arguments.length + x)() } } f(1, 2)`, "3"},
+		{`function f(a) { var g = () => arguments; a = 5; return g()[0] } f(1, 2, 3)`, "5"},
+		{`(function () { "use strict"; function f(a) { var g = () => arguments; a = 5; return g()[0] } return f(1) })()`, "1"},
+		// as in the node tests: an async test awaits, then an assertion
+		// fails and its message arrow runs.
+		{`var out; function ok(v, m) { if (!v) return (() => arguments.length === 0 ? "none" : "n=" + arguments.length)() }
+		  async function t() { await 0; out = ok(false, "m") } t(); 0`, "0"},
+		{`out`, "n=2"},
+	} {
+		func() {
+			defer func() {
+				if x := recover(); x != nil {
+					t.Errorf("%s: Go panic %v", c.src, x)
+				}
+			}()
+			v, err := r50.RunString(c.src)
+			if err != nil {
+				t.Errorf("%s: %v", c.src, err)
+				return
+			}
+			if got := v.String(); got != c.want {
+				t.Errorf("%s = %s, want %s", c.src, got, c.want)
+			}
+		}()
+	}
+}

@@ -503,6 +503,15 @@ func (s *scope) lookupName(name unistring.String) (binding *binding, noDynamics 
 			}
 			curScope.argsNeeded = true
 			binding, _ = curScope.bindName(name)
+			// cellhost patch 46: an arrow function reading its enclosing
+			// function's 'arguments' first creates the
+			// binding here; like any outer binding reached across a function
+			// boundary it must live in the stash, or the inner function
+			// reads it from its own stack frame (a Go panic: index out of
+			// range in loadStack1).
+			if toStash && !binding.inStash {
+				binding.moveToStash()
+			}
 			return
 		}
 		if curScope.isFunction() {
