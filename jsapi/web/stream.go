@@ -429,8 +429,8 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 // errRefused: the allocation hook refused the bytes a read was to hold.
 var errRefused = errors.New("allocation refused")
 
-// readAllApproved is io.ReadAll asking approve for as many bytes again
-// each time the bytes it holds reach 1 MiB, 2 MiB, 4 MiB...: a streamed body read
+// readAllApproved is io.ReadAll asking approve before the bytes it holds
+// pass 1 MiB and each time they double after that: a streamed body read
 // whole (arrayBuffer(), text() of a streamed request or a fetch()'s
 // response) is sized by the sender, and the object's memory limit must
 // see it before it is in memory, as it sees a buffered body's copy (issue
@@ -440,10 +440,7 @@ func readAllApproved(r io.Reader, approve func(int64) bool) ([]byte, error) {
 	next := int64(1 << 20)
 	for {
 		if int64(len(b)) >= next {
-			// The bytes held so far are live on the loop already (the
-			// hook measures the heap's growth): what is asked is the
-			// next step, as much again.
-			if !approve(next) {
+			if !approve(2 * next) {
 				return nil, errRefused
 			}
 			next *= 2
