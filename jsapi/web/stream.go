@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/cellhost/cellhost/third_party/goja"
 
@@ -347,14 +346,10 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		p, resolve, reject := rt.NewPromise()
 		post, async := st.postOn()
 		read := func() {
-			b, err := readAllApproved(s.r, func(want int64) bool { return approveOnLoop(rt, post, async, want) })
+			b, err := io.ReadAll(s.r)
 			_ = s.r.Close()
 			post(func() {
 				if err != nil {
-					if err == errRefused {
-						_ = reject(jserr.ToJS(rt, jserr.RangeError("Array buffer allocation failed")))
-						return
-					}
 					_ = reject(jserr.ToJS(rt, readError(err)))
 					return
 				}
@@ -424,59 +419,4 @@ func streamNatives(rt *goja.Runtime, st *state, n natives) {
 		}
 		return goja.Undefined(), nil
 	})
-}
-
-// errRefused: the allocation hook refused the bytes a read was to hold.
-var errRefused = errors.New("allocation refused")
-
-// readAllApproved is io.ReadAll asking approve before the bytes it holds
-// pass 1 MiB and each time they double after that: a streamed body read
-// whole (arrayBuffer(), text() of a streamed request or a fetch()'s
-// response) is sized by the sender, and the object's memory limit must
-// see it before it is in memory, as it sees a buffered body's copy (issue
-// 23: upstream read it all on a goroutine, where no limit was asked).
-func readAllApproved(r io.Reader, approve func(int64) bool) ([]byte, error) {
-	b := make([]byte, 0, 512)
-	next := int64(1 << 20)
-	for {
-		if int64(len(b)) >= next {
-			if !approve(2 * next) {
-				return nil, errRefused
-			}
-			next *= 2
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
-// approveOnLoop asks the runtime's allocation hook, which runs on its loop
-// only: from a goroutine (async) the question is posted there and the
-// answer awaited (a minute at most: a loop that no longer runs jobs
-// refuses).
-func approveOnLoop(rt *goja.Runtime, post func(func()) bool, async bool, want int64) bool {
-	if !async {
-		return rt.AllowAllocation(want, goja.AllocArrayBuffer)
-	}
-	answer := make(chan bool, 1)
-	if !post(func() { answer <- rt.AllowAllocation(want, goja.AllocArrayBuffer) }) {
-		return false
-	}
-	t := time.NewTimer(time.Minute)
-	defer t.Stop()
-	select {
-	case ok := <-answer:
-		return ok
-	case <-t.C:
-		return false
-	}
 }
