@@ -38,11 +38,12 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, n *Namespace) error {
 		// (the goja fork's allocation hook; issue 23), as it approves a
 		// body's copy. Refused: V8's RangeError for a string or a buffer
 		// it cannot make.
-		if text && !rt.AllowAllocation(int64(len(e.Value)), goja.AllocString) {
-			jserr.Throw(rt, jserr.RangeError("Invalid string length"))
+		kind := goja.AllocArrayBuffer
+		if text {
+			kind = goja.AllocString
 		}
-		if !text && !rt.AllowAllocation(int64(len(e.Value)), goja.AllocArrayBuffer) {
-			jserr.Throw(rt, jserr.RangeError("Array buffer allocation failed"))
+		if err := jserr.Allocate(rt, int64(len(e.Value)), kind); err != nil {
+			jserr.Throw(rt, err)
 		}
 		o := rt.NewObject()
 		if text {

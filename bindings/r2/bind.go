@@ -160,8 +160,10 @@ func Bind(rt *goja.Runtime, env *goja.Object, name string, b *Bucket) error {
 		// The body was read whole from the store: before it reaches JS,
 		// the object's memory limit approves it (the goja fork's
 		// allocation hook; issue 23). Refused: V8's RangeError.
-		if ok && !rt.AllowAllocation(int64(len(o.Body)), goja.AllocArrayBuffer) {
-			jserr.Throw(rt, jserr.RangeError("Array buffer allocation failed"))
+		if ok {
+			if err := jserr.Allocate(rt, int64(len(o.Body)), goja.AllocArrayBuffer); err != nil {
+				jserr.Throw(rt, err)
+			}
 		}
 		m := metaJS(rt, o)
 		if ok {

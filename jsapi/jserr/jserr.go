@@ -47,6 +47,24 @@ func TypeError(msg string) *Error { return &Error{Name: "TypeError", Message: ms
 // RangeError returns an *Error JS sees as a RangeError.
 func RangeError(msg string) *Error { return &Error{Name: "RangeError", Message: msg} }
 
+// Allocate asks rt's allocation hook (the object's memory limit) for bytes
+// of kind that Go code is about to allocate for a script: nil when
+// approved, else the RangeError V8 throws for an allocation of that kind it
+// cannot make, as goja's own refusals read ("Array buffer allocation
+// failed", "Invalid string length", "Invalid array length").
+func Allocate(rt *goja.Runtime, bytes int64, kind goja.AllocationKind) error {
+	if rt.AllowAllocation(bytes, kind) {
+		return nil
+	}
+	switch kind {
+	case goja.AllocString:
+		return RangeError("Invalid string length")
+	case goja.AllocArray:
+		return RangeError("Invalid array length")
+	}
+	return RangeError("Array buffer allocation failed")
+}
+
 // Thrown carries a thrown JS value (any value, not only an error object) as
 // a Go error.
 type Thrown struct{ Value goja.Value }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/cellhost/cellhost/third_party/goja"
@@ -91,5 +92,34 @@ func TestCatch(t *testing.T) {
 	var tv jserr.Thrown
 	if !errors.As(err, &tv) || tv.Value.String() != "str" {
 		t.Errorf("Catch = %v", err)
+	}
+}
+
+// TestAllocate: an approved allocation is nil; a refused one is the
+// RangeError V8 throws for its kind, the texts goja's own refusals use.
+func TestAllocate(t *testing.T) {
+	rt := goja.New()
+	rt.SetAllocationHook(func(n int64, _ goja.AllocationKind) bool { return n <= 10 })
+	for _, c := range []struct {
+		kind goja.AllocationKind
+		want string
+	}{
+		{goja.AllocArrayBuffer, "Array buffer allocation failed"},
+		{goja.AllocString, "Invalid string length"},
+		{goja.AllocArray, "Invalid array length"},
+	} {
+		if err := jserr.Allocate(rt, 10, c.kind); err != nil {
+			t.Errorf("kind %d, 10 bytes: %v, want approved", c.kind, err)
+		}
+		err := jserr.Allocate(rt, 11, c.kind)
+		e, ok := err.(*jserr.Error)
+		if !ok || e.Name != "RangeError" || e.Message != c.want {
+			t.Errorf("kind %d, 11 bytes: %#v, want RangeError %q", c.kind, err, c.want)
+		}
+	}
+	// goja's own refusal of an ArrayBuffer reads the same
+	_, err := rt.RunString(`new ArrayBuffer(11)`)
+	if err == nil || !strings.Contains(err.Error(), "RangeError: Array buffer allocation failed") {
+		t.Errorf("new ArrayBuffer(11): %v", err)
 	}
 }

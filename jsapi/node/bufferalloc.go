@@ -22,8 +22,8 @@ func boundBufferAllocations(rt *goja.Runtime, ctor *goja.Object) {
 			return
 		}
 		f := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			if !rt.AllowAllocation(size(call), goja.AllocArrayBuffer) {
-				jserr.Throw(rt, jserr.RangeError("Array buffer allocation failed"))
+			if err := jserr.Allocate(rt, size(call), goja.AllocArrayBuffer); err != nil {
+				jserr.Throw(rt, err)
 			}
 			v, err := orig(call.This, call.Arguments...)
 			if err != nil {
@@ -100,8 +100,10 @@ func boundBufferToString(rt *goja.Runtime, ctor *goja.Object) {
 				if a := call.Argument(2); goja.IsNumber(a) {
 					end = min(max(a.ToInteger(), 0), n)
 				}
-				if end > start && !rt.AllowAllocation(2*(end-start), goja.AllocString) {
-					jserr.Throw(rt, jserr.RangeError("Invalid string length"))
+				if end > start {
+					if err := jserr.Allocate(rt, 2*(end-start), goja.AllocString); err != nil {
+						jserr.Throw(rt, err)
+					}
 				}
 			}
 		}

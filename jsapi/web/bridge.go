@@ -246,8 +246,8 @@ func bridgeNatives(rt *goja.Runtime, st *state, n natives) {
 		// or R2 value's): the object's memory limit approves it first
 		// (goja fork's allocation hook), not only the host-wide body
 		// budget that admitted the body (issue 23).
-		if !rt.AllowAllocation(int64(len(src)), goja.AllocArrayBuffer) {
-			return nil, jserr.RangeError("Array buffer allocation failed")
+		if err := jserr.Allocate(rt, int64(len(src)), goja.AllocArrayBuffer); err != nil {
+			return nil, err
 		}
 		b := make([]byte, len(src))
 		copy(b, src)

@@ -72,8 +72,8 @@ func encodingNatives(rt *goja.Runtime, n natives) {
 		// long as the bytes: approved by the object's memory limit first
 		// (goja fork's allocation hook; V8's text for a string it cannot
 		// make).
-		if !rt.AllowAllocation(int64(len(b)), goja.AllocString) {
-			return nil, jserr.RangeError("Invalid string length")
+		if err := jserr.Allocate(rt, int64(len(b)), goja.AllocString); err != nil {
+			return nil, err
 		}
 		switch enc {
 		case "utf-8":

@@ -57,8 +57,10 @@ func urlNatives(rt *goja.Runtime, st *state, n natives) {
 		// and array slots in this one call: the object's memory limit
 		// approves them first (the goja fork's allocation hook; issue 23),
 		// about 64 bytes a name or value besides their text.
-		if len(s) >= 1<<16 && !rt.AllowAllocation(int64(strings.Count(s, "&")+1)*2*64, goja.AllocArray) {
-			return nil, jserr.RangeError("Invalid array length")
+		if len(s) >= 1<<16 {
+			if err := jserr.Allocate(rt, int64(strings.Count(s, "&")+1)*2*64, goja.AllocArray); err != nil {
+				return nil, err
+			}
 		}
 		pairs := whatwgurl.ParseForm(s)
 		out := make([]interface{}, len(pairs))
