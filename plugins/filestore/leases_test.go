@@ -98,16 +98,8 @@ func hexName(key string) string { n, _ := leaseFile(key); return n }
 func TestLeases_NotHeldUpByAStoppedRound(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	stopped, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stopped.Close()
-	healthy, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer healthy.Close()
+	stopped := openStore(t, dir)
+	healthy := openStore(t, dir)
 	etag, err := healthy.Put(ctx, "nodes/node_b.json", []byte("lease 1"), plugins.PutOptions{IfNoneMatch: true})
 	if err != nil {
 		t.Fatal(err)
@@ -150,16 +142,8 @@ func TestLeases_NotHeldUpByAStoppedRound(t *testing.T) {
 func TestLeases_LockPerKey(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	a, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openStore(t, dir)
+	b := openStore(t, dir)
 	etag, err := a.Put(ctx, "nodes/node_a.json", []byte("a1"), plugins.PutOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -298,16 +282,8 @@ func TestLeases_LockAfterItsFileWasRemoved(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	a, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	b, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	a := openStore(t, dir)
+	b := openStore(t, dir)
 	const key = "nodes/node_a.json"
 	name := hexName(key)
 	held, err := a.leases.lock(ctx, key, name)

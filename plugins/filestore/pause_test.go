@@ -40,11 +40,7 @@ func TestWriter_PausedAfterCommit(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, dir)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWriter_PausedAfterCommit$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), envPauseDir+"="+dir)
@@ -130,11 +126,7 @@ func TestWriter_PausedAfterCommit(t *testing.T) {
 // pausedChild commits one write whose round stops, after COMMIT, until a
 // line arrives on stdin (the parent stops the process meanwhile).
 func pausedChild(t *testing.T, dir string) {
-	s, err := New(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openStore(t, dir)
 	in := bufio.NewReader(os.Stdin)
 	s.w.hookCommitted = func() {
 		s.w.hookCommitted = nil

@@ -13,14 +13,21 @@ import (
 	"github.com/cellhost/cellhost/plugins"
 )
 
-func newTestStore(t *testing.T) *Store {
+// openStore opens a Store on dir (several may share one, as nodes share a
+// bucket directory), closed when the test ends.
+func openStore(t *testing.T, dir string) *Store {
 	t.Helper()
-	s, err := New(t.TempDir())
+	s, err := New(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+func newTestStore(t *testing.T) *Store {
+	t.Helper()
+	return openStore(t, t.TempDir())
 }
 
 // putConcurrently runs put(i) for i in [0, n) in n goroutines released
