@@ -72,15 +72,7 @@ func TestRouted(t *testing.T) {
 				return "remote", err
 			}
 			_, err := routed(context.Background(), p, "C:x", here, there)
-			if got := strings.Join(calls, " "); got != tt.want {
-				t.Errorf("calls = %q, want %q", got, tt.want)
-			}
-			switch {
-			case tt.result == "ok" && err != nil:
-				t.Errorf("err = %v, want nil", err)
-			case tt.result != "ok" && (err == nil || !strings.Contains(err.Error(), tt.result)):
-				t.Errorf("err = %v, want %q", err, tt.result)
-			}
+			checkRouted(t, calls, err, tt.want, tt.result)
 		})
 	}
 }
@@ -200,19 +192,26 @@ func TestRouted_OwnerLease(t *testing.T) {
 				return 0, unsentErr{!tt.written}
 			}
 			_, err := routed(context.Background(), p, "C:x", here, there)
-			if got := strings.Join(calls, " "); got != tt.want {
-				t.Errorf("calls = %q, want %q", got, tt.want)
-			}
-			switch {
-			case tt.result == "ok" && err != nil:
-				t.Errorf("err = %v, want nil", err)
-			case tt.result != "ok" && (err == nil || !strings.Contains(err.Error(), tt.result)):
-				t.Errorf("err = %v, want %q", err, tt.result)
-			}
+			checkRouted(t, calls, err, tt.want, tt.result)
 			var ma *httpmsg.MaybeAppliedError
 			if tt.result == httpmsg.MsgMaybeApplied && !errors.As(err, &ma) {
 				t.Errorf("err = %T, want *MaybeAppliedError", err)
 			}
 		})
+	}
+}
+
+// checkRouted: routed made the calls want lists (space-separated) and
+// ended in result: "ok" for no error, else a text the error contains.
+func checkRouted(t *testing.T, calls []string, err error, want, result string) {
+	t.Helper()
+	if got := strings.Join(calls, " "); got != want {
+		t.Errorf("calls = %q, want %q", got, want)
+	}
+	switch {
+	case result == "ok" && err != nil:
+		t.Errorf("err = %v, want nil", err)
+	case result != "ok" && (err == nil || !strings.Contains(err.Error(), result)):
+		t.Errorf("err = %v, want %q", err, result)
 	}
 }
