@@ -9,12 +9,10 @@ import (
 	"github.com/cellhost/cellhost/third_party/goja"
 )
 
-func callsRuntime(t *testing.T) (*goja.Runtime, *state) {
+// installModule compiles b and installs it in a new runtime, returning the
+// runtime and the state Install made for it.
+func installModule(t *testing.T, b []byte) (*goja.Runtime, *state) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/calls.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
 	c, err := Compile(b)
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +24,16 @@ func callsRuntime(t *testing.T) (*goja.Runtime, *state) {
 	if _, err := Install(rt, Options{Modules: map[string]*Compiled{Hash(b): c}}); err != nil {
 		t.Fatal(err)
 	}
+	return rt, st
+}
+
+func callsRuntime(t *testing.T) (*goja.Runtime, *state) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/calls.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, st := installModule(t, b)
 	rt.Set("goroutines", func() int { return runtime.NumGoroutine() })
 	if _, err := rt.RunString(`var during; var x = new WebAssembly.Instance(` + BundleGlobal + `("` + Hash(b) + `"), { env: { f: (i) => { during = goroutines(); return i; } } }).exports;`); err != nil {
 		t.Fatal(err)

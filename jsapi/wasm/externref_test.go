@@ -29,17 +29,7 @@ func externModule() []byte {
 // sweep, and the same object crossing again takes no new slot.
 func TestExternrefs_Freed(t *testing.T) {
 	b := externModule()
-	c, err := Compile(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := goja.New()
-	var st *state
-	installHook = func(s *state) { st = s }
-	defer func() { installHook = nil }()
-	if _, err := Install(rt, Options{Modules: map[string]*Compiled{Hash(b): c}}); err != nil {
-		t.Fatal(err)
-	}
+	rt, st := installModule(t, b)
 	sweeps0 := sweeps
 	v, err := rt.RunString(`
 	const x = new WebAssembly.Instance(` + BundleGlobal + `("` + Hash(b) + `")).exports;
